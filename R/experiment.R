@@ -1,0 +1,73 @@
+#' The class-subset experiment: PR curves with a known answer
+#'
+#' Simon, Webster and Rabin (2019, section 5.1) check PR estimators on
+#' labelled data: every class's samples are split into two disjoint halves;
+#' P holds the first halves of the `real_classes`, and Q the second halves
+#' of the first `q` classes. If classes are well separated the true curve
+#' is the rectangle given by the class proportions ([prd_discrete()]): for
+#' equal class sizes, maximal precision \eqn{\min(1, |P|/q)} and maximal
+#' recall \eqn{\min(1, q/|P|)}.
+#'
+#' @param x Samples: numeric matrix or data frame, one row per sample.
+#' @param labels Class of each row (vector of length `nrow(x)`).
+#' @param real_classes Classes in P. Default: the first five sorted labels.
+#' @param q Numbers of classes in Q (each Q uses the first `q` classes of
+#'   the sorted labels). Default `c(1, 3, 5, 7, 9)`.
+#' @param ... Passed to [prd_curve()] (method, k, split, angles, ...).
+#' @return A list with `curves` (a `prd_curve` with an extra column `q`,
+#'   the estimated curves and the rectangles as method `"truth"`) and
+#'   `summary` (a tibble: `q`, `method`, the columns of
+#'   [summary.prd_curve()], and `iou`, each curve's IoU with its rectangle).
+#' @references Simon, L., Webster, R. and Rabin, J. (2019). Revisiting
+#'   precision and recall definition for generative model evaluation. ICML.
+#'   Section 5.1 (class-subset experiment on CIFAR-10).
+#' @examples
+#' \donttest{
+#' set.seed(1)
+#' res <- prd_class_subset(digits[, 1:64], digits$digit, q = c(1, 5),
+#'                         method = "knn")
+#' res$summary[, c("q", "method", "max_precision", "max_recall", "iou")]
+#' }
+#' @export
+prd_class_subset <- function(x, labels, real_classes = NULL,
+                             q = c(1, 3, 5, 7, 9), ...) {
+  x <- as_samples(x)
+  if (length(labels) != nrow(x) || anyNA(labels)) {
+    cli::cli_abort(
+      "{.arg labels} must give a class for each of the {nrow(x)} rows of {.arg x}, without NA."
+    )
+  }
+  classes <- sort(unique(labels))
+  if (is.null(real_classes)) real_classes <- utils::head(classes, 5)
+  if (!all(real_classes %in% classes)) {
+    cli::cli_abort("{.arg real_classes} must be classes found in {.arg labels}.")
+  }
+  q <- vapply(q, check_count, integer(1), arg = "q", max = length(classes))
+  # the two halves of every class (random, reproducible with set.seed())
+  half <- integer(nrow(x))
+  for (cl in classes) {
+    rows <- which(labels == cl)
+    rows <- rows[sample.int(length(rows))]
+    half[rows] <- rep_len(1:2, length(rows))
+  }
+  p_rows <- which(half == 1L & labels %in% real_classes)
+  curves <- list()
+  sums <- list()
+  for (qq in q) {
+    q_classes <- classes[seq_len(qq)]
+    q_rows <- which(half == 2L & labels %in% q_classes)
+    cv <- prd_curve(x[p_rows, , drop = FALSE], x[q_rows, , drop = FALSE], ...)
+    pc <- table(factor(labels[p_rows], levels = classes))
+    qc <- table(factor(labels[q_rows], levels = classes))
+    truth <- prd_discrete(as.numeric(pc), as.numeric(qc),
+                          angles = length(unique(cv$lambda)) - 2L)
+    truth$method <- "truth"
+    s <- summary(cv)
+    s$iou <- unname(prd_iou(cv, truth))
+    curves[[length(curves) + 1L]] <- cbind(q = qq, rbind(as.data.frame(cv),
+                                                         as.data.frame(truth)))
+    sums[[length(sums) + 1L]] <- cbind(q = qq, s)
+  }
+  list(curves = tibble::as_tibble(do.call(rbind, curves)),
+       summary = tibble::as_tibble(do.call(rbind, sums)))
+}
