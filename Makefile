@@ -1,0 +1,48 @@
+# The two commands of the README: `make demo` and `make check`.
+# Both install what they need first (tools/install-deps.sh).
+
+R       ?= R
+RSCRIPT ?= Rscript
+PKG     := prdcurve
+VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+CHECKDIR := check
+
+.PHONY: all deps install demo build check document bench clean
+
+all: check
+
+deps:
+	sh tools/install-deps.sh
+
+install: deps
+	$(R) CMD INSTALL --preclean --no-multiarch .
+	rm -f src/*.o src/*.so
+
+# The main job: the class-subset experiment on the bundled digits data.
+demo: install
+	$(RSCRIPT) inst/scripts/demo-digits.R demo
+
+# Regenerate NAMESPACE and man/ from the roxygen comments, and README.md.
+document: install
+	$(RSCRIPT) -e 'roxygen2::roxygenise(load_code = "installed")'
+	$(R) CMD INSTALL --no-multiarch . && rm -f src/*.o src/*.so
+	$(RSCRIPT) -e 'rmarkdown::render("README.Rmd", output_format = "github_document", quiet = TRUE)'
+	rm -f README.html
+
+build: deps
+	rm -rf $(CHECKDIR) && mkdir -p $(CHECKDIR)
+	cd $(CHECKDIR) && $(R) CMD build ..
+
+# R CMD check --as-cran offline; fails on any ERROR or WARNING and on any
+# NOTE other than CRAN's "New submission".
+check: build
+	cd $(CHECKDIR) && _R_CHECK_CRAN_INCOMING_REMOTE_=false \
+	  $(R) CMD check --as-cran $(TARBALL)
+	$(RSCRIPT) tools/check-log.R $(CHECKDIR)/$(PKG).Rcheck/00check.log
+
+bench: install
+	$(RSCRIPT) bench/engine.R
+
+clean:
+	rm -rf $(CHECKDIR) src/*.o src/*.so demo/*.csv demo/*.png

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Installs what building, checking and running prdcurve needs on a fresh
+# Debian machine: R packages prebuilt from Debian (r-cran-*), pandoc and
+# qpdf for R CMD check, and OpenBLAS (a fast BLAS for the distance tiles).
+# Anything Debian does not provide is installed from CRAN. Idempotent: it
+# does nothing when everything is present.
+set -eu
+
+DEB="r-cran-cli r-cran-rlang r-cran-tibble r-cran-ggplot2 r-cran-knitr \
+r-cran-rmarkdown r-cran-testthat r-cran-mvtnorm pandoc qpdf \
+libopenblas0-pthread"
+R_PKGS="cli rlang tibble ggplot2 knitr rmarkdown testthat mvtnorm"
+
+missing=""
+if command -v dpkg-query >/dev/null 2>&1; then
+  for p in $DEB; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+      missing="$missing $p"
+  done
+fi
+
+if [ -n "$missing" ] && command -v apt-get >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+  echo "Installing Debian packages:$missing"
+  $SUDO apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+    --no-install-recommends $missing || true
+fi
+
+# CRAN fallback for anything still missing (other systems, older Debian).
+export R_PKGS
+Rscript -e '
+pkgs <- strsplit(Sys.getenv("R_PKGS"), " ")[[1]]
+need <- pkgs[!vapply(pkgs, requireNamespace, logical(1), quietly = TRUE)]
+if (length(need)) {
+  message("Installing from CRAN: ", paste(need, collapse = ", "))
+  lib <- Sys.getenv("R_LIBS_USER")
+  dir.create(lib, recursive = TRUE, showWarnings = FALSE)
+  install.packages(need, lib = lib, repos = "https://cloud.r-project.org")
+}
+'
+for tool in pandoc qpdf; do
+  command -v "$tool" >/dev/null 2>&1 ||
+    echo "Warning: $tool not found; R CMD check --as-cran needs it." >&2
+done
+exit 0
