@@ -105,9 +105,8 @@ prd_curve <- function(real, generated,
   k <- check_k(k, limit, what = "the fit sets")
   if (length(k) != 1L) cli::cli_abort("{.arg k} must be a single number.")
 
-  what <- method
-  if ("ipr" %in% method) what <- c(what, "own")
-  nb <- engine_neighbours(real, generated, s, k, what, sigma = bandwidth,
+  nb <- engine_neighbours(real, generated, s, k, method,
+                          kde = if (is.null(bandwidth)) list(k = k) else bandwidth,
                           closed = closed)
   lambda <- lambda_grid(angles)
   ne <- sizes[["eval_real"]]
@@ -118,7 +117,7 @@ prd_curve <- function(real, generated,
     curve_from_evidence(a[ix], b[ix], a[-ix], b[-ix], lambda, m)
   })
   bw <- if ("kde" %in% method) {
-    c(real = sqrt(nb$sigma2[1]), generated = sqrt(nb$sigma2[2]))
+    c(real = nb$kde_radius[1], generated = nb$kde_radius[2])
   } else {
     NULL
   }

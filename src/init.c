@@ -3,7 +3,7 @@
 #include <R_ext/Visibility.h>
 
 static const R_CallMethodDef call_methods[] = {
-  {"ffi_neighbours", (DL_FUNC) &ffi_neighbours, 9},
+  {"ffi_neighbours", (DL_FUNC) &ffi_neighbours, 10},
   {"ffi_envelope", (DL_FUNC) &ffi_envelope, 4},
   {"ffi_threads", (DL_FUNC) &ffi_threads, 1},
   {NULL, NULL, 0}

@@ -3,19 +3,27 @@
  *   - own-set k-NN radii of fit points (self excluded by row index),
  *   - k-NN radii of evaluation points in X_f, Y_f and X_f u Y_f,
  *   - ball counts with per-query radii (knn, coverage), fixed radii (kde)
- *     and per-reference radii (ipr).
- * Radii are squared distances throughout. */
+ *     and per-reference radii (ipr),
+ *   - sums of log(1 - tau(|z - u|)) over fit points u, tau(r) = max(0,
+ *     1 - r / R) (probabilistic precision and recall, Park & Kim 2023).
+ * Radii are squared distances throughout (fixed radii are passed as
+ * distances and squared here). Evaluation points are rows of the two
+ * sample sets, the fit rows themselves (no split: self-excluded by index),
+ * or rows of an external query matrix. */
 #include "prdcurve.h"
 #include <math.h>
 #include <string.h>
 
 enum {
-  W_OWN = 1,    /* own-set radii of fit points */
-  W_QUERY = 2,  /* radii of evaluation points in X_f, Y_f, X_f u Y_f */
-  W_KNN = 4,
-  W_COV = 8,
-  W_IPR = 16,
-  W_KDE = 32
+  W_OWN = 1,      /* own-set radii of fit points */
+  W_QX = 2,       /* radii of evaluation points in X_f */
+  W_QY = 4,       /* ... in Y_f */
+  W_QALL = 8,     /* ... in X_f u Y_f */
+  W_KNN = 16,
+  W_COV = 32,
+  W_IPR = 64,
+  W_KDE = 128,
+  W_PPR = 256     /* sums of log(1 - tau), Park & Kim (2023) */
 };
 
 typedef struct {
@@ -26,14 +34,30 @@ typedef struct {
   int role_own;    /* this sweep computes own-set radii */
   int role_eval;   /* this sweep computes evaluation quantities */
   int scatter;     /* ipr by scattering own balls (self mode, one sweep) */
-  double sx2, sy2;
+  double kx2, ky2; /* kde radii, squared */
+  double px, py;   /* ppr radii (distances) */
   double *heap;    /* threads x kmax */
   double *kbuf;    /* threads x 3 nk */
   double *own_x, *own_y;         /* nFx x nk, (nF - nFx) x nk */
   double *q_x, *q_y, *q_all;     /* nE x nk */
   int *knn_a, *knn_b, *cov_a, *cov_b, *ipr_a, *ipr_b, *kde_a, *kde_b;
+  double *ppr_a, *ppr_b;         /* nE */
   int *scat;       /* threads x 2 x nE x nk */
 } nb_task;
+
+/* sum over reference rows [lo, hi) of log(1 - max(0, 1 - |z - u| / r)) */
+static double log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
+                          double r) {
+  double r2 = r * r, s = 0.0;
+  for (int j = lo; j < hi; j++) {
+    double v = row->d2[j];
+    if (v >= r2) continue;
+    if (!row->exact[j] && v <= 1e-9 * (row->q_norm2 + ref->norm2[j]))
+      v = prd_exact(ref, row, j);
+    s += log1p(-(1.0 - sqrt(v) / r));
+  }
+  return s;
+}
 
 static void nb_visit(void *ctx, const prd_ref *ref, prd_row *row) {
   nb_task *t = (nb_task *) ctx;
@@ -62,20 +86,18 @@ static void nb_visit(void *ctx, const prd_ref *ref, prd_row *row) {
   }
 
   int w = t->what;
-  int need_qx = (w & (W_QUERY | W_COV)) || (t->role_own && isx);
-  int need_qy = (w & (W_QUERY | W_COV)) || (t->role_own && !isx);
-  int need_qa = (w & (W_QUERY | W_KNN));
+  int need_qx = (w & (W_QX | W_COV)) || (t->role_own && isx);
+  int need_qy = (w & (W_QY | W_COV)) || (t->role_own && !isx);
+  int need_qa = (w & (W_QALL | W_KNN));
   if (need_qx) prd_kth(ref, row, 0, nFx, s, t->ks, nk, heap, qx);
   if (need_qy) prd_kth(ref, row, nFx, nF, s, t->ks, nk, heap, qy);
   if (need_qa) prd_kth(ref, row, 0, nF, s, t->ks, nk, heap, qa);
 
   for (int kk = 0; kk < nk; kk++) {
     size_t o = i + (size_t) kk * nE;
-    if (w & W_QUERY) {
-      t->q_x[o] = qx[kk];
-      t->q_y[o] = qy[kk];
-      t->q_all[o] = qa[kk];
-    }
+    if (w & W_QX) t->q_x[o] = qx[kk];
+    if (w & W_QY) t->q_y[o] = qy[kk];
+    if (w & W_QALL) t->q_all[o] = qa[kk];
     if (t->role_own) {
       if (isx) t->own_x[i + (size_t) kk * nFx] = qx[kk];
       else t->own_y[(i - nFx) + (size_t) kk * (nF - nFx)] = qy[kk];
@@ -110,12 +132,17 @@ static void nb_visit(void *ctx, const prd_ref *ref, prd_row *row) {
     }
   }
   if (w & W_KDE) {
-    t->kde_a[i] = prd_count(ref, row, 0, nFx, t->sx2, t->closed);
-    t->kde_b[i] = prd_count(ref, row, nFx, nF, t->sy2, t->closed);
+    t->kde_a[i] = prd_count(ref, row, 0, nFx, t->kx2, t->closed);
+    t->kde_b[i] = prd_count(ref, row, nFx, nF, t->ky2, t->closed);
+  }
+  if (w & W_PPR) {
+    t->ppr_a[i] = log_tau_sum(ref, row, 0, nFx, t->px);
+    t->ppr_b[i] = log_tau_sum(ref, row, nFx, nF, t->py);
   }
 }
 
 static int *index0(SEXP v, int n_max, int *len) {
+  if (TYPEOF(v) != INTSXP) Rf_error("row indices must be integer vectors");
   int n = Rf_length(v);
   const int *p = INTEGER(v);
   int *out = (int *) R_alloc(n > 0 ? n : 1, sizeof(int));
@@ -128,24 +155,21 @@ static int *index0(SEXP v, int n_max, int *len) {
   return out;
 }
 
-static double mean_sqrt(const double *r2, int n) {
-  double s = 0.0;
-  for (int i = 0; i < n; i++) s += sqrt(r2[i]);
-  return n > 0 ? s / n : NA_REAL;
-}
+static int is_real_matrix(SEXP x) { return Rf_isReal(x) && Rf_isMatrix(x); }
 
 SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
-                    SEXP what_, SEXP sigma2, SEXP closed_, SEXP progress_) {
-  if (!Rf_isReal(real) || !Rf_isMatrix(real) || !Rf_isReal(gen) ||
-      !Rf_isMatrix(gen))
+                    SEXP what_, SEXP own, SEXP fixed, SEXP closed_,
+                    SEXP progress_) {
+  if (!is_real_matrix(real) || !is_real_matrix(gen))
     Rf_error("`real` and `generated` must be double matrices");
   int nX = Rf_nrows(real), nY = Rf_nrows(gen), d = Rf_ncols(real);
   if (Rf_ncols(gen) != d) Rf_error("column counts differ");
   if (TYPEOF(fit) != VECSXP || Rf_length(fit) != 2)
     Rf_error("`fit` must be a list of two index vectors");
-  int self = Rf_isNull(eval);
-  if (!self && (TYPEOF(eval) != VECSXP || Rf_length(eval) != 2))
-    Rf_error("`eval` must be NULL or a list of two index vectors");
+  int self = Rf_isNull(eval), external = is_real_matrix(eval);
+  if (!self && !external && (TYPEOF(eval) != VECSXP || Rf_length(eval) != 2))
+    Rf_error("`eval` must be NULL, a list of two index vectors or a matrix");
+  if (external && Rf_ncols(eval) != d) Rf_error("query column count differs");
   int nFx, nFy, nEx = 0, nEy = 0;
   int *fx = index0(VECTOR_ELT(fit, 0), nX, &nFx);
   int *fy = index0(VECTOR_ELT(fit, 1), nY, &nFy);
@@ -153,6 +177,9 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
   if (self) {
     nEx = nFx;
     nEy = nFy;
+  } else if (external) {
+    nEx = Rf_nrows(eval);
+    nEy = 0;
   } else {
     ex = index0(VECTOR_ELT(eval, 0), nX, &nEx);
     ey = index0(VECTOR_ELT(eval, 1), nY, &nEy);
@@ -168,20 +195,26 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
   int what = Rf_asInteger(what_);
   int closed = Rf_asLogical(closed_) == 1;
   int show = Rf_asLogical(progress_) == 1;
-  if (TYPEOF(sigma2) != REALSXP || Rf_length(sigma2) != 2)
-    Rf_error("`sigma2` must be a double vector of length 2");
-  /* every radius is taken in a set that must hold k points besides z */
-  int need_fit_k = what & (W_OWN | W_IPR | W_QUERY | W_COV | W_KNN |
-                           ((what & W_KDE) && ISNAN(REAL(sigma2)[0])));
-  if (need_fit_k) {
-    int mx = nFx - (self ? 1 : 0), my = nFy - (self ? 1 : 0);
-    int bad = 0;
-    if ((what & (W_OWN | W_IPR | W_KDE)) && (nFx > 0 && nFx - 1 < kmax)) bad = 1;
-    if ((what & (W_OWN | W_IPR | W_KDE)) && (nFy > 0 && nFy - 1 < kmax)) bad = 1;
-    if ((what & (W_COV | W_QUERY)) && (mx < kmax || my < kmax)) bad = 1;
-    if ((what & W_KNN) && nF - (self ? 1 : 0) < kmax) bad = 1;
-    if (bad) Rf_error("k = %d is too large for the fit set sizes", kmax);
+  if (TYPEOF(fixed) != REALSXP || Rf_length(fixed) != 4)
+    Rf_error("`fixed` must be a double vector of length 4");
+  int own_given = !Rf_isNull(own);
+  if (own_given) {
+    if (TYPEOF(own) != VECSXP || Rf_length(own) != 2 ||
+        !is_real_matrix(VECTOR_ELT(own, 0)) ||
+        !is_real_matrix(VECTOR_ELT(own, 1)) ||
+        Rf_nrows(VECTOR_ELT(own, 0)) != nFx ||
+        Rf_nrows(VECTOR_ELT(own, 1)) != nFy ||
+        Rf_ncols(VECTOR_ELT(own, 0)) != nk || Rf_ncols(VECTOR_ELT(own, 1)) != nk)
+      Rf_error("`own` must be NULL or two radius matrices of the fit sets");
   }
+  int need_own = (what & W_OWN) || ((what & W_IPR) && !own_given);
+  /* every radius is taken in a set that holds k points besides z */
+  int sx = self ? 1 : 0;
+  if ((need_own && ((nFx > 0 && nFx - 1 < kmax) || (nFy > 0 && nFy - 1 < kmax))) ||
+      ((what & (W_QX | W_COV)) && nFx - sx < kmax) ||
+      ((what & (W_QY | W_COV)) && nFy - sx < kmax) ||
+      ((what & (W_QALL | W_KNN)) && nF - sx < kmax))
+    Rf_error("k = %d is too large for the fit set sizes", kmax);
 
   /* gather the fit set once: rows of real, then rows of generated */
   double *F = (double *) R_alloc((size_t) (nF > 0 ? nF : 1) * d, sizeof(double));
@@ -203,25 +236,36 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
   t.ks = ks; t.nk = nk; t.kmax = kmax; t.closed = closed; t.what = what;
   t.heap = (double *) R_alloc((size_t) threads * kmax, sizeof(double));
   t.kbuf = (double *) R_alloc((size_t) threads * 3 * nk, sizeof(double));
+  t.kx2 = REAL(fixed)[0] * REAL(fixed)[0];
+  t.ky2 = REAL(fixed)[1] * REAL(fixed)[1];
+  t.px = REAL(fixed)[2];
+  t.py = REAL(fixed)[3];
+  if ((what & W_KDE) && (!R_FINITE(t.kx2) || !R_FINITE(t.ky2)))
+    Rf_error("kde radii must be finite");
+  if ((what & W_PPR) && !(t.px > 0 && t.py > 0 && R_FINITE(t.px) && R_FINITE(t.py)))
+    Rf_error("ppr radii must be positive and finite");
 
   const char *names[] = {"own_x", "own_y", "query_x", "query_y", "query_all",
                          "knn_a", "knn_b", "coverage_a", "coverage_b",
-                         "ipr_a", "ipr_b", "kde_a", "kde_b", "sigma2", ""};
+                         "ipr_a", "ipr_b", "kde_a", "kde_b", "ppr_a", "ppr_b",
+                         ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  int need_own = (what & (W_OWN | W_IPR)) ||
-                 ((what & W_KDE) && ISNAN(REAL(sigma2)[0]));
-  if (need_own) {
+  if (own_given) {
+    t.own_x = REAL(VECTOR_ELT(own, 0));
+    t.own_y = REAL(VECTOR_ELT(own, 1));
+  } else if (need_own) {
     SET_VECTOR_ELT(out, 0, Rf_allocMatrix(REALSXP, nFx, nk));
     SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, nFy, nk));
     t.own_x = REAL(VECTOR_ELT(out, 0));
     t.own_y = REAL(VECTOR_ELT(out, 1));
   }
-  if (what & W_QUERY) {
-    for (int e = 2; e <= 4; e++)
-      SET_VECTOR_ELT(out, e, Rf_allocMatrix(REALSXP, nE, nk));
-    t.q_x = REAL(VECTOR_ELT(out, 2));
-    t.q_y = REAL(VECTOR_ELT(out, 3));
-    t.q_all = REAL(VECTOR_ELT(out, 4));
+  int qflags[3] = {W_QX, W_QY, W_QALL};
+  double **qdst[3] = {&t.q_x, &t.q_y, &t.q_all};
+  for (int e = 0; e < 3; e++) {
+    if (what & qflags[e]) {
+      SET_VECTOR_ELT(out, 2 + e, Rf_allocMatrix(REALSXP, nE, nk));
+      *qdst[e] = REAL(VECTOR_ELT(out, 2 + e));
+    }
   }
   int *slots[8];
   for (int e = 0; e < 8; e++) {
@@ -236,15 +280,21 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
   t.knn_a = slots[0]; t.knn_b = slots[1]; t.cov_a = slots[2];
   t.cov_b = slots[3]; t.ipr_a = slots[4]; t.ipr_b = slots[5];
   t.kde_a = slots[6]; t.kde_b = slots[7];
+  if (what & W_PPR) {
+    SET_VECTOR_ELT(out, 13, Rf_allocVector(REALSXP, nE));
+    SET_VECTOR_ELT(out, 14, Rf_allocVector(REALSXP, nE));
+    t.ppr_a = REAL(VECTOR_ELT(out, 13));
+    t.ppr_b = REAL(VECTOR_ELT(out, 14));
+  }
 
   /* The sweeps. With a split, fit x fit (own radii) and eval x fit are
-   * disjoint pairs. Without a split they are the same pairs: one sweep does
-   * everything, ipr by scattering each point's own ball, unless kde needs
-   * bandwidths from the own radii first (then a radii-only sweep runs). */
-  int sigma_known = !ISNAN(REAL(sigma2)[0]);
-  int kde_first = (what & W_KDE) && !sigma_known;
-  int pre_sweep = need_own && (!self || kde_first);
-  double total = (double) (pre_sweep ? nF : 0) + (double) nE;
+   * disjoint pairs: a radii-only sweep over the fit rows, then the
+   * evaluation sweep. Without a split they are the same pairs: one sweep
+   * does everything, ipr by scattering each point's own ball. */
+  int eval_work = what & ~W_OWN;
+  int pre_sweep = need_own && !self;
+  double total = (double) (pre_sweep ? nF : 0) +
+                 (double) (eval_work || (need_own && self) ? nE : 0);
   SEXP bar = PROTECT(prd_progress_new(total, show));
   double ticks = 0.0;
 
@@ -257,25 +307,9 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
     prd_query q = {{X, Y}, {nX, nY}, qidx_fit, nF, nFx};
     prd_tiles(&ref, &q, nb_visit, &t, threads, bar, &ticks);
   }
-  if (what & W_KDE) {
-    if (sigma_known) {
-      t.sx2 = REAL(sigma2)[0];
-      t.sy2 = REAL(sigma2)[1];
-    } else {
-      double sx = mean_sqrt(t.own_x, nFx), sy = mean_sqrt(t.own_y, nFy);
-      t.sx2 = sx * sx;
-      t.sy2 = sy * sy;
-    }
-  }
-  SEXP sg = Rf_allocVector(REALSXP, 2);
-  SET_VECTOR_ELT(out, 13, sg);
-  REAL(sg)[0] = (what & W_KDE) ? t.sx2 : NA_REAL;
-  REAL(sg)[1] = (what & W_KDE) ? t.sy2 : NA_REAL;
-
-  int eval_work = what & (W_QUERY | W_KNN | W_COV | W_IPR | W_KDE);
-  if (eval_work || (need_own && !pre_sweep)) {
+  if (eval_work || (need_own && self)) {
     t.self = self;
-    t.role_own = need_own && !pre_sweep;
+    t.role_own = need_own && self;
     t.role_eval = 1;
     t.scatter = self && (what & W_IPR) && t.role_own;
     if (t.scatter) {
@@ -283,14 +317,21 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
       t.scat = (int *) R_alloc(len, sizeof(int));
       memset(t.scat, 0, len * sizeof(int));
     }
-    int *qidx = qidx_fit, nqx = nFx;
-    if (!self) {
-      qidx = (int *) R_alloc(nE > 0 ? nE : 1, sizeof(int));
-      for (int i = 0; i < nEx; i++) qidx[i] = ex[i];
-      for (int i = 0; i < nEy; i++) qidx[nEx + i] = ey[i];
-      nqx = nEx;
+    prd_query q = {{X, Y}, {nX, nY}, qidx_fit, nE, nFx};
+    if (external) {
+      int *qi = (int *) R_alloc(nE > 0 ? nE : 1, sizeof(int));
+      for (int i = 0; i < nE; i++) qi[i] = i;
+      q.src[0] = REAL(eval);
+      q.ld[0] = nE;
+      q.idx = qi;
+      q.n0 = nE;
+    } else if (!self) {
+      int *qi = (int *) R_alloc(nE > 0 ? nE : 1, sizeof(int));
+      for (int i = 0; i < nEx; i++) qi[i] = ex[i];
+      for (int i = 0; i < nEy; i++) qi[nEx + i] = ey[i];
+      q.idx = qi;
+      q.n0 = nEx;
     }
-    prd_query q = {{X, Y}, {nX, nY}, qidx, nE, nqx};
     prd_tiles(&ref, &q, nb_visit, &t, threads, bar, &ticks);
     if (t.scatter) {
       for (size_t c = 0; c < (size_t) nE * nk; c++) {

@@ -100,7 +100,8 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
 
 /* ---- neighbours.c ----------------------------------------------------- */
 SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks,
-                    SEXP what, SEXP sigma2, SEXP closed, SEXP progress);
+                    SEXP what, SEXP own, SEXP fixed, SEXP closed,
+                    SEXP progress);
 
 /* ---- threads.c -------------------------------------------------------- */
 SEXP ffi_threads(SEXP n);
