@@ -49,22 +49,32 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
       "x" = "It has {nrow(x)}."
     ), call = call)
   }
-  storage.mode(x) <- "double"
-  if (!all(is.finite(x))) {
+  if (!is.double(x)) storage.mode(x) <- "double"
+  # sum() is a cheap first test; rows are located only when it fails
+  if (!is.finite(sum(x))) {
     rows <- which(rowSums(!is.finite(x)) > 0)
-    cli::cli_abort(c(
-      "{.arg {arg}} must not contain missing or infinite values.",
-      "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}."
-    ), call = call)
+    if (length(rows)) {
+      cli::cli_abort(c(
+        "{.arg {arg}} must not contain missing or infinite values.",
+        "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}."
+      ), call = call)
+    }
   }
-  if (all(x == rep(x[1L, ], each = nrow(x)))) {
+  if (all_rows_equal(x)) {
     cli::cli_abort(c(
       "{.arg {arg}} has zero variance: all {nrow(x)} rows are identical.",
       "i" = "Distances to it carry no information; check the feature extraction."
     ), call = call)
   }
-  dimnames(x) <- NULL
   x
+}
+
+# TRUE when every row equals the first; stops at the first varying column.
+all_rows_equal <- function(x) {
+  for (j in seq_len(ncol(x))) {
+    if (any(x[, j] != x[1L, j])) return(FALSE)
+  }
+  TRUE
 }
 
 check_same_columns <- function(real, generated, call = rlang::caller_env()) {
