@@ -52,7 +52,7 @@ static double log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
   for (int j = lo; j < hi; j++) {
     double v = row->d2[j];
     if (v >= r2) continue;
-    if (!row->exact[j] && v <= 1e-9 * (row->q_norm2 + ref->norm2[j]))
+    if (!row->exact[j] && v <= prd_tol(ref, row, 0.0))
       v = prd_exact(ref, row, j);
     s += log1p(-(1.0 - sqrt(v) / r));
   }
@@ -227,7 +227,9 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
   }
   double *fnorm = (double *) R_alloc(nF > 0 ? nF : 1, sizeof(double));
   prd_row_norms(F, nF, d, fnorm);
-  prd_ref ref = {F, nF, d, fnorm};
+  double fmax = 0.0;
+  for (int i = 0; i < nF; i++) if (fnorm[i] > fmax) fmax = fnorm[i];
+  prd_ref ref = {F, nF, d, fnorm, fmax};
 
   int threads = prd_threads_get();
   nb_task t;

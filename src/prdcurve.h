@@ -26,6 +26,7 @@ typedef struct {
   int n;
   int d;
   const double *norm2;
+  double norm2_max;   /* largest squared norm: bounds the rounding error */
 } prd_ref;
 
 /* Query rows are gathered from up to two column-major source matrices
@@ -71,13 +72,22 @@ void prd_row_norms(const double *x, int n, int d, double *out);
  * row j; stores it in row->d2[j] and flags it. */
 double prd_exact(const prd_ref *ref, prd_row *row, int j);
 
-/* Compare d2[j] with threshold t; pairs within a relative 1e-9 of t are
+/* Rounding of |q|^2 + |r|^2 - 2<q, r> is below this for every pair of a
+ * row: comparisons with threshold t closer than it are redone exactly. */
+static inline double prd_tol(const prd_ref *ref, const prd_row *row,
+                             double t) {
+  return 1e-9 * t + 1e-12 * (row->q_norm2 + ref->norm2_max);
+}
+
+/* Compare d2[j] with threshold t; pairs within prd_tol() of t are
  * recomputed exactly first. closed: <=, otherwise <. */
 static inline int prd_within(const prd_ref *ref, prd_row *row, int j,
                              double t, int closed) {
   double v = row->d2[j];
-  double tol = 1e-9 * t + 1e-12 * (row->q_norm2 + ref->norm2[j]);
-  if (v - t <= tol && t - v <= tol && !row->exact[j]) v = prd_exact(ref, row, j);
+  double tol = prd_tol(ref, row, t);
+  if (v < t - tol) return 1;
+  if (v > t + tol) return 0;
+  if (!row->exact[j]) v = prd_exact(ref, row, j);
   return closed ? (v <= t) : (v < t);
 }
 

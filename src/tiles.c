@@ -84,24 +84,31 @@ void prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
     for (int kk = 0; kk < nk; kk++) {
       double t = heap[ks[kk] - 1];
       out[kk] = t;
+      double tol = prd_tol(ref, row, t);
       for (int j = lo; j < hi; j++) {
-        if (row->exact[j]) continue;
         double v = row->d2[j];
-        double tol = 1e-9 * t + 1e-12 * (row->q_norm2 + ref->norm2[j]);
-        if (v - t <= tol && t - v <= tol) {
-          prd_exact(ref, row, j);
-          redo = 1;
-        }
+        if (v < t - tol || v > t + tol || row->exact[j]) continue;
+        prd_exact(ref, row, j);
+        redo = 1;
       }
     }
     if (!redo) return;
   }
+  /* values near the radii are exact now: a last selection settles them */
+  select_smallest(row->d2, lo, hi, skip, kmax, heap);
+  for (int kk = 0; kk < nk; kk++) out[kk] = heap[ks[kk] - 1];
 }
 
 int prd_count(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
               int closed) {
+  double tol = prd_tol(ref, row, t), below = t - tol, above = t + tol;
+  const double *d2 = row->d2;
   int c = 0;
-  for (int j = lo; j < hi; j++) c += prd_within(ref, row, j, t, closed);
+  for (int j = lo; j < hi; j++) {
+    double v = d2[j];
+    if (v < below) c++;
+    else if (v <= above) c += prd_within(ref, row, j, t, closed);
+  }
   return c;
 }
 
