@@ -10,6 +10,7 @@
 #' @noRd
 as_samples <- function(x, arg = rlang::caller_arg(x),
                        call = rlang::caller_env(), min_rows = 2L) {
+  force(arg)  # caller_arg() must see `x` before it is modified below
   if (is.data.frame(x)) {
     ok <- vapply(x, function(col) is.numeric(col) && is.null(dim(col)),
                  logical(1))
@@ -156,7 +157,7 @@ check_positive <- function(x, arg = rlang::caller_arg(x), len = 1:2,
   if (!is.numeric(x) || !(length(x) %in% len) || !all(is.finite(x)) ||
       any(x <= 0)) {
     cli::cli_abort(c(
-      "{.arg {arg}} must be {if (length(len) > 1) 'one or two' else 'a single'} positive finite number{?s}.",
+      "{.arg {arg}} must be {if (length(len) > 1) 'one or two positive finite numbers' else 'a single positive finite number'}.",
       "x" = "It is {.val {format(x)}}."
     ), call = call)
   }

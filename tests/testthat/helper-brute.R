@@ -85,3 +85,28 @@ brute_curve <- function(real, generated, method, k, fit, eval = NULL,
              precision = c(0, env$alpha, env$alpha_inf),
              recall = c(env$beta_0, env$alpha / lambda, 0))
 }
+
+# Scalar manifold metrics of SPEC.md section 3 without a split (fit =
+# evaluation = the whole set), straight from their definitions.
+brute_scalar <- function(real, generated, k, closed = TRUE) {
+  dxx <- sq_dist(real, real)
+  dyy <- sq_dist(generated, generated)
+  dyx <- sq_dist(generated, real)   # rows: generated, columns: real
+  rx <- vapply(seq_len(nrow(real)), function(i) kth_skip(dxx[i, ], k, i), 0)
+  ry <- vapply(seq_len(nrow(generated)), function(i)
+    kth_skip(dyy[i, ], k, i), 0)
+  inb <- function(d2, r2) in_ball(d2, r2, closed)
+  c(
+    # share of y inside some real k-NN ball
+    precision = mean(apply(inb(dyx, matrix(rx, nrow(dyx), ncol(dyx), byrow = TRUE)), 1, any)),
+    # share of x inside some generated k-NN ball
+    recall = mean(apply(inb(t(dyx), matrix(ry, ncol(dyx), nrow(dyx), byrow = TRUE)), 1, any)),
+    # share of x whose own k-NN ball holds some y
+    coverage = mean(apply(inb(t(dyx), matrix(rx, ncol(dyx), nrow(dyx))), 1, any)),
+    # share of y whose own k-NN ball holds some x
+    c_precision = mean(apply(inb(dyx, matrix(ry, nrow(dyx), ncol(dyx))), 1, any))
+  )
+}
+
+# Scores s = b / a of the evaluation points (b / 0 = Inf, 0 / 0 = 1).
+brute_score <- function(a, b) ifelse(a == 0, ifelse(b == 0, 1, Inf), b / a)

@@ -1,0 +1,153 @@
+# summary.prd_curve() and prd_iou() on curves with closed-form answers:
+# the square (P = Q) and rectangles (P, Q uniform on overlapping class sets).
+
+# P uniform on classes 1..n_p, Q uniform on classes shift + 1..n_q: the PR set
+# is the rectangle recall <= b = overlap / n_p, precision <= a = overlap / n_q.
+rectangle <- function(n_p, n_q, shift = 0, angles = 1001) {
+  n <- max(n_p, shift + n_q)
+  p <- as.numeric(seq_len(n) <= n_p)
+  q <- as.numeric(seq_len(n) > shift & seq_len(n) <= shift + n_q)
+  prd_discrete(p, q, angles = angles)
+}
+
+test_that("auc of the square and of rectangles", {
+  expect_equal(summary(prd_discrete(1, 1))$auc, 1, tolerance = 1e-4)
+  expect_equal(summary(prd_discrete(c(1, 2), c(1, 2)))$auc, 1, tolerance = 1e-4)
+  # disjoint supports: the PR set is empty
+  expect_equal(summary(prd_discrete(c(1, 0), c(0, 1)))$auc, 0)
+  for (cfg in list(c(5, 3, 0), c(5, 7, 2), c(4, 10, 0), c(6, 6, 3))) {
+    r <- rectangle(cfg[1], cfg[2], cfg[3])
+    ov <- min(cfg[1], cfg[3] + cfg[2]) - cfg[3]
+    a <- ov / cfg[2]
+    b <- ov / cfg[1]
+    s <- summary(r)
+    expect_equal(s$max_precision, a, tolerance = 1e-14)
+    expect_equal(s$max_recall, b, tolerance = 1e-14)
+    expect_equal(s$auc, a * b, tolerance = 1e-3)
+  }
+})
+
+test_that("auc of the Gaussian truth is its polar area", {
+  tr <- prd_truth_gaussian(0, 1, angles = 1001)
+  th <- seq(1e-10, pi / 2 - 1e-10, length.out = 20001)
+  t <- log(tan(th)) + 1 / 2
+  alpha <- tan(th) * pnorm(t, lower.tail = FALSE) + pnorm(t - 1)
+  rho2 <- alpha^2 * (1 + 1 / tan(th)^2)
+  expect_equal(summary(tr)$auc, sum(diff(th) * (rho2[-1] + rho2[-20001]) / 4),
+               tolerance = 1e-5)
+})
+
+test_that("F-beta scores of a rectangle are those of its corner", {
+  fp <- function(a, r, b) (1 + b^2) * a * r / (b^2 * r + a)
+  fr <- function(a, r, b) (1 + b^2) * a * r / (b^2 * a + r)
+  for (cfg in list(c(5, 3, 0), c(5, 7, 2), c(4, 10, 0))) {
+    r <- rectangle(cfg[1], cfg[2], cfg[3])
+    ov <- min(cfg[1], cfg[3] + cfg[2]) - cfg[3]
+    a <- ov / cfg[2]
+    b <- ov / cfg[1]
+    for (bt in c(8, 1, 0.5)) {
+      s <- summary(r, beta = bt)
+      expect_equal(s$f_beta_precision, fp(a, b, bt), tolerance = 1e-3)
+      expect_equal(s$f_beta_recall, fr(a, b, bt), tolerance = 1e-3)
+    }
+    # beta -> Inf: f_beta_precision -> max precision, f_beta_recall -> max recall
+    s <- summary(r, beta = 1e4)
+    expect_equal(s$f_beta_precision, a, tolerance = 1e-3)
+    expect_equal(s$f_beta_recall, b, tolerance = 1e-3)
+  }
+  s <- summary(prd_discrete(1, 1))
+  expect_equal(c(s$f_beta_precision, s$f_beta_recall), c(1, 1), tolerance = 1e-5)
+  expect_error(summary(prd_discrete(1, 1), beta = 0), "beta")
+  expect_error(summary(prd_discrete(1, 1), epsilon = -1), "epsilon")
+})
+
+test_that("precision at recall and recall at precision on rectangles", {
+  r <- rectangle(5, 3)          # a = 1, b = 3 / 5
+  s <- summary(r)
+  expect_equal(s$precision_at_recall, 1)
+  expect_equal(s$recall_at_precision, 3 / 5, tolerance = 1e-14)
+  expect_equal(summary(r, epsilon = 0.5)$precision_at_recall, 1)
+  # recall 0.7 is never reached: precision 0 there
+  expect_equal(summary(r, epsilon = 0.7)$precision_at_recall, 0)
+  r2 <- rectangle(5, 7, 2)      # a = 3 / 7, b = 3 / 5
+  s2 <- summary(r2, epsilon = 0.4)
+  expect_equal(s2$precision_at_recall, 3 / 7, tolerance = 1e-14)
+  expect_equal(s2$recall_at_precision, 3 / 5, tolerance = 1e-14)
+  expect_equal(summary(r2, epsilon = 0.5)$recall_at_precision, 0)
+})
+
+test_that("the PR median of the square is lambda = 1, of a rectangle its corner", {
+  s <- summary(prd_discrete(1, 1))
+  expect_equal(s$median_lambda, 1, tolerance = 1e-9)
+  expect_equal(c(s$median_precision, s$median_recall), c(1, 1), tolerance = 1e-9)
+  # the diagonal halves a rectangle: lambda = a / b, at the corner (b, a)
+  s <- summary(rectangle(5, 7, 2))
+  expect_equal(s$median_lambda, (3 / 7) / (3 / 5), tolerance = 1e-3)
+  expect_equal(s$median_precision, 3 / 7, tolerance = 1e-3)
+  expect_equal(s$median_recall, 3 / 5, tolerance = 1e-3)
+  # Gaussian truth: symmetric curve, so the median is at lambda = 1
+  s <- summary(prd_truth_gaussian(0, 1.3))
+  expect_equal(s$median_lambda, 1, tolerance = 1e-9)
+  expect_equal(s$median_precision, 2 * pnorm(-1.3 / 2), tolerance = 1e-6)
+})
+
+test_that("summary has one row per method and the documented columns", {
+  set.seed(1)
+  real <- matrix(rnorm(100 * 2), ncol = 2)
+  generated <- matrix(rnorm(100 * 2, mean = 0.5), ncol = 2)
+  cv <- prd_curve(real, generated, method = c("knn", "ipr"), angles = 101)
+  s <- summary(cv)
+  expect_named(s, c("method", "auc", "max_precision", "max_recall",
+                    "f_beta_precision", "f_beta_recall", "median_lambda",
+                    "median_precision", "median_recall",
+                    "precision_at_recall", "recall_at_precision"))
+  expect_equal(s$method, c("knn", "ipr"))
+  for (m in c("knn", "ipr")) {
+    c1 <- cv[cv$method == m, ]
+    expect_equal(s$max_precision[s$method == m], c1$precision[c1$lambda == Inf])
+    expect_equal(s$max_recall[s$method == m], c1$recall[c1$lambda == 0])
+  }
+})
+
+test_that("prd_iou: itself, nested and overlapping rectangles", {
+  tr <- prd_truth_gaussian(0, 1)
+  expect_equal(prd_iou(tr, tr), c(truth = 1))
+  sq <- prd_discrete(1, 1)
+  r1 <- rectangle(5, 3)        # 1 x 3/5
+  r2 <- rectangle(5, 7, 2)     # 3/7 x 3/5, inside r1
+  r3 <- rectangle(4, 10)       # 0.4 x 1
+  expect_equal(unname(prd_iou(r1, r2)), (3 / 7) / 1, tolerance = 1e-3)
+  expect_equal(unname(prd_iou(r2, r1)), (3 / 7) / 1, tolerance = 1e-3)
+  expect_equal(unname(prd_iou(sq, r1)), 3 / 5, tolerance = 1e-3)
+  expect_equal(unname(prd_iou(sq, r3)), 0.4, tolerance = 1e-3)
+  # not nested: intersection 0.4 x 0.6, union 0.6 + 0.4 - 0.24
+  expect_equal(unname(prd_iou(r1, r3)), 0.24 / 0.76, tolerance = 1e-3)
+  # different grids are interpolated
+  expect_equal(unname(prd_iou(rectangle(5, 3, angles = 501), sq)), 3 / 5,
+               tolerance = 2e-3)
+  expect_equal(unname(prd_iou(prd_discrete(c(1, 0), c(0, 1)), sq)), 0)
+})
+
+test_that("prd_iou matches methods by name", {
+  set.seed(2)
+  real <- matrix(rnorm(80 * 2), ncol = 2)
+  generated <- matrix(rnorm(80 * 2, mean = 1), ncol = 2)
+  set.seed(3)
+  cv <- prd_curve(real, generated, method = c("knn", "coverage"), angles = 101)
+  rev_cv <- cv[nrow(cv):1, ]
+  expect_equal(prd_iou(cv, cv), c(knn = 1, coverage = 1))
+  expect_equal(prd_iou(cv, rev_cv), c(knn = 1, coverage = 1))
+  knn <- cv[cv$method == "knn", ]
+  cov <- cv[cv$method == "coverage", ]
+  cross <- prd_iou(knn, cov)[["knn"]]
+  expect_lt(cross, 1)
+  # a one-method curve2 is compared with every method of curve1
+  expect_equal(prd_iou(cv, knn), c(knn = 1, coverage = cross))
+  # same methods in another order: matched by name
+  swapped <- rbind(cov, knn)
+  expect_equal(prd_iou(cv, swapped), c(knn = 1, coverage = 1))
+  ipr <- prd_curve(real, generated, method = c("knn", "ipr"), angles = 101)
+  expect_error(prd_iou(cv, ipr), "curve2")
+  expect_error(prd_iou(cv, data.frame(x = 1)), "curve2")
+  expect_error(prd_iou(list(), cv), "curve1")
+})
