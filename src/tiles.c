@@ -173,8 +173,8 @@ int prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
     double alpha = -2.0, beta = 0.0;
     F77_CALL(dgemm)(tn, tt, &nr, &mm, &d, &alpha, ref->data, &nr, qt, &mm,
                     &beta, g, &nr FCONE FCONE);
-    int use = nt;
-    if ((int64_t) mm * nr < 32768) use = 1;
+    int use = prd_threads_for((int64_t) mm * nr);
+    if (use > nt) use = nt;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(dynamic, 1)
 #endif
