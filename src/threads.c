@@ -1,5 +1,5 @@
-/* Thread count used by the engine's visitor loops. Never calls
- * omp_set_num_threads: each parallel region asks for num_threads(). */
+/* Thread count used by the engine's visitor loops. The global OpenMP
+ * setting is left alone: each parallel region asks for num_threads(). */
 #include "prdcurve.h"
 #ifdef _OPENMP
 #include <omp.h>
