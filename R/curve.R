@@ -186,7 +186,7 @@ tbl_sum.prd_curve <- function(x, ...) {
   k <- attr(x, "k")
   if (!is.null(k)) info <- c(info, paste0("k = ", paste(k, collapse = ", ")))
   sz <- attr(x, "sizes")
-  if (!is.null(sz)) {
+  if (!is.null(sz) && all(c("eval_real", "eval_generated") %in% names(sz))) {
     info <- c(info, sprintf("evaluation %d real / %d generated",
                             sz[["eval_real"]], sz[["eval_generated"]]))
   }

@@ -8,12 +8,9 @@
 #' experiments with a known answer (see [prd_class_subset()]).
 #'
 #' @format A data frame with 1,797 rows (about 180 per digit) and 65
-#'   integer columns:
-#' \describe{
-#'   \item{r1c1, ..., r8c8}{pixel counts 0-16 of the 8 x 8 image, row-major
-#'     (`r2c5` is row 2, column 5).}
-#'   \item{digit}{the digit class, 0-9.}
-#' }
+#'   integer columns: the 64 pixel counts (0-16) of the 8 x 8 image,
+#'   row-major, named `r1c1`, `r1c2`, ..., `r8c8` (`r2c5` is row 2, column
+#'   5), and `digit`, the digit class 0-9.
 #' @source E. Alpaydin and C. Kaynak (1998). Optical Recognition of
 #'   Handwritten Digits. UCI Machine Learning Repository.
 #'   \doi{10.24432/C50P49}. Licensed under CC BY 4.0

@@ -14,7 +14,8 @@
 #' @param q Numbers of classes in Q (each Q uses the first `q` classes of
 #'   the sorted labels). Default `c(1, 3, 5, 7, 9)`.
 #' @param ... Passed to [prd_curve()] (method, k, split, angles, ...).
-#' @return A list with `curves` (a `prd_curve` with an extra column `q`,
+#' @return A list with `curves` (a tibble: `q` and the columns of a
+#'   `prd_curve`; subset one `q` and use [prd_bind()] to plot it;
 #'   the estimated curves and the rectangles as method `"truth"`) and
 #'   `summary` (a tibble: `q`, `method`, the columns of
 #'   [summary.prd_curve()], and `iou`, each curve's IoU with its rectangle).

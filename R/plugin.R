@@ -51,3 +51,270 @@ prd_discrete <- function(p, q, angles = 1001) {
                        recall = c(sum(p[q > 0]), beta, 0))
   new_prd_curve(cv, angles = angles)
 }
+
+#' PR curve of k-means histograms (Sajjadi et al. 2018)
+#'
+#' The original PRD estimator of Sajjadi, Bachem, Lucic, Bousquet and Gelly
+#' (2018, section 4): the pooled samples are clustered with k-means
+#' ([stats::kmeans()]), each set becomes a histogram over the clusters, and
+#' the exact curve of the two histograms is taken ([prd_discrete()]: the
+#' total-variation plug-in on this discretisation). The curves of `runs`
+#' independent clusterings are averaged, precision and recall separately
+#' at every \eqn{\lambda} (as in the authors' code).
+#'
+#' The clustering uses R's random number generator, so [set.seed()]
+#' reproduces the result. Unlike the authors' code, the two sets need not
+#' have the same size: each histogram is normalised by its own set size.
+#' The estimate depends strongly on `clusters`: with few clusters, distinct
+#' distributions look alike (the curve is optimistic); with many, every
+#' cluster holds few points and sampling noise makes equal distributions
+#' look different.
+#'
+#' @inheritParams prd_curve
+#' @param clusters Number of k-means clusters, a whole number between 1 and
+#'   the number of distinct pooled rows (default 20, as Sajjadi et al.).
+#' @param runs Number of independent clusterings averaged (default 10, as
+#'   Sajjadi et al.).
+#' @param nstart,iter.max Passed to [stats::kmeans()] (random starts per
+#'   clustering and maximal iterations; defaults 10, matching the
+#'   authors' `n_init = 10`, and 50).
+#' @return A `prd_curve` with `method = "histogram"` and the columns of
+#'   [prd_curve()]; attributes `clusters`, `runs`, `n` (numbers of real
+#'   and generated rows) and `angles`.
+#' @section Errors: as [prd_curve()] for `real` and `generated`;
+#'   `clusters` larger than the number of distinct pooled rows.
+#' @references Sajjadi, M. S. M., Bachem, O., Lucic, M., Bousquet, O. and
+#'   Gelly, S. (2018). Assessing generative models via precision and
+#'   recall. NeurIPS. Section 4 and Algorithm 1 (`compute_prd_from_embedding`
+#'   in their code).
+#' @seealso [prd_discrete()], [prd_curve()].
+#' @examples
+#' set.seed(1)
+#' real <- matrix(rnorm(300 * 4), ncol = 4)
+#' generated <- matrix(rnorm(300 * 4, mean = 1), ncol = 4)
+#' summary(prd_histogram(real, generated, clusters = 10, runs = 3))
+#' @export
+prd_histogram <- function(real, generated, clusters = 20, runs = 10,
+                          angles = 1001, nstart = 10, iter.max = 50) {
+  real <- as_samples(real)
+  generated <- as_samples(generated)
+  check_same_columns(real, generated)
+  angles <- check_angles(angles)
+  runs <- check_count(runs)
+  nstart <- check_count(nstart)
+  iter.max <- check_count(iter.max)
+  pooled <- rbind(real, generated)
+  n_distinct <- nrow(unique(pooled))
+  clusters <- check_count(clusters, max = n_distinct)
+  is_real <- rep(c(TRUE, FALSE), c(nrow(real), nrow(generated)))
+  acc <- NULL
+  for (r in seq_len(runs)) {
+    cl <- if (clusters == 1L) {
+      rep(1L, nrow(pooled))
+    } else {
+      stats::kmeans(pooled, centers = clusters, nstart = nstart,
+                    iter.max = iter.max)$cluster
+    }
+    p <- tabulate(cl[is_real], nbins = clusters)
+    q <- tabulate(cl[!is_real], nbins = clusters)
+    cv <- prd_discrete(p, q, angles = angles)
+    acc <- if (is.null(acc)) {
+      cv[, c("precision", "recall")]
+    } else {
+      acc + cv[, c("precision", "recall")]
+    }
+  }
+  out <- tibble::tibble(method = "histogram", lambda = cv$lambda,
+                        precision = acc$precision / runs,
+                        recall = acc$recall / runs)
+  new_prd_curve(out, clusters = clusters, runs = runs,
+                n = c(real = nrow(real), generated = nrow(generated)),
+                angles = angles)
+}
+
+#' Plug-in PR curve of uniform-kernel density estimates (Sykes et al. Def. 4)
+#'
+#' The total-variation plug-in estimator of Sykes, Simon, Rabin and Fadili
+#' (2024, Definition 4, eq. 7): the exact PR curve
+#' \eqn{\hat\alpha^{TV}_\lambda = \alpha_\lambda(\hat P, \hat Q)} of the
+#' kernel density estimates \eqn{\hat P = \bar P * k_\sigma} and
+#' \eqn{\hat Q = \bar Q * k_\sigma}, where \eqn{\bar P, \bar Q} are the
+#' empirical distributions of `real` and `generated` and \eqn{k_\sigma} is
+#' the uniform distribution on the Euclidean ball of radius \eqn{\sigma}
+#' (the same for both). Its integral has no closed form, so it is computed by
+#' Monte Carlo: `n_mc` points are drawn from \eqn{\hat P} (a random real row
+#' plus a uniform point of the \eqn{\sigma}-ball) and `n_mc` from
+#' \eqn{\hat Q}, and with the likelihood-ratio (Bayes) classifier of the
+#' two estimates,
+#' \deqn{\hat\alpha_\lambda = \lambda \hat P(\hat q / \hat p > \lambda) +
+#' \hat Q(\hat q / \hat p \le \lambda)}
+#' (SPEC section 5; Simon et al. 2019, Theorem 4). Here
+#' \eqn{\hat p(z) \propto \#\{x : \|x - z\| \le \sigma\} / n_X} and
+#' likewise \eqn{\hat q}; the counts come from one streamed sweep of the
+#' tiled distance engine (no n x n matrix).
+#'
+#' The estimate is unbiased for \eqn{\alpha_\lambda(\hat P, \hat Q)}, with
+#' the standard errors in attribute `std_error`. It differs from the
+#' `"kde"` method of [prd_curve()], which minimises the empirical error
+#' over all thresholds of the same density ratio on held-out points
+#' (Sykes et al., eq. 6): the plug-in is the quantity of their statistical
+#' analysis (section 3), not a practical estimator.
+#'
+#' @inheritParams prd_curve
+#' @param bandwidth The kernel radius \eqn{\sigma} (one positive number,
+#'   same units as the features). `NULL` (default): the mean over both sets
+#'   of the distance of each row to its k-th nearest neighbour in its own
+#'   set, k = `round(sqrt(min(n_real, n_generated)))` (as the `"kde"`
+#'   method of [prd_curve()] without split).
+#' @param n_mc Number of Monte Carlo draws from each estimate (default
+#'   10000).
+#' @return A `prd_curve` with `method = "kde_plugin"`; attributes
+#'   `bandwidth`, `n_mc`, `n` (numbers of real and generated rows),
+#'   `angles` and `std_error` (a tibble with `lambda` and the Monte Carlo
+#'   standard errors of `precision` and `recall`).
+#' @section Errors: as [prd_curve()] for `real` and `generated`; a
+#'   non-positive or non-finite `bandwidth`; `n_mc` not a whole number of
+#'   at least 10.
+#' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
+#'   perspective on precision and recall for generative models.
+#'   arXiv:2405.01611. Definition 4 (eq. 7) and section 3.
+#' @seealso [prd_curve()] (`method = "kde"`), [prd_truth()].
+#' @examples
+#' set.seed(1)
+#' real <- matrix(rnorm(200 * 2), ncol = 2)
+#' generated <- matrix(rnorm(200 * 2, mean = 1), ncol = 2)
+#' summary(prd_kde_plugin(real, generated, bandwidth = 0.5, n_mc = 2000))
+#' @export
+prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
+                           angles = 1001) {
+  real <- as_samples(real)
+  generated <- as_samples(generated)
+  check_same_columns(real, generated)
+  angles <- check_angles(angles)
+  n_mc <- check_count(n_mc, min = 10)
+  nx <- nrow(real)
+  ny <- nrow(generated)
+  d <- ncol(real)
+  fit <- list(fit = list(seq_len(nx), seq_len(ny)), eval = NULL, split = 0)
+  if (is.null(bandwidth)) {
+    k <- max(1L, round(sqrt(min(nx, ny))))
+    k <- check_k(k, min(nx, ny) - 1L, what = "the sets")
+    nb <- engine_neighbours(real, generated, fit, k, "own")
+    bandwidth <- mean(c(sqrt(nb$own_x[, 1]), sqrt(nb$own_y[, 1])))
+  } else {
+    bandwidth <- check_positive(bandwidth, len = 1)
+  }
+  draw <- function(samples, n) {
+    u <- matrix(stats::rnorm(n * d), n, d)
+    radius <- bandwidth * stats::runif(n)^(1 / d)
+    samples[sample.int(nrow(samples), n, replace = TRUE), , drop = FALSE] +
+      u * (radius / sqrt(rowSums(u^2)))
+  }
+  z <- rbind(draw(real, n_mc), draw(generated, n_mc))
+  fit$eval <- z
+  nb <- engine_neighbours(real, generated, fit, 1L, "kde",
+                          kde = c(bandwidth, bandwidth), closed = TRUE)
+  # density ratio q/p = (b / n_Y) / (a / n_X); the ball volume cancels
+  ratio <- evidence_score(nb$kde_a[, 1] / nx, nb$kde_b[, 1] / ny)
+  ix <- seq_len(n_mc)
+  out <- ratio_curve(ratio[ix], ratio[-ix], lambda_grid(angles),
+                     "kde_plugin")
+  new_prd_curve(out$curve, bandwidth = bandwidth, n_mc = n_mc,
+                n = c(real = nx, generated = ny), angles = angles,
+                std_error = out$std_error)
+}
+
+#' PR curve of the likelihood-ratio classifier, by Monte Carlo
+#'
+#' `r_real`, `r_gen`: the ratio q/p (or any increasing transform `t` of it,
+#' with `lambda` transformed alike through `tr`) at draws from P and Q.
+#' alpha = lambda P(r > lambda) + Q(r <= lambda), beta = alpha / lambda
+#' (Simon et al. 2019, Thm 4), with binomial standard errors.
+#' @noRd
+ratio_curve <- function(r_real, r_gen, lambda, method, tr = identity) {
+  t <- tr(lambda)
+  sr <- sort(r_real)
+  sg <- sort(r_gen)
+  nr <- length(sr)
+  ng <- length(sg)
+  a <- 1 - findInterval(t, sr) / nr   # P(r > lambda)
+  b <- findInterval(t, sg) / ng       # Q(r <= lambda)
+  alpha <- pmin(lambda * a + b, 1)
+  beta <- pmin(a + b / lambda, 1)
+  se_a <- sqrt(lambda^2 * a * (1 - a) / nr + b * (1 - b) / ng)
+  alpha_inf <- mean(r_gen < tr(Inf))  # Q(p > 0)
+  beta_0 <- mean(r_real > tr(0))      # P(q > 0)
+  se_inf <- sqrt(alpha_inf * (1 - alpha_inf) / ng)
+  se_0 <- sqrt(beta_0 * (1 - beta_0) / nr)
+  se_b <- se_a / lambda
+  list(
+    curve = tibble::tibble(method = method, lambda = c(0, lambda, Inf),
+                           precision = c(0, alpha, alpha_inf),
+                           recall = c(beta_0, beta, 0)),
+    std_error = tibble::tibble(lambda = c(0, lambda, Inf),
+                               precision = c(0, se_a, se_inf),
+                               recall = c(se_0, se_b, 0))
+  )
+}
+
+#' Bind several PR curves into one
+#'
+#' Stacks `prd_curve` objects (for instance an estimate, its ground truth
+#' and a plug-in) into one `prd_curve`, so that one [summary.prd_curve()]
+#' call, one `autoplot()` or one `plot()` shows them together. Base
+#' [rbind()] also works on `prd_curve` tibbles but keeps the first curve's
+#' attributes only and silently merges curves that share a method label;
+#' `prd_bind()` relabels and checks.
+#'
+#' @param ... `prd_curve` objects (or data frames with the columns
+#'   `method`, `lambda`, `precision`, `recall`), or one list of them.
+#'   Named arguments relabel their curve: a curve with one method gets the
+#'   name as its method, a curve with several gets `"<name> <method>"`.
+#' @return A `prd_curve` with the columns `method`, `lambda`, `precision`,
+#'   `recall` (other columns are dropped) and attribute `curves`: the
+#'   attributes of each input curve (k, sizes, bandwidth, ...), named by
+#'   method.
+#' @section Errors: an input without the four columns; two inputs with the
+#'   same method label (name the arguments to tell them apart).
+#' @examples
+#' truth <- prd_truth_gaussian(c(0, 0), c(1, 0))
+#' square <- prd_discrete(1, 1)
+#' both <- prd_bind(truth = truth, identical = square)
+#' summary(both)[, c("method", "auc")]
+#' @export
+prd_bind <- function(...) {
+  curves <- list(...)
+  if (length(curves) == 1L && is.list(curves[[1]]) &&
+      !is.data.frame(curves[[1]])) {
+    curves <- curves[[1]]
+  }
+  if (length(curves) < 1L) cli::cli_abort("{.fn prd_bind} needs at least one curve.")
+  nms <- names(curves)
+  if (is.null(nms)) nms <- rep("", length(curves))
+  cols <- c("method", "lambda", "precision", "recall")
+  meta <- list()
+  parts <- lapply(seq_along(curves), function(i) {
+    cv <- curves[[i]]
+    check_curve(cv, paste0("..", i))
+    df <- as.data.frame(cv)[, cols]
+    if (nzchar(nms[i])) {
+      meth <- unique(df$method)
+      df$method <- if (length(meth) == 1L) nms[i] else paste(nms[i], df$method)
+    }
+    at <- attributes(cv)
+    at <- at[setdiff(names(at), c("names", "row.names", "class"))]
+    for (m in unique(df$method)) meta[[m]] <<- at
+    df
+  })
+  labels <- lapply(parts, function(df) unique(df$method))
+  all_labels <- unlist(labels)
+  if (anyDuplicated(all_labels)) {
+    dup <- unique(all_labels[duplicated(all_labels)])
+    cli::cli_abort(c(
+      "Each curve given to {.fn prd_bind} must have its own method label.",
+      "x" = "Repeated: {.val {dup}}.",
+      "i" = "Name the arguments, e.g. {.code prd_bind(a = curve1, b = curve2)}."
+    ))
+  }
+  new_prd_curve(tibble::as_tibble(do.call(rbind, parts)), curves = meta)
+}

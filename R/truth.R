@@ -62,3 +62,226 @@ prd_truth_gaussian <- function(mean_real, mean_generated, cov = NULL,
                        precision = c(0, alpha, 1), recall = c(1, beta, 0))
   new_prd_curve(cv, delta = delta, angles = angles)
 }
+
+#' Ground-truth PR curve by Monte Carlo, for any pair of distributions
+#'
+#' The true PR curve of P (real) and Q (generated) is given by the
+#' likelihood-ratio classifier (Simon, Webster and Rabin 2019, Theorem 4):
+#' \deqn{\alpha_\lambda = \lambda P(q/p > \lambda) + Q(q/p \le \lambda),
+#' \qquad \beta_\lambda = \alpha_\lambda / \lambda.}
+#' `prd_truth()` estimates both probabilities with `n` independent draws
+#' from each distribution, as Sykes et al. (2024, section 5.1) do for their
+#' toy experiments (with \eqn{n^{GT}} = 100,000). All computations use the
+#' log-density ratio, so densities far below the smallest double are fine.
+#' The end rows are \eqn{\alpha_\infty = Q(p > 0)} and
+#' \eqn{\beta_0 = P(q > 0)}.
+#'
+#' The estimate of \eqn{\alpha_\lambda} is unbiased with variance
+#' \eqn{\lambda^2 a(1 - a)/n_P + b(1 - b)/n_Q}, where \eqn{a = P(q/p >
+#' \lambda)} and \eqn{b = Q(q/p \le \lambda)}; the estimated standard errors
+#' are returned in attribute `std_error`. For two Gaussians with a common
+#' covariance the exact closed form [prd_truth_gaussian()] is faster and
+#' exact; [sim_gaussian_mixtures()] uses an exact one-dimensional
+#' quadrature for the mixtures of Sykes et al. (2024, section 5.1.2).
+#'
+#' @param log_density_real,log_density_generated Functions taking an
+#'   n x d matrix of points and returning the n log-densities (natural
+#'   log; normalising constants may be omitted only if they are the same
+#'   for both). Or [gaussian_mixture()] objects, whose `log_density` and
+#'   `sample` are then used (and `sample_real`, `sample_generated` may be
+#'   omitted).
+#' @param sample_real,sample_generated Functions taking a count n and
+#'   returning n independent draws as an n x d matrix (a vector is taken as
+#'   one-dimensional).
+#' @param n Number of Monte Carlo draws from each distribution: one number
+#'   or two (real, generated). Default 100,000.
+#' @inheritParams prd_curve
+#' @return A `prd_curve` with `method = "truth"`; attributes `n` (the two
+#'   numbers of draws), `angles` and `std_error` (a tibble with `lambda`
+#'   and the standard errors of `precision` and `recall`).
+#' @section Errors: arguments that are not functions (or mixtures); a
+#'   sampler that does not return `n` rows, or samplers of different
+#'   dimensions; log-densities that are not `n` numbers or are `NaN`, or
+#'   both `-Inf` at a draw.
+#' @references Simon, L., Webster, R. and Rabin, J. (2019). Revisiting
+#'   precision and recall definition for generative model evaluation. ICML.
+#'   Theorem 4. Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
+#'   section 5.1 (Monte Carlo ground truth).
+#' @seealso [prd_truth_gaussian()], [gaussian_mixture()],
+#'   [sim_gaussian_mixtures()].
+#' @examples
+#' # P = N(0, 1), Q = N(1, 1) in one dimension: compare with the closed form
+#' set.seed(1)
+#' mc <- prd_truth(function(x) dnorm(x[, 1], log = TRUE),
+#'                 function(x) dnorm(x[, 1], 1, log = TRUE),
+#'                 function(n) rnorm(n), function(n) rnorm(n, 1),
+#'                 n = 20000, angles = 11)
+#' exact <- prd_truth_gaussian(0, 1, angles = 11)
+#' cbind(mc = mc$precision, exact = exact$precision)
+#'
+#' # Gaussian mixtures: mode dropping and re-weighting
+#' p <- gaussian_mixture(rbind(c(0, 0), c(4, 0)), weights = c(0.5, 0.5))
+#' q <- gaussian_mixture(rbind(c(0, 0), c(4, 0)), weights = c(1, 0))
+#' summary(prd_truth(p, q, n = 20000))
+#' @export
+prd_truth <- function(log_density_real, log_density_generated,
+                      sample_real = NULL, sample_generated = NULL,
+                      n = 1e5, angles = 1001) {
+  if (inherits(log_density_real, "prd_gaussian_mixture")) {
+    if (is.null(sample_real)) sample_real <- log_density_real$sample
+    log_density_real <- log_density_real$log_density
+  }
+  if (inherits(log_density_generated, "prd_gaussian_mixture")) {
+    if (is.null(sample_generated)) sample_generated <- log_density_generated$sample
+    log_density_generated <- log_density_generated$log_density
+  }
+  for (nm in c("log_density_real", "log_density_generated", "sample_real",
+               "sample_generated")) {
+    if (!is.function(get(nm))) {
+      cli::cli_abort(
+        "{.arg {nm}} must be a function (or {.arg log_density_*} a {.fn gaussian_mixture})."
+      )
+    }
+  }
+  if (!is.numeric(n) || !(length(n) %in% 1:2)) {
+    cli::cli_abort("{.arg n} must be one or two whole numbers >= 10.")
+  }
+  n <- rep_len(n, 2)
+  n <- c(check_count(n[1], "n", min = 10), check_count(n[2], "n", min = 10))
+  angles <- check_angles(angles)
+  x <- draw_checked(sample_real, n[1], "sample_real")
+  y <- draw_checked(sample_generated, n[2], "sample_generated")
+  if (ncol(x) != ncol(y)) {
+    cli::cli_abort(c(
+      "{.arg sample_real} and {.arg sample_generated} must draw points of the same dimension.",
+      "x" = "They give {ncol(x)} and {ncol(y)} columns."
+    ))
+  }
+  lr_x <- log_ratio(log_density_real, log_density_generated, x, "real")
+  lr_y <- log_ratio(log_density_real, log_density_generated, y, "generated")
+  out <- ratio_curve(lr_x, lr_y, lambda_grid(angles), "truth", tr = log)
+  new_prd_curve(out$curve, n = c(real = n[1], generated = n[2]),
+                angles = angles, std_error = out$std_error)
+}
+
+draw_checked <- function(sampler, n, arg, call = rlang::caller_env()) {
+  x <- sampler(n)
+  if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, ncol = 1L)
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (!is.matrix(x) || !is.numeric(x) || nrow(x) != n) {
+    cli::cli_abort(c(
+      "{.arg {arg}}({n}) must return a numeric matrix with {n} rows.",
+      "x" = "It returned {.obj_type_friendly {x}}{if (is.matrix(x)) paste0(' with ', nrow(x), ' rows') else ''}."
+    ), call = call)
+  }
+  if (!all(is.finite(x))) {
+    cli::cli_abort("{.arg {arg}} returned missing or infinite values.",
+                   call = call)
+  }
+  x
+}
+
+#' log q(z) - log p(z) at the draws of one distribution, checked.
+#' @noRd
+log_ratio <- function(ld_real, ld_gen, z, which, call = rlang::caller_env()) {
+  lp <- ld_real(z)
+  lq <- ld_gen(z)
+  for (nm in c("log_density_real", "log_density_generated")) {
+    v <- if (nm == "log_density_real") lp else lq
+    if (!is.numeric(v) || length(v) != nrow(z) || anyNA(v)) {
+      cli::cli_abort(c(
+        "{.arg {nm}} must return one log-density (a number, not NA/NaN) per row.",
+        "x" = "At {nrow(z)} draws of the {which} distribution it returned {length(v)} value{?s}{if (is.numeric(v) && anyNA(v)) ' with NA/NaN' else ''}."
+      ), call = call)
+    }
+  }
+  both <- lp == -Inf & lq == -Inf
+  if (any(both)) {
+    cli::cli_abort(c(
+      "Both log-densities are -Inf at {sum(both)} draw{?s} of the {which} distribution.",
+      "i" = "A sampler must draw where its own density is positive."
+    ), call = call)
+  }
+  r <- lq - lp
+  r[lp == -Inf] <- Inf
+  r[lq == -Inf] <- -Inf
+  r
+}
+
+#' PR curve from any classifier's scores (Simon et al. 2019)
+#'
+#' Simon, Webster and Rabin (2019, section 5, Algorithm 1) estimate the PR
+#' curve by training any binary classifier to tell real from generated
+#' samples, then thresholding its scores on *held-out* samples: for every
+#' threshold t, the rule "real if score \eqn{\ge t}" has error rates fpr (real
+#' held-out samples called generated) and fnr (generated samples called
+#' real), and \eqn{\hat\alpha_\lambda = \min_t \lambda\,\mathrm{fpr} +
+#' \mathrm{fnr}}, \eqn{\hat\beta_\lambda = \hat\alpha_\lambda / \lambda}.
+#' The minimum over all thresholds (both \eqn{\ge} and \eqn{>}) and the two
+#' trivial classifiers is computed exactly by the same lower-envelope code
+#' as [prd_curve()] (SPEC section 2 with score \eqn{s = -}`score`).
+#'
+#' The scores must come from samples the classifier was **not** trained
+#' on; otherwise the curve is biased low (an overfitted classifier
+#' separates anything). Split each set, train on one part, score the other:
+#' ```
+#' train_real <- sample(nrow(real), nrow(real) / 2)
+#' train_gen <- sample(nrow(generated), nrow(generated) / 2)
+#' df <- data.frame(rbind(real[train_real, ], generated[train_gen, ]),
+#'                  is_real = rep(1:0, c(length(train_real), length(train_gen))))
+#' fit <- glm(is_real ~ ., family = binomial, data = df)
+#' score <- function(z) predict(fit, newdata = data.frame(z))  # log-odds
+#' prd_scores(score(real[-train_real, ]), score(generated[-train_gen, ]))
+#' ```
+#' Any model works the same way (a random forest's vote share, a neural
+#' network's logit, ...): only the order of the scores matters, so any
+#' increasing transform of the score gives the same curve. With the true
+#' log-likelihood ratio \eqn{\log p - \log q} as score the curve is the
+#' ground truth (up to sampling error); any other classifier gives a curve
+#' below it in expectation (Simon et al. 2019, Theorem 5).
+#'
+#' @param score_real Scores of the held-out real samples (numeric vector;
+#'   higher = "more real"; `-Inf` and `Inf` allowed, `NA` not).
+#' @param score_generated Scores of the held-out generated samples.
+#' @param method The label of the curve (column `method`), default
+#'   `"scores"`; useful to bind curves of several classifiers with
+#'   [prd_bind()].
+#' @inheritParams prd_curve
+#' @return A `prd_curve` with the columns of [prd_curve()]; attributes
+#'   `n` (numbers of real and generated scores) and `angles`.
+#' @section Errors: scores that are not numeric, empty, or contain `NA` or
+#'   `NaN`.
+#' @references Simon, L., Webster, R. and Rabin, J. (2019). Revisiting
+#'   precision and recall definition for generative model evaluation. ICML.
+#'   Section 5, Algorithm 1, Theorems 4 and 5.
+#' @seealso [prd_curve()], [prd_truth()].
+#' @examples
+#' # The log-likelihood ratio of N(0, 1) (real) against N(1, 1) is
+#' # 0.5 - x: its curve approaches the exact one
+#' set.seed(1)
+#' x <- rnorm(5000)
+#' y <- rnorm(5000, 1)
+#' est <- prd_scores(0.5 - x, 0.5 - y)
+#' prd_iou(est, prd_truth_gaussian(0, 1))
+#' @export
+prd_scores <- function(score_real, score_generated, method = "scores",
+                       angles = 1001) {
+  for (nm in c("score_real", "score_generated")) {
+    v <- if (nm == "score_real") score_real else score_generated
+    if (!is.numeric(v) || length(v) < 1L || anyNA(v)) {
+      cli::cli_abort(c(
+        "{.arg {nm}} must be a non-empty numeric vector without NA or NaN.",
+        "x" = "It is {.obj_type_friendly {v}}{if (is.numeric(v) && anyNA(v)) ' with NA/NaN' else ''}."
+      ))
+    }
+  }
+  if (!is.character(method) || length(method) != 1L || is.na(method)) {
+    cli::cli_abort("{.arg method} must be a single string.")
+  }
+  angles <- check_angles(angles)
+  cv <- curve_from_scores(-as.double(score_real), -as.double(score_generated),
+                          lambda_grid(angles), method)
+  new_prd_curve(cv, n = c(real = length(score_real),
+                              generated = length(score_generated)),
+                angles = angles)
+}

@@ -1,0 +1,140 @@
+# prd_discrete(), prd_histogram(), prd_kde_plugin(), prd_bind()
+# (SPEC.md section 5).
+
+test_that("prd_discrete reproduces Sajjadi et al.'s unit cases", {
+  # angles = 11: row 1 is lambda = 0, row 7 is grid index 6, lambda = 1
+  same <- prd_discrete(c(1, 0), c(1, 0), angles = 11)
+  expect_equal(same$lambda[7], 1, tolerance = 1e-15)
+  expect_equal(c(same$precision[7], same$recall[7]), c(1, 1))
+  disjoint <- prd_discrete(c(1, 0), c(0, 1), angles = 11)
+  expect_equal(disjoint$precision, rep(0, 13))
+  expect_equal(disjoint$recall, rep(0, 13))
+})
+
+test_that("prd_discrete of a distribution with itself is the square through (1, 1)", {
+  p <- c(0.1, 0.4, 0.2, 0.3)
+  cv <- prd_discrete(p, 10 * p, angles = 101)  # weights are normalised
+  lam <- cv$lambda
+  # alpha = sum(min(lambda p, p)) = min(lambda, 1); the sums of four terms
+  # are exact up to rounding (1e-15)
+  expect_equal(cv$precision, c(0, pmin(lam[2:102], 1), 1), tolerance = 1e-14)
+  expect_equal(cv$recall, c(1, pmin(1, 1 / lam[2:102]), 0), tolerance = 1e-14)
+  expect_equal(summary(cv)$max_precision, 1)
+  expect_equal(summary(cv)$max_recall, 1)
+})
+
+two_clusters <- function(n_a, n_b, m, d = 2, gap = 50) {
+  # real: n_a rows near 0 and n_b rows near gap; generated: m rows near 0
+  list(real = rbind(matrix(rnorm(n_a * d), n_a), matrix(rnorm(n_b * d, gap), n_b)),
+       generated = matrix(rnorm(m * d), m))
+}
+
+test_that("prd_histogram on two well-separated clusters gives the rectangle", {
+  set.seed(11)
+  s <- two_clusters(60, 40, 70)
+  h <- prd_histogram(s$real, s$generated, clusters = 2, runs = 3, angles = 41)
+  # clusters 50 sd apart: k-means puts each cloud in its own cluster, so the
+  # histograms are p = (0.6, 0.4), q = (1, 0) exactly:
+  # alpha = min(0.6 lambda, 1), beta_0 = 0.6, alpha_inf = 1
+  lam <- h$lambda[2:42]
+  expect_equal(unique(h$method), "histogram")
+  expect_equal(h$precision, c(0, pmin(0.6 * lam, 1), 1), tolerance = 1e-12)
+  expect_equal(h$recall, c(0.6, pmin(0.6, 1 / lam), 0), tolerance = 1e-12)
+  expect_equal(attr(h, "clusters"), 2L)
+  expect_equal(attr(h, "runs"), 3L)
+  # it is the curve of prd_discrete() of the same histograms
+  ex <- prd_discrete(c(60, 40), c(70, 0), angles = 41)
+  expect_equal(h$precision, ex$precision, tolerance = 1e-12)
+  expect_equal(h$recall, ex$recall, tolerance = 1e-12)
+})
+
+test_that("prd_histogram averages the runs' curves", {
+  set.seed(3)
+  real <- matrix(rnorm(120 * 3), ncol = 3)
+  generated <- matrix(rnorm(90 * 3, mean = 0.7), ncol = 3)
+  set.seed(5)
+  h2 <- prd_histogram(real, generated, clusters = 6, runs = 2, angles = 21)
+  set.seed(5)  # the same stream of random starts, one run at a time
+  a <- prd_histogram(real, generated, clusters = 6, runs = 1, angles = 21)
+  b <- prd_histogram(real, generated, clusters = 6, runs = 1, angles = 21)
+  expect_equal(h2$precision, (a$precision + b$precision) / 2, tolerance = 1e-14)
+  expect_equal(h2$recall, (a$recall + b$recall) / 2, tolerance = 1e-14)
+  # one cluster: both histograms are (1), the square
+  one <- prd_histogram(real, generated, clusters = 1, runs = 1, angles = 21)
+  expect_equal(one$precision, prd_discrete(1, 1, angles = 21)$precision)
+})
+
+test_that("prd_histogram rejects bad arguments", {
+  x <- matrix(c(0, 1, 0, 1), ncol = 1)
+  expect_error(prd_histogram(x, x, clusters = 3), class = "rlang_error")
+  expect_error(prd_histogram(x, x, clusters = 2, runs = 0), "runs")
+  expect_error(prd_histogram(x, matrix(1:4, ncol = 2)), class = "rlang_error")
+})
+
+test_that("prd_kde_plugin is exact when the estimates coincide or are disjoint", {
+  set.seed(2)
+  x <- matrix(rnorm(40 * 3), ncol = 3)
+  # same sample set: p-hat = q-hat, the ratio is exactly 1 at every draw, so
+  # the Monte Carlo estimate has no error: alpha = min(lambda, 1)
+  same <- prd_kde_plugin(x, x, bandwidth = 0.8, n_mc = 500, angles = 31)
+  lam <- same$lambda[2:32]
+  expect_equal(same$precision, c(0, pmin(lam, 1), 1), tolerance = 1e-14)
+  expect_equal(same$recall, c(1, pmin(1, 1 / lam), 0), tolerance = 1e-14)
+  expect_equal(unique(same$method), "kde_plugin")
+  # supports farther apart than 2 sigma: the PR set is the origin
+  far <- prd_kde_plugin(x, x + 10, bandwidth = 1, n_mc = 500, angles = 31)
+  expect_equal(far$precision, rep(0, 33))
+  expect_equal(far$recall, rep(0, 33))
+})
+
+test_that("prd_kde_plugin matches a hand-computed plug-in within its standard error", {
+  # d = 1, sigma = 1: P-hat = U[-1, 1]/2 + U[9, 11]/2 and
+  # Q-hat = U[-0.5, 1.5]/2 + U[9.5, 11.5]/2, both with density 1/4 on their
+  # supports; the supports share [-0.5, 1] and [9.5, 11], mass 3/4, so
+  # alpha_lambda = 0.75 min(lambda, 1).
+  set.seed(7)
+  x <- matrix(c(0, 10), ncol = 1)
+  y <- matrix(c(0.5, 10.5), ncol = 1)
+  cv <- prd_kde_plugin(x, y, bandwidth = 1, n_mc = 20000, angles = 11)
+  se <- attr(cv, "std_error")
+  expect_equal(se$lambda, cv$lambda)
+  truth <- 0.75 * pmin(cv$lambda, 1)
+  mid <- 3:12  # finite positive lambda, away from the 1e-10 end point
+  # binomial SE (~0.003 here): 4 SE gives a false alarm rate ~1e-4 per point
+  expect_true(all(abs(cv$precision[mid] - truth[mid]) <= 4 * se$precision[mid]))
+  expect_true(all(se$precision[mid] > 0 & se$precision[mid] < 0.01))
+  # extremes: alpha_inf = Q-hat(p-hat > 0) = 0.75, beta_0 = 0.75
+  expect_equal(cv$precision[13], 0.75, tolerance = 4 * se$precision[13] / 0.75)
+  expect_equal(cv$recall[1], 0.75, tolerance = 4 * se$recall[1] / 0.75)
+})
+
+test_that("prd_kde_plugin's default bandwidth is the mean k-NN distance of both sets", {
+  set.seed(4)
+  x <- matrix(rnorm(30 * 2), ncol = 2)
+  y <- matrix(rnorm(25 * 2, 1), ncol = 2)
+  cv <- prd_kde_plugin(x, y, n_mc = 50, angles = 5)
+  k <- round(sqrt(25))  # 5
+  kth <- function(m) apply(as.matrix(dist(m)), 1, function(r) sort(r)[k + 1])
+  expect_equal(attr(cv, "bandwidth"), mean(c(kth(x), kth(y))), tolerance = 1e-12)
+  expect_error(prd_kde_plugin(x, y, bandwidth = -1), "bandwidth")
+  expect_error(prd_kde_plugin(x, y, bandwidth = 1, n_mc = 2), "n_mc")
+})
+
+test_that("prd_bind relabels, keeps attributes and refuses duplicate labels", {
+  tr <- prd_truth_gaussian(c(0, 0), c(1, 0), angles = 21)
+  sq <- prd_discrete(1, 1, angles = 21)
+  b <- prd_bind(truth = tr, square = sq)
+  expect_s3_class(b, "prd_curve")
+  expect_equal(unique(b$method), c("truth", "square"))
+  expect_equal(nrow(b), 2 * 23)
+  expect_equal(attr(b, "curves")$truth$delta, 1)
+  s <- summary(b)
+  expect_equal(s$auc, c(summary(tr)$auc, summary(sq)$auc))
+  expect_equal(unname(prd_iou(b, sq)[2]), 1)
+  expect_error(prd_bind(tr, tr), "method label")
+  expect_error(prd_bind(tr, data.frame(a = 1)), class = "rlang_error")
+  # base rbind() keeps the class too, with the first curve's attributes
+  r <- rbind(tr, sq)
+  expect_s3_class(r, "prd_curve")
+  expect_equal(summary(r)$auc, summary(prd_bind(tr, sq))$auc)
+})

@@ -1,0 +1,70 @@
+# The papers' toy distributions and their ground truths.
+
+test_that("sim_shifted_gaussians draws the two Gaussians with the exact truth", {
+  set.seed(1)
+  sim <- sim_shifted_gaussians(n = 2000, d = 4, shift = 0.5, n_generated = 1500)
+  expect_equal(dim(sim$real), c(2000L, 4L))
+  expect_equal(dim(sim$generated), c(1500L, 4L))
+  # delta = 0.5 * sqrt(4) = 1
+  expect_equal(attr(sim$truth, "delta"), 1)
+  # column means: SE 1 / sqrt(n) = 0.022 / 0.026; 4 SE
+  expect_true(all(abs(colMeans(sim$real)) < 4 / sqrt(2000)))
+  expect_true(all(abs(colMeans(sim$generated) - 0.5) < 4 / sqrt(1500)))
+  expect_equal(sim$truth$precision,
+               prd_truth_gaussian(rep(0, 4), rep(0.5, 4))$precision)
+})
+
+test_that("the mixture truth is the discrete curve of the weights when modes are apart", {
+  set.seed(2)
+  sim <- sim_gaussian_mixtures(n = 200, d = 64, angles = 51)
+  p <- c(0.2, 0.2, 0.6, 0)
+  q <- c(0, 0.5, 0.1, 0.4)
+  dis <- prd_discrete(p, q, angles = 51)
+  # modes mu * 1_64 are at least 2 * 8 = 16 sd apart: the overlap is below
+  # 1e-12 at every finite lambda of the grid
+  fin <- 2:52
+  expect_equal(sim$truth$precision[fin], dis$precision[fin], tolerance = 1e-9)
+  expect_equal(sim$truth$recall[fin], dis$recall[fin], tolerance = 1e-9)
+  # full support: the end rows are 1 (dis has 0.6 and 0.8 there)
+  expect_equal(sim$truth$precision[53], 1)
+  expect_equal(sim$truth$recall[1], 1)
+  expect_equal(dim(sim$real), c(200L, 64L))
+  expect_s3_class(sim$mixtures$real, "prd_gaussian_mixture")
+})
+
+test_that("the mixture quadrature reproduces the Gaussian closed form", {
+  set.seed(3)
+  # one mode each, at 0 and 0.5 * 1_4: delta = 0.5 * sqrt(4) / 1 = 1
+  sim <- sim_gaussian_mixtures(n = 10, d = 4, means = c(0, 0.5),
+                               weights_real = c(1, 0),
+                               weights_generated = c(0, 1), angles = 41)
+  ex <- prd_truth_gaussian(rep(0, 4), rep(0.5, 4), angles = 41)
+  # trapezoid rule, step sd / 200 on a smooth integrand with one kink
+  expect_equal(sim$truth$precision, ex$precision, tolerance = 1e-6)
+  expect_equal(sim$truth$recall, ex$recall, tolerance = 1e-6)
+  # general centres (a matrix): Monte Carlo truth, within 4 SE of the same
+  sim2 <- sim_gaussian_mixtures(n = 10, d = 4, means = rbind(0, rep(0.5, 4)),
+                                weights_real = c(1, 0),
+                                weights_generated = c(0, 1),
+                                truth_n = 20000, angles = 41)
+  se <- attr(sim2$truth, "std_error")$precision
+  mid <- which(ex$lambda >= 0.2 & ex$lambda <= 5)
+  expect_true(all(abs(sim2$truth$precision - ex$precision)[mid] < 4 * se[mid]))
+})
+
+test_that("sim_spheres draws on the spheres; the truth is singular", {
+  set.seed(4)
+  sim <- sim_spheres(n = 100, d = 8, radius = 1.2, n_generated = 50)
+  expect_equal(sqrt(rowSums(sim$real^2)), rep(1, 100), tolerance = 1e-12)
+  expect_equal(sqrt(rowSums(sim$generated^2)), rep(1.2, 50), tolerance = 1e-12)
+  expect_equal(sim$truth$precision, rep(0, 1003))
+  expect_equal(sim$truth$recall, rep(0, 1003))
+  ball <- sim_spheres(n = 100, d = 8, radius = 1, support = "ball")
+  expect_true(all(rowSums(ball$generated^2) <= 1))
+  expect_equal(max(ball$truth$precision), 0)
+  same <- sim_spheres(n = 100, d = 8, radius = 1, angles = 11)
+  expect_equal(same$truth$precision[7], 1)  # lambda = 1: the square's corner
+  expect_equal(same$truth$recall[7], 1)
+  expect_error(sim_spheres(radius = 0), "radius")
+  expect_error(sim_spheres(support = "cube"), class = "rlang_error")
+})
