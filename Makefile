@@ -35,10 +35,13 @@ build: deps
 	cd $(CHECKDIR) && $(R) CMD build ..
 
 # R CMD check --as-cran offline; fails on any ERROR or WARNING and on any
-# NOTE other than CRAN's "New submission".
+# NOTE other than CRAN's "New submission". Offline settings: no query of
+# CRAN's servers, no time server for the file-timestamp check; the PDF
+# manual is skipped (it needs a LaTeX installation, the HTML help is checked).
 check: build
 	cd $(CHECKDIR) && _R_CHECK_CRAN_INCOMING_REMOTE_=false \
-	  $(R) CMD check --as-cran $(TARBALL)
+	  _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false \
+	  $(R) CMD check --as-cran --no-manual $(TARBALL)
 	$(RSCRIPT) tools/check-log.R $(CHECKDIR)/$(PKG).Rcheck/00check.log
 
 bench: install
