@@ -36,11 +36,12 @@ build: deps
 
 # R CMD check --as-cran offline; fails on any ERROR or WARNING and on any
 # NOTE other than CRAN's "New submission". Offline settings: no query of
-# CRAN's servers, no time server for the file-timestamp check; the PDF
-# manual is skipped (it needs a LaTeX installation, the HTML help is checked).
+# CRAN's servers; no time server for the file-timestamp check (timestamps
+# are still compared with the local clock); the PDF manual is skipped (it
+# needs a LaTeX installation; the Rd files and HTML help are checked).
 check: build
 	cd $(CHECKDIR) && _R_CHECK_CRAN_INCOMING_REMOTE_=false \
-	  _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false \
+	  _R_CHECK_SYSTEM_CLOCK_=false \
 	  $(R) CMD check --as-cran --no-manual $(TARBALL)
 	$(RSCRIPT) tools/check-log.R $(CHECKDIR)/$(PKG).Rcheck/00check.log
 
