@@ -25,15 +25,8 @@
 #' summary(prd_discrete(c(1, 1, 1, 1, 1), c(1, 1, 1, 0, 0)))
 #' @export
 prd_discrete <- function(p, q, angles = 1001) {
-  for (nm in c("p", "q")) {
-    v <- if (nm == "p") p else q
-    if (!is.numeric(v) || length(v) < 1L || !all(is.finite(v)) ||
-        any(v < 0) || sum(v) <= 0) {
-      cli::cli_abort(
-        "{.arg {nm}} must be non-negative finite weights with a positive sum."
-      )
-    }
-  }
+  p <- check_weights(p)
+  q <- check_weights(q)
   if (length(p) != length(q)) {
     cli::cli_abort(c(
       "{.arg p} and {.arg q} must have the same length.",

@@ -44,13 +44,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
   K <- nrow(means)
   d <- ncol(means)
   if (is.null(weights)) weights <- rep(1, K)
-  if (!is.numeric(weights) || length(weights) != K || !all(is.finite(weights)) ||
-      any(weights < 0) || sum(weights) <= 0) {
-    cli::cli_abort(c(
-      "{.arg weights} must be {K} non-negative finite number{?s} with a positive sum.",
-      "x" = "It is {.val {format(weights)}}."
-    ))
-  }
+  weights <- check_weights(weights, len = K)
   weights <- weights / sum(weights)
   chols <- NULL
   if (is.null(cov)) {
@@ -67,16 +61,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
     if (!is.list(cov) || length(cov) != K) {
       cli::cli_abort("{.arg cov} must be a {d} x {d} matrix or a list of {K}.")
     }
-    chols <- lapply(seq_len(K), function(l) {
-      m <- cov[[l]]
-      if (!is.matrix(m) || !is.numeric(m) || any(dim(m) != d) ||
-          !all(is.finite(m)) || !isSymmetric(unname(m))) {
-        cli::cli_abort("{.arg cov} must hold symmetric finite {d} x {d} matrices.")
-      }
-      ch <- tryCatch(chol(m), error = function(e) NULL)
-      if (is.null(ch)) cli::cli_abort("{.arg cov} must be positive definite.")
-      ch
-    })
+    chols <- lapply(cov, check_covariance, d = d)
     sd <- NULL
   }
   keep <- which(weights > 0)

@@ -142,14 +142,3 @@ iou_polar <- function(p1, p2) {
   hi <- cumulative_area(th, pmax(r1, r2))
   lo[length(lo)] / hi[length(hi)]
 }
-
-check_curve <- function(x, arg) {
-  if (!is.data.frame(x) ||
-      !all(c("method", "lambda", "precision", "recall") %in% names(x)) ||
-      nrow(x) < 2L) {
-    cli::cli_abort(
-      "{.arg {arg}} must be a {.cls prd_curve} (columns {.field method}, {.field lambda}, {.field precision}, {.field recall})."
-    )
-  }
-  invisible(x)
-}

@@ -22,13 +22,7 @@
 #' @export
 prd_truth_gaussian <- function(mean_real, mean_generated, cov = NULL,
                                angles = 1001) {
-  if (!is.numeric(mean_real) || !is.numeric(mean_generated) ||
-      length(mean_real) != length(mean_generated) ||
-      length(mean_real) < 1L || !all(is.finite(c(mean_real, mean_generated)))) {
-    cli::cli_abort(
-      "{.arg mean_real} and {.arg mean_generated} must be finite numeric vectors of the same length."
-    )
-  }
+  check_mean_pair(mean_real, mean_generated)
   angles <- check_angles(angles)
   diff <- mean_generated - mean_real
   if (is.null(cov)) {
@@ -36,12 +30,8 @@ prd_truth_gaussian <- function(mean_real, mean_generated, cov = NULL,
   } else if (is.numeric(cov) && length(cov) == 1L && is.finite(cov) &&
              cov > 0) {
     delta <- sqrt(sum(diff^2) / cov)
-  } else if (is.matrix(cov) && all(dim(cov) == length(diff)) &&
-             all(is.finite(cov))) {
-    ch <- tryCatch(chol(cov), error = function(e) NULL)
-    if (is.null(ch)) {
-      cli::cli_abort("{.arg cov} must be positive definite.")
-    }
+  } else if (is.matrix(cov)) {
+    ch <- check_covariance(cov, length(diff))
     delta <- sqrt(sum(backsolve(ch, diff, transpose = TRUE)^2))
   } else {
     cli::cli_abort(
@@ -135,22 +125,19 @@ prd_truth <- function(log_density_real, log_density_generated,
     if (is.null(sample_generated)) sample_generated <- log_density_generated$sample
     log_density_generated <- log_density_generated$log_density
   }
-  for (nm in c("log_density_real", "log_density_generated", "sample_real",
-               "sample_generated")) {
-    if (!is.function(get(nm))) {
-      cli::cli_abort(
-        "{.arg {nm}} must be a function (or {.arg log_density_*} a {.fn gaussian_mixture})."
-      )
-    }
-  }
+  hint <- "Or give {.fn gaussian_mixture} objects as the log-densities."
+  check_function(log_density_real, hint = hint)
+  check_function(log_density_generated, hint = hint)
+  check_function(sample_real, hint = hint)
+  check_function(sample_generated, hint = hint)
   if (!is.numeric(n) || !(length(n) %in% 1:2)) {
     cli::cli_abort("{.arg n} must be one or two whole numbers >= 10.")
   }
   n <- rep_len(n, 2)
   n <- c(check_count(n[1], "n", min = 10), check_count(n[2], "n", min = 10))
   angles <- check_angles(angles)
-  x <- draw_checked(sample_real, n[1], "sample_real")
-  y <- draw_checked(sample_generated, n[2], "sample_generated")
+  x <- check_draws(sample_real(n[1]), n[1], "sample_real")
+  y <- check_draws(sample_generated(n[2]), n[2], "sample_generated")
   if (ncol(x) != ncol(y)) {
     cli::cli_abort(c(
       "{.arg sample_real} and {.arg sample_generated} must draw points of the same dimension.",
@@ -164,44 +151,12 @@ prd_truth <- function(log_density_real, log_density_generated,
                 angles = angles, std_error = out$std_error)
 }
 
-draw_checked <- function(sampler, n, arg, call = rlang::caller_env()) {
-  x <- sampler(n)
-  if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, ncol = 1L)
-  if (is.data.frame(x)) x <- as.matrix(x)
-  if (!is.matrix(x) || !is.numeric(x) || nrow(x) != n) {
-    cli::cli_abort(c(
-      "{.arg {arg}}({n}) must return a numeric matrix with {n} rows.",
-      "x" = "It returned {.obj_type_friendly {x}}{if (is.matrix(x)) paste0(' with ', nrow(x), ' rows') else ''}."
-    ), call = call)
-  }
-  if (!all(is.finite(x))) {
-    cli::cli_abort("{.arg {arg}} returned missing or infinite values.",
-                   call = call)
-  }
-  x
-}
-
 #' log q(z) - log p(z) at the draws of one distribution, checked.
 #' @noRd
 log_ratio <- function(ld_real, ld_gen, z, which, call = rlang::caller_env()) {
   lp <- ld_real(z)
   lq <- ld_gen(z)
-  for (nm in c("log_density_real", "log_density_generated")) {
-    v <- if (nm == "log_density_real") lp else lq
-    if (!is.numeric(v) || length(v) != nrow(z) || anyNA(v)) {
-      cli::cli_abort(c(
-        "{.arg {nm}} must return one log-density (a number, not NA/NaN) per row.",
-        "x" = "At {nrow(z)} draws of the {which} distribution it returned {length(v)} value{?s}{if (is.numeric(v) && anyNA(v)) ' with NA/NaN' else ''}."
-      ), call = call)
-    }
-  }
-  both <- lp == -Inf & lq == -Inf
-  if (any(both)) {
-    cli::cli_abort(c(
-      "Both log-densities are -Inf at {sum(both)} draw{?s} of the {which} distribution.",
-      "i" = "A sampler must draw where its own density is positive."
-    ), call = call)
-  }
+  check_log_densities(lp, lq, nrow(z), which, call = call)
   r <- lq - lp
   r[lp == -Inf] <- Inf
   r[lq == -Inf] <- -Inf
@@ -266,18 +221,9 @@ log_ratio <- function(ld_real, ld_gen, z, which, call = rlang::caller_env()) {
 #' @export
 prd_scores <- function(score_real, score_generated, method = "scores",
                        angles = 1001) {
-  for (nm in c("score_real", "score_generated")) {
-    v <- if (nm == "score_real") score_real else score_generated
-    if (!is.numeric(v) || length(v) < 1L || anyNA(v)) {
-      cli::cli_abort(c(
-        "{.arg {nm}} must be a non-empty numeric vector without NA or NaN.",
-        "x" = "It is {.obj_type_friendly {v}}{if (is.numeric(v) && anyNA(v)) ' with NA/NaN' else ''}."
-      ))
-    }
-  }
-  if (!is.character(method) || length(method) != 1L || is.na(method)) {
-    cli::cli_abort("{.arg method} must be a single string.")
-  }
+  score_real <- check_scores(score_real)
+  score_generated <- check_scores(score_generated)
+  method <- check_string(method)
   angles <- check_angles(angles)
   cv <- curve_from_scores(-as.double(score_real), -as.double(score_generated),
                           lambda_grid(angles), method)

@@ -245,3 +245,137 @@ split_sizes <- function(s) {
   c(fit_real = length(s$fit[[1]]), fit_generated = length(s$fit[[2]]),
     eval_real = length(ev[[1]]), eval_generated = length(ev[[2]]))
 }
+
+# ---- checks of the non-sample arguments of the curve constructors --------
+
+check_string <- function(x, arg = rlang::caller_arg(x),
+                         call = rlang::caller_env()) {
+  if (!is.character(x) || length(x) != 1L || is.na(x)) {
+    cli::cli_abort("{.arg {arg}} must be a single string.", call = call)
+  }
+  x
+}
+
+check_function <- function(f, arg = rlang::caller_arg(f), hint = NULL,
+                           call = rlang::caller_env()) {
+  if (!is.function(f)) {
+    cli::cli_abort(c("{.arg {arg}} must be a function.", "i" = hint),
+                   call = call)
+  }
+  f
+}
+
+#' Non-negative finite weights with a positive sum (discrete distributions,
+#' mixture weights), optionally of a given length.
+#' @noRd
+check_weights <- function(x, arg = rlang::caller_arg(x), len = NULL,
+                          call = rlang::caller_env()) {
+  if (!is.numeric(x) || length(x) < 1L || !all(is.finite(x)) ||
+      any(x < 0) || sum(x) <= 0 || (!is.null(len) && length(x) != len)) {
+    cli::cli_abort(c(
+      "{.arg {arg}} must be {if (is.null(len)) '' else paste(len, '')}non-negative finite weights with a positive sum.",
+      "x" = "It is {.val {format(x)}}."
+    ), call = call)
+  }
+  as.double(x)
+}
+
+#' Classifier scores: a non-empty numeric vector without NA/NaN (+-Inf
+#' allowed: they are valid extreme scores).
+#' @noRd
+check_scores <- function(x, arg = rlang::caller_arg(x),
+                         call = rlang::caller_env()) {
+  if (!is.numeric(x) || length(x) < 1L || anyNA(x) || !is.null(dim(x))) {
+    cli::cli_abort(c(
+      "{.arg {arg}} must be a non-empty numeric vector without NA or NaN.",
+      "x" = "It is {.obj_type_friendly {x}}{if (is.numeric(x) && anyNA(x)) ' with NA/NaN' else ''}."
+    ), call = call)
+  }
+  as.double(x)
+}
+
+check_mean_pair <- function(mean_real, mean_generated,
+                            call = rlang::caller_env()) {
+  ok <- function(m) is.numeric(m) && length(m) >= 1L && all(is.finite(m))
+  if (!ok(mean_real) || !ok(mean_generated) ||
+      length(mean_real) != length(mean_generated)) {
+    cli::cli_abort(
+      "{.arg mean_real} and {.arg mean_generated} must be finite numeric vectors of the same length.",
+      call = call
+    )
+  }
+  invisible(TRUE)
+}
+
+#' A symmetric positive definite d x d covariance; returns its upper
+#' Cholesky factor.
+#' @noRd
+check_covariance <- function(m, d, arg = "cov", call = rlang::caller_env()) {
+  if (!is.matrix(m) || !is.numeric(m) || any(dim(m) != d) ||
+      !all(is.finite(m)) || !isSymmetric(unname(m))) {
+    cli::cli_abort(
+      "{.arg {arg}} must be a symmetric finite {d} x {d} matrix.",
+      call = call
+    )
+  }
+  ch <- tryCatch(chol(m), error = function(e) NULL)
+  if (is.null(ch)) {
+    cli::cli_abort("{.arg {arg}} must be positive definite.", call = call)
+  }
+  ch
+}
+
+check_curve <- function(x, arg = rlang::caller_arg(x),
+                        call = rlang::caller_env()) {
+  if (!is.data.frame(x) ||
+      !all(c("method", "lambda", "precision", "recall") %in% names(x)) ||
+      nrow(x) < 2L) {
+    cli::cli_abort(
+      "{.arg {arg}} must be a {.cls prd_curve} (columns {.field method}, {.field lambda}, {.field precision}, {.field recall}).",
+      call = call
+    )
+  }
+  invisible(x)
+}
+
+# ---- checks of what user-supplied samplers and densities return ----------
+
+#' The n x d matrix a sampler returned (a vector is one column).
+#' @noRd
+check_draws <- function(x, n, arg, call = rlang::caller_env()) {
+  if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, ncol = 1L)
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (!is.matrix(x) || !is.numeric(x) || nrow(x) != n) {
+    cli::cli_abort(c(
+      "{.arg {arg}}({n}) must return a numeric matrix with {n} rows.",
+      "x" = "It returned {.obj_type_friendly {x}}{if (is.matrix(x)) paste0(' with ', nrow(x), ' rows') else ''}."
+    ), call = call)
+  }
+  if (!all(is.finite(x))) {
+    cli::cli_abort("{.arg {arg}} returned missing or infinite values.",
+                   call = call)
+  }
+  x
+}
+
+#' The log-densities of P and Q at n draws of the `which` distribution.
+#' @noRd
+check_log_densities <- function(lp, lq, n, which, call = rlang::caller_env()) {
+  for (nm in c("log_density_real", "log_density_generated")) {
+    v <- if (nm == "log_density_real") lp else lq
+    if (!is.numeric(v) || length(v) != n || anyNA(v)) {
+      cli::cli_abort(c(
+        "{.arg {nm}} must return one log-density (a number, not NA/NaN) per row.",
+        "x" = "At {n} draws of the {which} distribution it returned {length(v)} value{?s}{if (is.numeric(v) && anyNA(v)) ' with NA/NaN' else ''}."
+      ), call = call)
+    }
+  }
+  both <- lp == -Inf & lq == -Inf
+  if (any(both)) {
+    cli::cli_abort(c(
+      "Both log-densities are -Inf at {sum(both)} draw{?s} of the {which} distribution.",
+      "i" = "A sampler must draw where its own density is positive."
+    ), call = call)
+  }
+  invisible(TRUE)
+}
