@@ -70,6 +70,17 @@
 #'   and evaluation sizes), `split`, `bandwidth` (kde, as distances),
 #'   `closed`, `angles`. Use [summary.prd_curve()], [prd_iou()],
 #'   `autoplot()` and `plot()` on it.
+#' @section Extreme points:
+#' \eqn{\hat\beta_0} is the smallest fpr among the rules with fnr = 0, so a
+#' single generated evaluation point that looks "real" (score 0: no
+#' generated fit point in its ball, some real one) forces every such rule
+#' to call all real points generated, and \eqn{\hat\beta_0 = 1};
+#' symmetrically for \eqn{\hat\alpha_\infty}. With `"kde"` and `"ipr"`
+#' this happens on small or clustered generated sets (on `digits` with one
+#' generated class: maximal recall 1 against a true 0.2, while the rest of
+#' the curve follows the truth); `"knn"` and `"coverage"` are far less
+#' affected. Compare curves by area or [prd_iou()] rather than by the
+#' extremes alone.
 #' @section Errors: `real` and `generated` must be numeric with no NA, NaN
 #'   or Inf, at least 2 rows, not all rows equal, and the same number of
 #'   columns; `k` must fit the set sizes; `split` must be in \[0, 1) or
