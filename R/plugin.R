@@ -141,7 +141,7 @@ prd_histogram <- function(real, generated, clusters = 20, runs = 10,
 #' two estimates,
 #' \deqn{\hat\alpha_\lambda = \lambda \hat P(\hat q / \hat p > \lambda) +
 #' \hat Q(\hat q / \hat p \le \lambda)}
-#' (SPEC section 5; Simon et al. 2019, Theorem 4). Here
+#' (Simon et al. 2019, Theorem 4). Here
 #' \eqn{\hat p(z) \propto \#\{x : \|x - z\| \le \sigma\} / n_X} and
 #' likewise \eqn{\hat q}; the counts come from one streamed sweep of the
 #' tiled distance engine (no n x n matrix).

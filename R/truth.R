@@ -174,7 +174,7 @@ log_ratio <- function(ld_real, ld_gen, z, which, call = rlang::caller_env()) {
 #' \mathrm{fnr}}, \eqn{\hat\beta_\lambda = \hat\alpha_\lambda / \lambda}.
 #' The minimum over all thresholds (both \eqn{\ge} and \eqn{>}) and the two
 #' trivial classifiers is computed exactly by the same lower-envelope code
-#' as [prd_curve()] (SPEC section 2 with score \eqn{s = -}`score`).
+#' as [prd_curve()], with \eqn{-}`score` in the role of its score b / a.
 #'
 #' The scores must come from samples the classifier was **not** trained
 #' on; otherwise the curve is biased low (an overfitted classifier
