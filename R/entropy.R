@@ -173,12 +173,7 @@ knn_entropy <- function(x, k = 5) {
 knn_cross_entropy <- function(x, y, k = 5) {
   x <- as_samples(x)
   y <- as_samples(y)
-  if (ncol(x) != ncol(y)) {
-    cli::cli_abort(c(
-      "{.arg x} and {.arg y} must have the same number of columns (features).",
-      "x" = "{.arg x} has {ncol(x)}, {.arg y} has {ncol(y)}."
-    ))
-  }
+  check_same_columns(x, y, "x", "y")
   nx <- nrow(x)
   ny <- nrow(y)
   k <- check_k(k, ny - 1L, what = paste0("y (", ny, " rows)"))

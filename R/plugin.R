@@ -27,12 +27,7 @@
 prd_discrete <- function(p, q, angles = 1001) {
   p <- check_weights(p)
   q <- check_weights(q)
-  if (length(p) != length(q)) {
-    cli::cli_abort(c(
-      "{.arg p} and {.arg q} must have the same length.",
-      "x" = "{.arg p} has {length(p)}, {.arg q} has {length(q)}."
-    ))
-  }
+  check_same_length(p, q)
   angles <- check_angles(angles)
   p <- p / sum(p)
   q <- q / sum(q)

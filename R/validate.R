@@ -78,11 +78,25 @@ all_rows_equal <- function(x) {
   TRUE
 }
 
-check_same_columns <- function(real, generated, call = rlang::caller_env()) {
+check_same_columns <- function(real, generated, arg_1 = "real",
+                               arg_2 = "generated",
+                               call = rlang::caller_env()) {
   if (ncol(real) != ncol(generated)) {
     cli::cli_abort(c(
-      "{.arg real} and {.arg generated} must have the same number of columns (features).",
-      "x" = "{.arg real} has {ncol(real)}, {.arg generated} has {ncol(generated)}."
+      "{.arg {arg_1}} and {.arg {arg_2}} must have the same number of columns (features).",
+      "x" = "{.arg {arg_1}} has {ncol(real)}, {.arg {arg_2}} has {ncol(generated)}."
+    ), call = call)
+  }
+  invisible(TRUE)
+}
+
+check_same_length <- function(x, y, arg_1 = rlang::caller_arg(x),
+                              arg_2 = rlang::caller_arg(y),
+                              call = rlang::caller_env()) {
+  if (length(x) != length(y)) {
+    cli::cli_abort(c(
+      "{.arg {arg_1}} and {.arg {arg_2}} must have the same length.",
+      "x" = "{.arg {arg_1}} has {length(x)}, {.arg {arg_2}} has {length(y)}."
     ), call = call)
   }
   invisible(TRUE)
