@@ -65,6 +65,9 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   if (!is.character(args)) {
     cli::cli_abort("{.arg args} must be a character vector of command-line arguments.")
   }
+  # a command line shows the error message, not an R backtrace
+  old <- options(rlang_backtrace_on_error = "none")
+  on.exit(options(old), add = TRUE)
   opt <- cli_parse(args)
   if (isTRUE(opt$help)) {
     cat(cli_usage(), sep = "\n")

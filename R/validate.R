@@ -139,7 +139,7 @@ check_k <- function(k, limit, arg = "k", what = "the fit sets",
   }
   if (any(k > limit)) {
     cli::cli_abort(c(
-      "{.arg {arg}} = {max(k)} is too large for {what}.",
+      "{.arg {arg}} = {format(max(k), scientific = FALSE)} is too large for {what}.",
       "i" = "The radius is taken among at most {limit + 1} points, so {.arg {arg}} must be at most {limit}."
     ), call = call)
   }
