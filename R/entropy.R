@@ -82,8 +82,8 @@ warn_zero_radius <- function(parts, ks, call = rlang::caller_env()) {
 #' @return A named numeric vector, one estimate (nats) per distinct value
 #'   of `k` in increasing order, named `"k=5"` etc.
 #' @section Errors and warnings: `x` must be numeric with no NA, NaN or
-#'   Inf, at least 2 rows and not all rows equal; `k` must be whole numbers
-#'   in \[1, n - 1\]. A sample with k or more exact duplicates has a zero
+#'   Inf, with at least 2 rows; `k` must be whole numbers in
+#'   \[1, n - 1\]. A sample with k or more exact duplicates has a zero
 #'   k-NN distance: its term is `-Inf` and so is the estimate; a warning
 #'   says how many samples.
 #' @references Kozachenko, L. F. and Leonenko, N. N. (1987). Sample
@@ -105,7 +105,7 @@ warn_zero_radius <- function(parts, ks, call = rlang::caller_env()) {
 #' log(2 * pi * exp(1))  # the true entropy of N(0, I_2)
 #' @export
 knn_entropy <- function(x, k = 5) {
-  x <- as_samples(x)
+  x <- as_samples(x, allow_constant = TRUE)
   n <- nrow(x)
   k <- check_k(k, n - 1L, what = paste0("x (", n, " rows)"))
   s <- list(fit = list(seq_len(n), integer()), eval = NULL)
@@ -151,8 +151,8 @@ knn_entropy <- function(x, k = 5) {
 #' @return A named numeric vector, one estimate (nats) per distinct value
 #'   of `k` in increasing order, named `"k=5"` etc.
 #' @section Errors and warnings: `x` and `y` must be numeric with no NA,
-#'   NaN or Inf, at least 2 rows each, not all rows equal, and the same
-#'   number of columns; `k` must be whole numbers in \[1, n_Y - 1\]. A row
+#'   NaN or Inf, at least 2 rows each, and the same number of columns; `k`
+#'   must be whole numbers in \[1, n_Y\] (no point is left out). A row
 #'   of `x` with k or more exact copies in `y` has a zero distance: its term
 #'   is `-Inf` and so is the estimate; a warning says how many rows.
 #' @references Leonenko, N., Pronzato, L. and Savani, V. (2008). A class
@@ -171,12 +171,13 @@ knn_entropy <- function(x, k = 5) {
 #' log(8 * pi) + 2 / 8  # the truth, log(8 pi) + E|x|^2 / 8
 #' @export
 knn_cross_entropy <- function(x, y, k = 5) {
-  x <- as_samples(x)
-  y <- as_samples(y)
+  x <- as_samples(x, allow_constant = TRUE)
+  y <- as_samples(y, allow_constant = TRUE)
   check_same_columns(x, y, "x", "y")
   nx <- nrow(x)
   ny <- nrow(y)
-  k <- check_k(k, ny - 1L, what = paste0("y (", ny, " rows)"))
+  # no self-exclusion: the k-th neighbour in y exists for k <= n_y
+  k <- check_k(k, ny, what = paste0("y (", ny, " rows)"))
   s <- list(fit = list(integer(), seq_len(ny)),
             eval = list(seq_len(nx), integer()))
   nb <- engine_neighbours(x, y, s, k, "query_y")
@@ -282,8 +283,10 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #'     `pce`, `re`, one row per generated sample and value of `k`;
 #'   * `real`: a tibble with columns `row` (row of `real`), `k`, `rce`.
 #' @section Errors and warnings: `real` and `generated` must be numeric
-#'   with no NA, NaN or Inf, at least 2 rows, not all rows equal, and the
-#'   same number of columns; `k` must be whole numbers in
+#'   with no NA, NaN or Inf, at least 2 rows, and the same number of
+#'   columns, and the rows of `real` must not all be equal (a generator
+#'   whose rows are all equal is accepted: total mode collapse gives
+#'   RE = `-Inf` with a warning); `k` must be whole numbers in
 #'   \[1, min(n_R, n_G) - 1\]. A zero k-NN distance (a sample with k or
 #'   more exact copies in the set the distance is taken in, e.g. memorised
 #'   training rows when k = 1) makes its term `-Inf`; the value is returned
@@ -310,7 +313,8 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #' @export
 entropy_metrics <- function(real, generated, k = 5, per_sample = FALSE) {
   real <- as_samples(real)
-  generated <- as_samples(generated)
+  # a fully collapsed generator is a valid input: RE = -Inf, with a warning
+  generated <- as_samples(generated, allow_constant = TRUE)
   check_same_columns(real, generated)
   per_sample <- check_flag(per_sample)
   n_r <- nrow(real)

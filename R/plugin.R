@@ -17,6 +17,8 @@
 #' @param angles Number of \eqn{\lambda} values on the grid of
 #'   [prd_curve()].
 #' @return A `prd_curve` with `method = "discrete"`.
+#' @section Errors: `p` and `q` must be non-negative finite numbers with
+#'   positive sums and of the same length; `angles` a whole number >= 3.
 #' @references Sajjadi, M. S. M., Bachem, O., Lucic, M., Bousquet, O. and
 #'   Gelly, S. (2018). Assessing generative models via precision and
 #'   recall. NeurIPS. Theorem 2.
@@ -93,7 +95,8 @@ prd_histogram <- function(real, generated, clusters = 20, runs = 10,
   iter.max <- check_count(iter.max)
   pooled <- rbind(real, generated)
   n_distinct <- nrow(unique(pooled))
-  clusters <- check_count(clusters, max = n_distinct)
+  # stats::kmeans needs more distinct rows than centres
+  clusters <- check_count(clusters, max = max(1L, n_distinct - 1L))
   is_real <- rep(c(TRUE, FALSE), c(nrow(real), nrow(generated)))
   acc <- NULL
   for (r in seq_len(runs)) {

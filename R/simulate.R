@@ -134,6 +134,9 @@ print.prd_gaussian_mixture <- function(x, ...) {
 #' @return A list with `real` (n x d matrix), `generated`
 #'   (`n_generated` x d matrix) and `truth` (the exact `prd_curve`,
 #'   `method = "truth"`).
+#' @section Errors: `n`, `d` (and `n_generated`) must be whole numbers
+#'   (n >= 2); `shift` one finite number or d of them; `angles` a whole
+#'   number >= 3.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
 #'   section 5.1.1, Figure 2 and Table 1.
 #' @seealso [prd_truth_gaussian()], [prd_curve()], [prd_iou()].
@@ -197,6 +200,10 @@ sim_shifted_gaussians <- function(n = 1000, d = 64, shift = 1 / sqrt(d),
 #' @return A list with `real`, `generated` (matrices), `truth` (a
 #'   `prd_curve`, `method = "truth"`) and `mixtures` (the two
 #'   [gaussian_mixture()] objects, `real` and `generated`).
+#' @section Errors: `n`, `d`, `n_generated` must be whole numbers (n >= 2);
+#'   `means` a vector or a matrix with d columns; `weights_real` and
+#'   `weights_generated` one non-negative weight per component, with
+#'   positive sums; `sd` a positive number.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
 #'   section 5.1.2, Figure 3 and Appendix D.2 (Figure 16).
 #' @seealso [gaussian_mixture()], [prd_truth()].
@@ -220,6 +227,8 @@ sim_gaussian_mixtures <- function(n = 1000, d = 64, means = c(0, -5, 3, 5),
   if (!is.matrix(centres) || ncol(centres) != d) {
     cli::cli_abort("{.arg means} must be a vector or a matrix with {d} columns.")
   }
+  weights_real <- check_weights(weights_real, len = nrow(centres))
+  weights_generated <- check_weights(weights_generated, len = nrow(centres))
   mix_p <- gaussian_mixture(centres, sd = sd, weights = weights_real)
   mix_q <- gaussian_mixture(centres, sd = sd, weights = weights_generated)
   real <- mix_p$sample(n)
@@ -284,6 +293,8 @@ truth_collinear <- function(m, sd, wp, wq, angles) {
 #' @inheritParams prd_curve
 #' @return A list with `real`, `generated` (matrices) and `truth` (a
 #'   `prd_curve`, `method = "truth"`).
+#' @section Errors: `n`, `d`, `n_generated` must be whole numbers (n >= 2);
+#'   `radius` a positive number; `support` one of `"sphere"`, `"ball"`.
 #' @references Khayatkhoei, M. and AbdAlmageed, W. (2023). Emergent
 #'   asymmetry of precision and recall for measuring fidelity and diversity
 #'   of generative models in high dimensions. ICML. Section 2 and

@@ -14,6 +14,9 @@
 #' @param angles Number of \eqn{\lambda} values on the grid of
 #'   [prd_curve()].
 #' @return A `prd_curve` with `method = "truth"` and attribute `delta`.
+#' @section Errors: the means must be finite numeric vectors of the same
+#'   length; `cov` a positive variance or a symmetric positive definite
+#'   d x d matrix; `angles` a whole number >= 3.
 #' @references Simon, L., Webster, R. and Rabin, J. (2019), Theorem 4.
 #'   Sykes, B. et al. (2024), section 5.1 (shifted Gaussians).
 #' @examples

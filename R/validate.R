@@ -9,7 +9,8 @@
 #' columns, fewer than `min_rows` rows and sets whose rows are all equal.
 #' @noRd
 as_samples <- function(x, arg = rlang::caller_arg(x),
-                       call = rlang::caller_env(), min_rows = 2L) {
+                       call = rlang::caller_env(), min_rows = 2L,
+                       allow_constant = FALSE) {
   force(arg)  # caller_arg() must see `x` before it is modified below
   if (is.data.frame(x)) {
     ok <- vapply(x, function(col) is.numeric(col) && is.null(dim(col)),
@@ -61,7 +62,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
       ), call = call)
     }
   }
-  if (all_rows_equal(x)) {
+  if (!allow_constant && all_rows_equal(x)) {
     cli::cli_abort(c(
       "{.arg {arg}} has zero variance: all {nrow(x)} rows are identical.",
       "i" = "Distances to it carry no information; check the feature extraction."
@@ -140,7 +141,7 @@ check_k <- function(k, limit, arg = "k", what = "the fit sets",
   if (any(k > limit)) {
     cli::cli_abort(c(
       "{.arg {arg}} = {format(max(k), scientific = FALSE)} is too large for {what}.",
-      "i" = "The radius is taken among at most {limit + 1} points, so {.arg {arg}} must be at most {limit}."
+      "i" = "{.arg {arg}} must be at most {limit} here."
     ), call = call)
   }
   sort(unique(as.integer(round(k))))
@@ -383,6 +384,22 @@ check_log_densities <- function(lp, lq, n, which, call = rlang::caller_env()) {
         "x" = "At {n} draws of the {which} distribution it returned {length(v)} value{?s}{if (is.numeric(v) && anyNA(v)) ' with NA/NaN' else ''}."
       ), call = call)
     }
+  }
+  for (nm in c("log_density_real", "log_density_generated")) {
+    v <- if (nm == "log_density_real") lp else lq
+    if (any(v == Inf)) {
+      cli::cli_abort(c(
+        "{.arg {nm}} must return finite log-densities or {.code -Inf}.",
+        "x" = "It returned {.code Inf} at {sum(v == Inf)} draw{?s} of the {which} distribution."
+      ), call = call)
+    }
+  }
+  own <- if (which == "real") lp else lq
+  if (any(own == -Inf)) {
+    cli::cli_abort(c(
+      "The {which} sampler drew {sum(own == -Inf)} point{?s} where its own log-density is {.code -Inf}.",
+      "i" = "A sampler must draw where its own density is positive."
+    ), call = call)
   }
   both <- lp == -Inf & lq == -Inf
   if (any(both)) {

@@ -223,7 +223,7 @@ test_that("invalid arguments are rejected with the argument's name", {
   expect_error(knn_entropy(x[, 1]), "x", class = "rlang_error")
   expect_error(knn_cross_entropy(x, y), "same number of columns",
                class = "rlang_error")
-  expect_error(knn_cross_entropy(x, gauss(5, 2), k = 5), "too large",
+  expect_error(knn_cross_entropy(x, gauss(5, 2), k = 6), "too large",
                class = "rlang_error")
   expect_error(entropy_metrics(x, y), "same number of columns",
                class = "rlang_error")
@@ -233,4 +233,27 @@ test_that("invalid arguments are rejected with the argument's name", {
                "per_sample", class = "rlang_error")
   x[3, 1] <- NA
   expect_error(entropy_metrics(x, gauss(8, 2)), "real", class = "rlang_error")
+})
+
+test_that("a fully collapsed generator gives RE = -Inf with a warning", {
+  set.seed(61)
+  real <- matrix(rnorm(40 * 3), ncol = 3)
+  generated <- matrix(0.5, 20, 3)
+  expect_warning(res <- entropy_metrics(real, generated, k = 2),
+                 "zero k-th neighbour distance")
+  expect_equal(res$value[res$metric == "RE"], -Inf)
+  # distances from the collapsed point to the real rows are positive
+  expect_true(is.finite(res$value[res$metric == "PCE"]))
+})
+
+test_that("the cross-entropy allows k = n_Y (no point is left out)", {
+  set.seed(62)
+  x <- matrix(rnorm(30 * 2), ncol = 2)
+  y <- matrix(rnorm(8 * 2), ncol = 2)
+  d2 <- sq_dist(x, y)
+  r2 <- apply(d2, 1, max)  # the 8th neighbour of 8 is the farthest
+  expected <- mean(log(8) - digamma(8) + log(pi) + log(r2))
+  expect_equal(unname(knn_cross_entropy(x, y, k = 8)), expected,
+               tolerance = 1e-12)
+  expect_error(knn_cross_entropy(x, y, k = 9), "`k`")
 })

@@ -138,3 +138,12 @@ test_that("prd_bind relabels, keeps attributes and refuses duplicate labels", {
   expect_s3_class(r, "prd_curve")
   expect_equal(summary(r)$auc, summary(prd_bind(tr, sq))$auc)
 })
+
+test_that("prd_histogram() needs fewer clusters than distinct rows", {
+  set.seed(63)
+  y <- matrix(rnorm(10), 5)
+  expect_error(prd_histogram(y, y + 1, clusters = 10, runs = 1), "clusters")
+  cv <- prd_histogram(y, y + 100, clusters = 9, runs = 1, angles = 11)
+  # well separated: the two sets never share a cluster
+  expect_equal(max(cv$precision), 0)
+})

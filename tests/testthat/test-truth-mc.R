@@ -128,3 +128,15 @@ test_that("prd_scores with the log-likelihood ratio approaches the truth", {
   expect_lt(max(abs(est$recall - ex$recall)[!lo]), 0.02)
   expect_gt(prd_iou(est, ex), 0.98)
 })
+
+test_that("prd_truth() rejects +Inf log-densities and draws outside the support", {
+  f_inf <- function(x) ifelse(x[, 1] > 0, Inf, 0)
+  expect_error(prd_truth(f_inf, f_inf, function(n) rnorm(n),
+                         function(n) rnorm(n), n = 100, angles = 11),
+               "log_density_real")
+  zero_left <- function(x) ifelse(x[, 1] < 0, -Inf, 0)
+  expect_error(prd_truth(zero_left, function(x) rep(0, nrow(x)),
+                         function(n) rnorm(n), function(n) rnorm(n),
+                         n = 100, angles = 11),
+               "real sampler drew")
+})
