@@ -10,7 +10,8 @@
 #' ```
 #' Rscript -e 'prdcurve::prd_cli()' real.csv generated.csv \
 #'   [--method knn,coverage] [--k 10] [--split 0.5] [--seed 1] \
-#'   [--angles 1001] [--out prefix] [--header | --no-header]
+#'   [--angles 1001] [--bandwidth 2.5] [--open] [--out prefix]
+#'   [--header | --no-header]
 #' ```
 #'
 #' Options (each also accepted as `--name=value`):
@@ -23,6 +24,9 @@
 #' * `--seed`: a whole number given to [set.seed()] before the random split
 #'   (default: none, so the split changes from run to run).
 #' * `--angles`: number of \eqn{\lambda} values (default 1001).
+#' * `--bandwidth`: the `"kde"` bandwidth, one value or two separated by a
+#'   comma (real, generated); default estimated.
+#' * `--open`: open balls (`closed = FALSE`, the convention of `prdc`).
 #' * `--out`: prefix of the output files (default `"prdcurve"`, i.e.
 #'   `prdcurve.csv` and `prdcurve.png` in the working directory).
 #' * `--header`, `--no-header`: whether the first line of both files holds
@@ -84,7 +88,8 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   generated <- cli_read(opt$files[2], opt$header)
   if (!is.null(opt$seed)) set.seed(opt$seed)
   curve <- prd_curve(real, generated, method = opt$method, k = opt$k,
-                     split = opt$split, angles = opt$angles)
+                     split = opt$split, angles = opt$angles,
+                     bandwidth = opt$bandwidth, closed = opt$closed)
 
   csv <- paste0(opt$out, ".csv")
   utils::write.csv(as.data.frame(curve), csv, row.names = FALSE)
@@ -121,6 +126,9 @@ cli_usage <- function() {
     "  --split S        evaluation fraction in [0, 1), 0 = no split (default 0.5)",
     "  --seed N         set.seed(N) before the random split (default: none)",
     "  --angles A       number of lambda values (default 1001)",
+    "  --bandwidth B    kde bandwidth, one value or two (B_REAL,B_GEN);",
+    "                   default: estimated",
+    "  --open           open balls (<, the prdc convention); default closed",
     "  --out PREFIX     write PREFIX.csv and PREFIX.png (default: prdcurve)",
     "  --header         the first line of each file holds column names",
     "  --no-header      the first line is data (default: detected; a header",
@@ -136,9 +144,10 @@ cli_usage <- function() {
 cli_parse <- function(args) {
   opt <- list(files = character(), method = c("knn", "kde", "ipr", "coverage"),
               k = NULL, split = 0.5, seed = NULL, angles = 1001,
-              out = "prdcurve", header = NA, quiet = FALSE, help = FALSE)
-  valued <- c("method", "k", "split", "seed", "angles", "out")
-  flags <- c("header", "no-header", "quiet", "help")
+              bandwidth = NULL, closed = TRUE, out = "prdcurve",
+              header = NA, quiet = FALSE, help = FALSE)
+  valued <- c("method", "k", "split", "seed", "angles", "bandwidth", "out")
+  flags <- c("open", "header", "no-header", "quiet", "help")
   i <- 1L
   while (i <= length(args)) {
     a <- args[i]
@@ -162,6 +171,7 @@ cli_parse <- function(args) {
         cli::cli_abort("Option {.code --{name}} takes no value.", call = NULL)
       }
       switch(name,
+             open = opt$closed <- FALSE,
              header = opt$header <- TRUE,
              `no-header` = opt$header <- FALSE,
              quiet = opt$quiet <- TRUE,
@@ -183,6 +193,8 @@ cli_parse <- function(args) {
     }
     opt[[name]] <- switch(name,
       method = trimws(strsplit(value, ",", fixed = TRUE)[[1]]),
+      bandwidth = vapply(strsplit(value, ",", fixed = TRUE)[[1]], cli_number,
+                         numeric(1), name = name, USE.NAMES = FALSE),
       out = value,
       cli_number(value, name)
     )

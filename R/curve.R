@@ -108,7 +108,12 @@ prd_curve <- function(real, generated,
   method <- check_methods(method, c("knn", "kde", "ipr", "coverage"))
   angles <- check_angles(angles)
   closed <- check_flag(closed)
-  if (!is.null(bandwidth)) bandwidth <- check_positive(bandwidth)
+  if (!is.null(bandwidth)) {
+    bandwidth <- check_positive(bandwidth)
+    if (!"kde" %in% method) {
+      cli::cli_warn("{.arg bandwidth} is used by the {.val kde} method only; it is ignored here.")
+    }
+  }
   s <- resolve_split(split, nrow(real), nrow(generated))
   sizes <- split_sizes(s)
   limit <- min(sizes[["fit_real"]], sizes[["fit_generated"]]) - 1L

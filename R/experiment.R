@@ -19,6 +19,9 @@
 #'   the estimated curves and the rectangles as method `"truth"`) and
 #'   `summary` (a tibble: `q`, `method`, the columns of
 #'   [summary.prd_curve()], and `iou`, each curve's IoU with its rectangle).
+#' @section Errors: as [prd_curve()] for `x` and the arguments in `...`;
+#'   `labels` of the wrong length or with `NA`; `real_classes` not found in
+#'   `labels`; `q` not whole numbers between 1 and the number of classes.
 #' @references Simon, L., Webster, R. and Rabin, J. (2019). Revisiting
 #'   precision and recall definition for generative model evaluation. ICML.
 #'   Section 5.1 (class-subset experiment on CIFAR-10).

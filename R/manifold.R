@@ -69,8 +69,21 @@
 #' * The improved precision and recall of Kynkaanniemi et al. (2019) and
 #'   this package's default use closed balls (\eqn{\le}, `closed = TRUE`),
 #'   so a ball always contains its own centre.
-#' * The defaults `ppr_scale = 1.2`, `ppr_k = 4` are those of Park and Kim
-#'   (2023)'s code.
+#' * `c_precision` and `sym_precision`, `sym_recall` (Khayatkhoei and
+#'   AbdAlmageed 2023, eqs. 5-6): the ball around a generated point has the
+#'   radius of its k-th neighbour among the generated fit points (itself
+#'   left out), and precision counts a generated point when some real
+#'   point lies in that ball; the ball rule is `closed`.
+#' * `prc_precision`, `prc_recall` (Cheema and Urner 2023, as Sykes et al.
+#'   2024, eq. 19): Cheema and Urner's (k, C) are this function's
+#'   `k = C * k` (the ball holds C k neighbours) and `k_prime = k` (the
+#'   count threshold); `k_prime = 1` gives `c_precision` and `coverage`.
+#' * `p_precision`, `p_recall` (Park and Kim 2023): a fixed radius
+#'   R = `ppr_scale` times the mean `ppr_k`-th neighbour distance of each
+#'   fit set (defaults 1.2 and 4, as in their code) and the continuous
+#'   weight \eqn{\tau}, so the ball rule does not matter. When every fit
+#'   point has `ppr_k` exact copies, R = 0 and \eqn{\tau} is 1 at distance
+#'   0 only (the limit R -> 0).
 #'
 #' @section Computation:
 #' One sweep of the tiled distance engine gives every requested metric for

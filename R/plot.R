@@ -10,6 +10,7 @@
 #' @param ... Passed on to [graphics::lines()] for `plot()`; unused by
 #'   `autoplot()`.
 #' @return `autoplot()`: a ggplot object. `plot()`: `x`, invisibly.
+#' @section Errors: `autoplot()` needs the ggplot2 package.
 #' @examples
 #' truth <- prd_truth_gaussian(c(0, 0), c(1, 0))
 #' plot(truth)

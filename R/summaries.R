@@ -7,7 +7,9 @@
 #' \eqn{\rho^2 = \alpha^2 + \beta^2}.
 #'
 #' * `auc`: area of the PR set, \eqn{\int_0^{\pi/2} \rho(\theta)^2/2\,
-#'   d\theta} (trapezoid rule on the curve's angle grid; 1 for P = Q).
+#'   d\theta} (1 for P = Q), by the trapezoid rule on the curve's angle
+#'   grid: the error is about 1e-6 at the default 1001 angles, while coarse
+#'   grids overestimate (1.008 for P = Q with 11 angles).
 #' * `max_precision` \eqn{\alpha_\infty} and `max_recall` \eqn{\beta_0}.
 #' * `f_beta_precision` \eqn{\max_\lambda (1 + b^2)\alpha\beta / (b^2\beta
 #'   + \alpha)} and `f_beta_recall` \eqn{\max_\lambda (1 + b^2)\alpha\beta /
@@ -30,8 +32,11 @@
 #'   `auc`, `max_precision`, `max_recall`, `f_beta_precision`,
 #'   `f_beta_recall`, `median_lambda`, `median_precision`, `median_recall`,
 #'   `precision_at_recall`, `recall_at_precision`.
+#' @section Errors: `beta` and `epsilon` must be single positive finite
+#'   numbers.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
-#'   section 4.4. Sajjadi, M. S. M. et al. (2018), section 4 (F_8, F_1/8).
+#'   section 4.4 (AuC, \eqn{F_b}, PR median, \eqn{\alpha@\epsilon}).
+#'   Sajjadi, M. S. M. et al. (2018), section 4 (F_8, F_1/8).
 #' @examples
 #' summary(prd_truth_gaussian(c(0, 0), c(1, 0)))
 #' @export
@@ -109,6 +114,12 @@ frontier_at <- function(x, y, eps) {
 #'   `curve1` (compared method by method).
 #' @return A named numeric vector, one IoU in \[0, 1\] per method of
 #'   `curve1`.
+#' @section Errors: inputs that are not curves (data frames with columns
+#'   `method`, `lambda`, `precision`, `recall` and at least 2 rows); a
+#'   `curve2` whose methods neither are one nor match those of `curve1`.
+#' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
+#'   sections 4.4 and 5.1 (IoU of an estimated curve with the ground
+#'   truth).
 #' @examples
 #' truth <- prd_truth_gaussian(c(0, 0), c(1, 0))
 #' square <- prd_discrete(1, 1)

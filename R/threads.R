@@ -11,6 +11,7 @@
 #'   set, or 0 to go back to all cores.
 #' @return The number of threads in use before the call (invisibly when
 #'   setting).
+#' @section Errors: `n` that is not a single whole number >= 0.
 #' @examples
 #' old <- prd_threads(1)
 #' prd_threads()

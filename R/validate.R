@@ -62,6 +62,14 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
       ), call = call)
     }
   }
+  # squared distances must neither overflow nor underflow
+  big <- max(abs(x))
+  if (big > 1e100 || (big > 0 && big < 1e-100)) {
+    cli::cli_abort(c(
+      "{.arg {arg}} has values of magnitude {format(big, digits = 3)}: squared distances would {if (big > 1) 'overflow' else 'underflow'}.",
+      "i" = "Every estimator is invariant to a common scale: divide {.arg real} and {.arg generated} by the same constant."
+    ), call = call)
+  }
   if (!allow_constant && all_rows_equal(x)) {
     cli::cli_abort(c(
       "{.arg {arg}} has zero variance: all {nrow(x)} rows are identical.",
@@ -111,8 +119,8 @@ check_count <- function(x, arg = rlang::caller_arg(x), min = 1, max = Inf,
                         call = rlang::caller_env()) {
   if (!is_whole(x) || length(x) != 1L || x < min || x > max) {
     cli::cli_abort(c(
-      "{.arg {arg}} must be a single whole number{if (is.finite(max)) paste0(' between ', min, ' and ', max) else paste0(' >= ', min)}.",
-      "x" = "It is {.val {format(x)}}."
+      "{.arg {arg}} must be a single whole number{if (is.finite(max)) paste0(' between ', min, ' and ', format(max, big.mark = ',', scientific = FALSE)) else paste0(' >= ', min)}.",
+      "x" = "It is {if (length(x)) format(x) else 'empty'}."
     ), call = call)
   }
   as.integer(x)
@@ -135,7 +143,7 @@ check_k <- function(k, limit, arg = "k", what = "the fit sets",
   if (!is_whole(k) || length(k) < 1L || any(k < 1)) {
     cli::cli_abort(c(
       "{.arg {arg}} must be whole numbers >= 1.",
-      "x" = "It is {.val {format(k)}}."
+      "x" = "It is {if (length(k)) format(k) else 'empty'}."
     ), call = call)
   }
   if (any(k > limit)) {

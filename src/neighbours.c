@@ -45,10 +45,20 @@ typedef struct {
   int *scat;       /* threads x 2 x nE x nk */
 } nb_task;
 
-/* sum over reference rows [lo, hi) of log(1 - max(0, 1 - |z - u| / r)) */
+/* sum over reference rows [lo, hi) of log(1 - max(0, 1 - |z - u| / r));
+ * r = 0 is the limit r -> 0: tau = 1 at distance 0, else 0. */
 static double log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
                           double r) {
   double r2 = r * r, s = 0.0;
+  if (r == 0.0) {
+    for (int j = lo; j < hi; j++) {
+      double v = row->d2[j];
+      if (!row->exact[j] && v <= prd_tol(ref, row, 0.0))
+        v = prd_exact(ref, row, j);
+      if (v == 0.0) return R_NegInf;
+    }
+    return 0.0;
+  }
   for (int j = lo; j < hi; j++) {
     double v = row->d2[j];
     if (v >= r2) continue;
@@ -244,8 +254,8 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
   t.py = REAL(fixed)[3];
   if ((what & W_KDE) && (!R_FINITE(t.kx2) || !R_FINITE(t.ky2)))
     Rf_error("kde radii must be finite");
-  if ((what & W_PPR) && !(t.px > 0 && t.py > 0 && R_FINITE(t.px) && R_FINITE(t.py)))
-    Rf_error("ppr radii must be positive and finite");
+  if ((what & W_PPR) && !(t.px >= 0 && t.py >= 0 && R_FINITE(t.px) && R_FINITE(t.py)))
+    Rf_error("ppr radii must be non-negative and finite");
 
   const char *names[] = {"own_x", "own_y", "query_x", "query_y", "query_all",
                          "knn_a", "knn_b", "coverage_a", "coverage_b",

@@ -204,7 +204,14 @@ int prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
     }
     *ticks += mm;
     if (!R_ToplevelExec(check_interrupt_fn, NULL)) {
+      /* scratch memory is R_alloc'ed and goes with the jump; close the
+       * bar, then raise the interrupt again as an interrupt condition */
       prd_progress_done(bar);
+      SEXP nsname = PROTECT(Rf_mkString("rlang"));
+      SEXP ns = PROTECT(R_FindNamespace(nsname));
+      SEXP call = PROTECT(Rf_lang1(Rf_install("interrupt")));
+      Rf_eval(call, ns);
+      UNPROTECT(3);
       Rf_error("prdcurve: computation interrupted by the user.");
     }
     if (!Rf_isNull(bar) && CLI_SHOULD_TICK) cli_progress_set(bar, *ticks);

@@ -91,3 +91,27 @@ test_that("prd_cli --help prints the usage and returns NULL", {
   expect_output(res <- prd_cli("--help"), "Usage: Rscript")
   expect_null(res)
 })
+
+test_that("--open and --bandwidth reach prd_curve()", {
+  set.seed(81)
+  dir <- tempfile("prdcli")
+  dir.create(dir)
+  real <- matrix(sample(0:3, 60 * 2, TRUE), ncol = 2)
+  generated <- matrix(sample(0:4, 50 * 2, TRUE), ncol = 2)
+  fr <- file.path(dir, "r.csv")
+  fg <- file.path(dir, "g.csv")
+  utils::write.csv(real, fr, row.names = FALSE)
+  utils::write.csv(generated, fg, row.names = FALSE)
+  out <- file.path(dir, "res")
+  cv <- prd_cli(c(fr, fg, "--method", "kde", "--bandwidth", "1,1.5",
+                  "--open", "--split", "0", "--angles", "51", "--quiet",
+                  "--out", out))
+  expect_equal(attr(cv, "bandwidth"), c(real = 1, generated = 1.5))
+  expect_false(attr(cv, "closed"))
+  direct <- prd_curve(real, generated, method = "kde", bandwidth = c(1, 1.5),
+                      closed = FALSE, split = 0, angles = 51)
+  expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
+  written <- utils::read.csv(paste0(out, ".csv"))
+  expect_equal(written$recall, direct$recall, tolerance = 1e-12)
+  unlink(dir, recursive = TRUE)
+})

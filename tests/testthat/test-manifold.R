@@ -295,6 +295,68 @@ test_that("exchangeability oracles hold for P = Q (E[density] = 1, E[coverage])"
   expect_lt(se[2], 0.002)
 })
 
+test_that("the E[coverage] oracle holds for unequal set sizes", {
+  # n_X = 100 real, n_Y = 40 generated: 1 - C(99, 5) / C(139, 5) = 0.8221.
+  # 300 replicates: coverage SE about 0.003.
+  set.seed(211)
+  n_x <- 100
+  n_y <- 40
+  k <- 5
+  reps <- 300
+  vals <- vapply(seq_len(reps), function(i) {
+    manifold_metrics(matrix(rnorm(n_x * 3), ncol = 3),
+                     matrix(rnorm(n_y * 3), ncol = 3), k = k,
+                     metrics = c("density", "coverage"))$value
+  }, numeric(2))
+  expected_cov <- 1 - choose(n_x - 1, k) / choose(n_x + n_y - 1, k)
+  expect_equal(expected_cov, 0.8221, tolerance = 1e-3)
+  se <- apply(vals, 1, stats::sd) / sqrt(reps)
+  expect_lt(abs(mean(vals[1, ]) - 1), 4 * se[1])
+  expect_lt(abs(mean(vals[2, ]) - expected_cov), 4 * se[2])
+})
+
+test_that("closed = FALSE reproduces the prdc package's formulas", {
+  # A transliteration of prdc (Naeem et al. 2020): radii are the (k + 1)-th
+  # smallest Euclidean distance of a point to its own set, itself included,
+  # and ball membership is strict. Integer data with many ties.
+  set.seed(212)
+  real <- matrix(sample(0:3, 60 * 3, TRUE), ncol = 3)
+  generated <- matrix(sample(0:4, 50 * 3, TRUE), ncol = 3)
+  k <- 4
+  dist_to <- function(a, b) sqrt(sq_dist(a, b))
+  d_rr <- dist_to(real, real)
+  d_gg <- dist_to(generated, generated)
+  d_rg <- dist_to(real, generated)
+  radii_r <- apply(d_rr, 1, function(v) sort(v)[k + 1])
+  radii_g <- apply(d_gg, 1, function(v) sort(v)[k + 1])
+  prdc <- c(
+    precision = mean(colSums(d_rg < radii_r) > 0),
+    recall = mean(colSums(t(d_rg) < radii_g) > 0),
+    density = sum(d_rg < radii_r) / (k * nrow(generated)),
+    coverage = mean(apply(d_rg, 1, min) < radii_r)
+  )
+  ours <- manifold_metrics(real, generated, k = k, closed = FALSE,
+                           metrics = names(prdc))
+  expect_equal(setNames(ours$value, ours$metric)[names(prdc)], prdc,
+               tolerance = 1e-12)
+  # the ball rule matters on these ties
+  closed <- manifold_metrics(real, generated, k = k, metrics = names(prdc))
+  expect_gt(max(abs(closed$value - ours$value)), 0.05)
+})
+
+test_that("p_precision with a zero radius counts exact copies only", {
+  # every real row has 4 exact copies, so the p_precision radius
+  # R = 1.2 * mean 4-NN distance is 0 (the limit tau = 1[u = 0])
+  set.seed(213)
+  base <- matrix(rnorm(20), ncol = 2)
+  real <- base[rep(1:10, each = 5), ]
+  generated <- rbind(matrix(rnorm(100), ncol = 2), base[1:3, ])
+  out <- manifold_metrics(real, generated,
+                          metrics = c("p_precision", "p_recall"))
+  expect_equal(attr(out, "ppr_radius")[["real"]], 0)
+  expect_equal(out$value[out$metric == "p_precision"], 3 / 53)
+})
+
 test_that("precision and recall are asymmetric in high dimensions; sym_* much less", {
   # Khayatkhoei and AbdAlmageed (2023), Fig. 1 and 3: reference uniform on
   # the unit sphere of R^64, generated uniform on the sphere of radius

@@ -154,3 +154,26 @@ test_that("integer matrices and data frames give identical results", {
   expect_identical(prd_curve(xn, yd, split = 0, angles = 51),
                    prd_curve(xd, yd, split = 0, angles = 51))
 })
+
+test_that("values whose squared distances overflow or underflow are rejected", {
+  set.seed(71)
+  real <- matrix(rnorm(40), ncol = 2)
+  generated <- matrix(rnorm(40, 1), ncol = 2)
+  expect_error(prd_curve(real * 1e160, generated), "`real`.*overflow")
+  expect_error(manifold_metrics(real, generated * 1e-170),
+               "`generated`.*underflow")
+  # a common rescaling within range changes nothing
+  set.seed(1)
+  a <- prd_curve(real, generated, method = "knn", angles = 51)
+  set.seed(1)
+  b <- prd_curve(real * 1e50, generated * 1e50, method = "knn", angles = 51)
+  expect_equal(a$precision, b$precision, tolerance = 1e-12)
+})
+
+test_that("a bandwidth without the kde method is reported, not silently ignored", {
+  set.seed(72)
+  real <- matrix(rnorm(40), ncol = 2)
+  generated <- matrix(rnorm(40, 1), ncol = 2)
+  expect_warning(prd_curve(real, generated, method = "knn", bandwidth = 1),
+                 "bandwidth")
+})
