@@ -141,12 +141,7 @@ prd_truth <- function(log_density_real, log_density_generated,
   angles <- check_angles(angles)
   x <- check_draws(sample_real(n[1]), n[1], "sample_real")
   y <- check_draws(sample_generated(n[2]), n[2], "sample_generated")
-  if (ncol(x) != ncol(y)) {
-    cli::cli_abort(c(
-      "{.arg sample_real} and {.arg sample_generated} must draw points of the same dimension.",
-      "x" = "They give {ncol(x)} and {ncol(y)} columns."
-    ))
-  }
+  check_same_columns(x, y, "sample_real", "sample_generated")
   lr_x <- log_ratio(log_density_real, log_density_generated, x, "real")
   lr_y <- log_ratio(log_density_real, log_density_generated, y, "generated")
   out <- ratio_curve(lr_x, lr_y, lambda_grid(angles), "truth", tr = log)

@@ -133,13 +133,12 @@ void prd_progress_done(SEXP bar) {
 
 /* ---- the tile loop ---------------------------------------------------- */
 
-static int tile_rows(int n_ref, int d, int n_query) {
+static int tile_rows(int n_ref, int n_query) {
   /* The distance tile holds rows x n_ref doubles; keep it near 64 MiB. */
   double budget = 8388608.0;
   int m = (int) (budget / (n_ref > 0 ? n_ref : 1));
   if (m > 512) m = 512;
   if (m < 16) m = 16;
-  (void) d;
   if (m > n_query) m = n_query;
   return m > 0 ? m : 1;
 }
@@ -148,7 +147,7 @@ int prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
               void *ctx, int threads, SEXP bar, double *ticks) {
   int nr = ref->n, d = ref->d, nq = qry->n;
   if (nq <= 0 || nr <= 0) return 1;
-  int m = tile_rows(nr, d, nq);
+  int m = tile_rows(nr, nq);
   double *qt = (double *) R_alloc((size_t) m * d, sizeof(double));
   double *qn = (double *) R_alloc(m, sizeof(double));
   double *g = (double *) R_alloc((size_t) m * nr, sizeof(double));
