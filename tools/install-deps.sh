@@ -6,10 +6,14 @@
 # does nothing when everything is present.
 set -eu
 
-DEB="r-cran-cli r-cran-rlang r-cran-tibble r-cran-ggplot2 r-cran-knitr \
-r-cran-rmarkdown r-cran-testthat r-cran-mvtnorm pandoc qpdf \
-libopenblas0-pthread"
-R_PKGS="cli rlang tibble ggplot2 knitr rmarkdown testthat mvtnorm"
+DEB="r-cran-cli r-cran-rlang r-cran-tibble r-cran-vctrs r-cran-lifecycle \
+r-cran-generics r-cran-tidyselect r-cran-ggplot2 r-cran-knitr \
+r-cran-rmarkdown r-cran-testthat r-cran-withr r-cran-mvtnorm r-cran-dplyr \
+r-cran-data.table r-cran-optparse r-cran-future r-cran-future.apply \
+r-cran-rcpp pandoc qpdf libopenblas0-pthread"
+R_PKGS="cli rlang tibble vctrs lifecycle generics tidyselect ggplot2 knitr \
+rmarkdown testthat withr mvtnorm dplyr data.table optparse future \
+future.apply Rcpp"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then
