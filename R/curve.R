@@ -7,11 +7,15 @@
 #' form \eqn{\alpha_\lambda = \min_f \lambda\,\mathrm{fpr}(f) +
 #' \mathrm{fnr}(f)} (their eq. 9) over a family of classifiers \eqn{f}
 #' trained on a *fit* part of each set and evaluated on the *evaluation*
-#' part (their section 4.2).
+#' part (their section 4.2). Several generators can be compared in one
+#' call: the real set's split is shared by all of them.
 #'
 #' Each method gives every evaluation point z two evidences, a(z) for P and
-#' b(z) for Q, counted in the fit sets \eqn{X_f} (real) and \eqn{Y_f}
-#' (generated), and the score s = b / a (with b / 0 = Inf and 0 / 0 = 1):
+#' b(z) for Q, counted in the fit sets \eqn{X_f} (real, \eqn{n_{X_f}} rows)
+#' and \eqn{Y_f} (generated, \eqn{n_{Y_f}} rows), and the score, the ratio
+#' of the two density estimates, \eqn{s = (b / n_{Y_f}) / (a / n_{X_f})}
+#' (b / 0 = Inf for b > 0, and 0 / 0 = 1), computed as
+#' \eqn{b\,n_{X_f} / (a\,n_{Y_f})} so that equal ratios stay tied:
 #'
 #' * `"knn"`: counts of \eqn{X_f} and \eqn{Y_f} points among the
 #'   \eqn{X_f \cup Y_f} points within the k-th neighbour distance of z
@@ -34,42 +38,40 @@
 #' Distances are Euclidean; k-NN radii leave the point itself out (by row
 #' index); ball membership is \eqn{\le} (`closed = TRUE`) or \eqn{<}.
 #'
-#' All requested methods come from one streamed sweep of the tiled distance
-#' engine (no n x n matrix). Without a split (`split = 0`) the `"kde"`
-#' method with estimated bandwidths needs a first sweep for the bandwidths.
+#' *Normalisation.* A common factor on all scores never changes the curve,
+#' but the points with a = b = 0 sit at score 1, so when the two fit parts
+#' have different sizes, dividing each count by its fit size (as Sykes et
+#' al.'s released code does) changes where those points fall. This package
+#' follows that convention; the paper's rule "\eqn{\gamma a \ge b} for
+#' \eqn{\gamma \ge 1}" is the same thing with equal fit sizes.
 #'
-#' @param real Real samples (from P): a numeric matrix or data frame, one
-#'   row per sample (n x d). Integer matrices are accepted.
-#' @param generated Generated samples (from Q), m x d, same columns.
-#' @param method One or more of `"knn"`, `"kde"`, `"ipr"`, `"coverage"`
-#'   (default: all four).
-#' @param k Number of neighbours, a whole number with
-#'   1 <= k <= (smaller fit set size) - 1. Default
-#'   `round(sqrt(min(n_fit_real, n_fit_generated)))`, which satisfies
-#'   k -> Inf, k / n -> 0 (Sykes et al., Theorem 5).
-#' @param split Fraction in \[0, 1) of each set held out for evaluation
-#'   (default 0.5; the rest is the fit part; drawn with R's RNG, so
-#'   [set.seed()] reproduces it). `0` is the literature's no-split setting
-#'   (fit = evaluation = the whole set). Or explicit evaluation rows
-#'   `list(real = <int>, generated = <int>)` for reproducible cross-fitting.
-#' @param angles Number of \eqn{\lambda} values: \eqn{\lambda_i = \tan
-#'   \theta_i}, \eqn{\theta_i} equally spaced in
-#'   \[1e-10, \eqn{\pi}/2 - 1e-10\] (Sajjadi et al. 2018). Default 1001.
-#' @param bandwidth For `"kde"`: `NULL` (estimated, see above), one
-#'   positive distance for both sets, or two (real, generated). Same units
-#'   as the features.
-#' @param closed `TRUE` (default): balls are closed, \eqn{\|u - z\| \le r};
-#'   `FALSE`: open, \eqn{<} (the convention of the `prdc` Python package).
-#' @return A `prd_curve`: a tibble with one row per method and
-#'   \eqn{\lambda}, columns `method` (character), `lambda` (0, the grid,
-#'   then Inf), `precision` (\eqn{\hat\alpha_\lambda}) and `recall`
-#'   (\eqn{\hat\beta_\lambda}), both in \[0, 1\]. The row \eqn{\lambda = 0}
-#'   has precision 0 and the maximal recall \eqn{\hat\beta_0}; the row
-#'   \eqn{\lambda = \infty} has the maximal precision
-#'   \eqn{\hat\alpha_\infty} and recall 0. Attributes: `k`, `sizes` (fit
-#'   and evaluation sizes), `split`, `bandwidth` (kde, as distances),
-#'   `closed`, `angles`. Use [summary.prd_curve()], [prd_iou()],
-#'   `autoplot()` and `plot()` on it.
+#' All requested methods and every value of `k` come from one streamed
+#' sweep of the tiled distance engine (no n x n matrix); `"kde"` with
+#' estimated bandwidths needs the bandwidths first, one more sweep per
+#' value of `k` without a split.
+#'
+#' @section Intervals: With `replicates = R > 0`, the whole estimate
+#'   (split included) is recomputed on R random half-samples drawn without
+#'   replacement: half of the real rows (shared by all models, so
+#'   comparisons between models are paired) and half of each generated set.
+#'   The spread of a statistic over these half-samples estimates the
+#'   variance of the full-sample estimate by the delete-d jackknife with
+#'   d = n / 2 (Shao and Wu 1989): for a half-sample fraction f,
+#'   \eqn{\hat v = \frac{f}{1 - f} \mathrm{Var}^*(\hat\theta_{f n})}, which is
+#'   \eqn{\mathrm{Var}^*} itself for halves. [summary.prd_curve()] then
+#'   reports \eqn{\hat\theta \pm z_{(1 + c)/2} \sqrt{\hat v}} (clamped to the
+#'   statistic's range), and `autoplot()` draws the same band along the
+#'   rays. No point is duplicated, unlike the ordinary bootstrap, whose
+#'   repeated points put zero distances into every nearest-neighbour radius
+#'   and make it invalid for these statistics. Assumptions: the rows of each
+#'   set are independent draws; the statistic is approximately normal with
+#'   variance of order 1/n (true for the k-NN counts averaged here); the
+#'   interval covers the estimator's own expectation at this sample size,
+#'   not the true curve (the k-NN estimators are biased, see Sykes et al.
+#'   2024, section 5). Measured coverage of 90% intervals over 200 fresh
+#'   draws is in the "Comparing models" vignette. `k` must fit the
+#'   half-samples.
+#'
 #' @section Extreme points:
 #' \eqn{\hat\beta_0} is the smallest fpr among the rules with fnr = 0, so a
 #' single generated evaluation point that looks "real" (score 0: no
@@ -81,15 +83,78 @@
 #' the curve follows the truth); `"knn"` and `"coverage"` are far less
 #' affected. Compare curves by area or [prd_iou()] rather than by the
 #' extremes alone.
-#' @section Errors: `real` and `generated` must be numeric with no NA, NaN
-#'   or Inf, at least 2 rows, not all rows equal, and the same number of
-#'   columns; `k` must fit the set sizes; `split` must be in \[0, 1) or
-#'   valid distinct row numbers leaving at least 2 fit rows.
+#'
+#' @param real Real samples (from P): a numeric matrix or data frame, one
+#'   row per sample (n x d). Integer matrices are accepted. See
+#'   `features`, `id` and `standardize` for data frames.
+#' @param generated Generated samples (from Q), m x d, same columns: one
+#'   sample set, a named list of sample sets (one per model), or a data
+#'   frame grouped by a model column (`dplyr::group_by(df, model)`).
+#' @param method One or more of `"knn"`, `"kde"`, `"ipr"`, `"coverage"`
+#'   (default: all four).
+#' @param k Number of neighbours: one or more whole numbers, each with
+#'   1 <= k <= (smallest fit set size) - 1, all served by one pass. Default
+#'   `round(sqrt(min(fit sizes)))`, which satisfies k -> Inf, k / n -> 0
+#'   (Sykes et al., Theorem 5).
+#' @param split Fraction in \[0, 1) of each set held out for evaluation,
+#'   the rest being the fit part; drawn with R's RNG, so [set.seed()]
+#'   reproduces it. Default 0.5: a classifier is judged on points it was
+#'   not fitted on (Sykes et al. 2024, section 4.2), the setting of every
+#'   curve estimator here. `0` is the literature's no-split setting (fit =
+#'   evaluation = the whole set). Or explicit evaluation rows
+#'   `list(real = <int>, generated = <int>)` for reproducible cross-fitting.
+#' @param closed `TRUE` (default): balls are closed, \eqn{\|u - z\| \le r};
+#'   `FALSE`: open, \eqn{<} (the convention of the `prdc` Python package).
+#' @param angles Number of \eqn{\lambda} values: \eqn{\lambda_i = \tan
+#'   \theta_i}, \eqn{\theta_i} equally spaced in
+#'   \[1e-10, \eqn{\pi}/2 - 1e-10\] (Sajjadi et al. 2018). Default 1001.
+#' @param bandwidth For `"kde"`: `NULL` (estimated, see above), one
+#'   positive distance for both sets, or two (real, generated). Same units
+#'   as the features.
+#' @param replicates Number of half-sample replicates for intervals
+#'   (default 0: none; see the section Intervals). 50 to 200 are typical.
+#' @param features Columns of data-frame inputs to use as features, a
+#'   tidyselect selection (default: every numeric column). Grouping
+#'   columns and the `id` column are never features.
+#' @param id A column of data-frame inputs that identifies samples; it is
+#'   not a feature (per-sample functions carry it to their output).
+#' @param standardize `"none"` (default) or `"real"`: centre and scale
+#'   every column by the real set's mean and standard deviation (all sets
+#'   the same way). Euclidean distances are not scale-free: use it when
+#'   columns have different units.
+#' @return A `prd_curve`: a tibble with one row per model, method, `k` and
+#'   \eqn{\lambda}, columns `model` (the generated set's name;
+#'   `"generated"` for a single set), `method`, `k`, `lambda` (0, the grid,
+#'   then Inf), `precision` (\eqn{\hat\alpha_\lambda}) and `recall`
+#'   (\eqn{\hat\beta_\lambda}), both in \[0, 1\]. The row \eqn{\lambda = 0}
+#'   has precision 0 and the maximal recall \eqn{\hat\beta_0}; the row
+#'   \eqn{\lambda = \infty} has the maximal precision
+#'   \eqn{\hat\alpha_\infty} and recall 0. Each curve's settings (split and
+#'   set sizes, bandwidths, `closed`, replicates) are in
+#'   [prd_curve_info()] and survive [rbind()], `dplyr::bind_rows()` and
+#'   subsetting. Use [summary.prd_curve()], [prd_compare()], [prd_iou()],
+#'   `autoplot()` and `plot()` on it.
+#' @section Errors: classed conditions, all inheriting from
+#'   `prdcurve_error`: `prdcurve_error_input` (samples that are not numeric,
+#'   have NA, NaN or Inf, fewer than 2 rows; a bad `method`, `bandwidth`,
+#'   `angles`, `features` or `id`), `prdcurve_error_columns` (sets with
+#'   different columns), `prdcurve_error_k_too_large` (`k` does not fit the
+#'   fit sets, or the half-samples with `replicates`),
+#'   `prdcurve_error_split` (`split` not in \[0, 1) or invalid rows),
+#'   `prdcurve_error_replicates`. Warnings (class `prdcurve_warning_*`):
+#'   `id_column`, `transposed` (fewer rows than columns), `scale`
+#'   (very different column scales), `collapsed` (all real rows equal),
+#'   `unused_argument`; silence the input checks with
+#'   `options(prdcurve.check_inputs = FALSE)`.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #'   perspective on precision and recall for generative models.
 #'   arXiv:2405.01611. Sections 2, 4.2, eq. 9.
-#' @seealso [summary.prd_curve()], [prd_iou()], [prd_truth_gaussian()],
-#'   [prd_discrete()], [prd_threads()].
+#'
+#'   Shao, J. and Wu, C. F. J. (1989). A general theory for jackknife
+#'   variance estimation. Annals of Statistics 17(3), 1176-1197.
+#'   \doi{10.1214/aos/1176347263}.
+#' @seealso [summary.prd_curve()], [prd_compare()], [prd_iou()],
+#'   [prd_truth_gaussian()], [prd_discrete()], [prd_threads()].
 #' @examples
 #' set.seed(1)
 #' real <- matrix(rnorm(400 * 8), ncol = 8)
@@ -97,49 +162,151 @@
 #' curve <- prd_curve(real, generated, method = c("knn", "coverage"))
 #' curve
 #' summary(curve)
+#'
+#' # two models, with intervals
+#' models <- list(near = matrix(rnorm(400 * 8, mean = 0.2), ncol = 8),
+#'                far = generated)
+#' cv <- prd_curve(real, models, method = "knn", replicates = 20)
+#' summary(cv)[, c("model", "method", "auc", "auc_lower", "auc_upper")]
 #' @export
 prd_curve <- function(real, generated,
                       method = c("knn", "kde", "ipr", "coverage"),
-                      k = NULL, split = 0.5, angles = 1001,
-                      bandwidth = NULL, closed = TRUE) {
-  real <- as_samples(real)
-  generated <- as_samples(generated)
-  check_same_columns(real, generated)
-  method <- check_methods(method, c("knn", "kde", "ipr", "coverage"))
-  angles <- check_angles(angles)
+                      k = NULL, split = 0.5, closed = TRUE, angles = 1001,
+                      bandwidth = NULL, replicates = 0, features = NULL,
+                      id = NULL, standardize = c("none", "real")) {
+  sets <- prepare_samples(real, generated, rlang::enquo(features),
+                          rlang::enquo(id), standardize)
+  method <- check_methods(method, curve_methods)
   closed <- check_flag(closed)
+  angles <- check_angles(angles)
+  replicates <- check_replicates(replicates)
   if (!is.null(bandwidth)) {
-    bandwidth <- check_positive(bandwidth)
+    bandwidth <- check_positive(bandwidth, max = 1e150)
     if (!"kde" %in% method) {
-      cli::cli_warn("{.arg bandwidth} is used by the {.val kde} method only; it is ignored here.")
+      prd_warn("{.arg bandwidth} is used by the {.val kde} method only; it is ignored here.",
+               "unused_argument")
+      bandwidth <- NULL
     }
   }
-  s <- resolve_split(split, nrow(real), nrow(generated))
-  sizes <- split_sizes(s)
-  limit <- min(sizes[["fit_real"]], sizes[["fit_generated"]]) - 1L
-  if (is.null(k)) k <- max(1L, min(limit, round(sqrt(limit + 1))))
-  k <- check_k(k, limit, what = "the fit sets")
-  if (length(k) != 1L) cli::cli_abort("{.arg k} must be a single number.")
-
-  nb <- engine_neighbours(real, generated, s, k, method,
-                          kde = if (is.null(bandwidth)) list(k = k) else bandwidth,
-                          closed = closed)
-  lambda <- lambda_grid(angles)
-  ne <- sizes[["eval_real"]]
-  curves <- lapply(method, function(m) {
-    a <- nb[[paste0(m, "_a")]][, 1]
-    b <- nb[[paste0(m, "_b")]][, 1]
-    ix <- seq_len(ne)
-    curve_from_evidence(a[ix], b[ix], a[-ix], b[-ix], lambda, m)
-  })
-  bw <- if ("kde" %in% method) {
-    c(real = nb$kde_radius[1], generated = nb$kde_radius[2])
-  } else {
-    NULL
+  est <- function(real, gens) {
+    sp <- resolve_model_splits(split, real, gens)
+    limit <- min(vapply(sp, function(s) {
+      z <- split_sizes(s)
+      min(z[["fit_real"]], z[["fit_generated"]])
+    }, numeric(1))) - 1L
+    list(splits = sp, limit = limit)
   }
-  new_prd_curve(do.call(rbind, curves), k = k, sizes = sizes,
-                split = s$split, bandwidth = bw, closed = closed,
-                angles = angles)
+  first <- est(sets$real, sets$generated)
+  if (is.null(k)) {
+    k <- max(1L, min(first$limit, round(sqrt(first$limit + 1))))
+  }
+  k <- check_k(k, first$limit, what = "the fit sets")
+  lambda <- lambda_grid(angles)
+  settings <- list(method = method, k = k, closed = closed,
+                   bandwidth = bandwidth, lambda = lambda, angles = angles)
+  out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
+  if (replicates > 0L) {
+    reps <- run_replicates(sets$real, sets$generated, replicates, k,
+                           function(real, gens) {
+                             s <- est(real, gens)
+                             curve_estimates(real, gens, s$splits, settings,
+                                             check_limit = s$limit)
+                           })
+    out <- attach_curve_replicates(out, reps)
+  }
+  out
+}
+
+curve_methods <- c("knn", "kde", "ipr", "coverage")
+
+#' One split per model, sharing the real set's partition (paired models).
+#' @noRd
+resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
+  if (is.list(split) || isTRUE(split == 0)) {
+    return(lapply(gens, function(g) resolve_split(split, nrow(real), nrow(g),
+                                                  call = call)))
+  }
+  # validate the fraction once, then draw the real partition once
+  check_split_fraction(split, call)
+  px <- split_part(split, nrow(real), "real", call)
+  out <- lapply(names(gens), function(nm) {
+    py <- split_part(split, nrow(gens[[nm]]), "generated", call)
+    list(fit = list(px$fit, py$fit), eval = list(px$eval, py$eval),
+         split = split)
+  })
+  names(out) <- names(gens)
+  out
+}
+
+#' The curves of every model, method and k (the engine work of prd_curve)
+#' @noRd
+curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
+                            call = rlang::caller_env()) {
+  k <- settings$k
+  if (!is.null(check_limit)) {
+    check_k(k, check_limit, what = "the half-samples of the replicates",
+            call = call)
+  }
+  method <- settings$method
+  pieces <- list()
+  for (m in names(gens)) {
+    s <- splits[[m]]
+    sizes <- split_sizes(s)
+    nb <- curve_evidence(real, gens[[m]], s, k, method, settings$bandwidth,
+                         settings$closed)
+    ne <- sizes[["eval_real"]]
+    ix <- seq_len(ne)
+    for (meth in method) {
+      for (j in seq_along(k)) {
+        a <- nb$counts[[meth]]$a[, j]
+        b <- nb$counts[[meth]]$b[, j]
+        env <- curve_from_evidence(a[ix], b[ix], a[-ix], b[-ix],
+                                   settings$lambda, sizes[["fit_real"]],
+                                   sizes[["fit_generated"]])
+        bw <- if (meth == "kde") nb$bandwidth[[j]] else NULL
+        pieces[[length(pieces) + 1L]] <- new_prd_curve(
+          settings$lambda, env$precision, env$recall, env$max_precision,
+          env$max_recall, method = meth, model = m, k = k[j],
+          info = curve_info(source = "prd_curve", split = s$split,
+                            sizes = sizes, closed = settings$closed,
+                            bandwidth = bw, angles = settings$angles)
+        )
+      }
+    }
+  }
+  bind_curves(pieces)
+}
+
+#' Evidences a, b of every evaluation point, for each method, one column
+#' per k (real evaluation rows first); kde bandwidths per k.
+#' @noRd
+curve_evidence <- function(real, generated, s, k, method, bandwidth, closed) {
+  other <- setdiff(method, "kde")
+  counts <- list()
+  out_bw <- list()
+  if (length(other)) {
+    nb <- engine_neighbours(real, generated, s, k, other, closed = closed)
+    for (m in other) {
+      counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
+    }
+  }
+  if ("kde" %in% method) {
+    # the kde radii depend on k through the estimated bandwidths
+    ks <- if (is.null(bandwidth)) k else k[1]
+    parts <- lapply(ks, function(kk) {
+      engine_neighbours(real, generated, s, kk, "kde", bandwidth = bandwidth,
+                        bandwidth_k = kk, closed = closed)
+    })
+    idx <- if (is.null(bandwidth)) seq_along(k) else rep(1L, length(k))
+    counts$kde <- list(
+      a = do.call(cbind, lapply(parts[idx], function(p) p$kde_a[, 1])),
+      b = do.call(cbind, lapply(parts[idx], function(p) p$kde_b[, 1]))
+    )
+    out_bw <- lapply(parts[idx], function(p) {
+      c(real = p$kde_radius[1], generated = p$kde_radius[2])
+    })
+  }
+  list(counts = counts, bandwidth = out_bw)
 }
 
 #' The lambda grid of Sajjadi et al. (2018): tan of equally spaced angles
@@ -150,63 +317,37 @@ lambda_grid <- function(angles) {
   tan(seq(eps, pi / 2 - eps, length.out = angles))
 }
 
-#' Score s = b / a with b / 0 = Inf (b > 0) and 0 / 0 = 1 (SPEC.md 2).
+#' Score s = (b / n_yf) / (a / n_xf), computed as (b n_xf) / (a n_yf), with
+#' b / 0 = Inf (b > 0) and 0 / 0 = 1 (SPEC.md section 2). The integer
+#' products are exact, so equal ratios give equal scores.
 #' @noRd
-evidence_score <- function(a, b) {
-  s <- b / a
+evidence_score <- function(a, b, n_xf = 1, n_yf = 1) {
+  s <- (b * n_xf) / (a * n_yf)
   s[a == 0 & b == 0] <- 1
   s
 }
 
-#' Curve from the evidences of the evaluation points: threshold rules on
-#' s = b / a plus the extremes 1[a >= 1] and 1[b = 0].
+#' Lower envelope from the evidences of the evaluation points: threshold
+#' rules on the score plus the extremes 1[a >= 1] and 1[b = 0].
 #' @noRd
 curve_from_evidence <- function(a_real, b_real, a_gen, b_gen, lambda,
-                                method) {
+                                n_xf = 1, n_yf = 1) {
   extremes <- rbind(
     c(mean(a_real == 0), mean(a_gen >= 1)),  # 1[a >= 1]
     c(mean(b_real > 0), mean(b_gen == 0))    # 1[b = 0]
   )
-  curve_from_scores(evidence_score(a_real, b_real),
-                    evidence_score(a_gen, b_gen), lambda, method,
+  curve_from_scores(evidence_score(a_real, b_real, n_xf, n_yf),
+                    evidence_score(a_gen, b_gen, n_xf, n_yf), lambda,
                     extra = extremes)
 }
 
-#' Curve from scores (low = "real") through the shared envelope code.
+#' The envelope of scores (low = "real") through the shared C code:
+#' precision and recall on the grid and the two extremes.
 #' @noRd
-curve_from_scores <- function(s_real, s_gen, lambda, method,
+curve_from_scores <- function(s_real, s_gen, lambda,
                               extra = matrix(numeric(), ncol = 2)) {
   env <- engine_envelope(s_real, s_gen, extra, lambda)
   alpha <- pmin(env$alpha, 1)
-  beta <- pmin(alpha / lambda, 1)
-  tibble::tibble(
-    method = method,
-    lambda = c(0, lambda, Inf),
-    precision = c(0, alpha, env$alpha_inf),
-    recall = c(env$beta_0, beta, 0)
-  )
-}
-
-new_prd_curve <- function(x, ...) {
-  attrs <- list(...)
-  x <- tibble::new_tibble(x, class = "prd_curve")
-  for (nm in names(attrs)) attr(x, nm) <- attrs[[nm]]
-  x
-}
-
-#' @export
-#' @importFrom tibble tbl_sum
-tbl_sum.prd_curve <- function(x, ...) {
-  meth <- unique(x$method)
-  info <- c()
-  k <- attr(x, "k")
-  if (!is.null(k)) info <- c(info, paste0("k = ", paste(k, collapse = ", ")))
-  sz <- attr(x, "sizes")
-  if (!is.null(sz) && all(c("eval_real", "eval_generated") %in% names(sz))) {
-    info <- c(info, sprintf("evaluation %d real / %d generated",
-                            sz[["eval_real"]], sz[["eval_generated"]]))
-  }
-  c("A prd_curve" = paste0(paste(meth, collapse = ", "), " x ",
-                           length(unique(x$lambda)), " lambdas",
-                           if (length(info)) paste0(" (", paste(info, collapse = "; "), ")")))
+  list(precision = alpha, recall = pmin(alpha / lambda, 1),
+       max_precision = env$alpha_inf, max_recall = env$beta_0)
 }

@@ -46,8 +46,11 @@ engine_call <- function(real, generated, s, ks, what, own, fixed, closed) {
 #' sweep over eval x fit. With a split the two cover disjoint pairs; without
 #' one, this is the only case that visits a pair twice.
 #' @noRd
-engine_neighbours <- function(real, generated, s, ks, what, kde = NULL,
-                              ppr = NULL, closed = TRUE) {
+engine_neighbours <- function(real, generated, s, ks, what, bandwidth = NULL,
+                              bandwidth_k = NULL, ppr_k = NULL,
+                              ppr_scale = NULL, closed = TRUE) {
+  kde <- if (is.null(bandwidth)) list(k = bandwidth_k) else bandwidth
+  ppr <- list(k = ppr_k, scale = ppr_scale)
   ks <- sort(unique(as.integer(ks)))
   fixed <- rep(NA_real_, 4)
   own <- NULL

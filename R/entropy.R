@@ -41,11 +41,11 @@ warn_zero_radius <- function(parts, ks, call = rlang::caller_env()) {
                                   ")."))
   }
   if (!length(lines)) return(invisible(FALSE))
-  cli::cli_warn(c(
+  prd_warn(c(
     "Zero k-nearest-neighbour distances: the log-density terms of these samples are {.code -Inf}, and so is every estimate that averages them.",
     lines,
     "i" = "A zero distance needs at least k rows identical to the sample (duplicated or memorised rows). Use a larger {.arg k} or remove the duplicates."
-  ), call = call)
+  ), "zero_radius")
   invisible(TRUE)
 }
 
@@ -194,15 +194,15 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #' (2025, section 5), each relative to the entropy of the real
 #' distribution R so that all three are 0 when the generated distribution
 #' G equals R:
-#' * **PCE** (precision cross-entropy, their eq. 23, 26)
+#' * `pce`, **PCE** (precision cross-entropy, their eq. 23, 26)
 #'   \eqn{= CE(G, R) - H(R)}: how improbable generated samples are under
 #'   the real density. Lower is higher fidelity; high values flag mode
 #'   invention.
-#' * **RCE** (recall cross-entropy, eq. 24, 27) \eqn{= CE(R, G) - H(R) =
+#' * `rce`, **RCE** (recall cross-entropy, eq. 24, 27) \eqn{= CE(R, G) - H(R) =
 #'   KL(R \| G)}{= CE(R, G) - H(R) = KL(R || G)}: how improbable real
 #'   samples are under the generated density. Lower is better; it rises
 #'   with mode dropping.
-#' * **RE** (recall entropy, eq. 25, 28) \eqn{= H(G) - H(R)}: intra-class
+#' * `re`, **RE** (recall entropy, eq. 25, 28) \eqn{= H(G) - H(R)}: intra-class
 #'   diversity. It falls with mode shrinkage (generated samples packed
 #'   more tightly than real ones); low RE with low PCE is the signature of
 #'   mode shrinkage.
@@ -218,7 +218,7 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #'   per sample, \eqn{t(z) = \log n_S - \psi(k) + \log V_d + d \log
 #'   D_{k,S}(z)}, an estimate of \eqn{-\log f_S(z)} (S the set the
 #'   distance is taken in; \eqn{n_S - 1} when z belongs to S). With
-#'   `per_sample = TRUE` every sample gets its contribution, defined so
+#'   [entropy_samples()] every sample gets its contribution, defined so
 #'   that the mean of each column is the metric:
 #'   * generated row j: `pce` \eqn{= t_R(y_j) - \hat H(R)} (how much more
 #'     surprising \eqn{y_j} is under the real density than a typical real
@@ -240,8 +240,8 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #'   \eqn{\widehat{CE}(R, G)} and, as "recall entropy", \eqn{\hat H(R)} of
 #'   the *real* set, without subtracting the baseline. This function
 #'   follows the paper (eq. 26-28). The raw estimates are kept in the
-#'   attribute `"estimates"` of the result (columns `k`, `H_real`,
-#'   `H_generated`, `CE_generated_real`, `CE_real_generated`) so their
+#'   attribute `"estimates"` of the result (columns `model`, `k`,
+#'   `h_real`, `h_generated`, `ce_generated_real`, `ce_real_generated`) so their
 #'   numbers can be compared.
 #'
 #' @section Bias: The k-NN cross-entropy is strongly biased downwards for
@@ -266,32 +266,47 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #'   the k-NN cross-entropy fails. Read RCE together with RE, and compare
 #'   values across models on the same data rather than to their truth.
 #'
+#' @section Split: With `split > 0` the entropies and cross-entropies are
+#'   averages over the evaluation rows of distances to the fit rows (no
+#'   point is its own neighbour, and \eqn{\log n_S} uses the fit size).
+#'   Default 0, the setting of Fox et al. (2025), as for
+#'   [manifold_metrics()].
+#' @section Intervals: With `replicates = R > 0` every metric gets `lower`
+#'   and `upper` from R half-samples, as in [manifold_metrics()] (see the
+#'   section Intervals of [prd_curve()]).
+#'
 #' @param real Real samples (from R): a numeric matrix or data frame, one
 #'   row per sample (n_R x d). Integer matrices are accepted.
-#' @param generated Generated samples (from G), n_G x d, same columns.
+#' @param generated Generated samples (from G), n_G x d, same columns: one
+#'   sample set, a named list of sample sets (one per model), or a data
+#'   frame grouped by a model column.
+#' @param metrics Any of `"pce"`, `"rce"`, `"re"` (default: all three).
+#'   The upper-case names of earlier versions are accepted with a
+#'   deprecation warning.
 #' @param k Number of neighbours: one or more whole numbers with
-#'   1 <= k <= min(n_R, n_G) - 1. Default 5 (Fox et al. 2025). Several
-#'   values are served by one pass.
-#' @param per_sample `FALSE` (default) or `TRUE` to also return each
-#'   sample's contribution (see below).
-#' @return With `per_sample = FALSE`, a tibble with columns `metric`
-#'   (`"PCE"`, `"RCE"`, `"RE"`), `k` (integer) and `value` (nats), one row
-#'   per metric and value of `k`, with the attribute `"estimates"`
-#'   described above. With `per_sample = TRUE`, a list of
-#'   * `metrics`: that tibble;
-#'   * `generated`: a tibble with columns `row` (row of `generated`), `k`,
-#'     `pce`, `re`, one row per generated sample and value of `k`;
-#'   * `real`: a tibble with columns `row` (row of `real`), `k`, `rce`.
-#' @section Errors and warnings: `real` and `generated` must be numeric
-#'   with no NA, NaN or Inf, at least 2 rows, and the same number of
-#'   columns, and the rows of `real` must not all be equal (a generator
-#'   whose rows are all equal is accepted: total mode collapse gives
-#'   RE = `-Inf` with a warning); `k` must be whole numbers in
-#'   \[1, min(n_R, n_G) - 1\]. A zero k-NN distance (a sample with k or
-#'   more exact copies in the set the distance is taken in, e.g. memorised
-#'   training rows when k = 1) makes its term `-Inf`; the value is returned
-#'   as computed (`-Inf`, `Inf` or `NaN`) and a warning says how many
-#'   samples, for each estimator concerned.
+#'   1 <= k <= min(n_R, n_G) - 1 (fit sizes with a split). Default 5 (Fox
+#'   et al. 2025). Several values are served by one pass.
+#' @param split Fraction in \[0, 1) of each set held out for evaluation, or
+#'   explicit evaluation rows (see [manifold_metrics()]); default 0.
+#' @inheritParams manifold_metrics
+#' @param per_sample `r lifecycle::badge("deprecated")` Use
+#'   [entropy_samples()].
+#' @return A tibble of class `prd_metrics` with columns `model`, `metric`
+#'   (`"pce"`, `"rce"`, `"re"`), `k` (integer) and `value` (nats), one row
+#'   per model, metric and value of `k`, plus `lower` and `upper` with
+#'   replicates, and the attribute `"estimates"` described above.
+#' @section Errors and warnings: classed conditions inheriting from
+#'   `prdcurve_error`: `prdcurve_error_input` (samples that are not
+#'   numeric, have NA, NaN or Inf or fewer than 2 rows, unknown `metrics`),
+#'   `prdcurve_error_columns`, `prdcurve_error_k_too_large`,
+#'   `prdcurve_error_split`, `prdcurve_error_replicates`. A generator whose
+#'   rows are all equal is accepted (total mode collapse gives RE = `-Inf`).
+#'   A zero k-NN distance (a sample with k or more exact copies in the set
+#'   the distance is taken in, e.g. memorised training rows when k = 1)
+#'   makes its term `-Inf`; the value is returned as computed (`-Inf`,
+#'   `Inf` or `NaN`) with a warning of class
+#'   `prdcurve_warning_zero_radius` saying how many samples, for each
+#'   estimator concerned.
 #' @references Fox, A., Swarup, S. and Adiga, A. (2025). A unifying
 #'   information-theoretic perspective on evaluating generative models.
 #'   AAAI. Sections 3.2 (eq. 3-4), 5.2 (eq. 23-25), 5.3 (eq. 26-28),
@@ -300,77 +315,214 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #'   Leonenko, N., Pronzato, L. and Savani, V. (2008). A class of Renyi
 #'   information estimators for multidimensional densities. Annals of
 #'   Statistics 36(5), 2153-2182.
-#' @seealso [knn_entropy()], [knn_cross_entropy()], [prd_curve()].
+#' @seealso [entropy_samples()], [knn_entropy()], [knn_cross_entropy()],
+#'   [prd_curve()], [prd_compare()].
 #' @examples
 #' set.seed(1)
 #' real <- matrix(rnorm(1000 * 10), ncol = 10)
 #' generated <- matrix(rnorm(1000 * 10, sd = sqrt(2.5)), ncol = 10)
 #' entropy_metrics(real, generated, k = c(5, 10))
-#'
-#' # the generated samples that contribute most to PCE
-#' res <- entropy_metrics(real, generated, per_sample = TRUE)
-#' head(res$generated[order(-res$generated$pce), ])
 #' @export
-entropy_metrics <- function(real, generated, k = 5, per_sample = FALSE) {
-  real <- as_samples(real)
-  # a fully collapsed generator is a valid input: RE = -Inf, with a warning
-  generated <- as_samples(generated, allow_constant = TRUE)
-  check_same_columns(real, generated)
-  per_sample <- check_flag(per_sample)
-  n_r <- nrow(real)
-  n_g <- nrow(generated)
-  d <- ncol(real)
-  k <- check_k(k, min(n_r, n_g) - 1L,
-               what = paste0("the smaller sample set (", min(n_r, n_g),
-                             " rows)"))
-  s <- list(fit = list(seq_len(n_r), seq_len(n_g)), eval = NULL)
-  nb <- engine_neighbours(real, generated, s, k,
-                          c("own", "query_x", "query_y"))
-  r2_rg <- nb$query_y[seq_len(n_r), , drop = FALSE]       # x_i to G
-  r2_gr <- nb$query_x[n_r + seq_len(n_g), , drop = FALSE] # y_j to R
-  warn_zero_radius(list(
-    list(r2 = nb$own_x, what = "real samples", where = "within `real`",
-         term = "H(R), in all three metrics"),
-    list(r2 = nb$own_y, what = "generated samples",
-         where = "within `generated`", term = "RE"),
-    list(r2 = r2_gr, what = "generated samples", where = "to `real`",
-         term = "PCE"),
-    list(r2 = r2_rg, what = "real samples", where = "to `generated`",
-         term = "RCE")
-  ), k)
+entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
+                            k = 5, split = 0, replicates = 0,
+                            features = NULL, id = NULL,
+                            standardize = c("none", "real"),
+                            per_sample = deprecated()) {
+  if (is.numeric(metrics)) {
+    prd_warn(c(
+      "The third argument of {.fn entropy_metrics} is now {.arg metrics}; a number there is taken as {.arg k}.",
+      "i" = "Name it: {.code entropy_metrics(real, generated, k = {metrics[1]})}."
+    ), "deprecated")
+    if (!missing(k) && isTRUE(k)) per_sample <- TRUE
+    k <- metrics
+    metrics <- entropy_metric_names
+  }
+  metrics <- entropy_metric_arg(metrics)
+  if (lifecycle::is_present(per_sample)) {
+    lifecycle::deprecate_warn("0.2.0", "entropy_metrics(per_sample)",
+                              "entropy_samples()")
+    per_sample <- check_flag(per_sample)
+  } else {
+    per_sample <- FALSE
+  }
+  sets <- prepare_samples(real, generated, rlang::enquo(features),
+                          rlang::enquo(id), standardize,
+                          allow_constant = FALSE)
+  replicates <- check_replicates(replicates)
+  run <- function(real, gens, warn = TRUE, what = NULL) {
+    lapply(names(gens), function(m) {
+      s <- resolve_split(split, nrow(real), nrow(gens[[m]]))
+      res <- entropy_core(real, gens[[m]], s, k, warn = warn, what = what)
+      res$model <- m
+      res
+    })
+  }
+  first <- run(sets$real, sets$generated)
+  pick <- function(res) {
+    v <- res$values[res$values$metric %in% metrics, , drop = FALSE]
+    v <- v[order(match(v$metric, entropy_metric_names), v$k), , drop = FALSE]
+    tibble::tibble(model = res$model, v)
+  }
+  values <- vctrs::vec_rbind(!!!lapply(first, pick))
+  out <- new_prd_metrics(
+    values, split = if (is.list(split)) "rows" else split,
+    estimates = vctrs::vec_rbind(!!!lapply(first, function(r) {
+      tibble::tibble(model = r$model, r$estimates)
+    }))
+  )
+  if (replicates > 0L) {
+    reps <- run_replicates(sets$real, sets$generated, replicates, k,
+                           function(real, gens) {
+                             vctrs::vec_rbind(!!!lapply(
+                               run(real, gens, warn = FALSE,
+                                   what = "the half-samples of the replicates"),
+                               pick))
+                           })
+    out <- attach_metric_replicates(out, reps)
+  }
+  if (!per_sample) return(out)
+  r1 <- first[[1]]
+  old <- out
+  old$metric <- toupper(old$metric)
+  list(metrics = old,
+       generated = r1$samples$generated, real = r1$samples$real)
+}
 
-  t_rr <- kl_terms(nb$own_x, k, n_r - 1, d)  # -log f_R(x_i), n_r x nk
-  t_gg <- kl_terms(nb$own_y, k, n_g - 1, d)  # -log f_G(y_j)
-  t_rg <- kl_terms(r2_rg, k, n_g, d)         # -log f_G(x_i)
-  t_gr <- kl_terms(r2_gr, k, n_r, d)         # -log f_R(y_j)
+#' Per-sample contributions to PCE, RCE and RE
+#'
+#' Each sample's term of the estimators of [entropy_metrics()], as one tidy
+#' tibble (augment-style), defined so that the mean of each column over its
+#' rows is the metric (see the section Per-sample contributions of
+#' [entropy_metrics()]): `pce` and `re` for generated rows, `rce` for real
+#' rows (`NA` elsewhere). Sorting lists the samples that contribute most:
+#' the generated samples with the largest `pce` are the least realistic
+#' ones, and strongly negative values may point to memorisation; the real
+#' samples with the largest `rce` mark the modes the generator misses.
+#'
+#' @inheritParams entropy_metrics
+#' @return A tibble with columns `model`, `set` (`"real"` or
+#'   `"generated"`), `row` (row number in that set), `id` (when the input
+#'   has an `id` column or row names), `k`, `pce`, `re`, `rce` (nats). Real
+#'   rows are repeated for every model.
+#' @section Errors and warnings: as [entropy_metrics()].
+#' @references Fox, A., Swarup, S. and Adiga, A. (2025). A unifying
+#'   information-theoretic perspective on evaluating generative models.
+#'   AAAI. Section 5.3 and the appendix on memorisation.
+#' @examples
+#' set.seed(1)
+#' real <- matrix(rnorm(500 * 4), ncol = 4)
+#' generated <- matrix(rnorm(500 * 4, sd = 1.5), ncol = 4)
+#' s <- entropy_samples(real, generated)
+#' gen <- s[s$set == "generated", ]
+#' head(gen[order(-gen$pce), ])
+#' @export
+entropy_samples <- function(real, generated, k = 5, split = 0,
+                            features = NULL, id = NULL,
+                            standardize = c("none", "real")) {
+  sets <- prepare_samples(real, generated, rlang::enquo(features),
+                          rlang::enquo(id), standardize)
+  vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
+    g <- sets$generated[[m]]
+    s <- resolve_split(split, nrow(sets$real), nrow(g))
+    res <- entropy_core(sets$real, g, s, k)
+    part <- function(tab, set, ids) {
+      id_col <- if (!is.null(ids)) list(id = ids[tab$row])
+      n <- nrow(tab)
+      tibble::tibble(model = m, set = set, row = tab$row, !!!id_col,
+                     k = tab$k,
+                     pce = if (set == "generated") tab$pce else rep(NA_real_, n),
+                     re = if (set == "generated") tab$re else rep(NA_real_, n),
+                     rce = if (set == "real") tab$rce else rep(NA_real_, n))
+    }
+    vctrs::vec_rbind(part(res$samples$real, "real", attr(sets$real, "ids")),
+                     part(res$samples$generated, "generated", attr(g, "ids")))
+  }))
+}
+
+entropy_metric_names <- c("pce", "rce", "re")
+
+#' `metrics` of entropy_metrics(), accepting the old upper-case names
+#' @noRd
+entropy_metric_arg <- function(metrics, call = rlang::caller_env()) {
+  if (is.character(metrics) && !anyNA(metrics) &&
+      any(metrics %in% c("PCE", "RCE", "RE"))) {
+    lifecycle::deprecate_warn(
+      "0.2.0", I("Upper-case metric names in `entropy_metrics()`"),
+      I("lower-case names \"pce\", \"rce\", \"re\"")
+    )
+    metrics <- tolower(metrics)
+  }
+  m <- check_methods(metrics, entropy_metric_names, arg = "metrics",
+                     call = call)
+  entropy_metric_names[entropy_metric_names %in% m]
+}
+
+#' PCE, RCE, RE of one model, with the raw estimates and per-sample terms
+#' @noRd
+entropy_core <- function(real, generated, s, k, warn = TRUE, what = NULL,
+                         call = rlang::caller_env()) {
+  sizes <- split_sizes(s)
+  self <- is.null(s$eval)
+  n_xf <- sizes[["fit_real"]]
+  n_yf <- sizes[["fit_generated"]]
+  limit <- min(n_xf, n_yf) - as.integer(self)
+  k <- check_k(k, limit, what = if (is.null(what)) {
+    paste0("the smaller ", if (self) "sample set" else "fit set",
+           " (", min(n_xf, n_yf), " rows)")
+  } else what, call = call)
+  d <- ncol(real)
+  nb <- engine_neighbours(real, generated, s, k, c("query_x", "query_y"))
+  n_ex <- sizes[["eval_real"]]
+  n_ey <- sizes[["eval_generated"]]
+  ix <- seq_len(n_ex)
+  iy <- n_ex + seq_len(n_ey)
+  r2_rr <- nb$query_x[ix, , drop = FALSE]  # real to real (self excluded)
+  r2_rg <- nb$query_y[ix, , drop = FALSE]  # real to generated
+  r2_gr <- nb$query_x[iy, , drop = FALSE]  # generated to real
+  r2_gg <- nb$query_y[iy, , drop = FALSE]  # generated to generated
+  if (warn) {
+    warn_zero_radius(list(
+      list(r2 = r2_rr, what = "real samples", where = "within `real`",
+           term = "H(R), in all three metrics"),
+      list(r2 = r2_gg, what = "generated samples",
+           where = "within `generated`", term = "RE"),
+      list(r2 = r2_gr, what = "generated samples", where = "to `real`",
+           term = "PCE"),
+      list(r2 = r2_rg, what = "real samples", where = "to `generated`",
+           term = "RCE")
+    ), k, call = call)
+  }
+  t_rr <- kl_terms(r2_rr, k, n_xf - self, d)  # -log f_R(x_i)
+  t_gg <- kl_terms(r2_gg, k, n_yf - self, d)  # -log f_G(y_j)
+  t_rg <- kl_terms(r2_rg, k, n_yf, d)         # -log f_G(x_i)
+  t_gr <- kl_terms(r2_gr, k, n_xf, d)         # -log f_R(y_j)
   h_r <- colMeans(t_rr)
   h_g <- colMeans(t_gg)
   ce_rg <- colMeans(t_rg)
   ce_gr <- colMeans(t_gr)
-
   nk <- length(k)
-  metrics <- tibble::tibble(
-    metric = rep(c("PCE", "RCE", "RE"), times = nk),
+  values <- tibble::tibble(
+    metric = rep(entropy_metric_names, times = nk),
     k = rep(k, each = 3L),
     value = as.vector(rbind(ce_gr - h_r, ce_rg - h_r, h_g - h_r))
   )
-  attr(metrics, "estimates") <- tibble::tibble(
-    k = k, H_real = unname(h_r), H_generated = unname(h_g),
-    CE_generated_real = unname(ce_gr), CE_real_generated = unname(ce_rg)
+  estimates <- tibble::tibble(
+    k = k, h_real = unname(h_r), h_generated = unname(h_g),
+    ce_generated_real = unname(ce_gr), ce_real_generated = unname(ce_rg)
   )
-  if (!per_sample) return(metrics)
-
-  base <- rep(h_r, each = n_g)
+  ev <- if (self) s$fit else s$eval
+  base_g <- rep(h_r, each = n_ey)
   generated_tbl <- tibble::tibble(
-    row = rep(seq_len(n_g), times = nk),
-    k = rep(k, each = n_g),
-    pce = as.vector(t_gr) - base,
-    re = as.vector(t_gg) - base
+    row = rep(ev[[2]], times = nk),
+    k = rep(k, each = n_ey),
+    pce = as.vector(t_gr) - base_g,
+    re = as.vector(t_gg) - base_g
   )
   real_tbl <- tibble::tibble(
-    row = rep(seq_len(n_r), times = nk),
-    k = rep(k, each = n_r),
+    row = rep(ev[[1]], times = nk),
+    k = rep(k, each = n_ex),
     rce = as.vector(t_rg) - as.vector(t_rr)
   )
-  list(metrics = metrics, generated = generated_tbl, real = real_tbl)
+  list(values = values, estimates = estimates,
+       samples = list(generated = generated_tbl, real = real_tbl))
 }

@@ -68,7 +68,7 @@ prd_class_subset <- function(x, labels, real_classes = NULL,
     truth$method <- "truth"
     s <- summary(cv)
     s$iou <- unname(prd_iou(cv, truth))
-    curves[[length(curves) + 1L]] <- cbind(q = qq, rbind(as.data.frame(cv),
+    curves[[length(curves) + 1L]] <- cbind(q = qq, vctrs::vec_rbind(as.data.frame(cv),
                                                          as.data.frame(truth)))
     sums[[length(sums) + 1L]] <- cbind(q = qq, s)
   }

@@ -92,23 +92,35 @@
 #' `k`. `p_precision`/`p_recall` need the mean own-set radius before the
 #' kernel sums, so requesting them adds one radii-only sweep.
 #'
+#' @section Intervals: With `replicates = R > 0` every metric gets a
+#'   `lower` and `upper` column from R half-samples (half of the real rows,
+#'   shared by all models, and half of each generated set, without
+#'   replacement; the delete-d jackknife with d = n / 2, Shao and Wu 1989),
+#'   as described in the section Intervals of [prd_curve()]. `k` must fit
+#'   the half-samples. The replicate values are kept in attribute
+#'   `replicates` for [prd_compare()].
+#'
 #' @param real Real samples (from P): a numeric matrix or data frame, one
 #'   row per sample (n x d). Integer matrices are accepted.
-#' @param generated Generated samples (from Q), m x d, same columns.
-#' @param k Number of neighbours: one or more whole numbers, each with
-#'   1 <= k <= (smaller fit set size) - 1. Default 5 (Naeem et al. 2020;
-#'   Kynkaanniemi et al. 2019 use 3). Several values are computed in the
-#'   same pass and returned sorted.
+#' @param generated Generated samples (from Q), m x d, same columns: one
+#'   sample set, a named list of sample sets (one per model), or a data
+#'   frame grouped by a model column.
 #' @param metrics Names of the metrics to compute (default: all), any of
 #'   `"precision"`, `"recall"`, `"density"`, `"coverage"`, `"c_precision"`,
 #'   `"sym_precision"`, `"sym_recall"`, `"prc_precision"`, `"prc_recall"`,
 #'   `"p_precision"`, `"p_recall"`.
-#' @param split Fraction in \[0, 1) of each set held out for evaluation
-#'   (default 0, no split: fit = evaluation = the whole set, the
-#'   literature's setting; drawn with R's RNG, so [set.seed()] reproduces
-#'   it), or explicit evaluation rows `list(real = <int>, generated =
-#'   <int>)`. Balls and radii come from the fit parts, shares and means are
-#'   taken over the evaluation parts.
+#' @param k Number of neighbours: one or more whole numbers, each with
+#'   1 <= k <= (smaller fit set size) - 1. Default 5 (Naeem et al. 2020;
+#'   Kynkaanniemi et al. 2019 use 3). Several values are computed in the
+#'   same pass.
+#' @param split Fraction in \[0, 1) of each set held out for evaluation, or
+#'   explicit evaluation rows `list(real = <int>, generated = <int>)`.
+#'   Default 0 (no split: fit = evaluation = the whole set), the setting in
+#'   which these metrics were defined and published, so that numbers can be
+#'   compared with the literature and with `prdc`; curves default to 0.5
+#'   because a classifier must be judged on held-out points. Balls and
+#'   radii come from the fit parts, shares and means are taken over the
+#'   evaluation parts. Drawn with R's RNG ([set.seed()] reproduces it).
 #' @param closed `TRUE` (default): closed balls, \eqn{\|u - z\| \le r};
 #'   `FALSE`: open balls, \eqn{<} (the `prdc` convention).
 #' @param k_prime Count threshold of `prc_precision`/`prc_recall`, a whole
@@ -117,40 +129,28 @@
 #'   kernel radius is a times the mean `ppr_k`-NN distance of the fit set
 #'   (default 1.2).
 #' @param ppr_k Neighbour count of that mean distance, a whole number with
-#'   1 <= `ppr_k` <= (smaller fit set size) - 1 (default 4).
-#' @param per_sample `FALSE` (default) returns the metrics only; `TRUE`
-#'   also returns per-sample indicators for auditing (see Value).
-#' @return With `per_sample = FALSE`, a tibble with one row per metric and
-#'   `k`: `metric` (character), `k` (integer; for `p_precision` and
-#'   `p_recall` it is `ppr_k`, one row each) and `value` (double; in \[0,
-#'   1\] except `density`). Attributes: `sizes` (fit and evaluation sizes
-#'   of both sets), `split`, `closed`, `k_prime`, and `ppr_radius` (the
-#'   kernel radii \eqn{R_X, R_Y} as distances) when `p_*` are requested.
-#'
-#'   With `per_sample = TRUE`, a list of three tibbles, one row per
-#'   evaluated sample and value of `k` (with a split, only the evaluation
-#'   rows appear; `row` says which):
-#'   * `metrics`: the tibble above.
-#'   * `generated`: `row` (index into `generated`), `k`, `n_real_balls`
-#'     (number of real k-NN balls containing it; `density` is their sum
-#'     over \eqn{k |Y_e|}), `in_real_manifold` (`n_real_balls >= 1`;
-#'     `precision` is its mean), `n_real_in_ball` (number of real fit
-#'     points in its own k-NN ball among the generated; `prc_precision` is
-#'     the mean of `n_real_in_ball >= k_prime`), `covered_c`
-#'     (`n_real_in_ball >= 1`; `c_precision` is its mean) and, when `p_*`
-#'     are requested, `p_in_real` (\eqn{1 - \prod (1 - \tau)}, whose mean
-#'     is `p_precision`). Generated samples with `in_real_manifold` or
-#'     `covered_c` `FALSE` are the ones that drag precision down.
-#'   * `real`: `row` (index into `real`), `k`, `n_generated_balls`,
-#'     `in_generated_manifold` (`recall`), `n_generated_in_ball`,
-#'     `covered` (`coverage`) and, when requested, `p_in_generated`
-#'     (`p_recall`).
-#' @section Errors: `real` and `generated` must be numeric with no NA, NaN
-#'   or Inf, at least 2 rows, not all rows equal, and the same number of
-#'   columns; `metrics` must be known names; `k` and `ppr_k` must fit the
-#'   fit set sizes; `k_prime` must be a whole number >= 1; `ppr_scale` a
-#'   positive number; `split` in \[0, 1) or valid distinct row numbers;
-#'   `closed` and `per_sample` `TRUE` or `FALSE`.
+#'   1 <= `ppr_k` <= (smaller fit set size) - 1 (default 4). Checked only
+#'   when `p_precision` or `p_recall` is requested.
+#' @param replicates Number of half-sample replicates for intervals
+#'   (default 0: none).
+#' @inheritParams prd_curve
+#' @param per_sample `r lifecycle::badge("deprecated")` Use
+#'   [manifold_samples()] for per-sample results.
+#' @return A tibble of class `prd_metrics`, one row per model, metric and
+#'   `k` (in that order): `model` (the generated set's name, `"generated"`
+#'   for a single set), `metric` (character), `k` (integer; for
+#'   `p_precision` and `p_recall` it is `ppr_k`, one row each) and `value`
+#'   (double; in \[0, 1\] except `density`), plus `lower` and `upper` with
+#'   replicates. Attributes: `sizes` (fit and evaluation sizes), `split`,
+#'   `closed`, `k_prime`, and `ppr_radius` (the kernel radii \eqn{R_X,
+#'   R_Y} as distances) when `p_*` are requested.
+#' @section Errors: classed conditions inheriting from `prdcurve_error`:
+#'   `prdcurve_error_input` (samples that are not numeric, with NA, NaN or
+#'   Inf, fewer than 2 rows; unknown `metrics`; bad `k_prime`,
+#'   `ppr_scale`, `closed`), `prdcurve_error_columns`,
+#'   `prdcurve_error_k_too_large` (`k` or `ppr_k` does not fit the fit
+#'   sets, or the half-samples), `prdcurve_error_split`,
+#'   `prdcurve_error_replicates`. Input warnings as in [prd_curve()].
 #' @references
 #' Kynkaanniemi, T., Karras, T., Laine, S., Lehtinen, J. and Aila, T.
 #' (2019). Improved precision and recall metric for assessing generative
@@ -172,46 +172,202 @@
 #' Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #' perspective on precision and recall for generative models.
 #' arXiv:2405.01611. Section 4.1, eqs. 16-20.
-#' @seealso [prd_curve()] for the whole precision-recall curve, whose
-#'   extreme points these metrics bound.
+#'
+#' Shao, J. and Wu, C. F. J. (1989). A general theory for jackknife
+#' variance estimation. Annals of Statistics 17(3), 1176-1197.
+#' \doi{10.1214/aos/1176347263}.
+#' @seealso [manifold_samples()] for each sample's indicators,
+#'   [prd_curve()] for the whole precision-recall curve, whose extreme
+#'   points these metrics bound, [prd_compare()].
 #' @examples
 #' set.seed(1)
 #' real <- matrix(rnorm(300 * 8), ncol = 8)
 #' generated <- matrix(rnorm(300 * 8, mean = 0.3), ncol = 8)
 #' manifold_metrics(real, generated, k = c(3, 5))
 #'
-#' # the generated samples outside the real manifold
-#' audit <- manifold_metrics(real, generated, metrics = "precision",
-#'                           per_sample = TRUE)
-#' head(audit$generated[!audit$generated$in_real_manifold, ])
+#' # two models with intervals
+#' models <- list(a = generated, b = matrix(rnorm(300 * 8), ncol = 8))
+#' manifold_metrics(real, models, metrics = c("precision", "recall"),
+#'                  replicates = 20)
 #' @export
-manifold_metrics <- function(real, generated, k = 5,
+manifold_metrics <- function(real, generated,
                              metrics = c("precision", "recall", "density",
                                          "coverage", "c_precision",
                                          "sym_precision", "sym_recall",
                                          "prc_precision", "prc_recall",
                                          "p_precision", "p_recall"),
-                             split = 0, closed = TRUE, k_prime = 1,
-                             ppr_scale = 1.2, ppr_k = 4,
-                             per_sample = FALSE) {
-  real <- as_samples(real)
-  generated <- as_samples(generated)
-  check_same_columns(real, generated)
+                             k = 5, split = 0, closed = TRUE, k_prime = 1,
+                             ppr_scale = 1.2, ppr_k = 4, replicates = 0,
+                             features = NULL, id = NULL,
+                             standardize = c("none", "real"),
+                             per_sample = deprecated()) {
+  if (is.numeric(metrics)) {
+    # the old argument order was (real, generated, k, metrics)
+    prd_warn(c(
+      "The third argument of {.fn manifold_metrics} is now {.arg metrics}; a number there is taken as {.arg k}.",
+      "i" = "Name it: {.code manifold_metrics(real, generated, k = {metrics[1]})}."
+    ), "deprecated")
+    if (!missing(k) && is.character(k)) {
+      tmp <- k
+      k <- metrics
+      metrics <- tmp
+    } else {
+      k <- metrics
+      metrics <- manifold_metric_names
+    }
+  }
+  if (lifecycle::is_present(per_sample)) {
+    lifecycle::deprecate_warn("0.2.0", "manifold_metrics(per_sample)",
+                              "manifold_samples()")
+    per_sample <- check_flag(per_sample)
+  } else {
+    per_sample <- FALSE
+  }
+  sets <- prepare_samples(real, generated, rlang::enquo(features),
+                          rlang::enquo(id), standardize)
   metrics <- check_methods(metrics, manifold_metric_names, arg = "metrics")
-  closed <- check_flag(closed)
-  per_sample <- check_flag(per_sample)
-  k_prime <- check_count(k_prime, min = 1)
-  ppr_scale <- check_positive(ppr_scale, len = 1L)
-  ppr_k <- check_count(ppr_k, min = 1)
-  s <- resolve_split(split, nrow(real), nrow(generated))
+  metrics <- manifold_metric_names[manifold_metric_names %in% metrics]
+  opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
+  replicates <- check_replicates(replicates)
+  run <- function(real, gens, split, what = "the fit sets") {
+    vctrs::vec_rbind(!!!lapply(names(gens), function(m) {
+      s <- resolve_split(split, nrow(real), nrow(gens[[m]]))
+      res <- manifold_core(real, gens[[m]], s, metrics, k, opts, what = what)
+      tibble::tibble(model = m, res$values)
+    }))
+  }
+  first <- lapply(names(sets$generated), function(m) {
+    s <- resolve_split(split, nrow(sets$real), nrow(sets$generated[[m]]))
+    res <- manifold_core(sets$real, sets$generated[[m]], s, metrics, k, opts,
+                         per_sample = per_sample)
+    res$model <- m
+    res$s <- s
+    res
+  })
+  values <- vctrs::vec_rbind(!!!lapply(first, function(r) {
+    tibble::tibble(model = r$model, r$values)
+  }))
+  s1 <- first[[1]]
+  out <- new_prd_metrics(values, sizes = split_sizes(s1$s), split = s1$s$split,
+                         closed = opts$closed, k_prime = opts$k_prime,
+                         ppr_radius = s1$ppr_radius)
+  if (replicates > 0L) {
+    reps <- run_replicates(sets$real, sets$generated, replicates, k,
+                           function(real, gens) {
+                             run(real, gens, split,
+                                 what = "the half-samples of the replicates")
+                           })
+    out <- attach_metric_replicates(out, reps, bounded = manifold_bounded)
+  }
+  if (!per_sample) return(out)
+  samples <- first[[1]]$samples
+  list(metrics = out, generated = samples$generated, real = samples$real)
+}
+
+#' Per-sample indicators of the manifold metrics
+#'
+#' The sample-level terms behind [manifold_metrics()], as one tidy tibble
+#' (augment-style): one row per evaluated sample (all rows without a
+#' split, the evaluation rows with one) and value of `k`, for the real and
+#' every generated set. For each sample, "the other set" is the generated
+#' set for a real row and the real set for a generated row:
+#'
+#' * `n_balls`: the number of the other set's k-NN balls (fit points, own
+#'   radius) that contain the sample; `in_manifold` is `n_balls >= 1`. For
+#'   generated rows the mean of `in_manifold` is `precision` and the sum of
+#'   `n_balls` over \eqn{k |Y_e|} is `density`; for real rows the mean of
+#'   `in_manifold` is `recall`.
+#' * `n_in_ball`: the number of the other set's fit points inside the
+#'   sample's own k-NN ball (radius among its own set's fit points);
+#'   `covered` is `n_in_ball >= 1`: its mean is `c_precision` over the
+#'   generated rows and `coverage` over the real rows (`prc_precision`,
+#'   `prc_recall` are the means of `n_in_ball >= k_prime`).
+#' * `p_in` (with `probabilistic = TRUE`): \eqn{1 - \prod (1 - \tau)} over
+#'   the other set's fit points, whose mean is `p_precision` (generated
+#'   rows) or `p_recall` (real rows).
+#'
+#' Generated rows with `in_manifold` or `covered` `FALSE` are the samples
+#' that drag precision down; real rows with `covered` `FALSE` are the
+#' modes the generator misses.
+#'
+#' @inheritParams manifold_metrics
+#' @param probabilistic Add the `p_in` column (one more sweep of the
+#'   distance engine); default `FALSE`.
+#' @return A tibble with columns `model`, `set` (`"real"` or
+#'   `"generated"`), `row` (row number in that set), `id` (the `id` column
+#'   or row names, when the input has them), `k`, `n_balls`, `in_manifold`,
+#'   `n_in_ball`, `covered` and, with `probabilistic = TRUE`, `p_in`. Real
+#'   rows are repeated for every model (their indicators depend on it).
+#' @section Errors: as [manifold_metrics()].
+#' @references See [manifold_metrics()].
+#' @examples
+#' set.seed(1)
+#' real <- data.frame(id = sprintf("r%03d", 1:200),
+#'                    matrix(rnorm(200 * 4), ncol = 4))
+#' generated <- data.frame(id = sprintf("g%03d", 1:200),
+#'                         matrix(rnorm(200 * 4, mean = 0.8), ncol = 4))
+#' s <- manifold_samples(real, generated, id = id)
+#' # the generated samples outside the real manifold
+#' head(s[s$set == "generated" & !s$in_manifold, ])
+#' @export
+manifold_samples <- function(real, generated, k = 5, split = 0,
+                             closed = TRUE, k_prime = 1, ppr_scale = 1.2,
+                             ppr_k = 4, probabilistic = FALSE,
+                             features = NULL, id = NULL,
+                             standardize = c("none", "real")) {
+  sets <- prepare_samples(real, generated, rlang::enquo(features),
+                          rlang::enquo(id), standardize)
+  probabilistic <- check_flag(probabilistic)
+  opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
+  metrics <- c("precision", if (probabilistic) "p_precision")
+  vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
+    g <- sets$generated[[m]]
+    s <- resolve_split(split, nrow(sets$real), nrow(g))
+    res <- manifold_core(sets$real, g, s, metrics, k, opts, per_sample = TRUE)
+    part <- function(tab, set, ids, own) {
+      id_col <- if (!is.null(ids)) list(id = ids[tab$row])
+      tibble::tibble(
+        model = m, set = set, row = tab$row, !!!id_col, k = tab$k,
+        n_balls = tab[[paste0("n_", own, "_balls")]],
+        in_manifold = tab[[paste0("in_", own, "_manifold")]],
+        n_in_ball = tab[[paste0("n_", own, "_in_ball")]],
+        covered = if (set == "real") tab$covered else tab$covered_c,
+        p_in = if (probabilistic) tab[[paste0("p_in_", own)]]
+      )
+    }
+    vctrs::vec_rbind(
+      part(res$samples$real, "real", attr(sets$real, "ids"), "generated"),
+      part(res$samples$generated, "generated", attr(g, "ids"), "real")
+    )
+  }))
+}
+
+#' Validated options of the manifold metrics
+#' @noRd
+manifold_options <- function(closed, k_prime, ppr_scale, ppr_k,
+                             call = rlang::caller_env()) {
+  list(closed = check_flag(closed, call = call),
+       k_prime = check_count(k_prime, min = 1, call = call),
+       ppr_scale = check_positive(ppr_scale, len = 1L, max = 1e150,
+                                  call = call),
+       ppr_k = check_count(ppr_k, min = 1, call = call))
+}
+
+#' The metrics of one model (and, with per_sample, the per-sample tables)
+#' @noRd
+manifold_core <- function(real, generated, s, metrics, k, opts,
+                          per_sample = FALSE, what = "the fit sets",
+                          call = rlang::caller_env()) {
   sizes <- split_sizes(s)
   limit <- min(sizes[["fit_real"]], sizes[["fit_generated"]]) - 1L
-  k <- check_k(k, limit, what = "the fit sets")
+  k <- check_k(k, limit, what = what, call = call)
   want_ppr <- any(c("p_precision", "p_recall") %in% metrics)
-  if (want_ppr) check_k(ppr_k, limit, arg = "ppr_k", what = "the fit sets")
+  ppr_k <- opts$ppr_k
+  if (want_ppr) check_k(ppr_k, limit, arg = "ppr_k", what = what, call = call)
+  k_prime <- opts$k_prime
 
   uses <- function(m) any(m %in% metrics)
-  what <- c(
+  est <- c(
     if (per_sample || uses(c("precision", "recall", "density",
                              "sym_precision", "sym_recall"))) "ipr",
     if (per_sample || uses(c("coverage", "c_precision", "sym_precision",
@@ -220,9 +376,10 @@ manifold_metrics <- function(real, generated, k = 5,
     if (want_ppr) "ppr"
   )
   ks <- sort(unique(c(k, if (want_ppr) ppr_k)))
-  nb <- engine_neighbours(real, generated, s, ks, what,
-                          ppr = list(k = ppr_k, scale = ppr_scale),
-                          closed = closed)
+  nb <- engine_neighbours(real, generated, s, ks, est,
+                          ppr_k = if (want_ppr) ppr_k,
+                          ppr_scale = if (want_ppr) opts$ppr_scale,
+                          closed = opts$closed)
 
   n_ex <- sizes[["eval_real"]]
   n_ey <- sizes[["eval_generated"]]
@@ -231,10 +388,10 @@ manifold_metrics <- function(real, generated, k = 5,
   col <- match(k, ks)
   # counts of the evaluation points, one column per k
   cnt <- function(part, rows) nb[[part]][rows, col, drop = FALSE]
-  ipr_gen <- if ("ipr" %in% what) cnt("ipr_a", iy)
-  ipr_real <- if ("ipr" %in% what) cnt("ipr_b", ix)
-  cov_gen <- if ("coverage" %in% what) cnt("coverage_a", iy)
-  cov_real <- if ("coverage" %in% what) cnt("coverage_b", ix)
+  ipr_gen <- if ("ipr" %in% est) cnt("ipr_a", iy)
+  ipr_real <- if ("ipr" %in% est) cnt("ipr_b", ix)
+  cov_gen <- if ("coverage" %in% est) cnt("coverage_a", iy)
+  cov_real <- if ("coverage" %in% est) cnt("coverage_b", ix)
   share <- function(m, thr) colMeans(m >= thr)
   per_k <- list(
     precision = function() share(ipr_gen, 1),
@@ -255,16 +412,14 @@ manifold_metrics <- function(real, generated, k = 5,
     if (m == "p_recall") return(list(m, ppr_k, mean(p_real)))
     list(rep(m, length(k)), k, as.double(per_k[[m]]()))
   })
-  out <- tibble::new_tibble(
-    list(metric = unlist(lapply(rows, `[[`, 1)),
-         k = as.integer(unlist(lapply(rows, `[[`, 2))),
-         value = as.double(unlist(lapply(rows, `[[`, 3)))),
-    sizes = sizes, split = s$split, closed = closed, k_prime = k_prime
+  values <- tibble::tibble(
+    metric = unlist(lapply(rows, `[[`, 1)),
+    k = as.integer(unlist(lapply(rows, `[[`, 2))),
+    value = as.double(unlist(lapply(rows, `[[`, 3)))
   )
-  if (want_ppr) {
-    attr(out, "ppr_radius") <- c(real = nb$ppr_radius[1],
-                                 generated = nb$ppr_radius[2])
-  }
+  out <- list(values = values,
+              ppr_radius = if (want_ppr) c(real = nb$ppr_radius[1],
+                                           generated = nb$ppr_radius[2]))
   if (!per_sample) return(out)
 
   ev <- if (is.null(s$eval)) s$fit else s$eval
@@ -289,7 +444,8 @@ manifold_metrics <- function(real, generated, k = 5,
     gen$p_in_real <- rep(p_gen, times = length(k))
     rl$p_in_generated <- rep(p_real, times = length(k))
   }
-  list(metrics = out, generated = gen, real = rl)
+  out$samples <- list(generated = gen, real = rl)
+  out
 }
 
 #' The metrics of manifold_metrics(), in output order.
@@ -298,3 +454,7 @@ manifold_metric_names <- c("precision", "recall", "density", "coverage",
                            "c_precision", "sym_precision", "sym_recall",
                            "prc_precision", "prc_recall", "p_precision",
                            "p_recall")
+
+#' Metrics bounded by [0, 1] (interval clamping)
+#' @noRd
+manifold_bounded <- setdiff(manifold_metric_names, "density")

@@ -36,10 +36,10 @@ prd_discrete <- function(p, q, angles = 1001) {
   lambda <- lambda_grid(angles)
   alpha <- vapply(lambda, function(l) sum(pmin(l * p, q)), numeric(1))
   beta <- vapply(lambda, function(l) sum(pmin(p, q / l)), numeric(1))
-  cv <- tibble::tibble(method = "discrete", lambda = c(0, lambda, Inf),
-                       precision = c(0, alpha, sum(q[p > 0])),
-                       recall = c(sum(p[q > 0]), beta, 0))
-  new_prd_curve(cv, angles = angles)
+  new_prd_curve(lambda, pmin(alpha, 1), pmin(beta, 1),
+                max_precision = min(1, sum(q[p > 0])),
+                max_recall = min(1, sum(p[q > 0])), method = "discrete",
+                info = curve_info(source = "prd_discrete", angles = angles))
 }
 
 #' PR curve of k-means histograms (Sajjadi et al. 2018)
@@ -115,12 +115,18 @@ prd_histogram <- function(real, generated, clusters = 20, runs = 10,
       acc + cv[, c("precision", "recall")]
     }
   }
-  out <- tibble::tibble(method = "histogram", lambda = cv$lambda,
-                        precision = acc$precision / runs,
-                        recall = acc$recall / runs)
-  new_prd_curve(out, clusters = clusters, runs = runs,
-                n = c(real = nrow(real), generated = nrow(generated)),
-                angles = angles)
+  inner <- seq(2L, nrow(cv) - 1L)
+  last <- nrow(cv)
+  new_prd_curve(cv$lambda[inner], pmin(acc$precision[inner] / runs, 1),
+                pmin(acc$recall[inner] / runs, 1),
+                max_precision = min(1, acc$precision[last] / runs),
+                max_recall = min(1, acc$recall[1] / runs),
+                method = "histogram",
+                info = curve_info(source = "prd_histogram", angles = angles,
+                                  sizes = c(eval_real = nrow(real),
+                                            eval_generated = nrow(generated)),
+                                  details = list(clusters = clusters,
+                                                 runs = runs)))
 }
 
 #' Plug-in PR curve of uniform-kernel density estimates (Sykes et al. Def. 4)
@@ -204,15 +210,15 @@ prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
   z <- rbind(draw(real, n_mc), draw(generated, n_mc))
   fit$eval <- z
   nb <- engine_neighbours(real, generated, fit, 1L, "kde",
-                          kde = c(bandwidth, bandwidth), closed = TRUE)
+                          bandwidth = c(bandwidth, bandwidth), closed = TRUE)
   # density ratio q/p = (b / n_Y) / (a / n_X); the ball volume cancels
   ratio <- evidence_score(nb$kde_a[, 1] / nx, nb$kde_b[, 1] / ny)
   ix <- seq_len(n_mc)
-  out <- ratio_curve(ratio[ix], ratio[-ix], lambda_grid(angles),
-                     "kde_plugin")
-  new_prd_curve(out$curve, bandwidth = bandwidth, n_mc = n_mc,
-                n = c(real = nx, generated = ny), angles = angles,
-                std_error = out$std_error)
+  ratio_curve(ratio[ix], ratio[-ix], lambda_grid(angles), "kde_plugin",
+              info = curve_info(source = "prd_kde_plugin", angles = angles,
+                                bandwidth = c(bandwidth, bandwidth),
+                                sizes = c(eval_real = nx, eval_generated = ny),
+                                details = list(n_mc = n_mc)))
 }
 
 #' PR curve of the likelihood-ratio classifier, by Monte Carlo
@@ -220,9 +226,11 @@ prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
 #' `r_real`, `r_gen`: the ratio q/p (or any increasing transform `t` of it,
 #' with `lambda` transformed alike through `tr`) at draws from P and Q.
 #' alpha = lambda P(r > lambda) + Q(r <= lambda), beta = alpha / lambda
-#' (Simon et al. 2019, Thm 4), with binomial standard errors.
+#' (Simon et al. 2019, Thm 4), with binomial standard errors (kept in the
+#' curve's details as `std_error`).
 #' @noRd
-ratio_curve <- function(r_real, r_gen, lambda, method, tr = identity) {
+ratio_curve <- function(r_real, r_gen, lambda, method, tr = identity,
+                        info = curve_info()) {
   t <- tr(lambda)
   sr <- sort(r_real)
   sg <- sort(r_gen)
@@ -238,35 +246,31 @@ ratio_curve <- function(r_real, r_gen, lambda, method, tr = identity) {
   se_inf <- sqrt(alpha_inf * (1 - alpha_inf) / ng)
   se_0 <- sqrt(beta_0 * (1 - beta_0) / nr)
   se_b <- se_a / lambda
-  list(
-    curve = tibble::tibble(method = method, lambda = c(0, lambda, Inf),
-                           precision = c(0, alpha, alpha_inf),
-                           recall = c(beta_0, beta, 0)),
-    std_error = tibble::tibble(lambda = c(0, lambda, Inf),
-                               precision = c(0, se_a, se_inf),
-                               recall = c(se_0, se_b, 0))
-  )
+  info$details[[1]]$std_error <- tibble::tibble(
+    lambda = c(0, lambda, Inf), precision = c(0, se_a, se_inf),
+    recall = c(se_0, se_b, 0))
+  new_prd_curve(lambda, alpha, beta, max_precision = alpha_inf,
+                max_recall = beta_0, method = method, info = info)
 }
 
 #' Bind several PR curves into one
 #'
-#' Stacks `prd_curve` objects (for instance an estimate, its ground truth
-#' and a plug-in) into one `prd_curve`, so that one [summary.prd_curve()]
-#' call, one `autoplot()` or one `plot()` shows them together. Base
-#' [rbind()] also works on `prd_curve` tibbles but keeps the first curve's
-#' attributes only and silently merges curves that share a method label;
-#' `prd_bind()` relabels and checks.
+#' Stacks `prd_curve` objects (for instance estimates of several models,
+#' their ground truth and a plug-in) into one `prd_curve`, so that one
+#' [summary.prd_curve()] call, one `autoplot()` or one `plot()` shows them
+#' together. [rbind()] and `dplyr::bind_rows()` also work and keep every
+#' curve's settings; `prd_bind()` in addition relabels and checks that no
+#' two inputs share a label.
 #'
-#' @param ... `prd_curve` objects (or data frames with the columns
-#'   `method`, `lambda`, `precision`, `recall`), or one list of them.
-#'   Named arguments relabel their curve: a curve with one method gets the
-#'   name as its method, a curve with several gets `"<name> <method>"`.
-#' @return A `prd_curve` with the columns `method`, `lambda`, `precision`,
-#'   `recall` (other columns are dropped) and attribute `curves`: the
-#'   attributes of each input curve (k, sizes, bandwidth, ...), named by
-#'   method.
-#' @section Errors: an input without the four columns; two inputs with the
-#'   same method label (name the arguments to tell them apart).
+#' @param ... `prd_curve` objects, or one list of them. Named arguments
+#'   relabel their curve: a curve with a `model` column (an estimate) gets
+#'   the name as its model; a curve without one gets the name as its
+#'   method (one method) or `"<name> <method>"` (several).
+#' @return A `prd_curve` with the columns of its inputs (missing ones
+#'   filled with `NA`); each curve's settings stay in [prd_curve_info()].
+#' @section Errors: `prdcurve_error_curve` for an input that is not a valid
+#'   curve, or two inputs with the same labels (name the arguments to tell
+#'   them apart); `prdcurve_error_input` for no input.
 #' @examples
 #' truth <- prd_truth_gaussian(c(0, 0), c(1, 0))
 #' square <- prd_discrete(1, 1)
@@ -279,33 +283,52 @@ prd_bind <- function(...) {
       !is.data.frame(curves[[1]])) {
     curves <- curves[[1]]
   }
-  if (length(curves) < 1L) cli::cli_abort("{.fn prd_bind} needs at least one curve.")
+  if (length(curves) < 1L) {
+    prd_abort("{.fn prd_bind} needs at least one curve.", "input")
+  }
   nms <- names(curves)
   if (is.null(nms)) nms <- rep("", length(curves))
-  cols <- c("method", "lambda", "precision", "recall")
-  meta <- list()
   parts <- lapply(seq_along(curves), function(i) {
     cv <- curves[[i]]
     check_curve(cv, paste0("..", i))
-    df <- as.data.frame(cv)[, cols]
-    if (nzchar(nms[i])) {
-      meth <- unique(df$method)
-      df$method <- if (length(meth) == 1L) nms[i] else paste(nms[i], df$method)
+    if (!inherits(cv, "prd_curve")) {
+      cv <- as_prd_curve(tibble::as_tibble(cv), NULL)
     }
-    at <- attributes(cv)
-    at <- at[setdiff(names(at), c("names", "row.names", "class"))]
-    for (m in unique(df$method)) meta[[m]] <<- at
-    df
+    if (nzchar(nms[i])) cv <- relabel_curve(cv, nms[i])
+    cv
   })
-  labels <- lapply(parts, function(df) unique(df$method))
-  all_labels <- unlist(labels)
-  if (anyDuplicated(all_labels)) {
-    dup <- unique(all_labels[duplicated(all_labels)])
-    cli::cli_abort(c(
-      "Each curve given to {.fn prd_bind} must have its own method label.",
-      "x" = "Repeated: {.val {dup}}.",
+  keys <- lapply(parts, curve_keys)
+  all_keys <- vctrs::vec_rbind(!!!keys)
+  if (vctrs::vec_duplicate_any(all_keys)) {
+    dup <- all_keys[vctrs::vec_duplicate_detect(all_keys), , drop = FALSE]
+    labels <- unique(vapply(seq_len(nrow(dup)), function(i) curve_label(dup[i, ]), ""))
+    prd_abort(c(
+      "Each curve given to {.fn prd_bind} must have its own label.",
+      "x" = "Repeated: {.val {labels}}.",
       "i" = "Name the arguments, e.g. {.code prd_bind(a = curve1, b = curve2)}."
-    ))
+    ), "curve")
   }
-  new_prd_curve(tibble::as_tibble(do.call(rbind, parts)), curves = meta)
+  bind_curves(parts)
+}
+
+#' Relabel a curve's model (estimates) or method (other curves), in its
+#' rows and in its settings table.
+#' @noRd
+relabel_curve <- function(cv, name) {
+  info <- attr(cv, "curves")
+  if ("model" %in% names(cv)) {
+    cv$model <- name
+    if (!is.null(info)) info$model <- name
+  } else {
+    meth <- unique(as.character(cv$method))
+    new <- if (length(meth) == 1L) name else paste(name, meth)
+    map <- stats::setNames(new, meth)
+    cv$method <- unname(map[as.character(cv$method)])
+    if (!is.null(info)) {
+      hit <- info$method %in% meth
+      info$method[hit] <- unname(map[info$method[hit]])
+    }
+  }
+  attr(cv, "curves") <- if (is.null(info)) NULL else vctrs::vec_unique(info)
+  cv
 }

@@ -13,8 +13,57 @@
 #' per-row reductions in C (k-th neighbour radii, ball counts) in parallel
 #' with OpenMP ([prd_threads()]), and never stored as an n x n matrix.
 #'
-#' Options: `prdcurve.progress` (default `TRUE`) shows a cli progress bar on
-#' long computations in interactive sessions.
+#' @section Conventions: Every function of the package follows one grammar.
+#'
+#' * **Samples.** The sets are `real` (n x d, from P) and `generated` (m x
+#'   d, from Q), always named so, never positional "x, y" whose order can be
+#'   swapped silently. Rows are samples. Matrices and data frames are
+#'   accepted; for data frames `features` (tidyselect, default every
+#'   numeric column) picks the feature columns and `id` names an id column
+#'   that is carried to per-sample results, never used as a feature.
+#'   `generated` may hold several models: a named list of sets or a data
+#'   frame grouped by a model column; every result then has a `model`
+#'   column (`"generated"` for a single set), and the real set's split and
+#'   half-samples are shared by all models (paired comparisons).
+#' * **Argument order and defaults.** `real`, `generated`, the estimator
+#'   selector (`method` for curves, `metrics` for scalar metrics), `k`,
+#'   `split`, `closed`, then the family's own arguments, `replicates`,
+#'   `features`, `id`, `standardize`. `k` is always a vector of neighbour
+#'   counts served by one pass of the engine (results get a `k` column).
+#'   `closed = TRUE` (closed balls) everywhere.
+#' * **`split`.** One default per family: curves use `split = 0.5`,
+#'   because a classifier's error rates must be measured on points it was
+#'   not fitted on (Sykes et al. 2024, section 4.2); scalar metrics
+#'   ([manifold_metrics()], [entropy_metrics()]) use `split = 0`, the
+#'   setting in which they were defined and published, so their numbers
+#'   compare with the literature and with peer implementations. Every
+#'   function accepts either.
+#' * **Names.** Metric names are lower snake_case everywhere: `precision`,
+#'   `recall`, `density`, `coverage`, ..., `pce`, `rce`, `re` (the papers'
+#'   PCE, RCE, RE); \eqn{\alpha_\infty} is `max_precision`,
+#'   \eqn{\beta_0} is `max_recall`.
+#' * **Results.** Curves are `prd_curve` tibbles (`model`, `method`, `k`,
+#'   `lambda`, `precision`, `recall`) whose per-curve settings survive
+#'   binding and subsetting ([prd_curve_info()]). Every scalar-metric
+#'   function returns the same long shape: `model`, `metric`, `k`, `value`
+#'   (and `lower`, `upper` with replicates). Per-sample results come from
+#'   their own functions ([manifold_samples()], [entropy_samples()]): one
+#'   row per sample with `model`, `set`, `row` and `id`. [tidy()] and
+#'   [glance()] give broom-style views, [prd_compare()] paired differences.
+#' * **Conditions.** Every error has class `prdcurve_error` and a specific
+#'   one (`prdcurve_error_input`, `prdcurve_error_k_too_large`,
+#'   `prdcurve_error_columns`, `prdcurve_error_split`,
+#'   `prdcurve_error_curve`, `prdcurve_error_engine`, ...); every warning
+#'   `prdcurve_warning` and a specific one (`prdcurve_warning_id_column`,
+#'   `prdcurve_warning_transposed`, `prdcurve_warning_scale`,
+#'   `prdcurve_warning_collapsed`, `prdcurve_warning_zero_radius`, ...).
+#'
+#' @section Options: `prdcurve.progress` (default `TRUE`) shows a cli
+#'   progress bar on long computations in interactive sessions.
+#'   `prdcurve.check_inputs` (default `TRUE`) warns about input that is
+#'   legal but probably a mistake (an id-like column, fewer rows than
+#'   columns, column scales that differ by more than a factor 100 from the
+#'   median one, all rows equal); `FALSE` silences these checks.
 #'
 #' @references
 #' Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new perspective
@@ -27,4 +76,5 @@
 #' (2018). Assessing generative models via precision and recall. NeurIPS.
 #' @keywords internal
 #' @useDynLib prdcurve, .registration = TRUE
+#' @importFrom lifecycle deprecated
 "_PACKAGE"

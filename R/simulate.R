@@ -264,9 +264,10 @@ truth_collinear <- function(m, sd, wp, wq, angles) {
                   numeric(1))
   alpha <- pmin(alpha, pmin(lambda, 1))
   beta <- pmin(alpha / lambda, 1)
-  cv <- tibble::tibble(method = "truth", lambda = c(0, lambda, Inf),
-                       precision = c(0, alpha, 1), recall = c(1, beta, 0))
-  new_prd_curve(cv, angles = angles)
+  new_prd_curve(lambda, alpha, beta, max_precision = 1, max_recall = 1,
+                method = "truth",
+                info = curve_info(source = "prd_truth", angles = angles,
+                                  details = list(quadrature = TRUE)))
 }
 
 #' Concentric spheres (Khayatkhoei and AbdAlmageed 2023)

@@ -23,64 +23,142 @@
 #'   `recall_at_precision` \eqn{\beta@\epsilon}, \eqn{\epsilon} =
 #'   `epsilon` = 0.05 (linear interpolation between grid points).
 #'
-#' @param object A [prd_curve()] result (any curve of this package).
+#' With replicates ([prd_curve()] with `replicates > 0`), every statistic
+#' gets an interval: columns `<statistic>_lower` and `<statistic>_upper`
+#' next to it, from the half-sample replicates (delete-d jackknife; see the
+#' section Intervals of [prd_curve()]), clamped to the statistic's range.
+#'
+#' @param object A [prd_curve()] result (any curve of this package, or
+#'   several bound with [rbind()] or `dplyr::bind_rows()`).
 #' @param beta The weight b of the F-scores (default 8).
 #' @param epsilon The level \eqn{\epsilon} of `precision_at_recall` and
 #'   `recall_at_precision` (default 0.05).
+#' @param conf_level Confidence level of the intervals (default 0.9); used
+#'   only when the curves have replicates.
 #' @param ... Unused.
-#' @return A tibble with one row per method and the columns `method`,
-#'   `auc`, `max_precision`, `max_recall`, `f_beta_precision`,
-#'   `f_beta_recall`, `median_lambda`, `median_precision`, `median_recall`,
-#'   `precision_at_recall`, `recall_at_precision`.
-#' @section Errors: `beta` and `epsilon` must be single positive finite
-#'   numbers.
+#' @return A tibble with one row per curve: the curve's identifying
+#'   columns (every column but `lambda`, `precision` and `recall`, so
+#'   `model`, `method`, `k` and any column added by the user, such as an
+#'   `.id` of `dplyr::bind_rows()`), then `auc`, `max_precision`,
+#'   `max_recall`, `f_beta_precision`, `f_beta_recall`, `median_lambda`,
+#'   `median_precision`, `median_recall`, `precision_at_recall`,
+#'   `recall_at_precision`, each followed by its `_lower` and `_upper`
+#'   columns when the curves have replicates.
+#' @section Errors: `prdcurve_error_input` when `beta` or `epsilon` is not
+#'   a single positive finite number (`beta` at most 1e150) or `conf_level`
+#'   is not in (0, 1); `prdcurve_error_curve` for an invalid curve.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
 #'   section 4.4 (AuC, \eqn{F_b}, PR median, \eqn{\alpha@\epsilon}).
 #'   Sajjadi, M. S. M. et al. (2018), section 4 (F_8, F_1/8).
 #' @examples
 #' summary(prd_truth_gaussian(c(0, 0), c(1, 0)))
 #' @export
-summary.prd_curve <- function(object, beta = 8, epsilon = 0.05, ...) {
-  beta <- check_positive(beta, len = 1)
+summary.prd_curve <- function(object, beta = 8, epsilon = 0.05,
+                              conf_level = 0.9, ...) {
+  beta <- check_positive(beta, len = 1, max = 1e150)
   epsilon <- check_positive(epsilon, len = 1)
-  rows <- lapply(split_methods(object), function(cv) {
-    pol <- curve_polar(cv)
-    area <- cumulative_area(pol$theta, pol$rho2)
-    total <- area[length(area)]
-    th_med <- stats::approx(area, pol$theta, xout = total / 2,
-                            ties = "ordered")$y
-    a <- cv$precision
-    b <- cv$recall
-    b2 <- beta^2
-    fp <- ifelse(a > 0 & b > 0, (1 + b2) * a * b / (b2 * b + a), 0)
-    fr <- ifelse(a > 0 & b > 0, (1 + b2) * a * b / (b2 * a + b), 0)
-    tibble::tibble(
-      method = cv$method[1],
-      auc = total,
-      max_precision = a[pol$theta == max(pol$theta)][1],
-      max_recall = b[pol$theta == min(pol$theta)][1],
-      f_beta_precision = max(fp),
-      f_beta_recall = max(fr),
-      median_lambda = tan(th_med),
-      median_precision = stats::approx(pol$theta, a, xout = th_med)$y,
-      median_recall = stats::approx(pol$theta, b, xout = th_med)$y,
-      precision_at_recall = frontier_at(b, a, epsilon),
-      recall_at_precision = frontier_at(a, b, epsilon)
-    )
+  conf_level <- check_level(conf_level)
+  check_curve(object, "object")
+  groups <- split_curves(object)
+  rows <- lapply(groups, function(g) {
+    cv <- g$rows
+    st <- curve_stats(cv$lambda, cv$precision, cv$recall, beta, epsilon)
+    out <- g$key
+    inf <- info_of(object, key_value(g$key, "model", NA_character_),
+                   as.character(cv$method[1]),
+                   key_value(g$key, "k", NA_integer_))
+    reps <- if (!is.null(inf)) inf$replicates[[1]]
+    rep_stats <- if (!is.null(reps)) {
+      vapply(split(reps, reps$replicate), function(rc) {
+        curve_stats(rc$lambda, rc$precision, rc$recall, beta, epsilon)
+      }, numeric(length(st)))
+    }
+    for (nm in names(st)) {
+      out[[nm]] <- st[[nm]]
+      if (!is.null(reps)) {
+        ci <- replicate_interval(st[[nm]], rep_stats[nm, ], inf$fraction,
+                                 conf_level, lower_bound = 0,
+                                 upper_bound = if (nm == "median_lambda") Inf else 1)
+        out[[paste0(nm, "_lower")]] <- ci[["lower"]]
+        out[[paste0(nm, "_upper")]] <- ci[["upper"]]
+      }
+    }
+    out
   })
-  do.call(rbind, rows)
+  tibble::as_tibble(vctrs::vec_rbind(!!!rows))
 }
 
-#' One curve per method, in increasing lambda order.
+#' The statistics of summary.prd_curve(), in output order.
 #' @noRd
-split_methods <- function(curve) {
-  curve <- as.data.frame(curve)
-  meth <- unique(curve$method)
-  lapply(meth, function(m) {
-    cv <- curve[curve$method == m, , drop = FALSE]
-    cv[order(cv$lambda), , drop = FALSE]
+curve_statistic_names <- c("auc", "max_precision", "max_recall",
+                           "f_beta_precision", "f_beta_recall",
+                           "median_lambda", "median_precision",
+                           "median_recall", "precision_at_recall",
+                           "recall_at_precision")
+
+#' The summary statistics of one curve (rows in any order).
+#' @noRd
+curve_stats <- function(lambda, precision, recall, beta = 8, epsilon = 0.05) {
+  o <- order(lambda)
+  lambda <- lambda[o]
+  a <- precision[o]
+  b <- recall[o]
+  theta <- atan(lambda)
+  area <- cumulative_area(theta, a^2 + b^2)
+  total <- area[length(area)]
+  th_med <- stats::approx(area, theta, xout = total / 2, ties = "ordered")$y
+  b2 <- beta^2
+  pos <- a > 0 & b > 0
+  fp <- rep(0, length(a))
+  fr <- rep(0, length(a))
+  # (1 + b2) a b / (b2 b + a), written to stay finite for huge beta
+  fp[pos] <- a[pos] * b[pos] * (1 / b2 + 1) / (b[pos] + a[pos] / b2)
+  fr[pos] <- a[pos] * b[pos] * (1 / b2 + 1) / (a[pos] + b[pos] / b2)
+  c(auc = total,
+    max_precision = a[theta == max(theta)][1],
+    max_recall = b[theta == min(theta)][1],
+    f_beta_precision = max(fp),
+    f_beta_recall = max(fr),
+    median_lambda = tan(th_med),
+    median_precision = stats::approx(theta, a, xout = th_med)$y,
+    median_recall = stats::approx(theta, b, xout = th_med)$y,
+    precision_at_recall = frontier_at(b, a, epsilon),
+    recall_at_precision = frontier_at(a, b, epsilon))
+}
+
+#' The curves of a prd_curve object: one group per combination of the
+#' identifying columns (every column but lambda, precision, recall), in
+#' order of first appearance; rows ordered by lambda.
+#' @noRd
+split_curves <- function(x) {
+  df <- as.data.frame(x)
+  key_cols <- setdiff(names(df), c("lambda", "precision", "recall"))
+  id <- if (length(key_cols)) vctrs::vec_group_id(df[key_cols]) else
+    structure(rep(1L, nrow(df)), n = 1L)
+  lapply(seq_len(attr(id, "n")), function(g) {
+    rows <- df[id == g, , drop = FALSE]
+    rows <- rows[order(rows$lambda), , drop = FALSE]
+    list(key = tibble::as_tibble(rows[1L, key_cols, drop = FALSE]),
+         rows = rows)
   })
 }
+
+key_value <- function(key, nm, na) if (nm %in% names(key)) key[[nm]] else na
+
+#' Curve label: the identifying columns joined by "/" (k as "k=5")
+#' @noRd
+curve_label <- function(key) {
+  vals <- vapply(key, function(v) as.character(v), "")
+  keep <- !is.na(vals)
+  if ("k" %in% names(vals) && sum(keep) > 1L && keep[["k"]]) {
+    vals[["k"]] <- paste0("k=", vals[["k"]])
+  }
+  paste(vals[keep], collapse = "/")
+}
+
+#' The curves as plain data frames, in increasing lambda order.
+#' @noRd
+split_methods <- function(curve) lapply(split_curves(curve), `[[`, "rows")
 
 curve_polar <- function(cv) {
   list(theta = atan(cv$lambda), rho2 = cv$precision^2 + cv$recall^2)
@@ -109,14 +187,18 @@ frontier_at <- function(x, y, eps) {
 #' (Sykes et al. 2024, section 4.4). Curves on different \eqn{\lambda} grids
 #' are interpolated (linearly in \eqn{\theta}) on the union of their grids.
 #'
-#' @param curve1,curve2 `prd_curve` objects. `curve2` has either one method
-#'   (compared with every method of `curve1`) or the same methods as
-#'   `curve1` (compared method by method).
-#' @return A named numeric vector, one IoU in \[0, 1\] per method of
-#'   `curve1`.
-#' @section Errors: inputs that are not curves (data frames with columns
-#'   `method`, `lambda`, `precision`, `recall` and at least 2 rows); a
-#'   `curve2` whose methods neither are one nor match those of `curve1`.
+#' @param curve1,curve2 `prd_curve` objects. `curve2` has either one
+#'   curve (compared with every curve of `curve1`) or the same curves as
+#'   `curve1`, identified by their `model`, `method` and `k` columns
+#'   (compared curve by curve).
+#' @return A named numeric vector, one IoU in \[0, 1\] per curve of
+#'   `curve1`, named by the columns that tell the curves of `curve1` apart
+#'   (the method for a single model and `k`; otherwise
+#'   `"model/method/k=.."`).
+#' @section Errors: `prdcurve_error_curve` for inputs that are not valid
+#'   curves (columns `method`, `lambda`, `precision`, `recall`, at least 2
+#'   rows, precision and recall in \[0, 1\]) or a `curve2` whose curves
+#'   neither are one nor match those of `curve1`.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
 #'   sections 4.4 and 5.1 (IoU of an estimated curve with the ground
 #'   truth).
@@ -128,21 +210,32 @@ frontier_at <- function(x, y, eps) {
 prd_iou <- function(curve1, curve2) {
   check_curve(curve1, "curve1")
   check_curve(curve2, "curve2")
-  c1 <- split_methods(curve1)
-  c2 <- split_methods(curve2)
-  m1 <- vapply(c1, function(cv) cv$method[1], "")
-  m2 <- vapply(c2, function(cv) cv$method[1], "")
-  if (length(c2) != 1L && !setequal(m1, m2)) {
-    cli::cli_abort(c(
-      "{.arg curve2} must have one method or the same methods as {.arg curve1}.",
-      "x" = "{.arg curve1} has {.val {m1}}, {.arg curve2} has {.val {m2}}."
-    ))
+  c1 <- split_curves(curve1)
+  c2 <- split_curves(curve2)
+  l1 <- distinct_labels(c1)
+  l2 <- distinct_labels(c2)
+  if (length(c2) != 1L && !setequal(l1, l2)) {
+    prd_abort(c(
+      "{.arg curve2} must have one curve or the same curves as {.arg curve1}.",
+      "x" = "{.arg curve1} has {.val {l1}}, {.arg curve2} has {.val {l2}}."
+    ), "curve")
   }
   out <- vapply(seq_along(c1), function(i) {
-    other <- if (length(c2) == 1L) c2[[1]] else c2[[match(m1[i], m2)]]
-    iou_polar(curve_polar(c1[[i]]), curve_polar(other))
+    other <- if (length(c2) == 1L) c2[[1]] else c2[[match(l1[i], l2)]]
+    iou_polar(curve_polar(c1[[i]]$rows), curve_polar(other$rows))
   }, numeric(1))
-  stats::setNames(out, m1)
+  stats::setNames(out, l1)
+}
+
+#' Labels of curves from the key columns that vary between them (the
+#' method alone when nothing else varies).
+#' @noRd
+distinct_labels <- function(groups) {
+  keys <- vctrs::vec_rbind(!!!lapply(groups, `[[`, "key"))
+  vary <- vapply(keys, function(v) length(unique(v)) > 1L, logical(1))
+  if ("method" %in% names(keys)) vary[["method"]] <- TRUE
+  keys <- keys[vary]
+  vapply(seq_len(nrow(keys)), function(i) curve_label(keys[i, ]), "")
 }
 
 iou_polar <- function(p1, p2) {

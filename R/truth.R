@@ -51,9 +51,11 @@ prd_truth_gaussian <- function(mean_real, mean_generated, cov = NULL,
       stats::pnorm(t - delta)
     beta <- stats::pnorm(t, lower.tail = FALSE) + stats::pnorm(t - delta) / lambda
   }
-  cv <- tibble::tibble(method = "truth", lambda = c(0, lambda, Inf),
-                       precision = c(0, alpha, 1), recall = c(1, beta, 0))
-  new_prd_curve(cv, delta = delta, angles = angles)
+  new_prd_curve(lambda, pmin(alpha, 1), pmin(beta, 1), max_precision = 1,
+                max_recall = 1, method = "truth",
+                info = curve_info(source = "prd_truth_gaussian",
+                                  angles = angles,
+                                  details = list(delta = delta)))
 }
 
 #' Ground-truth PR curve by Monte Carlo, for any pair of distributions
@@ -144,9 +146,10 @@ prd_truth <- function(log_density_real, log_density_generated,
   check_same_columns(x, y, "sample_real", "sample_generated")
   lr_x <- log_ratio(log_density_real, log_density_generated, x, "real")
   lr_y <- log_ratio(log_density_real, log_density_generated, y, "generated")
-  out <- ratio_curve(lr_x, lr_y, lambda_grid(angles), "truth", tr = log)
-  new_prd_curve(out$curve, n = c(real = n[1], generated = n[2]),
-                angles = angles, std_error = out$std_error)
+  ratio_curve(lr_x, lr_y, lambda_grid(angles), "truth", tr = log,
+              info = curve_info(source = "prd_truth", angles = angles,
+                                sizes = c(eval_real = n[1],
+                                          eval_generated = n[2])))
 }
 
 #' log q(z) - log p(z) at the draws of one distribution, checked.
@@ -196,12 +199,13 @@ log_ratio <- function(ld_real, ld_gen, z, which, call = rlang::caller_env()) {
 #' @param score_real Scores of the held-out real samples (numeric vector;
 #'   higher = "more real"; `-Inf` and `Inf` allowed, `NA` not).
 #' @param score_generated Scores of the held-out generated samples.
-#' @param method The label of the curve (column `method`), default
-#'   `"scores"`; useful to bind curves of several classifiers with
-#'   [prd_bind()].
+#' @param label The label of the curve (column `method`: the classifier
+#'   plays the role of the estimator family), default `"scores"`; useful to
+#'   bind curves of several classifiers with [prd_bind()].
+#' @param method `r lifecycle::badge("deprecated")` Use `label`.
 #' @inheritParams prd_curve
-#' @return A `prd_curve` with the columns of [prd_curve()]; attributes
-#'   `n` (numbers of real and generated scores) and `angles`.
+#' @return A `prd_curve` with the columns `method`, `lambda`, `precision`,
+#'   `recall`; the numbers of scores are in [prd_curve_info()].
 #' @section Errors: scores that are not numeric, empty, or contain `NA` or
 #'   `NaN`.
 #' @references Simon, L., Webster, R. and Rabin, J. (2019). Revisiting
@@ -217,15 +221,23 @@ log_ratio <- function(ld_real, ld_gen, z, which, call = rlang::caller_env()) {
 #' est <- prd_scores(0.5 - x, 0.5 - y)
 #' prd_iou(est, prd_truth_gaussian(0, 1))
 #' @export
-prd_scores <- function(score_real, score_generated, method = "scores",
-                       angles = 1001) {
+prd_scores <- function(score_real, score_generated, label = "scores",
+                       angles = 1001, method = deprecated()) {
+  if (lifecycle::is_present(method)) {
+    lifecycle::deprecate_warn("0.2.0", "prd_scores(method)",
+                              "prd_scores(label)")
+    label <- method
+  }
   score_real <- check_scores(score_real)
   score_generated <- check_scores(score_generated)
-  method <- check_string(method)
+  label <- check_string(label)
   angles <- check_angles(angles)
-  cv <- curve_from_scores(-as.double(score_real), -as.double(score_generated),
-                          lambda_grid(angles), method)
-  new_prd_curve(cv, n = c(real = length(score_real),
-                              generated = length(score_generated)),
-                angles = angles)
+  lambda <- lambda_grid(angles)
+  env <- curve_from_scores(-as.double(score_real),
+                           -as.double(score_generated), lambda)
+  new_prd_curve(lambda, env$precision, env$recall, env$max_precision,
+                env$max_recall, method = label,
+                info = curve_info(source = "prd_scores", angles = angles,
+                                  sizes = c(eval_real = length(score_real),
+                                            eval_generated = length(score_generated))))
 }

@@ -1,29 +1,48 @@
-# Every user-facing check lives here (DESIGN.md rule 2): coercion of the two
-# sample sets and of the shared arguments, with cli errors that name the
-# argument and what was wrong. C code re-checks only types and dimensions.
+# Every user-facing check lives here: coercion of the sample sets (column
+# selection, id columns, several generated sets, scaling) and of the shared
+# arguments. Errors and warnings are classed (R/conditions.R) and name the
+# argument and what was wrong. The C engine re-checks only types and
+# dimensions; its errors are re-raised with a class in R/engine.R.
+
+# ---- sample sets ------------------------------------------------------------
 
 #' Coerce a sample set to a double matrix, or fail clearly
 #'
-#' Accepts a numeric or integer matrix or a data frame of numeric columns,
-#' one row per sample. Rejects missing or infinite values, non-numeric
-#' columns, fewer than `min_rows` rows and sets whose rows are all equal.
+#' Accepts a numeric or integer matrix or a data frame, one row per sample.
+#' For data frames, `features` (a tidyselect selection, default all numeric
+#' columns) picks the feature columns; `id` (one column) and grouping
+#' columns are never features; unselected non-numeric columns are dropped
+#' with a message. Rejects missing or infinite values, non-numeric selected
+#' columns and fewer than `min_rows` rows. Sets whose rows are all equal are
+#' accepted (a collapsed generator is measured, not refused) with a
+#' warning unless `allow_constant`.
+#' @return the matrix, with attribute `ids` (the id column or row names,
+#'   NULL when there are none).
 #' @noRd
 as_samples <- function(x, arg = rlang::caller_arg(x),
                        call = rlang::caller_env(), min_rows = 2L,
-                       allow_constant = FALSE) {
+                       allow_constant = FALSE, features = NULL, id = NULL,
+                       inspect = TRUE) {
   force(arg)  # caller_arg() must see `x` before it is modified below
+  ids <- NULL
+  features <- as_selection(features)
+  id <- as_selection(id)
   if (is.data.frame(x)) {
-    ok <- vapply(x, function(col) is.numeric(col) && is.null(dim(col)),
-                 logical(1))
-    if (!all(ok)) {
-      bad <- names(x)[!ok]
-      cli::cli_abort(c(
-        "{.arg {arg}} must have numeric columns only.",
-        "x" = "Column{?s} {.val {bad}} {?is/are} not numeric."
-      ), call = call)
+    sel <- select_columns(x, features, id, arg, call)
+    ids <- sel$ids
+    x <- sel$x
+  } else if (is.matrix(x)) {
+    if (!rlang::quo_is_null(id)) {
+      prd_abort(c(
+        "{.arg id} needs a data frame, but {.arg {arg}} is a matrix.",
+        "i" = "Row names of a matrix are carried to per-sample results as ids."
+      ), "input", call = call)
     }
-    x <- as.matrix(x)
-    if (ncol(x) == 0L) storage.mode(x) <- "double"
+    if (!rlang::quo_is_null(features)) {
+      cols <- select_matrix_columns(x, features, arg, call)
+      x <- x[, cols, drop = FALSE]
+    }
+    ids <- rownames(x)
   }
   if (!is.matrix(x)) {
     what <- if (is.numeric(x) && is.null(dim(x))) {
@@ -31,52 +50,201 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
     } else {
       "{.obj_type_friendly {x}}"
     }
-    cli::cli_abort(c(
+    prd_abort(c(
       "{.arg {arg}} must be a numeric matrix or data frame with one row per sample.",
-      "x" = paste("It is", what, ".")
-    ), call = call)
+      "x" = paste0("It is ", what, ".")
+    ), "input", call = call)
   }
-  if (!(is.double(x) || is.integer(x))) {
-    cli::cli_abort(c(
+  if (!(is.double(x) || is.integer(x) || is.logical(x) && ncol(x) == 0L)) {
+    prd_abort(c(
       "{.arg {arg}} must be numeric.",
       "x" = "It is a {typeof(x)} matrix."
-    ), call = call)
+    ), "input", call = call)
   }
   if (ncol(x) < 1L) {
-    cli::cli_abort("{.arg {arg}} must have at least one column.", call = call)
+    prd_abort("{.arg {arg}} must have at least one column (feature).",
+              "input", call = call)
   }
   if (nrow(x) < min_rows) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "{.arg {arg}} must have at least {min_rows} rows (samples).",
       "x" = "It has {nrow(x)}."
-    ), call = call)
+    ), "input", call = call)
   }
   if (!is.double(x)) storage.mode(x) <- "double"
   # sum() is a cheap first test; rows are located only when it fails
   if (!is.finite(sum(x))) {
     rows <- which(rowSums(!is.finite(x)) > 0)
     if (length(rows)) {
-      cli::cli_abort(c(
+      prd_abort(c(
         "{.arg {arg}} must not contain missing or infinite values.",
         "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}."
-      ), call = call)
+      ), "input", call = call)
     }
   }
   # squared distances must neither overflow nor underflow
   big <- max(abs(x))
   if (big > 1e100 || (big > 0 && big < 1e-100)) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "{.arg {arg}} has values of magnitude {format(big, digits = 3)}: squared distances would {if (big > 1) 'overflow' else 'underflow'}.",
       "i" = "Every estimator is invariant to a common scale: divide {.arg real} and {.arg generated} by the same constant."
-    ), call = call)
+    ), "input", call = call)
   }
-  if (!allow_constant && all_rows_equal(x)) {
-    cli::cli_abort(c(
-      "{.arg {arg}} has zero variance: all {nrow(x)} rows are identical.",
-      "i" = "Distances to it carry no information; check the feature extraction."
-    ), call = call)
-  }
+  if (inspect && inputs_checked()) inspect_samples(x, arg, allow_constant)
+  attr(x, "ids") <- ids
   x
+}
+
+#' `features`/`id` as a quosure (NULL, a quosure, or a plain value)
+#' @noRd
+as_selection <- function(x) {
+  if (rlang::is_quosure(x)) x else rlang::new_quosure(x, rlang::empty_env())
+}
+
+#' The feature columns of a data frame, as a matrix, and its ids
+#' @noRd
+select_columns <- function(df, features, id, arg, call) {
+  groups <- if (inherits(df, "grouped_df")) {
+    names(attr(df, "groups"))[-length(attr(df, "groups"))]
+  } else {
+    character()
+  }
+  id_col <- NULL
+  ids <- NULL
+  if (!rlang::quo_is_null(id)) {
+    pos <- tryCatch(tidyselect::eval_select(id, df, allow_rename = FALSE),
+                    error = function(e) {
+                      prd_abort("{.arg id} must select a column of {.arg {arg}}.",
+                                "input", parent = e, call = call)
+                    })
+    if (length(pos) != 1L) {
+      prd_abort(c("{.arg id} must select exactly one column of {.arg {arg}}.",
+                  "x" = "It selects {length(pos)}."), "input", call = call)
+    }
+    id_col <- names(pos)
+    ids <- df[[id_col]]
+  } else if (.row_names_info(df) > 0L) {
+    ids <- rownames(df)
+  }
+  excluded <- c(groups, id_col)
+  if (rlang::quo_is_null(features)) {
+    numeric <- vapply(df, function(col) is.numeric(col) && is.null(dim(col)),
+                      logical(1))
+    cols <- setdiff(names(df)[numeric], excluded)
+    dropped <- setdiff(names(df)[!numeric], excluded)
+    if (length(dropped)) {
+      prd_inform(c(
+        "Ignoring the non-numeric column{?s} {.field {dropped}}.",
+        "i" = "They are not features of {.arg {arg}}; use {.arg features} to choose the feature columns, {.arg id} for an id column."
+      ), "dropped_columns")
+    }
+  } else {
+    pos <- tryCatch(tidyselect::eval_select(features, df, allow_rename = FALSE),
+                    error = function(e) {
+                      prd_abort("{.arg features} must select columns of {.arg {arg}}.",
+                                "input", parent = e, call = call)
+                    })
+    cols <- setdiff(names(pos), excluded)
+    bad <- cols[!vapply(df[cols], function(col) is.numeric(col) &&
+                          is.null(dim(col)), logical(1))]
+    if (length(bad)) {
+      prd_abort(c(
+        "The feature columns of {.arg {arg}} must be numeric.",
+        "x" = "Column{?s} {.field {bad}} {?is/are} not numeric."
+      ), "input", call = call)
+    }
+  }
+  df <- df[cols]
+  x <- if (length(cols)) {
+    m <- as.matrix(as.data.frame(df))
+    rownames(m) <- NULL
+    m
+  } else {
+    matrix(numeric(), nrow(df), 0L)
+  }
+  list(x = x, ids = ids)
+}
+
+#' Feature columns of a matrix selected with tidyselect (by name or position)
+#' @noRd
+select_matrix_columns <- function(x, features, arg, call) {
+  probe <- as.data.frame(x[seq_len(min(1L, nrow(x))), , drop = FALSE])
+  if (is.null(colnames(x))) names(probe) <- paste0("V", seq_len(ncol(x)))
+  pos <- tryCatch(tidyselect::eval_select(features, probe, allow_rename = FALSE),
+                  error = function(e) {
+                    prd_abort("{.arg features} must select columns of {.arg {arg}}.",
+                              "input", parent = e, call = call)
+                  })
+  unname(pos)
+}
+
+inputs_checked <- function() isTRUE(getOption("prdcurve.check_inputs", TRUE))
+
+#' Classed warnings for input that is legal but probably a mistake
+#'
+#' An id-like column (whole numbers, all distinct, or an arithmetic
+#' sequence), fewer rows than columns, very different column scales (the
+#' largest standard deviation more than `scale_factor` times the median of
+#' the non-zero ones), and all rows equal (a collapsed set: measured, not
+#' refused). Silenced with `options(prdcurve.check_inputs = FALSE)`.
+#' @noRd
+inspect_samples <- function(x, arg, allow_constant = FALSE) {
+  n <- nrow(x)
+  d <- ncol(x)
+  if (n < d) {
+    prd_warn(c(
+      "{.arg {arg}} has fewer rows ({n}) than columns ({d}): are the samples in rows?",
+      "i" = "Each row must be one sample (feature vector); use {.code t()} if they are in columns."
+    ), "transposed")
+  }
+  if (all_rows_equal(x)) {
+    if (!allow_constant) {
+      prd_warn(c(
+        "All {n} rows of {.arg {arg}} are identical (a collapsed set).",
+        "i" = "Its distances are all 0; the metrics measure the collapse (e.g. recall near 0)."
+      ), "collapsed")
+    }
+    return(invisible())
+  }
+  if (n >= 10L) {
+    idlike <- which(vapply(seq_len(d), function(j) is_id_like(x[, j]),
+                           logical(1)))
+    if (length(idlike)) {
+      nm <- if (is.null(colnames(x))) paste0("column ", idlike) else
+        colnames(x)[idlike]
+      prd_warn(c(
+        "{.arg {arg}} has {length(idlike)} column{?s} that look{?s/} like {?an identifier/identifiers}: {.field {nm}}.",
+        "i" = "Its values are distinct whole numbers or an arithmetic sequence; such a column is used as a feature and changes every distance.",
+        "i" = "Drop it, or name it with {.arg id} (data frames)."
+      ), "id_column")
+    }
+  }
+  if (n >= 3L && d >= 2L) {
+    # the first rows suffice to see scales (and use no random numbers)
+    xs <- x[seq_len(min(n, 5000L)), , drop = FALSE]
+    mu <- colMeans(xs)
+    s <- sqrt(colMeans(sweep(xs, 2L, mu)^2))
+    s <- s[s > 0]
+    if (length(s) >= 2L && max(s) > scale_factor * stats::median(s)) {
+      prd_warn(c(
+        "The columns of {.arg {arg}} have very different scales: the largest standard deviation is {format(max(s) / stats::median(s), digits = 3)} times the median one.",
+        "i" = "Euclidean distances are then dominated by the largest columns; consider {.code standardize = \"real\"}."
+      ), "scale")
+    }
+  }
+  invisible()
+}
+
+#' The factor above which the largest column standard deviation is
+#' reported (relative to the median of the non-zero ones).
+#' @noRd
+scale_factor <- 100
+
+is_id_like <- function(v) {
+  h <- v[seq_len(min(length(v), 32L))]
+  if (any(h != round(h)) || any(v != round(v))) return(FALSE)
+  dv <- diff(v)
+  (dv[1] != 0 && all(dv == dv[1])) || !anyDuplicated(v)
 }
 
 # TRUE when every row equals the first; stops at the first varying column.
@@ -87,14 +255,111 @@ all_rows_equal <- function(x) {
   TRUE
 }
 
+#' The real set and one or more generated sets, validated together
+#'
+#' `generated` is one sample set, a named list of them, or a data frame
+#' grouped by a model column (dplyr::group_by()); grouping columns are not
+#' features. `standardize = "real"` centres and scales every column by the
+#' real set's mean and standard deviation (all sets the same way).
+#' @return list(real = matrix, generated = named list of matrices); each
+#'   matrix carries its ids in attribute "ids".
+#' @noRd
+prepare_samples <- function(real, generated, features = NULL, id = NULL,
+                            standardize = "none", allow_constant = FALSE,
+                            real_arg = "real", generated_arg = "generated",
+                            call = rlang::caller_env()) {
+  standardize <- check_choice(standardize, c("none", "real"),
+                              arg = "standardize", call = call)
+  features <- as_selection(features)
+  id <- as_selection(id)
+  if (inherits(real, "grouped_df")) {
+    prd_abort("{.arg {real_arg}} must be one sample set, not a grouped data frame.",
+              "input", call = call)
+  }
+  real <- as_samples(real, arg = real_arg, call = call, features = features,
+                     id = id, allow_constant = allow_constant)
+  sets <- split_models(generated, generated_arg, call)
+  gen <- lapply(names(sets), function(nm) {
+    lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
+      paste0(generated_arg, "$", nm)
+    g <- as_samples(sets[[nm]], arg = lab, call = call, features = features,
+                    id = id, allow_constant = TRUE)
+    check_same_columns(real, g, real_arg, lab, call = call)
+    g
+  })
+  names(gen) <- names(sets)
+  if (standardize == "real") {
+    mu <- colMeans(real)
+    sdv <- sqrt(pmax(colMeans(real^2) - mu^2, 0) * nrow(real) /
+                  (nrow(real) - 1))
+    sdv[sdv == 0] <- 1
+    scale_set <- function(m) {
+      ids <- attr(m, "ids")
+      out <- sweep(sweep(m, 2L, mu), 2L, sdv, "/")
+      attr(out, "ids") <- ids
+      out
+    }
+    real <- scale_set(real)
+    gen <- lapply(gen, scale_set)
+  }
+  list(real = real, generated = gen)
+}
+
+#' Split `generated` into a named list of sample sets
+#' @noRd
+split_models <- function(generated, arg = "generated",
+                         call = rlang::caller_env()) {
+  if (inherits(generated, "grouped_df")) {
+    groups <- attr(generated, "groups")
+    keys <- groups[-ncol(groups)]
+    labels <- do.call(paste, c(lapply(keys, as.character), sep = "/"))
+    rows <- groups[[ncol(groups)]]
+    df <- as.data.frame(generated)
+    out <- lapply(rows, function(r) {
+      part <- df[r, setdiff(names(df), names(keys)), drop = FALSE]
+      rownames(part) <- NULL
+      part
+    })
+    names(out) <- labels
+    return(out)
+  }
+  if (is.list(generated) && !is.data.frame(generated)) {
+    if (length(generated) < 1L) {
+      prd_abort("{.arg {arg}} must hold at least one sample set.", "input",
+                call = call)
+    }
+    nms <- names(generated)
+    if (is.null(nms)) nms <- rep("", length(generated))
+    nms[!nzchar(nms)] <- paste0("model_", which(!nzchar(nms)))
+    if (anyDuplicated(nms)) {
+      prd_abort(c("The sample sets in {.arg {arg}} must have distinct names.",
+                  "x" = "Repeated: {.val {unique(nms[duplicated(nms)])}}."),
+                "model", call = call)
+    }
+    names(generated) <- nms
+    return(generated)
+  }
+  list(generated = generated)
+}
+
 check_same_columns <- function(real, generated, arg_1 = "real",
                                arg_2 = "generated",
                                call = rlang::caller_env()) {
   if (ncol(real) != ncol(generated)) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "{.arg {arg_1}} and {.arg {arg_2}} must have the same number of columns (features).",
       "x" = "{.arg {arg_1}} has {ncol(real)}, {.arg {arg_2}} has {ncol(generated)}."
-    ), call = call)
+    ), "columns", call = call)
+  }
+  n1 <- colnames(real)
+  n2 <- colnames(generated)
+  if (!is.null(n1) && !is.null(n2) && !identical(n1, n2) && setequal(n1, n2)) {
+    # the same named features in another order would pair the wrong columns
+    prd_abort(c(
+      "{.arg {arg_1}} and {.arg {arg_2}} must have their feature columns in the same order.",
+      "x" = "They have the same names in another order, e.g. {.field {utils::head(n1[n1 != n2], 3)}}.",
+      "i" = "Reorder one, e.g. {.code {arg_2}[colnames({arg_1})]}."
+    ), "columns", call = call)
   }
   invisible(TRUE)
 }
@@ -103,36 +368,83 @@ check_same_length <- function(x, y, arg_1 = rlang::caller_arg(x),
                               arg_2 = rlang::caller_arg(y),
                               call = rlang::caller_env()) {
   if (length(x) != length(y)) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "{.arg {arg_1}} and {.arg {arg_2}} must have the same length.",
       "x" = "{.arg {arg_1}} has {length(x)}, {.arg {arg_2}} has {length(y)}."
-    ), call = call)
+    ), "input", call = call)
   }
   invisible(TRUE)
 }
+
+# ---- scalar arguments (rlang's type predicates, classed errors) -------------
 
 is_whole <- function(x) {
   is.numeric(x) && all(is.finite(x)) && all(abs(x - round(x)) < 1e-8)
 }
 
-check_count <- function(x, arg = rlang::caller_arg(x), min = 1, max = Inf,
+describe <- function(x) {
+  if (!length(x)) return("empty")
+  if (is.numeric(x) || is.logical(x)) {
+    return(paste(format(utils::head(x, 5), scientific = TRUE, digits = 4),
+                 collapse = ", "))
+  }
+  cli::format_inline("{.obj_type_friendly {x}}")
+}
+
+#' A single whole number in [min, max]; returned as an integer when it fits
+#' (max defaults to .Machine$integer.max), else as a double.
+#' @noRd
+check_count <- function(x, arg = rlang::caller_arg(x), min = 1,
+                        max = .Machine$integer.max,
                         call = rlang::caller_env()) {
   if (!is_whole(x) || length(x) != 1L || x < min || x > max) {
-    cli::cli_abort(c(
-      "{.arg {arg}} must be a single whole number{if (is.finite(max)) paste0(' between ', min, ' and ', format(max, big.mark = ',', scientific = FALSE)) else paste0(' >= ', min)}.",
-      "x" = "It is {if (length(x)) format(x) else 'empty'}."
-    ), call = call)
+    range <- if (is.finite(max)) {
+      paste0(" between ", format(min, big.mark = ",", scientific = FALSE),
+             " and ", format(max, big.mark = ",", scientific = FALSE))
+    } else {
+      paste0(" >= ", min)
+    }
+    prd_abort(c(
+      "{.arg {arg}} must be a single whole number{range}.",
+      "x" = "It is {describe(x)}."
+    ), "input", call = call)
   }
-  as.integer(x)
+  if (abs(x) <= .Machine$integer.max) as.integer(round(x)) else round(x)
 }
 
 check_flag <- function(x, arg = rlang::caller_arg(x),
                        call = rlang::caller_env()) {
-  if (!is.logical(x) || length(x) != 1L || is.na(x)) {
-    cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}.",
-                   call = call)
+  if (!rlang::is_bool(x)) {
+    prd_abort(c("{.arg {arg}} must be {.code TRUE} or {.code FALSE}.",
+                "x" = "It is {describe(x)}."), "input", call = call)
   }
   x
+}
+
+#' One or several of `choices` (rlang::arg_match, re-raised with a class).
+#' @noRd
+check_choice <- function(x, choices, multiple = FALSE, arg = rlang::caller_arg(x),
+                         call = rlang::caller_env()) {
+  if (!is.character(x) || !length(x) || anyNA(x)) {
+    prd_abort(c(
+      "{.arg {arg}} must be {if (multiple) 'one or more of' else 'one of'} {.val {choices}}.",
+      "x" = "It is {describe(x)}."
+    ), "input", call = call)
+  }
+  if (!multiple && identical(x, choices)) return(choices[1])
+  bad <- setdiff(x, choices)
+  if (length(bad) || (!multiple && length(x) != 1L)) {
+    prd_abort(c(
+      "{.arg {arg}} must be {if (multiple) 'one or more of' else 'one of'} {.val {choices}}.",
+      "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It has {length(x)} values."
+    ), "input", call = call)
+  }
+  unique(x)
+}
+
+check_methods <- function(method, choices, arg = "method",
+                          call = rlang::caller_env()) {
+  check_choice(method, choices, multiple = TRUE, arg = arg, call = call)
 }
 
 #' Validate a vector of neighbour counts against the sizes of the sets the
@@ -141,48 +453,46 @@ check_flag <- function(x, arg = rlang::caller_arg(x),
 check_k <- function(k, limit, arg = "k", what = "the fit sets",
                     call = rlang::caller_env()) {
   if (!is_whole(k) || length(k) < 1L || any(k < 1)) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "{.arg {arg}} must be whole numbers >= 1.",
-      "x" = "It is {if (length(k)) format(k) else 'empty'}."
-    ), call = call)
+      "x" = "It is {describe(k)}."
+    ), "input", call = call)
   }
   if (any(k > limit)) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "{.arg {arg}} = {format(max(k), scientific = FALSE)} is too large for {what}.",
       "i" = "{.arg {arg}} must be at most {limit} here."
-    ), call = call)
+    ), "k_too_large", call = call)
   }
   sort(unique(as.integer(round(k))))
-}
-
-check_methods <- function(method, choices, arg = "method",
-                          call = rlang::caller_env()) {
-  if (!is.character(method) || length(method) < 1L || anyNA(method)) {
-    cli::cli_abort("{.arg {arg}} must be a character vector, some of {.val {choices}}.",
-                   call = call)
-  }
-  bad <- setdiff(method, choices)
-  if (length(bad)) {
-    cli::cli_abort(c(
-      "{.arg {arg}} must be one or more of {.val {choices}}.",
-      "x" = "Unknown: {.val {bad}}."
-    ), call = call)
-  }
-  unique(method)
 }
 
 check_angles <- function(angles, call = rlang::caller_env()) {
   check_count(angles, "angles", min = 3, max = 1e6, call = call)
 }
 
+#' Positive finite numbers (one, or one or two); `max` bounds them (e.g.
+#' bandwidths whose squares must stay finite).
+#' @noRd
 check_positive <- function(x, arg = rlang::caller_arg(x), len = 1:2,
-                           call = rlang::caller_env()) {
+                           max = Inf, call = rlang::caller_env()) {
   if (!is.numeric(x) || !(length(x) %in% len) || !all(is.finite(x)) ||
-      any(x <= 0)) {
-    cli::cli_abort(c(
-      "{.arg {arg}} must be {if (length(len) > 1) 'one or two positive finite numbers' else 'a single positive finite number'}.",
-      "x" = "It is {.val {format(x)}}."
-    ), call = call)
+      any(x <= 0) || any(x > max)) {
+    prd_abort(c(
+      "{.arg {arg}} must be {if (length(len) > 1) 'one or two positive finite numbers' else 'a single positive finite number'}{if (is.finite(max)) paste0(' at most ', format(max)) else ''}.",
+      "x" = "It is {describe(x)}."
+    ), "input", call = call)
+  }
+  as.double(x)
+}
+
+#' A confidence level in (0, 1).
+#' @noRd
+check_level <- function(x, arg = rlang::caller_arg(x),
+                        call = rlang::caller_env()) {
+  if (!is.numeric(x) || length(x) != 1L || !is.finite(x) || x <= 0 || x >= 1) {
+    prd_abort(c("{.arg {arg}} must be a single number in (0, 1).",
+                "x" = "It is {describe(x)}."), "input", call = call)
   }
   as.double(x)
 }
@@ -199,10 +509,10 @@ resolve_split <- function(split, n_real, n_generated,
                           call = rlang::caller_env()) {
   if (is.list(split)) {
     if (!identical(sort(names(split)), c("generated", "real"))) {
-      cli::cli_abort(c(
+      prd_abort(c(
         "{.arg split} as a list must have exactly the elements {.field real} and {.field generated}.",
         "i" = "Each holds the evaluation rows (1-based) of that set."
-      ), call = call)
+      ), "split", call = call)
     }
     ev <- list()
     for (nm in c("real", "generated")) {
@@ -210,23 +520,23 @@ resolve_split <- function(split, n_real, n_generated,
       idx <- split[[nm]]
       lab <- paste0("split$", nm)
       if (!is_whole(idx) || length(idx) < 1L) {
-        cli::cli_abort("{.arg {lab}} must be a non-empty vector of row numbers.",
-                       call = call)
+        prd_abort("{.arg {lab}} must be a non-empty vector of row numbers.",
+                  "split", call = call)
       }
       if (any(idx < 1 | idx > n)) {
-        cli::cli_abort(c(
+        prd_abort(c(
           "{.arg {lab}} must hold row numbers between 1 and {n}.",
           "x" = "Out of range: {.val {utils::head(idx[idx < 1 | idx > n], 5)}}."
-        ), call = call)
+        ), "split", call = call)
       }
       if (anyDuplicated(idx)) {
-        cli::cli_abort("{.arg {lab}} must not repeat rows.", call = call)
+        prd_abort("{.arg {lab}} must not repeat rows.", "split", call = call)
       }
       if (n - length(idx) < 2L) {
-        cli::cli_abort(c(
+        prd_abort(c(
           "{.arg {lab}} leaves fewer than 2 rows of {.arg {nm}} to fit on.",
           "x" = "{length(idx)} of {n} rows are for evaluation."
-        ), call = call)
+        ), "split", call = call)
       }
       ev[[nm]] <- sort(as.integer(idx))
     }
@@ -234,33 +544,42 @@ resolve_split <- function(split, n_real, n_generated,
                 setdiff(seq_len(n_generated), ev$generated))
     return(list(fit = fit, eval = list(ev$real, ev$generated), split = "rows"))
   }
-  if (!is.numeric(split) || length(split) != 1L || !is.finite(split) ||
-      split < 0 || split >= 1) {
-    cli::cli_abort(c(
-      "{.arg split} must be a fraction in [0, 1) or a list of evaluation rows.",
-      "x" = "It is {.val {format(split)}}."
-    ), call = call)
-  }
+  check_split_fraction(split, call)
   if (split == 0) {
     return(list(fit = list(seq_len(n_real), seq_len(n_generated)),
                 eval = NULL, split = 0))
   }
-  part <- function(n, nm) {
-    n_fit <- round((1 - split) * n)
-    n_eval <- n - n_fit
-    if (n_eval < 1L || n_fit < 2L) {
-      cli::cli_abort(c(
-        "{.arg split} = {split} leaves {n_fit} fit and {n_eval} evaluation rows of {.arg {nm}}.",
-        "i" = "Each part needs at least 1 evaluation and 2 fit rows."
-      ), call = call)
-    }
-    perm <- sample.int(n)
-    list(fit = sort(perm[seq_len(n_fit)]), eval = sort(perm[-seq_len(n_fit)]))
-  }
-  px <- part(n_real, "real")
-  py <- part(n_generated, "generated")
+  px <- split_part(split, n_real, "real", call)
+  py <- split_part(split, n_generated, "generated", call)
   list(fit = list(px$fit, py$fit), eval = list(px$eval, py$eval),
        split = split)
+}
+
+check_split_fraction <- function(split, call = rlang::caller_env()) {
+  if (!is.numeric(split) || length(split) != 1L || !is.finite(split) ||
+      split < 0 || split >= 1) {
+    prd_abort(c(
+      "{.arg split} must be a fraction in [0, 1) or a list of evaluation rows.",
+      "x" = "It is {describe(split)}."
+    ), "split", call = call)
+  }
+  invisible(split)
+}
+
+#' One set's random partition into fit and evaluation rows: the first
+#' round(split * n) rows of a permutation (R's RNG) are evaluated.
+#' @noRd
+split_part <- function(split, n, nm, call = rlang::caller_env()) {
+  n_fit <- round((1 - split) * n)
+  n_eval <- n - n_fit
+  if (n_eval < 1L || n_fit < 2L) {
+    prd_abort(c(
+      "{.arg split} = {split} leaves {n_fit} fit and {n_eval} evaluation rows of {.arg {nm}}.",
+      "i" = "Each part needs at least 1 evaluation and 2 fit rows."
+    ), "split", call = call)
+  }
+  perm <- sample.int(n)
+  list(fit = sort(perm[seq_len(n_fit)]), eval = sort(perm[-seq_len(n_fit)]))
 }
 
 split_sizes <- function(s) {
@@ -269,12 +588,25 @@ split_sizes <- function(s) {
     eval_real = length(ev[[1]]), eval_generated = length(ev[[2]]))
 }
 
+#' The number of replicates: 0 (none) or a whole number >= 2.
+#' @noRd
+check_replicates <- function(x, arg = rlang::caller_arg(x),
+                             call = rlang::caller_env()) {
+  x <- check_count(x, arg = arg, min = 0, max = 1e5, call = call)
+  if (x == 1L) {
+    prd_abort(c("{.arg {arg}} must be 0 (no intervals) or at least 2.",
+                "x" = "It is 1."), "replicates", call = call)
+  }
+  x
+}
+
 # ---- checks of the non-sample arguments of the curve constructors --------
 
 check_string <- function(x, arg = rlang::caller_arg(x),
                          call = rlang::caller_env()) {
-  if (!is.character(x) || length(x) != 1L || is.na(x)) {
-    cli::cli_abort("{.arg {arg}} must be a single string.", call = call)
+  if (!rlang::is_string(x)) {
+    prd_abort(c("{.arg {arg}} must be a single string.",
+                "x" = "It is {describe(x)}."), "input", call = call)
   }
   x
 }
@@ -282,8 +614,8 @@ check_string <- function(x, arg = rlang::caller_arg(x),
 check_function <- function(f, arg = rlang::caller_arg(f), hint = NULL,
                            call = rlang::caller_env()) {
   if (!is.function(f)) {
-    cli::cli_abort(c("{.arg {arg}} must be a function.", "i" = hint),
-                   call = call)
+    prd_abort(c("{.arg {arg}} must be a function.", "i" = hint),
+              "input", call = call)
   }
   f
 }
@@ -294,11 +626,11 @@ check_function <- function(f, arg = rlang::caller_arg(f), hint = NULL,
 check_weights <- function(x, arg = rlang::caller_arg(x), len = NULL,
                           call = rlang::caller_env()) {
   if (!is.numeric(x) || length(x) < 1L || !all(is.finite(x)) ||
-      any(x < 0) || sum(x) <= 0 || (!is.null(len) && length(x) != len)) {
-    cli::cli_abort(c(
+      any(x < 0) || all(x == 0) || (!is.null(len) && length(x) != len)) {
+    prd_abort(c(
       "{.arg {arg}} must be {if (is.null(len)) '' else paste(len, '')}non-negative finite weights with a positive sum.",
-      "x" = "It is {.val {format(x)}}."
-    ), call = call)
+      "x" = "It is {describe(x)}."
+    ), "input", call = call)
   }
   as.double(x)
 }
@@ -309,10 +641,10 @@ check_weights <- function(x, arg = rlang::caller_arg(x), len = NULL,
 check_scores <- function(x, arg = rlang::caller_arg(x),
                          call = rlang::caller_env()) {
   if (!is.numeric(x) || length(x) < 1L || anyNA(x) || !is.null(dim(x))) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "{.arg {arg}} must be a non-empty numeric vector without NA or NaN.",
       "x" = "It is {.obj_type_friendly {x}}{if (is.numeric(x) && anyNA(x)) ' with NA/NaN' else ''}."
-    ), call = call)
+    ), "input", call = call)
   }
   as.double(x)
 }
@@ -322,9 +654,9 @@ check_mean_pair <- function(mean_real, mean_generated,
   ok <- function(m) is.numeric(m) && length(m) >= 1L && all(is.finite(m))
   if (!ok(mean_real) || !ok(mean_generated) ||
       length(mean_real) != length(mean_generated)) {
-    cli::cli_abort(
+    prd_abort(
       "{.arg mean_real} and {.arg mean_generated} must be finite numeric vectors of the same length.",
-      call = call
+      "input", call = call
     )
   }
   invisible(TRUE)
@@ -336,27 +668,46 @@ check_mean_pair <- function(mean_real, mean_generated,
 check_covariance <- function(m, d, arg = "cov", call = rlang::caller_env()) {
   if (!is.matrix(m) || !is.numeric(m) || any(dim(m) != d) ||
       !all(is.finite(m)) || !isSymmetric(unname(m))) {
-    cli::cli_abort(
+    prd_abort(
       "{.arg {arg}} must be a symmetric finite {d} x {d} matrix.",
-      call = call
+      "input", call = call
     )
   }
   ch <- tryCatch(chol(m), error = function(e) NULL)
   if (is.null(ch)) {
-    cli::cli_abort("{.arg {arg}} must be positive definite.", call = call)
+    prd_abort("{.arg {arg}} must be positive definite.", "input", call = call)
   }
   ch
 }
 
+#' A PR curve: a data frame with a character `method`, numeric `lambda`,
+#' `precision` and `recall`, at least 2 rows, finite precision and recall in
+#' [0, 1] and lambda in [0, Inf].
+#' @noRd
 check_curve <- function(x, arg = rlang::caller_arg(x),
                         call = rlang::caller_env()) {
-  if (!is.data.frame(x) ||
-      !all(c("method", "lambda", "precision", "recall") %in% names(x)) ||
-      nrow(x) < 2L) {
-    cli::cli_abort(
-      "{.arg {arg}} must be a {.cls prd_curve} (columns {.field method}, {.field lambda}, {.field precision}, {.field recall}).",
-      call = call
+  cols <- c("method", "lambda", "precision", "recall")
+  if (!is.data.frame(x) || !all(cols %in% names(x)) || nrow(x) < 2L) {
+    prd_abort(
+      "{.arg {arg}} must be a {.cls prd_curve} (columns {.field method}, {.field lambda}, {.field precision}, {.field recall}, at least 2 rows).",
+      "curve", call = call
     )
+  }
+  if (!(is.character(x$method) || is.factor(x$method)) ||
+      !is.numeric(x$lambda) || !is.numeric(x$precision) ||
+      !is.numeric(x$recall)) {
+    prd_abort(
+      "{.arg {arg}} must have a character {.field method} and numeric {.field lambda}, {.field precision}, {.field recall}.",
+      "curve", call = call
+    )
+  }
+  bad <- function(v) anyNA(v) | any(v < 0 | v > 1)
+  if (bad(x$precision) || bad(x$recall) || anyNA(x$lambda) ||
+      any(x$lambda < 0)) {
+    prd_abort(c(
+      "{.arg {arg}} is not a valid PR curve.",
+      "x" = "{.field precision} and {.field recall} must lie in [0, 1] and {.field lambda} in [0, Inf]."
+    ), "curve", call = call)
   }
   invisible(x)
 }
@@ -369,14 +720,14 @@ check_draws <- function(x, n, arg, call = rlang::caller_env()) {
   if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, ncol = 1L)
   if (is.data.frame(x)) x <- as.matrix(x)
   if (!is.matrix(x) || !is.numeric(x) || nrow(x) != n) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "{.arg {arg}}({n}) must return a numeric matrix with {n} rows.",
       "x" = "It returned {.obj_type_friendly {x}}{if (is.matrix(x)) paste0(' with ', nrow(x), ' rows') else ''}."
-    ), call = call)
+    ), "sampler", call = call)
   }
   if (!all(is.finite(x))) {
-    cli::cli_abort("{.arg {arg}} returned missing or infinite values.",
-                   call = call)
+    prd_abort("{.arg {arg}} returned missing or infinite values.",
+              "sampler", call = call)
   }
   x
 }
@@ -387,34 +738,34 @@ check_log_densities <- function(lp, lq, n, which, call = rlang::caller_env()) {
   for (nm in c("log_density_real", "log_density_generated")) {
     v <- if (nm == "log_density_real") lp else lq
     if (!is.numeric(v) || length(v) != n || anyNA(v)) {
-      cli::cli_abort(c(
+      prd_abort(c(
         "{.arg {nm}} must return one log-density (a number, not NA/NaN) per row.",
         "x" = "At {n} draws of the {which} distribution it returned {length(v)} value{?s}{if (is.numeric(v) && anyNA(v)) ' with NA/NaN' else ''}."
-      ), call = call)
+      ), "sampler", call = call)
     }
   }
   for (nm in c("log_density_real", "log_density_generated")) {
     v <- if (nm == "log_density_real") lp else lq
     if (any(v == Inf)) {
-      cli::cli_abort(c(
+      prd_abort(c(
         "{.arg {nm}} must return finite log-densities or {.code -Inf}.",
         "x" = "It returned {.code Inf} at {sum(v == Inf)} draw{?s} of the {which} distribution."
-      ), call = call)
+      ), "sampler", call = call)
     }
   }
   own <- if (which == "real") lp else lq
   if (any(own == -Inf)) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "The {which} sampler drew {sum(own == -Inf)} point{?s} where its own log-density is {.code -Inf}.",
       "i" = "A sampler must draw where its own density is positive."
-    ), call = call)
+    ), "sampler", call = call)
   }
   both <- lp == -Inf & lq == -Inf
   if (any(both)) {
-    cli::cli_abort(c(
+    prd_abort(c(
       "Both log-densities are -Inf at {sum(both)} draw{?s} of the {which} distribution.",
       "i" = "A sampler must draw where its own density is positive."
-    ), call = call)
+    ), "sampler", call = call)
   }
   invisible(TRUE)
 }

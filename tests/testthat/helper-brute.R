@@ -53,11 +53,12 @@ brute_evidence <- function(real, generated, method, k, fit, eval = NULL,
        sigma = sqrt(c(sx2, sy2)))
 }
 
-# Every rule of the family at every lambda (SPEC.md section 2).
-brute_envelope <- function(a_real, b_real, a_gen, b_gen, lambda) {
-  score <- function(a, b) ifelse(a == 0, ifelse(b == 0, 1, Inf), b / a)
-  sx <- score(a_real, b_real)
-  sy <- score(a_gen, b_gen)
+# Every rule of the family at every lambda (SPEC.md section 2), scores
+# normalised by the fit sizes n_xf, n_yf.
+brute_envelope <- function(a_real, b_real, a_gen, b_gen, lambda, n_xf = 1,
+                           n_yf = 1) {
+  sx <- brute_score(a_real, b_real, n_xf, n_yf)
+  sy <- brute_score(a_gen, b_gen, n_xf, n_yf)
   rules <- list(function(s, a, b) rep(FALSE, length(s)),
                 function(s, a, b) rep(TRUE, length(s)),
                 function(s, a, b) a >= 1,
@@ -80,7 +81,8 @@ brute_curve <- function(real, generated, method, k, fit, eval = NULL,
                         closed = TRUE, lambda, sigma = NULL) {
   ev <- brute_evidence(real, generated, method, k, fit, eval, closed, sigma)
   ix <- seq_len(ev$n_real)
-  env <- brute_envelope(ev$a[ix], ev$b[ix], ev$a[-ix], ev$b[-ix], lambda)
+  env <- brute_envelope(ev$a[ix], ev$b[ix], ev$a[-ix], ev$b[-ix], lambda,
+                        length(fit[[1]]), length(fit[[2]]))
   data.frame(lambda = c(0, lambda, Inf),
              precision = c(0, env$alpha, env$alpha_inf),
              recall = c(env$beta_0, env$alpha / lambda, 0))
@@ -108,5 +110,9 @@ brute_scalar <- function(real, generated, k, closed = TRUE) {
   )
 }
 
-# Scores s = b / a of the evaluation points (b / 0 = Inf, 0 / 0 = 1).
-brute_score <- function(a, b) ifelse(a == 0, ifelse(b == 0, 1, Inf), b / a)
+# Scores s = (b / n_yf) / (a / n_xf) of the evaluation points (b / 0 = Inf,
+# 0 / 0 = 1), SPEC.md section 2, as exact rational comparisons: the
+# product form (b n_xf) / (a n_yf) of integers.
+brute_score <- function(a, b, n_xf = 1, n_yf = 1) {
+  ifelse(a == 0, ifelse(b == 0, 1, Inf), (b * n_xf) / (a * n_yf))
+}

@@ -1,0 +1,287 @@
+# The prd_curve class: one validating constructor for every curve of the
+# package, a per-curve settings table that survives rbind(),
+# dplyr::bind_rows() and subsetting (vctrs methods, as tibble and yardstick
+# do), and the one-line-per-curve header.
+
+#' Build one PR curve (the package's only curve constructor)
+#'
+#' Validates the grid values and adds the two end rows: lambda = 0
+#' (precision 0, recall = max_recall) and lambda = Inf (precision =
+#' max_precision, recall 0).
+#' @param lambda increasing finite positive grid.
+#' @param precision,recall values on the grid, in [0, 1].
+#' @param max_precision,max_recall the extremes alpha_inf, beta_0.
+#' @param method the curve's label (a string).
+#' @param model,k optional: the generated set's name and the neighbour
+#'   count (columns `model` and `k`).
+#' @param info a list of settings from curve_info().
+#' @noRd
+new_prd_curve <- function(lambda, precision, recall, max_precision,
+                          max_recall, method, model = NULL, k = NULL,
+                          info = curve_info(), call = rlang::caller_env()) {
+  if (!rlang::is_string(method)) {
+    prd_abort("A curve's {.field method} must be a single string.", "curve",
+              call = call)
+  }
+  n <- length(lambda)
+  ok01 <- function(v) is.numeric(v) && !anyNA(v) && all(v >= 0 & v <= 1)
+  if (!is.numeric(lambda) || n < 1L || anyNA(lambda) ||
+      any(!is.finite(lambda)) || any(lambda <= 0) || any(diff(lambda) <= 0)) {
+    prd_abort("A curve's {.field lambda} grid must be finite, positive and increasing.",
+              "curve", call = call)
+  }
+  if (length(precision) != n || length(recall) != n || !ok01(precision) ||
+      !ok01(recall) || !ok01(max_precision) || !ok01(max_recall) ||
+      length(max_precision) != 1L || length(max_recall) != 1L) {
+    prd_abort(c(
+      "The {.val {method}} curve is not a valid PR curve.",
+      "x" = "Precision and recall must be numbers in [0, 1], one per lambda."
+    ), "curve", call = call)
+  }
+  cols <- list()
+  if (!is.null(model)) cols$model <- as.character(model)
+  cols$method <- method
+  if (!is.null(k)) cols$k <- as.integer(k)
+  cols$lambda <- c(0, as.double(lambda), Inf)
+  cols$precision <- c(0, as.double(precision), as.double(max_precision))
+  cols$recall <- c(as.double(max_recall), as.double(recall), 0)
+  x <- tibble::new_tibble(lapply(cols, rep_len, n + 2L), nrow = n + 2L)
+  key <- tibble::tibble(model = if (is.null(model)) NA_character_ else model,
+                        method = method,
+                        k = if (is.null(k)) NA_integer_ else as.integer(k))
+  as_prd_curve(x, vctrs::vec_cbind(key, info))
+}
+
+#' Settings of one curve: one row of the table kept by every prd_curve.
+#' @param source the function that made it.
+#' @param split the split fraction (0: none), or "rows".
+#' @param sizes fit and evaluation sizes (split_sizes()), or the numbers of
+#'   real and generated rows (named n_real, n_generated).
+#' @param bandwidth kde bandwidths (real, generated), as distances.
+#' @param details a list of further settings (delta, std_error, ...).
+#' @noRd
+curve_info <- function(source = NA_character_, split = NA, sizes = NULL,
+                       closed = NA, bandwidth = NULL, angles = NA_integer_,
+                       details = list()) {
+  z <- function(nm) {
+    if (!is.null(sizes) && nm %in% names(sizes)) as.integer(sizes[[nm]]) else
+      NA_integer_
+  }
+  tibble::tibble(
+    source = as.character(source),
+    split = if (is.na(split[1])) NA_character_ else as.character(split),
+    closed = as.logical(closed),
+    n_fit_real = z("fit_real"), n_fit_generated = z("fit_generated"),
+    n_eval_real = z("eval_real"), n_eval_generated = z("eval_generated"),
+    bandwidth_real = if (is.null(bandwidth)) NA_real_ else unname(bandwidth[1]),
+    bandwidth_generated = if (is.null(bandwidth)) NA_real_ else
+      unname(bandwidth[length(bandwidth)]),
+    angles = as.integer(angles),
+    details = list(details),
+    replicates = list(NULL),
+    fraction = NA_real_
+  )
+}
+
+#' Class a tibble as prd_curve with its settings table
+#' @noRd
+as_prd_curve <- function(x, info) {
+  x <- tibble::new_tibble(x, nrow = nrow(x), class = "prd_curve")
+  attr(x, "curves") <- info
+  x
+}
+
+#' Bind a list of prd_curves (vctrs combines their settings tables)
+#' @noRd
+bind_curves <- function(curves) {
+  if (length(curves) == 1L) return(curves[[1]])
+  vctrs::vec_rbind(!!!curves)
+}
+
+#' Settings of each curve of a PR curve object
+#'
+#' Every curve made by this package keeps its settings in a table that
+#' survives [rbind()], `dplyr::bind_rows()`, `dplyr::filter()` and
+#' subsetting: one row per curve, keyed by `model`, `method` and `k` (`NA`
+#' where the curve has no such column).
+#'
+#' @param x A `prd_curve`.
+#' @return A tibble with one row per curve present in `x`: `model`,
+#'   `method`, `k`, `source` (the function that made it), `split` (the
+#'   split fraction as text, `"0"` for none, `"rows"` for explicit rows),
+#'   `closed`, `n_fit_real`, `n_fit_generated`, `n_eval_real`,
+#'   `n_eval_generated` (set sizes; for curves without a split the fit and
+#'   evaluation sizes are the set sizes, for plug-in and truth curves the
+#'   numbers of rows or draws), `bandwidth_real`, `bandwidth_generated`
+#'   (kde bandwidths, in feature units), `angles`, `details` (a list of
+#'   further settings, e.g. `delta` of [prd_truth_gaussian()] or the Monte
+#'   Carlo `std_error` of [prd_truth()]), `replicates` (the replicate
+#'   curves, when computed) and `fraction` (their half-sample fraction).
+#' @section Errors: `prdcurve_error_curve` when `x` is not a `prd_curve`.
+#' @examples
+#' set.seed(1)
+#' real <- matrix(rnorm(200 * 4), ncol = 4)
+#' generated <- matrix(rnorm(200 * 4, mean = 0.5), ncol = 4)
+#' both <- rbind(prd_curve(real, generated, method = "kde"),
+#'               prd_truth_gaussian(rep(0, 4), c(0.5, 0, 0, 0)))
+#' prd_curve_info(both)[, c("model", "method", "k", "source",
+#'                          "bandwidth_real")]
+#' @export
+prd_curve_info <- function(x) {
+  if (!inherits(x, "prd_curve")) {
+    prd_abort("{.arg x} must be a {.cls prd_curve}.", "curve")
+  }
+  info <- attr(x, "curves")
+  if (is.null(info)) return(curve_info()[0, ])
+  keys <- curve_keys(x)
+  present <- vctrs::vec_in(info[c("model", "method", "k")], keys)
+  info[present, , drop = FALSE]
+}
+
+#' The distinct (model, method, k) of a curve's rows (NA where absent)
+#' @noRd
+curve_keys <- function(x) {
+  n <- nrow(x)
+  col <- function(nm, na) if (nm %in% names(x)) x[[nm]] else rep(na, n)
+  keys <- tibble::tibble(model = as.character(col("model", NA_character_)),
+                         method = as.character(col("method", NA_character_)),
+                         k = as.integer(col("k", NA_integer_)))
+  vctrs::vec_unique(keys)
+}
+
+#' The settings row of one curve (model, method, k), or NULL
+#' @noRd
+info_of <- function(x, model, method, k) {
+  info <- attr(x, "curves")
+  if (is.null(info)) return(NULL)
+  hit <- which(vctrs::vec_equal(info$model, model, na_equal = TRUE) &
+                 info$method == method &
+                 vctrs::vec_equal(info$k, as.integer(k), na_equal = TRUE))
+  if (!length(hit)) NULL else info[hit[length(hit)], , drop = FALSE]
+}
+
+merge_info <- function(x, y) {
+  a <- attr(x, "curves")
+  b <- attr(y, "curves")
+  if (is.null(a)) return(b)
+  if (is.null(b)) return(a)
+  vctrs::vec_unique(vctrs::vec_rbind(a, b))
+}
+
+# ---- vctrs methods: binding curves keeps every curve's settings -------------
+
+#' @importFrom vctrs vec_ptype2 vec_cast
+NULL
+
+curve_ptype2 <- function(x, y, ...) {
+  as_prd_curve(vctrs::tib_ptype2(x, y, ...), merge_info(x, y))
+}
+
+curve_cast <- function(x, to, ...) {
+  out <- vctrs::tib_cast(x, to, ...)
+  as_prd_curve(out, merge_info(x, to))
+}
+
+#' @method vec_ptype2 prd_curve.prd_curve
+#' @export
+vec_ptype2.prd_curve.prd_curve <- function(x, y, ...) curve_ptype2(x, y, ...)
+#' @method vec_ptype2 prd_curve.tbl_df
+#' @export
+vec_ptype2.prd_curve.tbl_df <- function(x, y, ...) curve_ptype2(x, y, ...)
+#' @method vec_ptype2 tbl_df.prd_curve
+#' @export
+vec_ptype2.tbl_df.prd_curve <- function(x, y, ...) curve_ptype2(x, y, ...)
+#' @method vec_ptype2 prd_curve.data.frame
+#' @export
+vec_ptype2.prd_curve.data.frame <- function(x, y, ...) curve_ptype2(x, y, ...)
+#' @method vec_ptype2 data.frame.prd_curve
+#' @export
+vec_ptype2.data.frame.prd_curve <- function(x, y, ...) curve_ptype2(x, y, ...)
+#' @method vec_cast prd_curve.prd_curve
+#' @export
+vec_cast.prd_curve.prd_curve <- function(x, to, ...) curve_cast(x, to, ...)
+#' @method vec_cast prd_curve.tbl_df
+#' @export
+vec_cast.prd_curve.tbl_df <- function(x, to, ...) curve_cast(x, to, ...)
+#' @method vec_cast prd_curve.data.frame
+#' @export
+vec_cast.prd_curve.data.frame <- function(x, to, ...) curve_cast(x, to, ...)
+#' @method vec_cast tbl_df.prd_curve
+#' @export
+vec_cast.tbl_df.prd_curve <- function(x, to, ...) vctrs::tib_cast(x, to, ...)
+#' @method vec_cast data.frame.prd_curve
+#' @export
+vec_cast.data.frame.prd_curve <- function(x, to, ...) vctrs::df_cast(x, to, ...)
+
+#' @export
+rbind.prd_curve <- function(..., deparse.level = 1) {
+  parts <- Filter(Negate(is.null), list(...))
+  vctrs::vec_rbind(!!!parts)
+}
+
+# ---- printing: one header line per curve ------------------------------------
+
+#' @export
+#' @importFrom tibble tbl_sum
+tbl_sum.prd_curve <- function(x, ...) {
+  keys <- curve_keys(x)
+  n_lambda <- if ("lambda" %in% names(x)) length(unique(x$lambda)) else NA
+  head <- c("A prd_curve" = paste0(nrow(keys), " curve",
+                                   if (nrow(keys) != 1L) "s",
+                                   if (!is.na(n_lambda)) paste0(" x ", n_lambda,
+                                                               " lambdas")))
+  lines <- character()
+  for (i in seq_len(min(nrow(keys), 8L))) {
+    key <- keys[i, ]
+    label <- paste(stats::na.omit(c(key$model, key$method,
+                                    if (!is.na(key$k)) paste0("k = ", key$k))),
+                   collapse = " / ")
+    inf <- info_of(x, key$model, key$method, key$k)
+    lines[[label]] <- if (is.null(inf)) "" else describe_info(inf)
+  }
+  if (nrow(keys) > 8L) lines[["..."]] <- paste(nrow(keys) - 8L, "more curves")
+  c(head, lines)
+}
+
+describe_info <- function(inf) {
+  parts <- character()
+  if (!is.na(inf$source)) parts <- c(parts, inf$source)
+  if (!is.na(inf$split)) {
+    parts <- c(parts, if (inf$split == "0") "no split" else
+      paste0("split ", inf$split))
+  }
+  if (!is.na(inf$n_eval_real)) {
+    parts <- c(parts, sprintf("evaluation %d real / %d generated",
+                              inf$n_eval_real, inf$n_eval_generated))
+  }
+  if (!is.na(inf$bandwidth_real)) {
+    parts <- c(parts, sprintf("bandwidth %s / %s",
+                              format(inf$bandwidth_real, digits = 3),
+                              format(inf$bandwidth_generated, digits = 3)))
+  }
+  if (isFALSE(inf$closed)) parts <- c(parts, "open balls")
+  det <- inf$details[[1]]
+  if (!is.null(det$delta)) {
+    parts <- c(parts, paste0("delta = ", format(det$delta, digits = 3)))
+  }
+  reps <- inf$replicates[[1]]
+  if (!is.null(reps)) {
+    parts <- c(parts, paste0(length(unique(reps$replicate)),
+                             " half-sample replicates"))
+  }
+  paste(parts, collapse = "; ")
+}
+
+# dplyr reconstructs results from the first input's attributes; keep the
+# settings of every curve the result holds (merged by vctrs when binding).
+#' @exportS3Method dplyr::dplyr_reconstruct
+dplyr_reconstruct.prd_curve <- function(data, template) {
+  info <- attr(data, "curves")
+  if (is.null(info)) info <- attr(template, "curves")
+  attrs <- attributes(template)
+  attrs$names <- names(data)
+  attrs$row.names <- .row_names_info(data, type = 0L)
+  attributes(data) <- attrs
+  attr(data, "curves") <- info
+  data
+}
