@@ -360,7 +360,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   first <- run(sets$real, sets$generated)
   pick <- function(res) {
     v <- res$values[res$values$metric %in% metrics, , drop = FALSE]
-    v <- v[order(match(v$metric, entropy_metric_names), v$k), , drop = FALSE]
+    v <- v[order(match(v$metric, metrics), v$k), , drop = FALSE]
     tibble::tibble(model = res$model, v)
   }
   values <- vctrs::vec_rbind(!!!lapply(first, pick))
@@ -425,14 +425,15 @@ entropy_samples <- function(real, generated, k = 5, split = 0,
     g <- sets$generated[[m]]
     s <- resolve_split(split, nrow(sets$real), nrow(g))
     res <- entropy_core(sets$real, g, s, k)
-    part <- function(tab, set, ids) {
+    part <- function(tab, which, ids) {
       id_col <- if (!is.null(ids)) list(id = ids[tab$row])
       n <- nrow(tab)
-      tibble::tibble(model = m, set = set, row = tab$row, !!!id_col,
+      gen <- which == "generated"
+      tibble::tibble(model = m, set = which, row = tab$row, !!!id_col,
                      k = tab$k,
-                     pce = if (set == "generated") tab$pce else rep(NA_real_, n),
-                     re = if (set == "generated") tab$re else rep(NA_real_, n),
-                     rce = if (set == "real") tab$rce else rep(NA_real_, n))
+                     pce = if (gen) tab$pce else rep(NA_real_, n),
+                     re = if (gen) tab$re else rep(NA_real_, n),
+                     rce = if (!gen) tab$rce else rep(NA_real_, n))
     }
     vctrs::vec_rbind(part(res$samples$real, "real", attr(sets$real, "ids")),
                      part(res$samples$generated, "generated", attr(g, "ids")))
@@ -452,9 +453,7 @@ entropy_metric_arg <- function(metrics, call = rlang::caller_env()) {
     )
     metrics <- tolower(metrics)
   }
-  m <- check_methods(metrics, entropy_metric_names, arg = "metrics",
-                     call = call)
-  entropy_metric_names[entropy_metric_names %in% m]
+  check_methods(metrics, entropy_metric_names, arg = "metrics", call = call)
 }
 
 #' PCE, RCE, RE of one model, with the raw estimates and per-sample terms

@@ -226,7 +226,6 @@ manifold_metrics <- function(real, generated,
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
   metrics <- check_methods(metrics, manifold_metric_names, arg = "metrics")
-  metrics <- manifold_metric_names[manifold_metric_names %in% metrics]
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
   replicates <- check_replicates(replicates)
   run <- function(real, gens, split, what = "the fit sets") {
@@ -324,14 +323,14 @@ manifold_samples <- function(real, generated, k = 5, split = 0,
     g <- sets$generated[[m]]
     s <- resolve_split(split, nrow(sets$real), nrow(g))
     res <- manifold_core(sets$real, g, s, metrics, k, opts, per_sample = TRUE)
-    part <- function(tab, set, ids, own) {
+    part <- function(tab, which, ids, own) {
       id_col <- if (!is.null(ids)) list(id = ids[tab$row])
       tibble::tibble(
-        model = m, set = set, row = tab$row, !!!id_col, k = tab$k,
+        model = m, set = which, row = tab$row, !!!id_col, k = tab$k,
         n_balls = tab[[paste0("n_", own, "_balls")]],
         in_manifold = tab[[paste0("in_", own, "_manifold")]],
         n_in_ball = tab[[paste0("n_", own, "_in_ball")]],
-        covered = if (set == "real") tab$covered else tab$covered_c,
+        covered = if (which == "real") tab$covered else tab$covered_c,
         p_in = if (probabilistic) tab[[paste0("p_in_", own)]]
       )
     }

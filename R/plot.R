@@ -109,10 +109,13 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
   if (!is.null(col)) cols <- rep_len(col, length(curves))
   graphics::plot(NA, xlim = c(0, 1), ylim = c(0, 1), asp = 1, main = main,
                  xlab = xlab, ylab = ylab, xaxs = "i", yaxs = "i")
+  dots <- list(...)
   for (i in seq_along(curves)) {
-    graphics::lines(curves[[i]]$recall, curves[[i]]$precision,
-                    col = cols[i], lwd = if (refs[i]) 1.5 else 2,
-                    lty = if (refs[i]) 2 else 1, ...)
+    args <- utils::modifyList(list(x = curves[[i]]$recall,
+                                   y = curves[[i]]$precision, col = cols[i],
+                                   lwd = if (refs[i]) 1.5 else 2,
+                                   lty = if (refs[i]) 2 else 1), dots)
+    do.call(graphics::lines, args)
   }
   legend_labels <- ifelse(refs, vapply(curves, function(cv) cv$.label[1], ""),
                           paste0(ifelse(lay$facet, paste0(

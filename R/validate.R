@@ -242,7 +242,10 @@ scale_factor <- 100
 
 is_id_like <- function(v) {
   h <- v[seq_len(min(length(v), 32L))]
-  if (any(h != round(h)) || any(v != round(v))) return(FALSE)
+  # beyond 2^52 every double is whole: such magnitudes are not ids
+  if (any(h != round(h)) || max(abs(v)) > 2^52 || any(v != round(v))) {
+    return(FALSE)
+  }
   dv <- diff(v)
   (dv[1] != 0 && all(dv == dv[1])) || !anyDuplicated(v)
 }

@@ -67,13 +67,13 @@ test_that("prd_cli gives clear errors", {
   fx <- cli_fixture()
   missing <- file.path(tempdir(), "no-such-file.csv")
   expect_error(prd_cli(c(fx$f_real, missing)), "does not exist",
-               class = "rlang_error")
+               class = "prdcurve_error")
   expect_error(prd_cli(c(fx$f_real, missing)), "no-such-file")
   expect_error(prd_cli(c(fx$f_real)), "exactly 2 CSV files.*got 1",
-               class = "rlang_error")
+               class = "prdcurve_error")
   expect_error(prd_cli(c(fx$f_real, fx$f_gen, fx$f_gen)), "got 3")
   expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--bogus", "1")),
-               "Unknown option.*--bogus", class = "rlang_error")
+               "Unknown option.*--bogus", class = "prdcurve_error")
   expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--k")), "--k.*needs a value")
   expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--k", "ten")),
                "--k.*must be a number")

@@ -75,9 +75,9 @@ test_that("kde with explicit bandwidths equals the brute force", {
   }
   cv <- prd_curve(real, generated, method = "kde", bandwidth = c(0.5, 1.1),
                   split = 0)
-  expect_equal(unname(attr(cv, "bandwidth")), c(0.5, 1.1), tolerance = 1e-14)
+  expect_equal(unname(curve_attr(cv, "bandwidth")), c(0.5, 1.1), tolerance = 1e-14)
   cv1 <- prd_curve(real, generated, method = "kde", bandwidth = 0.7, split = 0)
-  expect_equal(unname(attr(cv1, "bandwidth")), c(0.7, 0.7), tolerance = 1e-14)
+  expect_equal(unname(curve_attr(cv1, "bandwidth")), c(0.7, 0.7), tolerance = 1e-14)
 })
 
 test_that("the estimated kde bandwidths are the mean own k-NN distances", {
@@ -90,7 +90,7 @@ test_that("the estimated kde bandwidths are the mean own k-NN distances", {
     set.seed(5)
     s <- prdcurve:::resolve_split(sp, 40, 30)
     ev <- brute_evidence(real, generated, "kde", 3, s$fit, s$eval)
-    expect_equal(unname(attr(cv, "bandwidth")), ev$sigma, tolerance = 1e-12)
+    expect_equal(unname(curve_attr(cv, "bandwidth")), ev$sigma, tolerance = 1e-12)
   }
 })
 
@@ -197,7 +197,7 @@ test_that("curves have end rows, the ray property and monotonicity", {
   set.seed(1)
   cv <- prd_curve(real, generated, angles = 201)
   expect_s3_class(cv, "prd_curve")
-  expect_named(cv, c("method", "lambda", "precision", "recall"))
+  expect_named(cv, c("model", "method", "k", "lambda", "precision", "recall"))
   expect_equal(unique(cv$method), methods_all)
   lam <- prdcurve:::lambda_grid(201)
   for (m in methods_all) {
@@ -224,31 +224,31 @@ test_that("attributes, default k and split = 0", {
   generated <- matrix(rnorm(61 * 2), ncol = 2)
   set.seed(2)
   cv <- prd_curve(real, generated, method = c("knn", "kde"), angles = 11)
-  sz <- attr(cv, "sizes")
+  sz <- curve_attr(cv, "sizes")
   expect_equal(unname(sz), c(45, 30, 45, 31))
   expect_equal(names(sz), c("fit_real", "fit_generated", "eval_real",
                             "eval_generated"))
-  expect_equal(attr(cv, "k"), round(sqrt(30)))
-  expect_equal(attr(cv, "split"), 0.5)
-  expect_true(attr(cv, "closed"))
-  expect_equal(attr(cv, "angles"), 11)
-  expect_length(attr(cv, "bandwidth"), 2)
-  expect_true(all(attr(cv, "bandwidth") > 0))
+  expect_equal(curve_attr(cv, "k"), round(sqrt(30)))
+  expect_equal(curve_attr(cv, "split"), 0.5)
+  expect_true(curve_attr(cv, "closed"))
+  expect_equal(curve_attr(cv, "angles"), 11)
+  expect_length(curve_attr(cv, "bandwidth"), 2)
+  expect_true(all(curve_attr(cv, "bandwidth") > 0))
 
   cv0 <- prd_curve(real, generated, method = "knn", split = 0, closed = FALSE,
                    angles = 11)
-  expect_equal(unname(attr(cv0, "sizes")), c(90, 61, 90, 61))
-  expect_equal(attr(cv0, "k"), round(sqrt(61)))
-  expect_equal(attr(cv0, "split"), 0)
-  expect_false(attr(cv0, "closed"))
-  expect_null(attr(cv0, "bandwidth"))
+  expect_equal(unname(curve_attr(cv0, "sizes")), c(90, 61, 90, 61))
+  expect_equal(curve_attr(cv0, "k"), round(sqrt(61)))
+  expect_equal(curve_attr(cv0, "split"), 0)
+  expect_false(curve_attr(cv0, "closed"))
+  expect_null(curve_attr(cv0, "bandwidth"))
   # split = 0 evaluates every row: the recall of 1[b = 0] is a share of 90
   expect_equal(cv0$recall[1] * 90, round(cv0$recall[1] * 90), tolerance = 1e-12)
 
   cvr <- prd_curve(real, generated, method = "ipr",
                    split = list(real = 1:10, generated = 5:9), angles = 11)
-  expect_equal(unname(attr(cvr, "sizes")), c(80, 56, 10, 5))
-  expect_equal(attr(cvr, "split"), "rows")
+  expect_equal(unname(curve_attr(cvr, "sizes")), c(80, 56, 10, 5))
+  expect_equal(curve_attr(cvr, "split"), "rows")
 })
 
 test_that("set.seed() reproduces split curves", {

@@ -35,11 +35,13 @@ test_that("the estimators equal the brute force, every k from one call", {
                vapply(ks, function(k) brute_ce(y, x, k), 0), tolerance = 1e-12)
   expect_named(knn_entropy(x, c(7, 1, 4, 4)), c("k=1", "k=4", "k=7"))
 
-  res <- entropy_metrics(x, y, k = ks, per_sample = TRUE)
-  m <- res$metrics
-  expect_named(m, c("metric", "k", "value"))
-  expect_equal(m$metric, rep(c("PCE", "RCE", "RE"), 3))
-  expect_equal(m$k, rep(c(1L, 4L, 7L), each = 3))
+  m <- entropy_metrics(x, y, k = ks)
+  smp <- entropy_samples(x, y, k = ks)
+  res <- list(generated = smp[smp$set == "generated", ],
+              real = smp[smp$set == "real", ])
+  expect_named(m, c("model", "metric", "k", "value"))
+  expect_equal(m$metric, rep(c("pce", "rce", "re"), each = 3))
+  expect_equal(m$k, rep(c(1L, 4L, 7L), 3))
   for (k in ks) {
     v <- m$value[m$k == k]
     expect_equal(v, c(brute_ce(y, x, k) - brute_h(x, k),
@@ -60,9 +62,9 @@ test_that("the estimators equal the brute force, every k from one call", {
     expect_equal(c(mean(g$pce), mean(r$rce), mean(g$re)), v, tolerance = 1e-12)
   }
   est <- attr(m, "estimates")
-  expect_equal(est$H_real, vapply(ks, function(k) brute_h(x, k), 0),
+  expect_equal(est$h_real, vapply(ks, function(k) brute_h(x, k), 0),
                tolerance = 1e-12)
-  expect_equal(est$CE_generated_real,
+  expect_equal(est$ce_generated_real,
                vapply(ks, function(k) brute_ce(y, x, k), 0), tolerance = 1e-12)
   # one k at a time gives the same numbers as the vector
   expect_equal(entropy_metrics(x, y, k = 4)$value, m$value[m$k == 4],
@@ -96,6 +98,8 @@ test_that("log V_d and d log D stay finite in thousands of dimensions", {
   set.seed(403)
   d <- 3000
   x <- gauss(30, d)
+  # 30 samples of dimension 3000 on purpose: no "samples in rows?" warning
+  withr::local_options(prdcurve.check_inputs = FALSE)
   h <- knn_entropy(x, c(1, 5))
   h_small <- knn_entropy(x * 1e-3, c(1, 5))
   expect_true(all(is.finite(c(h, h_small))))
@@ -171,22 +175,22 @@ test_that("PCE, RCE and RE on the Gaussian setting of Fox et al. (Table 1)", {
     val[[format(s2)]] <- stats::setNames(m$value, m$metric)
   }
   # identical distributions: all three are 0 (4 sd + bias)
-  expect_lte(abs(val[["1"]][["PCE"]] - 0.02), 0.3)
-  expect_lte(abs(val[["1"]][["RCE"]] - 0.01), 0.19)
-  expect_lte(abs(val[["1"]][["RE"]] - 0.01), 0.44)
+  expect_lte(abs(val[["1"]][["pce"]] - 0.02), 0.3)
+  expect_lte(abs(val[["1"]][["rce"]] - 0.01), 0.19)
+  expect_lte(abs(val[["1"]][["re"]] - 0.01), 0.44)
   # RE is nearly unbiased here and matches 5 log s2
-  expect_lte(abs(val[["0.25"]][["RE"]] - 5 * log(0.25)), 0.38)
-  expect_lte(abs(val[["2.5"]][["RE"]] - 5 * log(2.5) + 0.02), 0.43)
+  expect_lte(abs(val[["0.25"]][["re"]] - 5 * log(0.25)), 0.38)
+  expect_lte(abs(val[["2.5"]][["re"]] - 5 * log(2.5) + 0.02), 0.43)
   # orderings: RE increases with s2, PCE is lowest for s2 <= 1
-  re <- vapply(val, `[[`, 0, "RE")
-  pce <- vapply(val, `[[`, 0, "PCE")
+  re <- vapply(val, `[[`, 0, "re")
+  pce <- vapply(val, `[[`, 0, "pce")
   expect_true(all(diff(re) > 3))
   expect_true(all(diff(pce) > 2))
   expect_lt(pce[["0.25"]], 0)
   # PCE at s2 = 2.5 is far below its truth 7.5 (the cross-entropy bias)
   expect_lte(abs(pce[["2.5"]] - (7.5 - 3.46)), 0.45)
   # RCE at s2 = 0.25 collapses to about 0 although KL(R || G) = 8.07
-  expect_lte(abs(val[["0.25"]][["RCE"]] - (8.07 - 8.37)), 0.1)
+  expect_lte(abs(val[["0.25"]][["rce"]] - (8.07 - 8.37)), 0.1)
 })
 
 test_that("zero k-NN distances give -Inf and a warning with the count", {
@@ -201,14 +205,15 @@ test_that("zero k-NN distances give -Inf and a warning with the count", {
   real <- gauss(30, 2)
   generated <- gauss(25, 2)
   generated[4, ] <- real[7, ]  # one memorised row
-  expect_warning(m <- entropy_metrics(real, generated, k = 1:2,
-                                      per_sample = TRUE),
-                 "1 of 25 generated samples")
-  v <- m$metrics$value
-  expect_equal(v[m$metrics$k == 1 & m$metrics$metric == "PCE"], -Inf)
-  expect_equal(v[m$metrics$k == 1 & m$metrics$metric == "RCE"], -Inf)
-  expect_true(all(is.finite(v[m$metrics$k == 2])))
-  g1 <- m$generated[m$generated$k == 1, ]
+  expect_warning(m <- entropy_metrics(real, generated, k = 1:2),
+                 "1 of 25 generated samples",
+                 class = "prdcurve_warning_zero_radius")
+  v <- m$value
+  expect_equal(v[m$k == 1 & m$metric == "pce"], -Inf)
+  expect_equal(v[m$k == 1 & m$metric == "rce"], -Inf)
+  expect_true(all(is.finite(v[m$k == 2])))
+  smp <- suppressWarnings(entropy_samples(real, generated, k = 1:2))
+  g1 <- smp[smp$set == "generated" & smp$k == 1, ]
   expect_equal(g1$pce[4], -Inf)
   expect_true(all(is.finite(g1$pce[-4])))
   expect_warning(knn_cross_entropy(generated, real, k = 1), "1 of 25 rows")
@@ -218,21 +223,22 @@ test_that("invalid arguments are rejected with the argument's name", {
   set.seed(410)
   x <- gauss(10, 2)
   y <- gauss(12, 3)
-  expect_error(knn_entropy(x, k = 10), "k", class = "rlang_error")
-  expect_error(knn_entropy(x, k = 0), "k", class = "rlang_error")
-  expect_error(knn_entropy(x[, 1]), "x", class = "rlang_error")
+  expect_error(knn_entropy(x, k = 10), "k", class = "prdcurve_error")
+  expect_error(knn_entropy(x, k = 0), "k", class = "prdcurve_error")
+  expect_error(knn_entropy(x[, 1]), "x", class = "prdcurve_error")
   expect_error(knn_cross_entropy(x, y), "same number of columns",
-               class = "rlang_error")
+               class = "prdcurve_error")
   expect_error(knn_cross_entropy(x, gauss(5, 2), k = 6), "too large",
-               class = "rlang_error")
+               class = "prdcurve_error")
   expect_error(entropy_metrics(x, y), "same number of columns",
-               class = "rlang_error")
+               class = "prdcurve_error")
   expect_error(entropy_metrics(x, gauss(5, 2), k = 5), "too large",
-               class = "rlang_error")
-  expect_error(entropy_metrics(x, gauss(8, 2), per_sample = "yes"),
-               "per_sample", class = "rlang_error")
+               class = "prdcurve_error")
+  expect_error(suppressWarnings(entropy_metrics(x, gauss(8, 2),
+                                               per_sample = "yes")),
+               "per_sample", class = "prdcurve_error")
   x[3, 1] <- NA
-  expect_error(entropy_metrics(x, gauss(8, 2)), "real", class = "rlang_error")
+  expect_error(entropy_metrics(x, gauss(8, 2)), "real", class = "prdcurve_error")
 })
 
 test_that("a fully collapsed generator gives RE = -Inf with a warning", {
@@ -240,10 +246,11 @@ test_that("a fully collapsed generator gives RE = -Inf with a warning", {
   real <- matrix(rnorm(40 * 3), ncol = 3)
   generated <- matrix(0.5, 20, 3)
   expect_warning(res <- entropy_metrics(real, generated, k = 2),
-                 "zero k-th neighbour distance")
-  expect_equal(res$value[res$metric == "RE"], -Inf)
+                 "zero k-th neighbour distance",
+                 class = "prdcurve_warning_zero_radius")
+  expect_equal(res$value[res$metric == "re"], -Inf)
   # distances from the collapsed point to the real rows are positive
-  expect_true(is.finite(res$value[res$metric == "PCE"]))
+  expect_true(is.finite(res$value[res$metric == "pce"]))
 })
 
 test_that("the cross-entropy allows k = n_Y (no point is left out)", {

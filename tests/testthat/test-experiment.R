@@ -73,7 +73,7 @@ test_that("same classes in P and Q give a near-square rectangle", {
 })
 
 test_that("prd_class_subset checks its arguments", {
-  expect_error(prd_class_subset(px, lab[-1]), "`labels`", class = "rlang_error")
+  expect_error(prd_class_subset(px, lab[-1]), "`labels`", class = "prdcurve_error")
   lab_na <- lab
   lab_na[3] <- NA
   expect_error(prd_class_subset(px, lab_na), "`labels`")

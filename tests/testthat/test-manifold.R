@@ -59,14 +59,18 @@ value_of <- function(m, metric, k = NULL) {
 compare_manifold <- function(real, generated, k, split, closed, k_prime,
                              seed = 11) {
   set.seed(seed)
-  out <- manifold_metrics(real, generated, k = k, split = split,
+  m <- manifold_metrics(real, generated, k = k, split = split,
+                        closed = closed, k_prime = k_prime)
+  set.seed(seed)
+  smp <- manifold_samples(real, generated, k = k, split = split,
                           closed = closed, k_prime = k_prime,
-                          per_sample = TRUE)
+                          probabilistic = TRUE)
+  out <- list(generated = smp[smp$set == "generated", ],
+              real = smp[smp$set == "real", ])
   set.seed(seed)
   s <- prdcurve:::resolve_split(split, nrow(real), nrow(generated))
   br <- brute_manifold(real, generated, k, s$fit, s$eval, closed = closed,
                        k_prime = k_prime)
-  m <- out$metrics
   for (j in seq_along(k)) {
     b <- br$per_k[[j]]
     for (nm in names(b$values)) {
@@ -77,16 +81,16 @@ compare_manifold <- function(real, generated, k, split, closed, k_prime,
     ev <- if (is.null(s$eval)) s$fit else s$eval
     expect_identical(g$row, ev[[2]])
     expect_identical(r$row, ev[[1]])
-    expect_identical(g$n_real_balls, as.integer(b$gen$n_real_balls))
-    expect_identical(g$n_real_in_ball, as.integer(b$gen$n_real_in_ball))
-    expect_identical(r$n_generated_balls, as.integer(b$real$n_generated_balls))
-    expect_identical(r$n_generated_in_ball, as.integer(b$real$n_generated_in_ball))
-    expect_identical(g$in_real_manifold, b$gen$n_real_balls >= 1)
-    expect_identical(g$covered_c, b$gen$n_real_in_ball >= 1)
-    expect_identical(r$in_generated_manifold, b$real$n_generated_balls >= 1)
+    expect_identical(g$n_balls, as.integer(b$gen$n_real_balls))
+    expect_identical(g$n_in_ball, as.integer(b$gen$n_real_in_ball))
+    expect_identical(r$n_balls, as.integer(b$real$n_generated_balls))
+    expect_identical(r$n_in_ball, as.integer(b$real$n_generated_in_ball))
+    expect_identical(g$in_manifold, b$gen$n_real_balls >= 1)
+    expect_identical(g$covered, b$gen$n_real_in_ball >= 1)
+    expect_identical(r$in_manifold, b$real$n_generated_balls >= 1)
     expect_identical(r$covered, b$real$n_generated_in_ball >= 1)
-    expect_equal(g$p_in_real, br$p_gen, tolerance = 1e-12)
-    expect_equal(r$p_in_generated, br$p_real, tolerance = 1e-12)
+    expect_equal(g$p_in, br$p_gen, tolerance = 1e-12)
+    expect_equal(r$p_in, br$p_real, tolerance = 1e-12)
   }
   expect_equal(value_of(m, "p_precision"), mean(br$p_gen), tolerance = 1e-12)
   expect_equal(value_of(m, "p_recall"), mean(br$p_real), tolerance = 1e-12)
@@ -236,7 +240,8 @@ test_that("several k in one call equal separate calls; output shape", {
   generated <- matrix(rnorm(60 * 4, mean = 0.4), ncol = 4)
   all_k <- manifold_metrics(real, generated, k = c(10, 3, 5))
   expect_identical(unique(all_k$k[all_k$metric == "density"]), c(3L, 5L, 10L))
-  expect_identical(names(all_k), c("metric", "k", "value"))
+  expect_identical(names(all_k), c("model", "metric", "k", "value"))
+  expect_identical(unique(all_k$model), "generated")
   expect_identical(nrow(all_k), 9L * 3L + 2L)
   for (k in c(3, 5, 10)) {
     one <- manifold_metrics(real, generated, k = k)
@@ -263,15 +268,29 @@ test_that("per-sample output finds the generated samples off the real manifold",
   real <- matrix(rnorm(100 * 2), ncol = 2)
   generated <- rbind(matrix(rnorm(95 * 2), ncol = 2),
                      matrix(rnorm(5 * 2, mean = 8), ncol = 2))  # rows 96:100
-  out <- manifold_metrics(real, generated, k = 3, per_sample = TRUE,
-                          metrics = c("precision", "density", "c_precision"))
-  g <- out$generated
-  expect_true(all(96:100 %in% g$row[!g$in_real_manifold]))
-  expect_true(all(!g$covered_c[g$row %in% 96:100]))
-  expect_identical(mean(g$in_real_manifold), value_of(out$metrics, "precision"))
-  expect_identical(sum(g$n_real_balls) / (3 * 100), value_of(out$metrics, "density"))
-  expect_identical(nrow(out$real), 100L)
-  expect_false("p_in_real" %in% names(g))
+  m <- manifold_metrics(real, generated, k = 3,
+                        metrics = c("precision", "density", "c_precision"))
+  smp <- manifold_samples(real, generated, k = 3)
+  g <- smp[smp$set == "generated", ]
+  expect_true(all(96:100 %in% g$row[!g$in_manifold]))
+  expect_true(all(!g$covered[g$row %in% 96:100]))
+  expect_identical(mean(g$in_manifold), value_of(m, "precision"))
+  expect_identical(sum(g$n_balls) / (3 * 100), value_of(m, "density"))
+  expect_identical(mean(g$covered), value_of(m, "c_precision"))
+  expect_identical(sum(smp$set == "real"), 100L)
+  expect_false("p_in" %in% names(g))
+  # the deprecated per_sample = TRUE still returns the old list
+  old <- suppressWarnings(manifold_metrics(real, generated, k = 3,
+                                           metrics = "precision",
+                                           per_sample = TRUE))
+  expect_identical(old$generated$in_real_manifold, g$in_manifold)
+  expect_warning(manifold_metrics(real, generated, k = 3,
+                                  metrics = "precision", per_sample = TRUE),
+                 class = "lifecycle_warning_deprecated")
+  # the old positional k
+  expect_warning(old_k <- manifold_metrics(real, generated, 3),
+                 class = "prdcurve_warning_deprecated")
+  expect_identical(old_k$value, manifold_metrics(real, generated, k = 3)$value)
 })
 
 test_that("exchangeability oracles hold for P = Q (E[density] = 1, E[coverage])", {
@@ -401,32 +420,33 @@ test_that("arguments are validated with the argument's name", {
   real <- matrix(rnorm(20 * 2), ncol = 2)
   generated <- matrix(rnorm(12 * 2), ncol = 2)
   expect_error(manifold_metrics(real, generated, metrics = "fid"),
-               class = "rlang_error", regexp = "metrics")
+               class = "prdcurve_error", regexp = "metrics")
   expect_error(manifold_metrics(real, generated, k = 12), regexp = "k")
   expect_error(manifold_metrics(real, generated, k = c(3, 0)),
-               class = "rlang_error", regexp = "k")
+               class = "prdcurve_error", regexp = "k")
   expect_error(manifold_metrics(real, generated, k_prime = 0),
-               class = "rlang_error", regexp = "k_prime")
+               class = "prdcurve_error", regexp = "k_prime")
   expect_error(manifold_metrics(real, generated, k_prime = 1.5),
-               class = "rlang_error", regexp = "k_prime")
+               class = "prdcurve_error", regexp = "k_prime")
   expect_error(manifold_metrics(real, generated, ppr_scale = -1),
-               class = "rlang_error", regexp = "ppr_scale")
+               class = "prdcurve_error", regexp = "ppr_scale")
   expect_error(manifold_metrics(real, generated, ppr_scale = c(1, 2)),
-               class = "rlang_error", regexp = "ppr_scale")
+               class = "prdcurve_error", regexp = "ppr_scale")
   expect_error(manifold_metrics(real, generated, k = 3, ppr_k = 12),
-               class = "rlang_error", regexp = "ppr_k")
+               class = "prdcurve_error", regexp = "ppr_k")
   # ppr_k only limits the set sizes when p_* are requested
   expect_identical(manifold_metrics(real, generated, k = 3, ppr_k = 12,
                                     metrics = "precision")$k, 3L)
   expect_error(manifold_metrics(real, generated, closed = NA),
-               class = "rlang_error", regexp = "closed")
-  expect_error(manifold_metrics(real, generated, per_sample = "yes"),
-               class = "rlang_error", regexp = "per_sample")
+               class = "prdcurve_error", regexp = "closed")
+  expect_error(suppressWarnings(manifold_metrics(real, generated,
+                                                per_sample = "yes")),
+               class = "prdcurve_error", regexp = "per_sample")
   expect_error(manifold_metrics(real, generated[, 1, drop = FALSE]),
-               class = "rlang_error", regexp = "columns")
+               class = "prdcurve_error", regexp = "columns")
   expect_error(manifold_metrics(real, generated, split = 0.9),
-               class = "rlang_error", regexp = "split")
+               class = "prdcurve_error", regexp = "split")
   # with a split, k is checked against the fit parts (10 of 20, 6 of 12)
   expect_error(manifold_metrics(real, generated, k = 6, split = 0.5),
-               class = "rlang_error", regexp = "at most 5")
+               class = "prdcurve_error", regexp = "at most 5")
 })

@@ -8,6 +8,11 @@ curves <- function() {
             angles = 21)
 }
 
+layer_of <- function(p, geom) {
+  i <- which(vapply(p$layers, function(l) inherits(l$geom, geom), logical(1)))
+  ggplot2::ggplot_build(p)$data[i]
+}
+
 test_that("autoplot draws recall on x and precision on y, a colour per method", {
   skip_if_not_installed("ggplot2")
   cv <- curves()
@@ -16,18 +21,16 @@ test_that("autoplot draws recall on x and precision on y, a colour per method", 
   b <- ggplot2::ggplot_build(p)
   d <- b$data[[1]]
   expect_equal(nrow(d), nrow(cv))
-  # one group and one colour per method
+  # one group and one colour per method, each drawn in lambda order
   expect_equal(length(unique(d$group)), 3)
   expect_equal(length(unique(d$colour)), 3)
-  expect_equal(as.vector(table(d$group)), rep(23, 3))
-  # the rows of each method, drawn in lambda order
-  ord <- as.data.frame(cv)
-  ord <- ord[order(ord$method, ord$lambda), ]
-  expect_equal(d$x, ord$recall)
-  expect_equal(d$y, ord$precision)
-  # colours follow the method (groups are the sorted method names)
-  cols <- tapply(d$colour, d$group, unique)
-  expect_equal(length(unique(cols)), 3)
+  for (m in c("knn", "coverage", "ipr")) {
+    rows <- cv[cv$method == m, ]
+    rows <- rows[order(rows$lambda), ]
+    col <- unname(prdcurve:::method_palette[m])
+    expect_equal(d$x[d$colour == col], rows$recall)
+    expect_equal(d$y[d$colour == col], rows$precision)
+  }
   # equal aspect ratio, both axes on [0, 1]
   expect_s3_class(p$coordinates, "CoordFixed")
   expect_equal(p$coordinates$ratio, 1)
@@ -36,7 +39,6 @@ test_that("autoplot draws recall on x and precision on y, a colour per method", 
   pp <- b$layout$panel_params[[1]]
   expect_equal(diff(pp$x.range), diff(pp$y.range))
   expect_true(pp$x.range[1] <= 0 && pp$x.range[2] >= 1)
-  # ggplot2 >= 4.0 resolves labels with get_labs()
   labs <- if (exists("get_labs", asNamespace("ggplot2"))) {
     getExportedValue("ggplot2", "get_labs")(p)
   } else {
@@ -46,15 +48,63 @@ test_that("autoplot draws recall on x and precision on y, a colour per method", 
   expect_equal(labs$y, "precision")
 })
 
-test_that("autoplot handles curves bound together and other curve types", {
+test_that("exact curves are dashed black; other curve types get colours", {
   skip_if_not_installed("ggplot2")
-  both <- rbind(prd_truth_gaussian(0, 1, angles = 11), prd_discrete(1, 1, angles = 11))
-  d <- ggplot2::ggplot_build(ggplot2::autoplot(both))$data[[1]]
-  expect_equal(length(unique(d$colour)), 2)
-  expect_equal(nrow(d), 26)
+  both <- rbind(prd_truth_gaussian(0, 1, angles = 11),
+                prd_discrete(1, 1, angles = 11))
+  p <- ggplot2::autoplot(both)
+  d <- ggplot2::ggplot_build(p)$data
+  expect_length(d, 2)
+  est <- d[[1]]
+  ref <- d[[2]]
+  expect_equal(nrow(est), 13)
+  expect_equal(nrow(ref), 13)
+  expect_equal(unique(ref$colour), "black")
+  expect_equal(unique(ref$linetype), "dashed")
   # the square: its corner (1, 1) is drawn
-  sq <- d[d$group == 1, ]  # "discrete" sorts first
-  expect_true(any(abs(sq$x - 1) < 1e-12 & abs(sq$y - 1) < 1e-12))
+  expect_true(any(abs(est$x - 1) < 1e-12 & abs(est$y - 1) < 1e-12))
+})
+
+test_that("several models: one panel per model, the truth in every panel", {
+  skip_if_not_installed("ggplot2")
+  set.seed(32)
+  real <- matrix(rnorm(80 * 2), ncol = 2)
+  models <- list(near = matrix(rnorm(80 * 2, 0.2), ncol = 2),
+                 far = matrix(rnorm(80 * 2, 1), ncol = 2))
+  cv <- prd_curve(real, models, method = c("knn", "coverage"), angles = 21)
+  truth <- prd_truth_gaussian(c(0, 0), c(1, 1), angles = 21)
+  p <- ggplot2::autoplot(rbind(cv, truth))
+  b <- ggplot2::ggplot_build(p)
+  expect_equal(nrow(b$layout$layout), 2)
+  expect_equal(as.character(b$layout$layout$.panel), c("near", "far"))
+  ref <- b$data[[2]]
+  expect_setequal(unique(ref$PANEL), factor(1:2))
+  # one method, several models: colour is the model, no panels
+  p1 <- ggplot2::autoplot(prd_curve(real, models, method = "knn", angles = 21))
+  b1 <- ggplot2::ggplot_build(p1)
+  expect_equal(nrow(b1$layout$layout), 1)
+  expect_equal(length(unique(b1$data[[1]]$colour)), 2)
+})
+
+test_that("replicates draw a band along the rays around the curve", {
+  skip_if_not_installed("ggplot2")
+  set.seed(33)
+  real <- matrix(rnorm(120 * 2), ncol = 2)
+  gen <- matrix(rnorm(120 * 2, 0.7), ncol = 2)
+  cv <- prd_curve(real, gen, method = "knn", angles = 41, replicates = 8)
+  p <- ggplot2::autoplot(cv)
+  band <- layer_of(p, "GeomPolygon")[[1]]
+  expect_equal(nrow(band), 2 * 43)
+  # the band contains the curve along each ray
+  rows <- cv[order(cv$lambda), ]
+  theta <- atan(rows$lambda)
+  rho <- sqrt(rows$precision^2 + rows$recall^2)
+  hi <- sqrt(band$x[1:43]^2 + band$y[1:43]^2)
+  lo <- rev(sqrt(band$x[44:86]^2 + band$y[44:86]^2))
+  expect_true(all(lo <= rho + 1e-12 & rho <= hi + 1e-12))
+  expect_true(any(hi - lo > 0.01))
+  expect_length(layer_of(ggplot2::autoplot(cv, bands = FALSE),
+                         "GeomPolygon"), 0)
 })
 
 test_that("plot() returns its input invisibly on an equal-aspect [0, 1] frame", {
@@ -69,5 +119,13 @@ test_that("plot() returns its input invisibly on an equal-aspect [0, 1] frame", 
   expect_equal((usr[2] - usr[1]) / pin[1], (usr[4] - usr[3]) / pin[2],
                tolerance = 1e-6)
   expect_true(usr[1] <= 0 && usr[2] >= 1 && usr[3] <= 0 && usr[4] >= 1)
-  expect_invisible(plot(prd_truth_gaussian(0, 1), lty = 2))
+  expect_invisible(plot(prd_truth_gaussian(0, 1), lty = 2, main = "truth",
+                        col = "red"))
+})
+
+test_that("plot() uses the colours of autoplot() in the same order", {
+  cv <- curves()
+  lay <- prdcurve:::plot_layout(cv, 0.9, FALSE)
+  expect_equal(unname(lay$palette),
+               unname(prdcurve:::method_palette[c("knn", "coverage", "ipr")]))
 })

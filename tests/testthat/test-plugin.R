@@ -66,9 +66,9 @@ test_that("prd_histogram averages the runs' curves", {
 
 test_that("prd_histogram rejects bad arguments", {
   x <- matrix(c(0, 1, 0, 1), ncol = 1)
-  expect_error(prd_histogram(x, x, clusters = 3), class = "rlang_error")
+  expect_error(prd_histogram(x, x, clusters = 3), class = "prdcurve_error")
   expect_error(prd_histogram(x, x, clusters = 2, runs = 0), "runs")
-  expect_error(prd_histogram(x, matrix(1:4, ncol = 2)), class = "rlang_error")
+  expect_error(prd_histogram(x, matrix(1:4, ncol = 2)), class = "prdcurve_error")
 })
 
 test_that("prd_kde_plugin is exact when the estimates coincide or are disjoint", {
@@ -132,7 +132,7 @@ test_that("prd_bind relabels, keeps attributes and refuses duplicate labels", {
   expect_equal(s$auc, c(summary(tr)$auc, summary(sq)$auc))
   expect_equal(unname(prd_iou(b, sq)[2]), 1)
   expect_error(prd_bind(tr, tr), "method label")
-  expect_error(prd_bind(tr, data.frame(a = 1)), class = "rlang_error")
+  expect_error(prd_bind(tr, data.frame(a = 1)), class = "prdcurve_error")
   # base rbind() keeps the class too, with the first curve's attributes
   r <- rbind(tr, sq)
   expect_s3_class(r, "prd_curve")

@@ -66,5 +66,5 @@ test_that("sim_spheres draws on the spheres; the truth is singular", {
   expect_equal(same$truth$precision[7], 1)  # lambda = 1: the square's corner
   expect_equal(same$truth$recall[7], 1)
   expect_error(sim_spheres(radius = 0), "radius")
-  expect_error(sim_spheres(support = "cube"), class = "rlang_error")
+  expect_error(sim_spheres(support = "cube"), class = "prdcurve_error")
 })

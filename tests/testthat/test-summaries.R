@@ -97,7 +97,7 @@ test_that("summary has one row per method and the documented columns", {
   generated <- matrix(rnorm(100 * 2, mean = 0.5), ncol = 2)
   cv <- prd_curve(real, generated, method = c("knn", "ipr"), angles = 101)
   s <- summary(cv)
-  expect_named(s, c("method", "auc", "max_precision", "max_recall",
+  expect_named(s, c("model", "method", "k", "auc", "max_precision", "max_recall",
                     "f_beta_precision", "f_beta_recall", "median_lambda",
                     "median_precision", "median_recall",
                     "precision_at_recall", "recall_at_precision"))

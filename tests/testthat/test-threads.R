@@ -15,11 +15,11 @@ test_that("prd_threads() gets, sets and returns the old value", {
   # 0 goes back to all cores, which is at least the capped value of 2
   expect_equal(prd_threads(0), 1)
   expect_gte(prd_threads(), two)
-  expect_error(prd_threads(-1), "`n`", class = "rlang_error")
-  expect_error(prd_threads(1.5), "`n`", class = "rlang_error")
-  expect_error(prd_threads("a"), "`n`", class = "rlang_error")
-  expect_error(prd_threads(c(1, 2)), "`n`", class = "rlang_error")
-  expect_error(prd_threads(NA), "`n`", class = "rlang_error")
+  expect_error(prd_threads(-1), "`n`", class = "prdcurve_error")
+  expect_error(prd_threads(1.5), "`n`", class = "prdcurve_error")
+  expect_error(prd_threads("a"), "`n`", class = "prdcurve_error")
+  expect_error(prd_threads(c(1, 2)), "`n`", class = "prdcurve_error")
+  expect_error(prd_threads(NA), "`n`", class = "prdcurve_error")
 })
 
 test_that("results are identical for 1 and 2 threads", {
