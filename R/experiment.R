@@ -14,10 +14,9 @@
 #' @param q Numbers of classes in Q (each Q uses the first `q` classes of
 #'   the sorted labels). Default `c(1, 3, 5, 7, 9)`.
 #' @param ... Passed to [prd_curve()] (method, k, split, angles, ...).
-#' @return A list with `curves` (a tibble: `q` and the columns of a
-#'   `prd_curve`; subset one `q` and use [prd_bind()] to plot it;
-#'   the estimated curves and the rectangles as method `"truth"`) and
-#'   `summary` (a tibble: `q`, `method`, the columns of
+#' @return A list with `curves` (a `prd_curve` with a first column `q`:
+#'   the estimated curves and the rectangles as method `"truth"`; subset
+#'   one `q` to plot it) and `summary` (a tibble: `q`, the columns of
 #'   [summary.prd_curve()], and `iou`, each curve's IoU with its rectangle).
 #' @section Errors: as [prd_curve()] for `x` and the arguments in `...`;
 #'   `labels` of the wrong length or with `NA`; `real_classes` not found in
@@ -37,14 +36,18 @@ prd_class_subset <- function(x, labels, real_classes = NULL,
                              q = c(1, 3, 5, 7, 9), ...) {
   x <- as_samples(x)
   if (length(labels) != nrow(x) || anyNA(labels)) {
-    cli::cli_abort(
+    prd_abort(
       "{.arg labels} must give a class for each of the {nrow(x)} rows of {.arg x}, without NA."
     )
   }
   classes <- sort(unique(labels))
   if (is.null(real_classes)) real_classes <- utils::head(classes, 5)
   if (!all(real_classes %in% classes)) {
-    cli::cli_abort("{.arg real_classes} must be classes found in {.arg labels}.")
+    prd_abort("{.arg real_classes} must be classes found in {.arg labels}.")
+  }
+  if (!is.numeric(q) || length(q) < 1L) {
+    prd_abort(c("{.arg q} must be one or more whole numbers between 1 and {length(classes)}.",
+                "x" = "It is {describe(q)}."), "input")
   }
   q <- vapply(q, check_count, integer(1), arg = "q", max = length(classes))
   # the two halves of every class (random, reproducible with set.seed())
@@ -65,13 +68,14 @@ prd_class_subset <- function(x, labels, real_classes = NULL,
     qc <- table(factor(labels[q_rows], levels = classes))
     truth <- prd_discrete(as.numeric(pc), as.numeric(qc),
                           angles = length(unique(cv$lambda)) - 2L)
-    truth$method <- "truth"
+    truth <- relabel_curve(truth, "truth")
     s <- summary(cv)
     s$iou <- unname(prd_iou(cv, truth))
-    curves[[length(curves) + 1L]] <- cbind(q = qq, vctrs::vec_rbind(as.data.frame(cv),
-                                                         as.data.frame(truth)))
-    sums[[length(sums) + 1L]] <- cbind(q = qq, s)
+    both <- bind_curves(list(cv, truth))
+    both$q <- qq
+    curves[[length(curves) + 1L]] <- both[c("q", setdiff(names(both), "q"))]
+    sums[[length(sums) + 1L]] <- tibble::tibble(q = qq, s)
   }
-  list(curves = tibble::as_tibble(do.call(rbind, curves)),
-       summary = tibble::as_tibble(do.call(rbind, sums)))
+  list(curves = bind_curves(curves),
+       summary = vctrs::vec_rbind(!!!sums))
 }

@@ -38,7 +38,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
   if (is.numeric(means) && is.null(dim(means))) means <- matrix(means, nrow = 1L)
   if (!is.matrix(means) || !is.numeric(means) || length(means) < 1L ||
       !all(is.finite(means))) {
-    cli::cli_abort("{.arg means} must be a finite numeric K x d matrix (or vector).")
+    prd_abort("{.arg means} must be a finite numeric K x d matrix (or vector).")
   }
   storage.mode(means) <- "double"
   K <- nrow(means)
@@ -50,7 +50,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
   if (is.null(cov)) {
     if (!is.numeric(sd) || !(length(sd) %in% c(1L, K)) || !all(is.finite(sd)) ||
         any(sd <= 0)) {
-      cli::cli_abort(c(
+      prd_abort(c(
         "{.arg sd} must be one positive number or {K} (one per component).",
         "x" = "It is {.val {format(sd)}}."
       ))
@@ -59,7 +59,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
   } else {
     if (is.matrix(cov)) cov <- rep(list(cov), K)
     if (!is.list(cov) || length(cov) != K) {
-      cli::cli_abort("{.arg cov} must be a {d} x {d} matrix or a list of {K}.")
+      prd_abort("{.arg cov} must be a {d} x {d} matrix or a list of {K}.")
     }
     chols <- lapply(cov, check_covariance, d = d)
     sd <- NULL
@@ -84,7 +84,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
     }
     x <- as.matrix(x)
     if (ncol(x) != d) {
-      cli::cli_abort("{.arg x} must have {d} column{?s}, not {ncol(x)}.")
+      prd_abort("{.arg x} must have {d} column{?s}, not {ncol(x)}.")
     }
     n <- nrow(x)
     comps <- vapply(keep, function(l) {
@@ -154,7 +154,7 @@ sim_shifted_gaussians <- function(n = 1000, d = 64, shift = 1 / sqrt(d),
   angles <- check_angles(angles)
   if (!is.numeric(shift) || !(length(shift) %in% c(1L, d)) ||
       !all(is.finite(shift))) {
-    cli::cli_abort("{.arg shift} must be one finite number or {d} (a mean vector).")
+    prd_abort("{.arg shift} must be one finite number or {d} (a mean vector).")
   }
   mu <- rep_len(as.double(shift), d)
   real <- matrix(stats::rnorm(n * d), n, d)
@@ -225,7 +225,7 @@ sim_gaussian_mixtures <- function(n = 1000, d = 64, means = c(0, -5, 3, 5),
   collinear <- is.numeric(means) && is.null(dim(means))
   centres <- if (collinear) outer(as.double(means), rep(1, d)) else means
   if (!is.matrix(centres) || ncol(centres) != d) {
-    cli::cli_abort("{.arg means} must be a vector or a matrix with {d} columns.")
+    prd_abort("{.arg means} must be a vector or a matrix with {d} columns.")
   }
   weights_real <- check_weights(weights_real, len = nrow(centres))
   weights_generated <- check_weights(weights_generated, len = nrow(centres))
@@ -312,7 +312,7 @@ sim_spheres <- function(n = 1000, d = 64, radius = 1.1, n_generated = n,
   d <- check_count(d, min = 2)
   n_generated <- check_count(n_generated, min = 2)
   radius <- check_positive(radius, len = 1)
-  support <- rlang::arg_match(support)
+  support <- check_choice(support, c("sphere", "ball"))
   angles <- check_angles(angles)
   on_sphere <- function(m) {
     z <- matrix(stats::rnorm(m * d), m, d)

@@ -37,7 +37,7 @@ prd_truth_gaussian <- function(mean_real, mean_generated, cov = NULL,
     ch <- check_covariance(cov, length(diff))
     delta <- sqrt(sum(backsolve(ch, diff, transpose = TRUE)^2))
   } else {
-    cli::cli_abort(
+    prd_abort(
       "{.arg cov} must be NULL, one positive variance or a {length(diff)} x {length(diff)} matrix."
     )
   }
@@ -136,7 +136,7 @@ prd_truth <- function(log_density_real, log_density_generated,
   check_function(sample_real, hint = hint)
   check_function(sample_generated, hint = hint)
   if (!is.numeric(n) || !(length(n) %in% 1:2)) {
-    cli::cli_abort("{.arg n} must be one or two whole numbers >= 10.")
+    prd_abort("{.arg n} must be one or two whole numbers >= 10.")
   }
   n <- rep_len(n, 2)
   n <- c(check_count(n[1], "n", min = 10), check_count(n[2], "n", min = 10))

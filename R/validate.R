@@ -424,7 +424,7 @@ check_flag <- function(x, arg = rlang::caller_arg(x),
   x
 }
 
-#' One or several of `choices` (rlang::arg_match, re-raised with a class).
+#' One or several of `choices`, with a classed error naming the argument.
 #' @noRd
 check_choice <- function(x, choices, multiple = FALSE, arg = rlang::caller_arg(x),
                          call = rlang::caller_env()) {

@@ -33,3 +33,9 @@ warning_classes <- function(expr) {
   })
   out
 }
+
+# One further setting of the (first) curve of a prd_curve: details such as
+# delta, std_error, clusters, runs, n_mc.
+curve_detail <- function(cv, name) {
+  prd_curve_info(cv)$details[[1]][[name]]
+}

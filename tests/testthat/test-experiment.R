@@ -13,7 +13,9 @@ test_that("the rectangles are the class proportions", {
   res <- prd_class_subset(px, lab, q = c(1, 5, 9), method = "knn",
                           angles = 201)
   cv <- res$curves
-  expect_named(cv, c("q", "method", "lambda", "precision", "recall"))
+  expect_named(cv, c("q", "model", "method", "k", "lambda", "precision",
+                     "recall"))
+  expect_s3_class(cv, "prd_curve")
   expect_setequal(unique(cv$method), c("knn", "truth"))
   expect_equal(sort(unique(cv$q)), c(1, 5, 9))
   for (q in c(1, 5, 9)) {
@@ -30,7 +32,7 @@ test_that("the rectangles are the class proportions", {
     expect_lte(abs(max(tr$precision) - min(1, 5 / q)), 0.02)
     expect_lte(abs(max(tr$recall) - min(1, q / 5)), 0.02)
     # a rectangle: its area is a * b
-    s <- summary(prdcurve:::new_prd_curve(tr[, -1]))
+    s <- summary(tr)
     expect_equal(s$auc, a * b, tolerance = 1e-2)
   }
 })
@@ -50,9 +52,9 @@ test_that("knn and coverage recover the rectangles on digits", {
   expect_true(all(s$iou[s$q != 5] >= 0.8))
   # the summary's iou is prd_iou() of the curve and its rectangle
   for (q in c(1, 9)) {
-    cv <- res$curves[res$curves$q == q, -1]
-    est <- prdcurve:::new_prd_curve(cv[cv$method != "truth", ])
-    tr <- prdcurve:::new_prd_curve(cv[cv$method == "truth", ])
+    cv <- res$curves[res$curves$q == q, ]
+    est <- cv[cv$method != "truth", ]
+    tr <- cv[cv$method == "truth", ]
     expect_equal(s$iou[s$q == q], unname(prd_iou(est, tr)))
   }
   # the estimates track the rectangle's corners
@@ -80,5 +82,11 @@ test_that("prd_class_subset checks its arguments", {
   expect_error(prd_class_subset(px, lab, real_classes = 11), "`real_classes`")
   expect_error(prd_class_subset(px, lab, q = 11), "`q`")
   expect_error(prd_class_subset(px, lab, q = 0), "`q`")
-  expect_error(prd_class_subset(cbind(px, z = "a"), lab), "`x`")
+  expect_error(prd_class_subset(px, lab, q = integer(0)),
+               class = "prdcurve_error_input")
+  # a non-numeric column is not a feature: it is named and ignored
+  set.seed(3)
+  expect_message(prd_class_subset(cbind(px, z = "a"), lab, q = 1,
+                                  method = "knn", angles = 11),
+                 class = "prdcurve_message_dropped_columns")
 })

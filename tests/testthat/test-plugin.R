@@ -40,8 +40,8 @@ test_that("prd_histogram on two well-separated clusters gives the rectangle", {
   expect_equal(unique(h$method), "histogram")
   expect_equal(h$precision, c(0, pmin(0.6 * lam, 1), 1), tolerance = 1e-12)
   expect_equal(h$recall, c(0.6, pmin(0.6, 1 / lam), 0), tolerance = 1e-12)
-  expect_equal(attr(h, "clusters"), 2L)
-  expect_equal(attr(h, "runs"), 3L)
+  expect_equal(curve_detail(h, "clusters"), 2L)
+  expect_equal(curve_detail(h, "runs"), 3L)
   # it is the curve of prd_discrete() of the same histograms
   ex <- prd_discrete(c(60, 40), c(70, 0), angles = 41)
   expect_equal(h$precision, ex$precision, tolerance = 1e-12)
@@ -96,7 +96,7 @@ test_that("prd_kde_plugin matches a hand-computed plug-in within its standard er
   x <- matrix(c(0, 10), ncol = 1)
   y <- matrix(c(0.5, 10.5), ncol = 1)
   cv <- prd_kde_plugin(x, y, bandwidth = 1, n_mc = 20000, angles = 11)
-  se <- attr(cv, "std_error")
+  se <- curve_detail(cv, "std_error")
   expect_equal(se$lambda, cv$lambda)
   truth <- 0.75 * pmin(cv$lambda, 1)
   mid <- 3:12  # finite positive lambda, away from the 1e-10 end point
@@ -115,7 +115,8 @@ test_that("prd_kde_plugin's default bandwidth is the mean k-NN distance of both 
   cv <- prd_kde_plugin(x, y, n_mc = 50, angles = 5)
   k <- round(sqrt(25))  # 5
   kth <- function(m) apply(as.matrix(dist(m)), 1, function(r) sort(r)[k + 1])
-  expect_equal(attr(cv, "bandwidth"), mean(c(kth(x), kth(y))), tolerance = 1e-12)
+  expect_equal(unname(curve_attr(cv, "bandwidth")), rep(mean(c(kth(x), kth(y))), 2),
+               tolerance = 1e-12)
   expect_error(prd_kde_plugin(x, y, bandwidth = -1), "bandwidth")
   expect_error(prd_kde_plugin(x, y, bandwidth = 1, n_mc = 2), "n_mc")
 })
@@ -127,13 +128,14 @@ test_that("prd_bind relabels, keeps attributes and refuses duplicate labels", {
   expect_s3_class(b, "prd_curve")
   expect_equal(unique(b$method), c("truth", "square"))
   expect_equal(nrow(b), 2 * 23)
-  expect_equal(attr(b, "curves")$truth$delta, 1)
+  info <- prd_curve_info(b)
+  expect_equal(info$details[[which(info$method == "truth")]]$delta, 1)
   s <- summary(b)
   expect_equal(s$auc, c(summary(tr)$auc, summary(sq)$auc))
   expect_equal(unname(prd_iou(b, sq)[2]), 1)
-  expect_error(prd_bind(tr, tr), "method label")
+  expect_error(prd_bind(tr, tr), class = "prdcurve_error_curve")
   expect_error(prd_bind(tr, data.frame(a = 1)), class = "prdcurve_error")
-  # base rbind() keeps the class too, with the first curve's attributes
+  # base rbind() keeps the class and every curve's settings
   r <- rbind(tr, sq)
   expect_s3_class(r, "prd_curve")
   expect_equal(summary(r)$auc, summary(prd_bind(tr, sq))$auc)

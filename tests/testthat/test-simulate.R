@@ -6,7 +6,7 @@ test_that("sim_shifted_gaussians draws the two Gaussians with the exact truth", 
   expect_equal(dim(sim$real), c(2000L, 4L))
   expect_equal(dim(sim$generated), c(1500L, 4L))
   # delta = 0.5 * sqrt(4) = 1
-  expect_equal(attr(sim$truth, "delta"), 1)
+  expect_equal(curve_detail(sim$truth, "delta"), 1)
   # column means: SE 1 / sqrt(n) = 0.022 / 0.026; 4 SE
   expect_true(all(abs(colMeans(sim$real)) < 4 / sqrt(2000)))
   expect_true(all(abs(colMeans(sim$generated) - 0.5) < 4 / sqrt(1500)))
@@ -47,7 +47,7 @@ test_that("the mixture quadrature reproduces the Gaussian closed form", {
                                 weights_real = c(1, 0),
                                 weights_generated = c(0, 1),
                                 truth_n = 20000, angles = 41)
-  se <- attr(sim2$truth, "std_error")$precision
+  se <- curve_detail(sim2$truth, "std_error")$precision
   mid <- which(ex$lambda >= 0.2 & ex$lambda <= 5)
   expect_true(all(abs(sim2$truth$precision - ex$precision)[mid] < 4 * se[mid]))
 })

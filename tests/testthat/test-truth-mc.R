@@ -16,7 +16,7 @@ test_that("prd_truth agrees with the closed form within its standard error", {
   # normalising constants omitted: they cancel in the ratio
   mc <- prd_truth(g$lp, g$lq, g$sp, g$sq, n = 20000, angles = 41)
   ex <- prd_truth_gaussian(rep(0, 3), mu, angles = 41)
-  se <- attr(mc, "std_error")
+  se <- curve_detail(mc, "std_error")
   expect_equal(mc$lambda, ex$lambda)
   expect_equal(unique(mc$method), "truth")
   # lambda in [0.2, 5]: there a, b are far from 0 and 1 so the binomial SE
@@ -107,7 +107,10 @@ test_that("prd_scores is the exact envelope of the threshold rules", {
   # only the order matters
   cv2 <- prd_scores(exp(sr), exp(sg), angles = 31)
   expect_equal(cv2$precision, cv$precision)
-  expect_equal(unique(prd_scores(sr, sg, method = "glm")$method), "glm")
+  expect_equal(unique(prd_scores(sr, sg, label = "glm")$method), "glm")
+  expect_warning(old <- prd_scores(sr, sg, method = "glm"),
+                 class = "lifecycle_warning_deprecated")
+  expect_equal(unique(old$method), "glm")
   expect_error(prd_scores(c(1, NA), sg), "score_real")
   expect_error(prd_scores(sr, "a"), "score_generated")
 })

@@ -4,7 +4,7 @@
 test_that("delta = 0 gives the square", {
   tr <- prd_truth_gaussian(c(1, 2, 3), c(1, 2, 3), angles = 101)
   lam <- prdcurve:::lambda_grid(101)
-  expect_equal(attr(tr, "delta"), 0)
+  expect_equal(curve_detail(tr, "delta"), 0)
   expect_equal(tr$lambda, c(0, lam, Inf))
   expect_equal(tr$precision, c(0, pmin(lam, 1), 1), tolerance = 1e-15)
   expect_equal(tr$recall, c(1, pmin(1, 1 / lam), 0), tolerance = 1e-15)
@@ -20,7 +20,7 @@ test_that("alpha at lambda = 1 is 2 pnorm(-delta / 2)", {
     expect_equal(tr$lambda[7], 1, tolerance = 1e-15)
     expect_equal(tr$precision[7], 2 * pnorm(-delta / 2), tolerance = 1e-12)
     expect_equal(tr$recall[7], 2 * pnorm(-delta / 2), tolerance = 1e-12)
-    expect_equal(attr(tr, "delta"), delta)
+    expect_equal(curve_detail(tr, "delta"), delta)
   }
 })
 
@@ -39,14 +39,16 @@ test_that("the closed form equals the integral of min(lambda p, q)", {
 })
 
 test_that("cov gives the Mahalanobis distance", {
-  expect_equal(attr(prd_truth_gaussian(c(0, 0), c(3, 4)), "delta"), 5)
-  expect_equal(attr(prd_truth_gaussian(c(0, 0), c(3, 4), cov = 4), "delta"),
-               2.5)
-  expect_equal(attr(prd_truth_gaussian(c(0, 0), c(1, 2), cov = diag(c(1, 4))),
-                    "delta"), sqrt(2), tolerance = 1e-14)
+  expect_equal(curve_detail(prd_truth_gaussian(c(0, 0), c(3, 4)), "delta"), 5)
+  expect_equal(curve_detail(prd_truth_gaussian(c(0, 0), c(3, 4), cov = 4),
+                            "delta"), 2.5)
+  expect_equal(curve_detail(prd_truth_gaussian(c(0, 0), c(1, 2),
+                                               cov = diag(c(1, 4))),
+                            "delta"), sqrt(2), tolerance = 1e-14)
   s <- matrix(c(2, 0.7, 0.3, 0.7, 1, 0.2, 0.3, 0.2, 3), 3)
   mu <- c(1, -2, 0.5)
-  expect_equal(attr(prd_truth_gaussian(rep(0, 3), mu, cov = s), "delta"),
+  expect_equal(curve_detail(prd_truth_gaussian(rep(0, 3), mu, cov = s),
+                            "delta"),
                sqrt(mahalanobis(mu, rep(0, 3), s)), tolerance = 1e-12)
   # the curve only depends on delta
   a <- prd_truth_gaussian(c(0, 0), c(3, 4), cov = 4, angles = 51)
