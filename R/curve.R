@@ -122,7 +122,7 @@ prd_curve <- function(real, generated,
   if (length(k) != 1L) cli::cli_abort("{.arg k} must be a single number.")
 
   nb <- engine_neighbours(real, generated, s, k, method,
-                          kde = if (is.null(bandwidth)) list(k = k) else bandwidth,
+                          bandwidth = bandwidth, bandwidth_k = k,
                           closed = closed)
   lambda <- lambda_grid(angles)
   ne <- sizes[["eval_real"]]

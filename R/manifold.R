@@ -221,7 +221,7 @@ manifold_metrics <- function(real, generated, k = 5,
   )
   ks <- sort(unique(c(k, if (want_ppr) ppr_k)))
   nb <- engine_neighbours(real, generated, s, ks, what,
-                          ppr = list(k = ppr_k, scale = ppr_scale),
+                          ppr_k = ppr_k, ppr_scale = ppr_scale,
                           closed = closed)
 
   n_ex <- sizes[["eval_real"]]

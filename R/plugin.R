@@ -204,7 +204,7 @@ prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
   z <- rbind(draw(real, n_mc), draw(generated, n_mc))
   fit$eval <- z
   nb <- engine_neighbours(real, generated, fit, 1L, "kde",
-                          kde = c(bandwidth, bandwidth), closed = TRUE)
+                          bandwidth = bandwidth, closed = TRUE)
   # density ratio q/p = (b / n_Y) / (a / n_X); the ball volume cancels
   ratio <- evidence_score(nb$kde_a[, 1] / nx, nb$kde_b[, 1] / ny)
   ix <- seq_len(n_mc)
