@@ -8,18 +8,31 @@ nb_call <- function(...) prdcurve:::engine_neighbours(...)
 test_that("the estimator table lists every quantity with its shape", {
   tab <- engine_table()
   expect_s3_class(tab, "data.frame")
-  expect_identical(tab$name, c("own", "query_x", "query_y", "query_all",
-                               "knn", "coverage", "ipr", "kde", "ppr"))
-  expect_identical(unlist(tab$outputs),
+  expect_identical(names(tab), c("name", "outputs", "rows", "columns",
+                                 "type", "needs", "radius"))
+  expect_false(anyDuplicated(tab$name) > 0)
+  expect_false(anyDuplicated(unlist(tab$outputs)) > 0)
+  # the estimators the package's functions use (new rows may be added)
+  used <- c("own", "query_x", "query_y", "query_all", "knn", "coverage",
+            "ipr", "kde", "ppr")
+  t9 <- tab[match(used, tab$name), ]
+  expect_identical(t9$name, used)
+  expect_identical(unlist(t9$outputs),
                    c("own_x", "own_y", "query_x", "query_y", "query_all",
                      "knn_a", "knn_b", "coverage_a", "coverage_b", "ipr_a",
                      "ipr_b", "kde_a", "kde_b", "ppr_a", "ppr_b"))
-  expect_identical(tab$rows, c("fit", rep("evaluation", 8)))
-  expect_identical(tab$columns, c(rep("k", 7), "one", "one"))
-  expect_identical(tab$type, c(rep("double", 4), rep("integer", 4), "double"))
-  expect_identical(tab$radius, c(rep(NA, 7), "kde", "ppr"))
-  expect_identical(tab$needs[[6]], c("radius_x", "radius_y"))
-  expect_identical(tab$needs[[7]], "own_radii")
+  expect_identical(t9$rows, c("fit", rep("evaluation", 8)))
+  expect_identical(t9$columns, c(rep("k", 7), "one", "one"))
+  expect_identical(t9$type, c(rep("double", 4), rep("integer", 4), "double"))
+  expect_identical(t9$radius, c(rep(NA, 7), "kde", "ppr"))
+  expect_identical(t9$needs, list("radius_own", "radius_x", "radius_y",
+                                  "radius_all", "radius_all",
+                                  c("radius_x", "radius_y"), "own_radii",
+                                  character(), character()))
+  expect_true(all(tab$rows %in% c("fit", "evaluation")))
+  expect_true(all(tab$columns %in% c("k", "one")))
+  expect_true(all(tab$type %in% c("integer", "double")))
+  expect_true(all(lengths(tab$outputs) %in% 1:2))
 })
 
 test_that("each estimator's outputs have the shape its table row states", {
@@ -37,8 +50,14 @@ test_that("each estimator's outputs have the shape its table row states", {
     n_fit <- lengths(sp$fit)
     n_eval <- if (is.null(sp$eval)) sum(n_fit) else sum(lengths(sp$eval))
     for (e in seq_len(nrow(tab))) {
+      # a fixed radius pair: estimated for kde and ppr, given otherwise
+      radii <- if (!is.na(tab$radius[e]) && !tab$radius[e] %in% c("kde", "ppr")) {
+        stats::setNames(list(c(0.5, 0.7)), tab$radius[e])
+      } else {
+        list()
+      }
       nb <- nb_call(real, generated, sp, ks, tab$name[e], bandwidth_k = 2,
-                    ppr_k = 2, ppr_scale = 1.2)
+                    ppr_k = 2, ppr_scale = 1.2, radii = radii)
       expect_identical(names(nb), all_names)
       outs <- tab$outputs[[e]]
       for (p in seq_along(outs)) {
@@ -51,7 +70,7 @@ test_that("each estimator's outputs have the shape its table row states", {
       # nothing else is computed, except the own radii an estimator needs
       # (and those the derived radii of kde and ppr are taken from)
       own_too <- "own_radii" %in% tab$needs[[e]] ||
-        !is.na(tab$radius[e])
+        tab$radius[e] %in% c("kde", "ppr")
       others <- setdiff(unlist(tab$outputs), c(outs, if (own_too) c("own_x", "own_y")))
       expect_true(all(vapply(nb[others], is.null, TRUE)))
     }
