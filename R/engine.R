@@ -45,14 +45,18 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     closed = isTRUE(closed),
     progress = show_progress()
   )
-  tryCatch(
-    .Call(ffi_engine, real, generated, spec),
-    simpleError = function(e) {
-      e$call <- NULL # the .Call() itself says nothing to the user
-      prd_abort("The distance engine stopped.", "engine", parent = e,
-                call = call)
-    }
-  )
+  with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
+}
+
+# Errors raised in C (Rf_error: simple errors) re-raised as classed
+# prdcurve_error_engine errors, the C message as their parent. Interrupts
+# and classed R errors pass through.
+with_engine_errors <- function(expr, call = rlang::caller_env()) {
+  tryCatch(expr, simpleError = function(e) {
+    e$call <- NULL # the .Call() itself says nothing to the user
+    prd_abort("The distance engine stopped.", "engine", parent = e,
+              call = call)
+  })
 }
 
 #' Neighbourhood quantities of the evaluation points, from the tile engine
@@ -173,6 +177,6 @@ engine_neighbours <- function(real, generated, s, ks, what,
 #' @noRd
 engine_envelope <- function(s_real, s_gen, extra, lambda) {
   extra <- matrix(as.double(extra), ncol = 2L)
-  .Call(ffi_envelope, as.double(s_real), as.double(s_gen), extra,
-        as.double(lambda))
+  with_engine_errors(.Call(ffi_envelope, as.double(s_real),
+                           as.double(s_gen), extra, as.double(lambda)))
 }

@@ -37,7 +37,7 @@ prd_threads <- function(n = NULL) {
     return(thread_info()[["threads"]])
   }
   check_count(n, "n", min = 0)
-  invisible(.Call(ffi_threads, as.integer(n))[["threads"]])
+  invisible(with_engine_errors(.Call(ffi_threads, as.integer(n)))[["threads"]])
 }
 
 #' The engine's thread settings: an integer vector c(threads = the number

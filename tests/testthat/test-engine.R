@@ -119,6 +119,9 @@ test_that("engine errors are classed and keep the C message", {
                class = "prdcurve_error_engine")
   expect_error(nb_call(real, generated, s, 1, "kde"),
                class = "prdcurve_error_engine")
+  env <- expect_error(prdcurve:::engine_envelope(numeric(), 1, NULL, 1),
+                      class = "prdcurve_error_engine")
+  expect_match(conditionMessage(env$parent), "empty evaluation set")
   # the error is reported from the caller of engine_neighbours()
   f <- function() prdcurve:::engine_neighbours(real, generated, bad, 1, "knn")
   expect_identical(rlang::catch_cnd(f(), "error")$call, quote(f()))
