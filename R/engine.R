@@ -1,20 +1,62 @@
 # Thin wrappers over the C engine (src/tiles.c, src/neighbours.c,
 # src/envelope.c). Inputs are already validated (validate.R).
 
-engine_flags <- c(own = 1L, query_x = 2L, query_y = 4L, query_all = 8L,
-                  knn = 16L, coverage = 32L, ipr = 64L, kde = 128L,
-                  ppr = 256L)
-
 show_progress <- function() {
   interactive() && isTRUE(getOption("prdcurve.progress", TRUE))
 }
 
-engine_call <- function(real, generated, s, ks, what, own, fixed, closed) {
+#' The engine's estimator table, from C (src/neighbours.c)
+#'
+#' One row per per-row quantity the engine computes: `name` (what
+#' `engine_neighbours()` takes in `what`), `outputs` (the names of its
+#' results: two, for X_f and Y_f, or one), `rows` ("evaluation": a row per
+#' evaluation point; "fit": a row per fit row), `columns` ("k": a column
+#' per k; "one"), `type` ("integer" or "double"), `needs` (radii the engine
+#' computes for it: "radius_x", "radius_y", "radius_all" of the row in X_f,
+#' Y_f, X_f u Y_f, "radius_own" in its own fit set, "own_radii" of every
+#' fit row) and `radius` (the name of its fixed radius pair, or NA).
+#' @noRd
+engine_estimators <- local({
+  table <- NULL
+  function() {
+    if (is.null(table)) {
+      cols <- .Call(ffi_estimators)
+      table <<- structure(cols, class = "data.frame",
+                          row.names = seq_along(cols$name))
+    }
+    table
+  }
+})
+
+# The one place the engine's arguments are assembled: .Call(ffi_engine,
+# real, generated, spec). C errors come back as classed R errors.
+engine_call <- function(real, generated, s, ks, estimators, own = NULL,
+                        radii = list(), closed = TRUE,
+                        call = rlang::caller_env()) {
   eval <- s$eval
   if (is.list(eval)) eval <- lapply(eval, as.integer)
-  .Call(ffi_neighbours, real, generated, lapply(s$fit, as.integer), eval,
-        as.integer(ks), as.integer(sum(engine_flags[unique(what)])), own,
-        as.double(fixed), isTRUE(closed), show_progress())
+  spec <- list(
+    fit = lapply(s$fit, as.integer),
+    eval = eval,
+    ks = as.integer(ks),
+    estimators = as.character(estimators),
+    own = own,
+    radii = lapply(radii, as.double),
+    closed = isTRUE(closed),
+    progress = show_progress()
+  )
+  with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
+}
+
+# Errors raised in C (Rf_error: simple errors) re-raised as classed
+# prdcurve_error_engine errors, the C message as their parent. Interrupts
+# and classed R errors pass through.
+with_engine_errors <- function(expr, call = rlang::caller_env()) {
+  tryCatch(expr, simpleError = function(e) {
+    e$call <- NULL # the .Call() itself says nothing to the user
+    prd_abort("The distance engine stopped.", "engine", parent = e,
+              call = call)
+  })
 }
 
 #' Neighbourhood quantities of the evaluation points, from the tile engine
@@ -25,64 +67,106 @@ engine_call <- function(real, generated, s, ks, what, own, fixed, closed) {
 #'   real and generated; `eval` = NULL (no split: the fit rows, with
 #'   self-exclusion by index), a list of evaluation rows, or a double
 #'   matrix of external query points.
-#' @param ks increasing whole numbers (neighbour counts).
-#' @param what names of engine_flags: "own" (own-set radii of fit points),
-#'   "query_x", "query_y", "query_all" (radii of evaluation points in X_f,
-#'   Y_f, X_f u Y_f), ball counts "knn", "coverage", "ipr", "kde", and
-#'   "ppr" (sums of log(1 - tau)).
-#' @param kde two radii (distances) for "kde", or list(k = ) to use the
-#'   mean own k-NN distance of each fit set (Sykes et al. 2024, 2.4.2).
-#' @param ppr list(k = , scale = ): radius R = scale * mean own k-NN
+#' @param ks whole numbers (neighbour counts); the results have a column per
+#'   sorted unique k.
+#' @param what names of the engine's estimators (engine_estimators()):
+#'   "own" (own-set radii of fit points), "query_x", "query_y", "query_all"
+#'   (radii of evaluation points in X_f, Y_f, X_f u Y_f), ball counts
+#'   "knn", "coverage", "ipr", "kde", and "ppr" (sums of log(1 - tau)).
+#' @param bandwidth kde: the fixed radii (one distance for both sets, or
+#'   two).
+#' @param bandwidth_k kde without `bandwidth`: each set's radius is its
+#'   mean own `bandwidth_k`-NN distance (Sykes et al. 2024, 2.4.2).
+#' @param ppr_k,ppr_scale ppr: radius R = ppr_scale * mean own ppr_k-NN
 #'   distance of each fit set (Park & Kim 2023).
+#' @param radii fixed radius pairs of other estimators, named as their
+#'   `radius` in engine_estimators().
+#' @param call the frame engine errors are reported from.
 #' @return list of own_x, own_y (squared radii of fit rows, a column per
 #'   k), query_x, query_y, query_all (squared radii of evaluation rows),
 #'   knn_a, knn_b, coverage_a, coverage_b, ipr_a, ipr_b (counts, a column
-#'   per k), kde_a, kde_b (counts), ppr_a, ppr_b (log sums over X_f, Y_f),
-#'   kde_radius, ppr_radius (distances). Evaluation rows of real come first,
-#'   then those of generated. Unrequested parts are NULL.
+#'   per k), kde_a, kde_b (counts, one column), ppr_a, ppr_b (log sums over
+#'   X_f, Y_f, one column), kde_radius, ppr_radius (distances, NA when not
+#'   used). Evaluation rows of real come first, then those of generated.
+#'   Unrequested parts are NULL. Attributes: "exact" (pairs recomputed
+#'   exactly) and "threads" (the largest thread team that ran).
 #'
 #' Radii that depend on the own radii (estimated kde bandwidths, ppr) need
 #' those first: one radii-only sweep over fit x fit, then the evaluation
 #' sweep over eval x fit. With a split the two cover disjoint pairs; without
 #' one, this is the only case that visits a pair twice.
 #' @noRd
-engine_neighbours <- function(real, generated, s, ks, what, bandwidth = NULL,
-                              bandwidth_k = NULL, ppr_k = NULL,
-                              ppr_scale = NULL, closed = TRUE) {
-  kde <- if (is.null(bandwidth)) list(k = bandwidth_k) else bandwidth
-  ppr <- list(k = ppr_k, scale = ppr_scale)
-  ks <- sort(unique(as.integer(ks)))
-  fixed <- rep(NA_real_, 4)
-  own <- NULL
-  derived <- ("kde" %in% what && is.list(kde)) || "ppr" %in% what
-  if (derived) {
-    r <- engine_call(real, generated, s, ks, "own", NULL, fixed, closed)
-    own <- list(r$own_x, r$own_y)
+engine_neighbours <- function(real, generated, s, ks, what,
+                              bandwidth = NULL, bandwidth_k = NULL,
+                              ppr_k = NULL, ppr_scale = NULL, radii = list(),
+                              closed = TRUE, call = rlang::caller_env()) {
+  table <- engine_estimators()
+  what <- unique(as.character(what))
+  unknown <- setdiff(what, table$name)
+  if (length(unknown)) {
+    prd_abort("Unknown engine estimator{?s}: {.val {unknown}}.", "engine",
+              call = call)
   }
-  mean_dist <- function(r2, k) mean(sqrt(r2[, match(k, ks)]))
-  if ("kde" %in% what) {
-    fixed[1:2] <- if (is.list(kde)) {
-      c(mean_dist(own[[1]], kde$k), mean_dist(own[[2]], kde$k))
+  ks <- sort(unique(as.integer(ks)))
+  derived <- NULL
+  if ("kde" %in% what && is.null(radii$kde)) {
+    if (!is.null(bandwidth)) {
+      radii$kde <- rep_len(as.double(bandwidth), 2L)
+    } else if (!is.null(bandwidth_k)) {
+      derived <- c(derived, bandwidth_k)
     } else {
-      rep_len(kde, 2)
+      prd_abort("{.val kde} needs {.arg bandwidth} or {.arg bandwidth_k}.",
+                "engine", call = call)
     }
   }
-  if ("ppr" %in% what) {
-    fixed[3:4] <- ppr$scale * c(mean_dist(own[[1]], ppr$k),
-                                mean_dist(own[[2]], ppr$k))
+  if ("ppr" %in% what && is.null(radii$ppr)) {
+    if (is.null(ppr_k) || is.null(ppr_scale)) {
+      prd_abort("{.val ppr} needs {.arg ppr_k} and {.arg ppr_scale}.",
+                "engine", call = call)
+    }
+    derived <- c(derived, ppr_k)
   }
-  rest <- if (derived) setdiff(what, "own") else what
-  out <- if (length(rest)) {
-    engine_call(real, generated, s, ks, rest, own, fixed, closed)
+
+  own <- NULL
+  exact <- 0
+  threads <- 1L
+  if (length(derived)) {
+    k_own <- sort(unique(c(ks, as.integer(derived))))
+    r <- engine_call(real, generated, s, k_own, "own", closed = closed,
+                     call = call)
+    exact <- attr(r, "exact")
+    threads <- attr(r, "threads")
+    mean_dist <- function(r2, k) mean(sqrt(r2[, match(k, k_own)]))
+    if ("kde" %in% what && is.null(radii$kde)) {
+      radii$kde <- c(mean_dist(r$own_x, bandwidth_k),
+                     mean_dist(r$own_y, bandwidth_k))
+    }
+    if ("ppr" %in% what && is.null(radii$ppr)) {
+      radii$ppr <- ppr_scale * c(mean_dist(r$own_x, ppr_k),
+                                 mean_dist(r$own_y, ppr_k))
+    }
+    cols <- match(ks, k_own)
+    own <- list(r$own_x[, cols, drop = FALSE], r$own_y[, cols, drop = FALSE])
+  }
+
+  rest <- if (is.null(own)) what else setdiff(what, "own")
+  if (length(rest)) {
+    out <- engine_call(real, generated, s, ks, rest, own, radii, closed,
+                       call = call)
+    exact <- exact + attr(out, "exact")
+    threads <- max(threads, attr(out, "threads"))
   } else {
-    list()
+    outputs <- unlist(table$outputs)
+    out <- stats::setNames(vector("list", length(outputs)), outputs)
   }
-  if (derived) {
+  if (!is.null(own)) {
     out$own_x <- own[[1]]
     out$own_y <- own[[2]]
   }
-  out$kde_radius <- fixed[1:2]
-  out$ppr_radius <- fixed[3:4]
+  out$kde_radius <- if ("kde" %in% what) radii$kde else rep(NA_real_, 2)
+  out$ppr_radius <- if ("ppr" %in% what) radii$ppr else rep(NA_real_, 2)
+  attr(out, "exact") <- exact
+  attr(out, "threads") <- threads
   out
 }
 
@@ -93,6 +177,6 @@ engine_neighbours <- function(real, generated, s, ks, what, bandwidth = NULL,
 #' @noRd
 engine_envelope <- function(s_real, s_gen, extra, lambda) {
   extra <- matrix(as.double(extra), ncol = 2L)
-  .Call(ffi_envelope, as.double(s_real), as.double(s_gen), extra,
-        as.double(lambda))
+  with_engine_errors(.Call(ffi_envelope, as.double(s_real),
+                           as.double(s_gen), extra, as.double(lambda)))
 }

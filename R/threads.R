@@ -1,15 +1,30 @@
 #' Get or set the number of threads
 #'
-#' The distance engine runs its per-row reductions in parallel with OpenMP.
-#' By default it uses every core (bounded by `OMP_THREAD_LIMIT`; at most
-#' two when the environment variable `_R_CHECK_LIMIT_CORES_` is set, as in
-#' `R CMD check --as-cran`). Results do not depend on the number of
-#' threads. The BLAS used for the distance products has its own threads
-#' (for OpenBLAS, `OPENBLAS_NUM_THREADS`).
+#' The distance engine runs its per-row reductions in parallel with OpenMP;
+#' `prd_threads()` gets or sets how many threads it uses. Results do not
+#' depend on the number of threads.
+#'
+#' @details
+#' As data.table's `getDTthreads()`, the number of threads in force is, in
+#' this order:
+#'
+#' 1. the number set by `prd_threads(n)`, if any (still at most the number
+#'    of cores and `OMP_THREAD_LIMIT`);
+#' 2. otherwise the number of logical cores, lowered to each of these that
+#'    is set: the environment variable `OMP_NUM_THREADS` (its first
+#'    number), then `OMP_THREAD_LIMIT`, then 2 when `_R_CHECK_LIMIT_CORES_`
+#'    is set and not `"false"` (as in `R CMD check --as-cran`: CRAN's limit
+#'    of two cores).
+#'
+#' The environment variables are read at every call, so [Sys.setenv()]
+#' takes effect at once. The global OpenMP setting is never changed: each
+#' parallel region asks for its own number of threads. The BLAS used for
+#' the distance products has its own threads (for OpenBLAS,
+#' `OPENBLAS_NUM_THREADS`).
 #'
 #' @param n `NULL` (the default) to query; otherwise a whole number >= 1 to
-#'   set, or 0 to go back to all cores.
-#' @return The number of threads in use before the call (invisibly when
+#'   set, or 0 to go back to the default (step 2 above).
+#' @return The number of threads in force before the call (invisibly when
 #'   setting).
 #' @section Errors: `n` that is not a single whole number >= 0.
 #' @examples
@@ -19,18 +34,15 @@
 #' @export
 prd_threads <- function(n = NULL) {
   if (is.null(n)) {
-    return(.Call(ffi_threads, NULL)[[1]])
+    return(thread_info()[["threads"]])
   }
   check_count(n, "n", min = 0)
-  invisible(.Call(ffi_threads, as.integer(n))[[1]])
+  invisible(with_engine_errors(.Call(ffi_threads, as.integer(n)))[["threads"]])
 }
 
-# Under R CMD check with _R_CHECK_LIMIT_CORES_ set (CRAN's policy of at most
-# two cores), start with at most two threads.
-.onLoad <- function(libname, pkgname) {
-  limit <- Sys.getenv("_R_CHECK_LIMIT_CORES_", "")
-  if (nzchar(limit) && !identical(tolower(limit), "false")) {
-    .Call(ffi_threads, min(2L, .Call(ffi_threads, NULL)[[1]]))
-  }
-  invisible()
-}
+#' The engine's thread settings: an integer vector c(threads = the number
+#' in force, max = the most that can run (cores, OMP_THREAD_LIMIT),
+#' default = the number without prd_threads(n), set = the number set by
+#' prd_threads(n), 0 if none).
+#' @noRd
+thread_info <- function() .Call(ffi_threads, NULL)

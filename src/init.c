@@ -3,7 +3,8 @@
 #include <R_ext/Visibility.h>
 
 static const R_CallMethodDef call_methods[] = {
-  {"ffi_neighbours", (DL_FUNC) &ffi_neighbours, 10},
+  {"ffi_engine", (DL_FUNC) &ffi_engine, 3},
+  {"ffi_estimators", (DL_FUNC) &ffi_estimators, 0},
   {"ffi_envelope", (DL_FUNC) &ffi_envelope, 4},
   {"ffi_threads", (DL_FUNC) &ffi_threads, 1},
   {NULL, NULL, 0}

@@ -1,154 +1,287 @@
 /* Neighbourhood quantities of the evaluation points against the fit sets,
- * all from one streamed sweep of the tile engine (SPEC.md section 0, 2, 3):
- *   - own-set k-NN radii of fit points (self excluded by row index),
- *   - k-NN radii of evaluation points in X_f, Y_f and X_f u Y_f,
- *   - ball counts with per-query radii (knn, coverage), fixed radii (kde)
- *     and per-reference radii (ipr),
- *   - sums of log(1 - tau(|z - u|)) over fit points u, tau(r) = max(0,
- *     1 - r / R) (probabilistic precision and recall, Park & Kim 2023).
- * Radii are squared distances throughout (fixed radii are passed as
+ * all from one streamed sweep of the tile engine (SPEC.md sections 0, 2,
+ * 3, 4). Each per-row quantity is one row of the estimator table below:
+ * its name, its outputs and their shape, what it needs (k-NN radii of the
+ * row in X_f, Y_f, X_f u Y_f or its own set, the own radii of every fit
+ * row, a fixed radius pair) and its visit function. The engine computes
+ * the needed radii once per row and calls the visit functions of the
+ * requested estimators; R learns the table from ffi_estimators().
+ *
+ * Radii are squared distances throughout (fixed radius pairs are passed as
  * distances and squared here). Evaluation points are rows of the two
  * sample sets, the fit rows themselves (no split: self-excluded by index),
- * or rows of an external query matrix. */
+ * or rows of an external query matrix.
+ *
+ * Adding a ball-count estimator: write its visit function with the
+ * primitives of tiles.c (prd_count, prd_count_each, prd_scatter,
+ * prd_log_tau_sum) and add its row to `estimators`. Nothing else in C. */
 #include "prdcurve.h"
 #include <math.h>
 #include <string.h>
 
+/* ---- what an estimator needs -------------------------------------------- */
+
 enum {
-  W_OWN = 1,      /* own-set radii of fit points */
-  W_QX = 2,       /* radii of evaluation points in X_f */
-  W_QY = 4,       /* ... in Y_f */
-  W_QALL = 8,     /* ... in X_f u Y_f */
-  W_KNN = 16,
-  W_COV = 32,
-  W_IPR = 64,
-  W_KDE = 128,
-  W_PPR = 256     /* sums of log(1 - tau), Park & Kim (2023) */
+  NEED_RX = 1,   /* the row's k-NN radii in X_f */
+  NEED_RY = 2,   /* ... in Y_f */
+  NEED_RALL = 4, /* ... in X_f u Y_f */
+  NEED_ROWN = 8, /* a fit row's k-NN radii in its own fit set, self excluded */
+  NEED_OWN = 16  /* the own radii of every fit row */
 };
+static const char *need_names[] = {"radius_x", "radius_y", "radius_all",
+                                   "radius_own", "own_radii"};
+#define N_NEEDS 5
+
+enum { ROWS_EVAL = 0, ROWS_FIT = 1 };
+
+/* The call, as every visit function sees it. */
+typedef struct {
+  int nFx, nF;          /* fit rows: X_f is [0, nFx), Y_f is [nFx, nF) */
+  const int *ks;        /* increasing neighbour counts */
+  int nk;
+  int closed;
+  const double *own_x;  /* own radii of the fit rows, nFx x nk and */
+  const double *own_y;  /* (nF - nFx) x nk; NULL while being computed */
+} nb_call;
+
+/* One row: its position (in the outputs' rows), its set, its radii. */
+typedef struct {
+  int i;
+  int isx;              /* a row of real (or an external query) */
+  const double *rx, *ry, *rall; /* squared radii, one per k, when needed */
+} nb_radii;
+
+/* An estimator's outputs (a, b) in this call. With `scatter`, p[] are the
+ * calling thread's accumulators, summed by the engine after the sweep. */
+typedef struct {
+  void *p[2];
+  size_t nrow[2];       /* leading dimension of each output */
+  double r[2], r2[2];   /* its fixed radius pair, and squared */
+  int scatter;
+} nb_out;
+
+typedef void (*nb_visit_fn)(const nb_call *c, const prd_ref *ref,
+                            prd_row *row, const nb_radii *q, nb_out *o);
 
 typedef struct {
-  int nFx, nF, nEx, nE;
-  const int *ks;
-  int nk, kmax, closed, what;
-  int self;        /* query row i is fit row i */
-  int role_own;    /* this sweep computes own-set radii */
-  int role_eval;   /* this sweep computes evaluation quantities */
-  int scatter;     /* ipr by scattering own balls (self mode, one sweep) */
-  double kx2, ky2; /* kde radii, squared */
-  double px, py;   /* ppr radii (distances) */
-  double *heap;    /* threads x kmax */
-  double *kbuf;    /* threads x 3 nk */
-  double *own_x, *own_y;         /* nFx x nk, (nF - nFx) x nk */
-  double *q_x, *q_y, *q_all;     /* nE x nk */
-  int *knn_a, *knn_b, *cov_a, *cov_b, *ipr_a, *ipr_b, *kde_a, *kde_b;
-  double *ppr_a, *ppr_b;         /* nE */
-  int *scat;       /* threads x 2 x nE x nk */
-} nb_task;
+  const char *name;
+  const char *out[2];  /* output names; out[1] NULL: one output */
+  int rows;            /* ROWS_EVAL: a row per evaluation point; ROWS_FIT:
+                          per fit row (out[0] of X_f, out[1] of Y_f) */
+  int per_k;           /* a column per k (1) or one column (0) */
+  SEXPTYPE type;       /* INTSXP or REALSXP */
+  int needs;           /* NEED_* */
+  const char *radius;  /* its fixed radius pair in spec$radii, or NULL */
+  nb_visit_fn visit;
+} nb_estimator;
 
-/* sum over reference rows [lo, hi) of log(1 - max(0, 1 - |z - u| / r));
- * r = 0 is the limit r -> 0: tau = 1 at distance 0, else 0. */
-static double log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
-                          double r) {
-  double r2 = r * r, s = 0.0;
-  if (r == 0.0) {
-    for (int j = lo; j < hi; j++) {
-      double v = row->d2[j];
-      if (!row->exact[j] && v <= prd_tol(ref, row, 0.0))
-        v = prd_exact(ref, row, j);
-      if (v == 0.0) return R_NegInf;
-    }
-    return 0.0;
+#define OUT_I(o, part, row, kk)                                             \
+  (((int *) (o)->p[part])[(size_t) (row) + (size_t) (kk) * (o)->nrow[part]])
+#define OUT_D(o, part, row, kk)                                             \
+  (((double *) (o)->p[part])[(size_t) (row) + (size_t) (kk) * (o)->nrow[part]])
+
+/* ---- the visit functions ------------------------------------------------ */
+
+/* own-set radii r_k(x; X_f), r_k(y; Y_f) of the fit rows */
+static void visit_own(const nb_call *c, const prd_ref *ref, prd_row *row,
+                      const nb_radii *q, nb_out *o) {
+  (void) ref; (void) row;
+  for (int kk = 0; kk < c->nk; kk++) {
+    if (q->isx) OUT_D(o, 0, q->i, kk) = q->rx[kk];
+    else OUT_D(o, 1, q->i - c->nFx, kk) = q->ry[kk];
   }
-  for (int j = lo; j < hi; j++) {
-    double v = row->d2[j];
-    if (v >= r2) continue;
-    if (!row->exact[j] && v <= prd_tol(ref, row, 0.0))
-      v = prd_exact(ref, row, j);
-    s += log1p(-(1.0 - sqrt(v) / r));
-  }
-  return s;
 }
 
-static void nb_visit(void *ctx, const prd_ref *ref, prd_row *row) {
-  nb_task *t = (nb_task *) ctx;
-  int i = row->i, nFx = t->nFx, nF = t->nF, nk = t->nk, nE = t->nE;
-  int isx = t->self ? (i < nFx) : (i < t->nEx);
-  int s = t->self ? i : -1;
-  double *heap = t->heap + (size_t) row->tid * t->kmax;
-  double *qx = t->kbuf + (size_t) row->tid * 3 * nk, *qy = qx + nk,
-         *qa = qy + nk;
-  if (s >= 0) {
-    row->d2[s] = 0.0;
-    row->exact[s] = 1;
-    row->touched[row->n_touched++] = s;
-  }
+/* radii of the evaluation points in X_f, Y_f, X_f u Y_f */
+static void visit_query_x(const nb_call *c, const prd_ref *ref, prd_row *row,
+                          const nb_radii *q, nb_out *o) {
+  (void) ref; (void) row;
+  for (int kk = 0; kk < c->nk; kk++) OUT_D(o, 0, q->i, kk) = q->rx[kk];
+}
 
-  if (!t->role_eval) { /* own-set radii only */
-    if (isx) {
-      prd_kth(ref, row, 0, nFx, s, t->ks, nk, heap, qx);
-      for (int kk = 0; kk < nk; kk++) t->own_x[i + (size_t) kk * nFx] = qx[kk];
+static void visit_query_y(const nb_call *c, const prd_ref *ref, prd_row *row,
+                          const nb_radii *q, nb_out *o) {
+  (void) ref; (void) row;
+  for (int kk = 0; kk < c->nk; kk++) OUT_D(o, 0, q->i, kk) = q->ry[kk];
+}
+
+static void visit_query_all(const nb_call *c, const prd_ref *ref,
+                            prd_row *row, const nb_radii *q, nb_out *o) {
+  (void) ref; (void) row;
+  for (int kk = 0; kk < c->nk; kk++) OUT_D(o, 0, q->i, kk) = q->rall[kk];
+}
+
+/* knn: counts of X_f and Y_f within r_k(z; X_f u Y_f) */
+static void visit_knn(const nb_call *c, const prd_ref *ref, prd_row *row,
+                      const nb_radii *q, nb_out *o) {
+  for (int kk = 0; kk < c->nk; kk++) {
+    OUT_I(o, 0, q->i, kk) = prd_count(ref, row, 0, c->nFx, q->rall[kk], c->closed);
+    OUT_I(o, 1, q->i, kk) = prd_count(ref, row, c->nFx, c->nF, q->rall[kk], c->closed);
+  }
+}
+
+/* coverage: X_f within r_k(z; Y_f), Y_f within r_k(z; X_f) */
+static void visit_coverage(const nb_call *c, const prd_ref *ref,
+                           prd_row *row, const nb_radii *q, nb_out *o) {
+  for (int kk = 0; kk < c->nk; kk++) {
+    OUT_I(o, 0, q->i, kk) = prd_count(ref, row, 0, c->nFx, q->ry[kk], c->closed);
+    OUT_I(o, 1, q->i, kk) = prd_count(ref, row, c->nFx, c->nF, q->rx[kk], c->closed);
+  }
+}
+
+/* ipr: fit points whose own ball holds z. Without a split the own radii of
+ * the other rows are computed in the same sweep: this row's own ball is
+ * known, and every point inside it gets +1 (scatter). */
+static void visit_ipr(const nb_call *c, const prd_ref *ref, prd_row *row,
+                      const nb_radii *q, nb_out *o) {
+  int nFx = c->nFx, nF = c->nF;
+  for (int kk = 0; kk < c->nk; kk++) {
+    if (o->scatter) {
+      int part = q->isx ? 0 : 1;
+      double r = q->isx ? q->rx[kk] : q->ry[kk];
+      prd_scatter(ref, row, 0, nF, r, c->closed, &OUT_I(o, part, 0, kk));
     } else {
-      prd_kth(ref, row, nFx, nF, s, t->ks, nk, heap, qy);
-      for (int kk = 0; kk < nk; kk++)
-        t->own_y[(i - nFx) + (size_t) kk * (nF - nFx)] = qy[kk];
+      OUT_I(o, 0, q->i, kk) = prd_count_each(
+          ref, row, 0, nFx, c->own_x + (size_t) kk * nFx, c->closed);
+      OUT_I(o, 1, q->i, kk) = prd_count_each(
+          ref, row, nFx, nF, c->own_y + (size_t) kk * (nF - nFx), c->closed);
     }
-    return;
   }
+}
 
-  int w = t->what;
-  int need_qx = (w & (W_QX | W_COV)) || (t->role_own && isx);
-  int need_qy = (w & (W_QY | W_COV)) || (t->role_own && !isx);
-  int need_qa = (w & (W_QALL | W_KNN));
-  if (need_qx) prd_kth(ref, row, 0, nFx, s, t->ks, nk, heap, qx);
-  if (need_qy) prd_kth(ref, row, nFx, nF, s, t->ks, nk, heap, qy);
-  if (need_qa) prd_kth(ref, row, 0, nF, s, t->ks, nk, heap, qa);
+/* kde: counts within the fixed radii sigma_X, sigma_Y */
+static void visit_kde(const nb_call *c, const prd_ref *ref, prd_row *row,
+                      const nb_radii *q, nb_out *o) {
+  OUT_I(o, 0, q->i, 0) = prd_count(ref, row, 0, c->nFx, o->r2[0], c->closed);
+  OUT_I(o, 1, q->i, 0) = prd_count(ref, row, c->nFx, c->nF, o->r2[1], c->closed);
+}
 
-  for (int kk = 0; kk < nk; kk++) {
-    size_t o = i + (size_t) kk * nE;
-    if (w & W_QX) t->q_x[o] = qx[kk];
-    if (w & W_QY) t->q_y[o] = qy[kk];
-    if (w & W_QALL) t->q_all[o] = qa[kk];
-    if (t->role_own) {
-      if (isx) t->own_x[i + (size_t) kk * nFx] = qx[kk];
-      else t->own_y[(i - nFx) + (size_t) kk * (nF - nFx)] = qy[kk];
-    }
-    if (w & W_KNN) {
-      t->knn_a[o] = prd_count(ref, row, 0, nFx, qa[kk], t->closed);
-      t->knn_b[o] = prd_count(ref, row, nFx, nF, qa[kk], t->closed);
-    }
-    if (w & W_COV) {
-      t->cov_a[o] = prd_count(ref, row, 0, nFx, qy[kk], t->closed);
-      t->cov_b[o] = prd_count(ref, row, nFx, nF, qx[kk], t->closed);
-    }
-    if (w & W_IPR) {
-      if (t->scatter) {
-        /* this row's own ball contains the evaluation points j */
-        double r = isx ? qx[kk] : qy[kk];
-        int *acc = t->scat + ((size_t) row->tid * 2 + (isx ? 0 : 1)) *
-                                 (size_t) nE * nk + (size_t) kk * nE;
-        for (int j = 0; j < nF; j++)
-          acc[j] += prd_within(ref, row, j, r, t->closed);
-      } else {
-        const double *rx = t->own_x + (size_t) kk * nFx;
-        const double *ry = t->own_y + (size_t) kk * (nF - nFx);
-        int a = 0, b = 0;
-        for (int j = 0; j < nFx; j++)
-          a += prd_within(ref, row, j, rx[j], t->closed);
-        for (int j = nFx; j < nF; j++)
-          b += prd_within(ref, row, j, ry[j - nFx], t->closed);
-        t->ipr_a[o] = a;
-        t->ipr_b[o] = b;
-      }
-    }
+/* ppr: sums of log(1 - tau) over X_f, Y_f (Park & Kim 2023) */
+static void visit_ppr(const nb_call *c, const prd_ref *ref, prd_row *row,
+                      const nb_radii *q, nb_out *o) {
+  OUT_D(o, 0, q->i, 0) = prd_log_tau_sum(ref, row, 0, c->nFx, o->r[0]);
+  OUT_D(o, 1, q->i, 0) = prd_log_tau_sum(ref, row, c->nFx, c->nF, o->r[1]);
+}
+
+/* ---- the estimator table ------------------------------------------------ */
+
+#define EST_OWN 0 /* the row NEED_OWN refers to */
+
+static const nb_estimator estimators[] = {
+  /* name        outputs                       rows       per_k type
+   *   needs                  radius  visit */
+  {"own",       {"own_x", "own_y"},           ROWS_FIT,  1, REALSXP,
+     NEED_ROWN,             NULL,   visit_own},
+  {"query_x",   {"query_x", NULL},            ROWS_EVAL, 1, REALSXP,
+     NEED_RX,               NULL,   visit_query_x},
+  {"query_y",   {"query_y", NULL},            ROWS_EVAL, 1, REALSXP,
+     NEED_RY,               NULL,   visit_query_y},
+  {"query_all", {"query_all", NULL},          ROWS_EVAL, 1, REALSXP,
+     NEED_RALL,             NULL,   visit_query_all},
+  {"knn",       {"knn_a", "knn_b"},           ROWS_EVAL, 1, INTSXP,
+     NEED_RALL,             NULL,   visit_knn},
+  {"coverage",  {"coverage_a", "coverage_b"}, ROWS_EVAL, 1, INTSXP,
+     NEED_RX | NEED_RY,     NULL,   visit_coverage},
+  {"ipr",       {"ipr_a", "ipr_b"},           ROWS_EVAL, 1, INTSXP,
+     NEED_OWN,              NULL,   visit_ipr},
+  {"kde",       {"kde_a", "kde_b"},           ROWS_EVAL, 0, INTSXP,
+     0,                     "kde",  visit_kde},
+  {"ppr",       {"ppr_a", "ppr_b"},           ROWS_EVAL, 0, REALSXP,
+     0,                     "ppr",  visit_ppr}
+};
+#define N_EST ((int) (sizeof(estimators) / sizeof(estimators[0])))
+
+static int n_outputs(const nb_estimator *e) { return e->out[1] ? 2 : 1; }
+
+/* ffi_estimators(): the table for R, as a list of columns. */
+SEXP ffi_estimators(void) {
+  int np = 0;
+  const char *cols[] = {"name", "outputs", "rows", "columns", "type",
+                        "needs", "radius", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, cols)); np++;
+  SEXP name = PROTECT(Rf_allocVector(STRSXP, N_EST)); np++;
+  SEXP outs = PROTECT(Rf_allocVector(VECSXP, N_EST)); np++;
+  SEXP rows = PROTECT(Rf_allocVector(STRSXP, N_EST)); np++;
+  SEXP columns = PROTECT(Rf_allocVector(STRSXP, N_EST)); np++;
+  SEXP type = PROTECT(Rf_allocVector(STRSXP, N_EST)); np++;
+  SEXP needs = PROTECT(Rf_allocVector(VECSXP, N_EST)); np++;
+  SEXP radius = PROTECT(Rf_allocVector(STRSXP, N_EST)); np++;
+  for (int e = 0; e < N_EST; e++) {
+    const nb_estimator *est = &estimators[e];
+    SET_STRING_ELT(name, e, Rf_mkChar(est->name));
+    SEXP o = Rf_allocVector(STRSXP, n_outputs(est));
+    SET_VECTOR_ELT(outs, e, o);
+    for (int p = 0; p < n_outputs(est); p++)
+      SET_STRING_ELT(o, p, Rf_mkChar(est->out[p]));
+    SET_STRING_ELT(rows, e, Rf_mkChar(est->rows == ROWS_FIT ? "fit" : "evaluation"));
+    SET_STRING_ELT(columns, e, Rf_mkChar(est->per_k ? "k" : "one"));
+    SET_STRING_ELT(type, e, Rf_mkChar(est->type == INTSXP ? "integer" : "double"));
+    int nn = 0;
+    for (int b = 0; b < N_NEEDS; b++) nn += (est->needs >> b) & 1;
+    SEXP nd = Rf_allocVector(STRSXP, nn);
+    SET_VECTOR_ELT(needs, e, nd);
+    for (int b = 0, m = 0; b < N_NEEDS; b++)
+      if ((est->needs >> b) & 1) SET_STRING_ELT(nd, m++, Rf_mkChar(need_names[b]));
+    SET_STRING_ELT(radius, e, est->radius ? Rf_mkChar(est->radius) : NA_STRING);
   }
-  if (w & W_KDE) {
-    t->kde_a[i] = prd_count(ref, row, 0, nFx, t->kx2, t->closed);
-    t->kde_b[i] = prd_count(ref, row, nFx, nF, t->ky2, t->closed);
+  SET_VECTOR_ELT(out, 0, name);
+  SET_VECTOR_ELT(out, 1, outs);
+  SET_VECTOR_ELT(out, 2, rows);
+  SET_VECTOR_ELT(out, 3, columns);
+  SET_VECTOR_ELT(out, 4, type);
+  SET_VECTOR_ELT(out, 5, needs);
+  SET_VECTOR_ELT(out, 6, radius);
+  UNPROTECT(np);
+  return out;
+}
+
+/* ---- one sweep ------------------------------------------------------------ */
+
+typedef struct {
+  nb_call c;
+  int nEx;             /* evaluation rows of real (the rest: generated) */
+  int self;            /* query row i is fit row i */
+  int needs;           /* radii to compute for every row */
+  int act[N_EST];      /* estimators visited in this sweep */
+  int n_act;
+  nb_out *outs;        /* threads x N_EST */
+  int kmax;
+  double *heap;        /* threads x kmax */
+  double *kbuf;        /* threads x 3 nk */
+} nb_sweep;
+
+static void nb_visit(void *ctx, const prd_ref *ref, prd_row *row) {
+  nb_sweep *w = (nb_sweep *) ctx;
+  int i = row->i, nFx = w->c.nFx, nF = w->c.nF, nk = w->c.nk;
+  int isx = w->self ? (i < nFx) : (i < w->nEx);
+  int s = w->self ? i : -1;
+  double *heap = w->heap + (size_t) row->tid * w->kmax;
+  double *rx = w->kbuf + (size_t) row->tid * 3 * nk, *ry = rx + nk,
+         *ra = ry + nk;
+  if (s >= 0) prd_row_self(row, s);
+  int nd = w->needs;
+  if ((nd & NEED_RX) || ((nd & NEED_ROWN) && isx))
+    prd_kth(ref, row, 0, nFx, s, w->c.ks, nk, heap, rx);
+  if ((nd & NEED_RY) || ((nd & NEED_ROWN) && !isx))
+    prd_kth(ref, row, nFx, nF, s, w->c.ks, nk, heap, ry);
+  if (nd & NEED_RALL) prd_kth(ref, row, 0, nF, s, w->c.ks, nk, heap, ra);
+  nb_radii q = {i, isx, rx, ry, ra};
+  nb_out *o = w->outs + (size_t) row->tid * N_EST;
+  for (int a = 0; a < w->n_act; a++) {
+    int e = w->act[a];
+    estimators[e].visit(&w->c, ref, row, &q, o + e);
   }
-  if (w & W_PPR) {
-    t->ppr_a[i] = log_tau_sum(ref, row, 0, nFx, t->px);
-    t->ppr_b[i] = log_tau_sum(ref, row, nFx, nF, t->py);
-  }
+}
+
+/* ---- the entry point ------------------------------------------------------ */
+
+static SEXP list_get(SEXP list, const char *name) {
+  if (TYPEOF(list) != VECSXP) return R_NilValue;
+  SEXP nms = Rf_getAttrib(list, R_NamesSymbol);
+  if (TYPEOF(nms) != STRSXP) return R_NilValue;
+  for (R_xlen_t i = 0; i < Rf_xlength(list); i++)
+    if (strcmp(CHAR(STRING_ELT(nms, i)), name) == 0) return VECTOR_ELT(list, i);
+  return R_NilValue;
 }
 
 static int *index0(SEXP v, int n_max, int *len) {
@@ -167,18 +300,40 @@ static int *index0(SEXP v, int n_max, int *len) {
 
 static int is_real_matrix(SEXP x) { return Rf_isReal(x) && Rf_isMatrix(x); }
 
-SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
-                    SEXP what_, SEXP own, SEXP fixed, SEXP closed_,
-                    SEXP progress_) {
+static int flag(SEXP x, const char *what) {
+  if (TYPEOF(x) != LGLSXP || Rf_length(x) != 1 || LOGICAL(x)[0] == NA_LOGICAL)
+    Rf_error("`spec$%s` must be TRUE or FALSE", what);
+  return LOGICAL(x)[0];
+}
+
+/* .Call(ffi_engine, real, generated, spec), spec a named list:
+ *   fit        list of two integer vectors: fit rows of real, generated
+ *   eval       NULL (the fit rows, self-excluded by index), a list of two
+ *              integer vectors, or a double matrix of external queries
+ *   ks         increasing positive integers
+ *   estimators names of rows of the estimator table
+ *   own        NULL or own radii of the fit rows: list of two double
+ *              matrices (nFx x nk, nFy x nk), as the "own" outputs
+ *   radii      named list of fixed radius pairs (distances, double(2)),
+ *              one per estimator that needs one, named as its `radius`
+ *   closed, progress  TRUE or FALSE
+ * Returns a list with every output name of the table (NULL when not
+ * computed), with attributes "exact" (exact recomputations) and "threads"
+ * (the largest thread team used). */
+SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
+  int np = 0;
   if (!is_real_matrix(real) || !is_real_matrix(gen))
     Rf_error("`real` and `generated` must be double matrices");
   int nX = Rf_nrows(real), nY = Rf_nrows(gen), d = Rf_ncols(real);
   if (Rf_ncols(gen) != d) Rf_error("column counts differ");
+  if (TYPEOF(spec) != VECSXP) Rf_error("`spec` must be a named list");
+
+  SEXP fit = list_get(spec, "fit"), eval = list_get(spec, "eval");
   if (TYPEOF(fit) != VECSXP || Rf_length(fit) != 2)
-    Rf_error("`fit` must be a list of two index vectors");
+    Rf_error("`spec$fit` must be a list of two index vectors");
   int self = Rf_isNull(eval), external = is_real_matrix(eval);
   if (!self && !external && (TYPEOF(eval) != VECSXP || Rf_length(eval) != 2))
-    Rf_error("`eval` must be NULL, a list of two index vectors or a matrix");
+    Rf_error("`spec$eval` must be NULL, a list of two index vectors or a matrix");
   if (external && Rf_ncols(eval) != d) Rf_error("query column count differs");
   int nFx, nFy, nEx = 0, nEy = 0;
   int *fx = index0(VECTOR_ELT(fit, 0), nX, &nFx);
@@ -189,24 +344,37 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
     nEy = nFy;
   } else if (external) {
     nEx = Rf_nrows(eval);
-    nEy = 0;
   } else {
     ex = index0(VECTOR_ELT(eval, 0), nX, &nEx);
     ey = index0(VECTOR_ELT(eval, 1), nY, &nEy);
   }
   int nF = nFx + nFy, nE = nEx + nEy;
+
+  SEXP ks_ = list_get(spec, "ks");
   int nk = Rf_length(ks_);
-  if (TYPEOF(ks_) != INTSXP || nk < 1) Rf_error("`ks` must be integer");
+  if (TYPEOF(ks_) != INTSXP || nk < 1) Rf_error("`spec$ks` must be integer");
   const int *ks = INTEGER(ks_);
   for (int kk = 0; kk < nk; kk++)
-    if (ks[kk] < 1 || (kk > 0 && ks[kk] <= ks[kk - 1]))
-      Rf_error("`ks` must be increasing positive integers");
+    if (ks[kk] == NA_INTEGER || ks[kk] < 1 || (kk > 0 && ks[kk] <= ks[kk - 1]))
+      Rf_error("`spec$ks` must be increasing positive integers");
   int kmax = ks[nk - 1];
-  int what = Rf_asInteger(what_);
-  int closed = Rf_asLogical(closed_) == 1;
-  int show = Rf_asLogical(progress_) == 1;
-  if (TYPEOF(fixed) != REALSXP || Rf_length(fixed) != 4)
-    Rf_error("`fixed` must be a double vector of length 4");
+  int closed = flag(list_get(spec, "closed"), "closed");
+  int show = flag(list_get(spec, "progress"), "progress");
+
+  /* requested estimators */
+  SEXP est_ = list_get(spec, "estimators");
+  if (TYPEOF(est_) != STRSXP) Rf_error("`spec$estimators` must be character");
+  int req[N_EST];
+  memset(req, 0, sizeof(req));
+  for (R_xlen_t m = 0; m < Rf_xlength(est_); m++) {
+    int e = 0;
+    const char *nm = CHAR(STRING_ELT(est_, m));
+    while (e < N_EST && strcmp(estimators[e].name, nm) != 0) e++;
+    if (e == N_EST) Rf_error("unknown estimator \"%s\"", nm);
+    req[e] = 1;
+  }
+
+  SEXP own = list_get(spec, "own");
   int own_given = !Rf_isNull(own);
   if (own_given) {
     if (TYPEOF(own) != VECSXP || Rf_length(own) != 2 ||
@@ -215,149 +383,217 @@ SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks_,
         Rf_nrows(VECTOR_ELT(own, 0)) != nFx ||
         Rf_nrows(VECTOR_ELT(own, 1)) != nFy ||
         Rf_ncols(VECTOR_ELT(own, 0)) != nk || Rf_ncols(VECTOR_ELT(own, 1)) != nk)
-      Rf_error("`own` must be NULL or two radius matrices of the fit sets");
+      Rf_error("`spec$own` must be NULL or two radius matrices of the fit sets");
   }
-  int need_own = (what & W_OWN) || ((what & W_IPR) && !own_given);
+  int needs_own = 0;
+  for (int e = 0; e < N_EST; e++)
+    if (req[e] && (estimators[e].needs & NEED_OWN)) needs_own = 1;
+  /* estimators computed: the requested ones, and the own radii when needed
+   * and not given */
+  int on[N_EST];
+  for (int e = 0; e < N_EST; e++) on[e] = req[e];
+  if (own_given) on[EST_OWN] = 0;
+  else if (needs_own) on[EST_OWN] = 1;
+
   /* every radius is taken in a set that holds k points besides z */
-  int sx = self ? 1 : 0;
-  if ((need_own && ((nFx > 0 && nFx - 1 < kmax) || (nFy > 0 && nFy - 1 < kmax))) ||
-      ((what & (W_QX | W_COV)) && nFx - sx < kmax) ||
-      ((what & (W_QY | W_COV)) && nFy - sx < kmax) ||
-      ((what & (W_QALL | W_KNN)) && nF - sx < kmax))
+  int sx = self ? 1 : 0, fit_work = 0, eval_work = 0, nd_fit = 0, nd_eval = 0;
+  for (int e = 0; e < N_EST; e++) {
+    if (!on[e]) continue;
+    if (estimators[e].rows == ROWS_FIT) {
+      fit_work = 1;
+      nd_fit |= estimators[e].needs;
+    } else {
+      eval_work = 1;
+      nd_eval |= estimators[e].needs;
+    }
+  }
+  if (((nd_fit & NEED_ROWN) &&
+       ((nFx > 0 && nFx - 1 < kmax) || (nFy > 0 && nFy - 1 < kmax))) ||
+      ((nd_eval & NEED_RX) && nFx - sx < kmax) ||
+      ((nd_eval & NEED_RY) && nFy - sx < kmax) ||
+      ((nd_eval & NEED_RALL) && nF - sx < kmax))
     Rf_error("k = %d is too large for the fit set sizes", kmax);
 
-  /* gather the fit set once: rows of real, then rows of generated */
-  double *F = (double *) R_alloc((size_t) (nF > 0 ? nF : 1) * d, sizeof(double));
-  const double *X = REAL(real), *Y = REAL(gen);
-  for (int l = 0; l < d; l++) {
-    double *col = F + (size_t) l * nF;
-    const double *xc = X + (size_t) l * nX, *yc = Y + (size_t) l * nY;
-    for (int i = 0; i < nFx; i++) col[i] = xc[fx[i]];
-    for (int i = 0; i < nFy; i++) col[nFx + i] = yc[fy[i]];
+  /* fixed radius pairs */
+  SEXP radii = list_get(spec, "radii");
+  double rad[N_EST][2];
+  for (int e = 0; e < N_EST; e++) {
+    rad[e][0] = rad[e][1] = NA_REAL;
+    if (!on[e] || estimators[e].radius == NULL) continue;
+    SEXP r = list_get(radii, estimators[e].radius);
+    if (TYPEOF(r) != REALSXP || Rf_length(r) != 2)
+      Rf_error("`spec$radii$%s` must be two radii", estimators[e].radius);
+    for (int p = 0; p < 2; p++) {
+      double v = REAL(r)[p];
+      if (!(v >= 0) || !R_FINITE(v * v))
+        Rf_error("%s radii must be non-negative, finite and of finite square",
+                 estimators[e].radius);
+      rad[e][p] = v;
+    }
   }
-  double *fnorm = (double *) R_alloc(nF > 0 ? nF : 1, sizeof(double));
-  prd_row_norms(F, nF, d, fnorm);
-  double fmax = 0.0;
-  for (int i = 0; i < nF; i++) if (fnorm[i] > fmax) fmax = fnorm[i];
-  prd_ref ref = {F, nF, d, fnorm, fmax};
+
+  /* outputs: every name of the table, NULL unless computed */
+  int n_names = 0;
+  for (int e = 0; e < N_EST; e++) n_names += n_outputs(&estimators[e]);
+  const char **names = (const char **) R_alloc(n_names + 1, sizeof(char *));
+  for (int e = 0, m = 0; e < N_EST; e++)
+    for (int p = 0; p < n_outputs(&estimators[e]); p++)
+      names[m++] = estimators[e].out[p];
+  names[n_names] = "";
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)); np++;
 
   int threads = prd_threads_get();
-  nb_task t;
-  memset(&t, 0, sizeof(t));
-  t.nFx = nFx; t.nF = nF; t.nEx = nEx; t.nE = nE;
-  t.ks = ks; t.nk = nk; t.kmax = kmax; t.closed = closed; t.what = what;
-  t.heap = (double *) R_alloc((size_t) threads * kmax, sizeof(double));
-  t.kbuf = (double *) R_alloc((size_t) threads * 3 * nk, sizeof(double));
-  t.kx2 = REAL(fixed)[0] * REAL(fixed)[0];
-  t.ky2 = REAL(fixed)[1] * REAL(fixed)[1];
-  t.px = REAL(fixed)[2];
-  t.py = REAL(fixed)[3];
-  if ((what & W_KDE) && (!R_FINITE(t.kx2) || !R_FINITE(t.ky2)))
-    Rf_error("kde radii must be finite");
-  if ((what & W_PPR) && !(t.px >= 0 && t.py >= 0 && R_FINITE(t.px) && R_FINITE(t.py)))
-    Rf_error("ppr radii must be non-negative and finite");
+  nb_out base[N_EST];
+  memset(base, 0, sizeof(base));
+  for (int e = 0, slot = 0; e < N_EST; slot += n_outputs(&estimators[e]), e++) {
+    const nb_estimator *est = &estimators[e];
+    int ncol = est->per_k ? nk : 1;
+    base[e].r[0] = rad[e][0];
+    base[e].r[1] = rad[e][1];
+    base[e].r2[0] = rad[e][0] * rad[e][0];
+    base[e].r2[1] = rad[e][1] * rad[e][1];
+    if (e == EST_OWN && req[e] && own_given) {
+      SET_VECTOR_ELT(out, slot, VECTOR_ELT(own, 0));
+      SET_VECTOR_ELT(out, slot + 1, VECTOR_ELT(own, 1));
+    }
+    if (!on[e]) continue;
+    for (int p = 0; p < n_outputs(est); p++) {
+      int nrow = est->rows == ROWS_FIT ? (p == 0 ? nFx : nFy) : nE;
+      SEXP m = Rf_allocMatrix(est->type, nrow, ncol);
+      SET_VECTOR_ELT(out, slot + p, m);
+      base[e].p[p] = est->type == INTSXP ? (void *) INTEGER(m) : (void *) REAL(m);
+      base[e].nrow[p] = (size_t) nrow;
+    }
+  }
 
-  const char *names[] = {"own_x", "own_y", "query_x", "query_y", "query_all",
-                         "knn_a", "knn_b", "coverage_a", "coverage_b",
-                         "ipr_a", "ipr_b", "kde_a", "kde_b", "ppr_a", "ppr_b",
-                         ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  nb_sweep w;
+  memset(&w, 0, sizeof(w));
+  w.c.nFx = nFx;
+  w.c.nF = nF;
+  w.c.ks = ks;
+  w.c.nk = nk;
+  w.c.closed = closed;
+  w.nEx = nEx;
+  w.kmax = kmax;
+  w.heap = (double *) R_alloc((size_t) threads * kmax, sizeof(double));
+  w.kbuf = (double *) R_alloc((size_t) threads * 3 * nk, sizeof(double));
+  w.outs = (nb_out *) R_alloc((size_t) threads * N_EST, sizeof(nb_out));
+  for (int t = 0; t < threads; t++)
+    memcpy(w.outs + (size_t) t * N_EST, base, sizeof(base));
   if (own_given) {
-    t.own_x = REAL(VECTOR_ELT(own, 0));
-    t.own_y = REAL(VECTOR_ELT(own, 1));
-  } else if (need_own) {
-    SET_VECTOR_ELT(out, 0, Rf_allocMatrix(REALSXP, nFx, nk));
-    SET_VECTOR_ELT(out, 1, Rf_allocMatrix(REALSXP, nFy, nk));
-    t.own_x = REAL(VECTOR_ELT(out, 0));
-    t.own_y = REAL(VECTOR_ELT(out, 1));
+    w.c.own_x = REAL(VECTOR_ELT(own, 0));
+    w.c.own_y = REAL(VECTOR_ELT(own, 1));
+  } else if (on[EST_OWN]) {
+    w.c.own_x = (const double *) base[EST_OWN].p[0];
+    w.c.own_y = (const double *) base[EST_OWN].p[1];
   }
-  int qflags[3] = {W_QX, W_QY, W_QALL};
-  double **qdst[3] = {&t.q_x, &t.q_y, &t.q_all};
-  for (int e = 0; e < 3; e++) {
-    if (what & qflags[e]) {
-      SET_VECTOR_ELT(out, 2 + e, Rf_allocMatrix(REALSXP, nE, nk));
-      *qdst[e] = REAL(VECTOR_ELT(out, 2 + e));
+
+  /* the rows: fit rows of real then of generated, evaluation rows likewise
+   * (or the external queries), all centred on the real set's mean for the
+   * BLAS products (tiles.c: the rounding and why decisions stay exact) */
+  const double *X = REAL(real), *Y = REAL(gen);
+  double *centre = NULL;
+  if (nX > 0 || nY > 0) {
+    const double *C = nX > 0 ? X : Y;
+    int nC = nX > 0 ? nX : nY;
+    centre = (double *) R_alloc(d > 0 ? d : 1, sizeof(double));
+    for (int l = 0; l < d; l++) {
+      const double *col = C + (size_t) l * nC;
+      double s = 0.0;
+      for (int i = 0; i < nC; i++) s += col[i];
+      centre[l] = s / nC;
     }
   }
-  int *slots[8];
-  for (int e = 0; e < 8; e++) {
-    int flag = e < 2 ? W_KNN : e < 4 ? W_COV : e < 6 ? W_IPR : W_KDE;
-    slots[e] = NULL;
-    if (what & flag) {
-      SEXP m = Rf_allocMatrix(INTSXP, nE, flag == W_KDE ? 1 : nk);
-      SET_VECTOR_ELT(out, 5 + e, m);
-      slots[e] = INTEGER(m);
-    }
-  }
-  t.knn_a = slots[0]; t.knn_b = slots[1]; t.cov_a = slots[2];
-  t.cov_b = slots[3]; t.ipr_a = slots[4]; t.ipr_b = slots[5];
-  t.kde_a = slots[6]; t.kde_b = slots[7];
-  if (what & W_PPR) {
-    SET_VECTOR_ELT(out, 13, Rf_allocVector(REALSXP, nE));
-    SET_VECTOR_ELT(out, 14, Rf_allocVector(REALSXP, nE));
-    t.ppr_a = REAL(VECTOR_ELT(out, 13));
-    t.ppr_b = REAL(VECTOR_ELT(out, 14));
-  }
+  int *fit_idx = (int *) R_alloc(nF > 0 ? nF : 1, sizeof(int));
+  for (int i = 0; i < nFx; i++) fit_idx[i] = fx[i];
+  for (int i = 0; i < nFy; i++) fit_idx[nFx + i] = fy[i];
+  prd_rows fit_rows = {{X, Y}, {nX, nY}, fit_idx, nF, nFx};
 
   /* The sweeps. With a split, fit x fit (own radii) and eval x fit are
    * disjoint pairs: a radii-only sweep over the fit rows, then the
    * evaluation sweep. Without a split they are the same pairs: one sweep
-   * does everything, ipr by scattering each point's own ball. */
-  int eval_work = what & ~W_OWN;
-  int pre_sweep = need_own && !self;
-  double total = (double) (pre_sweep ? nF : 0) +
-                 (double) (eval_work || (need_own && self) ? nE : 0);
-  SEXP bar = PROTECT(prd_progress_new(total, show));
-  double ticks = 0.0;
+   * does everything, NEED_OWN estimators by scattering each point's own
+   * ball. */
+  int pre_sweep = fit_work && !self;
+  int main_sweep = eval_work || (fit_work && self);
+  prd_progress prog = {R_NilValue, 0.0, 0.0, 1};
+  if (pre_sweep || main_sweep) {
+    prd_ref ref;
+    prd_ref_init(&ref, &fit_rows, d, centre);
+    double total = (double) (pre_sweep ? nF : 0) + (double) (main_sweep ? nE : 0);
+    prog.bar = PROTECT(prd_progress_new(total, show)); np++;
 
-  int *qidx_fit = (int *) R_alloc(nF > 0 ? nF : 1, sizeof(int));
-  for (int i = 0; i < nFx; i++) qidx_fit[i] = fx[i];
-  for (int i = 0; i < nFy; i++) qidx_fit[nFx + i] = fy[i];
-
-  if (pre_sweep) {
-    t.self = 1; t.role_own = 1; t.role_eval = 0;
-    prd_query q = {{X, Y}, {nX, nY}, qidx_fit, nF, nFx};
-    prd_tiles(&ref, &q, nb_visit, &t, threads, bar, &ticks);
-  }
-  if (eval_work || (need_own && self)) {
-    t.self = self;
-    t.role_own = need_own && self;
-    t.role_eval = 1;
-    t.scatter = self && (what & W_IPR) && t.role_own;
-    if (t.scatter) {
-      size_t len = (size_t) threads * 2 * nE * nk;
-      t.scat = (int *) R_alloc(len, sizeof(int));
-      memset(t.scat, 0, len * sizeof(int));
+    if (pre_sweep) {
+      w.self = 1;
+      w.n_act = 0;
+      w.needs = 0;
+      for (int e = 0; e < N_EST; e++) {
+        if (!on[e] || estimators[e].rows != ROWS_FIT) continue;
+        w.act[w.n_act++] = e;
+        w.needs |= estimators[e].needs;
+      }
+      prd_query q = {fit_rows, centre};
+      prd_tiles(&ref, &q, nb_visit, &w, threads, &prog);
     }
-    prd_query q = {{X, Y}, {nX, nY}, qidx_fit, nE, nFx};
-    if (external) {
-      int *qi = (int *) R_alloc(nE > 0 ? nE : 1, sizeof(int));
-      for (int i = 0; i < nE; i++) qi[i] = i;
-      q.src[0] = REAL(eval);
-      q.ld[0] = nE;
-      q.idx = qi;
-      q.n0 = nE;
-    } else if (!self) {
-      int *qi = (int *) R_alloc(nE > 0 ? nE : 1, sizeof(int));
-      for (int i = 0; i < nEx; i++) qi[i] = ex[i];
-      for (int i = 0; i < nEy; i++) qi[nEx + i] = ey[i];
-      q.idx = qi;
-      q.n0 = nEx;
-    }
-    prd_tiles(&ref, &q, nb_visit, &t, threads, bar, &ticks);
-    if (t.scatter) {
-      for (size_t c = 0; c < (size_t) nE * nk; c++) {
-        int a = 0, b = 0;
-        for (int th = 0; th < threads; th++) {
-          a += t.scat[((size_t) th * 2) * nE * nk + c];
-          b += t.scat[((size_t) th * 2 + 1) * nE * nk + c];
+    if (main_sweep) {
+      w.self = self;
+      w.n_act = 0;
+      w.needs = 0;
+      int scatter = self && on[EST_OWN] && !own_given;
+      for (int e = 0; e < N_EST; e++) {
+        if (!on[e] || (estimators[e].rows == ROWS_FIT && !self)) continue;
+        w.act[w.n_act++] = e;
+        w.needs |= estimators[e].needs;
+        if (scatter && (estimators[e].needs & NEED_OWN)) {
+          /* per-thread integer accumulators, summed after the sweep: the
+           * counts do not depend on the number of threads */
+          w.needs |= NEED_ROWN;
+          for (int t = 0; t < threads; t++) {
+            nb_out *o = w.outs + (size_t) t * N_EST + e;
+            o->scatter = 1;
+            for (int p = 0; p < 2; p++) {
+              size_t len = o->nrow[p] * (estimators[e].per_k ? nk : 1);
+              o->p[p] = R_alloc(len > 0 ? len : 1, sizeof(int));
+              memset(o->p[p], 0, len * sizeof(int));
+            }
+          }
         }
-        t.ipr_a[c] = a;
-        t.ipr_b[c] = b;
+      }
+      prd_query q = {fit_rows, centre};
+      if (external) {
+        int *qi = (int *) R_alloc(nE > 0 ? nE : 1, sizeof(int));
+        for (int i = 0; i < nE; i++) qi[i] = i;
+        prd_rows er = {{REAL(eval), NULL}, {nE, 0}, qi, nE, nE};
+        q.rows = er;
+      } else if (!self) {
+        int *qi = (int *) R_alloc(nE > 0 ? nE : 1, sizeof(int));
+        for (int i = 0; i < nEx; i++) qi[i] = ex[i];
+        for (int i = 0; i < nEy; i++) qi[nEx + i] = ey[i];
+        prd_rows er = {{X, Y}, {nX, nY}, qi, nE, nEx};
+        q.rows = er;
+      }
+      prd_tiles(&ref, &q, nb_visit, &w, threads, &prog);
+      for (int a = 0; a < w.n_act; a++) {
+        int e = w.act[a];
+        if (!w.outs[e].scatter) continue;
+        for (int p = 0; p < 2; p++) {
+          size_t len = base[e].nrow[p] * (estimators[e].per_k ? nk : 1);
+          int *dst = (int *) base[e].p[p];
+          for (size_t c = 0; c < len; c++) {
+            int v = 0;
+            for (int t = 0; t < threads; t++)
+              v += ((int *) w.outs[(size_t) t * N_EST + e].p[p])[c];
+            dst[c] = v;
+          }
+        }
       }
     }
+    prd_progress_done(prog.bar);
   }
-  prd_progress_done(bar);
-  UNPROTECT(2);
+  SEXP n_exact = PROTECT(Rf_ScalarReal(prog.exact)); np++;
+  Rf_setAttrib(out, Rf_install("exact"), n_exact);
+  SEXP team = PROTECT(Rf_ScalarInteger(prog.team)); np++;
+  Rf_setAttrib(out, Rf_install("threads"), team);
+  UNPROTECT(np);
   return out;
 }

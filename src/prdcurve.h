@@ -14,92 +14,123 @@
 #include <stdint.h>
 
 /* ---- threads.c -------------------------------------------------------- */
+
+/* The thread count in force: prd_threads(n) if set, else the default
+ * (OMP_NUM_THREADS, OMP_THREAD_LIMIT, _R_CHECK_LIMIT_CORES_, all cores). */
 int prd_threads_get(void);
-int prd_threads_for(int64_t work);
+/* Threads for a parallel region doing `work` pair visits (1 when small),
+ * at most `cap`. */
+int prd_threads_for(int64_t work, int cap);
 
 /* ---- tiles.c: the one blocked distance engine ------------------------- */
 
-/* Reference set: the rows every query is compared with (column-major,
- * n x d, leading dimension n), and their squared norms. */
+/* Rows of up to two column-major source matrices, selected by 0-based row
+ * index: positions 0..n0-1 are rows idx[p] of src[0], positions n0..n-1
+ * rows idx[p] of src[1]. */
+typedef struct {
+  const double *src[2];
+  int ld[2];      /* number of rows of each source matrix */
+  const int *idx; /* 0-based row indices into the sources, length n */
+  int n;
+  int n0;
+} prd_rows;
+
+/* Reference set: the rows every query is compared with. `data` holds them
+ * translated by the engine's centre (column-major, n x d, leading
+ * dimension n), `norm2` their squared norms; `orig` the same rows as
+ * given, untranslated, for the exact recomputation. */
 typedef struct {
   const double *data;
   int n;
   int d;
   const double *norm2;
   double norm2_max;   /* largest squared norm: bounds the rounding error */
+  double tol_rel;     /* rounding bound per unit of squared norm, see tiles.c */
+  prd_rows orig;
 } prd_ref;
 
-/* Query rows are gathered from up to two column-major source matrices
- * (rows src0[0..n0), then src1[0..n1)), by 0-based row index. */
+/* Query rows, and the centre (length d) subtracted from them and from the
+ * reference rows before the BLAS product (NULL: none). */
 typedef struct {
-  const double *src[2];
-  int ld[2];      /* number of rows of each source matrix */
-  const int *idx; /* 0-based row indices into the sources, length n */
-  int n;
-  int n0;         /* the first n0 indices refer to src[0], the rest to src[1] */
+  prd_rows rows;
+  const double *centre;
 } prd_query;
 
-/* One query row as a visitor sees it: squared distances to every reference
- * row (d2, length ref->n, owned by the calling thread and writable), the
- * query's coordinates (q[l * q_stride]) and squared norm. */
+/* One query row as a visitor sees it: approximate squared distances to
+ * every reference row (d2, length ref->n, owned by the calling thread),
+ * and what the exact recomputation needs. Visitors read d2 only through
+ * the primitives below. */
 typedef struct {
   int i;               /* query position, 0-based in 0..n-1 */
-  double *d2;
-  const double *q;
-  int q_stride;
-  double q_norm2;
   int tid;             /* thread id in 0..threads-1 */
+  double *d2;
+  double q_norm2;       /* squared norm of the translated query row */
+  const double *q0;     /* the query row as given: q0[l * q0_stride] */
+  size_t q0_stride;
   unsigned char *exact; /* per-thread flags: d2[j] already recomputed */
   int *touched;         /* per-thread list of flagged indices */
+  double *approx;       /* per-thread: d2[j] before its recomputation */
   int n_touched;
+  double n_exact;       /* exact recomputations done for this row */
 } prd_row;
 
 typedef void (*prd_visitor)(void *ctx, const prd_ref *ref, prd_row *row);
 
+/* Progress of one engine call: a cli bar (R_NilValue: none), rows done,
+ * exact recomputations and the largest thread team used. */
+typedef struct {
+  SEXP bar;
+  double ticks;
+  double exact;
+  int team;
+} prd_progress;
+
+/* Gather the rows of `rows` translated by `centre` (NULL: none) into a
+ * column-major block and its squared norms; fills *ref. */
+void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
+                  const double *centre);
+
 /* Stream all query rows against the reference in tiles: one dgemm per tile
  * (called outside any parallel region), then the visitor on each row in an
- * OpenMP loop. Checks for user interrupts and ticks a cli progress bar
- * between tiles (bar may be R_NilValue). Returns the number of threads
- * used. All scratch memory comes from R_alloc, so an interrupt leaks
- * nothing. */
-int prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
-              void *ctx, int threads, SEXP bar, double *ticks);
+ * OpenMP loop of at most `threads` threads. Checks for user interrupts and
+ * ticks the progress bar between tiles. All scratch memory comes from
+ * R_alloc, so an interrupt leaks nothing. */
+void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
+               void *ctx, int threads, prd_progress *prog);
 
-/* Squared norms of the rows of a column-major n x d matrix. */
-void prd_row_norms(const double *x, int n, int d, double *out);
+/* Per-row primitives (SPEC.md section 0). Every comparison of a squared
+ * distance with a threshold is exact: pairs whose approximate distance is
+ * within the rounding bound of the threshold are recomputed directly from
+ * the rows as given. closed: <=, otherwise <. Ranges are [lo, hi) of
+ * reference rows. */
 
-/* Exact (direct) squared distance between the query of `row` and reference
- * row j; stores it in row->d2[j] and flags it. */
-double prd_exact(const prd_ref *ref, prd_row *row, int j);
+/* Reference row `skip` is the query itself: distance 0, never counted as a
+ * neighbour by prd_kth. */
+void prd_row_self(prd_row *row, int skip);
 
-/* Rounding of |q|^2 + |r|^2 - 2<q, r> is below this for every pair of a
- * row: comparisons with threshold t closer than it are redone exactly. */
-static inline double prd_tol(const prd_ref *ref, const prd_row *row,
-                             double t) {
-  return 1e-9 * t + 1e-12 * (row->q_norm2 + ref->norm2_max);
-}
-
-/* Compare d2[j] with threshold t; pairs within prd_tol() of t are
- * recomputed exactly first. closed: <=, otherwise <. */
-static inline int prd_within(const prd_ref *ref, prd_row *row, int j,
-                             double t, int closed) {
-  double v = row->d2[j];
-  double tol = prd_tol(ref, row, t);
-  if (v < t - tol) return 1;
-  if (v > t + tol) return 0;
-  if (!row->exact[j]) v = prd_exact(ref, row, j);
-  return closed ? (v <= t) : (v < t);
-}
-
-/* k-th smallest squared distances (for each k of the sorted vector ks,
- * kmax = ks[nk-1]) among d2[lo..hi) skipping index `skip` (-1: none);
- * heap is scratch of length kmax. Near-ties are recomputed exactly so the
- * result equals the one from exact distances. */
+/* k-th smallest squared distances (for each k of the increasing vector ks,
+ * kmax = ks[nk-1]) skipping index `skip` (-1: none); heap is scratch of
+ * length kmax. Near-ties are recomputed exactly, so the radii are the
+ * exact squared distances. */
 void prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
              const int *ks, int nk, double *heap, double *out);
 
+/* Number of reference rows within squared radius t of the query. */
 int prd_count(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
               int closed);
+
+/* Number of reference rows j with the query in *their* ball: squared
+ * distance within t[j - lo]. */
+int prd_count_each(const prd_ref *ref, prd_row *row, int lo, int hi,
+                   const double *t, int closed);
+
+/* acc[j] += 1 for every reference row j within squared radius t. */
+void prd_scatter(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
+                 int closed, int *acc);
+
+/* Sum of log(1 - tau(|q - u|)), tau(r) = max(0, 1 - r / radius). */
+double prd_log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
+                       double radius);
 
 /* A cli progress bar over `total` query rows (R_NilValue when !show). */
 SEXP prd_progress_new(double total, int show);
@@ -109,9 +140,8 @@ void prd_progress_done(SEXP bar);
 SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
 
 /* ---- neighbours.c ----------------------------------------------------- */
-SEXP ffi_neighbours(SEXP real, SEXP gen, SEXP fit, SEXP eval, SEXP ks,
-                    SEXP what, SEXP own, SEXP fixed, SEXP closed,
-                    SEXP progress);
+SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec);
+SEXP ffi_estimators(void);
 
 /* ---- threads.c -------------------------------------------------------- */
 SEXP ffi_threads(SEXP n);

@@ -12,9 +12,12 @@ test_that("prd_threads() gets, sets and returns the old value", {
   two <- prd_threads()
   expect_true(two %in% c(1, 2))
   expect_equal(prd_threads(1), two)
-  # 0 goes back to all cores, which is at least the capped value of 2
+  # 0 goes back to the default (see "the default honours ..." below)
   expect_equal(prd_threads(0), 1)
-  expect_gte(prd_threads(), two)
+  info <- prdcurve:::thread_info()
+  expect_identical(prd_threads(), info[["default"]])
+  expect_identical(info[["set"]], 0L)
+  expect_lte(info[["default"]], info[["max"]])
   expect_error(prd_threads(-1), "`n`", class = "prdcurve_error")
   expect_error(prd_threads(1.5), "`n`", class = "prdcurve_error")
   expect_error(prd_threads("a"), "`n`", class = "prdcurve_error")
@@ -23,8 +26,14 @@ test_that("prd_threads() gets, sets and returns the old value", {
 })
 
 test_that("results are identical for 1 and 2 threads", {
-  old <- prd_threads()
+  # an identity test run on one thread proves nothing: force 2, or skip
+  # when fewer can run (one core, OMP_THREAD_LIMIT=1, no OpenMP)
+  old <- prd_threads(2)
   on.exit(prd_threads(old), add = TRUE)
+  if (prd_threads() < 2) {
+    skip(paste0("fewer than 2 threads can run here (at most ",
+                prdcurve:::thread_info()[["max"]], ")"))
+  }
   set.seed(21)
   # 600 x 600 rows: tiles of >= 32768 pairs, so the visitors run in parallel
   real <- matrix(rnorm(600 * 10), ncol = 10)
@@ -51,4 +60,51 @@ test_that("results are identical for 1 and 2 threads", {
               bandwidth = c(2, 3), closed = FALSE, angles = 101)
   }
   expect_identical(run2(1), run2(2))
+  # and two threads did run
+  prd_threads(2)
+  s <- list(fit = list(1:600, 1:600), eval = NULL)
+  nb <- prdcurve:::engine_neighbours(real, generated, s, 5, "knn")
+  expect_identical(attr(nb, "threads"), 2L)
+  prd_threads(1)
+  nb <- prdcurve:::engine_neighbours(real, generated, s, 5, "knn")
+  expect_identical(attr(nb, "threads"), 1L)
+})
+
+# prd_threads() in a fresh R process with the given environment variables
+# (all others of the list unset).
+threads_in_child <- function(env = character(), code = "cat(prd_threads())") {
+  lib <- dirname(system.file(package = "prdcurve"))
+  vars <- c("OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "_R_CHECK_LIMIT_CORES_")
+  args <- c(rbind("-u", vars), env,
+            paste0("R_LIBS=", paste(c(lib, .libPaths()),
+                                    collapse = .Platform$path.sep)),
+            file.path(R.home("bin"), "Rscript"), "-e",
+            shQuote(paste0("library(prdcurve); ", code)))
+  out <- system2("env", args, stdout = TRUE, stderr = FALSE)
+  as.integer(strsplit(out, " ")[[1]])
+}
+
+test_that("the default honours OMP_NUM_THREADS, OMP_THREAD_LIMIT, _R_CHECK_LIMIT_CORES_", {
+  skip_on_os("windows")
+  # nothing set ("false" is no limit): every core
+  both <- threads_in_child("_R_CHECK_LIMIT_CORES_=false",
+                           "cat(prdcurve:::thread_info()[['max']], prd_threads())")
+  cores <- both[1]
+  expect_identical(both[2], cores)
+  # OMP_NUM_THREADS: the default, but prd_threads(n) overrides it
+  expect_identical(
+    threads_in_child("OMP_NUM_THREADS=1",
+                     "cat(prd_threads(), {prd_threads(2); prd_threads()})"),
+    c(1L, min(2L, cores)))
+  # OMP_THREAD_LIMIT caps even a count set with prd_threads(n)
+  expect_identical(
+    threads_in_child("OMP_THREAD_LIMIT=1",
+                     "cat(prd_threads(), {prd_threads(2); prd_threads()})"),
+    c(1L, 1L))
+  # R CMD check's limit: at most 2 (the smallest of those set wins),
+  # overridden by prd_threads(n)
+  expect_identical(
+    threads_in_child(c("OMP_NUM_THREADS=3", "_R_CHECK_LIMIT_CORES_=TRUE"),
+                     "cat(prd_threads(), {prd_threads(3); prd_threads()})"),
+    c(min(2L, cores), min(3L, cores)))
 })

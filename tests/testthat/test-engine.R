@@ -1,0 +1,218 @@
+# The engine's contract (R/engine.R, src/neighbours.c, src/tiles.c): the
+# estimator table R learns from C, classed engine errors, exactness under a
+# common offset, interrupts.
+
+engine_table <- function() prdcurve:::engine_estimators()
+nb_call <- function(...) prdcurve:::engine_neighbours(...)
+
+test_that("the estimator table lists every quantity with its shape", {
+  tab <- engine_table()
+  expect_s3_class(tab, "data.frame")
+  expect_identical(names(tab), c("name", "outputs", "rows", "columns",
+                                 "type", "needs", "radius"))
+  expect_false(anyDuplicated(tab$name) > 0)
+  expect_false(anyDuplicated(unlist(tab$outputs)) > 0)
+  # the estimators the package's functions use (new rows may be added)
+  used <- c("own", "query_x", "query_y", "query_all", "knn", "coverage",
+            "ipr", "kde", "ppr")
+  t9 <- tab[match(used, tab$name), ]
+  expect_identical(t9$name, used)
+  expect_identical(unlist(t9$outputs),
+                   c("own_x", "own_y", "query_x", "query_y", "query_all",
+                     "knn_a", "knn_b", "coverage_a", "coverage_b", "ipr_a",
+                     "ipr_b", "kde_a", "kde_b", "ppr_a", "ppr_b"))
+  expect_identical(t9$rows, c("fit", rep("evaluation", 8)))
+  expect_identical(t9$columns, c(rep("k", 7), "one", "one"))
+  expect_identical(t9$type, c(rep("double", 4), rep("integer", 4), "double"))
+  expect_identical(t9$radius, c(rep(NA, 7), "kde", "ppr"))
+  expect_identical(t9$needs, list("radius_own", "radius_x", "radius_y",
+                                  "radius_all", "radius_all",
+                                  c("radius_x", "radius_y"), "own_radii",
+                                  character(), character()))
+  expect_true(all(tab$rows %in% c("fit", "evaluation")))
+  expect_true(all(tab$columns %in% c("k", "one")))
+  expect_true(all(tab$type %in% c("integer", "double")))
+  expect_true(all(lengths(tab$outputs) %in% 1:2))
+})
+
+test_that("each estimator's outputs have the shape its table row states", {
+  set.seed(301)
+  real <- matrix(rnorm(23 * 3), ncol = 3)
+  generated <- matrix(rnorm(19 * 3, mean = 0.5), ncol = 3)
+  tab <- engine_table()
+  all_names <- c(unlist(tab$outputs), "kde_radius", "ppr_radius")
+  ks <- c(2L, 4L)
+  splits <- list(
+    none = list(fit = list(1:23, 1:19), eval = NULL),
+    split = list(fit = list(1:12, 1:10), eval = list(13:23, 11:19))
+  )
+  for (sp in splits) {
+    n_fit <- lengths(sp$fit)
+    n_eval <- if (is.null(sp$eval)) sum(n_fit) else sum(lengths(sp$eval))
+    for (e in seq_len(nrow(tab))) {
+      # a fixed radius pair: estimated for kde and ppr, given otherwise
+      radii <- if (!is.na(tab$radius[e]) && !tab$radius[e] %in% c("kde", "ppr")) {
+        stats::setNames(list(c(0.5, 0.7)), tab$radius[e])
+      } else {
+        list()
+      }
+      nb <- nb_call(real, generated, sp, ks, tab$name[e], bandwidth_k = 2,
+                    ppr_k = 2, ppr_scale = 1.2, radii = radii)
+      expect_identical(names(nb), all_names)
+      outs <- tab$outputs[[e]]
+      for (p in seq_along(outs)) {
+        m <- nb[[outs[p]]]
+        rows <- if (tab$rows[e] == "fit") n_fit[[p]] else n_eval
+        cols <- if (tab$columns[e] == "k") length(ks) else 1L
+        expect_identical(dim(m), c(rows, cols))
+        expect_identical(typeof(m), tab$type[e])
+      }
+      # nothing else is computed, except the own radii an estimator needs
+      # (and those the derived radii of kde and ppr are taken from)
+      own_too <- "own_radii" %in% tab$needs[[e]] ||
+        tab$radius[e] %in% c("kde", "ppr")
+      others <- setdiff(unlist(tab$outputs), c(outs, if (own_too) c("own_x", "own_y")))
+      expect_true(all(vapply(nb[others], is.null, TRUE)))
+    }
+  }
+})
+
+test_that("fixed radius pairs: explicit, estimated, and through `radii`", {
+  set.seed(302)
+  real <- matrix(rnorm(30 * 2), ncol = 2)
+  generated <- matrix(rnorm(25 * 2), ncol = 2)
+  s <- list(fit = list(1:30, 1:25), eval = NULL)
+  a <- nb_call(real, generated, s, 3, "kde", bandwidth = c(0.5, 0.8))
+  b <- nb_call(real, generated, s, 3, "kde", radii = list(kde = c(0.5, 0.8)))
+  expect_identical(a$kde_radius, c(0.5, 0.8))
+  expect_identical(a$kde_a, b$kde_a)
+  expect_identical(a$kde_b, b$kde_b)
+  est <- nb_call(real, generated, s, c(3, 5), "kde", bandwidth_k = 5)
+  own <- nb_call(real, generated, s, 5, "own")
+  expect_identical(est$kde_radius,
+                   c(mean(sqrt(own$own_x[, 1])), mean(sqrt(own$own_y[, 1]))))
+  expect_identical(dim(est$own_x), c(30L, 2L))
+  expect_identical(est$ppr_radius, c(NA_real_, NA_real_))
+  # brute force of the counts
+  d2 <- as.matrix(dist(rbind(real, generated)))^2
+  r2 <- est$kde_radius^2
+  expect_identical(as.vector(est$kde_a), as.integer(rowSums(d2[, 1:30] <= r2[1])))
+  expect_identical(as.vector(est$kde_b), as.integer(rowSums(d2[, 31:55] <= r2[2])))
+})
+
+test_that("engine errors are classed and keep the C message", {
+  set.seed(303)
+  real <- matrix(rnorm(10 * 2), ncol = 2)
+  generated <- matrix(rnorm(10 * 2), ncol = 2)
+  bad <- list(fit = list(1:11, 1:10), eval = NULL)
+  cnd <- expect_error(nb_call(real, generated, bad, 1, "knn"),
+                      class = "prdcurve_error_engine")
+  expect_s3_class(cnd, "prdcurve_error")
+  expect_s3_class(cnd$parent, "simpleError")
+  expect_identical(conditionMessage(cnd$parent), "row index out of range")
+  s <- list(fit = list(1:10, 1:10), eval = NULL)
+  expect_error(nb_call(real, generated, s, 20, "knn"),
+               class = "prdcurve_error_engine")
+  expect_error(nb_call(real, generated, s, 1, "kde", bandwidth = c(1, Inf)),
+               class = "prdcurve_error_engine")
+  expect_error(nb_call(real, generated, s, 1, "nonesuch"),
+               class = "prdcurve_error_engine")
+  expect_error(nb_call(real, generated, s, 1, "kde"),
+               class = "prdcurve_error_engine")
+  env <- expect_error(prdcurve:::engine_envelope(numeric(), 1, NULL, 1),
+                      class = "prdcurve_error_engine")
+  expect_match(conditionMessage(env$parent), "empty evaluation set")
+  # the error is reported from the caller of engine_neighbours()
+  f <- function() prdcurve:::engine_neighbours(real, generated, bad, 1, "knn")
+  expect_identical(rlang::catch_cnd(f(), "error")$call, quote(f()))
+})
+
+test_that("a common offset of 1e6 changes nothing and needs few exact recomputations", {
+  set.seed(304)
+  n <- 200
+  real <- matrix(rnorm(n * 4), ncol = 4)
+  generated <- matrix(rnorm(n * 4, mean = 0.4), ncol = 4)
+  # the same points, exactly representable after a shift by 1e6
+  x0 <- (real + 1e6) - 1e6
+  y0 <- (generated + 1e6) - 1e6
+  x6 <- x0 + 1e6
+  y6 <- y0 + 1e6
+  expect_identical(x6 - 1e6, x0)
+  for (sp in list(0, 0.5)) {
+    set.seed(5)
+    a <- prd_curve(x0, y0, split = sp, angles = 101)
+    set.seed(5)
+    b <- prd_curve(x6, y6, split = sp, angles = 101)
+    expect_identical(a, b)
+  }
+  m0 <- manifold_metrics(x0, y0, k = c(3, 5))
+  m6 <- manifold_metrics(x6, y6, k = c(3, 5))
+  ppr <- m0$metric %in% c("p_precision", "p_recall")
+  expect_identical(m6[!ppr, ], m0[!ppr, ])
+  expect_equal(m6$value[ppr], m0$value[ppr], tolerance = 1e-12)
+  expect_identical(entropy_metrics(x6, y6), entropy_metrics(x0, y0))
+
+  # on continuous data without near-ties, the plain offset gives the same
+  # curve (the data themselves move by at most 6e-11)
+  set.seed(5)
+  a <- prd_curve(real, generated, split = 0, angles = 101)
+  set.seed(5)
+  b <- prd_curve(real + 1e6, generated + 1e6, split = 0, angles = 101)
+  expect_identical(a$precision, b$precision)
+  expect_identical(a$recall, b$recall)
+  expect_equal(attr(a, "bandwidth"), attr(b, "bandwidth"), tolerance = 1e-8)
+
+  # exact recomputations stay rare: about one per radius and row (the
+  # selected k-th neighbour itself), not one per pair
+  s <- list(fit = list(seq_len(n), seq_len(n)), eval = NULL)
+  what <- c("knn", "coverage", "ipr", "kde")
+  e0 <- attr(nb_call(x0, y0, s, 14, what, bandwidth_k = 14), "exact")
+  e6 <- attr(nb_call(x6, y6, s, 14, what, bandwidth_k = 14), "exact")
+  pairs <- (2 * n)^2
+  expect_lt(e0, 0.02 * pairs)
+  expect_lt(e6, 0.02 * pairs)
+  expect_lte(e6, 1.2 * e0)
+})
+
+test_that("p_precision and p_recall survive an offset of 1e8", {
+  set.seed(305)
+  real <- matrix(rnorm(150 * 3), ncol = 3)
+  generated <- matrix(rnorm(150 * 3, mean = 0.3), ncol = 3)
+  met <- c("p_precision", "p_recall")
+  for (sp in list(0, 0.5)) {
+    set.seed(6)
+    far <- manifold_metrics(real + 1e8, generated + 1e8, metrics = met,
+                            split = sp)
+    set.seed(6)
+    near <- manifold_metrics((real + 1e8) - 1e8, (generated + 1e8) - 1e8,
+                             metrics = met, split = sp)
+    expect_true(all(far$value >= 0 & far$value <= 1))
+    expect_equal(far$value, near$value, tolerance = 1e-12)
+    expect_identical(attr(far, "ppr_radius"), attr(near, "ppr_radius"))
+  }
+})
+
+test_that("an interrupt inside the engine stays an interrupt", {
+  skip_on_cran()
+  skip_on_os("windows")
+  lib <- dirname(system.file(package = "prdcurve"))
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script), add = TRUE)
+  writeLines(c(
+    "library(prdcurve)",
+    "set.seed(1)",
+    "x <- matrix(rnorm(4000 * 50), ncol = 50)",
+    "y <- matrix(rnorm(4000 * 50), ncol = 50)",
+    "system(sprintf('(sleep 0.5; kill -INT %d) >/dev/null 2>&1 &', Sys.getpid()))",
+    "r <- tryCatch(prd_curve(x, y, split = 0),",
+    "  interrupt = function(e) 'interrupt',",
+    "  error = function(e) paste(class(e), collapse = ' '))",
+    "cat(if (is.character(r)) r else 'finished')"
+  ), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = TRUE,
+                 stderr = FALSE,
+                 env = paste0("R_LIBS=", paste(c(lib, .libPaths()),
+                                               collapse = .Platform$path.sep)))
+  if (identical(out, "finished")) skip("the call ended before the interrupt")
+  expect_identical(out, "interrupt")
+})
