@@ -173,8 +173,16 @@ merge_info <- function(x, y) {
 #' @importFrom vctrs vec_ptype2 vec_cast
 NULL
 
+# The settings table of the most recent combination: dplyr::bind_rows()
+# strips the attributes of the combined result before reconstructing it
+# from the first input, so dplyr_reconstruct.prd_curve() takes them from
+# here (see inst/DESIGN-NOTES.md).
+the <- new.env(parent = emptyenv())
+
 curve_ptype2 <- function(x, y, ...) {
-  as_prd_curve(vctrs::tib_ptype2(x, y, ...), merge_info(x, y))
+  info <- merge_info(x, y)
+  the$last_info <- info
+  as_prd_curve(vctrs::tib_ptype2(x, y, ...), info)
 }
 
 curve_cast <- function(x, to, ...) {
@@ -272,16 +280,40 @@ describe_info <- function(inf) {
   paste(parts, collapse = "; ")
 }
 
-# dplyr reconstructs results from the first input's attributes; keep the
-# settings of every curve the result holds (merged by vctrs when binding).
+# dplyr reconstructs results from the first input's attributes (and strips
+# those of the combined data first): keep the settings of every curve the
+# result holds, from the template and from the last vctrs combination.
 #' @exportS3Method dplyr::dplyr_reconstruct
 dplyr_reconstruct.prd_curve <- function(data, template) {
   info <- attr(data, "curves")
-  if (is.null(info)) info <- attr(template, "curves")
+  if (is.null(info)) {
+    info <- attr(template, "curves")
+    if (!is.null(the$last_info)) {
+      info <- vctrs::vec_unique(vctrs::vec_rbind(info, the$last_info))
+    }
+  }
   attrs <- attributes(template)
   attrs$names <- names(data)
   attrs$row.names <- .row_names_info(data, type = 0L)
   attributes(data) <- attrs
+  if (!is.null(info)) {
+    present <- vctrs::vec_in(info[c("model", "method", "k")], curve_keys(data))
+    info <- info[present, , drop = FALSE]
+  }
   attr(data, "curves") <- info
   data
+}
+
+# dplyr::group_by() builds a new grouped tibble and drops subclasses: keep
+# the prd_curve class and its settings, so that summary() of a grouped
+# curve is still one row per curve.
+#' @exportS3Method dplyr::group_by
+group_by.prd_curve <- function(.data, ...) {
+  out <- NextMethod()
+  if (inherits(out, "grouped_df")) {
+    class(out) <- c("grouped_df", "prd_curve",
+                    setdiff(class(out), c("grouped_df", "prd_curve")))
+    attr(out, "curves") <- attr(.data, "curves")
+  }
+  out
 }
