@@ -227,6 +227,7 @@ manifold_metrics <- function(real, generated,
                           rlang::enquo(id), standardize)
   metrics <- check_methods(metrics, manifold_metric_names, arg = "metrics")
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
+  opts$ppr_k_default <- missing(ppr_k)
   replicates <- check_replicates(replicates)
   run <- function(real, gens, split, what = "the fit sets") {
     vctrs::vec_rbind(!!!lapply(names(gens), function(m) {
@@ -362,6 +363,14 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   k <- check_k(k, limit, what = what, call = call)
   want_ppr <- any(c("p_precision", "p_recall") %in% metrics)
   ppr_k <- opts$ppr_k
+  if (want_ppr && isTRUE(opts$ppr_k_default) && ppr_k > limit && limit >= 1) {
+    # the default ppr_k = 4 of Park and Kim does not fit tiny sets
+    prd_warn(c(
+      "The default {.arg ppr_k} = {ppr_k} is too large for {what}; {.code p_precision} and {.code p_recall} use {.arg ppr_k} = {limit}.",
+      "i" = "Set {.arg ppr_k} to choose it."
+    ), "k_reduced")
+    ppr_k <- limit
+  }
   if (want_ppr) check_k(ppr_k, limit, arg = "ppr_k", what = what, call = call)
   k_prime <- opts$k_prime
 

@@ -450,3 +450,15 @@ test_that("arguments are validated with the argument's name", {
   expect_error(manifold_metrics(real, generated, k = 6, split = 0.5),
                class = "prdcurve_error", regexp = "at most 5")
 })
+
+test_that("a default ppr_k too large for tiny sets is lowered with a warning", {
+  set.seed(208)
+  real <- matrix(rnorm(4 * 2), ncol = 2)
+  generated <- matrix(rnorm(4 * 2), ncol = 2)
+  expect_warning(m <- manifold_metrics(real, generated, k = 2),
+                 class = "prdcurve_warning_k_reduced")
+  expect_equal(m$k[m$metric == "p_precision"], 3L)
+  # an explicit ppr_k is never changed
+  expect_error(manifold_metrics(real, generated, k = 2, ppr_k = 4),
+               class = "prdcurve_error_k_too_large")
+})
