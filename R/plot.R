@@ -65,9 +65,10 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
   }
   if (nrow(ref)) {
     p <- p + ggplot2::geom_path(
-      data = ref, ggplot2::aes(group = .data$.curve), colour = "black",
-      linetype = "dashed", linewidth = 0.5
-    )
+      data = ref, ggplot2::aes(group = .data$.curve, linetype = "exact"),
+      colour = "black", linewidth = 0.5
+    ) + ggplot2::scale_linetype_manual(values = c(exact = "dashed"),
+                                       name = NULL)
   }
   pal <- lay$palette
   p <- p +
