@@ -174,9 +174,10 @@ prd_histogram <- function(real, generated, clusters = 20, runs = 10,
 #' @noRd
 kmeans_pp <- function(x, k, nstart = 10L, iter.max = 50L) {
   tx <- t(x)
+  xn <- colSums(tx^2)
   best <- NULL
   for (s in seq_len(nstart)) {
-    centres <- x[kmeanspp_seeds(tx, k), , drop = FALSE]
+    centres <- x[kmeanspp_seeds(x, k, tx = tx, xn = xn), , drop = FALSE]
     fit <- withCallingHandlers(
       stats::kmeans(x, centers = centres, iter.max = iter.max),
       warning = function(w) {
@@ -194,17 +195,30 @@ kmeans_pp <- function(x, k, nstart = 10L, iter.max = 50L) {
 }
 
 #' k-means++ seeding by D^2 sampling with R's RNG: the first centre is a
-#' uniformly drawn column of `tx` (d x n, the rows of x), each next one is
-#' drawn with probability proportional to its squared distance to the
-#' nearest centre so far (inverse CDF of the cumulative sums: one runif()
-#' per centre). A row at distance 0 from a chosen centre has probability 0,
-#' so the k centres are distinct rows. Returns their row indices.
+#' uniformly drawn row of x, each next one is drawn with probability
+#' proportional to its squared distance to the nearest centre so far
+#' (inverse CDF of the cumulative sums: one runif() per centre). Returns
+#' the k row indices.
+#'
+#' Squared distances to a new centre c come from one matrix-vector product,
+#' |x|^2 + |c|^2 - 2 <x, c> (as scikit-learn does); where that is within a
+#' relative 1e-9 of 0 (duplicates and near-duplicates of c, where it
+#' cancels) it is recomputed exactly, so a row equal to a chosen centre has
+#' probability exactly 0 and the k centres are distinct rows.
 #' @noRd
-kmeanspp_seeds <- function(tx, k) {
-  n <- ncol(tx)
+kmeanspp_seeds <- function(x, k, tx = t(x), xn = colSums(tx^2)) {
+  n <- nrow(x)
+  dist2 <- function(i) {
+    ci <- tx[, i]
+    cn <- xn[i]
+    d2 <- xn + cn - 2 * drop(x %*% ci)
+    near <- which(d2 <= 1e-9 * (xn + cn))
+    d2[near] <- colSums((tx[, near, drop = FALSE] - ci)^2)
+    pmax(d2, 0)
+  }
   idx <- integer(k)
   idx[1L] <- sample.int(n, 1L)
-  d2 <- colSums((tx - tx[, idx[1L]])^2)
+  d2 <- dist2(idx[1L])
   for (j in seq_len(k)[-1L]) {
     cs <- cumsum(d2)
     total <- cs[n]
@@ -214,7 +228,7 @@ kmeanspp_seeds <- function(tx, k) {
     }
     # the first row whose cumulative sum exceeds u: its d2 is positive
     idx[j] <- min(findInterval(stats::runif(1L) * total, cs) + 1L, n)
-    d2 <- pmin(d2, colSums((tx - tx[, idx[j]])^2))
+    d2 <- pmin(d2, dist2(idx[j]))
   }
   idx
 }

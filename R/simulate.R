@@ -396,7 +396,7 @@ check_draw_size <- function(n, d, arg = rlang::caller_arg(n),
                             call = rlang::caller_env()) {
   if (as.double(n) * d > max_draws) {
     prd_abort(c(
-      "{.arg {arg}} is too large: {fmt_count(n)} rows x {fmt_count(d)} columns = {fmt_count(as.double(n) * d)} values, above the limit of 1e8 values (800 MB) per matrix.",
+      "{.arg {arg}} is too large: {fmt_count(n)} row{cli::qty(n)}{?s} x {fmt_count(d)} column{cli::qty(d)}{?s} = {fmt_count(as.double(n) * d)} values, above the limit of 1e8 values (800 MB) per matrix.",
       "i" = "Draw in batches of at most {fmt_count(floor(max_draws / d))} rows."
     ), call = call)
   }

@@ -223,7 +223,7 @@ test_that("k-means++ seeds are distinct rows chosen by D^2 sampling", {
                                                          byrow = TRUE))
   for (seed in 1:20) {
     set.seed(seed)
-    idx <- prdcurve:::kmeanspp_seeds(t(x), 3)
+    idx <- prdcurve:::kmeanspp_seeds(x, 3)
     expect_equal(nrow(unique(x[idx, , drop = FALSE])), 3)
   }
   # D^2 sampling: after a first seed at 0 (20 of 30 rows), the second is a
