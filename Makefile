@@ -8,7 +8,7 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 CHECKDIR := check
 
-.PHONY: all deps install demo build check document bench clean
+.PHONY: all deps install demo build check sanitize document bench clean
 
 all: check
 
@@ -44,6 +44,12 @@ check: build
 	  _R_CHECK_SYSTEM_CLOCK_=false \
 	  $(R) CMD check --as-cran --no-manual $(TARBALL)
 	$(RSCRIPT) tools/check-log.R $(CHECKDIR)/$(PKG).Rcheck/00check.log
+
+# The test suite against a build with AddressSanitizer and
+# UndefinedBehaviorSanitizer (private library in a temporary directory);
+# fails on any sanitizer report (tools/sanitize.sh).
+sanitize: deps
+	sh tools/sanitize.sh
 
 bench: install
 	$(RSCRIPT) bench/engine.R

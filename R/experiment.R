@@ -19,8 +19,9 @@
 #'   one `q` to plot it) and `summary` (a tibble: `q`, the columns of
 #'   [summary.prd_curve()], and `iou`, each curve's IoU with its rectangle).
 #' @section Errors: as [prd_curve()] for `x` and the arguments in `...`;
-#'   `labels` of the wrong length or with `NA`; `real_classes` not found in
-#'   `labels`; `q` not whole numbers between 1 and the number of classes.
+#'   `labels` of the wrong length or with `NA`; `real_classes` empty or not
+#'   found in `labels`; `q` empty or not whole numbers between 1 and the
+#'   number of classes.
 #' @references Simon, L., Webster, R. and Rabin, J. (2019). Revisiting
 #'   precision and recall definition for generative model evaluation. ICML.
 #'   Section 5.1 (class-subset experiment on CIFAR-10).
@@ -35,19 +36,21 @@
 prd_class_subset <- function(x, labels, real_classes = NULL,
                              q = c(1, 3, 5, 7, 9), ...) {
   x <- as_samples(x)
-  if (length(labels) != nrow(x) || anyNA(labels)) {
+  if (!is.atomic(labels) || length(labels) != nrow(x) || anyNA(labels)) {
     prd_abort(
       "{.arg labels} must give a class for each of the {nrow(x)} rows of {.arg x}, without NA."
     )
   }
   classes <- sort(unique(labels))
   if (is.null(real_classes)) real_classes <- utils::head(classes, 5)
-  if (!all(real_classes %in% classes)) {
-    prd_abort("{.arg real_classes} must be classes found in {.arg labels}.")
+  if (length(real_classes) < 1L || !all(real_classes %in% classes)) {
+    prd_abort("{.arg real_classes} must be one or more classes found in {.arg labels}.")
   }
   if (!is.numeric(q) || length(q) < 1L) {
-    prd_abort(c("{.arg q} must be one or more whole numbers between 1 and {length(classes)}.",
-                "x" = "It is {describe(q)}."), "input")
+    prd_abort(c(
+      "{.arg q} must be one or more whole numbers between 1 and {length(classes)} (the number of classes).",
+      "x" = "It is {.obj_type_friendly {q}}."
+    ))
   }
   q <- vapply(q, check_count, integer(1), arg = "q", max = length(classes))
   # the two halves of every class (random, reproducible with set.seed())

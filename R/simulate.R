@@ -20,10 +20,14 @@
 #'   invented mode).
 #' @return An object of class `prd_gaussian_mixture`: a list with `means`,
 #'   `weights`, `sd` or `cov`, `d`, and the functions `sample(n)` (an n x d
-#'   matrix of independent draws, R's RNG) and `log_density(x)` (natural
-#'   log-density at each row of the n x d matrix `x`).
+#'   matrix of independent draws, R's RNG; n x d at most 1e8 values) and
+#'   `log_density(x)` (natural log-density at each row of the n x d matrix
+#'   `x`; `-Inf` where the density underflows, e.g. 1e200 away from every
+#'   mode). Weights are normalised through their maximum, so any finite
+#'   weights work (even 1e308).
 #' @section Errors: non-finite `means`; `sd`, `weights` or `cov` of the
-#'   wrong length or size, negative, or not positive definite.
+#'   wrong length or size, negative, or not positive definite; `sample(n)`
+#'   for n x d above 1e8 values (800 MB).
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
 #'   section 5.1.2 (Gaussian mixture models).
 #' @seealso [prd_truth()], [sim_gaussian_mixtures()].
@@ -44,8 +48,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
   K <- nrow(means)
   d <- ncol(means)
   if (is.null(weights)) weights <- rep(1, K)
-  weights <- check_weights(weights, len = K)
-  weights <- weights / sum(weights)
+  weights <- normalise_weights(check_weights(weights, len = K))
   chols <- NULL
   if (is.null(cov)) {
     if (!is.numeric(sd) || !(length(sd) %in% c(1L, K)) || !all(is.finite(sd)) ||
@@ -66,7 +69,8 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
   }
   keep <- which(weights > 0)
   sample_fn <- function(n) {
-    n <- check_count(n, "n", min = 0)
+    n <- check_count(n, "n", min = 0, max = .Machine$integer.max)
+    check_draw_size(n, d)
     comp <- if (K == 1L) rep(1L, n) else
       sample.int(K, n, replace = TRUE, prob = weights)
     out <- matrix(0, n, d)
@@ -83,13 +87,18 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
       x <- if (d == 1L) matrix(x, ncol = 1L) else matrix(x, nrow = 1L)
     }
     x <- as.matrix(x)
+    if (!is.numeric(x)) {
+      prd_abort("{.arg x} must be a numeric matrix with {d} column{?s}.")
+    }
     if (ncol(x) != d) {
       prd_abort("{.arg x} must have {d} column{?s}, not {ncol(x)}.")
     }
     n <- nrow(x)
+    if (n == 0L) return(numeric(0))
     comps <- vapply(keep, function(l) {
       if (is.null(chols)) {
-        q <- rowSums((x - rep(means[l, ], each = n))^2) / sd[l]^2
+        # standardise before squaring: no 0 / 0 or overflow for tiny sd
+        q <- rowSums(((x - rep(means[l, ], each = n)) / sd[l])^2)
         logdet <- 2 * d * log(sd[l])
       } else {
         z <- backsolve(chols[[l]], t(x) - means[l, ], transpose = TRUE)
@@ -99,8 +108,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
       log(weights[l]) - 0.5 * (d * log(2 * pi) + logdet + q)
     }, numeric(n))
     if (!is.matrix(comps)) comps <- matrix(comps, nrow = n)
-    m <- apply(comps, 1L, max)
-    m + log(rowSums(exp(comps - m)))
+    log_sum_exp(comps)
   }
   structure(list(means = means, weights = weights, sd = sd,
                  cov = if (is.null(chols)) NULL else cov, d = d,
@@ -135,8 +143,10 @@ print.prd_gaussian_mixture <- function(x, ...) {
 #'   (`n_generated` x d matrix) and `truth` (the exact `prd_curve`,
 #'   `method = "truth"`).
 #' @section Errors: `n`, `d` (and `n_generated`) must be whole numbers
-#'   (n >= 2); `shift` one finite number or d of them; `angles` a whole
-#'   number >= 3.
+#'   (n >= 2), with n x d and `n_generated` x d at most 1e8 values (800 MB
+#'   per matrix); `shift` one finite number or d of them; `angles` a whole
+#'   number >= 3. A shift too large for the closed form's arithmetic (1e300)
+#'   gives the limit curve of [prd_truth_gaussian()], not `NaN`.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
 #'   section 5.1.1, Figure 2 and Table 1.
 #' @seealso [prd_truth_gaussian()], [prd_curve()], [prd_iou()].
@@ -148,9 +158,11 @@ print.prd_gaussian_mixture <- function(x, ...) {
 #' @export
 sim_shifted_gaussians <- function(n = 1000, d = 64, shift = 1 / sqrt(d),
                                   n_generated = n, angles = 1001) {
-  n <- check_count(n, min = 2)
-  d <- check_count(d)
-  n_generated <- check_count(n_generated, min = 2)
+  n <- check_count(n, min = 2, max = .Machine$integer.max)
+  d <- check_count(d, max = .Machine$integer.max)
+  n_generated <- check_count(n_generated, min = 2, max = .Machine$integer.max)
+  check_draw_size(n, d)
+  check_draw_size(n_generated, d)
   angles <- check_angles(angles)
   if (!is.numeric(shift) || !(length(shift) %in% c(1L, d)) ||
       !all(is.finite(shift))) {
@@ -178,8 +190,9 @@ sim_shifted_gaussians <- function(n = 1000, d = 64, shift = 1 / sqrt(d),
 #' \eqn{u = \langle z, 1_d\rangle/\sqrt d} only, whose distributions are
 #' one-dimensional mixtures with means \eqn{\mu_\ell \sqrt d}; the curve
 #' \eqn{\alpha_\lambda = \int \min(\lambda p(u), q(u))\,du} is then
-#' computed by quadrature (trapezoid rule, step sd/200, over the modes
-#' \eqn{\pm} 12 sd; error below 1e-6). For general centres (`means` a
+#' computed by quadrature (step sd/200 over windows of \eqn{\pm} 12 sd
+#' around the modes, merged where they overlap; error below 1e-6), for any
+#' sd and any spread of the modes. For general centres (`means` a
 #' matrix) it is estimated by [prd_truth()] with `truth_n` draws.
 #' Gaussians have full support, so \eqn{\alpha_\infty = \beta_0 = 1}: the
 #' transitions to 1 happen at extreme \eqn{\lambda} (Sykes et al., Figure
@@ -200,8 +213,9 @@ sim_shifted_gaussians <- function(n = 1000, d = 64, shift = 1 / sqrt(d),
 #' @return A list with `real`, `generated` (matrices), `truth` (a
 #'   `prd_curve`, `method = "truth"`) and `mixtures` (the two
 #'   [gaussian_mixture()] objects, `real` and `generated`).
-#' @section Errors: `n`, `d`, `n_generated` must be whole numbers (n >= 2);
-#'   `means` a vector or a matrix with d columns; `weights_real` and
+#' @section Errors: `n`, `d`, `n_generated` must be whole numbers (n >= 2),
+#'   with n x d and `n_generated` x d at most 1e8 values (800 MB per
+#'   matrix); `means` a vector or a matrix with d columns; `weights_real` and
 #'   `weights_generated` one non-negative weight per component, with
 #'   positive sums; `sd` a positive number.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
@@ -217,15 +231,18 @@ sim_gaussian_mixtures <- function(n = 1000, d = 64, means = c(0, -5, 3, 5),
                                   weights_generated = c(0, 0.5, 0.1, 0.4),
                                   sd = 1, n_generated = n, truth_n = 1e5,
                                   angles = 1001) {
-  n <- check_count(n, min = 2)
-  d <- check_count(d)
-  n_generated <- check_count(n_generated, min = 2)
+  n <- check_count(n, min = 2, max = .Machine$integer.max)
+  d <- check_count(d, max = .Machine$integer.max)
+  n_generated <- check_count(n_generated, min = 2, max = .Machine$integer.max)
+  check_draw_size(n, d)
+  check_draw_size(n_generated, d)
   angles <- check_angles(angles)
   sd <- check_positive(sd, len = 1)
   collinear <- is.numeric(means) && is.null(dim(means))
   centres <- if (collinear) outer(as.double(means), rep(1, d)) else means
-  if (!is.matrix(centres) || ncol(centres) != d) {
-    prd_abort("{.arg means} must be a vector or a matrix with {d} columns.")
+  if (!is.matrix(centres) || !is.numeric(centres) || nrow(centres) < 1L ||
+      ncol(centres) != d) {
+    prd_abort("{.arg means} must be a numeric vector or a matrix with {d} columns.")
   }
   weights_real <- check_weights(weights_real, len = nrow(centres))
   weights_generated <- check_weights(weights_generated, len = nrow(centres))
@@ -234,8 +251,8 @@ sim_gaussian_mixtures <- function(n = 1000, d = 64, means = c(0, -5, 3, 5),
   real <- mix_p$sample(n)
   generated <- mix_q$sample(n_generated)
   truth <- if (collinear) {
-    truth_collinear(as.double(means) * sqrt(d), sd, mix_p$weights,
-                    mix_q$weights, angles)
+    truth_collinear(as.double(means), d, sd, mix_p$weights, mix_q$weights,
+                    angles)
   } else {
     prd_truth(mix_p, mix_q, n = truth_n, angles = angles)
   }
@@ -244,30 +261,62 @@ sim_gaussian_mixtures <- function(n = 1000, d = 64, means = c(0, -5, 3, 5),
 }
 
 #' Exact curve of two one-dimensional Gaussian mixtures with common sd,
-#' alpha_lambda = int min(lambda p, q), by the trapezoid rule in log space.
+#' alpha_lambda = int min(lambda p, q), by quadrature in log space.
+#'
+#' The integrand lives within 12 sd of the modes (beyond, each mode's mass
+#' is below 2 pnorm(-12) = 3.6e-33), so the grid covers those windows only
+#' (merged where they overlap), with step sd / 200, in standardised units:
+#' the grid has at most 4801 points per mode whatever the spread of the
+#' modes relative to sd (a tiny sd or modes 1e300 apart are fine). The
+#' factor sd cancels between the densities and the step.
 #' @noRd
-truth_collinear <- function(m, sd, wp, wq, angles) {
-  h <- sd / 200
-  u <- seq(min(m) - 12 * sd, max(m) + 12 * sd, by = h)
-  logmix <- function(w) {
-    keep <- which(w > 0)
-    comps <- vapply(keep, function(l)
-      log(w[l]) + stats::dnorm(u, m[l], sd, log = TRUE), numeric(length(u)))
-    if (!is.matrix(comps)) comps <- matrix(comps, ncol = 1L)
-    mx <- apply(comps, 1L, max)
-    mx + log(rowSums(exp(comps - mx)))
+truth_collinear <- function(mu, d, sd, wp, wq, angles) {
+  # position of mode j minus that of mode i, in sd units: modes are at
+  # mu * sqrt(d) on the projection; overflow gives +-Inf (far), never NaN
+  sdist <- function(i, j) ((mu[j] - mu[i]) * sqrt(d)) / sd
+  used <- which(wp > 0 | wq > 0)
+  o <- used[order(mu[used])]
+  gap <- if (length(o) > 1L) sdist(o[-length(o)], o[-1L]) else numeric(0)
+  # a new window starts where the gap exceeds 24 sd
+  group <- cumsum(c(TRUE, gap > 24))
+  lp <- numeric(0)
+  lq <- numeric(0)
+  for (g in unique(group)) {
+    members <- o[group == g]
+    anchor <- members[1L]
+    span <- sdist(anchor, members[length(members)])  # < 24 per mode
+    z <- seq(-2400, ceiling(span * 200) + 2400) / 200
+    logmix <- function(w) {
+      keep <- which(w > 0)
+      comps <- vapply(keep, function(l)
+        log(w[l]) + stats::dnorm(z - sdist(anchor, l), log = TRUE),
+        numeric(length(z)))
+      if (!is.matrix(comps)) comps <- matrix(comps, ncol = 1L)
+      log_sum_exp(comps)
+    }
+    lp <- c(lp, logmix(wp))
+    lq <- c(lq, logmix(wq))
   }
-  lp <- logmix(wp)
-  lq <- logmix(wq)
   lambda <- lambda_grid(angles)
-  alpha <- vapply(log(lambda), function(ll) sum(exp(pmin(ll + lp, lq))) * h,
-                  numeric(1))
-  alpha <- pmin(alpha, pmin(lambda, 1))
-  beta <- pmin(alpha / lambda, 1)
+  # step sd / 200 times densities in 1 / sd units: weights exp(.) / 200
+  env <- discrete_envelope(exp(lp) / 200, exp(lq) / 200, lambda,
+                           key = log_ratio_key(lp, lq), t = log(lambda))
+  alpha <- pmin(env$alpha, pmin(lambda, 1))
+  beta <- pmin(env$beta, pmin(1, 1 / lambda))
   new_prd_curve(lambda, alpha, beta, max_precision = 1, max_recall = 1,
                 method = "truth",
                 info = curve_info(source = "prd_truth", angles = angles,
                                   details = list(quadrature = TRUE)))
+}
+
+#' log(q / p) from log-densities, with -Inf / +Inf where one is zero (NaN
+#' where both are, dropped by discrete_envelope()).
+#' @noRd
+log_ratio_key <- function(lp, lq) {
+  key <- lq - lp
+  key[lp == -Inf & lq > -Inf] <- Inf
+  key[lq == -Inf & lp > -Inf] <- -Inf
+  key
 }
 
 #' Concentric spheres (Khayatkhoei and AbdAlmageed 2023)
@@ -294,8 +343,10 @@ truth_collinear <- function(m, sd, wp, wq, angles) {
 #' @inheritParams prd_curve
 #' @return A list with `real`, `generated` (matrices) and `truth` (a
 #'   `prd_curve`, `method = "truth"`).
-#' @section Errors: `n`, `d`, `n_generated` must be whole numbers (n >= 2);
-#'   `radius` a positive number; `support` one of `"sphere"`, `"ball"`.
+#' @section Errors: `n`, `d`, `n_generated` must be whole numbers (n >= 2),
+#'   with n x d and `n_generated` x d at most 1e8 values (800 MB per
+#'   matrix); `radius` a positive number; `support` one of `"sphere"`,
+#'   `"ball"`.
 #' @references Khayatkhoei, M. and AbdAlmageed, W. (2023). Emergent
 #'   asymmetry of precision and recall for measuring fidelity and diversity
 #'   of generative models in high dimensions. ICML. Section 2 and
@@ -308,9 +359,11 @@ truth_collinear <- function(m, sd, wp, wq, angles) {
 #' @export
 sim_spheres <- function(n = 1000, d = 64, radius = 1.1, n_generated = n,
                         support = c("sphere", "ball"), angles = 1001) {
-  n <- check_count(n, min = 2)
-  d <- check_count(d, min = 2)
-  n_generated <- check_count(n_generated, min = 2)
+  n <- check_count(n, min = 2, max = .Machine$integer.max)
+  d <- check_count(d, min = 2, max = .Machine$integer.max)
+  n_generated <- check_count(n_generated, min = 2, max = .Machine$integer.max)
+  check_draw_size(n, d)
+  check_draw_size(n_generated, d)
   radius <- check_positive(radius, len = 1)
   support <- check_choice(support, c("sphere", "ball"))
   angles <- check_angles(angles)
@@ -329,3 +382,47 @@ sim_spheres <- function(n = 1000, d = 64, radius = 1.1, n_generated = n,
   truth$method <- "truth"
   list(real = real, generated = generated, truth = truth)
 }
+
+# ---- helpers shared by the simulators and plug-in curves ------------------
+
+#' Most values (rows x columns) drawn into one matrix by the simulators,
+#' `gaussian_mixture()$sample()` and `prd_kde_plugin()`, and most draws per
+#' distribution in `prd_truth()`: 1e8 doubles, 800 MB.
+#' @noRd
+max_draws <- 1e8
+
+#' Refuse a draw of n rows of d values beyond `max_draws`, naming `arg`.
+#' @noRd
+check_draw_size <- function(n, d, arg = rlang::caller_arg(n),
+                            call = rlang::caller_env()) {
+  if (as.double(n) * d > max_draws) {
+    prd_abort(c(
+      "{.arg {arg}} is too large: {fmt_count(n)} row{cli::qty(n)}{?s} x {fmt_count(d)} column{cli::qty(d)}{?s} = {fmt_count(as.double(n) * d)} values, above the limit of 1e8 values (800 MB) per matrix.",
+      "i" = "Draw in batches of at most {fmt_count(floor(max_draws / d))} rows."
+    ), call = call)
+  }
+  invisible(TRUE)
+}
+
+#' Weights divided by their sum, through their maximum first so that a sum
+#' beyond the largest double (weights of 1e308) cannot turn them into 0.
+#' @noRd
+normalise_weights <- function(w) {
+  w <- w / max(w)
+  w / sum(w)
+}
+
+#' Row-wise log(sum(exp(.))) of a matrix of log-terms; -Inf where every
+#' term is -Inf (not NaN).
+#' @noRd
+log_sum_exp <- function(comps) {
+  m <- comps[, 1L]
+  for (j in seq_len(ncol(comps))[-1L]) m <- pmax(m, comps[, j])
+  out <- m + log(rowSums(exp(comps - m)))
+  out[!is.na(m) & m == -Inf] <- -Inf
+  out
+}
+
+#' A count for a message: 12,345,678 (no scientific notation).
+#' @noRd
+fmt_count <- function(x) format(x, big.mark = ",", scientific = FALSE)

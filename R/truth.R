@@ -8,6 +8,16 @@
 #' \deqn{\alpha_\lambda = \lambda (1 - \Phi(t)) + \Phi(t - \delta),}
 #' and \eqn{\alpha_\lambda = \min(\lambda, 1)} when \eqn{\delta = 0}.
 #'
+#' Any magnitude is safe: \eqn{\delta} is computed without overflow of the
+#' squares, and as \eqn{\delta \to \infty} (means 1e200 apart, a variance
+#' of 1e-320) the curve tends to \eqn{\alpha_\lambda = \beta_\lambda = 0}
+#' at every finite \eqn{\lambda > 0}: \eqn{t \to \infty} and
+#' \eqn{t - \delta \to -\infty}, the two distributions become disjoint
+#' and the PR set shrinks to the origin. The end rows stay
+#' \eqn{\alpha_\infty = \beta_0 = 1} (Gaussians have full support, so
+#' these limits are 1 for every finite \eqn{\delta}). A \eqn{\delta}
+#' beyond the largest double is returned as `Inf`.
+#'
 #' @param mean_real,mean_generated Mean vectors of P and Q (length d).
 #' @param cov Common covariance: `NULL` for the identity, a single variance
 #'   (times the identity) or a d x d positive definite matrix.
@@ -27,35 +37,82 @@ prd_truth_gaussian <- function(mean_real, mean_generated, cov = NULL,
                                angles = 1001) {
   check_mean_pair(mean_real, mean_generated)
   angles <- check_angles(angles)
-  diff <- mean_generated - mean_real
-  if (is.null(cov)) {
-    delta <- sqrt(sum(diff^2))
-  } else if (is.numeric(cov) && length(cov) == 1L && is.finite(cov) &&
-             cov > 0) {
-    delta <- sqrt(sum(diff^2) / cov)
-  } else if (is.matrix(cov)) {
-    ch <- check_covariance(cov, length(diff))
-    delta <- sqrt(sum(backsolve(ch, diff, transpose = TRUE)^2))
-  } else {
-    prd_abort(
-      "{.arg cov} must be NULL, one positive variance or a {length(diff)} x {length(diff)} matrix."
-    )
-  }
+  delta <- mahalanobis_delta(as.double(mean_real), as.double(mean_generated),
+                             cov)
   lambda <- lambda_grid(angles)
   if (delta == 0) {
     alpha <- pmin(lambda, 1)
     beta <- pmin(1, 1 / lambda)
   } else {
-    t <- log(lambda) / delta + delta / 2
-    alpha <- lambda * stats::pnorm(t, lower.tail = FALSE) +
-      stats::pnorm(t - delta)
-    beta <- stats::pnorm(t, lower.tail = FALSE) + stats::pnorm(t - delta) / lambda
+    # t and t - delta are formed separately, so a huge or infinite delta
+    # gives alpha = beta = 0 (disjoint in the limit), never Inf - Inf
+    u <- log(lambda) / delta
+    t <- u + delta / 2
+    t_minus_delta <- u - delta / 2
+    a <- stats::pnorm(t, lower.tail = FALSE)
+    b <- stats::pnorm(t_minus_delta)
+    alpha <- pmin(lambda * a + b, pmin(lambda, 1))
+    beta <- pmin(a + b / lambda, pmin(1, 1 / lambda))
   }
   new_prd_curve(lambda, pmin(alpha, 1), pmin(beta, 1), max_precision = 1,
                 max_recall = 1, method = "truth",
                 info = curve_info(source = "prd_truth_gaussian",
                                   angles = angles,
                                   details = list(delta = delta)))
+}
+
+#' Mahalanobis distance of two mean vectors under `cov` (NULL, a positive
+#' variance or a d x d matrix), without overflow or underflow of the
+#' squares: the means are scaled by a power of two first (exact), and a
+#' result beyond the double range is Inf (or 0), not NaN.
+#' @noRd
+mahalanobis_delta <- function(mean_real, mean_generated, cov,
+                              call = rlang::caller_env()) {
+  d <- length(mean_real)
+  m <- max(abs(mean_real), abs(mean_generated))
+  if (m == 0) {
+    diff <- rep(0, d)
+    s <- 1
+  } else {
+    s <- 2^floor(log2(m))
+    diff <- mean_generated / s - mean_real / s   # |diff| <= 4, exact scaling
+  }
+  if (is.null(cov)) {
+    return(scaled_product(safe_norm(diff), s))
+  }
+  if (is.matrix(cov)) {
+    ch <- check_covariance(cov, d, call = call)
+    z <- backsolve(ch, diff, transpose = TRUE)
+    # finite inputs give NaN only through an overflow: delta is beyond range
+    nz <- if (anyNA(z)) Inf else safe_norm(z)
+    return(scaled_product(nz, s))
+  }
+  if (is.numeric(cov) && length(cov) == 1L && is.finite(cov) && cov > 0) {
+    return(scaled_product(safe_norm(diff), s, 1 / sqrt(cov)))
+  }
+  prd_abort(
+    "{.arg cov} must be NULL, one positive variance or a {d} x {d} matrix.",
+    call = call
+  )
+}
+
+#' Euclidean norm of a finite vector, scaled by its largest entry so the
+#' squares neither overflow nor underflow.
+#' @noRd
+safe_norm <- function(x) {
+  m <- max(abs(x))
+  if (m == 0 || !is.finite(m)) return(m)
+  m * sqrt(sum((x / m)^2))
+}
+
+#' x * a * b for non-negative x and positive a, b, through logarithms when
+#' the direct product overflows or underflows (0 stays 0).
+#' @noRd
+scaled_product <- function(x, a, b = 1) {
+  if (x == 0) return(0)
+  out <- x * a * b
+  if (is.finite(out) && out > 0) return(out)
+  exp(log(x) + log(a) + log(b))
 }
 
 #' Ground-truth PR curve by Monte Carlo, for any pair of distributions
@@ -89,12 +146,13 @@ prd_truth_gaussian <- function(mean_real, mean_generated, cov = NULL,
 #'   returning n independent draws as an n x d matrix (a vector is taken as
 #'   one-dimensional).
 #' @param n Number of Monte Carlo draws from each distribution: one number
-#'   or two (real, generated). Default 100,000.
+#'   or two (real, generated), each between 10 and 1e8. Default 100,000.
 #' @inheritParams prd_curve
 #' @return A `prd_curve` with `method = "truth"`; attributes `n` (the two
 #'   numbers of draws), `angles` and `std_error` (a tibble with `lambda`
 #'   and the standard errors of `precision` and `recall`).
-#' @section Errors: arguments that are not functions (or mixtures); a
+#' @section Errors: arguments that are not functions (or mixtures); `n`
+#'   not one or two whole numbers between 10 and 1e8; a
 #'   sampler that does not return `n` rows, or samplers of different
 #'   dimensions; log-densities that are not `n` numbers or are `NaN`, or
 #'   both `-Inf` at a draw.
@@ -136,10 +194,11 @@ prd_truth <- function(log_density_real, log_density_generated,
   check_function(sample_real, hint = hint)
   check_function(sample_generated, hint = hint)
   if (!is.numeric(n) || !(length(n) %in% 1:2)) {
-    prd_abort("{.arg n} must be one or two whole numbers >= 10.")
+    prd_abort("{.arg n} must be one or two whole numbers between 10 and 1e8.")
   }
   n <- rep_len(n, 2)
-  n <- c(check_count(n[1], "n", min = 10), check_count(n[2], "n", min = 10))
+  n <- c(check_count(n[1], "n", min = 10, max = max_draws),
+         check_count(n[2], "n", min = 10, max = max_draws))
   angles <- check_angles(angles)
   x <- check_draws(sample_real(n[1]), n[1], "sample_real")
   y <- check_draws(sample_generated(n[2]), n[2], "sample_generated")

@@ -82,7 +82,16 @@ test_that("prd_class_subset checks its arguments", {
   expect_error(prd_class_subset(px, lab, real_classes = 11), "`real_classes`")
   expect_error(prd_class_subset(px, lab, q = 11), "`q`")
   expect_error(prd_class_subset(px, lab, q = 0), "`q`")
-  expect_error(prd_class_subset(px, lab, q = integer(0)),
+  # no Q at all: an error, not empty tibbles
+  expect_error(prd_class_subset(px, lab, q = integer(0)), "`q`",
+               class = "prdcurve_error_input")
+  expect_error(prd_class_subset(px, lab, q = NULL), "`q`",
+               class = "prdcurve_error_input")
+  expect_error(prd_class_subset(px, lab, q = "a"), "`q`",
+               class = "prdcurve_error_input")
+  expect_error(prd_class_subset(px, lab, real_classes = integer(0)),
+               "`real_classes`", class = "prdcurve_error_input")
+  expect_error(prd_class_subset(px, list(1)), "`labels`",
                class = "prdcurve_error_input")
   # a non-numeric column is not a feature: it is named and ignored
   set.seed(3)

@@ -141,11 +141,145 @@ test_that("prd_bind relabels, keeps attributes and refuses duplicate labels", {
   expect_equal(summary(r)$auc, summary(prd_bind(tr, sq))$auc)
 })
 
-test_that("prd_histogram() needs fewer clusters than distinct rows", {
+test_that("prd_histogram() takes up to as many clusters as distinct rows", {
   set.seed(63)
   y <- matrix(rnorm(10), 5)
-  expect_error(prd_histogram(y, y + 1, clusters = 10, runs = 1), "clusters")
+  # 10 distinct pooled rows: the documented maximum is allowed, one more not
+  expect_error(prd_histogram(y, y + 1, clusters = 11, runs = 1), "clusters")
+  cv <- prd_histogram(y, y + 1, clusters = 10, runs = 1, angles = 11)
+  # each row its own cluster: disjoint histograms, the origin
+  expect_identical(cv$precision, rep(0, 13))
+  expect_identical(cv$recall, rep(0, 13))
   cv <- prd_histogram(y, y + 100, clusters = 9, runs = 1, angles = 11)
   # well separated: the two sets never share a cluster
   expect_equal(max(cv$precision), 0)
+  # duplicated rows: 2 distinct pooled rows, so clusters = 2 is exact,
+  # p = (2, 1) / 3 and q = (1, 2) / 3
+  a <- c(0, 0)
+  b <- c(1, 1)
+  h <- prd_histogram(rbind(a, a, b), rbind(a, b, b), clusters = 2, runs = 2,
+                     angles = 21)
+  ex <- prd_discrete(c(2, 1), c(1, 2), angles = 21)
+  expect_equal(h$precision, ex$precision, tolerance = 1e-15)
+  expect_equal(h$recall, ex$recall, tolerance = 1e-15)
+  expect_error(prd_histogram(rbind(a, a, b), rbind(a, b, b), clusters = 3),
+               "clusters")
+})
+
+test_that("prd_histogram() bounds runs and nstart", {
+  x <- matrix(c(0, 1, 2, 3), ncol = 1)
+  t0 <- proc.time()[["elapsed"]]
+  expect_error(prd_histogram(x, x, clusters = 1, runs = 2147483647), "runs",
+               class = "rlang_error")
+  expect_error(prd_histogram(x, x, clusters = 2, runs = 1001), "runs",
+               class = "rlang_error")
+  expect_error(prd_histogram(x, x, clusters = 2, nstart = 1001), "nstart",
+               class = "rlang_error")
+  expect_error(prd_histogram(x, x, clusters = 2, iter.max = 0), "iter.max",
+               class = "rlang_error")
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)
+  # the bounds themselves are accepted: x and x are equal, so the square
+  h <- prd_histogram(x, x, clusters = 4, runs = 1000, angles = 5)
+  expect_equal(h$precision, prd_discrete(1, 1, angles = 5)$precision,
+               tolerance = 1e-12)
+})
+
+five_clusters <- function(n_real, n_gen) {
+  # clusters centred at 0, 100, ..., 400 on the first axis, sd 1
+  lab_r <- rep(1:5, n_real)
+  lab_g <- rep(1:5, n_gen)
+  draw <- function(lab) cbind(100 * (lab - 1) + rnorm(length(lab)),
+                              rnorm(length(lab)))
+  list(real = draw(lab_r), generated = draw(lab_g), lab_r = lab_r,
+       lab_g = lab_g)
+}
+
+test_that("k-means++ starts recover 5 clusters 100 units apart every time", {
+  # with one uniformly random start stats::kmeans() recovers the clusters
+  # in about a third of the calls, one k-means++ start in 99% (200 seeds
+  # each); the default 10 k-means++ starts in all 200
+  n_real <- c(10, 20, 30, 40, 50)
+  n_gen <- c(50, 40, 30, 20, 10)
+  ex <- prd_discrete(n_real, n_gen, angles = 21)
+  ok <- vapply(1:50, function(seed) {
+    set.seed(seed)
+    s <- five_clusters(n_real, n_gen)
+    h <- prd_histogram(s$real, s$generated, clusters = 5, runs = 1,
+                       angles = 21)
+    isTRUE(all.equal(h$precision, ex$precision, tolerance = 1e-12)) &&
+      isTRUE(all.equal(h$recall, ex$recall, tolerance = 1e-12))
+  }, logical(1))
+  expect_equal(sum(ok), 50)
+  # the clustering itself: every true cluster is one k-means cluster
+  set.seed(99)
+  s <- five_clusters(n_real, n_gen)
+  cl <- prdcurve:::kmeans_pp(rbind(s$real, s$generated), 5, nstart = 10)
+  tab <- table(c(s$lab_r, s$lab_g), cl)
+  expect_equal(as.vector(rowSums(tab > 0)), rep(1, 5))
+  expect_equal(as.vector(colSums(tab > 0)), rep(1, 5))
+})
+
+test_that("k-means++ seeds are distinct rows chosen by D^2 sampling", {
+  # three distinct rows, repeated: any 3 seeds must be the 3 distinct rows
+  x <- rbind(matrix(0, 20, 2), matrix(1, 3, 2), matrix(c(5, -5), 7, 2,
+                                                         byrow = TRUE))
+  for (seed in 1:20) {
+    set.seed(seed)
+    idx <- prdcurve:::kmeanspp_seeds(x, 3)
+    expect_equal(nrow(unique(x[idx, , drop = FALSE])), 3)
+  }
+  # D^2 sampling: after a first seed at 0 (20 of 30 rows), the second is a
+  # row at 1 with probability 3 * 2 / (3 * 2 + 7 * 50) = 6 / 356
+  x2 <- rbind(matrix(0, 1, 2), matrix(1, 3, 2),
+              matrix(c(5, -5), 7, 2, byrow = TRUE))
+  set.seed(1)
+  second <- replicate(4000, {
+    d2 <- colSums((t(x2) - x2[1, ])^2)
+    u <- runif(1) * sum(d2)
+    findInterval(u, cumsum(d2)) + 1L
+  })
+  expect_equal(mean(second %in% 2:4), 6 / 356, tolerance = 0.25)
+})
+
+test_that("prd_discrete() normalises huge and tiny weights safely", {
+  lam <- prdcurve:::lambda_grid(1001)
+  sq <- c(0, pmin(lam, 1), 1)
+  for (pq in list(list(c(1e308, 1e308), c(1, 1)),
+                  list(c(1, 1), c(1e308, 1e308)),
+                  list(c(5e-324, 5e-324), c(1, 1)),
+                  list(c(1e308, 1e308, 0), c(3, 3, 0)))) {
+    cv <- prd_discrete(pq[[1]], pq[[2]])
+    expect_equal(cv$precision, sq, tolerance = 1e-15)
+    expect_equal(summary(cv)$auc, 1, tolerance = 1e-5)
+    expect_equal(summary(cv)$max_recall, 1)
+  }
+  # the sorted envelope equals the direct sum of min(lambda p_i, q_i)
+  set.seed(8)
+  p <- c(runif(30), 0, 0, 0.2)
+  q <- c(runif(30), 0.1, 0, 0)
+  cv <- prd_discrete(p, q, angles = 41)
+  pn <- p / sum(p)
+  qn <- q / sum(q)
+  l <- cv$lambda[2:42]
+  expect_equal(cv$precision[2:42],
+               vapply(l, function(v) sum(pmin(v * pn, qn)), 1),
+               tolerance = 1e-14)
+  expect_equal(cv$recall[2:42],
+               vapply(l, function(v) sum(pmin(pn, qn / v)), 1),
+               tolerance = 1e-14)
+  expect_equal(cv$precision[43], sum(qn[pn > 0]), tolerance = 1e-15)
+  expect_equal(cv$recall[1], sum(pn[qn > 0]), tolerance = 1e-15)
+})
+
+test_that("prd_kde_plugin() bounds bandwidth and n_mc", {
+  set.seed(3)
+  x <- matrix(rnorm(40), 20)
+  expect_error(prd_kde_plugin(x, x + 1, bandwidth = 1e300), "bandwidth",
+               class = "prdcurve_error_input")
+  expect_error(prd_kde_plugin(x, x + 1, bandwidth = 1, n_mc = 2147483647),
+               "n_mc", class = "prdcurve_error_input")
+  # bandwidth 1e100 is allowed: both estimates are the same huge ball in
+  # the limit, so the curve is the square up to Monte Carlo error
+  cv <- prd_kde_plugin(x, x + 1, bandwidth = 1e100, n_mc = 200, angles = 11)
+  expect_equal(cv$precision, prd_discrete(1, 1, angles = 11)$precision)
 })

@@ -68,3 +68,58 @@ test_that("sim_spheres draws on the spheres; the truth is singular", {
   expect_error(sim_spheres(radius = 0), "radius")
   expect_error(sim_spheres(support = "cube"), class = "prdcurve_error")
 })
+
+test_that("a huge shift gives the disjoint limit of the truth, not NaN", {
+  set.seed(5)
+  sim <- sim_shifted_gaussians(n = 5, d = 2, shift = 1e300, angles = 11)
+  expect_equal(attr(sim$truth, "delta"), 1e300 * sqrt(2))
+  expect_identical(sim$truth$precision, c(0, rep(0, 11), 1))
+  expect_identical(sim$truth$recall, c(1, rep(0, 11), 0))
+  expect_true(all(is.finite(sim$generated)))
+})
+
+test_that("a tiny sd gives the mixture truth of separated modes", {
+  # sd = 1e-300: every pair of modes is ~1e300 sd apart, so the truth is
+  # the discrete curve of the weights at every finite lambda; the
+  # quadrature grid has 4801 points per mode whatever the ratio
+  set.seed(6)
+  sim <- sim_gaussian_mixtures(n = 4, d = 2, sd = 1e-300, angles = 21)
+  dis <- prd_discrete(c(0.2, 0.2, 0.6, 0), c(0, 0.5, 0.1, 0.4), angles = 21)
+  fin <- 2:22
+  expect_equal(sim$truth$precision[fin], dis$precision[fin], tolerance = 1e-12)
+  expect_equal(sim$truth$recall[fin], dis$recall[fin], tolerance = 1e-12)
+  expect_equal(sim$truth$precision[23], 1)
+  # modes 1e300 apart, and the same modes with overlapping windows:
+  # one mode each at 0 and 0.5 * 1_4 (delta = 1) matches the closed form
+  far <- sim_gaussian_mixtures(n = 4, d = 2, means = c(-1e300, 1e300),
+                               weights_real = c(1, 0),
+                               weights_generated = c(0, 1), angles = 21)
+  expect_identical(far$truth$precision, c(0, rep(0, 21), 1))
+  near <- sim_gaussian_mixtures(n = 4, d = 4, means = c(0, 0.5), sd = 1e-200,
+                                weights_real = c(1, 0),
+                                weights_generated = c(0, 1), angles = 21)
+  # 0.5 * sqrt(4) / 1e-200 = 1e200 sd apart
+  expect_identical(near$truth$precision, c(0, rep(0, 21), 1))
+  ex <- prd_truth_gaussian(rep(0, 4), rep(0.5e-3, 4), cov = 1e-6, angles = 21)
+  same <- sim_gaussian_mixtures(n = 4, d = 4, means = c(0, 0.5e-3),
+                                sd = 1e-3, weights_real = c(1, 0),
+                                weights_generated = c(0, 1), angles = 21)
+  expect_equal(same$truth$precision, ex$precision, tolerance = 1e-6)
+})
+
+test_that("simulators refuse sizes beyond 1e8 values per matrix", {
+  t0 <- proc.time()[["elapsed"]]
+  expect_error(sim_gaussian_mixtures(n = 2147483647), "`n`",
+               class = "prdcurve_error_input")
+  expect_error(sim_gaussian_mixtures(n = 10, n_generated = 2e6, d = 64),
+               "`n_generated`", class = "prdcurve_error_input")
+  expect_error(sim_shifted_gaussians(n = 1e7, d = 11), "`n`",
+               class = "prdcurve_error_input")
+  expect_error(sim_spheres(n = 2147483647), "`n`",
+               class = "prdcurve_error_input")
+  mix <- gaussian_mixture(c(0, 0))
+  expect_error(mix$sample(5e7 + 1), "`n`", class = "prdcurve_error_input")
+  expect_equal(dim(mix$sample(0)), c(0L, 2L))
+  # refused at once, nothing drawn
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)
+})

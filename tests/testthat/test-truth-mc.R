@@ -143,3 +143,37 @@ test_that("prd_truth() rejects +Inf log-densities and draws outside the support"
                          n = 100, angles = 11),
                "real sampler drew")
 })
+
+test_that("gaussian_mixture() normalises any finite weights safely", {
+  mix <- gaussian_mixture(rbind(0, 1), weights = c(1e308, 1e308))
+  expect_identical(mix$weights, c(0.5, 0.5))
+  mix <- gaussian_mixture(rbind(0, 1, 2), weights = c(1e308, 0, 5e-324))
+  expect_identical(mix$weights, c(1, 0, 0))
+  mix <- gaussian_mixture(rbind(0, 1), weights = c(5e-324, 1.5e-323))
+  expect_equal(mix$weights, c(0.25, 0.75), tolerance = 0.1)  # subnormals
+  expect_equal(sum(mix$weights), 1)
+})
+
+test_that("log-densities underflow to -Inf, never NaN", {
+  one <- gaussian_mixture(0)
+  expect_identical(one$log_density(matrix(1e200)), -Inf)
+  expect_equal(one$log_density(c(-1e308, 0, 1e308)),
+               c(-Inf, dnorm(0, log = TRUE), -Inf), tolerance = 1e-15)
+  two <- gaussian_mixture(rbind(c(0, 0), c(5, 5)), cov = diag(2))
+  expect_identical(two$log_density(rbind(c(1e200, 0), c(0, -1e300))),
+                   c(-Inf, -Inf))
+  # a tiny sd: the log-density at the mode is -log(sqrt(2 pi) sd), finite
+  tiny <- gaussian_mixture(3, sd = 1e-300)
+  expect_equal(tiny$log_density(3), -0.5 * log(2 * pi) - log(1e-300),
+               tolerance = 1e-14)
+  expect_identical(tiny$log_density(4), -Inf)
+  expect_identical(one$log_density(matrix(numeric(0), 0, 1)), numeric(0))
+  expect_error(one$log_density(matrix("a")), "`x`",
+               class = "prdcurve_error_input")
+})
+
+test_that("prd_truth() bounds its number of draws", {
+  p <- gaussian_mixture(0)
+  expect_error(prd_truth(p, p, n = 2147483647), "`n`", class = "rlang_error")
+  expect_error(prd_truth(p, p, n = 1:3), "`n`", class = "prdcurve_error_input")
+})

@@ -1,0 +1,907 @@
+# Seeded fuzz test of every exported function (issue 10): hostile inputs
+# (NA/NaN/Inf, empty, one row, one column, character and factor columns,
+# huge and tiny magnitudes, duplicated and identical rows, k at and past its
+# limits, bad splits, bad options). Every call must end in one of:
+#
+# * an error inheriting from `prdcurve_error` (or an `rlang_error` raised by
+#   rlang's own argument checks, such as `rlang::arg_match()`), whose
+#   message has no stray " ." at the end of a line;
+# * a result whose precision and recall (curves) or value (metrics) are
+#   finite and, where bounded, in [0, 1].
+#
+# Warnings must be classed (`prdcurve_warning`). A call may not take more
+# than 10 s (a hang); a crash ends the test run. Sizes are small: the whole
+# file runs in a few seconds.
+
+fuzz_seed <- 20250610
+set.seed(fuzz_seed)
+
+# ---- the harness ------------------------------------------------------------
+
+#' Namespaces of the functions on the call stack between frame `from` and
+#' the caller of this function.
+frame_namespaces <- function(from) {
+  n <- sys.nframe() - 1L
+  if (n <= from) return(character())
+  vapply((from + 1L):n, function(i) {
+    env <- environment(sys.function(i))
+    if (is.null(env)) "base" else environmentName(topenv(env))
+  }, "")
+}
+
+`%||%` <- function(a, b) if (is.null(a)) b else a
+
+stray_dot <- function(msg) grepl(" \\.(\n|$)", msg)
+
+in_unit <- function(v) {
+  is.numeric(v) && all(is.finite(v)) && all(v >= 0 & v <= 1)
+}
+
+describe <- function(v) {
+  v <- v[!(is.finite(v) & v >= 0 & v <= 1)]
+  paste(utils::head(format(v), 3), collapse = ", ")
+}
+
+#' NULL if `x` is a valid curve, else what is wrong.
+curve_problem <- function(x, what = "curve") {
+  if (!is.data.frame(x) || !all(c("precision", "recall") %in% names(x))) {
+    return(paste(what, "is not a data frame with precision and recall"))
+  }
+  if (nrow(x) < 1L) return(paste(what, "has no rows"))
+  for (col in c("precision", "recall")) {
+    if (!in_unit(x[[col]])) {
+      return(sprintf("%s$%s not finite in [0, 1]: %s", what, col,
+                     describe(x[[col]])))
+    }
+  }
+  NULL
+}
+
+#' Metrics tibble (metric, value): finite; bounded metrics in [0, 1].
+#' Unbounded: "density" (>= 0); entropy metrics may be non-finite only with
+#' a classed warning (documented: zero k-NN distances).
+metrics_problem <- function(x, unbounded = character(), nonfinite_ok = FALSE) {
+  if (is.list(x) && !is.data.frame(x)) x <- x$metrics
+  if (!is.data.frame(x) || !"value" %in% names(x)) {
+    return("result has no value column")
+  }
+  v <- x$value
+  if (!is.numeric(v) || length(v) < 1L) return("value is not numeric")
+  if (!nonfinite_ok && !all(is.finite(v))) {
+    return(paste("value not finite:", describe(v)))
+  }
+  bounded <- if ("metric" %in% names(x)) !x$metric %in% unbounded else
+    rep(TRUE, length(v))
+  vb <- v[bounded & is.finite(v)]
+  if (length(vb) && !in_unit(vb)) {
+    return(paste("bounded value outside [0, 1]:", describe(vb)))
+  }
+  NULL
+}
+
+summary_problem <- function(x) {
+  if (!is.data.frame(x)) return("summary is not a data frame")
+  unit <- c("max_precision", "max_recall", "f_beta_precision",
+            "f_beta_recall", "median_precision", "median_recall",
+            "precision_at_recall", "recall_at_precision")
+  for (col in unit) {
+    if (!in_unit(x[[col]])) {
+      return(sprintf("summary$%s not finite in [0, 1]: %s", col,
+                     describe(x[[col]])))
+    }
+  }
+  # the trapezoid rule overestimates slightly on coarse grids (docs: 1.008
+  # for the square with 11 angles)
+  if (!all(is.finite(x$auc)) || any(x$auc < 0 | x$auc > 1.01)) {
+    return(paste("summary$auc outside [0, 1.01]:", format(x$auc)))
+  }
+  if (anyNA(x$median_lambda) || any(x$median_lambda < 0)) {
+    return(paste("summary$median_lambda:", format(x$median_lambda)))
+  }
+  NULL
+}
+
+sim_problem <- function(x) {
+  for (nm in c("real", "generated")) {
+    m <- x[[nm]]
+    if (!is.matrix(m) || !is.numeric(m) || !all(is.finite(m))) {
+      return(paste(nm, "is not a finite numeric matrix"))
+    }
+  }
+  curve_problem(x$truth, "truth")
+}
+
+mixture_problem <- function(mix) {
+  if (!inherits(mix, "prd_gaussian_mixture")) return("not a mixture")
+  if (!in_unit(mix$weights) || abs(sum(mix$weights) - 1) > 1e-12) {
+    return(paste("weights:", format(mix$weights)))
+  }
+  z <- mix$sample(4)
+  if (!is.matrix(z) || !all(is.finite(z))) return("sample() not finite")
+  ld <- mix$log_density(z)
+  if (!is.numeric(ld) || anyNA(ld) || any(ld == Inf)) {
+    return(paste("log_density() at its own draws:", format(ld)))
+  }
+  NULL
+}
+
+#' Run one case; returns NULL (fine) or a description of the problem.
+fuzz_case <- function(f, check = function(x) NULL, warned_ok = FALSE) {
+  base <- sys.nframe()
+  warns <- list()
+  err <- NULL
+  err_ns <- character()
+  setTimeLimit(elapsed = 10, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  value <- tryCatch(
+    withCallingHandlers(
+      f(),
+      warning = function(w) {
+        warns[[length(warns) + 1L]] <<- w
+        invokeRestart("muffleWarning")
+      },
+      message = function(m) invokeRestart("muffleMessage"),
+      error = function(e) err_ns <<- frame_namespaces(base)
+    ),
+    error = function(e) {
+      err <<- e
+      NULL
+    }
+  )
+  setTimeLimit(elapsed = Inf)
+  for (w in warns) {
+    if (!inherits(w, "prdcurve_warning")) {
+      return(sprintf("unclassed warning <%s>: %s",
+                     paste(class(w), collapse = "/"),
+                     trimws(conditionMessage(w))))
+    }
+    if (stray_dot(conditionMessage(w))) {
+      return(paste("warning message with a stray ' .':",
+                   conditionMessage(w)))
+    }
+  }
+  if (!is.null(err)) {
+    msg <- trimws(conditionMessage(err))
+    if (grepl("reached elapsed time limit", msg)) return("hang (> 10 s)")
+    rlang_own <- inherits(err, "rlang_error") && "rlang" %in% err_ns &&
+      !"cli" %in% err_ns
+    if (!inherits(err, "prdcurve_error") && !rlang_own) {
+      return(sprintf("error without class prdcurve_error <%s>: %s",
+                     paste(class(err), collapse = "/"),
+                     gsub("\n", " ", msg)))
+    }
+    if (stray_dot(msg)) return(paste("message with a stray ' .':", msg))
+    return(NULL)
+  }
+  if (warned_ok && length(warns)) return(NULL)
+  check(value)
+}
+
+cases <- list()
+add <- function(fn, label, f, check = function(x) NULL, warned_ok = FALSE) {
+  cases[[length(cases) + 1L]] <<- list(fn = fn, label = label, f = f,
+                                       check = check, warned_ok = warned_ok)
+}
+
+# ---- inputs -----------------------------------------------------------------
+
+n0 <- 40L
+X <- matrix(rnorm(n0 * 3), n0, 3)
+Y <- matrix(rnorm(n0 * 3, 0.7), n0, 3)
+set_cell <- function(m, v) {
+  m[3, 2] <- v
+  m
+}
+# one-sided variants (the other set stays a valid 40 x 3 matrix)
+bad_sets <- list(
+  "NA" = set_cell(X, NA), "NaN" = set_cell(X, NaN), "Inf" = set_cell(X, Inf),
+  "-Inf" = set_cell(X, -Inf), "0 rows" = X[0, , drop = FALSE],
+  "0 columns" = X[, 0, drop = FALSE], "NULL" = NULL,
+  "numeric(0)" = numeric(0), "one row" = X[1, , drop = FALSE],
+  "two rows" = X[1:2, , drop = FALSE], "one column" = X[, 1, drop = FALSE],
+  "a vector" = X[, 1], "character matrix" = matrix(as.character(X), n0),
+  "character column" = data.frame(X, s = "a"),
+  "factor column" = data.frame(X, f = factor(rep(1:2, n0 / 2))),
+  "logical matrix" = X > 0, "a list" = list(1, 2, 3),
+  "a dist object" = stats::dist(X[1:4, ]), "a string" = "real.csv",
+  "huge 1e150" = X * 1e150, "huge 1e300" = X * 1e300,
+  "tiny 1e-300" = X * 1e-300, "offset 1e8" = X + 1e8,
+  "duplicated rows" = rbind(X, X), "all rows identical" = matrix(1, n0, 3),
+  "integer matrix" = matrix(sample(0:4, n0 * 3, TRUE), n0),
+  "data frame" = as.data.frame(X), "transposed" = t(X),
+  "integer id column" = cbind(id = seq_len(n0), X[, 1:2])
+)
+# both sets transformed alike
+pair_sets <- list(
+  "both one column" = list(X[, 1, drop = FALSE], Y[, 1, drop = FALSE]),
+  "both two rows" = list(X[1:2, ], Y[1:2, ]),
+  "both three rows" = list(X[1:3, ], Y[1:3, ]),
+  "both huge 1e99" = list(X * 1e99, Y * 1e99),
+  "both tiny 1e-99" = list(X * 1e-99, Y * 1e-99),
+  "both offset 1e8" = list(X + 1e8, Y + 1e8),
+  "both duplicated" = list(rbind(X, X), rbind(Y, Y)),
+  "identical sets" = list(X, X),
+  "generated collapsed" = list(X, matrix(0.5, n0, 3)),
+  "both integer" = list(matrix(sample(0:2, 60, TRUE), 20),
+                        matrix(sample(0:2, 60, TRUE), 20)),
+  "unequal sizes" = list(X, Y[1:7, ]),
+  "different columns" = list(X, Y[, 1:2]),
+  "data frames" = list(as.data.frame(X), as.data.frame(Y)),
+  "far apart" = list(X, Y + 1e4),
+  "d = 200 > n" = list(matrix(rnorm(30 * 200), 30), matrix(rnorm(30 * 200), 30))
+)
+sample_variants <- c(
+  lapply(bad_sets, function(s) list(s, Y)),
+  stats::setNames(lapply(bad_sets, function(s) list(X, s)),
+                  paste("generated", names(bad_sets))),
+  pair_sets
+)
+names(sample_variants)[seq_along(bad_sets)] <- paste("real", names(bad_sets))
+# prd_curve() gets every real-side and paired variant; the other functions
+# share its validation, so they get a core subset (the file must run in
+# seconds)
+core <- c(
+  paste("real", c("NA", "Inf", "0 rows", "NULL", "one row", "one column",
+                  "a vector", "character column", "factor column",
+                  "a dist object", "huge 1e150", "huge 1e300", "tiny 1e-300",
+                  "duplicated rows", "all rows identical", "integer matrix",
+                  "data frame")),
+  paste("generated", c("NA", "0 rows", "one row", "one column",
+                       "factor column", "huge 1e300", "tiny 1e-300",
+                       "all rows identical", "duplicated rows")),
+  c("both one column", "both two rows", "both huge 1e99", "both tiny 1e-99",
+    "identical sets", "generated collapsed", "unequal sizes",
+    "different columns")
+)
+stopifnot(all(core %in% names(sample_variants)))
+small <- core[c(1:3, 5:8, 11:12, 14:15, 18:20, 24, 27:31)]
+bad_counts <- list(0, -1, NA, NaN, 2.5, "a", Inf, 1e10, 3e9, integer(0),
+                   TRUE, list(1))
+few_counts <- list(0, NA, 2.5, "a", 3e9, integer(0))
+count_label <- function(v) {
+  if (is.list(v)) return("list(1)")
+  if (!length(v)) return(paste0(class(v), "(0)"))
+  paste(format(v), collapse = ",")
+}
+bad_splits <- list(-1, 1, NA, "a", list(real = 0), 1e-300, 0.99, Inf,
+                   c(0.1, 0.2), NULL, list(real = 1:3),
+                   list(real = c(1, 1), generated = 1:2),
+                   list(real = n0 + 1, generated = 1),
+                   list(real = 1:39, generated = 1:3),
+                   list(real = 1:3, generated = 1:3), 0, 0.5)
+split_label <- function(v) {
+  if (is.list(v)) return(paste(deparse(v), collapse = ""))
+  if (is.null(v)) return("NULL")
+  paste(format(v), collapse = ",")
+}
+
+curve_ok <- function(x) curve_problem(x)
+
+# ---- prd_curve ------------------------------------------------------------------
+
+curve_sets <- union(c(paste("real", names(bad_sets)), names(pair_sets)), core)
+for (nm in curve_sets) local({
+  s <- sample_variants[[nm]]
+  add("prd_curve", nm, function()
+    prd_curve(s[[1]], s[[2]], split = 0.5, angles = 51), curve_ok)
+})
+# k: the fit sets have 20 rows (split 0.5 of 40): 1 <= k <= 19
+for (k in c(bad_counts, list(1, 19, 20, c(3, 5)))) local({
+  kk <- k
+  add("prd_curve", paste("k =", count_label(kk)), function()
+    prd_curve(X, Y, k = kk, angles = 51), curve_ok)
+})
+for (sp in bad_splits) local({
+  ss <- sp
+  add("prd_curve", paste("split =", split_label(ss)), function()
+    prd_curve(X, Y, split = ss, angles = 51), curve_ok)
+})
+for (a in list(2, 3, 1e7, NA, 2.5, "a", 1e6 + 1)) local({
+  aa <- a
+  add("prd_curve", paste("angles =", count_label(aa)), function()
+    prd_curve(X, Y, method = "knn", angles = aa), curve_ok)
+})
+for (m in list("foo", character(0), NA_character_, c("knn", "knn"), 1,
+               c("kde", "coverage"))) local({
+  mm <- m
+  add("prd_curve", paste("method =", count_label(mm)), function()
+    prd_curve(X, Y, method = mm, angles = 51), curve_ok)
+})
+for (b in list(0, -1, 1e300, 1e-300, c(1, 2, 3), "a", NA, c(0.5, 2), 1e100))
+  local({
+    bb <- b
+    add("prd_curve", paste("bandwidth =", count_label(bb)), function()
+      prd_curve(X, Y, method = "kde", bandwidth = bb, angles = 51), curve_ok)
+  })
+add("prd_curve", "bandwidth with method knn", function()
+  prd_curve(X, Y, method = "knn", bandwidth = 1, angles = 51), curve_ok)
+for (cl in list(NA, "yes", c(TRUE, FALSE), FALSE)) local({
+  cc <- cl
+  add("prd_curve", paste("closed =", count_label(cc)), function()
+    prd_curve(X, Y, closed = cc, angles = 51), curve_ok)
+})
+
+# ---- manifold_metrics -------------------------------------------------------------
+
+manifold_ok <- function(x) metrics_problem(x, unbounded = "density")
+for (nm in core) local({
+  s <- sample_variants[[nm]]
+  add("manifold_metrics", nm, function()
+    manifold_metrics(s[[1]], s[[2]], k = 3), manifold_ok)
+})
+# split = 0: 40 rows, 1 <= k <= 39
+for (k in c(few_counts, list(1, 39, 40, c(3, 39)))) local({
+  kk <- k
+  add("manifold_metrics", paste("k =", count_label(kk)), function()
+    manifold_metrics(X, Y, k = kk), manifold_ok)
+})
+for (sp in bad_splits[c(1:5, 12, 14, 16)]) local({
+  ss <- sp
+  add("manifold_metrics", paste("split =", split_label(ss)), function()
+    manifold_metrics(X, Y, k = 2, split = ss), manifold_ok)
+})
+for (v in list(0, 3e9, NA, 40)) local({
+  vv <- v
+  add("manifold_metrics", paste("k_prime =", count_label(vv)), function()
+    manifold_metrics(X, Y, metrics = c("prc_precision", "prc_recall"),
+                     k_prime = vv), manifold_ok)
+})
+for (v in list(0, -1, 1e300, 1e-300, NA)) local({
+  vv <- v
+  add("manifold_metrics", paste("ppr_scale =", count_label(vv)), function()
+    manifold_metrics(X, Y, metrics = c("p_precision", "p_recall"),
+                     ppr_scale = vv), manifold_ok)
+})
+for (v in list(0, 39, 40, 1e9)) local({
+  vv <- v
+  add("manifold_metrics", paste("ppr_k =", count_label(vv)), function()
+    manifold_metrics(X, Y, metrics = "p_precision", ppr_k = vv), manifold_ok)
+})
+add("manifold_metrics", "tiny sets with default ppr_k", function()
+  manifold_metrics(X[1:4, ], Y[1:4, ], k = 1), manifold_ok)
+add("manifold_metrics", "metrics = foo", function()
+  manifold_metrics(X, Y, metrics = "foo"), manifold_ok)
+add("manifold_metrics", "per_sample = NA", function()
+  manifold_metrics(X, Y, per_sample = NA), manifold_ok)
+add("manifold_metrics", "per_sample = TRUE", function()
+  manifold_metrics(X, Y, per_sample = TRUE), manifold_ok)
+add("manifold_metrics", "p_precision at offset 1e8", function()
+  manifold_metrics(X + 1e8, Y + 1e8, metrics = c("p_precision", "p_recall")),
+  manifold_ok)
+
+# ---- entropy ----------------------------------------------------------------------
+
+entropy_ok <- function(x) metrics_problem(x, unbounded = c("PCE", "RCE", "RE"))
+vec_ok <- function(x) {
+  if (!is.numeric(x) || !length(x) || !all(is.finite(x))) {
+    return(paste("not finite:", paste(format(x), collapse = ", ")))
+  }
+  NULL
+}
+for (nm in core) local({
+  s <- sample_variants[[nm]]
+  add("entropy_metrics", nm, function() entropy_metrics(s[[1]], s[[2]], k = 3),
+      entropy_ok, warned_ok = TRUE)
+})
+for (nm in small) local({
+  s <- sample_variants[[nm]]
+  add("knn_cross_entropy", nm, function()
+    knn_cross_entropy(s[[1]], s[[2]], k = 3), vec_ok, warned_ok = TRUE)
+  if (startsWith(nm, "real ")) {
+    add("knn_entropy", nm, function() knn_entropy(s[[1]], k = 3), vec_ok,
+        warned_ok = TRUE)
+  }
+})
+for (k in c(few_counts, list(1, 39, 40))) local({
+  kk <- k
+  add("entropy_metrics", paste("k =", count_label(kk)), function()
+    entropy_metrics(X, Y, k = kk), entropy_ok, warned_ok = TRUE)
+  add("knn_entropy", paste("k =", count_label(kk)), function()
+    knn_entropy(X, k = kk), vec_ok, warned_ok = TRUE)
+  add("knn_cross_entropy", paste("k =", count_label(kk)), function()
+    knn_cross_entropy(X, Y, k = kk), vec_ok, warned_ok = TRUE)
+})
+add("knn_cross_entropy", "k = 41 (n_Y + 1)", function()
+  knn_cross_entropy(X, Y, k = 41), vec_ok, warned_ok = TRUE)
+add("entropy_metrics", "per_sample = NA", function()
+  entropy_metrics(X, Y, per_sample = NA), entropy_ok)
+add("entropy_metrics", "per_sample = TRUE", function()
+  entropy_metrics(X, Y, per_sample = TRUE), entropy_ok)
+
+# ---- prd_discrete --------------------------------------------------------------
+
+weights <- list(c(1e308, 1e308), c(0, 0), c(-1, 1), c(NA, 1), c(Inf, 1),
+                numeric(0), "a", list(1, 1), c(5e-324, 5e-324), 1,
+                factor(1:2), matrix(1, 1, 2), c(1, 0), c(TRUE, FALSE),
+                rep(1, 3), c(1e-320, 1))
+for (w in weights) local({
+  ww <- w
+  add("prd_discrete", paste("p =", count_label(ww)), function()
+    prd_discrete(ww, c(1, 1), angles = 21), curve_ok)
+  add("prd_discrete", paste("q =", count_label(ww)), function()
+    prd_discrete(c(1, 2), ww, angles = 21), curve_ok)
+})
+for (a in list(2, 3, NA, 1e7, 2.5)) local({
+  aa <- a
+  add("prd_discrete", paste("angles =", count_label(aa)), function()
+    prd_discrete(1, 1, angles = aa), curve_ok)
+})
+
+# ---- prd_histogram ---------------------------------------------------------------
+
+for (nm in small) local({
+  s <- sample_variants[[nm]]
+  add("prd_histogram", nm, function()
+    prd_histogram(s[[1]], s[[2]], clusters = 3, runs = 2, angles = 21),
+    curve_ok)
+})
+# 80 distinct pooled rows: 1 <= clusters <= 80
+for (k in c(few_counts, list(1, 79, 80, 81, c(2, 3)))) local({
+  kk <- k
+  add("prd_histogram", paste("clusters =", count_label(kk)), function()
+    prd_histogram(X, Y, clusters = kk, runs = 1, nstart = 2, angles = 21),
+    curve_ok)
+})
+for (v in list(0, 1001, 2147483647, NA, 2.5)) local({
+  vv <- v
+  add("prd_histogram", paste("runs =", count_label(vv)), function()
+    prd_histogram(X, Y, clusters = 1, runs = vv, angles = 11), curve_ok)
+})
+for (v in list(0, 1e9, NA)) local({
+  vv <- v
+  add("prd_histogram", paste("nstart =", count_label(vv)), function()
+    prd_histogram(X, Y, clusters = 2, runs = 1, nstart = vv, angles = 11),
+    curve_ok)
+})
+for (v in list(0, 1, NA, 3e9)) local({
+  vv <- v
+  add("prd_histogram", paste("iter.max =", count_label(vv)), function()
+    prd_histogram(X, Y, clusters = 10, runs = 1, nstart = 1, iter.max = vv,
+                  angles = 11), curve_ok)
+})
+
+# ---- prd_kde_plugin -----------------------------------------------------------------
+
+for (nm in small) local({
+  s <- sample_variants[[nm]]
+  add("prd_kde_plugin", nm, function()
+    prd_kde_plugin(s[[1]], s[[2]], n_mc = 100, angles = 21), curve_ok)
+})
+for (b in list(0, -1, 1e300, 1e100, 1e-300, c(1, 2), "a", NA, Inf)) local({
+  bb <- b
+  add("prd_kde_plugin", paste("bandwidth =", count_label(bb)), function()
+    prd_kde_plugin(X, Y, bandwidth = bb, n_mc = 100, angles = 21), curve_ok)
+})
+for (v in list(9, 10, 2147483647, NA, 2.5, 3e9)) local({
+  vv <- v
+  add("prd_kde_plugin", paste("n_mc =", count_label(vv)), function()
+    prd_kde_plugin(X, Y, bandwidth = 1, n_mc = vv, angles = 21), curve_ok)
+})
+
+# ---- prd_scores ---------------------------------------------------------------------
+
+scores <- list(c(NA, 1), NaN, numeric(0), c(Inf, -Inf), Inf, "a", 1e308,
+               c(-1e308, 1e308), matrix(1:4, 2), factor(1:3), list(1, 2),
+               rep(1, 5), 5e-324, TRUE, c(1, 2, 3))
+for (s in scores) local({
+  ss <- s
+  add("prd_scores", paste("score_real =", count_label(ss)), function()
+    prd_scores(ss, c(0, 1, 2), angles = 21), curve_ok)
+  add("prd_scores", paste("score_generated =", count_label(ss)), function()
+    prd_scores(c(0, 1, 2), ss, angles = 21), curve_ok)
+})
+for (m in list(NA_character_, 1, c("a", "b"), "")) local({
+  mm <- m
+  add("prd_scores", paste("method =", count_label(mm)), function()
+    prd_scores(1:3, 2:4, method = mm, angles = 21), curve_ok)
+})
+
+# ---- prd_truth_gaussian ----------------------------------------------------------------
+
+means <- list(list(0, 1e200), list(1e308, -1e308), list(NA, 1), list(Inf, 0),
+              list("a", "b"), list(numeric(0), numeric(0)), list(c(0, 0), 1),
+              list(0, 1e-320), list(c(0, 0), c(3e200, 4e200)), list(0, 0),
+              list(TRUE, FALSE), list(list(0), list(1)))
+for (m in means) local({
+  mm <- m
+  add("prd_truth_gaussian",
+      paste("means", count_label(mm[[1]]), "and", count_label(mm[[2]])),
+      function() prd_truth_gaussian(mm[[1]], mm[[2]], angles = 21), curve_ok)
+})
+covs <- list(0, -1, 1e-320, 1e300, Inf, NA, matrix(1), matrix(NA),
+             matrix(c(1, 2, 2, 1), 2), matrix(c(1, 0.5, 0, 1), 2), "a",
+             list(), matrix(1, 3, 3), diag(c(1e-320, 1)), c(1, 2),
+             diag(c(1e300, 1e-300)))
+for (cv in covs) local({
+  cc <- cv
+  add("prd_truth_gaussian", paste("cov =", paste(deparse(cc), collapse = "")),
+      function() prd_truth_gaussian(c(0, 0), c(1, 1), cov = cc, angles = 21),
+      curve_ok)
+})
+
+# ---- gaussian_mixture and prd_truth ---------------------------------------------------
+
+mix_args <- list(
+  "means NA" = list(means = c(0, NA)),
+  "means Inf" = list(means = Inf),
+  "means character" = list(means = "a"),
+  "means numeric(0)" = list(means = numeric(0)),
+  "means 0 x 2 matrix" = list(means = matrix(0, 0, 2)),
+  "means 1e308" = list(means = c(1e308, -1e308)),
+  "means a list" = list(means = list(0)),
+  "sd 0" = list(means = rbind(0, 1), sd = 0),
+  "sd -1" = list(means = rbind(0, 1), sd = -1),
+  "sd 1e-300" = list(means = rbind(0, 1), sd = 1e-300),
+  "sd 1e300" = list(means = rbind(0, 1), sd = 1e300),
+  "sd NA" = list(means = rbind(0, 1), sd = NA),
+  "sd of the wrong length" = list(means = rbind(0, 1), sd = c(1, 2, 3)),
+  "weights 1e308" = list(means = rbind(0, 1), weights = c(1e308, 1e308)),
+  "weights 0 0" = list(means = rbind(0, 1), weights = c(0, 0)),
+  "weights -1" = list(means = rbind(0, 1), weights = c(-1, 2)),
+  "weights NA" = list(means = rbind(0, 1), weights = c(NA, 1)),
+  "weights of the wrong length" = list(means = rbind(0, 1), weights = 1),
+  "weights 1e-320" = list(means = rbind(0, 1), weights = c(1e-320, 1e-320)),
+  "cov not PD" = list(means = c(0, 0), cov = matrix(c(1, 2, 2, 1), 2)),
+  "cov tiny" = list(means = c(0, 0), cov = diag(2) * 1e-300),
+  "cov list of the wrong length" = list(means = rbind(0, 1),
+                                        cov = list(matrix(1))),
+  "cov character" = list(means = 0, cov = "a"),
+  "cov 1 x 1" = list(means = 0, cov = matrix(2))
+)
+for (nm in names(mix_args)) local({
+  a <- mix_args[[nm]]
+  add("gaussian_mixture", nm, function() do.call(gaussian_mixture, a),
+      mixture_problem)
+})
+mix1 <- gaussian_mixture(0)
+for (v in list(-1, NA, 2.5, "a", 2147483647, 3e9, 1e8 + 1)) local({
+  vv <- v
+  add("gaussian_mixture", paste("$sample(", count_label(vv), ")"), function()
+    mix1$sample(vv), function(x) NULL)
+})
+for (z in list(matrix(1e200), c(NA, 0), matrix(0, 1, 2), "a",
+               matrix(numeric(0), 0, 1), 1e308, -Inf)) local({
+  zz <- z
+  add("gaussian_mixture",
+      paste("$log_density(", paste(deparse(zz), collapse = ""), ")"),
+      function() mix1$log_density(zz), function(x) {
+        if (!is.numeric(x) || any(is.nan(x)) || any(x == Inf, na.rm = TRUE)) {
+          return(paste("log-density:", format(x)))
+        }
+        NULL
+      })
+})
+p_mix <- gaussian_mixture(rbind(0, 3), weights = c(0.5, 0.5))
+q_mix <- gaussian_mixture(rbind(0, 3), weights = c(1, 0))
+lp <- function(x) dnorm(x[, 1], log = TRUE)
+sp <- function(n) matrix(rnorm(n), n)
+truth_args <- list(
+  "mixtures" = list(p_mix, q_mix, n = 200),
+  "mixture with itself" = list(p_mix, p_mix, n = 200),
+  "not functions" = list("a", q_mix),
+  "no samplers" = list(lp, lp),
+  "log-density NaN" = list(function(x) rep(NaN, nrow(x)), lp, sp, sp, n = 50),
+  "log-density too short" = list(function(x) 0, lp, sp, sp, n = 50),
+  "log-density character" = list(function(x) rep("a", nrow(x)), lp, sp, sp,
+                                 n = 50),
+  "log-density +Inf" = list(function(x) rep(Inf, nrow(x)), lp, sp, sp, n = 50),
+  "both log-densities -Inf" = list(function(x) rep(-Inf, nrow(x)),
+                                   function(x) rep(-Inf, nrow(x)), sp, sp,
+                                   n = 50),
+  "sampler wrong rows" = list(lp, lp, function(n) matrix(0, 1, 1), sp, n = 50),
+  "sampler NA" = list(lp, lp, function(n) matrix(NA_real_, n, 1), sp, n = 50),
+  "sampler character" = list(lp, lp, function(n) rep("a", n), sp, n = 50),
+  "samplers of different dimensions" = list(lp, lp, sp,
+                                            function(n) matrix(0, n, 2),
+                                            n = 50),
+  "n = 9" = list(p_mix, q_mix, n = 9),
+  "n = NA" = list(p_mix, q_mix, n = NA),
+  "n = c(10, 20)" = list(p_mix, q_mix, n = c(10, 20)),
+  "n = 1:3" = list(p_mix, q_mix, n = 1:3),
+  "n = 2147483647" = list(p_mix, q_mix, n = 2147483647),
+  "n = 3e9" = list(p_mix, q_mix, n = 3e9),
+  "n = a" = list(p_mix, q_mix, n = "a"),
+  "angles = 2" = list(p_mix, q_mix, n = 50, angles = 2)
+)
+for (nm in names(truth_args)) local({
+  a <- truth_args[[nm]]
+  if (is.null(a$angles)) a$angles <- 21
+  add("prd_truth", nm, function() do.call(prd_truth, a), curve_ok)
+})
+
+# ---- simulators ----------------------------------------------------------------------
+
+sim_ok <- sim_problem
+shifted <- list(
+  "n = 1" = list(n = 1), "n = 2" = list(n = 2),
+  "n = 2147483647" = list(n = 2147483647), "n = 3e9" = list(n = 3e9),
+  "n = NA" = list(n = NA), "n = 2.5" = list(n = 2.5),
+  "d = 0" = list(d = 0), "d = 1e9" = list(d = 1e9),
+  "shift = 1e300" = list(shift = 1e300), "shift = NA" = list(shift = NA),
+  "shift = Inf" = list(shift = Inf), "shift of the wrong length" =
+    list(shift = c(1, 2, 3)), "shift = a" = list(shift = "a"),
+  "shift = 1e-300" = list(shift = 1e-300),
+  "n_generated = 2147483647" = list(n_generated = 2147483647),
+  "n_generated = 1" = list(n_generated = 1), "angles = 2" = list(angles = 2)
+)
+for (nm in names(shifted)) local({
+  a <- utils::modifyList(list(n = 20, d = 2, angles = 21), shifted[[nm]])
+  add("sim_shifted_gaussians", nm, function()
+    do.call(sim_shifted_gaussians, a), sim_ok)
+})
+mixtures <- list(
+  "defaults, d = 2" = list(),
+  "n = 2147483647" = list(n = 2147483647), "n = 3e9" = list(n = 3e9),
+  "d = 0" = list(d = 0), "sd = 1e-300" = list(sd = 1e-300),
+  "sd = 1e300" = list(sd = 1e300), "sd = 0" = list(sd = 0),
+  "means 1e308" = list(means = c(1e308, -1e308),
+                       weights_real = c(1, 0), weights_generated = c(0, 1)),
+  "means NA" = list(means = c(0, NA, 1, 2)),
+  "means character" = list(means = letters[1:4]),
+  "means a matrix" = list(means = rbind(c(0, 0), c(3, 3)),
+                          weights_real = c(1, 1), weights_generated = c(1, 0),
+                          truth_n = 200),
+  "means a matrix of the wrong width" = list(means = matrix(0, 2, 5)),
+  "weights 1e308" = list(weights_real = rep(1e308, 4)),
+  "weights all 0" = list(weights_generated = rep(0, 4)),
+  "weights of the wrong length" = list(weights_real = c(1, 1)),
+  "truth_n = 9" = list(means = rbind(c(0, 0), c(3, 3)),
+                       weights_real = c(1, 1), weights_generated = c(1, 0),
+                       truth_n = 9),
+  "truth_n = 2147483647" = list(means = rbind(c(0, 0), c(3, 3)),
+                                weights_real = c(1, 1),
+                                weights_generated = c(1, 0),
+                                truth_n = 2147483647)
+)
+for (nm in names(mixtures)) local({
+  a <- utils::modifyList(list(n = 20, d = 2, angles = 21), mixtures[[nm]])
+  add("sim_gaussian_mixtures", nm, function()
+    do.call(sim_gaussian_mixtures, a), sim_ok)
+})
+spheres <- list(
+  "defaults, d = 3" = list(), "radius = 0" = list(radius = 0),
+  "radius = 1e-300" = list(radius = 1e-300),
+  "radius = 1e300" = list(radius = 1e300), "radius = NA" = list(radius = NA),
+  "radius = 1, ball" = list(radius = 1, support = "ball"),
+  "support = cube" = list(support = "cube"), "support = NA" = list(support = NA),
+  "d = 1" = list(d = 1), "n = 2147483647" = list(n = 2147483647)
+)
+for (nm in names(spheres)) local({
+  a <- utils::modifyList(list(n = 20, d = 3, angles = 21), spheres[[nm]])
+  add("sim_spheres", nm, function() do.call(sim_spheres, a), sim_ok)
+})
+
+# ---- prd_iou, summary, prd_bind ----------------------------------------------------
+
+good <- prd_truth_gaussian(0, 1, angles = 21)
+square <- prd_discrete(1, 1, angles = 21)
+origin <- prd_discrete(c(1, 0), c(0, 1), angles = 21)
+bad_curve <- function(col, v) {
+  cv <- good
+  cv[[col]][5] <- v
+  cv
+}
+bad_curves <- list(
+  "precision Inf" = bad_curve("precision", Inf),
+  "precision NA" = bad_curve("precision", NA),
+  "recall -1" = bad_curve("recall", -1),
+  "recall 2" = bad_curve("recall", 2),
+  "lambda NaN" = bad_curve("lambda", NaN),
+  "character precision" = transform(as.data.frame(good),
+                                    precision = as.character(precision)),
+  "no rows" = good[0, ],
+  "one row" = good[1, ],
+  "missing columns" = data.frame(a = 1),
+  "a list" = list(precision = 1, recall = 1),
+  "NULL" = NULL,
+  "a number" = 1,
+  "origin (zero area)" = origin
+)
+iou_ok <- function(x) {
+  if (!in_unit(x)) return(paste("IoU not finite in [0, 1]:", describe(x)))
+  NULL
+}
+for (nm in names(bad_curves)) local({
+  cv <- bad_curves[[nm]]
+  add("prd_iou", paste("curve1", nm), function() prd_iou(cv, square), iou_ok)
+  add("prd_iou", paste("curve2", nm), function() prd_iou(good, cv), iou_ok)
+  # summary() reaches summary.prd_curve() for prd_curve objects only
+  if (is.data.frame(cv)) {
+    as_curve <- tibble::new_tibble(as.list(cv), class = "prd_curve")
+    add("summary.prd_curve", nm, function() summary(as_curve),
+        summary_problem)
+  }
+  add("prd_bind", nm, function() prd_bind(good, other = cv), curve_ok)
+})
+add("prd_iou", "origin with itself", function() prd_iou(origin, origin), iou_ok)
+add("prd_iou", "different methods", function()
+  prd_iou(prd_bind(a = good, b = square), prd_bind(c = good, d = square)),
+  iou_ok)
+for (b in list(1e300, 0, -1, NA, 1e-300, c(1, 2), "a", Inf)) local({
+  bb <- b
+  add("summary.prd_curve", paste("beta =", count_label(bb)), function()
+    summary(good, beta = bb), summary_problem)
+  add("summary.prd_curve", paste("epsilon =", count_label(bb)), function()
+    summary(good, epsilon = bb), summary_problem)
+})
+add("summary.prd_curve", "bound curves", function()
+  summary(prd_bind(good, square)), summary_problem)
+add("prd_bind", "nothing", function() prd_bind(), curve_ok)
+add("prd_bind", "the same label twice", function() prd_bind(good, good),
+    curve_ok)
+add("prd_bind", "a list of curves", function()
+  prd_bind(list(a = good, b = square)), curve_ok)
+add("prd_bind", "an empty list", function() prd_bind(list()), curve_ok)
+
+# ---- prd_class_subset -----------------------------------------------------------------
+
+cx <- rbind(matrix(rnorm(60), 20) + 0, matrix(rnorm(60), 20) + 5,
+            matrix(rnorm(60), 20) + 10)
+clab <- rep(1:3, each = 20)
+class_ok <- function(x) {
+  if (!is.list(x)) return("not a list")
+  curve_problem(x$curves, "curves") %||%
+    (if (!in_unit(x$summary$iou)) {
+      paste("summary$iou not finite in [0, 1]:", describe(x$summary$iou))
+    })
+}
+class_args <- list(
+  "valid" = list(),
+  "labels NA" = list(labels = replace(clab, 4, NA)),
+  "labels too short" = list(labels = clab[-1]),
+  "labels factor" = list(labels = factor(clab)),
+  "labels character" = list(labels = letters[clab]),
+  "labels a list" = list(labels = as.list(clab)),
+  "one class" = list(labels = rep(1, 60), q = 1),
+  "real_classes empty" = list(real_classes = integer(0)),
+  "real_classes unknown" = list(real_classes = 99),
+  "real_classes NA" = list(real_classes = NA),
+  "q empty" = list(q = integer(0)), "q = 0" = list(q = 0),
+  "q = 4" = list(q = 4), "q = NA" = list(q = NA), "q = a" = list(q = "a"),
+  "q = 1e10" = list(q = 1e10), "q repeated" = list(q = c(1, 1)),
+  "q a list" = list(q = list(1, 2)),
+  "x character" = list(x = matrix("a", 60, 3)),
+  "x one column" = list(x = cx[, 1, drop = FALSE]),
+  "x with NA" = list(x = set_cell(cx, NA)),
+  "split 0.99" = list(split = 0.99), "k = 9" = list(k = 9)
+)
+for (nm in names(class_args)) local({
+  a <- utils::modifyList(list(x = cx, labels = clab, real_classes = 1:2,
+                              q = 1:3, method = "knn", angles = 21),
+                         class_args[[nm]], keep.null = TRUE)
+  add("prd_class_subset", nm, function() do.call(prd_class_subset, a),
+      class_ok)
+})
+
+# ---- prd_threads -----------------------------------------------------------------------
+
+threads_ok <- function(x) {
+  if (!is.numeric(x) || length(x) != 1L || !(x >= 1)) {
+    return(paste("thread count:", format(x)))
+  }
+  NULL
+}
+for (v in list(NULL, 0, 1, 2, -1, NA, 2.5, "a", 1e9, 3e9, c(1, 2), TRUE)) local({
+  vv <- v
+  add("prd_threads", paste("n =", if (is.null(vv)) "NULL" else count_label(vv)),
+      function() {
+        old <- prd_threads()
+        on.exit(prd_threads(old))
+        prd_threads(vv)
+      }, threads_ok)
+})
+
+# ---- prd_cli --------------------------------------------------------------------------
+
+dir <- tempfile("fuzz-cli")
+dir.create(dir)
+csv <- function(name, lines) {
+  f <- file.path(dir, name)
+  writeLines(lines, f)
+  f
+}
+to_lines <- function(m) apply(m, 1, paste, collapse = ",")
+f_real <- csv("real.csv", to_lines(X))
+f_gen <- csv("gen.csv", to_lines(Y))
+f_empty <- csv("empty.csv", character(0))
+f_na <- csv("na.csv", c(to_lines(X[1:5, ]), "1,NA,2", to_lines(X[6:9, ])))
+f_text <- csv("text.csv", c("a,b,c", "1,2,x", "3,4,y", "5,6,z"))
+f_ragged <- csv("ragged.csv", c("1,2,3", "4,5", "6,7,8,9"))
+f_one <- csv("one.csv", "1,2,3")
+out <- file.path(dir, "out")
+cli_args <- list(
+  "args not character" = 123,
+  "no arguments" = character(0),
+  "help" = "--help",
+  "one file" = f_real,
+  "three files" = c(f_real, f_gen, f_gen),
+  "missing file" = c(f_real, file.path(dir, "nope.csv")),
+  "a directory" = c(f_real, dir),
+  "empty file" = c(f_real, f_empty),
+  "NA in a file" = c(f_real, f_na),
+  "text columns" = c(f_real, f_text),
+  "ragged rows" = c(f_real, f_ragged),
+  "one row" = c(f_real, f_one),
+  "--k without value" = c(f_real, f_gen, "--k"),
+  "--k=abc" = c(f_real, f_gen, "--k=abc"),
+  "--k 0" = c(f_real, f_gen, "--k", "0"),
+  "--split 1" = c(f_real, f_gen, "--split", "1"),
+  "--bogus" = c(f_real, f_gen, "--bogus"),
+  "--quiet=yes" = c(f_real, f_gen, "--quiet=yes"),
+  "--method foo" = c(f_real, f_gen, "--method", "foo"),
+  "--bandwidth 1e300" = c(f_real, f_gen, "--method", "kde", "--bandwidth",
+                          "1e300"),
+  "--angles NaN" = c(f_real, f_gen, "--angles", "NaN"),
+  "valid" = c(f_real, f_gen, "--method", "knn", "--seed", "1", "--angles",
+              "21", "--quiet", "--out", out)
+)
+for (nm in names(cli_args)) local({
+  a <- cli_args[[nm]]
+  add("prd_cli", nm, function() {
+    utils::capture.output(res <- prd_cli(a))
+    res
+  }, function(x) if (is.null(x)) NULL else curve_problem(x))
+})
+
+# ---- printing and plotting ------------------------------------------------------------
+
+shown <- list("a curve" = good, "the origin" = origin,
+              "bound curves" = prd_bind(good, square),
+              "a subset of rows" = good[1:3, ])
+for (nm in names(shown)) local({
+  cv <- shown[[nm]]
+  add("print.prd_curve (tbl_sum)", nm, function()
+    utils::capture.output(print(cv)), function(x) {
+      if (!length(x) || !grepl("prd_curve", x[1])) {
+        return(paste("header:", x[1]))
+      }
+      NULL
+    })
+  add("plot.prd_curve", nm, function() {
+    grDevices::pdf(NULL)
+    on.exit(grDevices::dev.off())
+    plot(cv)
+  })
+  if (requireNamespace("ggplot2", quietly = TRUE)) {
+    add("autoplot.prd_curve", nm, function()
+      ggplot2::ggplot_build(ggplot2::autoplot(cv)), function(x) {
+        if (!inherits(x, "ggplot_built")) return("not a built ggplot")
+        NULL
+      })
+  }
+})
+for (nm in c("precision Inf", "character precision")) local({
+  cv <- bad_curves[[nm]]
+  add("plot.prd_curve", nm, function() {
+    grDevices::pdf(NULL)
+    on.exit(grDevices::dev.off())
+    plot(cv)
+  })
+})
+add("print.prd_gaussian_mixture", "a mixture", function()
+  utils::capture.output(print(p_mix)), function(x) {
+    if (!grepl("prd_gaussian_mixture", x[1])) return(paste("printed:", x[1]))
+    NULL
+  })
+
+# ---- run -------------------------------------------------------------------------------
+
+test_that("the fuzz cases cover every exported function", {
+  exports <- getNamespaceExports("prdcurve")
+  covered <- sub(" .*$", "", unique(vapply(cases, `[[`, "", "fn")))
+  expect_equal(setdiff(exports, covered), character(0))
+  # a few hundred cases
+  expect_gt(length(cases), 300)
+})
+
+for (fn in unique(vapply(cases, `[[`, "", "fn"))) local({
+  fn_cases <- Filter(function(cs) cs$fn == fn, cases)
+  test_that(paste0("fuzz: ", fn, " (", length(fn_cases), " cases)"), {
+    for (cs in fn_cases) {
+      problem <- fuzz_case(cs$f, cs$check, cs$warned_ok)
+      expect(is.null(problem),
+             sprintf("%s, %s: %s", fn, cs$label,
+                     if (is.null(problem)) "" else problem))
+    }
+  })
+})
