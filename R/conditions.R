@@ -10,7 +10,8 @@
 #             curve), sampler (a user sampler or density misbehaved),
 #             engine (re-raised from the C engine), replicates, model
 #   warnings: unused_argument, zero_radius, id_column, transposed, scale,
-#             collapsed, deprecated, k_reduced (a default k lowered to fit)
+#             collapsed, deprecated, k_reduced (a default k lowered to fit),
+#             convergence (k-means did not converge)
 #   messages: dropped_columns (non-numeric columns ignored)
 
 #' Raise a classed prdcurve error

@@ -111,9 +111,17 @@ curve_stats <- function(lambda, precision, recall, beta = 8, epsilon = 0.05) {
   pos <- a > 0 & b > 0
   fp <- rep(0, length(a))
   fr <- rep(0, length(a))
-  # (1 + b2) a b / (b2 b + a), written to stay finite for huge beta
-  fp[pos] <- a[pos] * b[pos] * (1 / b2 + 1) / (b[pos] + a[pos] / b2)
-  fr[pos] <- a[pos] * b[pos] * (1 / b2 + 1) / (a[pos] + b[pos] / b2)
+  # (1 + b2) a b / (b2 b + a), divided through by b2 when b2 >= 1 so that
+  # it stays finite for huge and tiny beta
+  ap <- a[pos]
+  bp <- b[pos]
+  if (b2 >= 1) {
+    fp[pos] <- ap * bp * (1 / b2 + 1) / (bp + ap / b2)
+    fr[pos] <- ap * bp * (1 / b2 + 1) / (ap + bp / b2)
+  } else {
+    fp[pos] <- (1 + b2) * ap * bp / (b2 * bp + ap)
+    fr[pos] <- (1 + b2) * ap * bp / (b2 * ap + bp)
+  }
   c(auc = total,
     max_precision = a[theta == max(theta)][1],
     max_recall = b[theta == min(theta)][1],
@@ -194,7 +202,8 @@ frontier_at <- function(x, y, eps) {
 #' @return A named numeric vector, one IoU in \[0, 1\] per curve of
 #'   `curve1`, named by the columns that tell the curves of `curve1` apart
 #'   (the method for a single model and `k`; otherwise
-#'   `"model/method/k=.."`).
+#'   `"model/method/k=.."`). Two curves that are both the origin (empty PR
+#'   sets) have IoU 1.
 #' @section Errors: `prdcurve_error_curve` for inputs that are not valid
 #'   curves (columns `method`, `lambda`, `precision`, `recall`, at least 2
 #'   rows, precision and recall in \[0, 1\]) or a `curve2` whose curves
@@ -244,5 +253,7 @@ iou_polar <- function(p1, p2) {
   r2 <- stats::approx(p2$theta, p2$rho2, xout = th, ties = mean, rule = 2)$y
   lo <- cumulative_area(th, pmin(r1, r2))
   hi <- cumulative_area(th, pmax(r1, r2))
+  # two empty PR sets (the origin) are identical: IoU 1
+  if (hi[length(hi)] == 0) return(1)
   lo[length(lo)] / hi[length(hi)]
 }

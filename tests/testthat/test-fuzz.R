@@ -150,7 +150,7 @@ fuzz_case <- function(f, check = function(x) NULL, warned_ok = FALSE) {
   )
   setTimeLimit(elapsed = Inf)
   for (w in warns) {
-    if (!inherits(w, "prdcurve_warning")) {
+    if (!inherits(w, c("prdcurve_warning", "lifecycle_warning_deprecated"))) {
       return(sprintf("unclassed warning <%s>: %s",
                      paste(class(w), collapse = "/"),
                      trimws(conditionMessage(w))))
@@ -371,7 +371,7 @@ add("manifold_metrics", "p_precision at offset 1e8", function()
 
 # ---- entropy ----------------------------------------------------------------------
 
-entropy_ok <- function(x) metrics_problem(x, unbounded = c("PCE", "RCE", "RE"))
+entropy_ok <- function(x) metrics_problem(x, unbounded = c("pce", "rce", "re"))
 vec_ok <- function(x) {
   if (!is.numeric(x) || !length(x) || !all(is.finite(x))) {
     return(paste("not finite:", paste(format(x), collapse = ", ")))
@@ -883,6 +883,80 @@ add("print.prd_gaussian_mixture", "a mixture", function()
     if (!grepl("prd_gaussian_mixture", x[1])) return(paste("printed:", x[1]))
     NULL
   })
+
+# ---- per-sample functions, comparisons, tidiers ----------------------------------
+
+samples_ok <- function(cols) {
+  function(x) {
+    if (!is.data.frame(x) || !all(c("model", "set", "row", "k", cols) %in%
+                                    names(x))) {
+      return("not a per-sample tibble")
+    }
+    NULL
+  }
+}
+for (nm in core) local({
+  s <- sample_variants[[nm]]
+  add("manifold_samples", nm, function()
+    manifold_samples(s[[1]], s[[2]], k = 3),
+    samples_ok(c("n_balls", "in_manifold", "n_in_ball", "covered")))
+  add("entropy_samples", nm, function()
+    entropy_samples(s[[1]], s[[2]], k = 3), samples_ok(c("pce", "re", "rce")),
+    warned_ok = TRUE)
+})
+for (k in c(few_counts, list(39, 40))) local({
+  kk <- k
+  add("manifold_samples", paste("k =", count_label(kk)), function()
+    manifold_samples(X, Y, k = kk), samples_ok("n_balls"))
+})
+cv_rep <- prd_curve(X, list(a = Y, b = Y + 0.5), method = "knn", angles = 11,
+                    replicates = 3)
+cv_one <- prd_curve(X, Y, method = "knn", angles = 11)
+m_rep <- manifold_metrics(X, list(a = Y, b = Y + 0.5),
+                          metrics = c("precision", "recall"), replicates = 3)
+compare_ok <- function(x) {
+  if (!is.data.frame(x) || !all(c("estimate", "lower", "upper") %in% names(x))) {
+    return("not a comparison table")
+  }
+  ok <- is.na(x$lower) | (x$lower <= x$estimate + 1e-12 &
+                            x$estimate <= x$upper + 1e-12)
+  if (!all(ok)) return("estimate outside its interval")
+  NULL
+}
+for (b in list(NULL, "a", "b", "c", NA, 1, c("a", "b"))) local({
+  bb <- b
+  add("prd_compare", paste("baseline =", deparse(bb)), function()
+    prd_compare(cv_rep, baseline = bb), compare_ok)
+  add("prd_compare", paste("metrics, baseline =", deparse(bb)), function()
+    prd_compare(m_rep, baseline = bb), compare_ok)
+})
+for (cl in list(0, 1, NA, "a", 0.9, c(0.5, 0.9))) local({
+  cc <- cl
+  add("prd_compare", paste("conf_level =", deparse(cc)), function()
+    prd_compare(cv_rep, conf_level = cc), compare_ok)
+  add("tidy", paste("conf_level =", deparse(cc)), function()
+    tidy(cv_rep, conf_level = cc), compare_ok)
+})
+for (obj in list(cv_one, cv_rep, m_rep, 1, "a", data.frame(x = 1))) local({
+  oo <- obj
+  lab <- class(oo)[1]
+  add("prd_compare", paste("x =", lab), function() prd_compare(oo),
+      compare_ok)
+  if (inherits(oo, c("prd_curve", "prd_metrics"))) {
+    add("glance", paste("x =", lab), function() glance(oo),
+        function(x) if (is.data.frame(x) && nrow(x) == 1L) NULL else "not one row")
+  }
+  add("prd_curve_info", paste("x =", lab), function() prd_curve_info(oo),
+      function(x) if (is.data.frame(x)) NULL else "not a data frame")
+})
+add("prd_curve", "replicates = 1", function()
+  prd_curve(X, Y, replicates = 1, angles = 11), curve_ok)
+add("prd_curve", "replicates = 2, k too large for halves", function()
+  prd_curve(X, Y, k = 15, replicates = 2, angles = 11), curve_ok)
+add("prd_curve", "replicates = -1", function()
+  prd_curve(X, Y, replicates = -1, angles = 11), curve_ok)
+add("prd_curve", "replicates = NA", function()
+  prd_curve(X, Y, replicates = NA, angles = 11), curve_ok)
 
 # ---- run -------------------------------------------------------------------------------
 
