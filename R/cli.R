@@ -122,6 +122,8 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     if (!opt$quiet) prd_inform(msg, kind = "progress", .envir = .envir)
   }
   features <- cli_features(opt$features)
+  # every file is checked before the first (maybe long) read
+  for (path in c(opt$real, opt$generated)) check_path(path, call = NULL)
 
   real <- cli_read(opt$real, features, opt$id, opt$header, say)
   generated <- lapply(opt$generated, function(path) {
