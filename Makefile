@@ -8,7 +8,7 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 CHECKDIR := check
 
-.PHONY: all deps install demo build check document bench clean
+.PHONY: all deps install demo build check document bench cli-bench clean
 
 all: check
 
@@ -45,8 +45,15 @@ check: build
 	  $(R) CMD check --as-cran --no-manual $(TARBALL)
 	$(RSCRIPT) tools/check-log.R $(CHECKDIR)/$(PKG).Rcheck/00check.log
 
+# bench/engine.R rewrites bench/results.md; bench/cli.R then replaces (or
+# appends) its own "Command line" section.
 bench: install
 	$(RSCRIPT) bench/engine.R
+	$(RSCRIPT) bench/cli.R
+
+# The command line end to end against prd_curve() in R (a few minutes).
+cli-bench: install
+	$(RSCRIPT) bench/cli.R
 
 clean:
 	rm -rf $(CHECKDIR) src/*.o src/*.so demo/*.csv demo/*.png
