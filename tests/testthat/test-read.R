@@ -1,3 +1,9 @@
+local_dir <- function() {
+  dir <- tempfile("prdread")
+  dir.create(dir)
+  dir
+}
+
 # Write a .npy file by hand (format 1.0), so that the tests control the
 # dtype and the memory order whatever RcppCNPy writes.
 write_npy <- function(path, x, descr = "<f8", fortran = FALSE) {
@@ -35,7 +41,7 @@ test_that("CSV and TSV, with and without a header, give the written matrix exact
   set.seed(1)
   x <- matrix(rnorm(300 * 7), ncol = 7,
               dimnames = list(NULL, paste0("f", 1:7)))
-  dir <- withr::local_tempdir()
+  dir <- local_dir()
   for (sep in c(",", "\t", ";", " ")) {
     ext <- if (sep == "\t") ".tsv" else if (sep == ",") ".csv" else ".txt"
     with_h <- file.path(dir, paste0("h", ext))
@@ -62,7 +68,7 @@ test_that("CSV and TSV, with and without a header, give the written matrix exact
 })
 
 test_that("header = TRUE / FALSE override the detection", {
-  dir <- withr::local_tempdir()
+  dir <- local_dir()
   f <- file.path(dir, "x.csv")
   writeLines(c("1,2,3", "4,5,6", "7,8,9"), f)
   expect_identical(dim(prd_read(f)), c(3L, 3L))
@@ -78,7 +84,7 @@ test_that("header = TRUE / FALSE override the detection", {
 })
 
 test_that("an unnamed first column (row names, a pandas index) is dropped", {
-  dir <- withr::local_tempdir()
+  dir <- local_dir()
   x <- matrix(c(0.5, 1.5, -2, 3, 4.25, 5), ncol = 2,
               dimnames = list(NULL, c("a", "b")))
   f <- file.path(dir, "rn.csv")
@@ -94,7 +100,7 @@ test_that("an unnamed first column (row names, a pandas index) is dropped", {
 })
 
 test_that("features and id select columns; non-numeric columns are reported", {
-  dir <- withr::local_tempdir()
+  dir <- local_dir()
   df <- data.frame(id = 1:5, label = letters[1:5], f1 = c(1.5, 2, 3, 4, 5),
                    f2 = c(0, 1, 0, 1, 0), g = c(9, 8, 7, 6, 5))
   f <- file.path(dir, "d.csv")
@@ -134,7 +140,7 @@ test_that("features and id select columns; non-numeric columns are reported", {
 })
 
 test_that("file errors are classed and name the file", {
-  dir <- withr::local_tempdir()
+  dir <- local_dir()
   missing <- file.path(dir, "no-such-file.csv")
   expect_error(prd_read(missing), "no-such-file",
                class = "prdcurve_error_file")
@@ -169,7 +175,7 @@ test_that("file errors are classed and name the file", {
 })
 
 test_that(".rds files: matrices, data frames and embedding list columns", {
-  dir <- withr::local_tempdir()
+  dir <- local_dir()
   x <- matrix(c(1.25, -2, 3, 4, 5, 6.5), ncol = 2)
   f <- file.path(dir, "m.rds")
   saveRDS(x, f)
@@ -191,7 +197,7 @@ test_that(".rds files: matrices, data frames and embedding list columns", {
 
 test_that(".npy round trip (RcppCNPy)", {
   skip_if_not_installed("RcppCNPy")
-  dir <- withr::local_tempdir()
+  dir <- local_dir()
   set.seed(3)
   x <- matrix(rnorm(40 * 6), ncol = 6)
   f <- file.path(dir, "x.npy")
@@ -221,7 +227,7 @@ test_that(".npy round trip (RcppCNPy)", {
 })
 
 test_that("a missing reader package is a classed error naming it", {
-  dir <- withr::local_tempdir()
+  dir <- local_dir()
   f <- file.path(dir, "x.parquet")
   writeLines("PAR1", f)
   if (!requireNamespace("arrow", quietly = TRUE)) {
@@ -238,7 +244,7 @@ test_that("a missing reader package is a classed error naming it", {
 
 test_that("Parquet and Feather round trip (arrow)", {
   skip_if_not_installed("arrow")
-  dir <- withr::local_tempdir()
+  dir <- local_dir()
   set.seed(4)
   df <- data.frame(id = 1:30, f1 = rnorm(30), f2 = rnorm(30))
   for (ext in c("parquet", "feather", "arrow")) {
