@@ -277,7 +277,12 @@ cli_read <- function(path, features, id, header, say) {
                          file = path, call = NULL)
   x <- as.matrix(df[sel$features])
   rm(df)
-  x <- as_samples(x, arg = path, call = NULL)
+  # The common defects of a file (empty cells, too few rows) are reported
+  # here, naming the file; prd_curve() validates everything once more, so
+  # the full check runs only when a cheap test fails.
+  if (nrow(x) < 2L || !is.finite(sum(x))) {
+    x <- as_samples(x, arg = path, call = NULL)
+  }
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   file <- basename(path)
   say("Read {.file {file}}: {nrow(x)} x {ncol(x)} in {secs} s.")

@@ -14,14 +14,15 @@
 #       CSV and PNG outputs);
 #   (b) prd_curve() in this R session on the same matrices, with the same
 #       method, k, split and seed;
-# and the ratio (a) / (b) (target: at most 1.5). Also utils::read.csv()
-# against prd_read() on one of the files. Each timing is the best of
-# `BENCH_REPS` runs (default 2). The section "Command line" of
+# and the ratio (a) / (b) (target: at most 1.5); the same with the data in
+# .npy files when RcppCNPy is installed. Also utils::read.csv() against
+# prd_read() on one of the files. Each timing is the best of `BENCH_REPS`
+# runs (default 3), CLI and in-R runs interleaved. The section "Command line" of
 # bench/results.md is replaced (or appended); bench/engine.R rewrites the
 # whole file, so run it first (as `make bench` does).
 
 suppressPackageStartupMessages(library(prdcurve))
-reps <- as.integer(Sys.getenv("BENCH_REPS", "2"))
+reps <- as.integer(Sys.getenv("BENCH_REPS", "3"))
 n <- 5000L
 d <- 2048L
 k <- 50L
@@ -47,13 +48,23 @@ generated <- as.matrix(prd_read(f_gen))
 mb <- file.size(f_real) / 1e6
 message(sprintf("Wrote two %d x %d CSV files of %.0f MB each", n, d, mb))
 
+has_npy <- requireNamespace("RcppCNPy", quietly = TRUE)
+if (has_npy) {
+  f_real_npy <- file.path(dir, "real.npy")
+  f_gen_npy <- file.path(dir, "generated.npy")
+  utils::capture.output({
+    RcppCNPy::npySave(f_real_npy, real)
+    RcppCNPy::npySave(f_gen_npy, generated)
+  })
+}
+
 best <- function(f) min(vapply(seq_len(reps), function(i) f(), numeric(1)))
 
-time_cli <- function(method) {
+time_cli <- function(method, files = c(f_real, f_gen)) {
   out <- file.path(dir, "out")
   err <- file.path(dir, "stderr.txt")
   el <- system.time(
-    status <- system2(rscript, c(script, shQuote(f_real), shQuote(f_gen),
+    status <- system2(rscript, c(script, shQuote(files),
                                  "--method", method, "--k", k,
                                  "--split", split, "--seed", 1,
                                  "--out", shQuote(out)),
@@ -76,25 +87,43 @@ time_r <- function(method) {
   })[["elapsed"]]
 }
 
+load_start <- readLines("/proc/loadavg")
+cases <- list(list(method = "knn,kde,ipr,coverage", input = "csv"),
+              list(method = "knn", input = "csv"))
+if (has_npy) {
+  cases <- c(cases, list(list(method = "knn,kde,ipr,coverage", input = "npy"),
+                         list(method = "knn", input = "npy")))
+}
 rows <- list()
-for (method in c("knn,kde,ipr,coverage", "knn")) {
+for (cs in cases) {
+  method <- cs$method
+  files <- if (cs$input == "csv") c(f_real, f_gen) else
+    c(f_real_npy, f_gen_npy)
   invisible(time_r(method))  # warm-up (BLAS threads, page faults)
-  runs <- lapply(seq_len(reps), function(i) time_cli(method))
+  # CLI and in-R runs interleaved, so that both see the same machine load
+  runs <- list()
+  r_runs <- numeric()
+  for (i in seq_len(reps)) {
+    runs[[i]] <- time_cli(method, files)
+    r_runs[i] <- time_r(method)
+  }
   cli <- runs[[which.min(vapply(runs, `[[`, numeric(1), "total"))]]
-  r <- best(function() time_r(method))
+  r <- min(r_runs)
   rows[[length(rows) + 1L]] <- data.frame(
     method = if (grepl(",", method)) "all four (default)" else method,
+    input = paste0(".", cs$input),
     cli_s = round(cli[["total"]], 2), read_s = round(cli[["read"]], 2),
     curves_s = round(cli[["curves"]], 2),
     other_s = round(cli[["total"]] - cli[["read"]] - cli[["curves"]], 2),
     r_s = round(r, 2), ratio = round(cli[["total"]] / r, 2)
   )
-  message(sprintf("%s: CLI %.2f s (read %.2f, curves %.2f), prd_curve() %.2f s, ratio %.2f",
-                  method, cli[["total"]], cli[["read"]], cli[["curves"]], r,
-                  cli[["total"]] / r))
+  message(sprintf("%s, %s: CLI %.2f s (read %.2f, curves %.2f), prd_curve() %.2f s, ratio %.2f",
+                  method, cs$input, cli[["total"]], cli[["read"]],
+                  cli[["curves"]], r, cli[["total"]] / r))
 }
+load_end <- readLines("/proc/loadavg")
 tab <- do.call(rbind, rows)
-names(tab) <- c("methods", "CLI s", "of which reading s", "of which curves s",
+names(tab) <- c("methods", "input", "CLI s", "of which reading s", "of which curves s",
                 "of which other s", "prd_curve() s", "ratio")
 
 t_fread <- best(function() system.time(prd_read(f_real))[["elapsed"]])
@@ -110,11 +139,13 @@ si <- utils::sessionInfo()
 section <- c(
   "## Command line (bench/cli.R)",
   "",
-  sprintf("Two %s x %s CSV files of Gaussian data (real N(0, I), generated N(0.5 e_1, I); %.0f MB each, written by `data.table::fwrite()`). `CLI s`: `Rscript <prdcurve script> real.csv generated.csv --method M --k %d --split %s --seed 1 --out ...` run with `system2()`, end to end (R start-up, reading both files, the curves, writing the CSV and the PNG); the reading and curve times are those the CLI reports on standard error, `other` is the rest (start-up, packages, outputs). `prd_curve() s`: the same call in R on the same matrices (same method, k, split and seed). `ratio` = CLI / prd_curve() (target: at most 1.5). Best of %d runs. %s; data.table %s; %d cores; prd_threads() = %d. Run on %s.",
+  sprintf("Two %s x %s CSV files of Gaussian data (real N(0, I), generated N(0.5 e_1, I); %.0f MB each, written by `data.table::fwrite()`). `CLI s`: `Rscript <prdcurve script> real.csv generated.csv --method M --k %d --split %s --seed 1 --out ...` run with `system2()`, end to end (R start-up, reading both files, the curves, writing the CSV and the PNG); the reading and curve times are those the CLI reports on standard error, `other` is the rest (start-up, packages, outputs). `prd_curve() s`: the same call in R on the same matrices (same method, k, split and seed). `ratio` = CLI / prd_curve() (target: at most 1.5). Best of %d runs, the CLI and in-R runs interleaved. `.npy` rows: the same data as `.npy` files (RcppCNPy), to show what reading text costs. %s; data.table %s; %d cores; prd_threads() = %d. Run on %s; load average (1, 5, 15 min) %s at the start, %s at the end (other jobs were running on the machine when it is above 0).",
           format(n, big.mark = ","), format(d, big.mark = ","), mb, k,
           format(split), reps, si$R.version$version.string,
           utils::packageVersion("data.table"), parallel::detectCores(),
-          prd_threads(), format(Sys.Date())),
+          prd_threads(), format(Sys.Date()),
+          paste(strsplit(load_start, " ")[[1]][1:3], collapse = ", "),
+          paste(strsplit(load_end, " ")[[1]][1:3], collapse = ", ")),
   "",
   knitr::kable(tab, format = "pipe", align = "r"),
   "",

@@ -359,6 +359,10 @@ test_that("prd_cli gives classed errors", {
   writeLines(c("a,b,c", "1,2,x", "3,4,y", "5,6,z"), bad)
   expect_error(suppressMessages(run(fx$f_real, bad)),
                class = "prdcurve_error_columns")
+  # an empty cell: the error names the file and the row
+  na_file <- file.path(fx$dir, "holes.csv")
+  writeLines(c("v1,v2,v3", "1,2,3", "4,,6", "7,8,9"), na_file)
+  expect_error(run(na_file, fx$f_gen), "holes.csv.*missing.*row 2")
   # negative numbers are values, not flags
   expect_s3_class(run(fx$f_real, fx$f_gen, "--seed", "-3", "--method", "knn",
                       "--angles", "11"), "prd_curve")
