@@ -52,7 +52,9 @@
 #'   `prdcurve.csv` and `prdcurve.png` in the working directory).
 #' * `--header`, `--no-header`: for delimited text, whether the first line
 #'   holds column names (default: detected, see [prd_read()]).
-#' * `--quiet`: print nothing on standard output and no progress messages.
+#' * `--quiet`: print nothing on standard output and no progress messages
+#'   (messages about ignored columns, warnings and errors still go to
+#'   standard error).
 #' * `--help`, `-h`: print the usage and return.
 #'
 #' Progress messages ("Read real.csv: 5000 x 2048 in 0.8 s", ...) go to
@@ -275,7 +277,13 @@ cli_read <- function(path, features, id, header, say) {
   has_id <- !is.null(id) && id %in% names(df)
   sel <- select_features(df, features, id = if (has_id) id, arg = "--features",
                          file = path, call = NULL)
-  x <- as.matrix(df[sel$features])
+  x <- if (!is.matrix(df)) {
+    as.matrix(df[sel$features])
+  } else if (identical(sel$features, colnames(df))) {
+    df
+  } else {
+    df[, sel$features, drop = FALSE]
+  }
   rm(df)
   # The common defects of a file (empty cells, too few rows) are reported
   # here, naming the file; prd_curve() validates everything once more, so

@@ -97,13 +97,13 @@ prd_read <- function(path, features = NULL, id = NULL, header = NA) {
               kind = "input", call = call)
   }
   df <- read_table_file(path, header = header, call = call)
-  if (rlang::quo_is_null(features) && is.null(id)) {
-    return(tibble::as_tibble(df, .name_repair = "minimal"))
+  if (!(rlang::quo_is_null(features) && is.null(id))) {
+    sel <- select_features(df, features, id = id, arg = "features",
+                           file = path, call = call)
+    cols <- c(sel$id, sel$features)
+    df <- if (is.matrix(df)) df[, cols, drop = FALSE] else df[cols]
   }
-  sel <- select_features(df, features, id = id, arg = "features",
-                         file = path, call = call)
-  cols <- c(sel$id, sel$features)
-  tibble::as_tibble(df[cols], .name_repair = "minimal")
+  tibble::as_tibble(df, .name_repair = "minimal")
 }
 
 #' The readers by extension (lower case, without the dot)
@@ -150,8 +150,10 @@ check_path <- function(path, call = rlang::caller_env()) {
   fmt
 }
 
-#' Read a file into a plain data frame (all its columns), dispatching on the
-#' extension; every failure is a classed error naming the file.
+#' Read a file into a plain data frame (all its columns), or a numeric
+#' matrix with column names for .npy files and matrices in .rds files (no
+#' copy into a data frame); dispatches on the extension; every failure is a
+#' classed error naming the file.
 #' @noRd
 read_table_file <- function(path, header = NA, call = rlang::caller_env()) {
   fmt <- check_path(path, call = call)
@@ -166,7 +168,7 @@ read_table_file <- function(path, header = NA, call = rlang::caller_env()) {
     feather = read_arrow(path, fmt, call = call),
     rds = read_rds(path, call = call)
   )
-  df <- expand_list_columns(df, path, call = call)
+  if (!is.matrix(df)) df <- expand_list_columns(df, path, call = call)
   if (ncol(df) == 0L) {
     prd_abort("File {.file {path}} has no columns.", kind = "file", call = call)
   }
@@ -174,7 +176,7 @@ read_table_file <- function(path, header = NA, call = rlang::caller_env()) {
     prd_abort("File {.file {path}} has no data rows.", kind = "file",
               call = call)
   }
-  dup <- unique(names(df)[duplicated(names(df))])
+  dup <- unique(colnames(df)[duplicated(colnames(df))])
   if (length(dup)) {
     prd_abort(c("File {.file {path}} has duplicated column names.",
                 "x" = "Duplicated: {.val {dup}}."),
@@ -264,7 +266,7 @@ npy_header <- function(path, call = rlang::caller_env()) {
   list(version = major, descr = field("'descr'\\s*:\\s*'([^']*)'"),
        fortran = identical(field("'fortran_order'\\s*:\\s*(True|False)"),
                            "True"),
-       shape = dims, header_bytes = 6L + 2L + len_size + len)
+       shape = dims, length = len)
 }
 
 read_npy <- function(path, call = rlang::caller_env()) {
@@ -286,7 +288,9 @@ read_npy <- function(path, call = rlang::caller_env()) {
                 "x" = "Its shape is ({paste(h$shape, collapse = ', ')})."),
               kind = "file", call = call)
   }
-  if (h$version != 1L || h$header_bytes > 255L) {
+  # RcppCNPy reads a version 1.0 header of at most 256 bytes after its
+  # length field (what numpy.save() writes for plain numeric arrays)
+  if (h$version != 1L || h$length > 256L) {
     prd_abort(c("Can't read {.file {path}}: its .npy header (format version {h$version}.0) is not supported by RcppCNPy.",
                 "i" = "Save it with {.code numpy.save()} as a plain numeric array."),
               kind = "file", call = call)
@@ -296,7 +300,7 @@ read_npy <- function(path, call = rlang::caller_env()) {
     path, "a .npy array", call)
   if (is.null(dim(x))) x <- matrix(x, ncol = 1L)
   colnames(x) <- paste0("V", seq_len(ncol(x)))
-  as.data.frame(x)
+  x
 }
 
 read_arrow <- function(path, fmt, call = rlang::caller_env()) {
@@ -315,6 +319,7 @@ read_rds <- function(path, call = rlang::caller_env()) {
   if (is.matrix(x)) {
     if (is.null(colnames(x))) colnames(x) <- paste0("V", seq_len(ncol(x)))
     rownames(x) <- NULL
+    if (is.numeric(x)) return(x)
     x <- as.data.frame(x, stringsAsFactors = FALSE)
   }
   if (!is.data.frame(x)) {
@@ -355,7 +360,8 @@ expand_list_columns <- function(df, path, call = rlang::caller_env()) {
   as.data.frame(out, check.names = FALSE, stringsAsFactors = FALSE)
 }
 
-#' Select the feature columns (and the id column) of a data frame
+#' Select the feature columns (and the id column) of a data frame or of a
+#' matrix with column names
 #'
 #' @param features a quosure (tidyselect) or NULL (every numeric column
 #'   other than `id`).
@@ -364,6 +370,8 @@ expand_list_columns <- function(df, path, call = rlang::caller_env()) {
 #' @noRd
 select_features <- function(df, features, id = NULL, arg = "features",
                             file = NULL, call = rlang::caller_env()) {
+  # a matrix is selected through an empty data frame of the same columns
+  if (is.matrix(df)) df <- as.data.frame(df[0L, , drop = FALSE])
   src <- if (is.null(file)) "the data" else "{.file {file}}"
   if (!is.null(id) && !id %in% names(df)) {
     prd_abort(c(paste0("The {.arg id} column {.val {id}} does not exist in ",

@@ -52,10 +52,10 @@ has_npy <- requireNamespace("RcppCNPy", quietly = TRUE)
 if (has_npy) {
   f_real_npy <- file.path(dir, "real.npy")
   f_gen_npy <- file.path(dir, "generated.npy")
-  utils::capture.output({
+  invisible(utils::capture.output({
     RcppCNPy::npySave(f_real_npy, real)
     RcppCNPy::npySave(f_gen_npy, generated)
-  })
+  }))
 }
 
 best <- function(f) min(vapply(seq_len(reps), function(i) f(), numeric(1)))
