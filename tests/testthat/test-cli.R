@@ -1,95 +1,378 @@
-cli_fixture <- function(header = TRUE) {
+cli_fixture <- function(header = TRUE, dir = tempfile("prdcli")) {
+  dir.create(dir, showWarnings = FALSE)
   set.seed(11)
   real <- matrix(round(rnorm(60 * 3), 3), ncol = 3)
   generated <- matrix(round(rnorm(50 * 3, mean = 0.7), 3), ncol = 3)
-  f_real <- tempfile(fileext = ".csv")
-  f_gen <- tempfile(fileext = ".csv")
+  f_real <- file.path(dir, "real.csv")
+  f_gen <- file.path(dir, "gen.csv")
   utils::write.table(real, f_real, sep = ",", row.names = FALSE,
                      col.names = if (header) paste0("v", 1:3) else FALSE)
   utils::write.table(generated, f_gen, sep = ",", row.names = FALSE,
                      col.names = if (header) paste0("v", 1:3) else FALSE)
-  list(real = real, generated = generated, f_real = f_real, f_gen = f_gen)
+  list(real = real, generated = generated, f_real = f_real, f_gen = f_gen,
+       dir = dir)
+}
+
+curve_columns <- c("method", "k", "lambda", "precision", "recall")
+
+expect_same_curve <- function(object, expected) {
+  object <- as.data.frame(object)
+  expected <- as.data.frame(expected)
+  expect_identical(object$method, expected$method)
+  expect_equal(object$lambda, expected$lambda, tolerance = 1e-12)
+  expect_equal(object$precision, expected$precision, tolerance = 1e-12)
+  expect_equal(object$recall, expected$recall, tolerance = 1e-12)
 }
 
 test_that("prd_cli writes the curve of prd_curve() with the same seed", {
   fx <- cli_fixture(header = TRUE)
-  out <- file.path(tempdir(), "cli-curve")
+  out <- file.path(fx$dir, "cli-curve")
   expect_output(
-    cv <- prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn,coverage",
-                    "--k", "4", "--split", "0.4", "--seed", "7",
-                    "--angles", "101", "--out", out)),
+    cv <- suppressMessages(
+      prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn,coverage",
+                "--k", "4", "--split", "0.4", "--seed", "7",
+                "--angles", "101", "--out", out))),
     "max_precision"
   )
   set.seed(7)
   ref <- prd_curve(fx$real, fx$generated, method = c("knn", "coverage"),
                    k = 4, split = 0.4, angles = 101)
   written <- utils::read.csv(paste0(out, ".csv"))
-  expect_identical(names(written), c("method", "lambda", "precision", "recall"))
+  expect_identical(names(written), c("model", curve_columns))
   expect_identical(nrow(written), 2L * 103L)
-  expect_identical(written$method, ref$method)
-  expect_equal(written$lambda, ref$lambda, tolerance = 1e-12)
-  expect_equal(written$precision, ref$precision, tolerance = 1e-12)
-  expect_equal(written$recall, ref$recall, tolerance = 1e-12)
+  expect_identical(unique(written$model), "gen")
+  expect_same_curve(written, ref)
   # the returned curve is the curve itself, with its attributes
+  expect_s3_class(cv, "prd_curve")
+  expect_identical(names(cv), c("model", curve_columns))
   expect_equal(cv$precision, ref$precision)
-  expect_identical(attr(cv, "k"), 4L)
-  expect_identical(attr(cv, "sizes")[["eval_real"]], 24L)
+  expect_identical(unique(prd_curve_info(cv)$k), 4L)
+  expect_identical(unique(prd_curve_info(cv)$n_eval_real), 24L)
   if (requireNamespace("ggplot2", quietly = TRUE)) {
     expect_true(file.size(paste0(out, ".png")) > 1000)
   }
 })
 
-test_that("prd_cli detects a missing header, and --no-header / --opt=value work", {
+test_that("progress goes to messages, results to stdout, nothing under --quiet", {
+  fx <- cli_fixture()
+  out <- file.path(fx$dir, "quiet")
+  args <- c(fx$f_real, fx$f_gen, "--method", "knn", "--seed", "1",
+            "--angles", "11", "--out", out)
+  msgs <- character()
+  stdout <- utils::capture.output(
+    withCallingHandlers(prd_cli(args), prdcurve_message_progress = function(m) {
+      msgs <<- c(msgs, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    }))
+  expect_match(msgs[1], "Read .*real\\.csv.*60 x 3 in [0-9.]+ s")
+  expect_match(msgs[2], "Read .*gen\\.csv.*50 x 3")
+  expect_true(any(grepl("Computing curves \\(knn\\) for 1 model", msgs)))
+  expect_true(any(grepl("Wrote", msgs)))
+  expect_true(any(grepl("prd_curve: real.csv \\(60 rows\\) vs gen \\(50 rows\\); 3 features", stdout)))
+  expect_false(any(grepl("Read ", stdout)))
+  expect_silent(res <- prd_cli(c(args, "--quiet")))
+  expect_s3_class(res, "prd_curve")
+  expect_output(prd_cli(c(args, "--quiet")), NA)
+})
+
+test_that("a header is detected; --header / --no-header and --opt=value work", {
   fx <- cli_fixture(header = FALSE)
-  out <- file.path(tempdir(), "cli-nohead")
+  out <- file.path(fx$dir, "cli-nohead")
   cv <- prd_cli(c(fx$f_real, fx$f_gen, "--method=knn", "--seed=3", "--k=5",
                   "--split=0", "--angles=51", paste0("--out=", out),
                   "--quiet"))
   ref <- prd_curve(fx$real, fx$generated, method = "knn", k = 5, split = 0,
                    angles = 51)
   # no header detected: all 60 rows read
-  expect_identical(attr(cv, "sizes")[["eval_real"]], 60L)
-  expect_equal(cv$precision, ref$precision)
-  expect_equal(cv$recall, ref$recall)
+  expect_identical(unique(prd_curve_info(cv)$n_eval_real), 60L)
+  expect_same_curve(cv, ref)
   cv2 <- prd_cli(c(fx$f_real, fx$f_gen, "--no-header", "--method", "knn",
                    "--k", "5", "--split", "0", "--angles", "51",
                    "--out", out, "--quiet"))
-  expect_equal(cv2$precision, ref$precision)
+  expect_same_curve(cv2, ref)
   # forcing --header on header-less files drops the first row
-  cv3 <- prd_cli(c(fx$f_real, fx$f_gen, "--header", "--method", "knn",
-                   "--k", "5", "--split", "0", "--angles", "51",
-                   "--out", out, "--quiet"))
-  expect_identical(attr(cv3, "sizes")[["eval_real"]], 59L)
-  expect_identical(attr(cv3, "sizes")[["eval_generated"]], 49L)
+  # (their first rows, now names, differ: a warning says so)
+  expect_warning(
+    cv3 <- prd_cli(c(fx$f_real, fx$f_gen, "--header", "--method", "knn",
+                     "--k", "5", "--split", "0", "--angles", "51",
+                     "--out", out, "--quiet")),
+    class = "prdcurve_warning_columns")
+  expect_identical(unique(prd_curve_info(cv3)$n_eval_real), 59L)
+  expect_identical(unique(prd_curve_info(cv3)$n_eval_generated), 49L)
 })
 
-test_that("prd_cli gives clear errors", {
+test_that("an integer id column is not a feature", {
   fx <- cli_fixture()
-  missing <- file.path(tempdir(), "no-such-file.csv")
-  expect_error(prd_cli(c(fx$f_real, missing)), "does not exist",
-               class = "prdcurve_error")
-  expect_error(prd_cli(c(fx$f_real, missing)), "no-such-file")
-  expect_error(prd_cli(c(fx$f_real)), "exactly 2 CSV files.*got 1",
-               class = "prdcurve_error")
-  expect_error(prd_cli(c(fx$f_real, fx$f_gen, fx$f_gen)), "got 3")
-  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--bogus", "1")),
-               "Unknown option.*--bogus", class = "prdcurve_error")
-  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--k")), "--k.*needs a value")
-  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--k", "ten")),
-               "--k.*must be a number")
-  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--quiet=yes")),
-               "takes no value")
-  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn,foo",
-                         "--quiet")), "foo")
-  # a non-numeric column is reported with the file name
-  bad <- tempfile(fileext = ".csv")
+  dir <- fx$dir
+  real_id <- data.frame(id = seq_len(60) * 1000L, fx$real)
+  gen_id <- data.frame(fx$generated, id = seq_len(50))
+  names(real_id)[-1] <- names(gen_id)[1:3] <- paste0("v", 1:3)
+  f_real <- file.path(dir, "real_id.csv")
+  f_gen <- file.path(dir, "gen_id.csv")
+  utils::write.csv(real_id, f_real, row.names = FALSE)
+  utils::write.csv(gen_id, f_gen, row.names = FALSE)
+  out <- file.path(dir, "id")
+  cv <- prd_cli(c(f_real, f_gen, "--id", "id", "--seed", "5",
+                  "--method", "knn,ipr", "--angles", "101", "--quiet",
+                  "--out", out))
+  set.seed(5)
+  ref <- prd_curve(fx$real, fx$generated, method = c("knn", "ipr"),
+                   angles = 101)
+  expect_same_curve(cv, ref)
+  expect_identical(prd_curve_info(cv)$k, prd_curve_info(ref)$k)
+  # the same files without --id: the id is a feature, and the curve differs
+  cv_bad <- prd_cli(c(f_real, f_gen, "--seed", "5", "--method", "knn,ipr",
+                      "--angles", "101", "--quiet", "--out", out))
+  expect_gt(max(abs(cv_bad$precision - ref$precision)), 0.1)
+  # a character id column needs no --id, and is reported as ignored
+  real_chr <- data.frame(name = paste0("img", 1:60), fx$real)
+  names(real_chr)[-1] <- paste0("v", 1:3)
+  f_chr <- file.path(dir, "real_chr.csv")
+  utils::write.csv(real_chr, f_chr, row.names = FALSE)
+  expect_message(
+    cv_chr <- prd_cli(c(f_chr, fx$f_gen, "--seed", "5", "--method", "knn,ipr",
+                        "--angles", "101", "--quiet", "--out", out)),
+    "name", class = "prdcurve_message_dropped_columns")
+  expect_same_curve(cv_chr, ref)
+})
+
+test_that("several --generated files give one table with a model column", {
+  fx <- cli_fixture()
+  dir <- fx$dir
+  set.seed(12)
+  other <- matrix(round(rnorm(40 * 3, sd = 0.5), 3), ncol = 3,
+                  dimnames = list(NULL, paste0("v", 1:3)))
+  f_other <- file.path(dir, "narrow_model.csv")
+  utils::write.csv(other, f_other, row.names = FALSE)
+  out <- file.path(dir, "two")
+  common <- c("--method", "knn,coverage", "--seed", "9", "--angles", "101",
+              "--quiet")
+  both <- prd_cli(c("--real", fx$f_real, "--generated", fx$f_gen,
+                    "--generated", paste0("narrow=", f_other), common,
+                    "--out", out))
+  expect_identical(names(both), c("model", curve_columns))
+  expect_identical(unique(both$model), c("gen", "narrow"))
+  # one k for every model: round(sqrt(smallest fit set)) = round(sqrt(20))
+  expect_identical(unique(prd_curve_info(both)$k), 4L)
+  written <- utils::read.csv(paste0(out, ".csv"))
+  expect_identical(names(written), c("model", curve_columns))
+  expect_identical(unique(written$model), c("gen", "narrow"))
+  # the models equal one prd_curve() call with both sets (shared real split)
+  one_b <- prd_cli(c(fx$f_real, f_other, common, "--out", out))
+  expect_identical(unique(one_b$model), "narrow_model")
+  set.seed(9)
+  ref <- prd_curve(fx$real, list(gen = fx$generated, narrow = other),
+                   method = c("knn", "coverage"), angles = 101)
+  expect_same_curve(both, ref)
+  # the first model equals its single-file run (same random numbers)
+  one_a <- prd_cli(c(fx$f_real, fx$f_gen, common, "--out", out))
+  expect_same_curve(both[both$model == "gen", ], one_a)
+  # positional: real, then any number of generated files
+  pos <- prd_cli(c(fx$f_real, fx$f_gen, f_other, common, "--out", out))
+  expect_identical(unique(pos$model), c("gen", "narrow_model"))
+  expect_same_curve(pos, both)
+  # the summary is per model and method
+  expect_output(
+    suppressMessages(prd_cli(c(fx$f_real, fx$f_gen, f_other, "--method", "knn",
+                               "--seed", "9", "--angles", "101", "--out", out))),
+    "gen +knn.*\\n.*narrow_model +knn")
+})
+
+test_that("--features takes names, ranges and tidyselect expressions", {
+  dir <- tempfile("prdfeat")
+  dir.create(dir)
+  set.seed(21)
+  mk <- function(n, mean) {
+    data.frame(id = seq_len(n), f1 = rnorm(n, mean), f2 = rnorm(n),
+               f3 = rnorm(n, mean), g1 = rnorm(n), f4 = rnorm(n))
+  }
+  real <- mk(70, 0)
+  gen <- mk(60, 0.8)
+  f_real <- file.path(dir, "r.csv")
+  f_gen <- file.path(dir, "g.csv")
+  data.table::fwrite(real, f_real)
+  data.table::fwrite(gen, f_gen)
+  run <- function(spec) {
+    prd_cli(c(f_real, f_gen, "--features", spec, "--id", "id", "--seed", "2",
+              "--method", "knn", "--angles", "51", "--quiet",
+              "--out", file.path(dir, "o")))
+  }
+  ref <- function(cols) {
+    set.seed(2)
+    prd_curve(as.matrix(real[cols]), as.matrix(gen[cols]), method = "knn",
+              angles = 51)
+  }
+  expect_same_curve(run("f1:f3"), ref(c("f1", "f2", "f3")))
+  expect_same_curve(run("f1,f3:g1"), ref(c("f1", "f3", "g1")))
+  expect_same_curve(run("2:3,6"), ref(c("f1", "f2", "f4")))
+  expect_same_curve(run('starts_with("f")'), ref(c("f1", "f2", "f3", "f4")))
+  expect_same_curve(run('starts_with("f") & !f2'), ref(c("f1", "f3", "f4")))
+  expect_same_curve(run("f1:f4, -g1"), ref(c("f1", "f2", "f3", "f4")))
+  # default: every numeric column but the id
+  expect_same_curve(
+    prd_cli(c(f_real, f_gen, "--id", "id", "--seed", "2", "--method", "knn",
+              "--angles", "51", "--quiet", "--out", file.path(dir, "o"))),
+    ref(c("f1", "f2", "f3", "g1", "f4")))
+  expect_error(run("f1:nope"), "nope", class = "prdcurve_error_input")
+  expect_error(run("starts_with("), class = "prdcurve_error_input")
+  expect_error(run("id"), class = "prdcurve_error_input")
+  expect_error(run(""), class = "prdcurve_error_input")
+  # a generated file with the same features in another order is realigned
+  data.table::fwrite(gen[c("f4", "id", "g1", "f3", "f2", "f1")], f_gen)
+  expect_same_curve(run("f1:f4"), ref(c("f1", "f2", "f3", "g1", "f4")))
+  unlink(dir, recursive = TRUE)
+})
+
+test_that("files with different feature names or counts", {
+  fx <- cli_fixture()
+  other <- file.path(fx$dir, "w.csv")
+  x <- fx$generated
+  colnames(x) <- c("a", "b", "c")
+  utils::write.csv(x, other, row.names = FALSE)
+  expect_warning(
+    cv <- prd_cli(c(fx$f_real, other, "--seed", "1", "--method", "knn",
+                    "--angles", "11", "--quiet",
+                    "--out", file.path(fx$dir, "w"))),
+    "matched by position", class = "prdcurve_warning_columns")
+  set.seed(1)
+  expect_same_curve(cv, prd_curve(fx$real, fx$generated, method = "knn",
+                                  angles = 11))
+  narrow <- file.path(fx$dir, "n.csv")
+  utils::write.csv(x[, 1:2], narrow, row.names = FALSE)
+  expect_error(prd_cli(c(fx$f_real, narrow, "--quiet")), "n.csv",
+               class = "prdcurve_error_columns")
+})
+
+test_that(".npy files on the command line", {
+  skip_if_not_installed("RcppCNPy")
+  fx <- cli_fixture()
+  f_npy <- file.path(fx$dir, "model_x.npy")
+  utils::capture.output(RcppCNPy::npySave(f_npy, fx$generated))
+  cv <- prd_cli(c("--real", fx$f_real, "--generated", f_npy, "--seed", "4",
+                  "--method", "knn", "--angles", "21", "--quiet",
+                  "--out", file.path(fx$dir, "npy")))
+  expect_identical(unique(cv$model), "model_x")
+  set.seed(4)
+  expect_same_curve(cv, prd_curve(fx$real, fx$generated, method = "knn",
+                                  angles = 21))
+})
+
+test_that("the figure: one panel per model, title with files, k and split", {
+  skip_if_not_installed("ggplot2")
+  fx <- cli_fixture()
+  f_b <- file.path(fx$dir, "gen_b.csv")
+  file.copy(fx$f_gen, f_b)
+  out <- file.path(fx$dir, "fig")
+  cv <- prd_cli(c("--real", fx$f_real, "--generated", fx$f_gen,
+                  "--generated", f_b, "--k", "6", "--split", "0.4",
+                  "--method", "knn,kde", "--seed", "1", "--angles", "51",
+                  "--quiet", "--out", out))
+  expect_true(file.exists(paste0(out, ".png")))
+  expect_gt(file.size(paste0(out, ".png")), 10000)
+  title <- prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen, gen_b = f_b), cv)
+  expect_match(title, "real.csv vs gen.csv, gen_b.csv")
+  expect_match(title, "k = 6, split = 0.4", fixed = TRUE)
+  p <- prdcurve:::cli_plot(cv, title)
+  built <- ggplot2::ggplot_build(p)
+  expect_identical(nrow(built$layout$layout), 2L)
+  expect_identical(as.character(built$layout$layout$model), c("gen", "gen_b"))
+  expect_identical(p$labels$title, title)
+  expect_identical(p$labels$x, "recall")
+  expect_identical(p$labels$y, "precision")
+  expect_identical(built$layout$panel_scales_x[[1]]$limits, c(0, 1))
+  expect_identical(built$layout$panel_scales_y[[1]]$limits, c(0, 1))
+  expect_true(built$plot$coordinates$is_free() == FALSE)
+  expect_identical(built$plot$coordinates$ratio, 1)
+  # one colour per method, every method in every panel
+  d <- built$data[[1]]
+  expect_identical(length(unique(d$colour)), 2L)
+  expect_identical(nrow(unique(d[c("PANEL", "colour")])), 4L)
+  # a single model: one panel
+  one <- prdcurve:::cli_plot(cv[cv$model == "gen", ], "t")
+  expect_identical(nrow(ggplot2::ggplot_build(one)$layout$layout), 1L)
+  # different k per model are named in the title
+  cv2 <- prd_cli(c(fx$f_real, fx$f_gen, "--split", "0", "--method", "knn",
+                   "--angles", "11", "--quiet", "--out", out))
+  expect_match(prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen), cv2),
+               "k = 7, split = 0$")
+  cv3 <- prd_curve(fx$real, list(a = fx$generated, b = fx$generated),
+                   method = "knn", k = c(5, 7), split = 0, angles = 11)
+  expect_match(prdcurve:::cli_title("r.csv", c(a = "a.csv", b = "b.csv"), cv3),
+               "k = 5, 7, split = 0", fixed = TRUE)
+})
+
+test_that("prd_cli gives classed errors", {
+  fx <- cli_fixture()
+  run <- function(...) prd_cli(c(..., "--quiet", "--out",
+                                 file.path(fx$dir, "err")))
+  missing <- file.path(fx$dir, "no-such-file.csv")
+  expect_error(run(fx$f_real, missing), "no-such-file",
+               class = "prdcurve_error_file")
+  expect_error(run(fx$f_real), "No generated file",
+               class = "prdcurve_error_input")
+  expect_error(run("--generated", fx$f_gen), "No real file",
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--bogus", "1"),
+               "Unknown option.*--bogus", class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--k"), "--k.*needs a value",
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, "--generated"), "--generated.*needs a value",
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--k", "ten"),
+               "--k.*must be a whole number", class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--k", "2.5"),
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--k", "0"),
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--split", "1"), "--split",
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--seed", "1.5"), "--seed",
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--angles", "2"), "--angles",
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--bandwidth", "1,-2"),
+               "--bandwidth", class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--bandwidth", "1,2,3"),
+               "--bandwidth", class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--quiet=yes"), "takes no value",
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--method", "knn,foo"), "foo",
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--header", "--no-header"),
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--id", "nope"), "none of the files",
+               class = "prdcurve_error_input")
+  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--out", "")),
+               class = "prdcurve_error_input")
+  # two generated files with the same base name need labels
+  sub <- file.path(fx$dir, "sub")
+  dir.create(sub)
+  file.copy(fx$f_gen, sub)
+  expect_error(run(fx$f_real, fx$f_gen, file.path(sub, "gen.csv")),
+               "same label", class = "prdcurve_error_input")
+  expect_s3_class(
+    run(fx$f_real, fx$f_gen, paste0("other=", file.path(sub, "gen.csv")),
+        "--method", "knn", "--angles", "11"),
+    "prd_curve")
+  expect_error(prd_cli(1), class = "prdcurve_error_input")
+  # a file whose only extra column is not numeric: fewer features
+  bad <- file.path(fx$dir, "bad.csv")
   writeLines(c("a,b,c", "1,2,x", "3,4,y", "5,6,z"), bad)
-  expect_error(prd_cli(c(fx$f_real, bad, "--quiet")), "numeric columns")
+  expect_error(suppressMessages(run(fx$f_real, bad)),
+               class = "prdcurve_error_columns")
+  # an empty cell: the error names the file and the row
+  na_file <- file.path(fx$dir, "holes.csv")
+  writeLines(c("v1,v2,v3", "1,2,3", "4,,6", "7,8,9"), na_file)
+  expect_error(run(na_file, fx$f_gen), "holes.csv.*missing.*row 2")
+  # negative numbers are values, not flags
+  expect_s3_class(run(fx$f_real, fx$f_gen, "--seed", "-3", "--method", "knn",
+                      "--angles", "11"), "prd_curve")
 })
 
 test_that("prd_cli --help prints the usage and returns NULL", {
-  expect_output(res <- prd_cli("--help"), "Usage: Rscript")
+  expect_output(res <- prd_cli("--help"), "Usage: prdcurve")
   expect_null(res)
+  expect_output(prd_cli(c("-h", "whatever")), "--generated")
 })
 
 test_that("--open and --bandwidth reach prd_curve()", {
@@ -106,12 +389,47 @@ test_that("--open and --bandwidth reach prd_curve()", {
   cv <- prd_cli(c(fr, fg, "--method", "kde", "--bandwidth", "1,1.5",
                   "--open", "--split", "0", "--angles", "51", "--quiet",
                   "--out", out))
-  expect_equal(attr(cv, "bandwidth"), c(real = 1, generated = 1.5))
-  expect_false(attr(cv, "closed"))
+  info <- prd_curve_info(cv)
+  expect_equal(c(info$bandwidth_real, info$bandwidth_generated), c(1, 1.5))
+  expect_false(info$closed)
   direct <- prd_curve(real, generated, method = "kde", bandwidth = c(1, 1.5),
                       closed = FALSE, split = 0, angles = 51)
   expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
   written <- utils::read.csv(paste0(out, ".csv"))
   expect_equal(written$recall, direct$recall, tolerance = 1e-12)
   unlink(dir, recursive = TRUE)
+})
+
+test_that("the prdcurve script: exit status, stdout, stderr without a backtrace", {
+  skip_on_os("windows")
+  script <- system.file("scripts", "prdcurve", package = "prdcurve")
+  skip_if(!nzchar(script), "the package is not installed")
+  expect_identical(file.access(script, 1L)[[1]], 0L)
+  fx <- cli_fixture()
+  rscript <- file.path(R.home("bin"), "Rscript")
+  out <- file.path(fx$dir, "script")
+  so <- file.path(fx$dir, "stdout.txt")
+  se <- file.path(fx$dir, "stderr.txt")
+  status <- system2(rscript, c(script, shQuote(fx$f_real), shQuote(fx$f_gen),
+                               "--method", "knn", "--seed", "1",
+                               "--angles", "11", "--out", shQuote(out)),
+                    stdout = so, stderr = se)
+  expect_identical(status, 0L)
+  expect_true(any(grepl("max_precision", readLines(so))))
+  expect_true(any(grepl("Read .*real\\.csv", readLines(se))))
+  expect_false(any(grepl("Read ", readLines(so))))
+  expect_true(file.exists(paste0(out, ".csv")))
+  status <- system2(rscript, c(script, shQuote(fx$f_real), "nope.csv"),
+                    stdout = so, stderr = se)
+  expect_identical(status, 1L)
+  err <- readLines(se)
+  expect_match(err[1], "^Error: File .*nope\\.csv.* does not exist")
+  expect_false(any(grepl("Backtrace|traceback|Execution halted", err)))
+  expect_length(readLines(so), 0L)
+  status <- system2(rscript, c(script, "--quiet", shQuote(fx$f_real),
+                               shQuote(fx$f_gen), "--method", "knn",
+                               "--angles", "11", "--out", shQuote(out)),
+                    stdout = so, stderr = se)
+  expect_identical(status, 0L)
+  expect_length(readLines(so), 0L)
 })

@@ -1,0 +1,418 @@
+#' Read a set of samples (embeddings) from a file
+#'
+#' Reads one sample set, one row per sample and one column per feature, with
+#' a fast reader chosen by the file's extension (case-insensitive):
+#'
+#' * `.csv`, `.tsv`, `.txt`: delimited text, read with
+#'   [data.table::fread()] (multi-threaded, [prd_threads()] threads). The
+#'   delimiter (comma, tab, semicolon, space, ...) is detected, and so is the
+#'   header line unless `header` says otherwise: the first line is a header
+#'   when its fields are not all numbers while the next lines' are. A header
+#'   whose first field is empty (R's `write.csv()` with row names, pandas'
+#'   `to_csv()` with its index) marks that column as row names: it is
+#'   dropped, with a message. A header-less file gets columns `V1`, ...,
+#'   `Vd`. Compressed `.csv.gz`, `.tsv.gz` and `.txt.gz` files need the
+#'   R.utils package (a [data.table::fread()] requirement).
+#' * `.npy` (also `.npy.gz`): a NumPy array saved with `numpy.save()`, read
+#'   with `RcppCNPy::npyLoad()` (the RcppCNPy package must be installed). A
+#'   2-D array of shape (n, d), C or Fortran order, of dtype `float64` or
+#'   `int64` (the latter with values within R's integer range); a 1-D array
+#'   of length n is n samples of dimension 1. Columns are named `V1`, ...,
+#'   `Vd`. Other dtypes (`float32` in particular) are refused with a
+#'   classed error: convert with `x.astype("float64")` before saving.
+#' * `.parquet`, `.feather`, `.arrow` (Arrow IPC file format): read with
+#'   `arrow::read_parquet()` or `arrow::read_feather()` (the arrow package
+#'   must be installed).
+#' * `.rds`: a data frame or matrix saved with [saveRDS()]. Matrix columns
+#'   without names are named `V1`, ..., `Vd`.
+#'
+#' In every format, a list column whose elements are numeric vectors of one
+#' common length d (an "embedding" column, as Parquet files often have) is
+#' expanded into d numeric columns `<name>_1`, ..., `<name>_d`.
+#'
+#' With `features` and `id` both `NULL`, every column of the file is
+#' returned as read. Otherwise the result holds the `id` column (when given)
+#' followed by the feature columns: those selected by `features`, or by
+#' default every numeric column other than `id`. Non-numeric columns that
+#' are neither selected nor the `id` are dropped with a message
+#' (class `prdcurve_message_dropped_columns`) naming them.
+#'
+#' Decimal numbers are parsed by [data.table::fread()], which, like
+#' [utils::read.csv()], may differ from the correctly rounded double in the
+#' last bit for some numbers with 15 or 16 significant digits (the two
+#' parsers disagree on about 1 in 10,000 such numbers). Write 17 significant
+#' digits (`data.table::fwrite()` does), or use `.npy` or `.rds`, for a
+#' bit-exact round trip.
+#'
+#' @param path Path of the file, a single string.
+#' @param features <[`tidy-select`][tidyselect::language]> The feature
+#'   columns, for instance `starts_with("f")`, `f1:f128`, `c(1:64)` or
+#'   `where(is.numeric)`. Default `NULL`: every numeric column other than
+#'   `id` (or, when `id` is also `NULL`, every column as read).
+#' @param id Name of an identifier column (a single string), or `NULL`. It is
+#'   never a feature (even when `features` selects it) and comes first in the
+#'   result.
+#' @param header For delimited text only: `NA` (default) detects a header
+#'   line, `TRUE` says the first line holds column names, `FALSE` that it is
+#'   data.
+#' @return A tibble with one row per sample (n rows): every column of the
+#'   file, or the `id` column followed by the selected feature columns
+#'   (numeric, with the file's names; `V1`, ..., `Vd` when the file has
+#'   none). Pass it, or its feature columns, to [prd_curve()].
+#' @section Errors: every error has class `prdcurve_error` and a specific
+#'   class: `prdcurve_error_file` when the file does not exist, is empty,
+#'   has no data rows, has an unsupported extension, is malformed (ragged
+#'   lines, an unsupported `.npy` dtype or layout, an `.rds` that holds no
+#'   data frame or matrix), has duplicated column names, or when the reader
+#'   fails; `prdcurve_error_input` when an argument is malformed, when the
+#'   `id` column does not exist, when `features` selects no column, a
+#'   column that does not exist or a non-numeric column. A missing
+#'   RcppCNPy (for `.npy`) or arrow (for Parquet and Feather) package is an
+#'   error of class `rlib_error_package_not_found` (from
+#'   [rlang::check_installed()]), which names the package.
+#' @seealso [prd_curve()], [prd_cli()] (the command line).
+#' @examples
+#' set.seed(1)
+#' x <- data.frame(id = 1:100, label = sample(letters, 100, TRUE),
+#'                 f1 = rnorm(100), f2 = rnorm(100), f3 = rnorm(100))
+#' path <- tempfile(fileext = ".csv")
+#' utils::write.csv(x, path, row.names = FALSE)
+#' all_columns <- prd_read(path)
+#' names(all_columns)
+#' # the id first, then every numeric column but the id (label is dropped)
+#' samples <- prd_read(path, id = "id")
+#' names(samples)
+#' # a tidyselect selection
+#' names(prd_read(path, features = f1:f2))
+#' names(prd_read(path, features = starts_with("f"), id = "id"))
+#' unlink(path)
+#' @export
+prd_read <- function(path, features = NULL, id = NULL, header = NA) {
+  features <- rlang::enquo(features)
+  call <- rlang::current_env()
+  if (!is.null(id) && (!is.character(id) || length(id) != 1L || is.na(id) ||
+                       !nzchar(id))) {
+    prd_abort(c("{.arg id} must be a single column name or {.code NULL}.",
+                "x" = "It is {.obj_type_friendly {id}}."),
+              kind = "input", call = call)
+  }
+  df <- read_table_file(path, header = header, call = call)
+  if (!(rlang::quo_is_null(features) && is.null(id))) {
+    sel <- select_features(df, features, id = id, arg = "features",
+                           file = path, call = call)
+    cols <- c(sel$id, sel$features)
+    df <- if (is.matrix(df)) df[, cols, drop = FALSE] else df[cols]
+  }
+  tibble::as_tibble(df, .name_repair = "minimal")
+}
+
+#' The readers by extension (lower case, without the dot)
+#' @noRd
+read_formats <- function() {
+  c(csv = "text", tsv = "text", txt = "text", csv.gz = "text",
+    tsv.gz = "text", txt.gz = "text", npy = "npy", npy.gz = "npy",
+    parquet = "parquet", feather = "feather", arrow = "feather", rds = "rds")
+}
+
+#' The format of a file from its extension, or NA
+#' @noRd
+file_format <- function(path) {
+  base <- tolower(basename(path))
+  fmts <- read_formats()
+  for (ext in names(fmts)[order(-nchar(names(fmts)))]) {
+    if (endsWith(base, paste0(".", ext))) return(fmts[[ext]])
+  }
+  NA_character_
+}
+
+check_path <- function(path, call = rlang::caller_env()) {
+  if (!is.character(path) || length(path) != 1L || is.na(path) ||
+      !nzchar(path)) {
+    prd_abort(c("{.arg path} must be a single file path.",
+                "x" = "It is {.obj_type_friendly {path}}."),
+              kind = "input", call = call)
+  }
+  if (!file.exists(path) || dir.exists(path)) {
+    prd_abort(c("File {.file {path}} does not exist.",
+                if (dir.exists(path)) c("x" = "It is a directory.")),
+              kind = "file", call = call)
+  }
+  fmt <- file_format(path)
+  if (is.na(fmt)) {
+    exts <- paste0(".", names(read_formats()))
+    prd_abort(c("Can't tell the format of {.file {path}} from its extension.",
+                "i" = "Supported extensions: {.val {exts}}."),
+              kind = "file", call = call)
+  }
+  if (file.size(path) == 0) {
+    prd_abort("File {.file {path}} is empty.", kind = "file", call = call)
+  }
+  fmt
+}
+
+#' Read a file into a plain data frame (all its columns), or a numeric
+#' matrix with column names for .npy files and matrices in .rds files (no
+#' copy into a data frame); dispatches on the extension; every failure is a
+#' classed error naming the file.
+#' @noRd
+read_table_file <- function(path, header = NA, call = rlang::caller_env()) {
+  fmt <- check_path(path, call = call)
+  if (!is.logical(header) || length(header) != 1L) {
+    prd_abort("{.arg header} must be {.code NA}, {.code TRUE} or {.code FALSE}.",
+              kind = "input", call = call)
+  }
+  df <- switch(fmt,
+    text = read_text(path, header, call = call),
+    npy = read_npy(path, call = call),
+    parquet = ,
+    feather = read_arrow(path, fmt, call = call),
+    rds = read_rds(path, call = call)
+  )
+  if (!is.matrix(df)) df <- expand_list_columns(df, path, call = call)
+  if (ncol(df) == 0L) {
+    prd_abort("File {.file {path}} has no columns.", kind = "file", call = call)
+  }
+  if (nrow(df) == 0L) {
+    prd_abort("File {.file {path}} has no data rows.", kind = "file",
+              call = call)
+  }
+  dup <- unique(colnames(df)[duplicated(colnames(df))])
+  if (length(dup)) {
+    prd_abort(c("File {.file {path}} has duplicated column names.",
+                "x" = "Duplicated: {.val {dup}}."),
+              kind = "file", call = call)
+  }
+  df
+}
+
+#' Run a reader; turn its errors into classed file errors naming the file
+#' @noRd
+with_file_errors <- function(expr, path, what, call) {
+  tryCatch(expr, error = function(e) {
+    if (inherits(e, c("prdcurve_error", "rlib_error_package_not_found"))) {
+      stop(e)
+    }
+    prd_abort(c("Can't read {.file {path}} as {what}.",
+                "x" = "{conditionMessage(e)}"),
+              kind = "file", call = call)
+  })
+}
+
+read_text <- function(path, header = NA, call = rlang::caller_env()) {
+  warns <- character()
+  df <- with_file_errors(
+    withCallingHandlers(
+      data.table::fread(path, header = if (is.na(header)) "auto" else header,
+                        data.table = FALSE, check.names = FALSE,
+                        integer64 = "double", nThread = prd_threads(),
+                        showProgress = FALSE),
+      warning = function(w) {
+        warns <<- c(warns, conditionMessage(w))
+        invokeRestart("muffleWarning")
+      }),
+    path, "delimited text", call)
+  # fread() keeps going after a line with a different number of fields and
+  # only warns: the rows after it would be lost silently.
+  lost <- grepl("Stopped early|Discarded single-line footer", warns)
+  if (any(lost)) {
+    prd_abort(c("File {.file {path}} is malformed: its lines don't all have the same number of fields.",
+                "x" = "{warns[lost][1]}"),
+              kind = "file", call = call)
+  }
+  for (w in warns) {
+    prd_warn(c("While reading {.file {path}}:", "!" = "{w}"), kind = "file")
+  }
+  # An empty first header field: row names (write.csv) or an index (pandas).
+  if (ncol(df) > 1L && !isFALSE(header) && names(df)[1] == "V1" &&
+      !identical(names(df), paste0("V", seq_len(ncol(df))))) {
+    con <- if (grepl("\\.gz$", path, ignore.case = TRUE)) gzfile(path) else
+      file(path)
+    first <- tryCatch(readLines(con, n = 1L, warn = FALSE),
+                      finally = close(con))
+    if (length(first) && grepl("^\\s*(\"\"|'')?\\s*[,;\t| ]", first)) {
+      prd_inform(c("i" = "The first column of {.file {path}} has no name: taken as row names and dropped."),
+                 kind = "dropped_columns")
+      df <- df[-1L]
+    }
+  }
+  df
+}
+
+#' Parse the header of a .npy file (format version 1.0, 2.0 or 3.0)
+#' @noRd
+npy_header <- function(path, call = rlang::caller_env()) {
+  con <- gzfile(path, "rb")
+  on.exit(close(con))
+  magic <- readBin(con, "raw", 8L)
+  if (length(magic) < 8L ||
+      !identical(magic[1:6], as.raw(c(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59)))) {
+    prd_abort("File {.file {path}} is not a NumPy {.file .npy} file (no NUMPY magic string).",
+              kind = "file", call = call)
+  }
+  major <- as.integer(magic[7])
+  len_size <- if (major == 1L) 2L else 4L
+  len <- readBin(con, "integer", n = 1L, size = len_size, endian = "little",
+                 signed = len_size == 4L)
+  text <- rawToChar(readBin(con, "raw", len))
+  field <- function(re) {
+    m <- regmatches(text, regexec(re, text))[[1]]
+    if (length(m) < 2L) NA_character_ else m[2]
+  }
+  shape <- field("'shape'\\s*:\\s*\\(([^)]*)\\)")
+  dims <- if (is.na(shape)) NA else {
+    parts <- trimws(strsplit(shape, ",", fixed = TRUE)[[1]])
+    suppressWarnings(as.numeric(parts[nzchar(parts)]))
+  }
+  list(version = major, descr = field("'descr'\\s*:\\s*'([^']*)'"),
+       fortran = identical(field("'fortran_order'\\s*:\\s*(True|False)"),
+                           "True"),
+       shape = dims, length = len)
+}
+
+read_npy <- function(path, call = rlang::caller_env()) {
+  rlang::check_installed("RcppCNPy", reason = "to read .npy files.",
+                         call = call)
+  h <- npy_header(path, call = call)
+  # RcppCNPy reads the raw bytes as float64 or int64 whatever the dtype:
+  # anything else must be refused here, not read as garbage.
+  descr <- if (is.na(h$descr)) "?" else h$descr
+  type <- switch(descr, "<f8" = "numeric", "<i8" = "integer", NA_character_)
+  if (is.na(type)) {
+    prd_abort(c("Can't read {.file {path}}: its dtype {.val {h$descr}} is not supported.",
+                "i" = "Supported: float64 ({.val <f8}) and int64 ({.val <i8}), little-endian.",
+                "i" = "Convert in Python with {.code numpy.save(path, x.astype(\"float64\"))}."),
+              kind = "file", call = call)
+  }
+  if (anyNA(h$shape) || !length(h$shape) %in% 1:2) {
+    prd_abort(c("Can't read {.file {path}}: it must hold a 1-D or 2-D array.",
+                "x" = "Its shape is ({paste(h$shape, collapse = ', ')})."),
+              kind = "file", call = call)
+  }
+  # RcppCNPy reads a version 1.0 header of at most 256 bytes after its
+  # length field (what numpy.save() writes for plain numeric arrays)
+  if (h$version != 1L || h$length > 256L) {
+    prd_abort(c("Can't read {.file {path}}: its .npy header (format version {h$version}.0) is not supported by RcppCNPy.",
+                "i" = "Save it with {.code numpy.save()} as a plain numeric array."),
+              kind = "file", call = call)
+  }
+  x <- with_file_errors(
+    RcppCNPy::npyLoad(path, type = type, dotranspose = !h$fortran),
+    path, "a .npy array", call)
+  if (is.null(dim(x))) x <- matrix(x, ncol = 1L)
+  colnames(x) <- paste0("V", seq_len(ncol(x)))
+  x
+}
+
+read_arrow <- function(path, fmt, call = rlang::caller_env()) {
+  rlang::check_installed("arrow",
+                         reason = "to read Parquet, Feather and Arrow files.",
+                         call = call)
+  df <- with_file_errors(
+    if (fmt == "parquet") arrow::read_parquet(path) else
+      arrow::read_feather(path),
+    path, if (fmt == "parquet") "Parquet" else "Feather/Arrow IPC", call)
+  as.data.frame(df)
+}
+
+read_rds <- function(path, call = rlang::caller_env()) {
+  x <- with_file_errors(readRDS(path), path, "an R data file (.rds)", call)
+  if (is.matrix(x)) {
+    if (is.null(colnames(x))) colnames(x) <- paste0("V", seq_len(ncol(x)))
+    rownames(x) <- NULL
+    if (is.numeric(x)) return(x)
+    x <- as.data.frame(x, stringsAsFactors = FALSE)
+  }
+  if (!is.data.frame(x)) {
+    prd_abort(c("File {.file {path}} must hold a data frame or a matrix.",
+                "x" = "It holds {.obj_type_friendly {x}}."),
+              kind = "file", call = call)
+  }
+  x <- as.data.frame(x, stringsAsFactors = FALSE)
+  rownames(x) <- NULL
+  x
+}
+
+#' Expand list columns of equal-length numeric vectors ("embedding"
+#' columns) into one numeric column per element: <name>_1, ..., <name>_d.
+#' @noRd
+expand_list_columns <- function(df, path, call = rlang::caller_env()) {
+  is_list <- vapply(df, is.list, logical(1))
+  if (!any(is_list)) return(df)
+  out <- list()
+  for (j in seq_along(df)) {
+    col <- df[[j]]
+    nm <- names(df)[j]
+    if (!is_list[j]) {
+      out[[nm]] <- col
+      next
+    }
+    lens <- lengths(col)
+    ok <- all(vapply(col, is.numeric, logical(1))) && length(lens) &&
+      all(lens == lens[1]) && lens[1] > 0L
+    if (!ok) {
+      prd_abort(c("Column {.val {nm}} of {.file {path}} is a list column whose elements are not numeric vectors of one common length.",
+                  "i" = "A list column can hold one embedding per row: numeric vectors all of the same length."),
+                kind = "file", call = call)
+    }
+    m <- matrix(unlist(col, use.names = FALSE), ncol = lens[1], byrow = TRUE)
+    for (i in seq_len(ncol(m))) out[[paste0(nm, "_", i)]] <- m[, i]
+  }
+  as.data.frame(out, check.names = FALSE, stringsAsFactors = FALSE)
+}
+
+#' Select the feature columns (and the id column) of a data frame or of a
+#' matrix with column names
+#'
+#' @param features a quosure (tidyselect) or NULL (every numeric column
+#'   other than `id`).
+#' @return list(id = name or NULL, features = names, dropped = names of
+#'   non-numeric columns left out).
+#' @noRd
+select_features <- function(df, features, id = NULL, arg = "features",
+                            file = NULL, call = rlang::caller_env()) {
+  # a matrix is selected through an empty data frame of the same columns
+  if (is.matrix(df)) df <- as.data.frame(df[0L, , drop = FALSE])
+  src <- if (is.null(file)) "the data" else "{.file {file}}"
+  if (!is.null(id) && !id %in% names(df)) {
+    prd_abort(c(paste0("The {.arg id} column {.val {id}} does not exist in ",
+                       src, "."),
+                "i" = "Columns: {.val {utils::head(names(df), 8)}}{if (ncol(df) > 8) ', ...'}."),
+              kind = "input", call = call)
+  }
+  numeric <- vapply(df, function(col) is.numeric(col) && is.null(dim(col)),
+                    logical(1))
+  if (is.null(features) || rlang::quo_is_null(features)) {
+    feat <- setdiff(names(df)[numeric], id)
+  } else {
+    pos <- tryCatch(
+      tidyselect::eval_select(features, df, allow_rename = FALSE,
+                              error_call = call),
+      error = function(e) {
+        prd_abort(c(paste0("Can't select the {.arg {arg}} in ", src, "."),
+                    "x" = "{conditionMessage(e)}"),
+                  kind = "input", call = call)
+      })
+    feat <- setdiff(names(df)[pos], id)
+    bad <- feat[!numeric[feat]]
+    if (length(bad)) {
+      prd_abort(c(paste0("{.arg {arg}} must select numeric columns of ",
+                         src, " only."),
+                  "x" = "Column{?s} {.val {bad}} {?is/are} not numeric."),
+                kind = "input", call = call)
+    }
+  }
+  if (!length(feat)) {
+    prd_abort(c(paste0("No feature column is selected in ", src, "."),
+                "i" = if (is.null(features) || rlang::quo_is_null(features))
+                  "It has no numeric column other than {.arg id}." else
+                  "{.arg {arg}} selects no column other than {.arg id}."),
+              kind = "input", call = call)
+  }
+  dropped <- setdiff(names(df)[!numeric], c(feat, id))
+  if (length(dropped)) {
+    prd_inform(c("i" = paste0("Ignoring {cli::qty(length(dropped))}non-numeric column{?s} {.val {dropped}} of ",
+                              src, " (not a feature).")),
+               kind = "dropped_columns")
+  }
+  list(id = id, features = feat, dropped = dropped)
+}

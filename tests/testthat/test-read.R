@@ -1,0 +1,266 @@
+local_dir <- function() {
+  dir <- tempfile("prdread")
+  dir.create(dir)
+  dir
+}
+
+# Write a .npy file by hand (format 1.0), so that the tests control the
+# dtype and the memory order whatever RcppCNPy writes.
+write_npy <- function(path, x, descr = "<f8", fortran = FALSE) {
+  x <- as.matrix(x)
+  shape <- sprintf("(%d, %d)", nrow(x), ncol(x))
+  dict <- sprintf("{'descr': '%s', 'fortran_order': %s, 'shape': %s, }",
+                  descr, if (fortran) "True" else "False", shape)
+  pad <- 64L - (10L + nchar(dict) + 1L) %% 64L
+  header <- paste0(dict, strrep(" ", pad), "\n")
+  con <- file(path, "wb")
+  on.exit(close(con))
+  writeBin(as.raw(c(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0)), con)
+  writeBin(nchar(header), con, size = 2L, endian = "little")
+  writeBin(charToRaw(header), con)
+  values <- if (fortran) as.vector(x) else as.vector(t(x))
+  size <- as.integer(substr(descr, 3, 3))
+  if (startsWith(descr, "<f")) {
+    writeBin(as.double(values), con, size = size, endian = "little")
+  } else {
+    writeBin(as.integer(values), con, size = size, endian = "little")
+  }
+  invisible(path)
+}
+
+# 17 significant digits: the text is the double's exact decimal form
+write_exact <- function(x, path, sep = ",", header = TRUE) {
+  txt <- matrix(formatC(x, digits = 17, format = "g"), nrow = nrow(x))
+  lines <- apply(txt, 1, paste, collapse = sep)
+  if (header) lines <- c(paste(colnames(x), collapse = sep), lines)
+  writeLines(lines, path)
+  invisible(path)
+}
+
+test_that("CSV and TSV, with and without a header, give the written matrix exactly", {
+  set.seed(1)
+  x <- matrix(rnorm(300 * 7), ncol = 7,
+              dimnames = list(NULL, paste0("f", 1:7)))
+  dir <- local_dir()
+  for (sep in c(",", "\t", ";", " ")) {
+    ext <- if (sep == "\t") ".tsv" else if (sep == ",") ".csv" else ".txt"
+    with_h <- file.path(dir, paste0("h", ext))
+    without_h <- file.path(dir, paste0("n", ext))
+    write_exact(x, with_h, sep = sep, header = TRUE)
+    write_exact(x, without_h, sep = sep, header = FALSE)
+    a <- prd_read(with_h)
+    b <- prd_read(without_h)
+    expect_s3_class(a, "tbl_df")
+    expect_identical(names(a), paste0("f", 1:7))
+    expect_identical(names(b), paste0("V", 1:7))
+    expect_identical(dim(a), c(300L, 7L))
+    expect_identical(dim(b), c(300L, 7L))
+    expect_identical(unname(as.matrix(a)), unname(x))
+    expect_identical(unname(as.matrix(b)), unname(x))
+  }
+  # what utils::write.table writes (15 significant digits) of short decimals
+  y <- round(x, 4)
+  f <- file.path(dir, "wt.csv")
+  utils::write.csv(y, f, row.names = FALSE)
+  expect_identical(as.matrix(prd_read(f)), y)
+  utils::write.table(y, f, sep = ",", row.names = FALSE, col.names = FALSE)
+  expect_identical(unname(as.matrix(prd_read(f))), unname(y))
+})
+
+test_that("header = TRUE / FALSE override the detection", {
+  dir <- local_dir()
+  f <- file.path(dir, "x.csv")
+  writeLines(c("1,2,3", "4,5,6", "7,8,9"), f)
+  expect_identical(dim(prd_read(f)), c(3L, 3L))
+  forced <- prd_read(f, header = TRUE)
+  expect_identical(names(forced), c("1", "2", "3"))
+  expect_identical(forced[[1]], c(4L, 7L))
+  g <- file.path(dir, "y.csv")
+  writeLines(c("a,b", "1,2", "3,4"), g)
+  expect_identical(names(prd_read(g)), c("a", "b"))
+  expect_error(prd_read(g, header = FALSE, features = everything()),
+               class = "prdcurve_error_input")
+  expect_error(prd_read(g, header = "yes"), class = "prdcurve_error_input")
+})
+
+test_that("an unnamed first column (row names, a pandas index) is dropped", {
+  dir <- local_dir()
+  x <- matrix(c(0.5, 1.5, -2, 3, 4.25, 5), ncol = 2,
+              dimnames = list(NULL, c("a", "b")))
+  f <- file.path(dir, "rn.csv")
+  utils::write.csv(x, f)  # row names "1", "2", "3" under an empty header
+  expect_message(res <- prd_read(f), "no name",
+                 class = "prdcurve_message_dropped_columns")
+  expect_identical(names(res), c("a", "b"))
+  expect_identical(as.matrix(res), x)
+  g <- file.path(dir, "pandas.csv")
+  writeLines(c(",a,b", "0,0.5,3", "1,1.5,4.25", "2,-2,5"), g)
+  expect_message(res <- prd_read(g), class = "prdcurve_message_dropped_columns")
+  expect_identical(as.matrix(res), x)
+})
+
+test_that("features and id select columns; non-numeric columns are reported", {
+  dir <- local_dir()
+  df <- data.frame(id = 1:5, label = letters[1:5], f1 = c(1.5, 2, 3, 4, 5),
+                   f2 = c(0, 1, 0, 1, 0), g = c(9, 8, 7, 6, 5))
+  f <- file.path(dir, "d.csv")
+  utils::write.csv(df, f, row.names = FALSE)
+  # nothing asked: every column as read
+  all <- prd_read(f)
+  expect_identical(names(all), names(df))
+  expect_identical(all$label, df$label)
+  # the id first, then every numeric column except the id
+  expect_message(res <- prd_read(f, id = "id"), "label",
+                 class = "prdcurve_message_dropped_columns")
+  expect_identical(names(res), c("id", "f1", "f2", "g"))
+  expect_identical(res$id, 1:5)
+  # tidyselect: helpers, ranges, numbers; the id is never a feature
+  expect_identical(names(suppressMessages(prd_read(f, features = starts_with("f")))),
+                   c("f1", "f2"))
+  expect_identical(names(suppressMessages(prd_read(f, features = f1:g, id = "id"))),
+                   c("id", "f1", "f2", "g"))
+  expect_identical(names(suppressMessages(prd_read(f, features = c(3, 5)))),
+                   c("f1", "g"))
+  expect_identical(names(suppressMessages(
+    prd_read(f, features = c(id, f2), id = "id"))), c("id", "f2"))
+  expect_identical(names(suppressMessages(
+    prd_read(f, features = where(is.numeric) & !g))), c("id", "f1", "f2"))
+  expect_identical(suppressMessages(prd_read(f, features = f1))$f1, df$f1)
+  # errors
+  expect_error(prd_read(f, features = label), "not numeric",
+               class = "prdcurve_error_input")
+  expect_error(prd_read(f, features = nope), class = "prdcurve_error_input")
+  expect_error(prd_read(f, features = starts_with("zz")),
+               class = "prdcurve_error_input")
+  expect_error(prd_read(f, id = "ident"), "ident",
+               class = "prdcurve_error_input")
+  expect_error(prd_read(f, id = c("a", "b")), class = "prdcurve_error_input")
+  expect_error(prd_read(f, features = id, id = "id"),
+               class = "prdcurve_error_input")
+})
+
+test_that("file errors are classed and name the file", {
+  dir <- local_dir()
+  missing <- file.path(dir, "no-such-file.csv")
+  expect_error(prd_read(missing), "no-such-file",
+               class = "prdcurve_error_file")
+  expect_error(prd_read(dir), class = "prdcurve_error_file")
+  expect_error(prd_read(c("a.csv", "b.csv")), class = "prdcurve_error_input")
+  odd <- file.path(dir, "x.xlsx")
+  writeLines("a", odd)
+  expect_error(prd_read(odd), "extension", class = "prdcurve_error_file")
+  empty <- file.path(dir, "empty.csv")
+  file.create(empty)
+  expect_error(prd_read(empty), "empty", class = "prdcurve_error_file")
+  head_only <- file.path(dir, "head.csv")
+  writeLines("a,b,c", head_only)
+  expect_error(prd_read(head_only), "no data rows",
+               class = "prdcurve_error_file")
+  ragged <- file.path(dir, "ragged.csv")
+  writeLines(c("a,b", "1,2", "3,4", "5,6,7", "8,9"), ragged)
+  expect_error(prd_read(ragged), "same number of fields",
+               class = "prdcurve_error_file")
+  dup <- file.path(dir, "dup.csv")
+  writeLines(c("a,b,a", "1,2,3", "4,5,6"), dup)
+  expect_error(prd_read(dup), "duplicated", class = "prdcurve_error_file")
+  bad_rds <- file.path(dir, "bad.rds")
+  saveRDS(list(1, 2), bad_rds)
+  expect_error(prd_read(bad_rds), "data frame or a matrix",
+               class = "prdcurve_error_file")
+  not_npy <- file.path(dir, "fake.npy")
+  writeLines("not numpy", not_npy)
+  if (requireNamespace("RcppCNPy", quietly = TRUE)) {
+    expect_error(prd_read(not_npy), "NUMPY", class = "prdcurve_error_file")
+  }
+})
+
+test_that(".rds files: matrices, data frames and embedding list columns", {
+  dir <- local_dir()
+  x <- matrix(c(1.25, -2, 3, 4, 5, 6.5), ncol = 2)
+  f <- file.path(dir, "m.rds")
+  saveRDS(x, f)
+  res <- prd_read(f)
+  expect_identical(names(res), c("V1", "V2"))
+  expect_identical(unname(as.matrix(res)), x)
+  # a matrix with names: selection without a data frame copy
+  xn <- cbind(id = c(10, 20, 30), a = c(0.5, 1, 2), b = c(3, 4, 5.5))
+  saveRDS(xn, f)
+  res <- prd_read(f, id = "id")
+  expect_identical(names(res), c("id", "a", "b"))
+  expect_identical(as.matrix(res), xn)
+  expect_identical(names(prd_read(f, features = b, id = "id")), c("id", "b"))
+  expect_error(prd_read(f, features = c), class = "prdcurve_error_input")
+  df <- data.frame(id = c("a", "b", "c"))
+  df$emb <- list(c(1, 2, 3), c(4, 5, 6), c(7, 8, 9.5))
+  g <- file.path(dir, "emb.rds")
+  saveRDS(df, g)
+  res <- prd_read(g, id = "id")
+  expect_identical(names(res), c("id", "emb_1", "emb_2", "emb_3"))
+  expect_identical(unname(as.matrix(res[-1])),
+                   rbind(c(1, 2, 3), c(4, 5, 6), c(7, 8, 9.5)))
+  df$emb[[2]] <- c(1, 2)
+  saveRDS(df, g)
+  expect_error(prd_read(g), "common length", class = "prdcurve_error_file")
+})
+
+test_that(".npy round trip (RcppCNPy)", {
+  skip_if_not_installed("RcppCNPy")
+  dir <- local_dir()
+  set.seed(3)
+  x <- matrix(rnorm(40 * 6), ncol = 6)
+  f <- file.path(dir, "x.npy")
+  utils::capture.output(RcppCNPy::npySave(f, x))
+  res <- prd_read(f)
+  expect_identical(names(res), paste0("V", 1:6))
+  expect_identical(unname(as.matrix(res)), x)
+  # written by hand, C order and Fortran order
+  write_npy(f, x)
+  expect_identical(unname(as.matrix(prd_read(f))), x)
+  write_npy(f, x, fortran = TRUE)
+  expect_identical(unname(as.matrix(prd_read(f))), x)
+  # int64
+  xi <- matrix(c(1L, -2L, 3L, 4L, 50000L, 6L), ncol = 3)
+  write_npy(f, xi, descr = "<i8")
+  expect_identical(unname(as.matrix(prd_read(f))), xi)
+  # a 1-D array is n samples of dimension 1
+  utils::capture.output(RcppCNPy::npySave(f, c(1.5, 2.5, 3.5)))
+  res <- prd_read(f)
+  expect_identical(names(res), "V1")
+  expect_identical(res$V1, c(1.5, 2.5, 3.5))
+  # float32 would be read as garbage by npyLoad: refused
+  write_npy(f, x, descr = "<f4")
+  expect_error(prd_read(f), "float64", class = "prdcurve_error_file")
+  write_npy(f, xi, descr = "<i4")
+  expect_error(prd_read(f), "<i4", class = "prdcurve_error_file")
+})
+
+test_that("a missing reader package is a classed error naming it", {
+  dir <- local_dir()
+  f <- file.path(dir, "x.parquet")
+  writeLines("PAR1", f)
+  if (!requireNamespace("arrow", quietly = TRUE)) {
+    expect_error(prd_read(f), "arrow", class = "rlib_error_package_not_found")
+  }
+  g <- file.path(dir, "x.npy")
+  writeLines("x", g)
+  if (!requireNamespace("RcppCNPy", quietly = TRUE)) {
+    expect_error(prd_read(g), "RcppCNPy",
+                 class = "rlib_error_package_not_found")
+  }
+  expect_true(TRUE)
+})
+
+test_that("Parquet and Feather round trip (arrow)", {
+  skip_if_not_installed("arrow")
+  dir <- local_dir()
+  set.seed(4)
+  df <- data.frame(id = 1:30, f1 = rnorm(30), f2 = rnorm(30))
+  for (ext in c("parquet", "feather", "arrow")) {
+    f <- file.path(dir, paste0("x.", ext))
+    if (ext == "parquet") arrow::write_parquet(df, f) else
+      arrow::write_feather(df, f)
+    res <- prd_read(f, id = "id")
+    expect_identical(names(res), c("id", "f1", "f2"))
+    expect_identical(as.data.frame(res), df)
+  }
+})
