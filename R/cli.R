@@ -339,7 +339,7 @@ cli_option_list <- function() {
     mo("--split", type = "character", metavar = "S",
        help = "evaluation fraction in [0, 1), 0 = no split (default 0.5)"),
     mo("--seed", type = "character", metavar = "N",
-       help = paste("set.seed(N) before each model's curve (default: drawn",
+       help = paste("set.seed(N) before the curves are computed (default: drawn",
                     "at random and printed)")),
     mo("--angles", type = "character", metavar = "A",
        help = "number of lambda values (default 1001)"),

@@ -835,6 +835,31 @@ cli_args <- list(
   "valid" = c(f_real, f_gen, "--method", "knn", "--seed", "1", "--angles",
               "21", "--quiet", "--out", out)
 )
+read_ok <- function(x) if (is.data.frame(x)) NULL else "not a data frame"
+f_tsv <- csv("tab.tsv", c("a\tb", "1\t2", "3\t4"))
+f_rds <- file.path(dir, "m.rds")
+saveRDS(X, f_rds)
+f_bad_rds <- file.path(dir, "bad.rds")
+saveRDS(list(1, "a"), f_bad_rds)
+f_npy <- csv("fake.npy", "not an npy file")
+f_txt <- csv("header-only.csv", "a,b,c")
+read_args <- list(
+  "csv" = list(f_real), "tsv" = list(f_tsv), "rds matrix" = list(f_rds),
+  "rds list" = list(f_bad_rds), "fake npy" = list(f_npy),
+  "header only" = list(f_txt), "empty" = list(f_empty),
+  "NA in a file" = list(f_na), "text columns" = list(f_text),
+  "ragged" = list(f_ragged), "missing" = list(file.path(dir, "nope.csv")),
+  "a directory" = list(dir), "unknown extension" = list(file.path(dir, "x.xyz")),
+  "path = 1" = list(1), "path = NA" = list(NA_character_),
+  "two paths" = list(c(f_real, f_gen)),
+  "features = nope" = list(f_text, features = quote(nope)),
+  "id = c" = list(f_text, id = "c")
+)
+for (nm in names(read_args)) local({
+  a <- read_args[[nm]]
+  add("prd_read", nm, function() do.call(prd_read, a), read_ok)
+})
+
 for (nm in names(cli_args)) local({
   a <- cli_args[[nm]]
   add("prd_cli", nm, function() {

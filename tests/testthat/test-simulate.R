@@ -72,7 +72,7 @@ test_that("sim_spheres draws on the spheres; the truth is singular", {
 test_that("a huge shift gives the disjoint limit of the truth, not NaN", {
   set.seed(5)
   sim <- sim_shifted_gaussians(n = 5, d = 2, shift = 1e300, angles = 11)
-  expect_equal(attr(sim$truth, "delta"), 1e300 * sqrt(2))
+  expect_equal(curve_detail(sim$truth, "delta"), 1e300 * sqrt(2))
   expect_identical(sim$truth$precision, c(0, rep(0, 11), 1))
   expect_identical(sim$truth$recall, c(1, rep(0, 11), 0))
   expect_true(all(is.finite(sim$generated)))

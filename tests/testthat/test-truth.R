@@ -122,12 +122,12 @@ test_that("a huge delta gives the disjoint limit, never NaN", {
   }
   # delta is computed without overflow of the squares; beyond the largest
   # double it is Inf
-  expect_equal(attr(prd_truth_gaussian(0, 1e200), "delta"), 1e200)
-  expect_equal(attr(prd_truth_gaussian(c(0, 0), c(3e200, 4e200)), "delta"),
+  expect_equal(curve_detail(prd_truth_gaussian(0, 1e200), "delta"), 1e200)
+  expect_equal(curve_detail(prd_truth_gaussian(c(0, 0), c(3e200, 4e200)), "delta"),
                5e200)
-  expect_equal(attr(prd_truth_gaussian(0, 1, cov = 1e-320), "delta"),
+  expect_equal(curve_detail(prd_truth_gaussian(0, 1, cov = 1e-320), "delta"),
                1 / sqrt(1e-320), tolerance = 1e-12)
-  expect_equal(attr(prd_truth_gaussian(-1e308, 1e308), "delta"), Inf)
+  expect_equal(curve_detail(prd_truth_gaussian(-1e308, 1e308), "delta"), Inf)
   expect_equal(summary(prd_truth_gaussian(0, 1e200))$auc, 0)
   # a large but representable delta still follows the closed form:
   # alpha_1 = 2 pnorm(-delta / 2), 2 pnorm(-15) = 7.34e-51 for delta = 30
@@ -139,20 +139,20 @@ test_that("a huge delta gives the disjoint limit, never NaN", {
 test_that("a tiny delta gives the square, and a tiny variance is exact", {
   lam <- prdcurve:::lambda_grid(11)
   tr <- prd_truth_gaussian(0, 1e-200, angles = 11)
-  expect_equal(attr(tr, "delta"), 1e-200)
+  expect_equal(curve_detail(tr, "delta"), 1e-200)
   expect_equal(tr$precision, c(0, pmin(lam, 1), 1), tolerance = 1e-15)
   expect_equal(tr$recall, c(1, pmin(1, 1 / lam), 0), tolerance = 1e-15)
   # delta = 1e-150 / sqrt(1e-300) = 1: the curve of delta = 1
   a <- prd_truth_gaussian(0, 1e-150, cov = 1e-300, angles = 21)
   b <- prd_truth_gaussian(0, 1, angles = 21)
-  expect_equal(attr(a, "delta"), 1, tolerance = 1e-14)
+  expect_equal(curve_detail(a, "delta"), 1, tolerance = 1e-14)
   expect_equal(a$precision, b$precision, tolerance = 1e-13)
 })
 
 test_that("a 1 x 1 covariance matrix is a variance, without warnings", {
   expect_no_warning(a <- prd_truth_gaussian(0, 1, cov = matrix(4), angles = 21))
   b <- prd_truth_gaussian(0, 1, cov = 4, angles = 21)
-  expect_identical(attr(a, "delta"), 0.5)
+  expect_identical(curve_detail(a, "delta"), 0.5)
   expect_identical(a$precision, b$precision)
   expect_identical(a$recall, b$recall)
   expect_error(prd_truth_gaussian(0, 1, cov = "a"), "cov",
