@@ -35,14 +35,13 @@ build: deps
 	cd $(CHECKDIR) && $(R) CMD build ..
 
 # R CMD check --as-cran offline; fails on any ERROR or WARNING and on any
-# NOTE other than CRAN's "New submission" (and arrow's absence, below).
+# NOTE other than CRAN's "New submission".
 # Offline settings: no query of CRAN's servers; no time server for the
 # file-timestamp check (timestamps are still compared with the local clock);
 # the PDF manual is skipped (it needs a LaTeX installation; the Rd files and
-# HTML help are checked). The suggested package arrow is not installed (too
-# heavy to build; its tests skip), so suggested packages are not forced, and
-# --as-cran's orphaned-package check, which then wants CRAN's package
-# database (not reachable offline), reads an empty local one (R_CRAN_WEB).
+# HTML help are checked). Suggested packages are not forced, and --as-cran's
+# orphaned-package check, which then wants CRAN's package database (not
+# reachable offline), reads an empty local one (R_CRAN_WEB).
 check: build
 	mkdir -p $(CHECKDIR)/cran-web/web/packages
 	$(RSCRIPT) -e 'saveRDS(data.frame(Package = character(), Maintainer = character()), "$(CHECKDIR)/cran-web/web/packages/packages.rds")'

