@@ -43,7 +43,11 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     own = own,
     radii = lapply(radii, as.double),
     closed = isTRUE(closed),
-    progress = show_progress()
+    progress = show_progress(),
+    # own radii from symmetric tiles (FALSE: the full sweep, for tests);
+    # own_buffer: candidates kept per row there (0: default; tests)
+    symmetric = !isFALSE(getOption("prdcurve.symmetric")),
+    own_buffer = as.integer(getOption("prdcurve.own_buffer", 0L))
   )
   with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
 }

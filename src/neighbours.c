@@ -395,10 +395,28 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   if (own_given) on[EST_OWN] = 0;
   else if (needs_own) on[EST_OWN] = 1;
 
+  /* Own radii in a sweep of their own (with a split, or when nothing else
+   * is asked for) come from symmetric tiles of each fit set against
+   * itself: X_f x X_f and Y_f x Y_f, each pair once (spec$symmetric =
+   * FALSE: from the full (X_f u Y_f) x (X_f u Y_f) sweep, for tests). */
+  SEXP sym_ = list_get(spec, "symmetric");
+  int symmetric = Rf_isNull(sym_) ? 1 : flag(sym_, "symmetric");
+  SEXP cap_ = list_get(spec, "own_buffer");
+  int own_cap = (TYPEOF(cap_) == INTSXP && Rf_length(cap_) == 1 &&
+                 INTEGER(cap_)[0] != NA_INTEGER) ? INTEGER(cap_)[0] : 0;
+  int eval_any = 0;
+  for (int e = 0; e < N_EST; e++)
+    if (on[e] && estimators[e].rows == ROWS_EVAL) eval_any = 1;
+  int own_sym = symmetric && on[EST_OWN] && (!self || !eval_any);
+
   /* every radius is taken in a set that holds k points besides z */
   int sx = self ? 1 : 0, fit_work = 0, eval_work = 0, nd_fit = 0, nd_eval = 0;
   for (int e = 0; e < N_EST; e++) {
     if (!on[e]) continue;
+    if (e == EST_OWN && own_sym) {
+      nd_fit |= estimators[e].needs;
+      continue;
+    }
     if (estimators[e].rows == ROWS_FIT) {
       fit_work = 1;
       nd_fit |= estimators[e].needs;
@@ -517,11 +535,22 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   int pre_sweep = fit_work && !self;
   int main_sweep = eval_work || (fit_work && self);
   prd_progress prog = {R_NilValue, 0.0, 0.0, 1};
+  if (own_sym || pre_sweep || main_sweep) {
+    double total = (double) (own_sym || pre_sweep ? nF : 0) +
+                   (double) (main_sweep ? nE : 0);
+    prog.bar = PROTECT(prd_progress_new(total, show)); np++;
+  }
+  if (own_sym) {
+    prd_rows xr = {{X, NULL}, {nX, 0}, fx, nFx, nFx};
+    prd_rows yr = {{Y, NULL}, {nY, 0}, fy, nFy, nFy};
+    prd_own_radii(&xr, d, centre, ks, nk, threads, own_cap, &prog,
+                  (double *) base[EST_OWN].p[0]);
+    prd_own_radii(&yr, d, centre, ks, nk, threads, own_cap, &prog,
+                  (double *) base[EST_OWN].p[1]);
+  }
   if (pre_sweep || main_sweep) {
     prd_ref ref;
     prd_ref_init(&ref, &fit_rows, d, centre);
-    double total = (double) (pre_sweep ? nF : 0) + (double) (main_sweep ? nE : 0);
-    prog.bar = PROTECT(prd_progress_new(total, show)); np++;
 
     if (pre_sweep) {
       w.self = 1;
@@ -529,6 +558,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
       w.needs = 0;
       for (int e = 0; e < N_EST; e++) {
         if (!on[e] || estimators[e].rows != ROWS_FIT) continue;
+        if (e == EST_OWN && own_sym) continue;
         w.act[w.n_act++] = e;
         w.needs |= estimators[e].needs;
       }
@@ -542,6 +572,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
       int scatter = self && on[EST_OWN] && !own_given;
       for (int e = 0; e < N_EST; e++) {
         if (!on[e] || (estimators[e].rows == ROWS_FIT && !self)) continue;
+        if (e == EST_OWN && own_sym) continue;
         w.act[w.n_act++] = e;
         w.needs |= estimators[e].needs;
         if (scatter && (estimators[e].needs & NEED_OWN)) {
@@ -588,8 +619,8 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
         }
       }
     }
-    prd_progress_done(prog.bar);
   }
+  prd_progress_done(prog.bar);
   SEXP n_exact = PROTECT(Rf_ScalarReal(prog.exact)); np++;
   Rf_setAttrib(out, Rf_install("exact"), n_exact);
   SEXP team = PROTECT(Rf_ScalarInteger(prog.team)); np++;

@@ -98,6 +98,14 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
 void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
                void *ctx, int threads, prd_progress *prog);
 
+/* k-NN radii (squared, exact; one column of `out`, n x nk, per k of the
+ * increasing ks) of every row of `rows` in `rows` itself, self excluded
+ * by index, from symmetric tiles: each unordered pair's product once.
+ * cap_min: candidates kept per row (0: the default), see tiles.c. */
+void prd_own_radii(const prd_rows *rows, int d, const double *centre,
+                   const int *ks, int nk, int threads, int cap_min,
+                   prd_progress *prog, double *out);
+
 /* Per-row primitives (SPEC.md section 0). Every comparison of a squared
  * distance with a threshold is exact: pairs whose approximate distance is
  * within the rounding bound of the threshold are recomputed directly from

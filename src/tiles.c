@@ -289,6 +289,20 @@ static int tile_rows(int n_ref, int n_query) {
   return m > 0 ? m : 1;
 }
 
+/* Between tiles, on the main thread: raise a pending user interrupt as an
+ * R interrupt condition (scratch memory is R_alloc'ed and goes with the
+ * jump; the bar is closed first). */
+static void tiles_interrupt(prd_progress *prog) {
+  if (R_ToplevelExec(check_interrupt_fn, NULL)) return;
+  prd_progress_done(prog->bar);
+  SEXP nsname = PROTECT(Rf_mkString("rlang"));
+  SEXP ns = PROTECT(R_FindNamespace(nsname));
+  SEXP call = PROTECT(Rf_lang1(Rf_install("interrupt")));
+  Rf_eval(call, ns);
+  UNPROTECT(3);
+  Rf_error("prdcurve: computation interrupted by the user.");
+}
+
 void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
                void *ctx, int threads, prd_progress *prog) {
   int nr = ref->n, d = ref->d, nq = qry->rows.n;
@@ -357,18 +371,295 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
     for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
     if (team > prog->team) prog->team = team;
     prog->ticks += mm;
-    if (!R_ToplevelExec(check_interrupt_fn, NULL)) {
-      /* scratch memory is R_alloc'ed and goes with the jump; close the
-       * bar, then raise the interrupt again as an interrupt condition */
-      prd_progress_done(prog->bar);
-      SEXP nsname = PROTECT(Rf_mkString("rlang"));
-      SEXP ns = PROTECT(R_FindNamespace(nsname));
-      SEXP call = PROTECT(Rf_lang1(Rf_install("interrupt")));
-      Rf_eval(call, ns);
-      UNPROTECT(3);
-      Rf_error("prdcurve: computation interrupted by the user.");
-    }
+    tiles_interrupt(prog);
     if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
       cli_progress_set(prog->bar, prog->ticks);
   }
+}
+
+/* ---- own-set radii: each unordered pair once ------------------------ *
+ *
+ * The k-NN radii of every row of a set in the set itself (self excluded
+ * by index) need only the k smallest distances of each row, not the whole
+ * row at once, so the products can be symmetric: the tile of rows
+ * [i0, i0 + m) is multiplied with the rows [i0, n) only (one dgemm, the
+ * upper triangle in blocks; n^2 d / 2 multiply-adds in all, not n^2 d).
+ * A tile's products feed the tile's own rows (each scans its row segment,
+ * one thread per row) and then the later rows (each scans its column of
+ * the tile, one thread per row): every row's state is owned by one thread
+ * at a time, and the result is the exact k-th distance, independent of the
+ * order in which the values arrive and of the thread count.
+ *
+ * Per-row state: a buffer of candidates (approximate squared distance,
+ * index) holding every value seen so far that is at most
+ * bound = T + tol(T), T the kmax-th smallest value seen (the rounding
+ * window of prd_tol()). A full buffer is compacted: T by quickselect, and
+ * the values above the new bound are dropped. Values dropped, or never
+ * admitted, exceed kmax smaller ones and lie above every window the
+ * final selection can use (T only decreases), so the buffer finally holds
+ * all the values prd_kth() would look at: the same exact recomputation
+ * and selection then give the same radii. A row whose buffer is still
+ * more than half full after a compaction (many near-ties) stops
+ * collecting and is done again by the full-row engine, prd_tiles(). */
+
+typedef struct {
+  const prd_ref *ref;
+  const int *map;     /* query position -> row of the set */
+  const int *ks;
+  int nk;
+  double *heap;       /* threads x (kmax + nk) */
+  double *out;        /* n x nk */
+  int n;
+} own_full_ctx;
+
+static void own_full_visit(void *ctx, const prd_ref *ref, prd_row *row) {
+  own_full_ctx *c = (own_full_ctx *) ctx;
+  int kmax = c->ks[c->nk - 1], s = c->map[row->i];
+  double *heap = c->heap + (size_t) row->tid * (kmax + c->nk);
+  double *rr = heap + kmax;
+  prd_row_self(row, s);
+  prd_kth(ref, row, 0, ref->n, s, c->ks, c->nk, heap, rr);
+  for (int kk = 0; kk < c->nk; kk++)
+    c->out[(size_t) s + (size_t) kk * c->n] = rr[kk];
+}
+
+/* the k-th smallest of v[0..n) (0-based k), by quickselect (v reordered,
+ * j alongside) */
+static double quickselect(double *v, int *jx, int n, int k) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    double p = v[lo + (hi - lo) / 2];
+    int a = lo, b = hi;
+    while (a <= b) {
+      while (v[a] < p) a++;
+      while (v[b] > p) b--;
+      if (a <= b) {
+        double t = v[a]; v[a] = v[b]; v[b] = t;
+        int u = jx[a]; jx[a] = jx[b]; jx[b] = u;
+        a++; b--;
+      }
+    }
+    if (k <= b) hi = b;
+    else if (k >= a) lo = a;
+    else break;
+  }
+  return v[k];
+}
+
+typedef struct {
+  double *v;      /* n x cap candidate values */
+  int *jx;        /* n x cap candidate indices */
+  int *cnt;
+  double *bound;
+  unsigned char *over;
+  const double *nrm;
+  double nmax, tol_rel;
+  int cap, kmax;
+} own_buf;
+
+static inline double own_tol(const own_buf *b, int i, double t) {
+  return 1e-9 * t + b->tol_rel * (b->nrm[i] + b->nmax);
+}
+
+static void own_compact(own_buf *b, int i) {
+  double *v = b->v + (size_t) i * b->cap;
+  int *jx = b->jx + (size_t) i * b->cap, n = b->cnt[i];
+  double t = quickselect(v, jx, n, b->kmax - 1);
+  double bd = t + own_tol(b, i, t);
+  int m = 0;
+  for (int c = 0; c < n; c++) {
+    if (v[c] <= bd) {
+      v[m] = v[c];
+      jx[m] = jx[c];
+      m++;
+    }
+  }
+  b->cnt[i] = m;
+  b->bound[i] = bd;
+  if (m > b->cap / 2) {
+    b->over[i] = 1;
+    b->bound[i] = -1.0; /* admit nothing more */
+  }
+}
+
+static inline void own_push(own_buf *b, int i, double x, int j) {
+  int c = b->cnt[i];
+  b->v[(size_t) i * b->cap + c] = x;
+  b->jx[(size_t) i * b->cap + c] = j;
+  b->cnt[i] = c + 1;
+  if (c + 1 == b->cap) own_compact(b, i);
+}
+
+/* exact squared distance between rows i and j of the set, as given */
+static double own_exact(const prd_ref *ref, int i, int j) {
+  size_t qs, rs;
+  const double *q = rows_at(&ref->orig, i, &qs);
+  const double *r = rows_at(&ref->orig, j, &rs);
+  double s = 0.0;
+  for (int l = 0; l < ref->d; l++) {
+    double u = q[(size_t) l * qs] - r[(size_t) l * rs];
+    s += u * u;
+  }
+  return s;
+}
+
+/* prd_kth() on a row's candidates: recompute exactly every value within
+ * the window of a radius, select again, until nothing changes */
+static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
+                        int nk, double *heap, unsigned char *ex, double *out,
+                        size_t ld) {
+  double *v = b->v + (size_t) i * b->cap;
+  const int *jx = b->jx + (size_t) i * b->cap;
+  int n = b->cnt[i], kmax = ks[nk - 1];
+  double n_exact = 0.0;
+  memset(ex, 0, (size_t) n);
+  for (int pass = 0; pass < 5; pass++) {
+    select_smallest(v, 0, n, -1, kmax, heap);
+    if (pass == 4) break;
+    int redo = 0;
+    for (int kk = 0; kk < nk; kk++) {
+      double t = heap[ks[kk] - 1], tol = own_tol(b, i, t);
+      for (int c = 0; c < n; c++) {
+        if (ex[c] || v[c] < t - tol || v[c] > t + tol) continue;
+        v[c] = own_exact(ref, i, jx[c]);
+        ex[c] = 1;
+        n_exact += 1.0;
+        redo = 1;
+      }
+    }
+    if (!redo) break;
+  }
+  for (int kk = 0; kk < nk; kk++) out[(size_t) i + (size_t) kk * ld] = heap[ks[kk] - 1];
+  return n_exact;
+}
+
+void prd_own_radii(const prd_rows *rows, int d, const double *centre,
+                   const int *ks, int nk, int threads, int cap_min,
+                   prd_progress *prog, double *out) {
+  int n = rows->n, kmax = ks[nk - 1];
+  if (n <= 0) return;
+  prd_ref ref;
+  prd_ref_init(&ref, rows, d, centre);
+  int nt = threads < 1 ? 1 : threads;
+  own_buf b;
+  b.kmax = kmax;
+  b.cap = cap_min > 0 ? cap_min : 4 * kmax + 256;
+  if (b.cap < kmax + 2) b.cap = kmax + 2;
+  if (b.cap > n) b.cap = n; /* a row has n - 1 values: never compacted */
+  b.v = (double *) R_alloc((size_t) n * b.cap, sizeof(double));
+  b.jx = (int *) R_alloc((size_t) n * b.cap, sizeof(int));
+  b.cnt = (int *) R_alloc(n, sizeof(int));
+  b.bound = (double *) R_alloc(n, sizeof(double));
+  b.over = (unsigned char *) R_alloc(n, 1);
+  b.nrm = ref.norm2;
+  b.nmax = ref.norm2_max;
+  b.tol_rel = ref.tol_rel;
+  for (int i = 0; i < n; i++) {
+    b.cnt[i] = 0;
+    b.bound[i] = R_PosInf;
+    b.over[i] = 0;
+  }
+
+  int m = tile_rows(n, n);
+  double *g = (double *) R_alloc((size_t) m * n, sizeof(double));
+  const double *F = ref.data, *rn = ref.norm2;
+  for (int i0 = 0; i0 < n; i0 += m) {
+    int mm = n - i0 < m ? n - i0 : m, nc = n - i0;
+    /* g (nc x mm) = -2 F[i0:n, ] F[i0:i0+mm, ]' : column i holds row
+     * i0 + i's products with the rows i0.. n-1 */
+    const char *tn = "N", *tt = "T";
+    double alpha = -2.0, beta = 0.0;
+    F77_CALL(dgemm)(tn, tt, &nc, &mm, &d, &alpha, F + i0, &n, F + i0, &n,
+                    &beta, g, &nc FCONE FCONE);
+    int team = 1;
+    int use = prd_threads_for((int64_t) mm * nc, nt);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+    {
+#ifdef _OPENMP
+#pragma omp master
+      team = omp_get_num_threads();
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int i = 0; i < mm; i++) { /* the tile's rows: their segments */
+        int r = i0 + i;
+        double qn = rn[r];
+        const double *gi = g + (size_t) i * nc;
+        for (int j = 0; j < nc; j++) {
+          if (j == i) continue;
+          double v = qn + rn[i0 + j] + gi[j];
+          v = v > 0.0 ? v : 0.0;
+          if (v <= b.bound[r]) own_push(&b, r, v, i0 + j);
+        }
+      }
+#ifdef _OPENMP
+#pragma omp for schedule(static, 256)
+#endif
+      for (int j = mm; j < nc; j++) { /* later rows: the tile's column */
+        int r = i0 + j;
+        double rj = rn[r];
+        for (int i = 0; i < mm; i++) {
+          double v = rn[i0 + i] + rj + g[(size_t) i * nc + j];
+          v = v > 0.0 ? v : 0.0;
+          if (v <= b.bound[r]) own_push(&b, r, v, i0 + i);
+        }
+      }
+    }
+    (void) use;
+    if (team > prog->team) prog->team = team;
+    prog->ticks += mm;
+    tiles_interrupt(prog);
+    if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
+      cli_progress_set(prog->bar, prog->ticks);
+  }
+
+  /* exact radii from the candidates */
+  double *heap = (double *) R_alloc((size_t) nt * kmax, sizeof(double));
+  unsigned char *ex = (unsigned char *) R_alloc((size_t) nt * b.cap, 1);
+  double *n_exact = (double *) R_alloc(nt, sizeof(double));
+  for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
+  int use = prd_threads_for((int64_t) n * kmax, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(dynamic, 64)
+#endif
+  for (int i = 0; i < n; i++) {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    if (b.over[i]) continue;
+    n_exact[tid] += own_final(&ref, &b, i, ks, nk, heap + (size_t) tid * kmax,
+                              ex + (size_t) tid * b.cap, out, (size_t) n);
+  }
+  (void) use;
+  for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
+
+  /* rows with too many near-ties: the full-row engine */
+  int n_over = 0;
+  for (int i = 0; i < n; i++) n_over += b.over[i];
+  if (n_over == 0) return;
+  int *map = (int *) R_alloc(n_over, sizeof(int));
+  int *qidx = (int *) R_alloc(n_over, sizeof(int));
+  for (int i = 0, c = 0; i < n; i++) {
+    if (!b.over[i]) continue;
+    map[c] = i;
+    qidx[c] = rows->idx[i];
+    c++;
+  }
+  /* query rows: the same sources, the overflowing rows' indices; a query
+   * position is below n0 when its row is */
+  int *qsrc = (int *) R_alloc(n_over, sizeof(int));
+  int q0 = 0;
+  for (int c = 0; c < n_over; c++) if (map[c] < rows->n0) q0++;
+  for (int c = 0; c < n_over; c++) qsrc[c] = qidx[c];
+  prd_rows qr = {{rows->src[0], rows->src[1]}, {rows->ld[0], rows->ld[1]},
+                 qsrc, n_over, q0};
+  prd_query q = {qr, centre};
+  own_full_ctx c = {&ref, map, ks, nk,
+                    (double *) R_alloc((size_t) nt * (kmax + nk),
+                                       sizeof(double)),
+                    out, n};
+  prd_tiles(&ref, &q, own_full_visit, &c, nt, prog);
+  prog->ticks -= n_over;
 }
