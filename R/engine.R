@@ -31,7 +31,7 @@ engine_estimators <- local({
 # The one place the engine's arguments are assembled: .Call(ffi_engine,
 # real, generated, spec). C errors come back as classed R errors.
 engine_call <- function(real, generated, s, ks, estimators, own = NULL,
-                        radii = list(), closed = TRUE,
+                        radii = list(), closed = TRUE, cross = FALSE,
                         call = rlang::caller_env()) {
   eval <- s$eval
   if (is.list(eval)) eval <- lapply(eval, as.integer)
@@ -44,6 +44,7 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     radii = lapply(radii, as.double),
     closed = isTRUE(closed),
     progress = show_progress(),
+    cross = isTRUE(cross),
     # own radii from symmetric tiles (FALSE: the full sweep, for tests);
     # own_buffer: candidates kept per row there (0: default; tests)
     symmetric = !isFALSE(getOption("prdcurve.symmetric")),
@@ -85,6 +86,11 @@ with_engine_errors <- function(expr, call = rlang::caller_env()) {
 #'   distance of each fit set (Park & Kim 2023).
 #' @param radii fixed radius pairs of other estimators, named as their
 #'   `radius` in engine_estimators().
+#' @param cross without a split: only the counts and sums of the rows of
+#'   each set against the *other* fit set are wanted (`ipr_b`, `coverage_b`,
+#'   `ppr_b` of the rows of real, `ipr_a`, `coverage_a`, `ppr_a` of the rows
+#'   of generated; the others are NA), so X_f x Y_f is computed once.
+#'   Estimators "own", "ipr", "coverage", "ppr" only.
 #' @param call the frame engine errors are reported from.
 #' @return list of own_x, own_y (squared radii of fit rows, a column per
 #'   k), query_x, query_y, query_all (squared radii of evaluation rows),
@@ -103,8 +109,10 @@ with_engine_errors <- function(expr, call = rlang::caller_env()) {
 engine_neighbours <- function(real, generated, s, ks, what,
                               bandwidth = NULL, bandwidth_k = NULL,
                               ppr_k = NULL, ppr_scale = NULL, radii = list(),
-                              closed = TRUE, call = rlang::caller_env()) {
+                              closed = TRUE, cross = FALSE,
+                              call = rlang::caller_env()) {
   table <- engine_estimators()
+  cross <- isTRUE(cross) && is.null(s$eval)
   what <- unique(as.character(what))
   unknown <- setdiff(what, table$name)
   if (length(unknown)) {
@@ -156,7 +164,7 @@ engine_neighbours <- function(real, generated, s, ks, what,
   rest <- if (is.null(own)) what else setdiff(what, "own")
   if (length(rest)) {
     out <- engine_call(real, generated, s, ks, rest, own, radii, closed,
-                       call = call)
+                       cross = cross, call = call)
     exact <- exact + attr(out, "exact")
     threads <- max(threads, attr(out, "threads"))
   } else {

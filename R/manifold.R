@@ -378,7 +378,7 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   nb <- engine_neighbours(real, generated, s, ks, est,
                           ppr_k = if (want_ppr) ppr_k,
                           ppr_scale = if (want_ppr) opts$ppr_scale,
-                          closed = opts$closed)
+                          closed = opts$closed, cross = TRUE)
 
   n_ex <- sizes[["eval_real"]]
   n_ey <- sizes[["eval_generated"]]

@@ -385,7 +385,25 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
         Rf_ncols(VECTOR_ELT(own, 0)) != nk || Rf_ncols(VECTOR_ELT(own, 1)) != nk)
       Rf_error("`spec$own` must be NULL or two radius matrices of the fit sets");
   }
+  /* spec$cross = TRUE (no split only): only the outputs of the rows of one
+   * set against the other fit set are wanted (ipr_b, coverage_b, ppr_b of
+   * the rows of real; ipr_a, coverage_a, ppr_a of the rows of generated;
+   * the others are NA), all decided against the own radii and fixed
+   * radii: X_f x Y_f is computed once (prd_cross()). */
+  SEXP cross_ = list_get(spec, "cross");
+  int cross = Rf_isNull(cross_) ? 0 : flag(cross_, "cross");
   int needs_own = 0;
+  if (cross) {
+    if (!self) Rf_error("`spec$cross` needs `spec$eval` = NULL");
+    for (int e = 0; e < N_EST; e++) {
+      const char *nm = estimators[e].name;
+      if (req[e] && strcmp(nm, "own") && strcmp(nm, "ipr") &&
+          strcmp(nm, "coverage") && strcmp(nm, "ppr"))
+        Rf_error("estimator \"%s\" has no cross-set sweep", nm);
+      if (req[e] && (!strcmp(nm, "ipr") || !strcmp(nm, "coverage")))
+        needs_own = 1;
+    }
+  }
   for (int e = 0; e < N_EST; e++)
     if (req[e] && (estimators[e].needs & NEED_OWN)) needs_own = 1;
   /* estimators computed: the requested ones, and the own radii when needed
@@ -407,7 +425,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   int eval_any = 0;
   for (int e = 0; e < N_EST; e++)
     if (on[e] && estimators[e].rows == ROWS_EVAL) eval_any = 1;
-  int own_sym = symmetric && on[EST_OWN] && (!self || !eval_any);
+  int own_sym = on[EST_OWN] && (cross || (symmetric && (!self || !eval_any)));
 
   /* every radius is taken in a set that holds k points besides z */
   int sx = self ? 1 : 0, fit_work = 0, eval_work = 0, nd_fit = 0, nd_eval = 0;
@@ -534,10 +552,11 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
    * ball. */
   int pre_sweep = fit_work && !self;
   int main_sweep = eval_work || (fit_work && self);
+  if (cross) pre_sweep = main_sweep = 0;
   prd_progress prog = {R_NilValue, 0.0, 0.0, 1};
-  if (own_sym || pre_sweep || main_sweep) {
+  if (own_sym || pre_sweep || main_sweep || cross) {
     double total = (double) (own_sym || pre_sweep ? nF : 0) +
-                   (double) (main_sweep ? nE : 0);
+                   (double) (main_sweep ? nE : 0) + (double) (cross ? nF : 0);
     prog.bar = PROTECT(prd_progress_new(total, show)); np++;
   }
   if (own_sym) {
@@ -547,6 +566,64 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
                   (double *) base[EST_OWN].p[0]);
     prd_own_radii(&yr, d, centre, ks, nk, threads, own_cap, &prog,
                   (double *) base[EST_OWN].p[1]);
+  }
+  if (cross) {
+    int e_ipr = 0, e_cov = 0, e_ppr = 0;
+    while (strcmp(estimators[e_ipr].name, "ipr")) e_ipr++;
+    while (strcmp(estimators[e_cov].name, "coverage")) e_cov++;
+    while (strcmp(estimators[e_ppr].name, "ppr")) e_ppr++;
+    prd_cross_spec cs;
+    memset(&cs, 0, sizeof(cs));
+    cs.nk = nk;
+    cs.closed = closed;
+    cs.ipr = on[e_ipr];
+    cs.cov = on[e_cov];
+    cs.ppr = on[e_ppr];
+    cs.own_a = w.c.own_x;
+    cs.own_b = w.c.own_y;
+    cs.ld_a = nFx;
+    cs.ld_b = nFy;
+    cs.R_a = rad[e_ppr][0];
+    cs.R_b = rad[e_ppr][1];
+    size_t la = (size_t) nFx * nk + 1, lb = (size_t) nFy * nk + 1;
+    int *ib[4];
+    for (int p = 0; p < 4; p++) {
+      size_t len = p % 2 == 0 ? la : lb;
+      ib[p] = (int *) R_alloc(len, sizeof(int));
+      memset(ib[p], 0, len * sizeof(int));
+    }
+    cs.ipr_a = ib[0]; cs.ipr_b = ib[1]; cs.cov_a = ib[2]; cs.cov_b = ib[3];
+    cs.ppr_a = (double *) R_alloc(nFx + 1, sizeof(double));
+    cs.ppr_b = (double *) R_alloc(nFy + 1, sizeof(double));
+    for (int i = 0; i < nFx; i++) cs.ppr_a[i] = 0.0;
+    for (int i = 0; i < nFy; i++) cs.ppr_b[i] = 0.0;
+    prd_rows xr = {{X, NULL}, {nX, 0}, fx, nFx, nFx};
+    prd_rows yr = {{Y, NULL}, {nY, 0}, fy, nFy, nFy};
+    prd_cross(&xr, &yr, d, centre, &cs, threads, &prog);
+    /* outputs: a = of X_f, b = of Y_f; rows of real get the b side
+     * (Y_f), rows of generated the a side (X_f); the rest NA */
+    int ests[2] = {e_ipr, e_cov};
+    int *from_x[2] = {cs.ipr_a, cs.cov_a}, *from_y[2] = {cs.ipr_b, cs.cov_b};
+    for (int q = 0; q < 2; q++) {
+      int e = ests[q];
+      if (!on[e]) continue;
+      int *oa = (int *) base[e].p[0], *ob = (int *) base[e].p[1];
+      for (int kk = 0; kk < nk; kk++) {
+        for (int i = 0; i < nFx; i++) {
+          oa[(size_t) i + (size_t) kk * nE] = NA_INTEGER;
+          ob[(size_t) i + (size_t) kk * nE] = from_x[q][(size_t) i + (size_t) kk * nFx];
+        }
+        for (int i = 0; i < nFy; i++) {
+          oa[(size_t) nFx + i + (size_t) kk * nE] = from_y[q][(size_t) i + (size_t) kk * nFy];
+          ob[(size_t) nFx + i + (size_t) kk * nE] = NA_INTEGER;
+        }
+      }
+    }
+    if (on[e_ppr]) {
+      double *oa = (double *) base[e_ppr].p[0], *ob = (double *) base[e_ppr].p[1];
+      for (int i = 0; i < nFx; i++) { oa[i] = NA_REAL; ob[i] = cs.ppr_a[i]; }
+      for (int i = 0; i < nFy; i++) { oa[nFx + i] = cs.ppr_b[i]; ob[nFx + i] = NA_REAL; }
+    }
   }
   if (pre_sweep || main_sweep) {
     prd_ref ref;

@@ -663,3 +663,170 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
   prd_tiles(&ref, &q, own_full_visit, &c, nt, prog);
   prog->ticks -= n_over;
 }
+
+/* ---- cross-set sweep: X_f x Y_f once, both sides fed ---------------- *
+ *
+ * Without a split, the scalar metrics need of the pairs (x, y) only
+ * decisions against radii already known (own radii, fixed radii): no
+ * selection in the other set. So each cross pair is computed once: a tile
+ * of rows of A against all of B (one dgemm), then A's rows scan their
+ * segments (one thread per row) and B's rows scan their column of the
+ * tile (one thread per row, the tile's rows in order): every output is
+ * owned by one thread and summed in a fixed order, so results do not
+ * depend on the thread count. Decisions are exact as in prd_count(): a
+ * pair within the rounding window of a threshold is recomputed from the
+ * rows as given. */
+
+static inline double cross_exact(const prd_rows *A, int a, const prd_rows *B,
+                                 int b, int d) {
+  size_t qs, rs;
+  const double *q = rows_at(A, a, &qs);
+  const double *r = rows_at(B, b, &rs);
+  double s = 0.0;
+  for (int l = 0; l < d; l++) {
+    double u = q[(size_t) l * qs] - r[(size_t) l * rs];
+    s += u * u;
+  }
+  return s;
+}
+
+/* One pair seen from one side: `me` owns the outputs (radii rm, counts
+ * in_other for "me in the other's ball", other_in for "the other in my
+ * ball", sum over the other's balls of radius R). Returns exact
+ * recomputations. */
+typedef struct {
+  const double *r_me, *r_ot;  /* own radii (squared), column kk at kk * ld */
+  size_t ld_me, ld_ot;
+  int *in_ot, *ot_in;         /* counts, column kk at kk * ld_me */
+  double *psum;
+  double R, R2;               /* ppr radius of the other set's balls */
+  double tol_rel, nmax_ot;
+  const double *nrm_me;
+} cross_side;
+
+static double cross_visit(const cross_side *s, int me, int ot, double v,
+                          const prd_rows *M, const prd_rows *O, int d,
+                          int nk, int closed, int ipr, int cov, int ppr) {
+  double ex = -1.0, n_ex = 0.0;
+  double tb = s->tol_rel * (s->nrm_me[me] + s->nmax_ot);
+#define CROSS_DECIDE(t, res)                                               \
+  do {                                                                     \
+    double t_ = (t), tol_ = 1e-9 * t_ + tb;                                \
+    if (v < t_ - tol_) res = 1;                                            \
+    else if (v > t_ + tol_) res = 0;                                       \
+    else {                                                                 \
+      if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }    \
+      res = closed ? (ex <= t_) : (ex < t_);                               \
+    }                                                                      \
+  } while (0)
+  for (int kk = 0; kk < nk; kk++) {
+    int res;
+    if (ipr) {
+      CROSS_DECIDE(s->r_ot[(size_t) ot + (size_t) kk * s->ld_ot], res);
+      s->in_ot[(size_t) me + (size_t) kk * s->ld_me] += res;
+    }
+    if (cov) {
+      CROSS_DECIDE(s->r_me[(size_t) me + (size_t) kk * s->ld_me], res);
+      s->ot_in[(size_t) me + (size_t) kk * s->ld_me] += res;
+    }
+  }
+#undef CROSS_DECIDE
+  if (ppr) {
+    /* as prd_log_tau_sum(): membership decided exactly; the term's value
+     * from the exact distance within the window of R^2 or of 0 */
+    double r2 = s->R2, tol = 1e-9 * r2 + tb, tol0 = tb;
+    if (s->R == 0.0) {
+      if (v <= tol0) {
+        if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
+        if (ex == 0.0) s->psum[me] = R_NegInf;
+      }
+    } else if (v <= r2 + tol) {
+      double w = v;
+      int in = 1;
+      if (v >= r2 - tol || v <= tol0) {
+        if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
+        w = ex;
+        if (w >= r2) in = 0;
+      }
+      if (in) s->psum[me] += log1p(-(1.0 - sqrt(w) / s->R));
+    }
+  }
+  return n_ex;
+}
+
+void prd_cross(const prd_rows *A, const prd_rows *B, int d,
+               const double *centre, const prd_cross_spec *cs, int threads,
+               prd_progress *prog) {
+  int nA = A->n, nB = B->n, nk = cs->nk;
+  if (nA <= 0 || nB <= 0) return;
+  prd_ref ra, rb;
+  prd_ref_init(&ra, A, d, centre);
+  prd_ref_init(&rb, B, d, centre);
+  int nt = threads < 1 ? 1 : threads;
+  cross_side sa = {cs->own_a, cs->own_b, (size_t) cs->ld_a, (size_t) cs->ld_b,
+                   cs->ipr_a, cs->cov_a, cs->ppr_a, cs->R_b, cs->R_b * cs->R_b,
+                   ra.tol_rel > rb.tol_rel ? ra.tol_rel : rb.tol_rel,
+                   rb.norm2_max, ra.norm2};
+  cross_side sb = {cs->own_b, cs->own_a, (size_t) cs->ld_b, (size_t) cs->ld_a,
+                   cs->ipr_b, cs->cov_b, cs->ppr_b, cs->R_a, cs->R_a * cs->R_a,
+                   sa.tol_rel, ra.norm2_max, rb.norm2};
+  int m = tile_rows(nB, nA);
+  double *g = (double *) R_alloc((size_t) m * nB, sizeof(double));
+  double *n_exact = (double *) R_alloc(nt, sizeof(double));
+  int ipr = cs->ipr, cov = cs->cov, ppr = cs->ppr, closed = cs->closed;
+  for (int i0 = 0; i0 < nA; i0 += m) {
+    int mm = nA - i0 < m ? nA - i0 : m;
+    const char *tn = "N", *tt = "T";
+    double alpha = -2.0, beta = 0.0;
+    int ldA = nA;
+    /* g (nB x mm) = -2 B A[i0:i0+mm, ]' */
+    F77_CALL(dgemm)(tn, tt, &nB, &mm, &d, &alpha, rb.data, &nB, ra.data + i0,
+                    &ldA, &beta, g, &nB FCONE FCONE);
+    int team = 1;
+    int use = prd_threads_for((int64_t) mm * nB, nt);
+    for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+    {
+      int tid = 0;
+#ifdef _OPENMP
+      tid = omp_get_thread_num();
+#pragma omp master
+      team = omp_get_num_threads();
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int i = 0; i < mm; i++) {
+        int a = i0 + i;
+        double qa = ra.norm2[a], ne = 0.0;
+        const double *gi = g + (size_t) i * nB;
+        for (int b = 0; b < nB; b++) {
+          double v = qa + rb.norm2[b] + gi[b];
+          v = v > 0.0 ? v : 0.0;
+          ne += cross_visit(&sa, a, b, v, A, B, d, nk, closed, ipr, cov, ppr);
+        }
+        n_exact[tid] += ne;
+      }
+#ifdef _OPENMP
+#pragma omp for schedule(static, 64)
+#endif
+      for (int b = 0; b < nB; b++) {
+        double qb = rb.norm2[b], ne = 0.0;
+        for (int i = 0; i < mm; i++) {
+          int a = i0 + i;
+          double v = qb + ra.norm2[a] + g[(size_t) i * nB + b];
+          v = v > 0.0 ? v : 0.0;
+          ne += cross_visit(&sb, b, a, v, B, A, d, nk, closed, ipr, cov, ppr);
+        }
+        n_exact[tid] += ne;
+      }
+    }
+    (void) use;
+    for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
+    if (team > prog->team) prog->team = team;
+    prog->ticks += (double) mm * (nA + nB) / nA;
+    tiles_interrupt(prog);
+    if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
+      cli_progress_set(prog->bar, prog->ticks);
+  }
+}

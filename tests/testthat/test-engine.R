@@ -216,3 +216,93 @@ test_that("an interrupt inside the engine stays an interrupt", {
   if (identical(out, "finished")) skip("the call ended before the interrupt")
   expect_identical(out, "interrupt")
 })
+
+# the engine with options set, attributes dropped
+nb_with <- function(opts, thr, ...) {
+  withr::local_options(opts)
+  set0 <- prdcurve:::thread_info()[["set"]]
+  prd_threads(thr)
+  on.exit(prd_threads(set0), add = TRUE)
+  r <- prdcurve:::engine_neighbours(...)
+  attr(r, "exact") <- NULL
+  attr(r, "threads") <- NULL
+  r
+}
+
+test_that("own radii from symmetric tiles equal the full sweep's, ties and offsets included", {
+  skip_on_cran()
+  set.seed(311)
+  for (d in c(1L, 4L, 30L)) {
+    n <- 700
+    ints <- list(matrix(sample(0:3, n * d, TRUE) + 0, n, d),
+                 matrix(sample(0:3, 500 * d, TRUE) + 0, 500, d))
+    cont <- list(matrix(rnorm(n * d), n, d),
+                 matrix(rnorm(500 * d, 0.3), 500, d))
+    for (dat in list(ints, lapply(ints, `+`, 1e6), cont)) {
+      real <- dat[[1]]
+      gen <- dat[[2]]
+      ks <- c(3L, 10L, 25L)
+      splits <- list(
+        list(fit = list(1:300, 1:250), eval = list(301:n, 251:500)),
+        list(fit = list(seq_len(n), 1:500), eval = NULL)
+      )
+      for (s in splits) {
+        for (w in list(list("own"), list(c("ipr", "knn", "coverage")),
+                       list("kde", bandwidth_k = 10L))) {
+          args <- c(list(real, gen, s, ks), w)
+          full <- do.call(nb_with, c(list(list(prdcurve.symmetric = FALSE), 2L),
+                                     args))
+          # default buffers, and buffers so small that near-tie rows go
+          # back to the full-row engine; 1 and 2 threads
+          for (cfg in list(list(0L, 2L), list(0L, 1L), list(27L, 2L),
+                           list(30L, 1L))) {
+            o <- list(prdcurve.symmetric = TRUE, prdcurve.own_buffer = cfg[[1]])
+            expect_identical(do.call(nb_with, c(list(o, cfg[[2]]), args)), full)
+          }
+        }
+      }
+    }
+  }
+  # and against the brute force
+  real <- matrix(sample(0:2, 300 * 3, TRUE) + 0, ncol = 3)
+  s <- list(fit = list(1:300, integer()), eval = NULL)
+  r <- prdcurve:::engine_neighbours(real, real[0, , drop = FALSE], s, 7, "own")
+  d2 <- sq_dist(real, real)
+  expect_identical(r$own_x[, 1],
+                   vapply(1:300, function(i) kth_skip(d2[i, ], 7, i), 0))
+})
+
+test_that("the cross sweep (no split: X_f x Y_f once) equals the full sweep", {
+  set.seed(312)
+  for (d in c(1L, 4L, 30L)) {
+    n1 <- 600
+    n2 <- 450
+    for (off in c(0, 1e6)) {
+      real <- matrix(sample(0:3, n1 * d, TRUE) + 0, n1, d) + off
+      gen <- matrix(sample(0:3, n2 * d, TRUE) + 0, n2, d) + off
+      s <- list(fit = list(seq_len(n1), seq_len(n2)), eval = NULL)
+      ix <- seq_len(n1)
+      iy <- n1 + seq_len(n2)
+      args <- list(real, gen, s, c(3L, 10L), c("ipr", "coverage", "ppr"),
+                   ppr_k = 4L, ppr_scale = 1.3)
+      full <- do.call(nb_with, c(list(list(), 2L), args))
+      c2 <- do.call(nb_with, c(list(list(), 2L), args, cross = TRUE))
+      c1 <- do.call(nb_with, c(list(list(), 1L), args, cross = TRUE))
+      expect_identical(c1, c2)
+      for (e in c("ipr", "coverage")) {
+        a <- paste0(e, "_a")
+        b <- paste0(e, "_b")
+        expect_identical(c2[[b]][ix, ], full[[b]][ix, ])
+        expect_identical(c2[[a]][iy, ], full[[a]][iy, ])
+        expect_true(all(is.na(c2[[a]][ix, ])) && all(is.na(c2[[b]][iy, ])))
+      }
+      expect_equal(c2$ppr_b[ix], full$ppr_b[ix], tolerance = 1e-12)
+      expect_equal(c2$ppr_a[iy], full$ppr_a[iy], tolerance = 1e-12)
+    }
+  }
+  expect_error(prdcurve:::engine_neighbours(
+    real, gen, list(fit = list(1:10, 1:10), eval = list(11:20, 11:20)),
+    3L, "ipr", cross = FALSE), NA)
+  expect_error(prdcurve:::engine_call(real, gen, s, 3L, "knn", cross = TRUE),
+               class = "prdcurve_error_engine")
+})
