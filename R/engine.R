@@ -91,6 +91,10 @@ with_engine_errors <- function(expr, call = rlang::caller_env()) {
 #'   `ppr_b` of the rows of real, `ipr_a`, `coverage_a`, `ppr_a` of the rows
 #'   of generated; the others are NA), so X_f x Y_f is computed once.
 #'   Estimators "own", "ipr", "coverage", "ppr" only.
+#' @param shared NULL, or an environment from engine_shared() passed to the
+#'   calls for several models: the real set's own radii (for a given set of
+#'   real fit rows and k) are then computed once and reused, whenever the
+#'   engine would compute own radii in a sweep of their own.
 #' @param call the frame engine errors are reported from.
 #' @return list of own_x, own_y (squared radii of fit rows, a column per
 #'   k), query_x, query_y, query_all (squared radii of evaluation rows),
@@ -109,7 +113,7 @@ with_engine_errors <- function(expr, call = rlang::caller_env()) {
 engine_neighbours <- function(real, generated, s, ks, what,
                               bandwidth = NULL, bandwidth_k = NULL,
                               ppr_k = NULL, ppr_scale = NULL, radii = list(),
-                              closed = TRUE, cross = FALSE,
+                              closed = TRUE, cross = FALSE, shared = NULL,
                               call = rlang::caller_env()) {
   table <- engine_estimators()
   cross <- isTRUE(cross) && is.null(s$eval)
@@ -142,9 +146,20 @@ engine_neighbours <- function(real, generated, s, ks, what,
   own <- NULL
   exact <- 0
   threads <- 1L
+  # own radii in a sweep of their own: with a split, or in cross mode, or
+  # for derived radii; then the real set's may come from `shared`
+  own_sweep <- length(derived) > 0L ||
+    (("ipr" %in% what || (cross && "coverage" %in% what)) &&
+       (!is.null(s$eval) || cross))
+  own_real <- function(k) {
+    if (is.null(shared) || !own_sweep) return(NULL)
+    shared_own_real(shared, real, s, k, call)
+  }
   if (length(derived)) {
     k_own <- sort(unique(c(ks, as.integer(derived))))
-    r <- engine_call(real, generated, s, k_own, "own", closed = closed,
+    ox <- own_real(k_own)
+    r <- engine_call(real, generated, s, k_own, "own",
+                     own = if (!is.null(ox)) list(ox, NULL), closed = closed,
                      call = call)
     exact <- attr(r, "exact")
     threads <- attr(r, "threads")
@@ -163,7 +178,12 @@ engine_neighbours <- function(real, generated, s, ks, what,
 
   rest <- if (is.null(own)) what else setdiff(what, "own")
   if (length(rest)) {
-    out <- engine_call(real, generated, s, ks, rest, own, radii, closed,
+    own_arg <- own
+    if (is.null(own_arg)) {
+      ox <- own_real(ks)
+      if (!is.null(ox)) own_arg <- list(ox, NULL)
+    }
+    out <- engine_call(real, generated, s, ks, rest, own_arg, radii, closed,
                        cross = cross, call = call)
     exact <- exact + attr(out, "exact")
     threads <- max(threads, attr(out, "threads"))
@@ -180,6 +200,33 @@ engine_neighbours <- function(real, generated, s, ks, what,
   attr(out, "exact") <- exact
   attr(out, "threads") <- threads
   out
+}
+
+#' A cache for the work that depends on the real set only, shared by the
+#' engine calls for several models (issue: models share the real set's
+#' work): the own radii of the real fit rows, per set of fit rows and k.
+#' @noRd
+engine_shared <- function() {
+  e <- new.env(parent = emptyenv())
+  e$entries <- list()
+  e
+}
+
+#' The own radii of the real fit rows at ks, from the cache or computed
+#' once (one symmetric sweep over X_f) and cached.
+#' @noRd
+shared_own_real <- function(shared, real, s, ks, call) {
+  fx <- as.integer(s$fit[[1]])
+  ks <- as.integer(ks)
+  for (e in shared$entries) {
+    if (identical(e$ks, ks) && identical(e$fit, fx)) return(e$own)
+  }
+  r <- engine_call(real, real[0, , drop = FALSE],
+                   list(fit = list(fx, integer()), eval = NULL), ks, "own",
+                   call = call)
+  shared$entries[[length(shared$entries) + 1L]] <-
+    list(fit = fx, ks = ks, own = r$own_x)
+  r$own_x
 }
 
 #' Lower envelope of the classifier family (SPEC.md section 2)

@@ -374,17 +374,25 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     req[e] = 1;
   }
 
+  /* own radii given: both (computed by no sweep), or one of them (the
+   * other NULL: computed by the symmetric sweep; several models share the
+   * real set's) */
   SEXP own = list_get(spec, "own");
-  int own_given = !Rf_isNull(own);
-  if (own_given) {
-    if (TYPEOF(own) != VECSXP || Rf_length(own) != 2 ||
-        !is_real_matrix(VECTOR_ELT(own, 0)) ||
-        !is_real_matrix(VECTOR_ELT(own, 1)) ||
-        Rf_nrows(VECTOR_ELT(own, 0)) != nFx ||
-        Rf_nrows(VECTOR_ELT(own, 1)) != nFy ||
-        Rf_ncols(VECTOR_ELT(own, 0)) != nk || Rf_ncols(VECTOR_ELT(own, 1)) != nk)
+  int own_part[2] = {0, 0};
+  if (!Rf_isNull(own)) {
+    if (TYPEOF(own) != VECSXP || Rf_length(own) != 2)
       Rf_error("`spec$own` must be NULL or two radius matrices of the fit sets");
+    for (int p = 0; p < 2; p++) {
+      SEXP o = VECTOR_ELT(own, p);
+      if (Rf_isNull(o)) continue;
+      if (!is_real_matrix(o) || Rf_nrows(o) != (p == 0 ? nFx : nFy) ||
+          Rf_ncols(o) != nk)
+        Rf_error("`spec$own` must be NULL or two radius matrices of the fit sets");
+      own_part[p] = 1;
+    }
   }
+  int own_given = own_part[0] && own_part[1];
+  int own_partial = (own_part[0] || own_part[1]) && !own_given;
   /* spec$cross = TRUE (no split only): only the outputs of the rows of one
    * set against the other fit set are wanted (ipr_b, coverage_b, ppr_b of
    * the rows of real; ipr_a, coverage_a, ppr_a of the rows of generated;
@@ -425,7 +433,8 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   int eval_any = 0;
   for (int e = 0; e < N_EST; e++)
     if (on[e] && estimators[e].rows == ROWS_EVAL) eval_any = 1;
-  int own_sym = on[EST_OWN] && (cross || (symmetric && (!self || !eval_any)));
+  int own_sym = on[EST_OWN] &&
+                (cross || own_partial || (symmetric && (!self || !eval_any)));
 
   /* every radius is taken in a set that holds k points besides z */
   int sx = self ? 1 : 0, fit_work = 0, eval_work = 0, nd_fit = 0, nd_eval = 0;
@@ -562,10 +571,15 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   if (own_sym) {
     prd_rows xr = {{X, NULL}, {nX, 0}, fx, nFx, nFx};
     prd_rows yr = {{Y, NULL}, {nY, 0}, fy, nFy, nFy};
-    prd_own_radii(&xr, d, centre, ks, nk, threads, own_cap, &prog,
-                  (double *) base[EST_OWN].p[0]);
-    prd_own_radii(&yr, d, centre, ks, nk, threads, own_cap, &prog,
-                  (double *) base[EST_OWN].p[1]);
+    for (int p = 0; p < 2; p++) {
+      size_t len = (size_t) (p == 0 ? nFx : nFy) * nk;
+      if (own_part[p])
+        memcpy(base[EST_OWN].p[p], REAL(VECTOR_ELT(own, p)),
+               len * sizeof(double));
+      else
+        prd_own_radii(p == 0 ? &xr : &yr, d, centre, ks, nk, threads,
+                      own_cap, &prog, (double *) base[EST_OWN].p[p]);
+    }
   }
   if (cross) {
     int e_ipr = 0, e_cov = 0, e_ppr = 0;
@@ -646,7 +660,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
       w.self = self;
       w.n_act = 0;
       w.needs = 0;
-      int scatter = self && on[EST_OWN] && !own_given;
+      int scatter = self && on[EST_OWN] && !own_given && !own_sym;
       for (int e = 0; e < N_EST; e++) {
         if (!on[e] || (estimators[e].rows == ROWS_FIT && !self)) continue;
         if (e == EST_OWN && own_sym) continue;

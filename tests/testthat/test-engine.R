@@ -306,3 +306,52 @@ test_that("the cross sweep (no split: X_f x Y_f once) equals the full sweep", {
   expect_error(prdcurve:::engine_call(real, gen, s, 3L, "knn", cross = TRUE),
                class = "prdcurve_error_engine")
 })
+
+test_that("several models share the real set's own radii, with results identical to one call per model", {
+  set.seed(313)
+  real <- matrix(sample(0:4, 400 * 3, TRUE) + 0, ncol = 3)
+  gens <- list(a = matrix(sample(0:4, 300 * 3, TRUE) + 0, ncol = 3),
+               b = matrix(rnorm(350 * 3, 2), ncol = 3),
+               c = real[sample(400, 380), ] + 0.5)
+  # the engine: with and without the cache, split and no split
+  sh <- prdcurve:::engine_shared()
+  for (g in gens) {
+    sp <- list(fit = list(1:250, seq_len(200)),
+               eval = list(251:400, 201:nrow(g)))
+    s0 <- list(fit = list(1:400, seq_len(nrow(g))), eval = NULL)
+    for (args in list(
+      list(sp, c(3L, 9L), c("ipr", "knn", "coverage")),
+      list(sp, 9L, "kde", bandwidth_k = 9L),
+      list(s0, 9L, "kde", bandwidth_k = 9L),
+      list(s0, c(3L, 9L), c("ipr", "coverage", "ppr"), ppr_k = 4L,
+           ppr_scale = 1.2, cross = TRUE)
+    )) {
+      one <- do.call(prdcurve:::engine_neighbours, c(list(real, g), args))
+      two <- do.call(prdcurve:::engine_neighbours,
+                     c(list(real, g), args, shared = sh))
+      attr(one, "exact") <- attr(two, "exact") <- NULL
+      attr(one, "threads") <- attr(two, "threads") <- NULL
+      expect_identical(two, one)
+    }
+  }
+  # one entry per (real fit rows, k): 250 rows at k = 3, 9; at k = 9;
+  # all 400 rows at k = 9 and k = 3, 4, 9
+  expect_length(sh$entries, 4L)
+
+  # the user-facing functions
+  m_all <- manifold_metrics(real, gens, k = c(3, 5))
+  for (nm in names(gens)) {
+    m1 <- manifold_metrics(real, gens[[nm]], k = c(3, 5))
+    expect_identical(m_all$value[m_all$model == nm], m1$value)
+  }
+  ev <- list(real = 301:400, generated = 1:100)
+  cv_all <- prd_curve(real, gens, split = ev, angles = 51, k = 7,
+                      method = c("knn", "kde", "ipr", "coverage"))
+  for (nm in names(gens)) {
+    cv1 <- prd_curve(real, gens[[nm]], split = ev, angles = 51, k = 7,
+                     method = c("knn", "kde", "ipr", "coverage"))
+    sel <- cv_all$model == nm
+    expect_identical(cv_all$precision[sel], cv1$precision)
+    expect_identical(cv_all$recall[sel], cv1$recall)
+  }
+})
