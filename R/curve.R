@@ -286,6 +286,20 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
   other <- setdiff(method, "kde")
   counts <- list()
   out_bw <- list()
+  # one k (or fixed bandwidths): kde joins the others' sweep
+  one_pass <- "kde" %in% method && (length(k) == 1L || !is.null(bandwidth))
+  if (one_pass) {
+    nb <- engine_neighbours(real, generated, s, k, method, closed = closed,
+                            bandwidth = bandwidth, bandwidth_k = k[1],
+                            shared = shared)
+    for (m in method) {
+      counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
+    }
+    counts$kde <- lapply(counts$kde, function(v) v[, rep(1L, length(k)),
+                                                   drop = FALSE])
+    bw <- c(real = nb$kde_radius[1], generated = nb$kde_radius[2])
+    return(list(counts = counts, bandwidth = rep(list(bw), length(k))))
+  }
   if (length(other)) {
     nb <- engine_neighbours(real, generated, s, k, other, closed = closed,
                             shared = shared)
