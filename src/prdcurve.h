@@ -72,6 +72,8 @@ typedef struct {
   double *approx;       /* per-thread: d2[j] before its recomputation */
   int n_touched;
   double n_exact;       /* exact recomputations done for this row */
+  int *cand;            /* per-thread scratch: candidate indices (prd_kth) */
+  double *cval;         /* and their values */
 } prd_row;
 
 typedef void (*prd_visitor)(void *ctx, const prd_ref *ref, prd_row *row);

@@ -149,62 +149,121 @@ static inline void sift_down(double *h, int n, int i) {
   h[i] = v;
 }
 
-static void select_smallest(const double *v, int lo, int hi, int skip,
-                            int kmax, double *h) {
+/* The kmax smallest values of v[lo..hi) but `skip`, as a max-heap in h
+ * (h[0] the largest of them); returns how many (< kmax if the range is
+ * short). */
+static int select_heap(const double *v, int lo, int hi, int skip, int kmax,
+                       double *h) {
   int n = 0, j = lo;
   for (; j < hi && n < kmax; j++) {
     if (j == skip) continue;
     h[n++] = v[j];
   }
   for (int i = n / 2 - 1; i >= 0; i--) sift_down(h, n, i);
+  /* blocks of 8 values are first tested together (vectorisable): most
+   * blocks hold nothing below the heap's top */
+  double top = n > 0 ? h[0] : R_NegInf;
+  for (; j + 8 <= hi; j += 8) {
+    int any = 0;
+    for (int u = 0; u < 8; u++) any |= v[j + u] < top;
+    if (!any) continue;
+    for (int u = 0; u < 8; u++) {
+      if (v[j + u] < h[0] && j + u != skip) {
+        h[0] = v[j + u];
+        sift_down(h, n, 0);
+      }
+    }
+    top = h[0];
+  }
   for (; j < hi; j++) {
-    if (v[j] < h[0] && j != skip) {
+    if (n > 0 && v[j] < h[0] && j != skip) {
       h[0] = v[j];
       sift_down(h, n, 0);
     }
   }
-  /* heap sort in place: ascending order */
-  for (int m = n - 1; m > 0; m--) {
-    double t = h[0];
-    h[0] = h[m];
-    h[m] = t;
-    sift_down(h, m, 0);
+  return n;
+}
+
+/* Two passes over the row: the kmax smallest values (bounded heap) give
+ * T, their largest; then every value within T + tol(T) is a candidate
+ * (typically kmax and a few). Windows, exact recomputations and the
+ * selections after them run on the candidates only: values outside lie
+ * above T + tol(T), so above every radius (a recomputation moves a value
+ * by less than half the window, so the radii stay at most T + tol(T) / 2)
+ * and never in a selection's k smallest. The radii are those a selection
+ * over the whole row would give. */
+/* the k-th smallest (0-based k) of a[0..n), by quickselect (a reordered) */
+static double qselect(double *a, int n, int k) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    double p = a[lo + (hi - lo) / 2];
+    int i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] < p) i++;
+      while (a[j] > p) j--;
+      if (i <= j) {
+        double t = a[i]; a[i] = a[j]; a[j] = t;
+        i++; j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
   }
+  return a[k];
+}
+
+/* the ks-th smallest of a[0..n) (ks increasing, 1-based) into out */
+static void select_ks(double *a, int n, const int *ks, int nk, double *out) {
+  for (int kk = 0; kk < nk; kk++) out[kk] = qselect(a, n, ks[kk] - 1);
 }
 
 void prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
              const int *ks, int nk, double *heap, double *out) {
   int kmax = ks[nk - 1];
-  for (int pass = 0; pass < 4; pass++) {
-    select_smallest(row->d2, lo, hi, skip, kmax, heap);
+  double *d2 = row->d2;
+  select_heap(d2, lo, hi, skip, kmax, heap);
+  double T = heap[0], bound = T + prd_tol(ref, row, T);
+  int *cand = row->cand, nc = 0;
+  for (int j = lo; j < hi; j++) {
+    if (d2[j] <= bound && j != skip) cand[nc++] = j;
+  }
+  double *cv = row->cval;
+  for (int pass = 0; pass < 5; pass++) {
+    for (int c = 0; c < nc; c++) cv[c] = d2[cand[c]];
+    select_ks(cv, nc, ks, nk, out);
+    if (pass == 4) break;
     int redo = 0;
     for (int kk = 0; kk < nk; kk++) {
-      double t = heap[ks[kk] - 1];
-      out[kk] = t;
+      double t = out[kk];
       double tol = prd_tol(ref, row, t);
-      for (int j = lo; j < hi; j++) {
-        double v = row->d2[j];
+      for (int c = 0; c < nc; c++) {
+        int j = cand[c];
+        double v = d2[j];
         if (v < t - tol || v > t + tol || row->exact[j]) continue;
         prd_exact(ref, row, j);
         redo = 1;
       }
     }
-    if (!redo) return;
+    if (!redo) break;
   }
-  /* values near the radii are exact now: a last selection settles them */
-  select_smallest(row->d2, lo, hi, skip, kmax, heap);
-  for (int kk = 0; kk < nk; kk++) out[kk] = heap[ks[kk] - 1];
 }
 
 int prd_count(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
               int closed) {
   double tol = prd_tol(ref, row, t), below = t - tol, above = t + tol;
   const double *d2 = row->d2;
-  int c = 0;
+  /* one vectorisable pass: values surely inside, and values up to the
+   * window's top; only when they differ is the window looked at */
+  int c = 0, c2 = 0;
+  for (int j = lo; j < hi; j++) {
+    c += d2[j] < below;
+    c2 += d2[j] <= above;
+  }
+  if (c2 == c) return c;
   for (int j = lo; j < hi; j++) {
     double v = d2[j];
-    if (v < below) c++;
-    else if (v <= above) c += within(ref, row, j, t, tol, closed);
+    if (v >= below && v <= above) c += within(ref, row, j, t, tol, closed);
   }
   return c;
 }
@@ -315,6 +374,8 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
   unsigned char *exact = (unsigned char *) R_alloc((size_t) nt * nr, 1);
   int *touched = (int *) R_alloc((size_t) nt * nr, sizeof(int));
   double *approx = (double *) R_alloc((size_t) nt * nr, sizeof(double));
+  int *cand = (int *) R_alloc((size_t) nt * nr, sizeof(int));
+  double *cval = (double *) R_alloc((size_t) nt * nr, sizeof(double));
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
   memset(exact, 0, (size_t) nt * nr);
 
@@ -353,6 +414,8 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
         row.q0 = rows_at(&qry->rows, i0 + i, &row.q0_stride);
         row.exact = exact + (size_t) tid * nr;
         row.touched = touched + (size_t) tid * nr;
+        row.cand = cand + (size_t) tid * nr;
+        row.cval = cval + (size_t) tid * nr;
         row.approx = approx + (size_t) tid * nr;
         row.n_touched = 0;
         row.n_exact = 0.0;
@@ -513,12 +576,14 @@ static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
   int n = b->cnt[i], kmax = ks[nk - 1];
   double n_exact = 0.0;
   memset(ex, 0, (size_t) n);
+  double *cv = heap + kmax, *r = cv + b->cap;
   for (int pass = 0; pass < 5; pass++) {
-    select_smallest(v, 0, n, -1, kmax, heap);
+    memcpy(cv, v, (size_t) n * sizeof(double));
+    select_ks(cv, n, ks, nk, r);
     if (pass == 4) break;
     int redo = 0;
     for (int kk = 0; kk < nk; kk++) {
-      double t = heap[ks[kk] - 1], tol = own_tol(b, i, t);
+      double t = r[kk], tol = own_tol(b, i, t);
       for (int c = 0; c < n; c++) {
         if (ex[c] || v[c] < t - tol || v[c] > t + tol) continue;
         v[c] = own_exact(ref, i, jx[c]);
@@ -529,7 +594,7 @@ static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
     }
     if (!redo) break;
   }
-  for (int kk = 0; kk < nk; kk++) out[(size_t) i + (size_t) kk * ld] = heap[ks[kk] - 1];
+  for (int kk = 0; kk < nk; kk++) out[(size_t) i + (size_t) kk * ld] = r[kk];
   return n_exact;
 }
 
@@ -615,7 +680,8 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
   }
 
   /* exact radii from the candidates */
-  double *heap = (double *) R_alloc((size_t) nt * kmax, sizeof(double));
+  size_t hl = (size_t) kmax + b.cap + nk;
+  double *heap = (double *) R_alloc((size_t) nt * hl, sizeof(double));
   unsigned char *ex = (unsigned char *) R_alloc((size_t) nt * b.cap, 1);
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
   for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
@@ -629,7 +695,7 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
     tid = omp_get_thread_num();
 #endif
     if (b.over[i]) continue;
-    n_exact[tid] += own_final(&ref, &b, i, ks, nk, heap + (size_t) tid * kmax,
+    n_exact[tid] += own_final(&ref, &b, i, ks, nk, heap + (size_t) tid * hl,
                               ex + (size_t) tid * b.cap, out, (size_t) n);
   }
   (void) use;
