@@ -183,8 +183,19 @@ engine_neighbours <- function(real, generated, s, ks, what,
       ox <- own_real(ks)
       if (!is.null(ox)) own_arg <- list(ox, NULL)
     }
-    out <- engine_call(real, generated, s, ks, rest, own_arg, radii, closed,
-                       cross = cross, call = call)
+    if (engine_use_futures(s, cross)) {
+      if (is.null(own_arg) && "ipr" %in% rest) {
+        # the own radii once, here, not in every worker
+        r <- engine_call(real, generated, s, ks, "own", call = call)
+        exact <- exact + attr(r, "exact")
+        own_arg <- list(r$own_x, r$own_y)
+      }
+      out <- engine_futures(real, generated, s, ks, rest, own_arg, radii,
+                            closed, call = call)
+    } else {
+      out <- engine_call(real, generated, s, ks, rest, own_arg, radii, closed,
+                         cross = cross, call = call)
+    }
     exact <- exact + attr(out, "exact")
     threads <- max(threads, attr(out, "threads"))
   } else {
@@ -200,6 +211,76 @@ engine_neighbours <- function(real, generated, s, ks, what,
   attr(out, "exact") <- exact
   attr(out, "threads") <- threads
   out
+}
+
+#' Evaluation sweeps go to futures when the user has set a non-sequential
+#' future::plan() (and future.apply is installed), with a split given as
+#' evaluation rows; option prdcurve.future = FALSE turns it off.
+#' @noRd
+engine_use_futures <- function(s, cross = FALSE) {
+  is.list(s$eval) && !isTRUE(cross) &&
+    !isFALSE(getOption("prdcurve.future")) &&
+    requireNamespace("future.apply", quietly = TRUE) &&
+    !inherits(future::plan(), "sequential") &&
+    future::nbrOfWorkers() > 1
+}
+
+#' The evaluation rows in blocks, one future per block (each worker runs
+#' the same C engine on its block against the fit sets, own radii given),
+#' the per-row outputs bound back in order in R. Per-row results do not
+#' depend on the blocks, so they equal the in-process run.
+#' @noRd
+engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
+                           call = rlang::caller_env()) {
+  nw <- future::nbrOfWorkers()
+  chunk <- function(v) {
+    if (!length(v)) return(rep(list(v), nw))
+    split(v, cut(seq_along(v), min(nw, length(v)), labels = FALSE))[
+      as.character(seq_len(nw))]
+  }
+  ex <- chunk(as.integer(s$eval[[1]]))
+  ey <- chunk(as.integer(s$eval[[2]]))
+  blocks <- lapply(seq_len(nw), function(w) {
+    list(if (is.null(ex[[w]])) integer() else ex[[w]],
+         if (is.null(ey[[w]])) integer() else ey[[w]])
+  })
+  blocks <- blocks[vapply(blocks, function(b) length(b[[1]]) + length(b[[2]]),
+                          0L) > 0L]
+  fit <- s$fit
+  parts <- future.apply::future_lapply(blocks, function(b) {
+    prdcurve_engine_block(real, generated, fit, b, ks, what, own, radii,
+                          closed)
+  }, future.seed = NULL, future.packages = "prdcurve",
+  future.globals = list(prdcurve_engine_block = engine_block, real = real,
+                        generated = generated, fit = fit, ks = ks,
+                        what = what, own = own, radii = radii,
+                        closed = closed))
+  table <- engine_estimators()
+  eval_out <- unlist(table$outputs[table$rows == "evaluation"])
+  out <- parts[[1]]
+  for (o in names(out)) {
+    if (!(o %in% eval_out) || is.null(out[[o]])) next
+    xs <- lapply(seq_along(parts), function(w) {
+      parts[[w]][[o]][seq_along(blocks[[w]][[1]]), , drop = FALSE]
+    })
+    ys <- lapply(seq_along(parts), function(w) {
+      parts[[w]][[o]][length(blocks[[w]][[1]]) + seq_along(blocks[[w]][[2]]),
+                      , drop = FALSE]
+    })
+    out[[o]] <- do.call(rbind, c(xs, ys))
+  }
+  attr(out, "exact") <- sum(vapply(parts, attr, 0, "exact"))
+  attr(out, "threads") <- max(vapply(parts, attr, 0L, "threads"))
+  out
+}
+
+#' One block of evaluation rows, in a worker
+#' @noRd
+engine_block <- function(real, generated, fit, eval, ks, what, own, radii,
+                         closed) {
+  f <- utils::getFromNamespace("engine_call", "prdcurve")
+  f(real, generated, list(fit = fit, eval = eval), ks, what, own, radii,
+    closed)
 }
 
 #' A cache for the work that depends on the real set only, shared by the

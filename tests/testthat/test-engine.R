@@ -355,3 +355,30 @@ test_that("several models share the real set's own radii, with results identical
     expect_identical(cv_all$recall[sel], cv1$recall)
   }
 })
+
+test_that("under a multisession future plan the evaluation blocks run as futures, with the same results", {
+  skip_on_cran()
+  skip_if_not_installed("future.apply")
+  set.seed(314)
+  real <- matrix(sample(0:4, 500 * 3, TRUE) + 0, ncol = 3)
+  gen <- matrix(rnorm(450 * 3, 1), ncol = 3)
+  run <- function() {
+    set.seed(9)
+    cv <- prd_curve(real, gen, angles = 51, k = c(5, 9),
+                    method = c("knn", "kde", "ipr", "coverage"))
+    set.seed(9)
+    m <- manifold_metrics(real, gen, k = c(3, 5), split = 0.5)
+    list(cv = cv, m = m)
+  }
+  seq_res <- run()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  expect_true(prdcurve:::engine_use_futures(list(eval = list(1L, 1L))))
+  par_res <- run()
+  expect_identical(par_res$cv, seq_res$cv)
+  ppr <- seq_res$m$metric %in% c("p_precision", "p_recall")
+  expect_identical(par_res$m[!ppr, ], seq_res$m[!ppr, ])
+  expect_equal(par_res$m$value[ppr], seq_res$m$value[ppr], tolerance = 1e-12)
+  future::plan(future::sequential)
+  expect_false(prdcurve:::engine_use_futures(list(eval = list(1L, 1L))))
+})
