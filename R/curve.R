@@ -286,19 +286,21 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
   other <- setdiff(method, "kde")
   counts <- list()
   out_bw <- list()
-  # one k (or fixed bandwidths): kde joins the others' sweep
-  one_pass <- "kde" %in% method && (length(k) == 1L || !is.null(bandwidth))
+  # kde joins the others' sweep, with the bandwidths of every k (or the
+  # fixed ones) in that one sweep
+  one_pass <- "kde" %in% method && !is.unsorted(k, strictly = TRUE)
   if (one_pass) {
     nb <- engine_neighbours(real, generated, s, k, method, closed = closed,
-                            bandwidth = bandwidth, bandwidth_k = k[1],
+                            bandwidth = bandwidth, bandwidth_k = k,
                             shared = shared)
     for (m in method) {
       counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
     }
-    counts$kde <- lapply(counts$kde, function(v) v[, rep(1L, length(k)),
-                                                   drop = FALSE])
-    bw <- c(real = nb$kde_radius[1], generated = nb$kde_radius[2])
-    return(list(counts = counts, bandwidth = rep(list(bw), length(k))))
+    bw <- matrix(nb$kde_radius, nrow = 2L)
+    bw <- lapply(seq_along(k), function(j) {
+      c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
+    })
+    return(list(counts = counts, bandwidth = bw))
   }
   if (length(other)) {
     nb <- engine_neighbours(real, generated, s, k, other, closed = closed,

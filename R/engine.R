@@ -81,7 +81,9 @@ with_engine_errors <- function(expr, call = rlang::caller_env()) {
 #' @param bandwidth kde: the fixed radii (one distance for both sets, or
 #'   two).
 #' @param bandwidth_k kde without `bandwidth`: each set's radius is its
-#'   mean own `bandwidth_k`-NN distance (Sykes et al. 2024, 2.4.2).
+#'   mean own `bandwidth_k`-NN distance (Sykes et al. 2024, 2.4.2); one k
+#'   for every column, or the sorted `ks` themselves: column j of the kde
+#'   counts then uses the bandwidths of k = ks[j] (one sweep for all k).
 #' @param ppr_k,ppr_scale ppr: radius R = ppr_scale * mean own ppr_k-NN
 #'   distance of each fit set (Park & Kim 2023).
 #' @param radii fixed radius pairs of other estimators, named as their
@@ -129,6 +131,12 @@ engine_neighbours <- function(real, generated, s, ks, what,
     if (!is.null(bandwidth)) {
       radii$kde <- rep_len(as.double(bandwidth), 2L)
     } else if (!is.null(bandwidth_k)) {
+      if (length(bandwidth_k) > 1L &&
+          !identical(sort(unique(as.integer(bandwidth_k))), ks)) {
+        prd_abort("{.arg bandwidth_k} must be one k or the k values.",
+                  "engine", call = call)
+      }
+      bandwidth_k <- if (length(bandwidth_k) > 1L) ks else bandwidth_k
       derived <- c(derived, bandwidth_k)
     } else {
       prd_abort("{.val kde} needs {.arg bandwidth} or {.arg bandwidth_k}.",
@@ -165,8 +173,11 @@ engine_neighbours <- function(real, generated, s, ks, what,
     threads <- attr(r, "threads")
     mean_dist <- function(r2, k) mean(sqrt(r2[, match(k, k_own)]))
     if ("kde" %in% what && is.null(radii$kde)) {
-      radii$kde <- c(mean_dist(r$own_x, bandwidth_k),
-                     mean_dist(r$own_y, bandwidth_k))
+      # one pair, or (bandwidth_k = ks) a pair per k: a 2 x nk matrix
+      radii$kde <- vapply(as.integer(bandwidth_k), function(b) {
+        c(mean_dist(r$own_x, b), mean_dist(r$own_y, b))
+      }, double(2))
+      if (length(bandwidth_k) == 1L) radii$kde <- as.vector(radii$kde)
     }
     if ("ppr" %in% what && is.null(radii$ppr)) {
       radii$ppr <- ppr_scale * c(mean_dist(r$own_x, ppr_k),

@@ -57,6 +57,8 @@ typedef struct {
   void *p[2];
   size_t nrow[2];       /* leading dimension of each output */
   double r[2], r2[2];   /* its fixed radius pair, and squared */
+  const double *rk2;    /* per-k estimators: squared radius pair per k,
+                           rk2[2 kk + part] */
   int scatter;
 } nb_out;
 
@@ -149,11 +151,16 @@ static void visit_ipr(const nb_call *c, const prd_ref *ref, prd_row *row,
   }
 }
 
-/* kde: counts within the fixed radii sigma_X, sigma_Y */
+/* kde: counts within the fixed radii sigma_X, sigma_Y (a pair per k: the
+ * bandwidths estimated at each k, or the same pair) */
 static void visit_kde(const nb_call *c, const prd_ref *ref, prd_row *row,
                       const nb_radii *q, nb_out *o) {
-  OUT_I(o, 0, q->i, 0) = prd_count(ref, row, 0, c->nFx, o->r2[0], c->closed);
-  OUT_I(o, 1, q->i, 0) = prd_count(ref, row, c->nFx, c->nF, o->r2[1], c->closed);
+  for (int kk = 0; kk < c->nk; kk++) {
+    OUT_I(o, 0, q->i, kk) = prd_count(ref, row, 0, c->nFx, o->rk2[2 * kk],
+                                      c->closed);
+    OUT_I(o, 1, q->i, kk) = prd_count(ref, row, c->nFx, c->nF,
+                                      o->rk2[2 * kk + 1], c->closed);
+  }
 }
 
 /* ppr: sums of log(1 - tau) over X_f, Y_f (Park & Kim 2023) */
@@ -184,7 +191,7 @@ static const nb_estimator estimators[] = {
      NEED_RX | NEED_RY,     NULL,   visit_coverage},
   {"ipr",       {"ipr_a", "ipr_b"},           ROWS_EVAL, 1, INTSXP,
      NEED_OWN,              NULL,   visit_ipr},
-  {"kde",       {"kde_a", "kde_b"},           ROWS_EVAL, 0, INTSXP,
+  {"kde",       {"kde_a", "kde_b"},           ROWS_EVAL, 1, INTSXP,
      0,                     "kde",  visit_kde},
   {"ppr",       {"ppr_a", "ppr_b"},           ROWS_EVAL, 0, REALSXP,
      0,                     "ppr",  visit_ppr}
@@ -461,20 +468,34 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
 
   /* fixed radius pairs */
   SEXP radii = list_get(spec, "radii");
+  /* a pair (x, y), or for per-k estimators one pair per k (x1, y1, x2,
+   * ...): rk2 holds the squared pair of every k */
   double rad[N_EST][2];
+  double *rk2[N_EST];
   for (int e = 0; e < N_EST; e++) {
     rad[e][0] = rad[e][1] = NA_REAL;
+    rk2[e] = NULL;
     if (!on[e] || estimators[e].radius == NULL) continue;
     SEXP r = list_get(radii, estimators[e].radius);
-    if (TYPEOF(r) != REALSXP || Rf_length(r) != 2)
-      Rf_error("`spec$radii$%s` must be two radii", estimators[e].radius);
-    for (int p = 0; p < 2; p++) {
+    int len = Rf_length(r);
+    if (TYPEOF(r) != REALSXP ||
+        (len != 2 && !(estimators[e].per_k && len == 2 * nk)))
+      Rf_error("`spec$radii$%s` must be two radii%s", estimators[e].radius,
+               estimators[e].per_k ? " or two per k" : "");
+    for (int p = 0; p < len; p++) {
       double v = REAL(r)[p];
       if (!(v >= 0) || !R_FINITE(v * v))
         Rf_error("%s radii must be non-negative, finite and of finite square",
                  estimators[e].radius);
-      rad[e][p] = v;
     }
+    rad[e][0] = REAL(r)[0];
+    rad[e][1] = REAL(r)[1];
+    rk2[e] = (double *) R_alloc(2 * (size_t) nk, sizeof(double));
+    for (int kk = 0; kk < nk; kk++)
+      for (int p = 0; p < 2; p++) {
+        double v = REAL(r)[len == 2 ? p : 2 * kk + p];
+        rk2[e][2 * kk + p] = v * v;
+      }
   }
 
   /* outputs: every name of the table, NULL unless computed */
@@ -497,6 +518,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     base[e].r[1] = rad[e][1];
     base[e].r2[0] = rad[e][0] * rad[e][0];
     base[e].r2[1] = rad[e][1] * rad[e][1];
+    base[e].rk2 = rk2[e];
     if (e == EST_OWN && req[e] && own_given) {
       SET_VECTOR_ELT(out, slot, VECTOR_ELT(own, 0));
       SET_VECTOR_ELT(out, slot + 1, VECTOR_ELT(own, 1));

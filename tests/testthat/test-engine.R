@@ -22,7 +22,7 @@ test_that("the estimator table lists every quantity with its shape", {
                      "knn_a", "knn_b", "coverage_a", "coverage_b", "ipr_a",
                      "ipr_b", "kde_a", "kde_b", "ppr_a", "ppr_b"))
   expect_identical(t9$rows, c("fit", rep("evaluation", 8)))
-  expect_identical(t9$columns, c(rep("k", 7), "one", "one"))
+  expect_identical(t9$columns, c(rep("k", 8), "one"))
   expect_identical(t9$type, c(rep("double", 4), rep("integer", 4), "double"))
   expect_identical(t9$radius, c(rep(NA, 7), "kde", "ppr"))
   expect_identical(t9$needs, list("radius_own", "radius_x", "radius_y",
@@ -96,8 +96,22 @@ test_that("fixed radius pairs: explicit, estimated, and through `radii`", {
   # brute force of the counts
   d2 <- as.matrix(dist(rbind(real, generated)))^2
   r2 <- est$kde_radius^2
-  expect_identical(as.vector(est$kde_a), as.integer(rowSums(d2[, 1:30] <= r2[1])))
-  expect_identical(as.vector(est$kde_b), as.integer(rowSums(d2[, 31:55] <= r2[2])))
+  # one bandwidth pair: the same counts in every k column
+  expect_identical(est$kde_a[, 1], est$kde_a[, 2])
+  expect_identical(est$kde_a[, 1], as.integer(rowSums(d2[, 1:30] <= r2[1])))
+  expect_identical(est$kde_b[, 1], as.integer(rowSums(d2[, 31:55] <= r2[2])))
+  # a bandwidth pair per k, in one sweep: column j as a call at k = ks[j]
+  per_k <- nb_call(real, generated, s, c(3, 5), "kde", bandwidth_k = c(3, 5))
+  expect_identical(dim(per_k$kde_radius), c(2L, 2L))
+  for (j in 1:2) {
+    one <- nb_call(real, generated, s, c(3, 5)[j], "kde",
+                   bandwidth_k = c(3, 5)[j])
+    expect_identical(per_k$kde_a[, j], one$kde_a[, 1])
+    expect_identical(per_k$kde_b[, j], one$kde_b[, 1])
+    expect_identical(per_k$kde_radius[, j], one$kde_radius)
+  }
+  expect_error(nb_call(real, generated, s, c(3, 5), "kde",
+                       bandwidth_k = c(3, 4)), class = "prdcurve_error_engine")
 })
 
 test_that("engine errors are classed and keep the C message", {
@@ -381,4 +395,19 @@ test_that("under a multisession future plan the evaluation blocks run as futures
   expect_equal(par_res$m$value[ppr], seq_res$m$value[ppr], tolerance = 1e-12)
   future::plan(future::sequential)
   expect_false(prdcurve:::engine_use_futures(list(eval = list(1L, 1L))))
+})
+
+test_that("prd_curve(k = c(5, 9), method = \"kde\") is one sweep with the curves of each k", {
+  set.seed(315)
+  real <- matrix(sample(0:3, 300 * 2, TRUE) + 0, ncol = 2)
+  gen <- matrix(sample(0:4, 280 * 2, TRUE) + 0, ncol = 2)
+  ev <- list(real = 201:300, generated = 181:280)
+  both <- prd_curve(real, gen, k = c(5, 9), method = "kde", split = ev,
+                    angles = 41)
+  for (kk in c(5, 9)) {
+    one <- prd_curve(real, gen, k = kk, method = "kde", split = ev, angles = 41)
+    sel <- both$k == kk
+    expect_identical(both$precision[sel], one$precision)
+    expect_identical(both$recall[sel], one$recall)
+  }
 })
