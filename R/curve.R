@@ -249,11 +249,12 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
   }
   method <- settings$method
   pieces <- list()
+  shared <- engine_shared()
   for (m in names(gens)) {
     s <- splits[[m]]
     sizes <- split_sizes(s)
     nb <- curve_evidence(real, gens[[m]], s, k, method, settings$bandwidth,
-                         settings$closed)
+                         settings$closed, shared)
     ne <- sizes[["eval_real"]]
     ix <- seq_len(ne)
     for (meth in method) {
@@ -280,12 +281,30 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
 #' Evidences a, b of every evaluation point, for each method, one column
 #' per k (real evaluation rows first); kde bandwidths per k.
 #' @noRd
-curve_evidence <- function(real, generated, s, k, method, bandwidth, closed) {
+curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
+                           shared = NULL) {
   other <- setdiff(method, "kde")
   counts <- list()
   out_bw <- list()
+  # kde joins the others' sweep, with the bandwidths of every k (or the
+  # fixed ones) in that one sweep
+  one_pass <- "kde" %in% method && !is.unsorted(k, strictly = TRUE)
+  if (one_pass) {
+    nb <- engine_neighbours(real, generated, s, k, method, closed = closed,
+                            bandwidth = bandwidth, bandwidth_k = k,
+                            shared = shared)
+    for (m in method) {
+      counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
+    }
+    bw <- matrix(nb$kde_radius, nrow = 2L)
+    bw <- lapply(seq_along(k), function(j) {
+      c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
+    })
+    return(list(counts = counts, bandwidth = bw))
+  }
   if (length(other)) {
-    nb <- engine_neighbours(real, generated, s, k, other, closed = closed)
+    nb <- engine_neighbours(real, generated, s, k, other, closed = closed,
+                            shared = shared)
     for (m in other) {
       counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
     }
@@ -295,7 +314,7 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed) {
     ks <- if (is.null(bandwidth)) k else k[1]
     parts <- lapply(ks, function(kk) {
       engine_neighbours(real, generated, s, kk, "kde", bandwidth = bandwidth,
-                        bandwidth_k = kk, closed = closed)
+                        bandwidth_k = kk, closed = closed, shared = shared)
     })
     idx <- if (is.null(bandwidth)) seq_along(k) else rep(1L, length(k))
     counts$kde <- list(

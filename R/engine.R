@@ -31,7 +31,7 @@ engine_estimators <- local({
 # The one place the engine's arguments are assembled: .Call(ffi_engine,
 # real, generated, spec). C errors come back as classed R errors.
 engine_call <- function(real, generated, s, ks, estimators, own = NULL,
-                        radii = list(), closed = TRUE,
+                        radii = list(), closed = TRUE, cross = FALSE,
                         call = rlang::caller_env()) {
   eval <- s$eval
   if (is.list(eval)) eval <- lapply(eval, as.integer)
@@ -43,7 +43,12 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     own = own,
     radii = lapply(radii, as.double),
     closed = isTRUE(closed),
-    progress = show_progress()
+    progress = show_progress(),
+    cross = isTRUE(cross),
+    # own radii from symmetric tiles (FALSE: the full sweep, for tests);
+    # own_buffer: candidates kept per row there (0: default; tests)
+    symmetric = !isFALSE(getOption("prdcurve.symmetric")),
+    own_buffer = as.integer(getOption("prdcurve.own_buffer", 0L))
   )
   with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
 }
@@ -76,11 +81,22 @@ with_engine_errors <- function(expr, call = rlang::caller_env()) {
 #' @param bandwidth kde: the fixed radii (one distance for both sets, or
 #'   two).
 #' @param bandwidth_k kde without `bandwidth`: each set's radius is its
-#'   mean own `bandwidth_k`-NN distance (Sykes et al. 2024, 2.4.2).
+#'   mean own `bandwidth_k`-NN distance (Sykes et al. 2024, 2.4.2); one k
+#'   for every column, or the sorted `ks` themselves: column j of the kde
+#'   counts then uses the bandwidths of k = ks[j] (one sweep for all k).
 #' @param ppr_k,ppr_scale ppr: radius R = ppr_scale * mean own ppr_k-NN
 #'   distance of each fit set (Park & Kim 2023).
 #' @param radii fixed radius pairs of other estimators, named as their
 #'   `radius` in engine_estimators().
+#' @param cross without a split: only the counts and sums of the rows of
+#'   each set against the *other* fit set are wanted (`ipr_b`, `coverage_b`,
+#'   `ppr_b` of the rows of real, `ipr_a`, `coverage_a`, `ppr_a` of the rows
+#'   of generated; the others are NA), so X_f x Y_f is computed once.
+#'   Estimators "own", "ipr", "coverage", "ppr" only.
+#' @param shared NULL, or an environment from engine_shared() passed to the
+#'   calls for several models: the real set's own radii (for a given set of
+#'   real fit rows and k) are then computed once and reused, whenever the
+#'   engine would compute own radii in a sweep of their own.
 #' @param call the frame engine errors are reported from.
 #' @return list of own_x, own_y (squared radii of fit rows, a column per
 #'   k), query_x, query_y, query_all (squared radii of evaluation rows),
@@ -99,8 +115,10 @@ with_engine_errors <- function(expr, call = rlang::caller_env()) {
 engine_neighbours <- function(real, generated, s, ks, what,
                               bandwidth = NULL, bandwidth_k = NULL,
                               ppr_k = NULL, ppr_scale = NULL, radii = list(),
-                              closed = TRUE, call = rlang::caller_env()) {
+                              closed = TRUE, cross = FALSE, shared = NULL,
+                              call = rlang::caller_env()) {
   table <- engine_estimators()
+  cross <- isTRUE(cross) && is.null(s$eval)
   what <- unique(as.character(what))
   unknown <- setdiff(what, table$name)
   if (length(unknown)) {
@@ -113,6 +131,12 @@ engine_neighbours <- function(real, generated, s, ks, what,
     if (!is.null(bandwidth)) {
       radii$kde <- rep_len(as.double(bandwidth), 2L)
     } else if (!is.null(bandwidth_k)) {
+      if (length(bandwidth_k) > 1L &&
+          !identical(sort(unique(as.integer(bandwidth_k))), ks)) {
+        prd_abort("{.arg bandwidth_k} must be one k or the k values.",
+                  "engine", call = call)
+      }
+      bandwidth_k <- if (length(bandwidth_k) > 1L) ks else bandwidth_k
       derived <- c(derived, bandwidth_k)
     } else {
       prd_abort("{.val kde} needs {.arg bandwidth} or {.arg bandwidth_k}.",
@@ -130,16 +154,30 @@ engine_neighbours <- function(real, generated, s, ks, what,
   own <- NULL
   exact <- 0
   threads <- 1L
+  # own radii in a sweep of their own: with a split, or in cross mode, or
+  # for derived radii; then the real set's may come from `shared`
+  own_sweep <- length(derived) > 0L ||
+    (("ipr" %in% what || (cross && "coverage" %in% what)) &&
+       (!is.null(s$eval) || cross))
+  own_real <- function(k) {
+    if (is.null(shared) || !own_sweep) return(NULL)
+    shared_own_real(shared, real, s, k, call)
+  }
   if (length(derived)) {
     k_own <- sort(unique(c(ks, as.integer(derived))))
-    r <- engine_call(real, generated, s, k_own, "own", closed = closed,
+    ox <- own_real(k_own)
+    r <- engine_call(real, generated, s, k_own, "own",
+                     own = if (!is.null(ox)) list(ox, NULL), closed = closed,
                      call = call)
     exact <- attr(r, "exact")
     threads <- attr(r, "threads")
     mean_dist <- function(r2, k) mean(sqrt(r2[, match(k, k_own)]))
     if ("kde" %in% what && is.null(radii$kde)) {
-      radii$kde <- c(mean_dist(r$own_x, bandwidth_k),
-                     mean_dist(r$own_y, bandwidth_k))
+      # one pair, or (bandwidth_k = ks) a pair per k: a 2 x nk matrix
+      radii$kde <- vapply(as.integer(bandwidth_k), function(b) {
+        c(mean_dist(r$own_x, b), mean_dist(r$own_y, b))
+      }, double(2))
+      if (length(bandwidth_k) == 1L) radii$kde <- as.vector(radii$kde)
     }
     if ("ppr" %in% what && is.null(radii$ppr)) {
       radii$ppr <- ppr_scale * c(mean_dist(r$own_x, ppr_k),
@@ -151,8 +189,24 @@ engine_neighbours <- function(real, generated, s, ks, what,
 
   rest <- if (is.null(own)) what else setdiff(what, "own")
   if (length(rest)) {
-    out <- engine_call(real, generated, s, ks, rest, own, radii, closed,
-                       call = call)
+    own_arg <- own
+    if (is.null(own_arg)) {
+      ox <- own_real(ks)
+      if (!is.null(ox)) own_arg <- list(ox, NULL)
+    }
+    if (engine_use_futures(s, cross)) {
+      if (is.null(own_arg) && "ipr" %in% rest) {
+        # the own radii once, here, not in every worker
+        r <- engine_call(real, generated, s, ks, "own", call = call)
+        exact <- exact + attr(r, "exact")
+        own_arg <- list(r$own_x, r$own_y)
+      }
+      out <- engine_futures(real, generated, s, ks, rest, own_arg, radii,
+                            closed, call = call)
+    } else {
+      out <- engine_call(real, generated, s, ks, rest, own_arg, radii, closed,
+                         cross = cross, call = call)
+    }
     exact <- exact + attr(out, "exact")
     threads <- max(threads, attr(out, "threads"))
   } else {
@@ -168,6 +222,103 @@ engine_neighbours <- function(real, generated, s, ks, what,
   attr(out, "exact") <- exact
   attr(out, "threads") <- threads
   out
+}
+
+#' Evaluation sweeps go to futures when the user has set a non-sequential
+#' future::plan() (and future.apply is installed), with a split given as
+#' evaluation rows; option prdcurve.future = FALSE turns it off.
+#' @noRd
+engine_use_futures <- function(s, cross = FALSE) {
+  is.list(s$eval) && !isTRUE(cross) &&
+    !isFALSE(getOption("prdcurve.future")) &&
+    requireNamespace("future.apply", quietly = TRUE) &&
+    !inherits(future::plan(), "sequential") &&
+    future::nbrOfWorkers() > 1
+}
+
+#' The evaluation rows in blocks, one future per block (each worker runs
+#' the same C engine on its block against the fit sets, own radii given),
+#' the per-row outputs bound back in order in R. Per-row results do not
+#' depend on the blocks, so they equal the in-process run.
+#' @noRd
+engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
+                           call = rlang::caller_env()) {
+  nw <- future::nbrOfWorkers()
+  chunk <- function(v) {
+    if (!length(v)) return(rep(list(v), nw))
+    split(v, cut(seq_along(v), min(nw, length(v)), labels = FALSE))[
+      as.character(seq_len(nw))]
+  }
+  ex <- chunk(as.integer(s$eval[[1]]))
+  ey <- chunk(as.integer(s$eval[[2]]))
+  blocks <- lapply(seq_len(nw), function(w) {
+    list(if (is.null(ex[[w]])) integer() else ex[[w]],
+         if (is.null(ey[[w]])) integer() else ey[[w]])
+  })
+  blocks <- blocks[vapply(blocks, function(b) length(b[[1]]) + length(b[[2]]),
+                          0L) > 0L]
+  fit <- s$fit
+  parts <- future.apply::future_lapply(blocks, function(b) {
+    prdcurve_engine_block(real, generated, fit, b, ks, what, own, radii,
+                          closed)
+  }, future.seed = NULL, future.packages = "prdcurve",
+  future.globals = list(prdcurve_engine_block = engine_block, real = real,
+                        generated = generated, fit = fit, ks = ks,
+                        what = what, own = own, radii = radii,
+                        closed = closed))
+  table <- engine_estimators()
+  eval_out <- unlist(table$outputs[table$rows == "evaluation"])
+  out <- parts[[1]]
+  for (o in names(out)) {
+    if (!(o %in% eval_out) || is.null(out[[o]])) next
+    xs <- lapply(seq_along(parts), function(w) {
+      parts[[w]][[o]][seq_along(blocks[[w]][[1]]), , drop = FALSE]
+    })
+    ys <- lapply(seq_along(parts), function(w) {
+      parts[[w]][[o]][length(blocks[[w]][[1]]) + seq_along(blocks[[w]][[2]]),
+                      , drop = FALSE]
+    })
+    out[[o]] <- do.call(rbind, c(xs, ys))
+  }
+  attr(out, "exact") <- sum(vapply(parts, attr, 0, "exact"))
+  attr(out, "threads") <- max(vapply(parts, attr, 0L, "threads"))
+  out
+}
+
+#' One block of evaluation rows, in a worker
+#' @noRd
+engine_block <- function(real, generated, fit, eval, ks, what, own, radii,
+                         closed) {
+  f <- utils::getFromNamespace("engine_call", "prdcurve")
+  f(real, generated, list(fit = fit, eval = eval), ks, what, own, radii,
+    closed)
+}
+
+#' A cache for the work that depends on the real set only, shared by the
+#' engine calls for several models (issue: models share the real set's
+#' work): the own radii of the real fit rows, per set of fit rows and k.
+#' @noRd
+engine_shared <- function() {
+  e <- new.env(parent = emptyenv())
+  e$entries <- list()
+  e
+}
+
+#' The own radii of the real fit rows at ks, from the cache or computed
+#' once (one symmetric sweep over X_f) and cached.
+#' @noRd
+shared_own_real <- function(shared, real, s, ks, call) {
+  fx <- as.integer(s$fit[[1]])
+  ks <- as.integer(ks)
+  for (e in shared$entries) {
+    if (identical(e$ks, ks) && identical(e$fit, fx)) return(e$own)
+  }
+  r <- engine_call(real, real[0, , drop = FALSE],
+                   list(fit = list(fx, integer()), eval = NULL), ks, "own",
+                   call = call)
+  shared$entries[[length(shared$entries) + 1L]] <-
+    list(fit = fx, ks = ks, own = r$own_x)
+  r$own_x
 }
 
 #' Lower envelope of the classifier family (SPEC.md section 2)

@@ -230,16 +230,19 @@ manifold_metrics <- function(real, generated,
   opts$ppr_k_default <- missing(ppr_k)
   replicates <- check_replicates(replicates)
   run <- function(real, gens, split, what = "the fit sets") {
+    shared <- engine_shared()
     vctrs::vec_rbind(!!!lapply(names(gens), function(m) {
       s <- resolve_split(split, nrow(real), nrow(gens[[m]]))
-      res <- manifold_core(real, gens[[m]], s, metrics, k, opts, what = what)
+      res <- manifold_core(real, gens[[m]], s, metrics, k, opts, what = what,
+                           shared = shared)
       tibble::tibble(model = m, res$values)
     }))
   }
+  shared <- engine_shared()
   first <- lapply(names(sets$generated), function(m) {
     s <- resolve_split(split, nrow(sets$real), nrow(sets$generated[[m]]))
     res <- manifold_core(sets$real, sets$generated[[m]], s, metrics, k, opts,
-                         per_sample = per_sample)
+                         per_sample = per_sample, shared = shared)
     res$model <- m
     res$s <- s
     res
@@ -320,10 +323,12 @@ manifold_samples <- function(real, generated, k = 5, split = 0,
   probabilistic <- check_flag(probabilistic)
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
   metrics <- c("precision", if (probabilistic) "p_precision")
+  shared <- engine_shared()
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
     s <- resolve_split(split, nrow(sets$real), nrow(g))
-    res <- manifold_core(sets$real, g, s, metrics, k, opts, per_sample = TRUE)
+    res <- manifold_core(sets$real, g, s, metrics, k, opts, per_sample = TRUE,
+                         shared = shared)
     part <- function(tab, which, ids, own) {
       id_col <- if (!is.null(ids)) list(id = ids[tab$row])
       tibble::tibble(
@@ -357,7 +362,7 @@ manifold_options <- function(closed, k_prime, ppr_scale, ppr_k,
 #' @noRd
 manifold_core <- function(real, generated, s, metrics, k, opts,
                           per_sample = FALSE, what = "the fit sets",
-                          call = rlang::caller_env()) {
+                          shared = NULL, call = rlang::caller_env()) {
   sizes <- split_sizes(s)
   limit <- min(sizes[["fit_real"]], sizes[["fit_generated"]]) - 1L
   k <- check_k(k, limit, what = what, call = call)
@@ -387,7 +392,8 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   nb <- engine_neighbours(real, generated, s, ks, est,
                           ppr_k = if (want_ppr) ppr_k,
                           ppr_scale = if (want_ppr) opts$ppr_scale,
-                          closed = opts$closed)
+                          closed = opts$closed, cross = TRUE,
+                          shared = shared)
 
   n_ex <- sizes[["eval_real"]]
   n_ey <- sizes[["eval_generated"]]

@@ -57,6 +57,8 @@ typedef struct {
   void *p[2];
   size_t nrow[2];       /* leading dimension of each output */
   double r[2], r2[2];   /* its fixed radius pair, and squared */
+  const double *rk2;    /* per-k estimators: squared radius pair per k,
+                           rk2[2 kk + part] */
   int scatter;
 } nb_out;
 
@@ -149,11 +151,16 @@ static void visit_ipr(const nb_call *c, const prd_ref *ref, prd_row *row,
   }
 }
 
-/* kde: counts within the fixed radii sigma_X, sigma_Y */
+/* kde: counts within the fixed radii sigma_X, sigma_Y (a pair per k: the
+ * bandwidths estimated at each k, or the same pair) */
 static void visit_kde(const nb_call *c, const prd_ref *ref, prd_row *row,
                       const nb_radii *q, nb_out *o) {
-  OUT_I(o, 0, q->i, 0) = prd_count(ref, row, 0, c->nFx, o->r2[0], c->closed);
-  OUT_I(o, 1, q->i, 0) = prd_count(ref, row, c->nFx, c->nF, o->r2[1], c->closed);
+  for (int kk = 0; kk < c->nk; kk++) {
+    OUT_I(o, 0, q->i, kk) = prd_count(ref, row, 0, c->nFx, o->rk2[2 * kk],
+                                      c->closed);
+    OUT_I(o, 1, q->i, kk) = prd_count(ref, row, c->nFx, c->nF,
+                                      o->rk2[2 * kk + 1], c->closed);
+  }
 }
 
 /* ppr: sums of log(1 - tau) over X_f, Y_f (Park & Kim 2023) */
@@ -184,7 +191,7 @@ static const nb_estimator estimators[] = {
      NEED_RX | NEED_RY,     NULL,   visit_coverage},
   {"ipr",       {"ipr_a", "ipr_b"},           ROWS_EVAL, 1, INTSXP,
      NEED_OWN,              NULL,   visit_ipr},
-  {"kde",       {"kde_a", "kde_b"},           ROWS_EVAL, 0, INTSXP,
+  {"kde",       {"kde_a", "kde_b"},           ROWS_EVAL, 1, INTSXP,
      0,                     "kde",  visit_kde},
   {"ppr",       {"ppr_a", "ppr_b"},           ROWS_EVAL, 0, REALSXP,
      0,                     "ppr",  visit_ppr}
@@ -374,18 +381,44 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     req[e] = 1;
   }
 
+  /* own radii given: both (computed by no sweep), or one of them (the
+   * other NULL: computed by the symmetric sweep; several models share the
+   * real set's) */
   SEXP own = list_get(spec, "own");
-  int own_given = !Rf_isNull(own);
-  if (own_given) {
-    if (TYPEOF(own) != VECSXP || Rf_length(own) != 2 ||
-        !is_real_matrix(VECTOR_ELT(own, 0)) ||
-        !is_real_matrix(VECTOR_ELT(own, 1)) ||
-        Rf_nrows(VECTOR_ELT(own, 0)) != nFx ||
-        Rf_nrows(VECTOR_ELT(own, 1)) != nFy ||
-        Rf_ncols(VECTOR_ELT(own, 0)) != nk || Rf_ncols(VECTOR_ELT(own, 1)) != nk)
+  int own_part[2] = {0, 0};
+  if (!Rf_isNull(own)) {
+    if (TYPEOF(own) != VECSXP || Rf_length(own) != 2)
       Rf_error("`spec$own` must be NULL or two radius matrices of the fit sets");
+    for (int p = 0; p < 2; p++) {
+      SEXP o = VECTOR_ELT(own, p);
+      if (Rf_isNull(o)) continue;
+      if (!is_real_matrix(o) || Rf_nrows(o) != (p == 0 ? nFx : nFy) ||
+          Rf_ncols(o) != nk)
+        Rf_error("`spec$own` must be NULL or two radius matrices of the fit sets");
+      own_part[p] = 1;
+    }
   }
+  int own_given = own_part[0] && own_part[1];
+  int own_partial = (own_part[0] || own_part[1]) && !own_given;
+  /* spec$cross = TRUE (no split only): only the outputs of the rows of one
+   * set against the other fit set are wanted (ipr_b, coverage_b, ppr_b of
+   * the rows of real; ipr_a, coverage_a, ppr_a of the rows of generated;
+   * the others are NA), all decided against the own radii and fixed
+   * radii: X_f x Y_f is computed once (prd_cross()). */
+  SEXP cross_ = list_get(spec, "cross");
+  int cross = Rf_isNull(cross_) ? 0 : flag(cross_, "cross");
   int needs_own = 0;
+  if (cross) {
+    if (!self) Rf_error("`spec$cross` needs `spec$eval` = NULL");
+    for (int e = 0; e < N_EST; e++) {
+      const char *nm = estimators[e].name;
+      if (req[e] && strcmp(nm, "own") && strcmp(nm, "ipr") &&
+          strcmp(nm, "coverage") && strcmp(nm, "ppr"))
+        Rf_error("estimator \"%s\" has no cross-set sweep", nm);
+      if (req[e] && (!strcmp(nm, "ipr") || !strcmp(nm, "coverage")))
+        needs_own = 1;
+    }
+  }
   for (int e = 0; e < N_EST; e++)
     if (req[e] && (estimators[e].needs & NEED_OWN)) needs_own = 1;
   /* estimators computed: the requested ones, and the own radii when needed
@@ -395,10 +428,29 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   if (own_given) on[EST_OWN] = 0;
   else if (needs_own) on[EST_OWN] = 1;
 
+  /* Own radii in a sweep of their own (with a split, or when nothing else
+   * is asked for) come from symmetric tiles of each fit set against
+   * itself: X_f x X_f and Y_f x Y_f, each pair once (spec$symmetric =
+   * FALSE: from the full (X_f u Y_f) x (X_f u Y_f) sweep, for tests). */
+  SEXP sym_ = list_get(spec, "symmetric");
+  int symmetric = Rf_isNull(sym_) ? 1 : flag(sym_, "symmetric");
+  SEXP cap_ = list_get(spec, "own_buffer");
+  int own_cap = (TYPEOF(cap_) == INTSXP && Rf_length(cap_) == 1 &&
+                 INTEGER(cap_)[0] != NA_INTEGER) ? INTEGER(cap_)[0] : 0;
+  int eval_any = 0;
+  for (int e = 0; e < N_EST; e++)
+    if (on[e] && estimators[e].rows == ROWS_EVAL) eval_any = 1;
+  int own_sym = on[EST_OWN] &&
+                (cross || own_partial || (symmetric && (!self || !eval_any)));
+
   /* every radius is taken in a set that holds k points besides z */
   int sx = self ? 1 : 0, fit_work = 0, eval_work = 0, nd_fit = 0, nd_eval = 0;
   for (int e = 0; e < N_EST; e++) {
     if (!on[e]) continue;
+    if (e == EST_OWN && own_sym) {
+      nd_fit |= estimators[e].needs;
+      continue;
+    }
     if (estimators[e].rows == ROWS_FIT) {
       fit_work = 1;
       nd_fit |= estimators[e].needs;
@@ -416,20 +468,34 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
 
   /* fixed radius pairs */
   SEXP radii = list_get(spec, "radii");
+  /* a pair (x, y), or for per-k estimators one pair per k (x1, y1, x2,
+   * ...): rk2 holds the squared pair of every k */
   double rad[N_EST][2];
+  double *rk2[N_EST];
   for (int e = 0; e < N_EST; e++) {
     rad[e][0] = rad[e][1] = NA_REAL;
+    rk2[e] = NULL;
     if (!on[e] || estimators[e].radius == NULL) continue;
     SEXP r = list_get(radii, estimators[e].radius);
-    if (TYPEOF(r) != REALSXP || Rf_length(r) != 2)
-      Rf_error("`spec$radii$%s` must be two radii", estimators[e].radius);
-    for (int p = 0; p < 2; p++) {
+    int len = Rf_length(r);
+    if (TYPEOF(r) != REALSXP ||
+        (len != 2 && !(estimators[e].per_k && len == 2 * nk)))
+      Rf_error("`spec$radii$%s` must be two radii%s", estimators[e].radius,
+               estimators[e].per_k ? " or two per k" : "");
+    for (int p = 0; p < len; p++) {
       double v = REAL(r)[p];
       if (!(v >= 0) || !R_FINITE(v * v))
         Rf_error("%s radii must be non-negative, finite and of finite square",
                  estimators[e].radius);
-      rad[e][p] = v;
     }
+    rad[e][0] = REAL(r)[0];
+    rad[e][1] = REAL(r)[1];
+    rk2[e] = (double *) R_alloc(2 * (size_t) nk, sizeof(double));
+    for (int kk = 0; kk < nk; kk++)
+      for (int p = 0; p < 2; p++) {
+        double v = REAL(r)[len == 2 ? p : 2 * kk + p];
+        rk2[e][2 * kk + p] = v * v;
+      }
   }
 
   /* outputs: every name of the table, NULL unless computed */
@@ -452,6 +518,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     base[e].r[1] = rad[e][1];
     base[e].r2[0] = rad[e][0] * rad[e][0];
     base[e].r2[1] = rad[e][1] * rad[e][1];
+    base[e].rk2 = rk2[e];
     if (e == EST_OWN && req[e] && own_given) {
       SET_VECTOR_ELT(out, slot, VECTOR_ELT(own, 0));
       SET_VECTOR_ELT(out, slot + 1, VECTOR_ELT(own, 1));
@@ -516,12 +583,87 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
    * ball. */
   int pre_sweep = fit_work && !self;
   int main_sweep = eval_work || (fit_work && self);
+  if (cross) pre_sweep = main_sweep = 0;
   prd_progress prog = {R_NilValue, 0.0, 0.0, 1};
+  if (own_sym || pre_sweep || main_sweep || cross) {
+    double total = (double) (own_sym || pre_sweep ? nF : 0) +
+                   (double) (main_sweep ? nE : 0) + (double) (cross ? nF : 0);
+    prog.bar = PROTECT(prd_progress_new(total, show)); np++;
+  }
+  if (own_sym) {
+    prd_rows xr = {{X, NULL}, {nX, 0}, fx, nFx, nFx};
+    prd_rows yr = {{Y, NULL}, {nY, 0}, fy, nFy, nFy};
+    for (int p = 0; p < 2; p++) {
+      size_t len = (size_t) (p == 0 ? nFx : nFy) * nk;
+      if (own_part[p])
+        memcpy(base[EST_OWN].p[p], REAL(VECTOR_ELT(own, p)),
+               len * sizeof(double));
+      else
+        prd_own_radii(p == 0 ? &xr : &yr, d, centre, ks, nk, threads,
+                      own_cap, &prog, (double *) base[EST_OWN].p[p]);
+    }
+  }
+  if (cross) {
+    int e_ipr = 0, e_cov = 0, e_ppr = 0;
+    while (strcmp(estimators[e_ipr].name, "ipr")) e_ipr++;
+    while (strcmp(estimators[e_cov].name, "coverage")) e_cov++;
+    while (strcmp(estimators[e_ppr].name, "ppr")) e_ppr++;
+    prd_cross_spec cs;
+    memset(&cs, 0, sizeof(cs));
+    cs.nk = nk;
+    cs.closed = closed;
+    cs.ipr = on[e_ipr];
+    cs.cov = on[e_cov];
+    cs.ppr = on[e_ppr];
+    cs.own_a = w.c.own_x;
+    cs.own_b = w.c.own_y;
+    cs.ld_a = nFx;
+    cs.ld_b = nFy;
+    cs.R_a = rad[e_ppr][0];
+    cs.R_b = rad[e_ppr][1];
+    size_t la = (size_t) nFx * nk + 1, lb = (size_t) nFy * nk + 1;
+    int *ib[4];
+    for (int p = 0; p < 4; p++) {
+      size_t len = p % 2 == 0 ? la : lb;
+      ib[p] = (int *) R_alloc(len, sizeof(int));
+      memset(ib[p], 0, len * sizeof(int));
+    }
+    cs.ipr_a = ib[0]; cs.ipr_b = ib[1]; cs.cov_a = ib[2]; cs.cov_b = ib[3];
+    cs.ppr_a = (double *) R_alloc(nFx + 1, sizeof(double));
+    cs.ppr_b = (double *) R_alloc(nFy + 1, sizeof(double));
+    for (int i = 0; i < nFx; i++) cs.ppr_a[i] = 0.0;
+    for (int i = 0; i < nFy; i++) cs.ppr_b[i] = 0.0;
+    prd_rows xr = {{X, NULL}, {nX, 0}, fx, nFx, nFx};
+    prd_rows yr = {{Y, NULL}, {nY, 0}, fy, nFy, nFy};
+    prd_cross(&xr, &yr, d, centre, &cs, threads, &prog);
+    /* outputs: a = of X_f, b = of Y_f; rows of real get the b side
+     * (Y_f), rows of generated the a side (X_f); the rest NA */
+    int ests[2] = {e_ipr, e_cov};
+    int *from_x[2] = {cs.ipr_a, cs.cov_a}, *from_y[2] = {cs.ipr_b, cs.cov_b};
+    for (int q = 0; q < 2; q++) {
+      int e = ests[q];
+      if (!on[e]) continue;
+      int *oa = (int *) base[e].p[0], *ob = (int *) base[e].p[1];
+      for (int kk = 0; kk < nk; kk++) {
+        for (int i = 0; i < nFx; i++) {
+          oa[(size_t) i + (size_t) kk * nE] = NA_INTEGER;
+          ob[(size_t) i + (size_t) kk * nE] = from_x[q][(size_t) i + (size_t) kk * nFx];
+        }
+        for (int i = 0; i < nFy; i++) {
+          oa[(size_t) nFx + i + (size_t) kk * nE] = from_y[q][(size_t) i + (size_t) kk * nFy];
+          ob[(size_t) nFx + i + (size_t) kk * nE] = NA_INTEGER;
+        }
+      }
+    }
+    if (on[e_ppr]) {
+      double *oa = (double *) base[e_ppr].p[0], *ob = (double *) base[e_ppr].p[1];
+      for (int i = 0; i < nFx; i++) { oa[i] = NA_REAL; ob[i] = cs.ppr_a[i]; }
+      for (int i = 0; i < nFy; i++) { oa[nFx + i] = cs.ppr_b[i]; ob[nFx + i] = NA_REAL; }
+    }
+  }
   if (pre_sweep || main_sweep) {
     prd_ref ref;
     prd_ref_init(&ref, &fit_rows, d, centre);
-    double total = (double) (pre_sweep ? nF : 0) + (double) (main_sweep ? nE : 0);
-    prog.bar = PROTECT(prd_progress_new(total, show)); np++;
 
     if (pre_sweep) {
       w.self = 1;
@@ -529,6 +671,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
       w.needs = 0;
       for (int e = 0; e < N_EST; e++) {
         if (!on[e] || estimators[e].rows != ROWS_FIT) continue;
+        if (e == EST_OWN && own_sym) continue;
         w.act[w.n_act++] = e;
         w.needs |= estimators[e].needs;
       }
@@ -539,9 +682,10 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
       w.self = self;
       w.n_act = 0;
       w.needs = 0;
-      int scatter = self && on[EST_OWN] && !own_given;
+      int scatter = self && on[EST_OWN] && !own_given && !own_sym;
       for (int e = 0; e < N_EST; e++) {
         if (!on[e] || (estimators[e].rows == ROWS_FIT && !self)) continue;
+        if (e == EST_OWN && own_sym) continue;
         w.act[w.n_act++] = e;
         w.needs |= estimators[e].needs;
         if (scatter && (estimators[e].needs & NEED_OWN)) {
@@ -588,8 +732,8 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
         }
       }
     }
-    prd_progress_done(prog.bar);
   }
+  prd_progress_done(prog.bar);
   SEXP n_exact = PROTECT(Rf_ScalarReal(prog.exact)); np++;
   Rf_setAttrib(out, Rf_install("exact"), n_exact);
   SEXP team = PROTECT(Rf_ScalarInteger(prog.team)); np++;

@@ -72,6 +72,8 @@ typedef struct {
   double *approx;       /* per-thread: d2[j] before its recomputation */
   int n_touched;
   double n_exact;       /* exact recomputations done for this row */
+  int *cand;            /* per-thread scratch: candidate indices (prd_kth) */
+  double *cval;         /* and their values */
 } prd_row;
 
 typedef void (*prd_visitor)(void *ctx, const prd_ref *ref, prd_row *row);
@@ -97,6 +99,33 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
  * R_alloc, so an interrupt leaks nothing. */
 void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
                void *ctx, int threads, prd_progress *prog);
+
+/* k-NN radii (squared, exact; one column of `out`, n x nk, per k of the
+ * increasing ks) of every row of `rows` in `rows` itself, self excluded
+ * by index, from symmetric tiles: each unordered pair's product once.
+ * cap_min: candidates kept per row (0: the default), see tiles.c. */
+void prd_own_radii(const prd_rows *rows, int d, const double *centre,
+                   const int *ks, int nk, int threads, int cap_min,
+                   prd_progress *prog, double *out);
+
+/* The cross pairs of A (X_f) and B (Y_f), each computed once, against
+ * radii known beforehand: own radii (squared, nA x nk with leading
+ * dimension ld_a, and nB x nk) and ppr radii R_a, R_b (distances) of the
+ * balls of A and B. Outputs (zeroed by the caller), A's rows:
+ * ipr_a = #B whose own ball holds the row, cov_a = #B in the row's own
+ * ball, ppr_a = sum over B of log(1 - tau) with radius R_b; B's rows
+ * likewise. ipr, cov, ppr: which to compute. */
+typedef struct {
+  int nk, closed, ipr, cov, ppr;
+  const double *own_a, *own_b;
+  int ld_a, ld_b;
+  double R_a, R_b;
+  int *ipr_a, *ipr_b, *cov_a, *cov_b;
+  double *ppr_a, *ppr_b;
+} prd_cross_spec;
+void prd_cross(const prd_rows *A, const prd_rows *B, int d,
+               const double *centre, const prd_cross_spec *cs, int threads,
+               prd_progress *prog);
 
 /* Per-row primitives (SPEC.md section 0). Every comparison of a squared
  * distance with a threshold is exact: pairs whose approximate distance is

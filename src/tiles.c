@@ -149,62 +149,121 @@ static inline void sift_down(double *h, int n, int i) {
   h[i] = v;
 }
 
-static void select_smallest(const double *v, int lo, int hi, int skip,
-                            int kmax, double *h) {
+/* The kmax smallest values of v[lo..hi) but `skip`, as a max-heap in h
+ * (h[0] the largest of them); returns how many (< kmax if the range is
+ * short). */
+static int select_heap(const double *v, int lo, int hi, int skip, int kmax,
+                       double *h) {
   int n = 0, j = lo;
   for (; j < hi && n < kmax; j++) {
     if (j == skip) continue;
     h[n++] = v[j];
   }
   for (int i = n / 2 - 1; i >= 0; i--) sift_down(h, n, i);
+  /* blocks of 8 values are first tested together (vectorisable): most
+   * blocks hold nothing below the heap's top */
+  double top = n > 0 ? h[0] : R_NegInf;
+  for (; j + 8 <= hi; j += 8) {
+    int any = 0;
+    for (int u = 0; u < 8; u++) any |= v[j + u] < top;
+    if (!any) continue;
+    for (int u = 0; u < 8; u++) {
+      if (v[j + u] < h[0] && j + u != skip) {
+        h[0] = v[j + u];
+        sift_down(h, n, 0);
+      }
+    }
+    top = h[0];
+  }
   for (; j < hi; j++) {
-    if (v[j] < h[0] && j != skip) {
+    if (n > 0 && v[j] < h[0] && j != skip) {
       h[0] = v[j];
       sift_down(h, n, 0);
     }
   }
-  /* heap sort in place: ascending order */
-  for (int m = n - 1; m > 0; m--) {
-    double t = h[0];
-    h[0] = h[m];
-    h[m] = t;
-    sift_down(h, m, 0);
+  return n;
+}
+
+/* Two passes over the row: the kmax smallest values (bounded heap) give
+ * T, their largest; then every value within T + tol(T) is a candidate
+ * (typically kmax and a few). Windows, exact recomputations and the
+ * selections after them run on the candidates only: values outside lie
+ * above T + tol(T), so above every radius (a recomputation moves a value
+ * by less than half the window, so the radii stay at most T + tol(T) / 2)
+ * and never in a selection's k smallest. The radii are those a selection
+ * over the whole row would give. */
+/* the k-th smallest (0-based k) of a[0..n), by quickselect (a reordered) */
+static double qselect(double *a, int n, int k) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    double p = a[lo + (hi - lo) / 2];
+    int i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] < p) i++;
+      while (a[j] > p) j--;
+      if (i <= j) {
+        double t = a[i]; a[i] = a[j]; a[j] = t;
+        i++; j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
   }
+  return a[k];
+}
+
+/* the ks-th smallest of a[0..n) (ks increasing, 1-based) into out */
+static void select_ks(double *a, int n, const int *ks, int nk, double *out) {
+  for (int kk = 0; kk < nk; kk++) out[kk] = qselect(a, n, ks[kk] - 1);
 }
 
 void prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
              const int *ks, int nk, double *heap, double *out) {
   int kmax = ks[nk - 1];
-  for (int pass = 0; pass < 4; pass++) {
-    select_smallest(row->d2, lo, hi, skip, kmax, heap);
+  double *d2 = row->d2;
+  select_heap(d2, lo, hi, skip, kmax, heap);
+  double T = heap[0], bound = T + prd_tol(ref, row, T);
+  int *cand = row->cand, nc = 0;
+  for (int j = lo; j < hi; j++) {
+    if (d2[j] <= bound && j != skip) cand[nc++] = j;
+  }
+  double *cv = row->cval;
+  for (int pass = 0; pass < 5; pass++) {
+    for (int c = 0; c < nc; c++) cv[c] = d2[cand[c]];
+    select_ks(cv, nc, ks, nk, out);
+    if (pass == 4) break;
     int redo = 0;
     for (int kk = 0; kk < nk; kk++) {
-      double t = heap[ks[kk] - 1];
-      out[kk] = t;
+      double t = out[kk];
       double tol = prd_tol(ref, row, t);
-      for (int j = lo; j < hi; j++) {
-        double v = row->d2[j];
+      for (int c = 0; c < nc; c++) {
+        int j = cand[c];
+        double v = d2[j];
         if (v < t - tol || v > t + tol || row->exact[j]) continue;
         prd_exact(ref, row, j);
         redo = 1;
       }
     }
-    if (!redo) return;
+    if (!redo) break;
   }
-  /* values near the radii are exact now: a last selection settles them */
-  select_smallest(row->d2, lo, hi, skip, kmax, heap);
-  for (int kk = 0; kk < nk; kk++) out[kk] = heap[ks[kk] - 1];
 }
 
 int prd_count(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
               int closed) {
   double tol = prd_tol(ref, row, t), below = t - tol, above = t + tol;
   const double *d2 = row->d2;
-  int c = 0;
+  /* one vectorisable pass: values surely inside, and values up to the
+   * window's top; only when they differ is the window looked at */
+  int c = 0, c2 = 0;
+  for (int j = lo; j < hi; j++) {
+    c += d2[j] < below;
+    c2 += d2[j] <= above;
+  }
+  if (c2 == c) return c;
   for (int j = lo; j < hi; j++) {
     double v = d2[j];
-    if (v < below) c++;
-    else if (v <= above) c += within(ref, row, j, t, tol, closed);
+    if (v >= below && v <= above) c += within(ref, row, j, t, tol, closed);
   }
   return c;
 }
@@ -289,6 +348,20 @@ static int tile_rows(int n_ref, int n_query) {
   return m > 0 ? m : 1;
 }
 
+/* Between tiles, on the main thread: raise a pending user interrupt as an
+ * R interrupt condition (scratch memory is R_alloc'ed and goes with the
+ * jump; the bar is closed first). */
+static void tiles_interrupt(prd_progress *prog) {
+  if (R_ToplevelExec(check_interrupt_fn, NULL)) return;
+  prd_progress_done(prog->bar);
+  SEXP nsname = PROTECT(Rf_mkString("rlang"));
+  SEXP ns = PROTECT(R_FindNamespace(nsname));
+  SEXP call = PROTECT(Rf_lang1(Rf_install("interrupt")));
+  Rf_eval(call, ns);
+  UNPROTECT(3);
+  Rf_error("prdcurve: computation interrupted by the user.");
+}
+
 void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
                void *ctx, int threads, prd_progress *prog) {
   int nr = ref->n, d = ref->d, nq = qry->rows.n;
@@ -301,6 +374,8 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
   unsigned char *exact = (unsigned char *) R_alloc((size_t) nt * nr, 1);
   int *touched = (int *) R_alloc((size_t) nt * nr, sizeof(int));
   double *approx = (double *) R_alloc((size_t) nt * nr, sizeof(double));
+  int *cand = (int *) R_alloc((size_t) nt * nr, sizeof(int));
+  double *cval = (double *) R_alloc((size_t) nt * nr, sizeof(double));
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
   memset(exact, 0, (size_t) nt * nr);
 
@@ -339,6 +414,8 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
         row.q0 = rows_at(&qry->rows, i0 + i, &row.q0_stride);
         row.exact = exact + (size_t) tid * nr;
         row.touched = touched + (size_t) tid * nr;
+        row.cand = cand + (size_t) tid * nr;
+        row.cval = cval + (size_t) tid * nr;
         row.approx = approx + (size_t) tid * nr;
         row.n_touched = 0;
         row.n_exact = 0.0;
@@ -357,17 +434,464 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
     for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
     if (team > prog->team) prog->team = team;
     prog->ticks += mm;
-    if (!R_ToplevelExec(check_interrupt_fn, NULL)) {
-      /* scratch memory is R_alloc'ed and goes with the jump; close the
-       * bar, then raise the interrupt again as an interrupt condition */
-      prd_progress_done(prog->bar);
-      SEXP nsname = PROTECT(Rf_mkString("rlang"));
-      SEXP ns = PROTECT(R_FindNamespace(nsname));
-      SEXP call = PROTECT(Rf_lang1(Rf_install("interrupt")));
-      Rf_eval(call, ns);
-      UNPROTECT(3);
-      Rf_error("prdcurve: computation interrupted by the user.");
+    tiles_interrupt(prog);
+    if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
+      cli_progress_set(prog->bar, prog->ticks);
+  }
+}
+
+/* ---- own-set radii: each unordered pair once ------------------------ *
+ *
+ * The k-NN radii of every row of a set in the set itself (self excluded
+ * by index) need only the k smallest distances of each row, not the whole
+ * row at once, so the products can be symmetric: the tile of rows
+ * [i0, i0 + m) is multiplied with the rows [i0, n) only (one dgemm, the
+ * upper triangle in blocks; n^2 d / 2 multiply-adds in all, not n^2 d).
+ * A tile's products feed the tile's own rows (each scans its row segment,
+ * one thread per row) and then the later rows (each scans its column of
+ * the tile, one thread per row): every row's state is owned by one thread
+ * at a time, and the result is the exact k-th distance, independent of the
+ * order in which the values arrive and of the thread count.
+ *
+ * Per-row state: a buffer of candidates (approximate squared distance,
+ * index) holding every value seen so far that is at most
+ * bound = T + tol(T), T the kmax-th smallest value seen (the rounding
+ * window of prd_tol()). A full buffer is compacted: T by quickselect, and
+ * the values above the new bound are dropped. Values dropped, or never
+ * admitted, exceed kmax smaller ones and lie above every window the
+ * final selection can use (T only decreases), so the buffer finally holds
+ * all the values prd_kth() would look at: the same exact recomputation
+ * and selection then give the same radii. A row whose buffer is still
+ * more than half full after a compaction (many near-ties) stops
+ * collecting and is done again by the full-row engine, prd_tiles(). */
+
+typedef struct {
+  const prd_ref *ref;
+  const int *map;     /* query position -> row of the set */
+  const int *ks;
+  int nk;
+  double *heap;       /* threads x (kmax + nk) */
+  double *out;        /* n x nk */
+  int n;
+} own_full_ctx;
+
+static void own_full_visit(void *ctx, const prd_ref *ref, prd_row *row) {
+  own_full_ctx *c = (own_full_ctx *) ctx;
+  int kmax = c->ks[c->nk - 1], s = c->map[row->i];
+  double *heap = c->heap + (size_t) row->tid * (kmax + c->nk);
+  double *rr = heap + kmax;
+  prd_row_self(row, s);
+  prd_kth(ref, row, 0, ref->n, s, c->ks, c->nk, heap, rr);
+  for (int kk = 0; kk < c->nk; kk++)
+    c->out[(size_t) s + (size_t) kk * c->n] = rr[kk];
+}
+
+/* the k-th smallest of v[0..n) (0-based k), by quickselect (v reordered,
+ * j alongside) */
+static double quickselect(double *v, int *jx, int n, int k) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    double p = v[lo + (hi - lo) / 2];
+    int a = lo, b = hi;
+    while (a <= b) {
+      while (v[a] < p) a++;
+      while (v[b] > p) b--;
+      if (a <= b) {
+        double t = v[a]; v[a] = v[b]; v[b] = t;
+        int u = jx[a]; jx[a] = jx[b]; jx[b] = u;
+        a++; b--;
+      }
     }
+    if (k <= b) hi = b;
+    else if (k >= a) lo = a;
+    else break;
+  }
+  return v[k];
+}
+
+typedef struct {
+  double *v;      /* n x cap candidate values */
+  int *jx;        /* n x cap candidate indices */
+  int *cnt;
+  double *bound;
+  unsigned char *over;
+  const double *nrm;
+  double nmax, tol_rel;
+  int cap, kmax;
+} own_buf;
+
+static inline double own_tol(const own_buf *b, int i, double t) {
+  return 1e-9 * t + b->tol_rel * (b->nrm[i] + b->nmax);
+}
+
+static void own_compact(own_buf *b, int i) {
+  double *v = b->v + (size_t) i * b->cap;
+  int *jx = b->jx + (size_t) i * b->cap, n = b->cnt[i];
+  double t = quickselect(v, jx, n, b->kmax - 1);
+  double bd = t + own_tol(b, i, t);
+  int m = 0;
+  for (int c = 0; c < n; c++) {
+    if (v[c] <= bd) {
+      v[m] = v[c];
+      jx[m] = jx[c];
+      m++;
+    }
+  }
+  b->cnt[i] = m;
+  b->bound[i] = bd;
+  if (m > b->cap / 2) {
+    b->over[i] = 1;
+    b->bound[i] = -1.0; /* admit nothing more */
+  }
+}
+
+static inline void own_push(own_buf *b, int i, double x, int j) {
+  int c = b->cnt[i];
+  b->v[(size_t) i * b->cap + c] = x;
+  b->jx[(size_t) i * b->cap + c] = j;
+  b->cnt[i] = c + 1;
+  if (c + 1 == b->cap) own_compact(b, i);
+}
+
+/* exact squared distance between rows i and j of the set, as given */
+static double own_exact(const prd_ref *ref, int i, int j) {
+  size_t qs, rs;
+  const double *q = rows_at(&ref->orig, i, &qs);
+  const double *r = rows_at(&ref->orig, j, &rs);
+  double s = 0.0;
+  for (int l = 0; l < ref->d; l++) {
+    double u = q[(size_t) l * qs] - r[(size_t) l * rs];
+    s += u * u;
+  }
+  return s;
+}
+
+/* prd_kth() on a row's candidates: recompute exactly every value within
+ * the window of a radius, select again, until nothing changes */
+static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
+                        int nk, double *heap, unsigned char *ex, double *out,
+                        size_t ld) {
+  double *v = b->v + (size_t) i * b->cap;
+  const int *jx = b->jx + (size_t) i * b->cap;
+  int n = b->cnt[i], kmax = ks[nk - 1];
+  double n_exact = 0.0;
+  memset(ex, 0, (size_t) n);
+  double *cv = heap + kmax, *r = cv + b->cap;
+  for (int pass = 0; pass < 5; pass++) {
+    memcpy(cv, v, (size_t) n * sizeof(double));
+    select_ks(cv, n, ks, nk, r);
+    if (pass == 4) break;
+    int redo = 0;
+    for (int kk = 0; kk < nk; kk++) {
+      double t = r[kk], tol = own_tol(b, i, t);
+      for (int c = 0; c < n; c++) {
+        if (ex[c] || v[c] < t - tol || v[c] > t + tol) continue;
+        v[c] = own_exact(ref, i, jx[c]);
+        ex[c] = 1;
+        n_exact += 1.0;
+        redo = 1;
+      }
+    }
+    if (!redo) break;
+  }
+  for (int kk = 0; kk < nk; kk++) out[(size_t) i + (size_t) kk * ld] = r[kk];
+  return n_exact;
+}
+
+void prd_own_radii(const prd_rows *rows, int d, const double *centre,
+                   const int *ks, int nk, int threads, int cap_min,
+                   prd_progress *prog, double *out) {
+  int n = rows->n, kmax = ks[nk - 1];
+  if (n <= 0) return;
+  prd_ref ref;
+  prd_ref_init(&ref, rows, d, centre);
+  int nt = threads < 1 ? 1 : threads;
+  own_buf b;
+  b.kmax = kmax;
+  b.cap = cap_min > 0 ? cap_min : 4 * kmax + 256;
+  if (b.cap < kmax + 2) b.cap = kmax + 2;
+  if (b.cap > n) b.cap = n; /* a row has n - 1 values: never compacted */
+  b.v = (double *) R_alloc((size_t) n * b.cap, sizeof(double));
+  b.jx = (int *) R_alloc((size_t) n * b.cap, sizeof(int));
+  b.cnt = (int *) R_alloc(n, sizeof(int));
+  b.bound = (double *) R_alloc(n, sizeof(double));
+  b.over = (unsigned char *) R_alloc(n, 1);
+  b.nrm = ref.norm2;
+  b.nmax = ref.norm2_max;
+  b.tol_rel = ref.tol_rel;
+  for (int i = 0; i < n; i++) {
+    b.cnt[i] = 0;
+    b.bound[i] = R_PosInf;
+    b.over[i] = 0;
+  }
+
+  int m = tile_rows(n, n);
+  double *g = (double *) R_alloc((size_t) m * n, sizeof(double));
+  const double *F = ref.data, *rn = ref.norm2;
+  for (int i0 = 0; i0 < n; i0 += m) {
+    int mm = n - i0 < m ? n - i0 : m, nc = n - i0;
+    /* g (nc x mm) = -2 F[i0:n, ] F[i0:i0+mm, ]' : column i holds row
+     * i0 + i's products with the rows i0.. n-1 */
+    const char *tn = "N", *tt = "T";
+    double alpha = -2.0, beta = 0.0;
+    F77_CALL(dgemm)(tn, tt, &nc, &mm, &d, &alpha, F + i0, &n, F + i0, &n,
+                    &beta, g, &nc FCONE FCONE);
+    int team = 1;
+    int use = prd_threads_for((int64_t) mm * nc, nt);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+    {
+#ifdef _OPENMP
+#pragma omp master
+      team = omp_get_num_threads();
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int i = 0; i < mm; i++) { /* the tile's rows: their segments */
+        int r = i0 + i;
+        double qn = rn[r];
+        const double *gi = g + (size_t) i * nc;
+        for (int j = 0; j < nc; j++) {
+          if (j == i) continue;
+          double v = qn + rn[i0 + j] + gi[j];
+          v = v > 0.0 ? v : 0.0;
+          if (v <= b.bound[r]) own_push(&b, r, v, i0 + j);
+        }
+      }
+#ifdef _OPENMP
+#pragma omp for schedule(static, 256)
+#endif
+      for (int j = mm; j < nc; j++) { /* later rows: the tile's column */
+        int r = i0 + j;
+        double rj = rn[r];
+        for (int i = 0; i < mm; i++) {
+          double v = rn[i0 + i] + rj + g[(size_t) i * nc + j];
+          v = v > 0.0 ? v : 0.0;
+          if (v <= b.bound[r]) own_push(&b, r, v, i0 + i);
+        }
+      }
+    }
+    (void) use;
+    if (team > prog->team) prog->team = team;
+    prog->ticks += mm;
+    tiles_interrupt(prog);
+    if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
+      cli_progress_set(prog->bar, prog->ticks);
+  }
+
+  /* exact radii from the candidates */
+  size_t hl = (size_t) kmax + b.cap + nk;
+  double *heap = (double *) R_alloc((size_t) nt * hl, sizeof(double));
+  unsigned char *ex = (unsigned char *) R_alloc((size_t) nt * b.cap, 1);
+  double *n_exact = (double *) R_alloc(nt, sizeof(double));
+  for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
+  int use = prd_threads_for((int64_t) n * kmax, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(dynamic, 64)
+#endif
+  for (int i = 0; i < n; i++) {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    if (b.over[i]) continue;
+    n_exact[tid] += own_final(&ref, &b, i, ks, nk, heap + (size_t) tid * hl,
+                              ex + (size_t) tid * b.cap, out, (size_t) n);
+  }
+  (void) use;
+  for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
+
+  /* rows with too many near-ties: the full-row engine */
+  int n_over = 0;
+  for (int i = 0; i < n; i++) n_over += b.over[i];
+  if (n_over == 0) return;
+  int *map = (int *) R_alloc(n_over, sizeof(int));
+  int *qidx = (int *) R_alloc(n_over, sizeof(int));
+  for (int i = 0, c = 0; i < n; i++) {
+    if (!b.over[i]) continue;
+    map[c] = i;
+    qidx[c] = rows->idx[i];
+    c++;
+  }
+  /* query rows: the same sources, the overflowing rows' indices; a query
+   * position is below n0 when its row is */
+  int *qsrc = (int *) R_alloc(n_over, sizeof(int));
+  int q0 = 0;
+  for (int c = 0; c < n_over; c++) if (map[c] < rows->n0) q0++;
+  for (int c = 0; c < n_over; c++) qsrc[c] = qidx[c];
+  prd_rows qr = {{rows->src[0], rows->src[1]}, {rows->ld[0], rows->ld[1]},
+                 qsrc, n_over, q0};
+  prd_query q = {qr, centre};
+  own_full_ctx c = {&ref, map, ks, nk,
+                    (double *) R_alloc((size_t) nt * (kmax + nk),
+                                       sizeof(double)),
+                    out, n};
+  prd_tiles(&ref, &q, own_full_visit, &c, nt, prog);
+  prog->ticks -= n_over;
+}
+
+/* ---- cross-set sweep: X_f x Y_f once, both sides fed ---------------- *
+ *
+ * Without a split, the scalar metrics need of the pairs (x, y) only
+ * decisions against radii already known (own radii, fixed radii): no
+ * selection in the other set. So each cross pair is computed once: a tile
+ * of rows of A against all of B (one dgemm), then A's rows scan their
+ * segments (one thread per row) and B's rows scan their column of the
+ * tile (one thread per row, the tile's rows in order): every output is
+ * owned by one thread and summed in a fixed order, so results do not
+ * depend on the thread count. Decisions are exact as in prd_count(): a
+ * pair within the rounding window of a threshold is recomputed from the
+ * rows as given. */
+
+static inline double cross_exact(const prd_rows *A, int a, const prd_rows *B,
+                                 int b, int d) {
+  size_t qs, rs;
+  const double *q = rows_at(A, a, &qs);
+  const double *r = rows_at(B, b, &rs);
+  double s = 0.0;
+  for (int l = 0; l < d; l++) {
+    double u = q[(size_t) l * qs] - r[(size_t) l * rs];
+    s += u * u;
+  }
+  return s;
+}
+
+/* One pair seen from one side: `me` owns the outputs (radii rm, counts
+ * in_other for "me in the other's ball", other_in for "the other in my
+ * ball", sum over the other's balls of radius R). Returns exact
+ * recomputations. */
+typedef struct {
+  const double *r_me, *r_ot;  /* own radii (squared), column kk at kk * ld */
+  size_t ld_me, ld_ot;
+  int *in_ot, *ot_in;         /* counts, column kk at kk * ld_me */
+  double *psum;
+  double R, R2;               /* ppr radius of the other set's balls */
+  double tol_rel, nmax_ot;
+  const double *nrm_me;
+} cross_side;
+
+static double cross_visit(const cross_side *s, int me, int ot, double v,
+                          const prd_rows *M, const prd_rows *O, int d,
+                          int nk, int closed, int ipr, int cov, int ppr) {
+  double ex = -1.0, n_ex = 0.0;
+  double tb = s->tol_rel * (s->nrm_me[me] + s->nmax_ot);
+#define CROSS_DECIDE(t, res)                                               \
+  do {                                                                     \
+    double t_ = (t), tol_ = 1e-9 * t_ + tb;                                \
+    if (v < t_ - tol_) res = 1;                                            \
+    else if (v > t_ + tol_) res = 0;                                       \
+    else {                                                                 \
+      if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }    \
+      res = closed ? (ex <= t_) : (ex < t_);                               \
+    }                                                                      \
+  } while (0)
+  for (int kk = 0; kk < nk; kk++) {
+    int res;
+    if (ipr) {
+      CROSS_DECIDE(s->r_ot[(size_t) ot + (size_t) kk * s->ld_ot], res);
+      s->in_ot[(size_t) me + (size_t) kk * s->ld_me] += res;
+    }
+    if (cov) {
+      CROSS_DECIDE(s->r_me[(size_t) me + (size_t) kk * s->ld_me], res);
+      s->ot_in[(size_t) me + (size_t) kk * s->ld_me] += res;
+    }
+  }
+#undef CROSS_DECIDE
+  if (ppr) {
+    /* as prd_log_tau_sum(): membership decided exactly; the term's value
+     * from the exact distance within the window of R^2 or of 0 */
+    double r2 = s->R2, tol = 1e-9 * r2 + tb, tol0 = tb;
+    if (s->R == 0.0) {
+      if (v <= tol0) {
+        if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
+        if (ex == 0.0) s->psum[me] = R_NegInf;
+      }
+    } else if (v <= r2 + tol) {
+      double w = v;
+      int in = 1;
+      if (v >= r2 - tol || v <= tol0) {
+        if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
+        w = ex;
+        if (w >= r2) in = 0;
+      }
+      if (in) s->psum[me] += log1p(-(1.0 - sqrt(w) / s->R));
+    }
+  }
+  return n_ex;
+}
+
+void prd_cross(const prd_rows *A, const prd_rows *B, int d,
+               const double *centre, const prd_cross_spec *cs, int threads,
+               prd_progress *prog) {
+  int nA = A->n, nB = B->n, nk = cs->nk;
+  if (nA <= 0 || nB <= 0) return;
+  prd_ref ra, rb;
+  prd_ref_init(&ra, A, d, centre);
+  prd_ref_init(&rb, B, d, centre);
+  int nt = threads < 1 ? 1 : threads;
+  cross_side sa = {cs->own_a, cs->own_b, (size_t) cs->ld_a, (size_t) cs->ld_b,
+                   cs->ipr_a, cs->cov_a, cs->ppr_a, cs->R_b, cs->R_b * cs->R_b,
+                   ra.tol_rel > rb.tol_rel ? ra.tol_rel : rb.tol_rel,
+                   rb.norm2_max, ra.norm2};
+  cross_side sb = {cs->own_b, cs->own_a, (size_t) cs->ld_b, (size_t) cs->ld_a,
+                   cs->ipr_b, cs->cov_b, cs->ppr_b, cs->R_a, cs->R_a * cs->R_a,
+                   sa.tol_rel, ra.norm2_max, rb.norm2};
+  int m = tile_rows(nB, nA);
+  double *g = (double *) R_alloc((size_t) m * nB, sizeof(double));
+  double *n_exact = (double *) R_alloc(nt, sizeof(double));
+  int ipr = cs->ipr, cov = cs->cov, ppr = cs->ppr, closed = cs->closed;
+  for (int i0 = 0; i0 < nA; i0 += m) {
+    int mm = nA - i0 < m ? nA - i0 : m;
+    const char *tn = "N", *tt = "T";
+    double alpha = -2.0, beta = 0.0;
+    int ldA = nA;
+    /* g (nB x mm) = -2 B A[i0:i0+mm, ]' */
+    F77_CALL(dgemm)(tn, tt, &nB, &mm, &d, &alpha, rb.data, &nB, ra.data + i0,
+                    &ldA, &beta, g, &nB FCONE FCONE);
+    int team = 1;
+    int use = prd_threads_for((int64_t) mm * nB, nt);
+    for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+    {
+      int tid = 0;
+#ifdef _OPENMP
+      tid = omp_get_thread_num();
+#pragma omp master
+      team = omp_get_num_threads();
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int i = 0; i < mm; i++) {
+        int a = i0 + i;
+        double qa = ra.norm2[a], ne = 0.0;
+        const double *gi = g + (size_t) i * nB;
+        for (int b = 0; b < nB; b++) {
+          double v = qa + rb.norm2[b] + gi[b];
+          v = v > 0.0 ? v : 0.0;
+          ne += cross_visit(&sa, a, b, v, A, B, d, nk, closed, ipr, cov, ppr);
+        }
+        n_exact[tid] += ne;
+      }
+#ifdef _OPENMP
+#pragma omp for schedule(static, 64)
+#endif
+      for (int b = 0; b < nB; b++) {
+        double qb = rb.norm2[b], ne = 0.0;
+        for (int i = 0; i < mm; i++) {
+          int a = i0 + i;
+          double v = qb + ra.norm2[a] + g[(size_t) i * nB + b];
+          v = v > 0.0 ? v : 0.0;
+          ne += cross_visit(&sb, b, a, v, B, A, d, nk, closed, ipr, cov, ppr);
+        }
+        n_exact[tid] += ne;
+      }
+    }
+    (void) use;
+    for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
+    if (team > prog->team) prog->team = team;
+    prog->ticks += (double) mm * (nA + nB) / nA;
+    tiles_interrupt(prog);
     if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
       cli_progress_set(prog->bar, prog->ticks);
   }

@@ -22,7 +22,7 @@ test_that("the estimator table lists every quantity with its shape", {
                      "knn_a", "knn_b", "coverage_a", "coverage_b", "ipr_a",
                      "ipr_b", "kde_a", "kde_b", "ppr_a", "ppr_b"))
   expect_identical(t9$rows, c("fit", rep("evaluation", 8)))
-  expect_identical(t9$columns, c(rep("k", 7), "one", "one"))
+  expect_identical(t9$columns, c(rep("k", 8), "one"))
   expect_identical(t9$type, c(rep("double", 4), rep("integer", 4), "double"))
   expect_identical(t9$radius, c(rep(NA, 7), "kde", "ppr"))
   expect_identical(t9$needs, list("radius_own", "radius_x", "radius_y",
@@ -96,8 +96,22 @@ test_that("fixed radius pairs: explicit, estimated, and through `radii`", {
   # brute force of the counts
   d2 <- as.matrix(dist(rbind(real, generated)))^2
   r2 <- est$kde_radius^2
-  expect_identical(as.vector(est$kde_a), as.integer(rowSums(d2[, 1:30] <= r2[1])))
-  expect_identical(as.vector(est$kde_b), as.integer(rowSums(d2[, 31:55] <= r2[2])))
+  # one bandwidth pair: the same counts in every k column
+  expect_identical(est$kde_a[, 1], est$kde_a[, 2])
+  expect_identical(est$kde_a[, 1], as.integer(rowSums(d2[, 1:30] <= r2[1])))
+  expect_identical(est$kde_b[, 1], as.integer(rowSums(d2[, 31:55] <= r2[2])))
+  # a bandwidth pair per k, in one sweep: column j as a call at k = ks[j]
+  per_k <- nb_call(real, generated, s, c(3, 5), "kde", bandwidth_k = c(3, 5))
+  expect_identical(dim(per_k$kde_radius), c(2L, 2L))
+  for (j in 1:2) {
+    one <- nb_call(real, generated, s, c(3, 5)[j], "kde",
+                   bandwidth_k = c(3, 5)[j])
+    expect_identical(per_k$kde_a[, j], one$kde_a[, 1])
+    expect_identical(per_k$kde_b[, j], one$kde_b[, 1])
+    expect_identical(per_k$kde_radius[, j], one$kde_radius)
+  }
+  expect_error(nb_call(real, generated, s, c(3, 5), "kde",
+                       bandwidth_k = c(3, 4)), class = "prdcurve_error_engine")
 })
 
 test_that("engine errors are classed and keep the C message", {
@@ -215,4 +229,185 @@ test_that("an interrupt inside the engine stays an interrupt", {
                                                collapse = .Platform$path.sep)))
   if (identical(out, "finished")) skip("the call ended before the interrupt")
   expect_identical(out, "interrupt")
+})
+
+# the engine with options set, attributes dropped
+nb_with <- function(opts, thr, ...) {
+  withr::local_options(opts)
+  set0 <- prdcurve:::thread_info()[["set"]]
+  prd_threads(thr)
+  on.exit(prd_threads(set0), add = TRUE)
+  r <- prdcurve:::engine_neighbours(...)
+  attr(r, "exact") <- NULL
+  attr(r, "threads") <- NULL
+  r
+}
+
+test_that("own radii from symmetric tiles equal the full sweep's, ties and offsets included", {
+  skip_on_cran()
+  set.seed(311)
+  for (d in c(1L, 4L, 30L)) {
+    n <- 700
+    ints <- list(matrix(sample(0:3, n * d, TRUE) + 0, n, d),
+                 matrix(sample(0:3, 500 * d, TRUE) + 0, 500, d))
+    cont <- list(matrix(rnorm(n * d), n, d),
+                 matrix(rnorm(500 * d, 0.3), 500, d))
+    for (dat in list(ints, lapply(ints, `+`, 1e6), cont)) {
+      real <- dat[[1]]
+      gen <- dat[[2]]
+      ks <- c(3L, 10L, 25L)
+      splits <- list(
+        list(fit = list(1:300, 1:250), eval = list(301:n, 251:500)),
+        list(fit = list(seq_len(n), 1:500), eval = NULL)
+      )
+      for (s in splits) {
+        for (w in list(list("own"), list(c("ipr", "knn", "coverage")),
+                       list("kde", bandwidth_k = 10L))) {
+          args <- c(list(real, gen, s, ks), w)
+          full <- do.call(nb_with, c(list(list(prdcurve.symmetric = FALSE), 2L),
+                                     args))
+          # default buffers, and buffers so small that near-tie rows go
+          # back to the full-row engine; 1 and 2 threads
+          for (cfg in list(list(0L, 2L), list(0L, 1L), list(27L, 2L),
+                           list(30L, 1L))) {
+            o <- list(prdcurve.symmetric = TRUE, prdcurve.own_buffer = cfg[[1]])
+            expect_identical(do.call(nb_with, c(list(o, cfg[[2]]), args)), full)
+          }
+        }
+      }
+    }
+  }
+  # and against the brute force
+  real <- matrix(sample(0:2, 300 * 3, TRUE) + 0, ncol = 3)
+  s <- list(fit = list(1:300, integer()), eval = NULL)
+  r <- prdcurve:::engine_neighbours(real, real[0, , drop = FALSE], s, 7, "own")
+  d2 <- sq_dist(real, real)
+  expect_identical(r$own_x[, 1],
+                   vapply(1:300, function(i) kth_skip(d2[i, ], 7, i), 0))
+})
+
+test_that("the cross sweep (no split: X_f x Y_f once) equals the full sweep", {
+  set.seed(312)
+  for (d in c(1L, 4L, 30L)) {
+    n1 <- 600
+    n2 <- 450
+    for (off in c(0, 1e6)) {
+      real <- matrix(sample(0:3, n1 * d, TRUE) + 0, n1, d) + off
+      gen <- matrix(sample(0:3, n2 * d, TRUE) + 0, n2, d) + off
+      s <- list(fit = list(seq_len(n1), seq_len(n2)), eval = NULL)
+      ix <- seq_len(n1)
+      iy <- n1 + seq_len(n2)
+      args <- list(real, gen, s, c(3L, 10L), c("ipr", "coverage", "ppr"),
+                   ppr_k = 4L, ppr_scale = 1.3)
+      full <- do.call(nb_with, c(list(list(), 2L), args))
+      c2 <- do.call(nb_with, c(list(list(), 2L), args, cross = TRUE))
+      c1 <- do.call(nb_with, c(list(list(), 1L), args, cross = TRUE))
+      expect_identical(c1, c2)
+      for (e in c("ipr", "coverage")) {
+        a <- paste0(e, "_a")
+        b <- paste0(e, "_b")
+        expect_identical(c2[[b]][ix, ], full[[b]][ix, ])
+        expect_identical(c2[[a]][iy, ], full[[a]][iy, ])
+        expect_true(all(is.na(c2[[a]][ix, ])) && all(is.na(c2[[b]][iy, ])))
+      }
+      expect_equal(c2$ppr_b[ix], full$ppr_b[ix], tolerance = 1e-12)
+      expect_equal(c2$ppr_a[iy], full$ppr_a[iy], tolerance = 1e-12)
+    }
+  }
+  expect_error(prdcurve:::engine_neighbours(
+    real, gen, list(fit = list(1:10, 1:10), eval = list(11:20, 11:20)),
+    3L, "ipr", cross = FALSE), NA)
+  expect_error(prdcurve:::engine_call(real, gen, s, 3L, "knn", cross = TRUE),
+               class = "prdcurve_error_engine")
+})
+
+test_that("several models share the real set's own radii, with results identical to one call per model", {
+  set.seed(313)
+  real <- matrix(sample(0:4, 400 * 3, TRUE) + 0, ncol = 3)
+  gens <- list(a = matrix(sample(0:4, 300 * 3, TRUE) + 0, ncol = 3),
+               b = matrix(rnorm(350 * 3, 2), ncol = 3),
+               c = real[sample(400, 380), ] + 0.5)
+  # the engine: with and without the cache, split and no split
+  sh <- prdcurve:::engine_shared()
+  for (g in gens) {
+    sp <- list(fit = list(1:250, seq_len(200)),
+               eval = list(251:400, 201:nrow(g)))
+    s0 <- list(fit = list(1:400, seq_len(nrow(g))), eval = NULL)
+    for (args in list(
+      list(sp, c(3L, 9L), c("ipr", "knn", "coverage")),
+      list(sp, 9L, "kde", bandwidth_k = 9L),
+      list(s0, 9L, "kde", bandwidth_k = 9L),
+      list(s0, c(3L, 9L), c("ipr", "coverage", "ppr"), ppr_k = 4L,
+           ppr_scale = 1.2, cross = TRUE)
+    )) {
+      one <- do.call(prdcurve:::engine_neighbours, c(list(real, g), args))
+      two <- do.call(prdcurve:::engine_neighbours,
+                     c(list(real, g), args, shared = sh))
+      attr(one, "exact") <- attr(two, "exact") <- NULL
+      attr(one, "threads") <- attr(two, "threads") <- NULL
+      expect_identical(two, one)
+    }
+  }
+  # one entry per (real fit rows, k): 250 rows at k = 3, 9; at k = 9;
+  # all 400 rows at k = 9 and k = 3, 4, 9
+  expect_length(sh$entries, 4L)
+
+  # the user-facing functions
+  m_all <- manifold_metrics(real, gens, k = c(3, 5))
+  for (nm in names(gens)) {
+    m1 <- manifold_metrics(real, gens[[nm]], k = c(3, 5))
+    expect_identical(m_all$value[m_all$model == nm], m1$value)
+  }
+  ev <- list(real = 301:400, generated = 1:100)
+  cv_all <- prd_curve(real, gens, split = ev, angles = 51, k = 7,
+                      method = c("knn", "kde", "ipr", "coverage"))
+  for (nm in names(gens)) {
+    cv1 <- prd_curve(real, gens[[nm]], split = ev, angles = 51, k = 7,
+                     method = c("knn", "kde", "ipr", "coverage"))
+    sel <- cv_all$model == nm
+    expect_identical(cv_all$precision[sel], cv1$precision)
+    expect_identical(cv_all$recall[sel], cv1$recall)
+  }
+})
+
+test_that("under a multisession future plan the evaluation blocks run as futures, with the same results", {
+  skip_on_cran()
+  skip_if_not_installed("future.apply")
+  set.seed(314)
+  real <- matrix(sample(0:4, 500 * 3, TRUE) + 0, ncol = 3)
+  gen <- matrix(rnorm(450 * 3, 1), ncol = 3)
+  run <- function() {
+    set.seed(9)
+    cv <- prd_curve(real, gen, angles = 51, k = c(5, 9),
+                    method = c("knn", "kde", "ipr", "coverage"))
+    set.seed(9)
+    m <- manifold_metrics(real, gen, k = c(3, 5), split = 0.5)
+    list(cv = cv, m = m)
+  }
+  seq_res <- run()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  expect_true(prdcurve:::engine_use_futures(list(eval = list(1L, 1L))))
+  par_res <- run()
+  expect_identical(par_res$cv, seq_res$cv)
+  ppr <- seq_res$m$metric %in% c("p_precision", "p_recall")
+  expect_identical(par_res$m[!ppr, ], seq_res$m[!ppr, ])
+  expect_equal(par_res$m$value[ppr], seq_res$m$value[ppr], tolerance = 1e-12)
+  future::plan(future::sequential)
+  expect_false(prdcurve:::engine_use_futures(list(eval = list(1L, 1L))))
+})
+
+test_that("prd_curve(k = c(5, 9), method = \"kde\") is one sweep with the curves of each k", {
+  set.seed(315)
+  real <- matrix(sample(0:3, 300 * 2, TRUE) + 0, ncol = 2)
+  gen <- matrix(sample(0:4, 280 * 2, TRUE) + 0, ncol = 2)
+  ev <- list(real = 201:300, generated = 181:280)
+  both <- prd_curve(real, gen, k = c(5, 9), method = "kde", split = ev,
+                    angles = 41)
+  for (kk in c(5, 9)) {
+    one <- prd_curve(real, gen, k = kk, method = "kde", split = ev, angles = 41)
+    sel <- both$k == kk
+    expect_identical(both$precision[sel], one$precision)
+    expect_identical(both$recall[sel], one$recall)
+  }
 })
