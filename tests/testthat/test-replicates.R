@@ -134,9 +134,11 @@ test_that("lower confidence levels give narrower intervals", {
     expect_true(lo90 <= lo50 && lo50 <= s50[[st]] && s50[[st]] <= hi50 &&
                   hi50 <= hi90, label = st)
   }
-  w50 <- s50$auc_upper - s50$auc_lower
-  w90 <- s90$auc_upper - s90$auc_lower
-  # unclamped: the ratio of the normal quantiles
+  # the lower half-widths (the upper side is clamped at 1 here): the ratio
+  # of the normal quantiles
+  w50 <- s50$auc - s50$auc_lower
+  w90 <- s90$auc - s90$auc_lower
+  expect_equal(s90$auc_upper, 1)
   expect_equal(w50 / w90, stats::qnorm(0.75) / stats::qnorm(0.95))
 })
 
