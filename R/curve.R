@@ -46,9 +46,12 @@
 #' \eqn{\gamma \ge 1}" is the same thing with equal fit sizes.
 #'
 #' All requested methods and every value of `k` come from one streamed
-#' sweep of the tiled distance engine (no n x n matrix); `"kde"` with
-#' estimated bandwidths needs the bandwidths first, one more sweep per
-#' value of `k` without a split.
+#' evaluation sweep of the tiled distance engine (no n x n matrix). The
+#' own-set radii (`"ipr"`, estimated `"kde"` bandwidths) come from
+#' symmetric sweeps within each fit set (each pair once), and the real
+#' set's are computed once for all models. Under a non-sequential
+#' `future::plan()` the evaluation rows are dispatched to the workers in
+#' blocks (with a split); results are identical.
 #'
 #' @section Intervals: With `replicates = R > 0`, the whole estimate
 #'   (split included) is recomputed on R random half-samples drawn without
