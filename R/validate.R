@@ -1,8 +1,10 @@
-# Every user-facing check lives here: coercion of the sample sets (column
-# selection, id columns, several generated sets, scaling) and of the shared
-# arguments. Errors and warnings are classed (R/conditions.R) and name the
-# argument and what was wrong. The C engine re-checks only types and
-# dimensions; its errors are re-raised with a class in R/engine.R.
+# The checks of the sample sets (coercion, column selection, id columns,
+# several generated sets, scaling, input warnings) and of the arguments
+# shared by several functions. Errors and warnings are classed
+# (R/conditions.R) and name the argument and what was wrong. The few checks
+# that need a function's own context stay next to it (listed in
+# inst/DESIGN-NOTES.md); the C engine re-checks only types and dimensions,
+# and its errors are re-raised with a class in R/engine.R.
 
 # ---- sample sets ------------------------------------------------------------
 
