@@ -259,11 +259,12 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
                           0L) > 0L]
   fit <- s$fit
   parts <- future.apply::future_lapply(blocks, function(b) {
-    prdcurve_engine_block(real, generated, fit, b, ks, what, own, radii,
-                          closed)
+    # the worker's own copy of the package provides the engine
+    block <- utils::getFromNamespace("engine_block", "prdcurve")
+    block(real, generated, fit, b, ks, what, own, radii, closed)
   }, future.seed = NULL, future.packages = "prdcurve",
-  future.globals = list(prdcurve_engine_block = engine_block, real = real,
-                        generated = generated, fit = fit, ks = ks,
+  future.globals = list(real = real, generated = generated, fit = fit,
+                        ks = ks,
                         what = what, own = own, radii = radii,
                         closed = closed))
   table <- engine_estimators()
