@@ -121,8 +121,10 @@ test_that("an integer id column is not a feature", {
   expect_same_curve(cv, ref)
   expect_identical(prd_curve_info(cv)$k, prd_curve_info(ref)$k)
   # the same files without --id: the id is a feature, and the curve differs
-  cv_bad <- prd_cli(c(f_real, f_gen, "--seed", "5", "--method", "knn,ipr",
-                      "--angles", "101", "--quiet", "--out", out))
+  w <- warning_classes(
+    cv_bad <- prd_cli(c(f_real, f_gen, "--seed", "5", "--method", "knn,ipr",
+                        "--angles", "101", "--quiet", "--out", out)))
+  expect_equal(sum(w == "prdcurve_warning_id_column"), 2)
   expect_gt(max(abs(cv_bad$precision - ref$precision)), 0.1)
   # a character id column needs no --id, and is reported as ignored
   real_chr <- data.frame(name = paste0("img", 1:60), fx$real)
