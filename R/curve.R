@@ -71,9 +71,13 @@
 #'   variance of order 1/n (true for the k-NN counts averaged here); the
 #'   interval covers the estimator's own expectation at this sample size,
 #'   not the true curve (the k-NN estimators are biased, see Sykes et al.
-#'   2024, section 5). Measured coverage of 90% intervals over 200 fresh
-#'   draws is in the "Comparing models" vignette. `k` must fit the
-#'   half-samples.
+#'   2024, section 5). Measured over 200 fresh draws (d = 16, 1,000 points
+#'   per set; "Comparing models" vignette), 90% intervals of the curve
+#'   statistics are conservative: they cover in 95% to 99.5% of the draws
+#'   (the half-samples overstate the standard deviation of the area by
+#'   about a quarter, of the extremes by a half or more); paired AUC
+#'   differences of two models from one distribution contain 0 in 95%. `k`
+#'   must fit the half-samples.
 #'
 #' @section Extreme points:
 #' \eqn{\hat\beta_0} is the smallest fpr among the rules with fnr = 0, so a
