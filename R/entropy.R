@@ -329,13 +329,12 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
                             standardize = c("none", "real"),
                             per_sample = deprecated()) {
   if (is.numeric(metrics)) {
-    prd_warn(c(
-      "The third argument of {.fn entropy_metrics} is now {.arg metrics}; a number there is taken as {.arg k}.",
-      "i" = "Name it: {.code entropy_metrics(real, generated, k = {metrics[1]})}."
-    ), "deprecated")
+    # the old argument order was (real, generated, k, per_sample)
     if (!missing(k) && isTRUE(k)) per_sample <- TRUE
-    k <- metrics
-    metrics <- entropy_metric_names
+    old <- legacy_k_first("entropy_metrics", metrics, k, TRUE,
+                          entropy_metric_names)
+    k <- old$k
+    metrics <- old$metrics
   }
   metrics <- entropy_metric_arg(metrics)
   if (lifecycle::is_present(per_sample)) {

@@ -203,18 +203,10 @@ manifold_metrics <- function(real, generated,
                              per_sample = deprecated()) {
   if (is.numeric(metrics)) {
     # the old argument order was (real, generated, k, metrics)
-    prd_warn(c(
-      "The third argument of {.fn manifold_metrics} is now {.arg metrics}; a number there is taken as {.arg k}.",
-      "i" = "Name it: {.code manifold_metrics(real, generated, k = {metrics[1]})}."
-    ), "deprecated")
-    if (!missing(k) && is.character(k)) {
-      tmp <- k
-      k <- metrics
-      metrics <- tmp
-    } else {
-      k <- metrics
-      metrics <- manifold_metric_names
-    }
+    old <- legacy_k_first("manifold_metrics", metrics, k, missing(k),
+                          manifold_metric_names)
+    k <- old$k
+    metrics <- old$metrics
   }
   if (lifecycle::is_present(per_sample)) {
     lifecycle::deprecate_warn("0.2.0", "manifold_metrics(per_sample)",
@@ -260,7 +252,7 @@ manifold_metrics <- function(real, generated,
                              run(real, gens, split,
                                  what = "the half-samples of the replicates")
                            })
-    out <- attach_metric_replicates(out, reps, bounded = manifold_bounded)
+    out <- attach_metric_replicates(out, reps)
   }
   if (!per_sample) return(out)
   samples <- first[[1]]$samples

@@ -15,35 +15,43 @@ new_prd_metrics <- function(values, ...) {
 }
 
 #' Add replicate values (attribute) and the lower, upper columns
-#' @param bounded metrics whose intervals are clamped to [0, 1].
 #' @noRd
-attach_metric_replicates <- function(out, reps, bounded = character(),
-                                     conf_level = 0.9) {
+attach_metric_replicates <- function(out, reps, conf_level = 0.9) {
   long <- vctrs::vec_rbind(!!!lapply(seq_along(reps$results), function(r) {
     tibble::tibble(replicate = r, reps$results[[r]])
   }))
-  lower <- upper <- rep(NA_real_, nrow(out))
-  for (i in seq_len(nrow(out))) {
-    hit <- long$model == out$model[i] & long$metric == out$metric[i] &
-      long$k == out$k[i]
-    vals <- long$value[hit]
+  long <- long[c("replicate", "model", "metric", "k", "value")]
+  ci <- metric_intervals(out, long, reps$fraction, conf_level)
+  out$lower <- ci$lower
+  out$upper <- ci$upper
+  attr(out, "replicates") <- long
+  attr(out, "fraction") <- reps$fraction
+  attr(out, "conf_level") <- conf_level
+  out
+}
+
+#' Intervals of every row of a metrics table from its replicate values,
+#' clamped to the metric's range: [0, 1] for the manifold metrics but
+#' density ([0, Inf)), none for the entropy metrics.
+#' @noRd
+metric_intervals <- function(x, reps, fraction, conf_level) {
+  lower <- upper <- rep(NA_real_, nrow(x))
+  for (i in seq_len(nrow(x))) {
+    hit <- reps$model == x$model[i] & reps$metric == x$metric[i] &
+      reps$k == x$k[i]
+    vals <- reps$value[hit]
     vals <- vals[is.finite(vals)]
-    if (length(vals) >= 2L && is.finite(out$value[i])) {
-      b <- out$metric[i] %in% bounded
-      ci <- replicate_interval(out$value[i], vals, reps$fraction, conf_level,
-                               lower_bound = if (b || out$metric[i] == "density") 0 else -Inf,
-                               upper_bound = if (b) 1 else Inf)
+    if (length(vals) >= 2L && is.finite(x$value[i])) {
+      m <- x$metric[i]
+      ci <- replicate_interval(
+        x$value[i], vals, fraction, conf_level,
+        lower_bound = if (m %in% manifold_metric_names) 0 else -Inf,
+        upper_bound = if (m %in% manifold_bounded) 1 else Inf)
       lower[i] <- ci[["lower"]]
       upper[i] <- ci[["upper"]]
     }
   }
-  out$lower <- lower
-  out$upper <- upper
-  attr(out, "replicates") <- long[c("replicate", "model", "metric", "k",
-                                    "value")]
-  attr(out, "fraction") <- reps$fraction
-  attr(out, "conf_level") <- conf_level
-  out
+  list(lower = lower, upper = upper)
 }
 
 #' @export
@@ -63,4 +71,21 @@ tbl_sum.prd_metrics <- function(x, ...) {
                        length(unique(x$metric)), " metric",
                        if (length(unique(x$metric)) != 1L) "s",
                        if (length(info)) paste0(" (", paste(info, collapse = "; "), ")")))
+}
+
+#' The 0.1.0 argument order of the metric functions had `k` third: a
+#' number where `metrics` now stands is taken as `k` (with a classed
+#' deprecation warning); a character vector in the `k` position is then
+#' the metrics.
+#' @noRd
+legacy_k_first <- function(fn, metrics, k, k_missing, all_metrics) {
+  prd_warn(c(
+    "The third argument of {.fn {fn}} is now {.arg metrics}; a number there is taken as {.arg k}.",
+    "i" = "Name it: {.code {fn}(real, generated, k = {metrics[1]})}."
+  ), "deprecated")
+  if (!k_missing && is.character(k)) {
+    list(k = metrics, metrics = k)
+  } else {
+    list(k = metrics, metrics = all_metrics)
+  }
 }

@@ -88,23 +88,13 @@ glance.prd_curve <- function(x, ...) {
 tidy.prd_metrics <- function(x, conf_level = 0.9, ...) {
   conf_level <- check_level(conf_level)
   reps <- attr(x, "replicates")
-  lower <- upper <- rep(NA_real_, nrow(x))
-  if (!is.null(reps)) {
-    for (i in seq_len(nrow(x))) {
-      hit <- reps$model == x$model[i] & reps$metric == x$metric[i] &
-        reps$k == x$k[i]
-      vals <- reps$value[hit]
-      vals <- vals[is.finite(vals)]
-      if (length(vals) >= 2L && is.finite(x$value[i])) {
-        ci <- replicate_interval(x$value[i], vals, attr(x, "fraction"),
-                                 conf_level,
-                                 lower_bound = if (x$metric[i] %in% manifold_metric_names) 0 else -Inf,
-                                 upper_bound = if (x$metric[i] %in% manifold_bounded) 1 else Inf)
-        lower[i] <- ci[["lower"]]
-        upper[i] <- ci[["upper"]]
-      }
-    }
+  ci <- if (is.null(reps)) {
+    list(lower = rep(NA_real_, nrow(x)), upper = rep(NA_real_, nrow(x)))
+  } else {
+    metric_intervals(x, reps, attr(x, "fraction"), conf_level)
   }
+  lower <- ci$lower
+  upper <- ci$upper
   tibble::tibble(model = x$model, method = NA_character_, k = x$k,
                  statistic = x$metric, estimate = x$value, lower = lower,
                  upper = upper)
