@@ -1,15 +1,21 @@
 # Calibration of the half-sample intervals (delete-d jackknife, d = n / 2)
-# of prd_curve(), manifold_metrics() and prd_compare().
+# of prd_curve(), manifold_metrics() and prd_compare(), and a prototype of
+# an alternative variance (complementary halves).
 #
 # Usage (from the package root, with prdcurve installed):
-#   Rscript bench/coverage.R                         # 200 draws, R = 50, 2 processes
-#   Rscript bench/coverage.R --draws 5               # a quick run
-#   Rscript bench/coverage.R --write                 # also write bench/results.md
-#   Rscript bench/coverage.R --save /tmp/cov.rds     # keep every draw (replicate values too)
-#   Rscript bench/coverage.R --report /tmp/cov.rds   # tables from a saved run, no new draws
-# Options: --draws N (or env COVERAGE_DRAWS), --replicates R (or env
-# COVERAGE_REPLICATES), --cores 1|2 (forked processes, one thread each),
-# --parts abcd (a subset of the four settings).
+#   Rscript bench/coverage.R --draws 5                # a quick run (200 by default)
+#   Rscript bench/coverage.R --save /tmp/cov.rds      # keep every draw, replicate values too
+#   Rscript bench/coverage.R --parts ABCD --replicates 20 --save /tmp/dis.rds
+#                                                     # the prototype (20 pairs = 40 halves)
+#   Rscript bench/coverage.R --report /tmp/cov.rds,/tmp/dis.rds --write
+#                                                     # tables from saved runs; --write puts
+#                                                     # them into bench/results.md
+# Options: --draws N (or env COVERAGE_DRAWS; default 200), --replicates R
+# (or env COVERAGE_REPLICATES; default 40), --cores 1|2 (forked processes,
+# one thread each; default 2: settings a, c in one and b, d in the other),
+# --parts (default abcd), --csv FILE (the calibration table as CSV),
+# env COVERAGE_COMMIT (the commit measured, for the report), env
+# COVERAGE_NOTE (a sentence added to the report's first paragraph).
 #
 # Settings (d = 16, 1,000 rows per set, fresh data in every draw):
 #   (a) real N(0, I), generated N(e_1, I) (mean moved by 1 along axis 1);
@@ -25,8 +31,10 @@
 # estimator's own target at this sample size). (c), (d): the 90% interval of
 # the difference (model 2 - model 1) from prd_compare(); (c) reports how often
 # it contains 0 (the true difference), (d) how often it excludes 0.
+# A-D: the same draws (same seeds, same point estimates) with the variance
+# from R pairs of complementary halves (see one_draw_disjoint()).
 # Draw i of setting s uses set.seed(seed_of(s, i)), so any draw reproduces
-# alone: one_draw("a", 17, R).
+# alone: source("bench/coverage.R"); one_draw("a", 17, 40).
 
 suppressPackageStartupMessages(library(prdcurve))
 
@@ -38,7 +46,7 @@ opt <- function(name, default) {
 flag <- function(name) paste0("--", name) %in% args
 
 n_draws <- as.integer(opt("draws", Sys.getenv("COVERAGE_DRAWS", "200")))
-n_reps <- as.integer(opt("replicates", Sys.getenv("COVERAGE_REPLICATES", "50")))
+n_reps <- as.integer(opt("replicates", Sys.getenv("COVERAGE_REPLICATES", "40")))
 cores <- as.integer(opt("cores", "2"))
 parts <- strsplit(opt("parts", "abcd"), "")[[1]]
 save_to <- opt("save", "")
@@ -47,7 +55,18 @@ conf_level <- 0.9
 n <- 1000L
 d <- 16L
 
-seed_of <- function(setting, i) 1000L * match(setting, letters) + i
+# The package version measured: env COVERAGE_COMMIT, or main's commit when
+# the run starts (install from that commit).
+commit <- Sys.getenv("COVERAGE_COMMIT", "")
+if (!nzchar(commit)) {
+  commit <- tryCatch(suppressWarnings(system2("git", c("rev-parse", "--short", "HEAD"),
+                                              stdout = TRUE, stderr = FALSE)),
+                     error = function(e) "")
+  if (!length(commit)) commit <- ""
+}
+
+# Draw i of setting s (a-d, and the prototype A-D on the same data).
+seed_of <- function(setting, i) 1000L * match(tolower(setting), letters) + i
 
 curve_stats <- c("auc", "max_precision", "max_recall")
 manifold_stats <- c("precision", "recall", "density", "coverage")
@@ -134,111 +153,357 @@ one_draw <- function(setting, i, R = n_reps) {
   rows
 }
 
+# ---- prototype: complementary (disjoint) halves ------------------------------
+# Settings "A", "B", "C", "D" reuse the data and point estimates of draws
+# a, b, c, d (same seeds) and replace the interval's variance by
+#   v = mean over r of (theta(H_r) - theta(complement of H_r))^2 / 4,
+# where H_r is a random half of every set (the real half shared by all
+# models). The two halves share no row, so E (theta_H - theta_Hc)^2 =
+# 2 Var(theta_{n/2}) exactly, and v estimates Var(theta_{n/2}) / 2 =
+# Var(theta_n) when the variance scales as 1/n (k fixed). R pairs cost 2R
+# half-sample estimates.
+half_stats <- function(real, gens, k_curve) {
+  cv <- prd_curve(real, gens, method = c("knn", "coverage"), k = k_curve)
+  mm <- manifold_metrics(real, gens, metrics = manifold_stats, k = 5)
+  s <- summary(cv)
+  out <- rbind(
+    do.call(rbind, lapply(curve_stats, function(st) data.frame(
+      model = s$model, method = s$method, statistic = st, value = s[[st]]))),
+    data.frame(model = mm$model, method = "manifold", statistic = mm$metric,
+               value = mm$value))
+  out
+}
+
+one_draw_disjoint <- function(setting, i, R = n_reps) {
+  base <- tolower(setting)
+  set.seed(seed_of(base, i))
+  dat <- simulate(base)
+  gens <- if (is.list(dat$generated)) dat$generated else
+    list(generated = dat$generated)
+  t0 <- proc.time()[["elapsed"]]
+  # the point estimates, on the same RNG path as one_draw() (the split is
+  # drawn first; manifold_metrics() without a split draws nothing)
+  cv <- prd_curve(dat$real, gens, method = c("knn", "coverage"))
+  k_curve <- prd_curve_info(cv)$k[1]
+  s <- summary(cv)
+  mm <- manifold_metrics(dat$real, gens, metrics = manifold_stats, k = 5)
+  est <- rbind(
+    do.call(rbind, lapply(curve_stats, function(st) data.frame(
+      model = s$model, method = s$method, statistic = st, value = s[[st]]))),
+    data.frame(model = mm$model, method = "manifold", statistic = mm$metric,
+               value = mm$value))
+  set.seed(seed_of(base, i) + 500000L)
+  diffs <- vector("list", R)
+  for (r in seq_len(R)) {
+    hx <- sample.int(nrow(dat$real), floor(nrow(dat$real) / 2))
+    hg <- lapply(gens, function(g) sample.int(nrow(g), floor(nrow(g) / 2)))
+    t1 <- half_stats(dat$real[hx, , drop = FALSE],
+                     Map(function(g, h) g[h, , drop = FALSE], gens, hg), k_curve)
+    t2 <- half_stats(dat$real[-hx, , drop = FALSE],
+                     Map(function(g, h) g[-h, , drop = FALSE], gens, hg), k_curve)
+    diffs[[r]] <- t1$value - t2$value
+  }
+  D <- do.call(cbind, diffs)  # rows of est x R
+  key <- est[c("model", "method", "statistic")]
+  z <- stats::qnorm((1 + conf_level) / 2)
+  if (base %in% c("a", "b")) {
+    v <- rowMeans(D^2) / 4
+    hi <- ifelse(key$statistic == "density", Inf, 1)
+    rows <- data.frame(key, estimate = est$value,
+                       lower = pmax(0, est$value - z * sqrt(v)),
+                       upper = pmin(hi, est$value + z * sqrt(v)))
+    vals <- split(D, row(D))
+  } else {
+    j1 <- which(key$model == "model_1")
+    j2 <- match(paste(key$method[j1], key$statistic[j1]),
+                paste(key$method, key$statistic)[key$model == "model_2"])
+    j2 <- which(key$model == "model_2")[j2]
+    dd <- D[j2, , drop = FALSE] - D[j1, , drop = FALSE]
+    v <- rowMeans(dd^2) / 4
+    e <- est$value[j2] - est$value[j1]
+    rows <- data.frame(key[j2, ], estimate = e, lower = e - z * sqrt(v),
+                       upper = e + z * sqrt(v))
+    vals <- split(dd, row(dd))
+  }
+  rownames(rows) <- NULL
+  rows$setting <- setting
+  rows$draw <- i
+  rows$seconds <- proc.time()[["elapsed"]] - t0
+  # the half differences (theta_H - theta_Hc) of each statistic
+  rows$values <- unname(vals)
+  rows
+}
+
+# ---- running ----------------------------------------------------------------
+
+# One setting's draws. With --save FILE, the draws done so far are also
+# kept in FILE-<setting>.rds every 10 draws, so an interrupted run can still
+# be reported (--report FILE-a.rds,FILE-b.rds,...).
 run_setting <- function(setting, draws = n_draws, R = n_reps) {
   prd_threads(1)
   t0 <- proc.time()[["elapsed"]]
+  started <- Sys.time()
   out <- vector("list", draws)
+  part_file <- if (nzchar(save_to)) sub("\\.rds$", paste0("-", setting, ".rds"), save_to)
+  keep <- function(i) {
+    res <- do.call(rbind, out[seq_len(i)])
+    attr(res, "wall") <- proc.time()[["elapsed"]] - t0
+    attr(res, "started") <- started
+    attr(res, "finished") <- Sys.time()
+    attr(res, "replicates") <- R
+    attr(res, "commit") <- commit
+    if (!is.null(part_file)) saveRDS(res, part_file)
+    res
+  }
   for (i in seq_len(draws)) {
-    out[[i]] <- one_draw(setting, i, R)
+    out[[i]] <- if (setting %in% LETTERS) one_draw_disjoint(setting, i, R) else
+      one_draw(setting, i, R)
     el <- proc.time()[["elapsed"]] - t0
     message(sprintf("[%s] draw %d/%d, %.0f s elapsed, about %.0f s left",
                     setting, i, draws, el, el / i * (draws - i)))
+    if (i %% 10L == 0L && i < draws) keep(i)
   }
-  res <- do.call(rbind, out)
-  attr(res, "wall") <- proc.time()[["elapsed"]] - t0
-  res
+  keep(draws)
 }
 
-# ---- intervals and tables ---------------------------------------------------
-
-# The package's rule, recomputed from replicate values (f = 1/2): a check
-# that the saved values reproduce the reported intervals, and the base of
-# the variants tried in bench/results.md.
-jackknife_interval <- function(estimate, values, level = conf_level,
-                               factor = 1, lo = 0, hi = 1) {
-  se <- sqrt(factor * stats::var(values))
-  z <- stats::qnorm((1 + level) / 2)
-  cbind(lower = pmax(lo, estimate - z * se), upper = pmin(hi, estimate + z * se))
-}
+# ---- tables -------------------------------------------------------------------
 
 label_of <- function(method, statistic) {
-  ifelse(method == "manifold", paste0("manifold_metrics ", statistic),
+  ifelse(method == "manifold", paste0("manifold ", statistic),
          paste0(method, " ", statistic))
 }
 
+order_rows <- function(tab) {
+  tab[order(match(tab$setting, c(letters[1:4], LETTERS[1:4])),
+            match(tab$method, c("knn", "coverage", "manifold")),
+            match(tab$statistic, c(curve_stats, manifold_stats))), ]
+}
+
+# The standard error a draw's interval uses: sd of the replicate values
+# (the package, f / (1 - f) = 1 for halves), or sqrt(mean(D^2) / 4) of the
+# half differences D (prototype settings A-D).
+rule_se <- function(values, disjoint = FALSE) {
+  if (disjoint) sqrt(mean(values^2) / 4) else stats::sd(values)
+}
+
 calibration_table <- function(res) {
-  res <- res[res$setting %in% c("a", "b"), ]
+  res <- res[tolower(res$setting) %in% c("a", "b"), ]
+  if (!nrow(res)) return(NULL)
   groups <- split(res, list(res$setting, res$method, res$statistic),
                   drop = TRUE)
   tab <- do.call(rbind, lapply(groups, function(g) {
     target <- mean(g$estimate)
-    se_jk <- vapply(g$values, stats::sd, numeric(1))
+    se <- vapply(g$values, rule_se, numeric(1),
+                 disjoint = g$setting[1] %in% LETTERS)
     hit <- g$lower <= target & target <= g$upper
     p <- mean(hit, na.rm = TRUE)
     m <- sum(!is.na(hit))
     data.frame(setting = g$setting[1], method = g$method[1],
                statistic = g$statistic[1], draws = m,
                target = target, sd_draws = stats::sd(g$estimate),
-               se_halves = sqrt(mean(se_jk^2)),
+               se_halves = sqrt(mean(se^2)),
                at_one = mean(g$estimate >= 1),
                coverage = p, coverage_se = sqrt(p * (1 - p) / m),
                width = mean(g$upper - g$lower, na.rm = TRUE))
   }))
-  tab[order(tab$setting, match(tab$method, c("knn", "coverage", "manifold")),
-            match(tab$statistic, c(curve_stats, manifold_stats))), ]
+  order_rows(tab)
 }
 
 comparison_table <- function(res) {
-  res <- res[res$setting %in% c("c", "d"), ]
+  res <- res[tolower(res$setting) %in% c("c", "d"), ]
+  if (!nrow(res)) return(NULL)
   groups <- split(res, list(res$setting, res$method, res$statistic),
                   drop = TRUE)
   tab <- do.call(rbind, lapply(groups, function(g) {
     contains <- g$lower <= 0 & 0 <= g$upper
-    p <- if (g$setting[1] == "c") mean(contains) else mean(!contains)
+    p <- if (tolower(g$setting[1]) == "c") mean(contains) else mean(!contains)
     m <- nrow(g)
+    se <- vapply(g$values, rule_se, numeric(1),
+                 disjoint = g$setting[1] %in% LETTERS)
     data.frame(setting = g$setting[1], method = g$method[1],
                statistic = g$statistic[1], draws = m,
                mean_difference = mean(g$estimate),
                sd_draws = stats::sd(g$estimate),
-               se_halves = sqrt(mean(vapply(g$values, stats::var, numeric(1)))),
+               se_halves = sqrt(mean(se^2)),
                rate = p, rate_se = sqrt(p * (1 - p) / m),
                width = mean(g$upper - g$lower))
   }))
-  tab[order(tab$setting, match(tab$method, c("knn", "coverage", "manifold")),
-            match(tab$statistic, c(curve_stats, manifold_stats))), ]
+  order_rows(tab)
 }
+
+# Where the half-sample variance goes wrong (package runs a-d): E Var* is
+# the mean over draws of the replicate variance (what the package uses, times
+# f / (1 - f) = 1), Var(theta_n) the variance of the estimate over draws, and
+# Var(theta_{n/2}) the variance of one half-sample estimate over draws. A
+# calibrated jackknife has E Var* / Var(theta_n) = 1; a statistic whose
+# variance scales as 1/n has Var(theta_{n/2}) / (2 Var(theta_n)) = 1.
+variance_table <- function(res) {
+  res <- res[res$setting %in% letters, ]
+  if (!nrow(res)) return(NULL)
+  groups <- split(res, list(res$setting, res$method, res$statistic),
+                  drop = TRUE)
+  tab <- do.call(rbind, lapply(groups, function(g) {
+    V <- do.call(rbind, g$values)  # draws x R
+    var_n <- stats::var(g$estimate)
+    e <- (g$estimate - mean(g$estimate)) / stats::sd(g$estimate)
+    data.frame(setting = g$setting[1], method = g$method[1],
+               statistic = g$statistic[1],
+               var_n = var_n,
+               jackknife_ratio = mean(apply(V, 1, stats::var)) / var_n,
+               half_ratio = mean(apply(V, 2, stats::var)) / 2 / var_n,
+               skewness = mean(e^3))
+  }))
+  order_rows(tab)
+}
+
+# Coverage of other interval rules, from the saved replicate values of runs
+# a-d (no new draws): the package's rule est +- z sd*; the subsampling rate
+# correction without the finite-population factor (Politis, Romano and
+# Wolf; variance (b / n) sd*^2 = sd*^2 / 2); a t quantile with R - 1 degrees
+# of freedom; the "basic" interval from the replicate quantiles,
+# [est - (q_hi - mean*), est - (q_lo - mean*)]. All clamped as the package.
+interval_variants <- function(est, values, statistic, level = conf_level,
+                              paired = FALSE) {
+  z <- stats::qnorm((1 + level) / 2)
+  sdv <- stats::sd(values)
+  lo <- if (paired) -Inf else 0
+  hi <- if (paired || statistic == "density") Inf else 1
+  clamp <- function(a, b) c(max(lo, a), min(hi, b))
+  q <- stats::quantile(values, c((1 - level) / 2, (1 + level) / 2),
+                       names = FALSE)
+  tq <- stats::qt((1 + level) / 2, df = length(values) - 1)
+  list(jackknife = clamp(est - z * sdv, est + z * sdv),
+       subsampling = clamp(est - z * sdv / sqrt(2), est + z * sdv / sqrt(2)),
+       t = clamp(est - tq * sdv, est + tq * sdv),
+       basic = clamp(est - (q[2] - mean(values)), est - (q[1] - mean(values))))
+}
+
+variants_table <- function(res) {
+  res <- res[res$setting %in% letters, ]
+  if (!nrow(res)) return(NULL)
+  groups <- split(res, list(res$setting, res$method, res$statistic),
+                  drop = TRUE)
+  tab <- do.call(rbind, lapply(groups, function(g) {
+    paired <- g$setting[1] %in% c("c", "d")
+    target <- if (paired) 0 else mean(g$estimate)
+    iv <- Map(interval_variants, g$estimate, g$values, g$statistic,
+              MoreArgs = list(paired = paired))
+    rules <- names(iv[[1]])
+    cov <- vapply(rules, function(r) {
+      hit <- vapply(iv, function(x) x[[r]][1] <= target && target <= x[[r]][2],
+                    logical(1))
+      if (g$setting[1] == "d") mean(!hit) else mean(hit)
+    }, numeric(1))
+    data.frame(setting = g$setting[1], method = g$method[1],
+               statistic = g$statistic[1], t(cov))
+  }))
+  order_rows(tab)
+}
+
+# ---- markdown -------------------------------------------------------------------
 
 fmt <- function(x, digits = 3) formatC(x, format = "f", digits = digits)
 pct <- function(p, se) paste0(fmt(100 * p, 1), " ± ", fmt(100 * se, 1))
+flag_rate <- function(p, lo = 0.85, hi = 0.95) {
+  ifelse(p < lo | p > hi, " *", "")
+}
 
 setting_names <- c(
-  a = "(a) N(0, I) vs N(e_1, I)",
-  b = "(b) 4-mode mixture vs 3 modes",
-  c = "(c) two models, same distribution: contains 0",
-  d = "(d) models 0.5 apart: excludes 0"
+  a = "(a) shifted", b = "(b) mixture",
+  c = "(c) same distribution: contains 0",
+  d = "(d) 0.5 apart: excludes 0",
+  A = "(a) shifted", B = "(b) mixture",
+  C = "(c) same distribution: contains 0",
+  D = "(d) 0.5 apart: excludes 0"
 )
 
 md_calibration <- function(tab) {
   c("| setting | statistic | target | sd over draws | half-sample se | share at 1 | coverage % (± se) | mean width |",
     "|---|---|---:|---:|---:|---:|---:|---:|",
-    sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |",
-            substr(setting_names[tab$setting], 1, 3),
+    sprintf("| %s | %s | %s | %s | %s | %s | %s%s | %s |",
+            setting_names[tab$setting],
             label_of(tab$method, tab$statistic), fmt(tab$target),
             fmt(tab$sd_draws, 4), fmt(tab$se_halves, 4),
-            ifelse(tab$statistic %in% c("max_precision", "max_recall",
-                                        "precision", "recall", "coverage"),
-                   fmt(tab$at_one, 2), ""),
-            pct(tab$coverage, tab$coverage_se), fmt(tab$width)))
+            ifelse(tab$statistic == "density", "", fmt(tab$at_one, 2)),
+            pct(tab$coverage, tab$coverage_se), flag_rate(tab$coverage),
+            fmt(tab$width)))
 }
 
 md_comparison <- function(tab) {
+  in_c <- tolower(tab$setting) == "c"
   c("| setting | statistic (model 2 - model 1) | mean difference | sd over draws | half-sample se | rate % (± se) | mean width |",
     "|---|---|---:|---:|---:|---:|---:|",
-    sprintf("| %s | %s | %s | %s | %s | %s | %s |",
+    sprintf("| %s | %s | %s | %s | %s | %s%s | %s |",
             setting_names[tab$setting], label_of(tab$method, tab$statistic),
             fmt(tab$mean_difference, 4), fmt(tab$sd_draws, 4),
             fmt(tab$se_halves, 4), pct(tab$rate, tab$rate_se),
+            ifelse(in_c, flag_rate(tab$rate),
+                   ifelse(tab$statistic == "auc" & tab$rate < 0.9, " *", "")),
             fmt(tab$width)))
+}
+
+md_variance <- function(tab) {
+  c("| setting | statistic | Var(theta_n) | E Var* / Var(theta_n) | Var(theta_n/2) / (2 Var(theta_n)) | skewness |",
+    "|---|---|---:|---:|---:|---:|",
+    sprintf("| %s | %s | %s | %s | %s | %s |",
+            substr(setting_names[tab$setting], 1, 3),
+            label_of(tab$method, tab$statistic),
+            formatC(tab$var_n, format = "e", digits = 2),
+            fmt(tab$jackknife_ratio, 2), fmt(tab$half_ratio, 2),
+            fmt(tab$skewness, 2)))
+}
+
+md_prototype <- function(vt, proto_cal, proto_cmp) {
+  key <- function(s, m, st) paste(tolower(s), m, st)
+  pk <- rbind(
+    if (!is.null(proto_cal)) data.frame(k = key(proto_cal$setting, proto_cal$method,
+                                                proto_cal$statistic),
+                                        p = proto_cal$coverage,
+                                        w = proto_cal$width),
+    if (!is.null(proto_cmp)) data.frame(k = key(proto_cmp$setting, proto_cmp$method,
+                                                proto_cmp$statistic),
+                                        p = proto_cmp$rate, w = proto_cmp$width))
+  j <- match(key(vt$setting, vt$method, vt$statistic), pk$k)
+  c("| setting | statistic | package (jackknife) | subsampling b/n | t, R - 1 df | basic (quantiles) | complementary halves | its mean width |",
+    "|---|---|---:|---:|---:|---:|---:|---:|",
+    sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |",
+            substr(setting_names[vt$setting], 1, 3),
+            label_of(vt$method, vt$statistic),
+            fmt(100 * vt$jackknife, 1), fmt(100 * vt$subsampling, 1),
+            fmt(100 * vt$t, 1), fmt(100 * vt$basic, 1),
+            ifelse(is.na(j), "", fmt(100 * pk$p[j], 1)),
+            ifelse(is.na(j), "", fmt(pk$w[j]))))
+}
+
+# Counts of rows inside the 85-95% target, package rule and prototype.
+summary_line <- function(ct, pt, pc, pp, vt) {
+  near <- vt$setting %in% c("a", "b") & vt$statistic %in% c("max_precision", "max_recall") &
+    vt$statistic != "" & !(vt$setting == "b" & vt$statistic == "max_recall")
+  ab <- vt$setting %in% c("a", "b")
+  rng <- range(vt$half_ratio[near])
+  rng_other <- range(vt$half_ratio[ab & !near])
+  inside <- function(p) sum(p >= 0.85 & p <= 0.95)
+  ext <- function(tab) tab$statistic %in% c("max_precision", "max_recall")
+  cnt <- function(cal, cmp, keep) {
+    c(inside(c(cal$coverage[keep(cal)], cmp$rate[tolower(cmp$setting) == "c" & keep(cmp)])),
+      sum(keep(cal)) + sum(tolower(cmp$setting) == "c" & keep(cmp)))
+  }
+  not_ext <- function(tab) !ext(tab)
+  a1 <- cnt(ct, pt, not_ext)
+  a2 <- cnt(pc, pp, not_ext)
+  b1 <- cnt(ct, pt, ext)
+  b2 <- cnt(pc, pp, ext)
+  paste0("Rows of (a), (b), (c) inside 85-95%: auc and the manifold metrics ",
+         a1[1], " of ", a1[2], " with the package's rule, ", a2[1], " of ",
+         a2[2], " with complementary halves; max_precision and max_recall ",
+         b1[1], " of ", b1[2], " and ", b2[1], " of ", b2[2], ". ",
+         "The extremes close to 1 (all but the max_recall of (b), about ",
+         "0.75) have a variance that does not scale as 1/n (",
+         "Var(theta_n/2) / (2 Var(theta_n)) = ", fmt(rng[1], 2), "-",
+         fmt(rng[2], 2), " for them in (a) and (b), against ",
+         fmt(rng_other[1], 2), "-", fmt(rng_other[2], 2), " for the other ",
+         "rows), skewed estimates and many draws exactly at 1: both rules ",
+         "are conservative for them, less so with complementary halves.")
 }
 
 band <- function(m, p = conf_level) {
@@ -246,26 +511,38 @@ band <- function(m, p = conf_level) {
   sprintf("%.1f%%-%.1f%%", 100 * (p - h), 100 * (p + h))
 }
 
-write_results <- function(res, path = "bench/results.md") {
-  ct <- calibration_table(res)
-  pt <- comparison_table(res)
-  wall <- attr(res, "wall")
+runs_line <- function(runs) {
+  paste(vapply(seq_len(nrow(runs)), function(i) {
+    sprintf("settings %s: %d draws, R = %d%s, %.1f minutes of wall time in %d processes (main at %s, run on %s)",
+            runs$parts[i], runs$draws[i], runs$replicates[i],
+            if (all(strsplit(runs$parts[i], "")[[1]] %in% LETTERS)) " pairs" else "",
+            runs$wall[i] / 60, runs$cores[i], runs$commit[i], runs$date[i])
+  }, ""), collapse = "; ")
+}
+
+write_results <- function(res, runs, path = "bench/results.md") {
+  main <- res[res$setting %in% letters, ]
+  proto <- res[res$setting %in% LETTERS, ]
+  ct <- calibration_table(main)
+  pt <- comparison_table(main)
   m <- max(c(ct$draws, pt$draws))
+  rr <- runs[runs$parts != "" & !grepl("[A-Z]", runs$parts), ]
   sec <- c(
     "## Interval calibration",
     "",
     paste0("`Rscript bench/coverage.R --draws ", m, " --replicates ",
-           attr(res, "replicates"), " --write`. ", R.version.string,
-           "; prdcurve ", utils::packageVersion("prdcurve"),
-           if (length(attr(res, "commit")) && !is.na(attr(res, "commit")[1]))
-             paste0(" (main at ", attr(res, "commit")[1], ")"),
-           "; run on ",
-           format(Sys.Date()), ", ", attr(res, "cores"), " processes of one ",
-           "thread each, ", fmt(wall / 60, 1), " minutes of wall time."),
+           rr$replicates[1], "`; ", R.version.string, "; prdcurve ",
+           utils::packageVersion("prdcurve"), ". Runs: ", runs_line(runs),
+           ". The machine was shared with other jobs (load average 4-8 on 2 ",
+           "cores during most of the run); uncontended, the package part ",
+           "takes about 3.5 s per draw of (a)/(b) and 7 s per draw of (c)/(d).",
+           if (nzchar(Sys.getenv("COVERAGE_NOTE"))) paste0(" ", Sys.getenv("COVERAGE_NOTE")),
+           " Any draw reproduces alone: `source(\"bench/coverage.R\"); ",
+           "one_draw(\"a\", 17, 40)`."),
     "",
     paste0("Every draw is fresh data: d = ", d, ", n = ", format(n, big.mark = ","),
            " rows per set (real and each generated set), ", m, " draws per ",
-           "setting, R = ", attr(res, "replicates"), " half-sample replicates, ",
+           "setting, R = ", rr$replicates[1], " half-sample replicates, ",
            "90% intervals (`summary(conf_level = 0.9)`, the `lower`/`upper` ",
            "columns of `manifold_metrics()`, `prd_compare()`). Settings: (a) real ",
            "N(0, I), generated N(e_1, I); (b) real = equal mixture of the four ",
@@ -280,21 +557,70 @@ write_results <- function(res, path = "bench/results.md") {
            "`coverage` the share of draws whose interval contains it, with its ",
            "binomial standard error; `sd over draws` the actual standard ",
            "deviation of the estimate, `half-sample se` the root mean of the ",
-           "variance the half-samples estimate (equal in a calibrated method); ",
-           "`share at 1` the share of draws whose estimate is exactly 1. With ",
-           m, " draws, a calibrated 90% interval lies in ", band(m),
-           " (± 2 binomial se) in about 95% of the rows."),
+           "variance the half-samples estimate (equal to it in a calibrated ",
+           "method); `share at 1` the share of draws whose estimate is exactly 1. ",
+           "With ", m, " draws, a calibrated 90% interval gives a coverage in ",
+           band(m), " (± 2 binomial se) in about 95% of the rows. `*`: outside ",
+           "the 85-95% target."),
     "",
     md_calibration(ct),
     "",
     paste0("Paired comparison, 90% interval of model 2 - model 1 from ",
            "`prd_compare()`. In (c) the true difference is 0 and `rate` is the ",
            "share of intervals that contain 0 (target 85-95%); in (d) `rate` is ",
-           "the share that exclude 0 (target at least 90% for auc)."),
+           "the share that exclude 0 (target at least 90% for auc; the other ",
+           "rows are for information: the models' max_precision and ",
+           "max_recall differ by only 0.02-0.03, the manifold precision and ",
+           "recall by 0.045)."),
     "",
     md_comparison(pt),
     ""
   )
+  vt <- variance_table(main)
+  if (!is.null(vt)) {
+    sec <- c(sec,
+      "### Where the half-sample variance is too large",
+      "",
+      paste0("`E Var* / Var(theta_n)`: the variance the package uses (mean ",
+             "over draws of the replicate variance, times f/(1 - f) = 1) over ",
+             "the actual variance of the estimate over draws; 1 when calibrated. ",
+             "`Var(theta_n/2) / (2 Var(theta_n))`: the variance of one ",
+             "half-sample estimate (same k) over draws, halved, over the same; ",
+             "1 when the statistic's variance scales as 1/n. Skewness of the ",
+             "estimate over draws."),
+      "",
+      md_variance(vt),
+      "")
+  }
+  if (nrow(proto)) {
+    pc <- calibration_table(proto)
+    pp <- comparison_table(proto)
+    vv <- variants_table(main)
+    sec <- c(sec,
+      "### Other interval rules",
+      "",
+      paste0("Coverage % of 90% intervals (for (d): share excluding 0) on the ",
+             "same draws. `package`: est ± z sd* (the table above). ",
+             "`subsampling b/n`: variance (b/n) Var* = Var*/2 (Politis, Romano ",
+             "and Wolf without the finite-population factor). `t`: the t ",
+             "quantile with R - 1 df. `basic`: [est - (q95* - mean*), est - ",
+             "(q05* - mean*)] from the replicate quantiles. These four reuse the ",
+             "package run's replicates. `complementary halves` (a separate run ",
+             "on the same data and point estimates, R = ",
+             runs$replicates[grepl("[A-Z]", runs$parts)][1], " pairs, the same ",
+             "cost as ", rr$replicates[1], " replicates): each replicate splits ",
+             "every set into a random half H and its complement (the real ",
+             "halves shared by the models), and v = mean over pairs of ",
+             "(theta(H) - theta(H^c))^2 / 4. The two halves share no row, so ",
+             "this is unbiased for Var(theta_n/2) / 2, which is Var(theta_n) ",
+             "when the variance scales as 1/n (the last column but one of the ",
+             "table above)."),
+      "",
+      md_prototype(vv, pc, pp),
+      "",
+      summary_line(ct, pt, pc, pp, vt),
+      "")
+  }
   old <- if (file.exists(path)) readLines(path) else character()
   start <- grep("^## Interval calibration", old)
   if (length(start)) {
@@ -312,47 +638,69 @@ write_results <- function(res, path = "bench/results.md") {
 
 # ---- main -------------------------------------------------------------------
 
+run_info <- function(res) {
+  data.frame(parts = paste(unique(res$setting), collapse = ""),
+             draws = length(unique(res$draw)),
+             replicates = attr(res, "replicates") %||% NA_integer_,
+             wall = attr(res, "wall") %||% NA_real_,
+             cores = attr(res, "cores") %||% NA_integer_,
+             commit = attr(res, "commit") %||% "",
+             date = format(as.Date(attr(res, "finished") %||% Sys.time())))
+}
+`%||%` <- function(x, y) if (is.null(x)) y else x
+
 if (!interactive() && sys.nframe() == 0L) {
   if (nzchar(report_from)) {
-    res <- readRDS(report_from)
+    saved <- lapply(strsplit(report_from, ",")[[1]], readRDS)
+    runs <- do.call(rbind, lapply(saved, run_info))
+    res <- do.call(rbind, saved)
   } else {
     t0 <- proc.time()[["elapsed"]]
-    # (a, c) in one process, (b, d) in the other (prescheduled round robin)
-    runs <- parallel::mclapply(parts, run_setting, mc.cores = cores)
-    bad <- vapply(runs, inherits, logical(1), "try-error")
-    if (any(bad)) stop("a setting failed: ", runs[bad][[1]])
-    res <- do.call(rbind, runs)
+    started <- Sys.time()
+    # prescheduled round robin: settings 1, 3 in one process, 2, 4 in the other
+    out <- parallel::mclapply(parts, run_setting, mc.cores = cores)
+    bad <- vapply(out, inherits, logical(1), "try-error")
+    if (any(bad)) stop("a setting failed: ", out[bad][[1]])
+    res <- do.call(rbind, out)
     attr(res, "wall") <- proc.time()[["elapsed"]] - t0
     attr(res, "replicates") <- n_reps
     attr(res, "cores") <- min(cores, length(parts))
-    attr(res, "commit") <- tryCatch(
-      system2("git", c("rev-parse", "--short", "HEAD"), stdout = TRUE,
-              stderr = FALSE), error = function(e) NA_character_, warning = function(w) NA_character_)
+    attr(res, "commit") <- commit
+    attr(res, "started") <- started
+    attr(res, "finished") <- Sys.time()
+    runs <- run_info(res)
     if (nzchar(save_to)) saveRDS(res, save_to)
   }
-  ct <- calibration_table(res)
-  pt <- comparison_table(res)
   old <- options(width = 200)
-  if (nrow(ct)) {
-    cat("\nCalibration of 90% intervals (coverage of the mean estimate)\n")
-    print(transform(ct, target = round(target, 4), sd_draws = round(sd_draws, 4),
-                    se_halves = round(se_halves, 4),
-                    coverage = round(coverage, 3),
-                    coverage_se = round(coverage_se, 3), width = round(width, 4)),
-          row.names = FALSE)
+  show <- function(title, tab) {
+    if (is.null(tab) || !nrow(tab)) return(invisible())
+    cat("\n", title, "\n", sep = "")
+    num <- vapply(tab, is.double, logical(1))
+    tab[num] <- lapply(tab[num], round, 4)
+    print(tab, row.names = FALSE)
   }
-  if (nrow(pt)) {
-    cat("\nPaired comparison: (c) share containing 0, (d) share excluding 0\n")
-    print(transform(pt, mean_difference = round(mean_difference, 4),
-                    sd_draws = round(sd_draws, 4), se_halves = round(se_halves, 4),
-                    rate = round(rate, 3), rate_se = round(rate_se, 3),
-                    width = round(width, 4)),
-          row.names = FALSE)
-  }
+  show("Calibration of 90% intervals (coverage of the mean estimate)",
+       calibration_table(res))
+  show("Paired comparison: (c) share containing 0, (d) share excluding 0",
+       comparison_table(res))
+  show("Variance ratios (package runs)", variance_table(res))
+  show("Coverage of other interval rules (package runs' replicates)",
+       variants_table(res))
   options(old)
-  cat(sprintf("\nWall time %.1f minutes\n", attr(res, "wall") / 60))
+  print(runs, row.names = FALSE)
+  csv <- opt("csv", "")
+  if (nzchar(csv)) {
+    ct <- calibration_table(res[res$setting %in% letters, ])
+    utils::write.csv(data.frame(setting = setting_names[ct$setting],
+                                statistic = label_of(ct$method, ct$statistic),
+                                target = round(ct$target, 4),
+                                coverage = round(ct$coverage, 3),
+                                se = round(ct$coverage_se, 3),
+                                width = round(ct$width, 4)),
+                     csv, row.names = FALSE)
+  }
   if (flag("write")) {
-    write_results(res)
+    write_results(res, runs)
     cat("Wrote bench/results.md\n")
   }
 }
