@@ -85,7 +85,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
     }
   }
   # squared distances must neither overflow nor underflow
-  big <- max(abs(x))
+  big <- max(max(x), -min(x))  # no n x d temporary
   if (big > 1e100 || (big > 0 && big < 1e-100)) {
     prd_abort(c(
       "{.arg {arg}} has values of magnitude {format(big, digits = 3)}: squared distances would {if (big > 1) 'overflow' else 'underflow'}.",
@@ -209,8 +209,10 @@ inspect_samples <- function(x, arg, allow_constant = FALSE) {
     return(invisible())
   }
   if (n >= 10L) {
-    idlike <- which(vapply(seq_len(d), function(j) is_id_like(x[, j]),
-                           logical(1)))
+    # only columns whole-numbered in their first rows can be ids
+    h <- x[seq_len(min(n, 32L)), , drop = FALSE]
+    cand <- which(colSums(h != round(h)) == 0)
+    idlike <- cand[vapply(cand, function(j) is_id_like(x[, j]), logical(1))]
     if (length(idlike)) {
       nm <- if (is.null(colnames(x))) paste0("column ", idlike) else
         colnames(x)[idlike]
@@ -223,7 +225,7 @@ inspect_samples <- function(x, arg, allow_constant = FALSE) {
   }
   if (n >= 3L && d >= 2L) {
     # the first rows suffice to see scales (and use no random numbers)
-    xs <- x[seq_len(min(n, 5000L)), , drop = FALSE]
+    xs <- x[seq_len(min(n, 1000L)), , drop = FALSE]
     mu <- colMeans(xs)
     s <- sqrt(colMeans(sweep(xs, 2L, mu)^2))
     s <- s[s > 0]
