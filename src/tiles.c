@@ -192,25 +192,11 @@ static int select_heap(const double *v, int lo, int hi, int skip, int kmax,
  * by less than half the window, so the radii stay at most T + tol(T) / 2)
  * and never in a selection's k smallest. The radii are those a selection
  * over the whole row would give. */
+static double quickselect(double *v, int *jx, int n, int k);
+
 /* the k-th smallest (0-based k) of a[0..n), by quickselect (a reordered) */
 static double qselect(double *a, int n, int k) {
-  int lo = 0, hi = n - 1;
-  while (lo < hi) {
-    double p = a[lo + (hi - lo) / 2];
-    int i = lo, j = hi;
-    while (i <= j) {
-      while (a[i] < p) i++;
-      while (a[j] > p) j--;
-      if (i <= j) {
-        double t = a[i]; a[i] = a[j]; a[j] = t;
-        i++; j--;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else break;
-  }
-  return a[k];
+  return quickselect(a, NULL, n, k);
 }
 
 /* the ks-th smallest of a[0..n) (ks increasing, 1-based) into out */
@@ -487,7 +473,7 @@ static void own_full_visit(void *ctx, const prd_ref *ref, prd_row *row) {
 }
 
 /* the k-th smallest of v[0..n) (0-based k), by quickselect (v reordered,
- * j alongside) */
+ * jx alongside unless NULL) */
 static double quickselect(double *v, int *jx, int n, int k) {
   int lo = 0, hi = n - 1;
   while (lo < hi) {
@@ -498,7 +484,7 @@ static double quickselect(double *v, int *jx, int n, int k) {
       while (v[b] > p) b--;
       if (a <= b) {
         double t = v[a]; v[a] = v[b]; v[b] = t;
-        int u = jx[a]; jx[a] = jx[b]; jx[b] = u;
+        if (jx) { int u = jx[a]; jx[a] = jx[b]; jx[b] = u; }
         a++; b--;
       }
     }
