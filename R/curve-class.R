@@ -79,7 +79,7 @@ curve_info <- function(source = NA_character_, split = NA, sizes = NULL,
     angles = as.integer(angles),
     details = list(details),
     replicates = list(NULL),
-    fraction = NA_real_
+    divisor = NA_real_
   )
 }
 
@@ -116,7 +116,9 @@ bind_curves <- function(curves) {
 #'   (kde bandwidths, in feature units), `angles`, `details` (a list of
 #'   further settings, e.g. `delta` of [prd_truth_gaussian()] or the Monte
 #'   Carlo `std_error` of [prd_truth()]), `replicates` (the replicate
-#'   curves, when computed) and `fraction` (their half-sample fraction).
+#'   curves, when computed: replicates 2j - 1 and 2j are the complementary
+#'   halves of pair j) and `divisor` (c of the section Intervals of
+#'   [prd_curve()]: 4 when every set has an even number of rows).
 #' @section Errors: `prdcurve_error_curve` when `x` is not a `prd_curve`.
 #' @examples
 #' set.seed(1)

@@ -54,30 +54,34 @@
 #' blocks (with a split); results are identical.
 #'
 #' @section Intervals: With `replicates = R > 0`, the whole estimate
-#'   (split included) is recomputed on R random half-samples drawn without
-#'   replacement: half of the real rows (shared by all models, so
-#'   comparisons between models are paired) and half of each generated set.
-#'   The spread of a statistic over these half-samples estimates the
-#'   variance of the full-sample estimate by the delete-d jackknife with
-#'   d = n / 2 (Shao and Wu 1989): for a half-sample fraction f,
-#'   \eqn{\hat v = \frac{f}{1 - f} \mathrm{Var}^*(\hat\theta_{f n})}, which is
-#'   \eqn{\mathrm{Var}^*} itself for halves. [summary.prd_curve()] then
-#'   reports \eqn{\hat\theta \pm z_{(1 + c)/2} \sqrt{\hat v}} (clamped to the
-#'   statistic's range), and `autoplot()` draws the same band along the
-#'   rays. No point is duplicated, unlike the ordinary bootstrap, whose
-#'   repeated points put zero distances into every nearest-neighbour radius
-#'   and make it invalid for these statistics. Assumptions: the rows of each
-#'   set are independent draws; the statistic is approximately normal with
-#'   variance of order 1/n (true for the k-NN counts averaged here); the
-#'   interval covers the estimator's own expectation at this sample size,
-#'   not the true curve (the k-NN estimators are biased, see Sykes et al.
-#'   2024, section 5). Measured over 200 fresh draws (d = 16, 1,000 points
-#'   per set; "Comparing models" vignette), 90% intervals of the curve
-#'   statistics are conservative: they cover in 95% to 99.5% of the draws
-#'   (the half-samples overstate the standard deviation of the area by
-#'   about a quarter, of the extremes by a half or more); paired AUC
-#'   differences of two models from one distribution contain 0 in 95%. `k`
-#'   must fit the half-samples.
+#'   (split included) is recomputed on P = ceiling(R / 2) pairs of
+#'   complementary half-samples: each pair splits every set at random into
+#'   a half H and its complement (the real split shared by all models, so
+#'   comparisons between models are paired; equal-size generated sets share
+#'   the same row halves), and the estimate is computed on both halves.
+#'   This is the random-groups variance estimator with two groups (Wolter
+#'   2007, chapter 2): the halves share no row, so the difference
+#'   \eqn{D_j = \hat\theta(H_j) - \hat\theta(H_j^c)} has \eqn{E D_j^2 =
+#'   4 \mathrm{Var}(\hat\theta_n)} when the variance scales as 1/n, and
+#'   \eqn{\hat v = \frac{1}{4P} \sum_j D_j^2} (with 4 replaced by
+#'   \eqn{1/f_1 + 1/f_2} for odd sizes, \eqn{f_1, f_2} the halves' shares).
+#'   [summary.prd_curve()] reports \eqn{\hat\theta \pm t_{P,(1 + c)/2}
+#'   \sqrt{\hat v}} (Student's t with P degrees of freedom, exact when the
+#'   \eqn{D_j} are normal; clamped to the statistic's range), and
+#'   `autoplot()` draws the same band along the rays. No point is
+#'   duplicated, unlike the ordinary bootstrap, whose repeated points put
+#'   zero distances into every nearest-neighbour radius and make it invalid
+#'   for these statistics. Assumptions: the rows of each set are
+#'   independent draws; the statistic is approximately normal with
+#'   variance of order 1/n; the interval covers the estimator's own
+#'   expectation at this sample size, not the true curve (the k-NN
+#'   estimators are biased, see Sykes et al. 2024, section 5). Where the
+#'   variance falls faster than 1/n (the extremes `max_precision` and
+#'   `max_recall`, which sit at the edge of the score distribution) the
+#'   halves overstate it and the interval is conservative. Measured
+#'   calibration over 200 fresh draws (d = 16, 1,000 points per set) is in
+#'   the "Comparing models" vignette and `inst/extdata/calibration.csv`.
+#'   `k` must fit the half-samples; an odd `R` is rounded up.
 #'
 #' @section Extreme points:
 #' \eqn{\hat\beta_0} is the smallest fpr among the rules with fnr = 0, so a
@@ -157,9 +161,9 @@
 #'   perspective on precision and recall for generative models.
 #'   arXiv:2405.01611. Sections 2, 4.2, eq. 9.
 #'
-#'   Shao, J. and Wu, C. F. J. (1989). A general theory for jackknife
-#'   variance estimation. Annals of Statistics 17(3), 1176-1197.
-#'   \doi{10.1214/aos/1176347263}.
+#'   Wolter, K. M. (2007). Introduction to Variance Estimation, 2nd ed.,
+#'   chapter 2 (the method of random groups). Springer.
+#'   \doi{10.1007/978-0-387-35099-8}.
 #' @seealso [summary.prd_curve()], [prd_compare()], [prd_iou()],
 #'   [prd_truth_gaussian()], [prd_discrete()], [prd_threads()].
 #' @examples
@@ -226,18 +230,23 @@ prd_curve <- function(real, generated,
 
 curve_methods <- c("knn", "kde", "ipr", "coverage")
 
-#' One split per model, sharing the real set's partition (paired models).
+#' One split per model, sharing the real set's partition (paired models)
+#' and one partition per distinct generated size (identical generated sets
+#' get identical estimates).
 #' @noRd
 resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
   if (is.list(split) || isTRUE(split == 0)) {
     return(lapply(gens, function(g) resolve_split(split, nrow(real), nrow(g),
                                                   call = call)))
   }
-  # validate the fraction once, then draw the real partition once
+  # validate the fraction once, then draw the real partition once and one
+  # partition per distinct generated size, in order of first appearance
   check_split_fraction(split, call)
   px <- split_part(split, nrow(real), "real", call)
+  sizes <- unique(vapply(gens, nrow, integer(1)))
+  parts <- lapply(sizes, function(m) split_part(split, m, "generated", call))
   out <- lapply(names(gens), function(nm) {
-    py <- split_part(split, nrow(gens[[nm]]), "generated", call)
+    py <- parts[[match(nrow(gens[[nm]]), sizes)]]
     list(fit = list(px$fit, py$fit), eval = list(px$eval, py$eval),
          split = split)
   })

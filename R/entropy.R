@@ -272,7 +272,7 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #'   Default 0, the setting of Fox et al. (2025), as for
 #'   [manifold_metrics()].
 #' @section Intervals: With `replicates = R > 0` every metric gets `lower`
-#'   and `upper` from R half-samples, as in [manifold_metrics()] (see the
+#'   and `upper` from complementary half-samples, as in [manifold_metrics()] (see the
 #'   section Intervals of [prd_curve()]).
 #'
 #' @param real Real samples (from R): a numeric matrix or data frame, one

@@ -93,9 +93,9 @@
 #' kernel sums, so requesting them adds one radii-only sweep.
 #'
 #' @section Intervals: With `replicates = R > 0` every metric gets a
-#'   `lower` and `upper` column from R half-samples (half of the real rows,
-#'   shared by all models, and half of each generated set, without
-#'   replacement; the delete-d jackknife with d = n / 2, Shao and Wu 1989),
+#'   `lower` and `upper` column from ceiling(R / 2) pairs of complementary
+#'   half-samples (every set split at random into two halves, the real
+#'   split shared by all models; the random-groups variance, Wolter 2007),
 #'   as described in the section Intervals of [prd_curve()]. `k` must fit
 #'   the half-samples. The replicate values are kept in attribute
 #'   `replicates` for [prd_compare()].
@@ -173,9 +173,9 @@
 #' perspective on precision and recall for generative models.
 #' arXiv:2405.01611. Section 4.1, eqs. 16-20.
 #'
-#' Shao, J. and Wu, C. F. J. (1989). A general theory for jackknife
-#' variance estimation. Annals of Statistics 17(3), 1176-1197.
-#' \doi{10.1214/aos/1176347263}.
+#' Wolter, K. M. (2007). Introduction to Variance Estimation, 2nd ed.,
+#' chapter 2 (the method of random groups). Springer.
+#' \doi{10.1007/978-0-387-35099-8}.
 #' @seealso [manifold_samples()] for each sample's indicators,
 #'   [prd_curve()] for the whole precision-recall curve, whose extreme
 #'   points these metrics bound, [prd_compare()].

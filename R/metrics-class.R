@@ -21,11 +21,11 @@ attach_metric_replicates <- function(out, reps, conf_level = 0.9) {
     tibble::tibble(replicate = r, reps$results[[r]])
   }))
   long <- long[c("replicate", "model", "metric", "k", "value")]
-  ci <- metric_intervals(out, long, reps$fraction, conf_level)
+  ci <- metric_intervals(out, long, reps$divisor, conf_level)
   out$lower <- ci$lower
   out$upper <- ci$upper
   attr(out, "replicates") <- long
-  attr(out, "fraction") <- reps$fraction
+  attr(out, "divisor") <- reps$divisor
   attr(out, "conf_level") <- conf_level
   out
 }
@@ -34,22 +34,19 @@ attach_metric_replicates <- function(out, reps, conf_level = 0.9) {
 #' clamped to the metric's range: [0, 1] for the manifold metrics but
 #' density ([0, Inf)), none for the entropy metrics.
 #' @noRd
-metric_intervals <- function(x, reps, fraction, conf_level) {
+metric_intervals <- function(x, reps, divisor, conf_level) {
   lower <- upper <- rep(NA_real_, nrow(x))
   for (i in seq_len(nrow(x))) {
     hit <- reps$model == x$model[i] & reps$metric == x$metric[i] &
       reps$k == x$k[i]
-    vals <- reps$value[hit]
-    vals <- vals[is.finite(vals)]
-    if (length(vals) >= 2L && is.finite(x$value[i])) {
-      m <- x$metric[i]
-      ci <- replicate_interval(
-        x$value[i], vals, fraction, conf_level,
-        lower_bound = if (m %in% manifold_metric_names) 0 else -Inf,
-        upper_bound = if (m %in% manifold_bounded) 1 else Inf)
-      lower[i] <- ci[["lower"]]
-      upper[i] <- ci[["upper"]]
-    }
+    if (!any(hit)) next
+    m <- x$metric[i]
+    ci <- replicate_interval(
+      x$value[i], reps$value[hit], reps$replicate[hit], divisor, conf_level,
+      lower_bound = if (m %in% manifold_metric_names) 0 else -Inf,
+      upper_bound = if (m %in% manifold_bounded) 1 else Inf)
+    lower[i] <- ci[["lower"]]
+    upper[i] <- ci[["upper"]]
   }
   list(lower = lower, upper = upper)
 }
@@ -63,7 +60,7 @@ tbl_sum.prd_metrics <- function(x, ...) {
     paste0("split ", sp))
   if (!is.null(n_rep)) {
     info <- c(info, paste0(length(unique(n_rep$replicate)),
-                           " half-sample replicates, ",
+                           " complementary half-samples, ",
                            format(100 * attr(x, "conf_level")), "% intervals"))
   }
   c("Metrics" = paste0(length(unique(x$model)), " model",

@@ -8,7 +8,7 @@
 #' are dashed black, in every panel. Curves computed with `replicates` get
 #' a band: at each angle \eqn{\theta} of the \eqn{\lambda} grid, the
 #' interval of \eqn{\rho(\theta) = \sqrt{\alpha^2 + \beta^2}} from the
-#' half-sample replicates (see the section Intervals of [prd_curve()]),
+#' complementary half-sample replicates (see the section Intervals of [prd_curve()]),
 #' drawn along the ray. `plot()` draws the same with base graphics, in the
 #' same colours and order.
 #'
@@ -195,7 +195,7 @@ plot_layout <- function(x, conf_level, bands) {
       inf <- info_of(x, model_of[i], method_of[i],
                      key_value(groups[[i]]$key, "k", NA_integer_))
       if (!is.null(inf) && !is.null(inf$replicates[[1]])) {
-        b <- ray_band(rows, inf$replicates[[1]], inf$fraction, conf_level)
+        b <- ray_band(rows, inf$replicates[[1]], inf$divisor, conf_level)
         band_rows[[length(band_rows) + 1L]] <- tibble::tibble(
           recall = b$recall, precision = b$precision,
           .curve = paste(label, targets[1]), .colour = colour[i],
@@ -215,10 +215,11 @@ plot_layout <- function(x, conf_level, bands) {
        colour_name = colour_name)
 }
 
-#' Band along the rays: at each angle of the curve's grid, rho +- z sd of
-#' the replicates' rho (delete-d jackknife variance), as a closed polygon.
+#' Band along the rays: at each angle of the curve's grid, rho +- t sqrt(v)
+#' with v the complementary half-sample variance of the replicates' rho
+#' (pair_variance()), as a closed polygon.
 #' @noRd
-ray_band <- function(rows, reps, fraction, conf_level) {
+ray_band <- function(rows, reps, divisor, conf_level) {
   theta <- atan(rows$lambda)
   rho <- sqrt(rows$precision^2 + rows$recall^2)
   rr <- split(reps, reps$replicate)
@@ -226,8 +227,9 @@ ray_band <- function(rows, reps, fraction, conf_level) {
     rc <- rc[order(rc$lambda), , drop = FALSE]
     sqrt(rc$precision^2 + rc$recall^2)
   }, numeric(length(rho)))
-  sd <- apply(mat, 1L, stats::sd)
-  half <- stats::qnorm((1 + conf_level) / 2) * sqrt(fraction / (1 - fraction)) * sd
+  mat <- matrix(mat, nrow = length(rho))
+  pv <- pair_variance(mat, as.integer(names(rr)), divisor)
+  half <- stats::qt((1 + conf_level) / 2, df = max(pv$df, 1L)) * sqrt(pv$v)
   lo <- pmax(rho - half, 0)
   hi <- pmin(rho + half, sqrt(2))
   # keep the band inside the unit square

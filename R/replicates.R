@@ -1,33 +1,90 @@
-# Half-sample replicates and the intervals built from them (the delete-d
-# jackknife with d = n / 2; Shao and Wu 1989). Every estimator is recomputed
-# on R random half-samples drawn without replacement: half of the real rows,
-# shared by every model of the call (so model comparisons are paired), and
-# half of each generated set. For a half-sample fraction f, the variance of
-# the full-sample estimate is estimated by f / (1 - f) times the variance
-# of the replicate estimates, and intervals are estimate +- z * sqrt(v).
+# Half-sample replicates and the intervals built from them: complementary
+# half-samples, the random-groups variance estimator with two groups
+# (Wolter 2007, chapter 2). A pair splits every set into a random half H
+# and its complement H^c (the real split shared by every model of the call,
+# so model comparisons are paired; one permutation per distinct generated
+# size, so identical generated sets get identical halves), and the estimate
+# is recomputed on both. The halves share no row, so for a statistic whose
+# variance scales as 1/n the pair difference D = theta(H) - theta(H^c) has
+# E D^2 = Var(theta(H)) + Var(theta(H^c)) = c Var(theta_n), c = 1/f1 + 1/f2
+# with f1, f2 the halves' fractions (c = 4 for even sizes). Over P pairs,
+# v = mean(D^2) / c, and the interval is estimate +- t_{P, (1+level)/2} sqrt(v)
+# (P degrees of freedom: under normality, v is a chi-square with P df).
 
-#' Run `fun(real_sub, gens_sub)` on R half-samples (R's RNG, so set.seed()
-#' reproduces them; a cli progress bar in interactive sessions).
-#' @return list(results = list of R results, fraction = f)
+#' Run `fun(real_sub, gens_sub)` on ceiling(R / 2) pairs of complementary
+#' half-samples (R's RNG, so set.seed() reproduces them; a cli progress bar
+#' in interactive sessions). Replicates 2j - 1 and 2j are the two halves of
+#' pair j.
+#' @return list(results = list of 2P results, divisor = c)
 #' @noRd
 run_replicates <- function(real, gens, R, k, fun) {
-  half <- function(n) sort(sample.int(n, floor(n / 2)))
+  P <- ceiling(R / 2)
   sizes <- c(nrow(real), vapply(gens, nrow, integer(1)))
-  fraction <- mean(floor(sizes / 2) / sizes)
+  divisor <- 1 / mean(floor(sizes / 2) / sizes) +
+    1 / mean(ceiling(sizes / 2) / sizes)
   bar <- if (show_progress()) {
-    cli::cli_progress_bar("Half-sample replicates", total = R,
+    cli::cli_progress_bar("Half-sample replicates", total = 2 * P,
                           .envir = environment())
   }
-  results <- vector("list", R)
-  for (r in seq_len(R)) {
-    rx <- half(nrow(real))
-    sub_real <- real[rx, , drop = FALSE]
-    sub_gens <- lapply(gens, function(g) g[half(nrow(g)), , drop = FALSE])
-    results[[r]] <- fun(sub_real, sub_gens)
-    if (!is.null(bar)) cli::cli_progress_update(id = bar)
+  take <- function(x, rows) x[rows, , drop = FALSE]
+  results <- vector("list", 2 * P)
+  gen_sizes <- vapply(gens, nrow, integer(1))
+  for (j in seq_len(P)) {
+    # one permutation of the real rows, then one per distinct generated size
+    px <- sample.int(nrow(real))
+    pg <- lapply(unique(gen_sizes), sample.int)
+    names(pg) <- unique(gen_sizes)
+    for (side in 1:2) {
+      half <- function(p) {
+        h <- floor(length(p) / 2)
+        sort(if (side == 1L) p[seq_len(h)] else p[-seq_len(h)])
+      }
+      sub_gens <- lapply(gens, function(g) take(g, half(pg[[as.character(nrow(g))]])))
+      results[[2 * j - 2 + side]] <- fun(take(real, half(px)), sub_gens)
+      if (!is.null(bar)) cli::cli_progress_update(id = bar)
+    }
   }
   if (!is.null(bar)) cli::cli_progress_done(id = bar)
-  list(results = results, fraction = fraction)
+  list(results = results, divisor = divisor)
+}
+
+#' Variance of an estimate from its complementary half-sample replicates:
+#' v = mean over complete pairs of (theta(H) - theta(H^c))^2 / divisor, and
+#' its degrees of freedom (the number of pairs with both values finite).
+#' `values` is indexed by `replicate` (pair j = replicates 2j - 1 and 2j);
+#' `values` may be a matrix with one column per replicate (a variance per
+#' row).
+#' @noRd
+pair_variance <- function(values, replicate, divisor) {
+  if (is.matrix(values)) {
+    full <- matrix(NA_real_, nrow(values), 2L * ceiling(max(replicate) / 2))
+    full[, replicate] <- values
+    D <- full[, c(TRUE, FALSE), drop = FALSE] - full[, c(FALSE, TRUE), drop = FALSE]
+    ok <- colSums(!is.finite(D)) == 0L
+    D <- D[, ok, drop = FALSE]
+    return(list(v = rowMeans(D^2) / divisor, df = ncol(D)))
+  }
+  full <- rep(NA_real_, 2L * ceiling(max(replicate) / 2))
+  full[replicate] <- values
+  D <- full[c(TRUE, FALSE)] - full[c(FALSE, TRUE)]
+  D <- D[is.finite(D)]
+  list(v = mean(D^2) / divisor, df = length(D))
+}
+
+#' Interval est +- t_{df} sqrt(v) from complementary half-sample
+#' replicates (see pair_variance()), clamped to [lower_bound, upper_bound];
+#' NA without a complete pair.
+#' @noRd
+replicate_interval <- function(estimate, values, replicate, divisor,
+                               conf_level, lower_bound = -Inf,
+                               upper_bound = Inf) {
+  pv <- pair_variance(values, replicate, divisor)
+  if (pv$df < 1L || !is.finite(estimate)) {
+    return(c(lower = NA_real_, upper = NA_real_))
+  }
+  half <- stats::qt((1 + conf_level) / 2, df = pv$df) * sqrt(pv$v)
+  c(lower = max(lower_bound, estimate - half),
+    upper = min(upper_bound, estimate + half))
 }
 
 #' Store the replicate curves in the settings table of each curve
@@ -45,36 +102,28 @@ attach_curve_replicates <- function(out, reps) {
       long$k == info$k[i]
     info$replicates[[i]] <- long[hit, c("replicate", "lambda", "precision",
                                         "recall")]
-    info$fraction[i] <- reps$fraction
+    info$divisor[i] <- reps$divisor
   }
   attr(out, "curves") <- info
   out
-}
-
-#' Normal interval from replicate values: est +- z sqrt(f / (1 - f) var).
-#' @noRd
-replicate_interval <- function(estimate, values, fraction, conf_level,
-                               lower_bound = -Inf, upper_bound = Inf) {
-  v <- fraction / (1 - fraction) * stats::var(values)
-  half <- stats::qnorm((1 + conf_level) / 2) * sqrt(v)
-  c(lower = max(lower_bound, estimate - half),
-    upper = min(upper_bound, estimate + half))
 }
 
 #' Paired differences between models, with intervals
 #'
 #' Compares every model of a multi-model result with a baseline model,
 #' statistic by statistic: the difference of the two estimates and its
-#' interval from the half-sample replicates of both (paired: each
-#' replicate uses the same half of the real set for every model, so the
-#' real set's sampling noise, shared by both estimates, cancels in the
-#' difference). The interval is \eqn{\hat\Delta \pm z_{(1+c)/2}
-#' \sqrt{\hat v}}, with \eqn{\hat v = \frac{f}{1-f}\mathrm{Var}^*(\Delta^*)}
-#' over the replicate differences \eqn{\Delta^*} (delete-d jackknife, Shao
-#' and Wu 1989; see the section Intervals of [prd_curve()]). An interval
-#' that excludes 0 says the two models differ at level `conf_level` in
-#' that statistic, for this real set; measured calibration is in the
-#' "Comparing models" vignette.
+#' interval from the complementary half-sample replicates of both
+#' (paired: each half uses the same rows of the real set for every model,
+#' so the real set's sampling noise, shared by both estimates, cancels in
+#' the difference). With \eqn{D_j} the difference between the two halves
+#' of pair j of the model-minus-baseline difference, the interval is
+#' \eqn{\hat\Delta \pm t_{P,(1+c)/2} \sqrt{\hat v}}, \eqn{\hat v =
+#' \frac{1}{4P}\sum_j D_j^2} over the P pairs (random groups, Wolter 2007,
+#' chapter 2; see the section Intervals of [prd_curve()]). Two identical
+#' generated sets get the same halves, so their difference is exactly 0
+#' with interval \[0, 0\]. An interval that excludes 0 says the two models
+#' differ at level `conf_level` in that statistic, for this real set;
+#' measured calibration is in the "Comparing models" vignette.
 #'
 #' @param x A [prd_curve()], [manifold_metrics()] or [entropy_metrics()]
 #'   result with at least two models and `replicates > 0`.
@@ -91,9 +140,9 @@ replicate_interval <- function(estimate, values, fraction, conf_level,
 #'   replicates; `prdcurve_error_model` when it has one model or
 #'   `baseline` is not one of them; `prdcurve_error_input` for a bad
 #'   `conf_level`.
-#' @references Shao, J. and Wu, C. F. J. (1989). A general theory for
-#'   jackknife variance estimation. Annals of Statistics 17(3),
-#'   1176-1197. \doi{10.1214/aos/1176347263}.
+#' @references Wolter, K. M. (2007). Introduction to Variance Estimation,
+#'   2nd ed., chapter 2 (the method of random groups). Springer.
+#'   \doi{10.1007/978-0-387-35099-8}.
 #' @examples
 #' set.seed(1)
 #' real <- matrix(rnorm(300 * 4), ncol = 4)
@@ -137,13 +186,8 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
       rb <- base_rep[match_key(base_rep), , drop = FALSE]
       rb <- rb[match(rm$replicate, rb$replicate), , drop = FALSE]
       diff <- e$estimate[i] - b$estimate[1]
-      ok <- is.finite(rm$value - rb$value)
-      ci <- if (sum(ok) >= 2L) {
-        replicate_interval(diff, (rm$value - rb$value)[ok], long$fraction,
-                           conf_level)
-      } else {
-        c(lower = NA_real_, upper = NA_real_)
-      }
+      ci <- replicate_interval(diff, rm$value - rb$value, rm$replicate,
+                               long$divisor, conf_level)
       rows[[length(rows) + 1L]] <- tibble::tibble(
         model = m, baseline = baseline, method = e$method[i], k = e$k[i],
         statistic = e$statistic[i], estimate = diff,
@@ -157,7 +201,7 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
 #' Estimates and replicate values of every statistic, long:
 #' list(estimates = (model, method, k, statistic, estimate),
 #'      replicates = (model, method, k, statistic, replicate, value),
-#'      fraction)
+#'      divisor)
 #' @noRd
 replicate_statistics <- function(x, ..., call = rlang::caller_env()) {
   if (inherits(x, "prd_curve")) {
@@ -183,7 +227,7 @@ replicate_statistics <- function(x, ..., call = rlang::caller_env()) {
       }
     }
     return(list(estimates = est, replicates = vctrs::vec_rbind(!!!reps),
-                fraction = info$fraction[which(has)[1]]))
+                divisor = info$divisor[which(has)[1]]))
   }
   if (inherits(x, "prd_metrics")) {
     reps <- attr(x, "replicates")
@@ -198,7 +242,7 @@ replicate_statistics <- function(x, ..., call = rlang::caller_env()) {
                          k = reps$k, statistic = reps$metric,
                          replicate = reps$replicate, value = reps$value)
     return(list(estimates = est, replicates = rp,
-                fraction = attr(x, "fraction")))
+                divisor = attr(x, "divisor")))
   }
   prd_abort("{.arg x} must be a {.cls prd_curve} or a metrics table of this package.",
             "input", call = call)

@@ -25,8 +25,9 @@
 #'
 #' With replicates ([prd_curve()] with `replicates > 0`), every statistic
 #' gets an interval: columns `<statistic>_lower` and `<statistic>_upper`
-#' next to it, from the half-sample replicates (delete-d jackknife; see the
-#' section Intervals of [prd_curve()]), clamped to the statistic's range.
+#' next to it, from the complementary half-sample replicates (random
+#' groups; see the section Intervals of [prd_curve()]), clamped to the
+#' statistic's range.
 #'
 #' @param object A [prd_curve()] result (any curve of this package, or
 #'   several bound with [rbind()] or `dplyr::bind_rows()`).
@@ -68,6 +69,7 @@ summary.prd_curve <- function(object, beta = 8, epsilon = 0.05,
                    as.character(cv$method[1]),
                    key_value(g$key, "k", NA_integer_))
     reps <- if (!is.null(inf)) inf$replicates[[1]]
+    rep_ids <- if (!is.null(reps)) sort(unique(reps$replicate))
     rep_stats <- if (!is.null(reps)) {
       vapply(split(reps, reps$replicate), function(rc) {
         curve_stats(rc$lambda, rc$precision, rc$recall, beta, epsilon)
@@ -76,8 +78,8 @@ summary.prd_curve <- function(object, beta = 8, epsilon = 0.05,
     for (nm in names(st)) {
       out[[nm]] <- st[[nm]]
       if (!is.null(reps)) {
-        ci <- replicate_interval(st[[nm]], rep_stats[nm, ], inf$fraction,
-                                 conf_level, lower_bound = 0,
+        ci <- replicate_interval(st[[nm]], rep_stats[nm, ], rep_ids,
+                                 inf$divisor, conf_level, lower_bound = 0,
                                  upper_bound = if (nm == "median_lambda") Inf else 1)
         out[[paste0(nm, "_lower")]] <- ci[["lower"]]
         out[[paste0(nm, "_upper")]] <- ci[["upper"]]

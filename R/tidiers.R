@@ -91,7 +91,7 @@ tidy.prd_metrics <- function(x, conf_level = 0.9, ...) {
   ci <- if (is.null(reps)) {
     list(lower = rep(NA_real_, nrow(x)), upper = rep(NA_real_, nrow(x)))
   } else {
-    metric_intervals(x, reps, attr(x, "fraction"), conf_level)
+    metric_intervals(x, reps, attr(x, "divisor"), conf_level)
   }
   lower <- ci$lower
   upper <- ci$upper

@@ -1,17 +1,16 @@
-# Calibration of the half-sample intervals (delete-d jackknife, d = n / 2)
-# of prd_curve(), manifold_metrics() and prd_compare(), and a prototype of
-# an alternative variance (complementary halves).
+# Calibration of the complementary half-sample intervals (random groups
+# with two groups, Wolter 2007, ch. 2) of prd_curve(), manifold_metrics()
+# and prd_compare(), and the coverage of other interval rules on the same
+# replicates.
 #
 # Usage (from the package root, with prdcurve installed):
 #   Rscript bench/coverage.R --draws 5                # a quick run (200 by default)
 #   Rscript bench/coverage.R --save /tmp/cov.rds      # keep every draw, replicate values too
-#   Rscript bench/coverage.R --parts ABCD --replicates 20 --save /tmp/dis.rds
-#                                                     # the prototype (20 pairs = 40 halves)
-#   Rscript bench/coverage.R --report /tmp/cov.rds,/tmp/dis.rds --write
+#   Rscript bench/coverage.R --report /tmp/cov.rds --write
 #                                                     # tables from saved runs; --write puts
 #                                                     # them into bench/results.md
 # Options: --draws N (or env COVERAGE_DRAWS; default 200), --replicates R
-# (or env COVERAGE_REPLICATES; default 40), --cores 1|2 (forked processes,
+# (or env COVERAGE_REPLICATES; default 40 = 20 pairs), --cores 1|2 (forked processes,
 # one thread each; default 2: settings a, c in one and b, d in the other),
 # --parts (default abcd), --csv FILE (the calibration table as CSV),
 # env COVERAGE_COMMIT (the commit measured, for the report), env
@@ -31,8 +30,6 @@
 # estimator's own target at this sample size). (c), (d): the 90% interval of
 # the difference (model 2 - model 1) from prd_compare(); (c) reports how often
 # it contains 0 (the true difference), (d) how often it excludes 0.
-# A-D: the same draws (same seeds, same point estimates) with the variance
-# from R pairs of complementary halves (see one_draw_disjoint()).
 # Draw i of setting s uses set.seed(seed_of(s, i)), so any draw reproduces
 # alone: source("bench/coverage.R"); one_draw("a", 17, 40).
 
@@ -65,7 +62,7 @@ if (!nzchar(commit)) {
   if (!length(commit)) commit <- ""
 }
 
-# Draw i of setting s (a-d, and the prototype A-D on the same data).
+# Draw i of setting s.
 seed_of <- function(setting, i) 1000L * match(tolower(setting), letters) + i
 
 curve_stats <- c("auc", "max_precision", "max_recall")
@@ -113,6 +110,7 @@ one_draw <- function(setting, i, R = n_reps) {
   mm <- manifold_metrics(dat$real, dat$generated, metrics = manifold_stats,
                          k = 5, replicates = R)
   reps <- rbind(replicate_values(cv), replicate_values(mm))
+  reps <- reps[order(reps$replicate), ]
   reps <- reps[reps$statistic %in% c(curve_stats, manifold_stats), ]
   reps <- reps[!(reps$method != "manifold" & !reps$statistic %in% curve_stats) &
                !(reps$method == "manifold" & !reps$statistic %in% manifold_stats), ]
@@ -153,87 +151,6 @@ one_draw <- function(setting, i, R = n_reps) {
   rows
 }
 
-# ---- prototype: complementary (disjoint) halves ------------------------------
-# Settings "A", "B", "C", "D" reuse the data and point estimates of draws
-# a, b, c, d (same seeds) and replace the interval's variance by
-#   v = mean over r of (theta(H_r) - theta(complement of H_r))^2 / 4,
-# where H_r is a random half of every set (the real half shared by all
-# models). The two halves share no row, so E (theta_H - theta_Hc)^2 =
-# 2 Var(theta_{n/2}) exactly, and v estimates Var(theta_{n/2}) / 2 =
-# Var(theta_n) when the variance scales as 1/n (k fixed). R pairs cost 2R
-# half-sample estimates.
-half_stats <- function(real, gens, k_curve) {
-  cv <- prd_curve(real, gens, method = c("knn", "coverage"), k = k_curve)
-  mm <- manifold_metrics(real, gens, metrics = manifold_stats, k = 5)
-  s <- summary(cv)
-  out <- rbind(
-    do.call(rbind, lapply(curve_stats, function(st) data.frame(
-      model = s$model, method = s$method, statistic = st, value = s[[st]]))),
-    data.frame(model = mm$model, method = "manifold", statistic = mm$metric,
-               value = mm$value))
-  out
-}
-
-one_draw_disjoint <- function(setting, i, R = n_reps) {
-  base <- tolower(setting)
-  set.seed(seed_of(base, i))
-  dat <- simulate(base)
-  gens <- if (is.list(dat$generated)) dat$generated else
-    list(generated = dat$generated)
-  t0 <- proc.time()[["elapsed"]]
-  # the point estimates, on the same RNG path as one_draw() (the split is
-  # drawn first; manifold_metrics() without a split draws nothing)
-  cv <- prd_curve(dat$real, gens, method = c("knn", "coverage"))
-  k_curve <- prd_curve_info(cv)$k[1]
-  s <- summary(cv)
-  mm <- manifold_metrics(dat$real, gens, metrics = manifold_stats, k = 5)
-  est <- rbind(
-    do.call(rbind, lapply(curve_stats, function(st) data.frame(
-      model = s$model, method = s$method, statistic = st, value = s[[st]]))),
-    data.frame(model = mm$model, method = "manifold", statistic = mm$metric,
-               value = mm$value))
-  set.seed(seed_of(base, i) + 500000L)
-  diffs <- vector("list", R)
-  for (r in seq_len(R)) {
-    hx <- sample.int(nrow(dat$real), floor(nrow(dat$real) / 2))
-    hg <- lapply(gens, function(g) sample.int(nrow(g), floor(nrow(g) / 2)))
-    t1 <- half_stats(dat$real[hx, , drop = FALSE],
-                     Map(function(g, h) g[h, , drop = FALSE], gens, hg), k_curve)
-    t2 <- half_stats(dat$real[-hx, , drop = FALSE],
-                     Map(function(g, h) g[-h, , drop = FALSE], gens, hg), k_curve)
-    diffs[[r]] <- t1$value - t2$value
-  }
-  D <- do.call(cbind, diffs)  # rows of est x R
-  key <- est[c("model", "method", "statistic")]
-  z <- stats::qnorm((1 + conf_level) / 2)
-  if (base %in% c("a", "b")) {
-    v <- rowMeans(D^2) / 4
-    hi <- ifelse(key$statistic == "density", Inf, 1)
-    rows <- data.frame(key, estimate = est$value,
-                       lower = pmax(0, est$value - z * sqrt(v)),
-                       upper = pmin(hi, est$value + z * sqrt(v)))
-    vals <- split(D, row(D))
-  } else {
-    j1 <- which(key$model == "model_1")
-    j2 <- match(paste(key$method[j1], key$statistic[j1]),
-                paste(key$method, key$statistic)[key$model == "model_2"])
-    j2 <- which(key$model == "model_2")[j2]
-    dd <- D[j2, , drop = FALSE] - D[j1, , drop = FALSE]
-    v <- rowMeans(dd^2) / 4
-    e <- est$value[j2] - est$value[j1]
-    rows <- data.frame(key[j2, ], estimate = e, lower = e - z * sqrt(v),
-                       upper = e + z * sqrt(v))
-    vals <- split(dd, row(dd))
-  }
-  rownames(rows) <- NULL
-  rows$setting <- setting
-  rows$draw <- i
-  rows$seconds <- proc.time()[["elapsed"]] - t0
-  # the half differences (theta_H - theta_Hc) of each statistic
-  rows$values <- unname(vals)
-  rows
-}
-
 # ---- running ----------------------------------------------------------------
 
 # One setting's draws. With --save FILE, the draws done so far are also
@@ -256,8 +173,7 @@ run_setting <- function(setting, draws = n_draws, R = n_reps) {
     res
   }
   for (i in seq_len(draws)) {
-    out[[i]] <- if (setting %in% LETTERS) one_draw_disjoint(setting, i, R) else
-      one_draw(setting, i, R)
+    out[[i]] <- one_draw(setting, i, R)
     el <- proc.time()[["elapsed"]] - t0
     message(sprintf("[%s] draw %d/%d, %.0f s elapsed, about %.0f s left",
                     setting, i, draws, el, el / i * (draws - i)))
@@ -274,17 +190,16 @@ label_of <- function(method, statistic) {
 }
 
 order_rows <- function(tab) {
-  tab[order(match(tab$setting, c(letters[1:4], LETTERS[1:4])),
+  tab[order(match(tab$setting, letters[1:4]),
             match(tab$method, c("knn", "coverage", "manifold")),
             match(tab$statistic, c(curve_stats, manifold_stats))), ]
 }
 
-# The standard error a draw's interval uses: sd of the replicate values
-# (the package, f / (1 - f) = 1 for halves), or sqrt(mean(D^2) / 4) of the
-# half differences D (prototype settings A-D).
-rule_se <- function(values, disjoint = FALSE) {
-  if (disjoint) sqrt(mean(values^2) / 4) else stats::sd(values)
-}
+# The standard error a draw's interval uses: sqrt(mean(D^2) / 4) over the
+# pair differences D of its replicate values (in replicate order; pair j =
+# replicates 2j - 1, 2j; every set has 1,000 rows, so c = 4).
+pair_diffs <- function(values) values[c(TRUE, FALSE)] - values[c(FALSE, TRUE)]
+rule_se <- function(values) sqrt(mean(pair_diffs(values)^2) / 4)
 
 calibration_table <- function(res) {
   res <- res[tolower(res$setting) %in% c("a", "b"), ]
@@ -293,8 +208,7 @@ calibration_table <- function(res) {
                   drop = TRUE)
   tab <- do.call(rbind, lapply(groups, function(g) {
     target <- mean(g$estimate)
-    se <- vapply(g$values, rule_se, numeric(1),
-                 disjoint = g$setting[1] %in% LETTERS)
+    se <- vapply(g$values, rule_se, numeric(1))
     hit <- g$lower <= target & target <= g$upper
     p <- mean(hit, na.rm = TRUE)
     m <- sum(!is.na(hit))
@@ -318,8 +232,7 @@ comparison_table <- function(res) {
     contains <- g$lower <= 0 & 0 <= g$upper
     p <- if (tolower(g$setting[1]) == "c") mean(contains) else mean(!contains)
     m <- nrow(g)
-    se <- vapply(g$values, rule_se, numeric(1),
-                 disjoint = g$setting[1] %in% LETTERS)
+    se <- vapply(g$values, rule_se, numeric(1))
     data.frame(setting = g$setting[1], method = g$method[1],
                statistic = g$statistic[1], draws = m,
                mean_difference = mean(g$estimate),
@@ -331,12 +244,13 @@ comparison_table <- function(res) {
   order_rows(tab)
 }
 
-# Where the half-sample variance goes wrong (package runs a-d): E Var* is
-# the mean over draws of the replicate variance (what the package uses, times
-# f / (1 - f) = 1), Var(theta_n) the variance of the estimate over draws, and
-# Var(theta_{n/2}) the variance of one half-sample estimate over draws. A
-# calibrated jackknife has E Var* / Var(theta_n) = 1; a statistic whose
-# variance scales as 1/n has Var(theta_{n/2}) / (2 Var(theta_n)) = 1.
+# Where the half-sample variance goes wrong: E v is the mean over draws of
+# the pair variance v = mean(D^2) / 4 (what the package uses), Var(theta_n)
+# the variance of the estimate over draws, and Var(theta_{n/2}) the variance
+# of one half-sample estimate over draws. A calibrated rule has
+# E v / Var(theta_n) = 1; it is, exactly, Var(theta_{n/2}) / (2 Var(theta_n))
+# (the two halves share no row), which is 1 when the statistic's variance
+# scales as 1/n.
 variance_table <- function(res) {
   res <- res[res$setting %in% letters, ]
   if (!nrow(res)) return(NULL)
@@ -349,37 +263,34 @@ variance_table <- function(res) {
     data.frame(setting = g$setting[1], method = g$method[1],
                statistic = g$statistic[1],
                var_n = var_n,
-               jackknife_ratio = mean(apply(V, 1, stats::var)) / var_n,
+               pairs_ratio = mean(vapply(g$values, rule_se, 1)^2) / var_n,
                half_ratio = mean(apply(V, 2, stats::var)) / 2 / var_n,
                skewness = mean(e^3))
   }))
   order_rows(tab)
 }
 
-# Coverage of other interval rules, from the saved replicate values of runs
-# a-d (no new draws): the package's rule est +- z sd*; the subsampling rate
-# correction without the finite-population factor (Politis, Romano and
-# Wolf; variance (b / n) sd*^2 = sd*^2 / 2); a t quantile with R - 1 degrees
-# of freedom; the "basic" interval from the replicate quantiles,
-# [est - (q_hi - mean*), est - (q_lo - mean*)]. All clamped as the package.
+# Coverage of other interval rules, from the saved replicate values (no new
+# draws): the package's rule est +- t_P sqrt(v) (P pairs); the same with the
+# normal quantile; and the rule of prdcurve 0.2.0, which treated the 2P
+# halves as independent half-samples (delete-d jackknife, d = n / 2, Shao and
+# Wu 1989: variance f / (1 - f) Var* = Var* of the replicate values) with
+# the normal quantile. All clamped as the package.
 interval_variants <- function(est, values, statistic, level = conf_level,
                               paired = FALSE) {
-  z <- stats::qnorm((1 + level) / 2)
-  sdv <- stats::sd(values)
   lo <- if (paired) -Inf else 0
   hi <- if (paired || statistic == "density") Inf else 1
   clamp <- function(a, b) c(max(lo, a), min(hi, b))
-  q <- stats::quantile(values, c((1 - level) / 2, (1 + level) / 2),
-                       names = FALSE)
-  tq <- stats::qt((1 + level) / 2, df = length(values) - 1)
-  list(jackknife = clamp(est - z * sdv, est + z * sdv),
-       subsampling = clamp(est - z * sdv / sqrt(2), est + z * sdv / sqrt(2)),
-       t = clamp(est - tq * sdv, est + tq * sdv),
-       basic = clamp(est - (q[2] - mean(values)), est - (q[1] - mean(values))))
+  z <- stats::qnorm((1 + level) / 2)
+  tq <- stats::qt((1 + level) / 2, df = length(values) %/% 2)
+  se <- rule_se(values)
+  sdv <- stats::sd(values)
+  list(package = clamp(est - tq * se, est + tq * se),
+       normal = clamp(est - z * se, est + z * se),
+       jackknife = clamp(est - z * sdv, est + z * sdv))
 }
 
 variants_table <- function(res) {
-  res <- res[res$setting %in% letters, ]
   if (!nrow(res)) return(NULL)
   groups <- split(res, list(res$setting, res$method, res$statistic),
                   drop = TRUE)
@@ -411,14 +322,11 @@ flag_rate <- function(p, lo = 0.85, hi = 0.95) {
 setting_names <- c(
   a = "(a) shifted", b = "(b) mixture",
   c = "(c) same distribution: contains 0",
-  d = "(d) 0.5 apart: excludes 0",
-  A = "(a) shifted", B = "(b) mixture",
-  C = "(c) same distribution: contains 0",
-  D = "(d) 0.5 apart: excludes 0"
+  d = "(d) 0.5 apart: excludes 0"
 )
 
 md_calibration <- function(tab) {
-  c("| setting | statistic | target | sd over draws | half-sample se | share at 1 | coverage % (± se) | mean width |",
+  c("| setting | statistic | target | sd over draws | pair se | share at 1 | coverage % (± se) | mean width |",
     "|---|---|---:|---:|---:|---:|---:|---:|",
     sprintf("| %s | %s | %s | %s | %s | %s | %s%s | %s |",
             setting_names[tab$setting],
@@ -431,7 +339,7 @@ md_calibration <- function(tab) {
 
 md_comparison <- function(tab) {
   in_c <- tolower(tab$setting) == "c"
-  c("| setting | statistic (model 2 - model 1) | mean difference | sd over draws | half-sample se | rate % (± se) | mean width |",
+  c("| setting | statistic (model 2 - model 1) | mean difference | sd over draws | pair se | rate % (± se) | mean width |",
     "|---|---|---:|---:|---:|---:|---:|",
     sprintf("| %s | %s | %s | %s | %s | %s%s | %s |",
             setting_names[tab$setting], label_of(tab$method, tab$statistic),
@@ -443,67 +351,41 @@ md_comparison <- function(tab) {
 }
 
 md_variance <- function(tab) {
-  c("| setting | statistic | Var(theta_n) | E Var* / Var(theta_n) | Var(theta_n/2) / (2 Var(theta_n)) | skewness |",
+  c("| setting | statistic | Var(theta_n) | E v / Var(theta_n) | Var(theta_n/2) / (2 Var(theta_n)) | skewness |",
     "|---|---|---:|---:|---:|---:|",
     sprintf("| %s | %s | %s | %s | %s | %s |",
             substr(setting_names[tab$setting], 1, 3),
             label_of(tab$method, tab$statistic),
             formatC(tab$var_n, format = "e", digits = 2),
-            fmt(tab$jackknife_ratio, 2), fmt(tab$half_ratio, 2),
+            fmt(tab$pairs_ratio, 2), fmt(tab$half_ratio, 2),
             fmt(tab$skewness, 2)))
 }
 
-md_prototype <- function(vt, proto_cal, proto_cmp) {
-  key <- function(s, m, st) paste(tolower(s), m, st)
-  pk <- rbind(
-    if (!is.null(proto_cal)) data.frame(k = key(proto_cal$setting, proto_cal$method,
-                                                proto_cal$statistic),
-                                        p = proto_cal$coverage,
-                                        w = proto_cal$width),
-    if (!is.null(proto_cmp)) data.frame(k = key(proto_cmp$setting, proto_cmp$method,
-                                                proto_cmp$statistic),
-                                        p = proto_cmp$rate, w = proto_cmp$width))
-  j <- match(key(vt$setting, vt$method, vt$statistic), pk$k)
-  c("| setting | statistic | package (jackknife) | subsampling b/n | t, R - 1 df | basic (quantiles) | complementary halves | its mean width |",
-    "|---|---|---:|---:|---:|---:|---:|---:|",
-    sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |",
+md_variants <- function(vt) {
+  c("| setting | statistic | package (t, P df) | normal quantile | 0.2.0 rule (independent halves) |",
+    "|---|---|---:|---:|---:|",
+    sprintf("| %s | %s | %s | %s | %s |",
             substr(setting_names[vt$setting], 1, 3),
             label_of(vt$method, vt$statistic),
-            fmt(100 * vt$jackknife, 1), fmt(100 * vt$subsampling, 1),
-            fmt(100 * vt$t, 1), fmt(100 * vt$basic, 1),
-            ifelse(is.na(j), "", fmt(100 * pk$p[j], 1)),
-            ifelse(is.na(j), "", fmt(pk$w[j]))))
+            fmt(100 * vt$package, 1), fmt(100 * vt$normal, 1),
+            fmt(100 * vt$jackknife, 1)))
 }
 
-# Counts of rows inside the 85-95% target, package rule and prototype.
-summary_line <- function(ct, pt, pc, pp, vt) {
-  near <- vt$setting %in% c("a", "b") & vt$statistic %in% c("max_precision", "max_recall") &
-    vt$statistic != "" & !(vt$setting == "b" & vt$statistic == "max_recall")
-  ab <- vt$setting %in% c("a", "b")
-  rng <- range(vt$half_ratio[near])
-  rng_other <- range(vt$half_ratio[ab & !near])
+# Counts of rows inside the 85-95% target (settings a, b and c).
+summary_line <- function(ct, pt) {
   inside <- function(p) sum(p >= 0.85 & p <= 0.95)
   ext <- function(tab) tab$statistic %in% c("max_precision", "max_recall")
-  cnt <- function(cal, cmp, keep) {
-    c(inside(c(cal$coverage[keep(cal)], cmp$rate[tolower(cmp$setting) == "c" & keep(cmp)])),
-      sum(keep(cal)) + sum(tolower(cmp$setting) == "c" & keep(cmp)))
+  cnt <- function(keep) {
+    pc <- pt[tolower(pt$setting) == "c", ]
+    p <- c(ct$coverage[keep(ct)], pc$rate[keep(pc)])
+    c(inside(p), length(p), sum(p > 0.95))
   }
-  not_ext <- function(tab) !ext(tab)
-  a1 <- cnt(ct, pt, not_ext)
-  a2 <- cnt(pc, pp, not_ext)
-  b1 <- cnt(ct, pt, ext)
-  b2 <- cnt(pc, pp, ext)
+  a <- cnt(function(t) !ext(t))
+  b <- cnt(ext)
   paste0("Rows of (a), (b), (c) inside 85-95%: auc and the manifold metrics ",
-         a1[1], " of ", a1[2], " with the package's rule, ", a2[1], " of ",
-         a2[2], " with complementary halves; max_precision and max_recall ",
-         b1[1], " of ", b1[2], " and ", b2[1], " of ", b2[2], ". ",
-         "The extremes close to 1 (all but the max_recall of (b), about ",
-         "0.75) have a variance that does not scale as 1/n (",
-         "Var(theta_n/2) / (2 Var(theta_n)) = ", fmt(rng[1], 2), "-",
-         fmt(rng[2], 2), " for them in (a) and (b), against ",
-         fmt(rng_other[1], 2), "-", fmt(rng_other[2], 2), " for the other ",
-         "rows), skewed estimates and many draws exactly at 1: both rules ",
-         "are conservative for them, less so with complementary halves.")
+         a[1], " of ", a[2], "; max_precision and max_recall ", b[1], " of ",
+         b[2], " (", b[3], " above 95%: conservative, see the variance ",
+         "table).")
 }
 
 band <- function(m, p = conf_level) {
@@ -513,36 +395,33 @@ band <- function(m, p = conf_level) {
 
 runs_line <- function(runs) {
   paste(vapply(seq_len(nrow(runs)), function(i) {
-    sprintf("settings %s: %d draws, R = %d%s, %.1f minutes of wall time in %d processes (main at %s, run on %s)",
+    sprintf("settings %s: %d draws, R = %d, %.1f minutes of wall time in %d processes (main at %s, run on %s)",
             runs$parts[i], runs$draws[i], runs$replicates[i],
-            if (all(strsplit(runs$parts[i], "")[[1]] %in% LETTERS)) " pairs" else "",
             runs$wall[i] / 60, runs$cores[i], runs$commit[i], runs$date[i])
   }, ""), collapse = "; ")
 }
 
 write_results <- function(res, runs, path = "bench/results.md") {
-  main <- res[res$setting %in% letters, ]
-  proto <- res[res$setting %in% LETTERS, ]
+  main <- res
   ct <- calibration_table(main)
   pt <- comparison_table(main)
   m <- max(c(ct$draws, pt$draws))
-  rr <- runs[runs$parts != "" & !grepl("[A-Z]", runs$parts), ]
+  rr <- runs
   sec <- c(
     "## Interval calibration",
     "",
     paste0("`Rscript bench/coverage.R --draws ", m, " --replicates ",
            rr$replicates[1], "`; ", R.version.string, "; prdcurve ",
            utils::packageVersion("prdcurve"), ". Runs: ", runs_line(runs),
-           ". The machine was shared with other jobs (load average 4-8 on 2 ",
-           "cores during most of the run); uncontended, the package part ",
-           "takes about 3.5 s per draw of (a)/(b) and 7 s per draw of (c)/(d).",
+           ".",
            if (nzchar(Sys.getenv("COVERAGE_NOTE"))) paste0(" ", Sys.getenv("COVERAGE_NOTE")),
            " Any draw reproduces alone: `source(\"bench/coverage.R\"); ",
            "one_draw(\"a\", 17, 40)`."),
     "",
     paste0("Every draw is fresh data: d = ", d, ", n = ", format(n, big.mark = ","),
            " rows per set (real and each generated set), ", m, " draws per ",
-           "setting, R = ", rr$replicates[1], " half-sample replicates, ",
+           "setting, R = ", rr$replicates[1], " replicates (", rr$replicates[1] %/% 2,
+           " pairs of complementary halves), ",
            "90% intervals (`summary(conf_level = 0.9)`, the `lower`/`upper` ",
            "columns of `manifold_metrics()`, `prd_compare()`). Settings: (a) real ",
            "N(0, I), generated N(e_1, I); (b) real = equal mixture of the four ",
@@ -556,8 +435,8 @@ write_results <- function(res, runs, path = "bench/results.md") {
            "estimator's own expectation at this n, not the population value); ",
            "`coverage` the share of draws whose interval contains it, with its ",
            "binomial standard error; `sd over draws` the actual standard ",
-           "deviation of the estimate, `half-sample se` the root mean of the ",
-           "variance the half-samples estimate (equal to it in a calibrated ",
+           "deviation of the estimate, `pair se` the root mean of the ",
+           "variance the pairs estimate (equal to it in a calibrated ",
            "method); `share at 1` the share of draws whose estimate is exactly 1. ",
            "With ", m, " draws, a calibrated 90% interval gives a coverage in ",
            band(m), " (± 2 binomial se) in about 95% of the rows. `*`: outside ",
@@ -577,50 +456,34 @@ write_results <- function(res, runs, path = "bench/results.md") {
     ""
   )
   vt <- variance_table(main)
-  if (!is.null(vt)) {
-    sec <- c(sec,
-      "### Where the half-sample variance is too large",
-      "",
-      paste0("`E Var* / Var(theta_n)`: the variance the package uses (mean ",
-             "over draws of the replicate variance, times f/(1 - f) = 1) over ",
-             "the actual variance of the estimate over draws; 1 when calibrated. ",
-             "`Var(theta_n/2) / (2 Var(theta_n))`: the variance of one ",
-             "half-sample estimate (same k) over draws, halved, over the same; ",
-             "1 when the statistic's variance scales as 1/n. Skewness of the ",
-             "estimate over draws."),
-      "",
-      md_variance(vt),
-      "")
-  }
-  if (nrow(proto)) {
-    pc <- calibration_table(proto)
-    pp <- comparison_table(proto)
-    vv <- variants_table(main)
-    sec <- c(sec,
-      "### Other interval rules",
-      "",
-      paste0("Coverage % of 90% intervals (for (d): share excluding 0) on the ",
-             "same draws. `package`: est ± z sd* (the table above). ",
-             "`subsampling b/n`: variance (b/n) Var* = Var*/2 (Politis, Romano ",
-             "and Wolf without the finite-population factor). `t`: the t ",
-             "quantile with R - 1 df. `basic`: [est - (q95* - mean*), est - ",
-             "(q05* - mean*)] from the replicate quantiles. These four reuse the ",
-             "package run's replicates. `complementary halves` (a separate run ",
-             "on the same data and point estimates, R = ",
-             runs$replicates[grepl("[A-Z]", runs$parts)][1], " pairs, the same ",
-             "cost as ", rr$replicates[1], " replicates): each replicate splits ",
-             "every set into a random half H and its complement (the real ",
-             "halves shared by the models), and v = mean over pairs of ",
-             "(theta(H) - theta(H^c))^2 / 4. The two halves share no row, so ",
-             "this is unbiased for Var(theta_n/2) / 2, which is Var(theta_n) ",
-             "when the variance scales as 1/n (the last column but one of the ",
-             "table above)."),
-      "",
-      md_prototype(vv, pc, pp),
-      "",
-      summary_line(ct, pt, pc, pp, vt),
-      "")
-  }
+  vv <- variants_table(main)
+  sec <- c(sec, summary_line(ct, pt), "",
+    "### Where the pair variance is too large",
+    "",
+    paste0("`E v / Var(theta_n)`: the variance the package uses (mean over ",
+           "draws of v = mean(D^2) / 4, D the pair differences) over the ",
+           "actual variance of the estimate over draws; 1 when calibrated. ",
+           "`Var(theta_n/2) / (2 Var(theta_n))`: the variance of one ",
+           "half-sample estimate (same k) over draws, halved, over the same; ",
+           "the two halves of a pair share no row, so E v equals this exactly, ",
+           "and it is 1 when the statistic's variance scales as 1/n. Skewness ",
+           "of the estimate over draws."),
+    "",
+    md_variance(vt),
+    "",
+    "### Other interval rules on the same replicates",
+    "",
+    paste0("Coverage % of 90% intervals (for (d): share excluding 0). ",
+           "`package`: est ± t_P sqrt(v), P = ", rr$replicates[1] %/% 2,
+           " pairs (the tables above). `normal quantile`: est ± z sqrt(v). ",
+           "`0.2.0 rule`: the 2P halves taken as independent half-samples, ",
+           "est ± z sd* (delete-d jackknife with d = n/2, Shao and Wu 1989), ",
+           "as prdcurve 0.2.0 did; it ignores that the pairs are ",
+           "complementary and overstates the variance by the excess of the ",
+           "half-sample variance over Var(theta_n) / (f / (1 - f))."),
+    "",
+    md_variants(vv),
+    "")
   old <- if (file.exists(path)) readLines(path) else character()
   start <- grep("^## Interval calibration", old)
   if (length(start)) {
@@ -683,21 +546,33 @@ if (!interactive() && sys.nframe() == 0L) {
        calibration_table(res))
   show("Paired comparison: (c) share containing 0, (d) share excluding 0",
        comparison_table(res))
-  show("Variance ratios (package runs)", variance_table(res))
-  show("Coverage of other interval rules (package runs' replicates)",
+  show("Variance ratios", variance_table(res))
+  show("Coverage of other interval rules on the same replicates",
        variants_table(res))
   options(old)
   print(runs, row.names = FALSE)
   csv <- opt("csv", "")
   if (nzchar(csv)) {
-    ct <- calibration_table(res[res$setting %in% letters, ])
-    utils::write.csv(data.frame(setting = setting_names[ct$setting],
-                                statistic = label_of(ct$method, ct$statistic),
-                                target = round(ct$target, 4),
-                                coverage = round(ct$coverage, 3),
-                                se = round(ct$coverage_se, 3),
-                                width = round(ct$width, 4)),
-                     csv, row.names = FALSE)
+    # the table shipped as inst/extdata/calibration.csv
+    ct <- calibration_table(res)
+    pt <- comparison_table(res)
+    csv_names <- c(a = "shifted Gaussians", b = "dropped mode",
+                   c = "same distribution: contains 0",
+                   d = "shifted by 0.5: excludes 0")
+    utils::write.csv(rbind(
+      data.frame(setting = csv_names[ct$setting], method = ct$method,
+                 statistic = ct$statistic, target = round(ct$target, 4),
+                 sd_over_draws = round(ct$sd_draws, 4),
+                 sd_from_halves = round(ct$se_halves, 4),
+                 rate = round(ct$coverage, 3), rate_se = round(ct$coverage_se, 3),
+                 mean_width = round(ct$width, 4)),
+      data.frame(setting = csv_names[pt$setting], method = pt$method,
+                 statistic = pt$statistic, target = NA_real_,
+                 sd_over_draws = round(pt$sd_draws, 4),
+                 sd_from_halves = round(pt$se_halves, 4),
+                 rate = round(pt$rate, 3), rate_se = round(pt$rate_se, 3),
+                 mean_width = round(pt$width, 4))),
+      csv, row.names = FALSE)
   }
   if (flag("write")) {
     write_results(res, runs)

@@ -1,5 +1,5 @@
-# Half-sample replicates (delete-d jackknife, d = n / 2): the replicate
-# machinery exactly, then a small calibration run (the full one is
+# Complementary half-sample replicates (random groups, Wolter 2007): the
+# replicate machinery exactly, then a small calibration run (the full one is
 # bench/coverage.R, results in bench/results.md).
 
 gauss <- function(n, d, shift = 0) {
@@ -10,30 +10,57 @@ gauss <- function(n, d, shift = 0) {
 
 # ---- the half-samples -------------------------------------------------------
 
-test_that("half-samples are drawn without replacement, one real half per replicate", {
+test_that("replicates come in complementary pairs of halves, without replacement", {
   # column 1 identifies the rows
   real <- cbind(seq_len(41), gauss(41, 2))
   gens <- list(a = cbind(100 + seq_len(30), gauss(30, 2)),
-               b = cbind(200 + seq_len(25), gauss(25, 2)))
+               b = cbind(200 + seq_len(25), gauss(25, 2)),
+               c = cbind(300 + seq_len(30), gauss(30, 2)))
   set.seed(11)
-  reps <- prdcurve:::run_replicates(real, gens, R = 6, k = 1,
+  # an odd R is rounded up: 5 -> 3 pairs
+  reps <- prdcurve:::run_replicates(real, gens, R = 5, k = 1,
     function(real, gens) list(real = real[, 1], gens = lapply(gens, function(g) g[, 1])))
   expect_length(reps$results, 6)
-  # f = mean over the sets of floor(n / 2) / n
-  expect_equal(reps$fraction, mean(c(20 / 41, 15 / 30, 12 / 25)))
-  for (r in reps$results) {
-    expect_length(r$real, 20)
-    expect_false(anyDuplicated(r$real) > 0)
-    expect_true(all(r$real %in% real[, 1]))
-    expect_length(r$gens$a, 15)
-    expect_length(r$gens$b, 12)
-    expect_false(anyDuplicated(r$gens$a) > 0)
-    expect_false(anyDuplicated(r$gens$b) > 0)
-    expect_true(all(r$gens$a %in% gens$a[, 1]))
-    expect_true(all(r$gens$b %in% gens$b[, 1]))
+  # c = 1 / f1 + 1 / f2, f1 and f2 the mean shares of the two halves
+  f1 <- mean(c(20 / 41, 15 / 30, 12 / 25, 15 / 30))
+  f2 <- mean(c(21 / 41, 15 / 30, 13 / 25, 15 / 30))
+  expect_equal(reps$divisor, 1 / f1 + 1 / f2)
+  for (j in 1:3) {
+    h <- reps$results[[2 * j - 1]]
+    hc <- reps$results[[2 * j]]
+    expect_length(h$real, 20)
+    expect_length(hc$real, 21)
+    # complementary: disjoint, and together every row once
+    expect_identical(sort(c(h$real, hc$real)), as.numeric(seq_len(41)))
+    expect_identical(sort(c(h$gens$a, hc$gens$a)), as.numeric(100 + seq_len(30)))
+    expect_identical(sort(c(h$gens$b, hc$gens$b)), as.numeric(200 + seq_len(25)))
+    expect_length(h$gens$b, 12)
+    # equal-size generated sets are split by the same row positions
+    expect_identical(h$gens$c - 300, h$gens$a - 100)
+    expect_identical(hc$gens$c - 300, hc$gens$a - 100)
   }
-  # the halves change between replicates
-  expect_gt(length(unique(lapply(reps$results, `[[`, "real"))), 1)
+  # the halves change between pairs
+  expect_false(identical(reps$results[[1]]$real, reps$results[[3]]$real))
+})
+
+test_that("pair_variance() is mean(D^2) / c over the complete pairs", {
+  v <- c(0.5, 0.7, 0.2, 0.1, 0.9, NA, 0.4, 0.35)
+  pv <- prdcurve:::pair_variance(v, seq_along(v), 4)
+  # pairs (0.5, 0.7), (0.2, 0.1), (0.4, 0.35); (0.9, NA) is dropped
+  expect_equal(pv$v, mean(c(-0.2, 0.1, 0.05)^2) / 4)
+  expect_identical(pv$df, 3L)
+  # values given out of order and as a matrix (one variance per row)
+  o <- c(8, 1, 3, 2, 4, 7)
+  m <- rbind(v[o], 2 * v[o])
+  pm <- prdcurve:::pair_variance(m, o, 4)
+  expect_equal(pm$v, c(1, 4) * pv$v)
+  expect_identical(pm$df, 3L)
+  ci <- prdcurve:::replicate_interval(0.3, v, seq_along(v), 4, 0.9,
+                                      lower_bound = 0.28)
+  half <- stats::qt(0.95, 3) * sqrt(pv$v)
+  expect_equal(ci, c(lower = max(0.28, 0.3 - half), upper = 0.3 + half))
+  expect_identical(prdcurve:::replicate_interval(0.3, c(1, NA), 1:2, 4, 0.9),
+                   c(lower = NA_real_, upper = NA_real_))
 })
 
 test_that("every model of a replicate is computed on the same real half (paired)", {
@@ -42,13 +69,13 @@ test_that("every model of a replicate is computed on the same real half (paired)
   gens <- list(a = gauss(30, 3), b = gauss(30, 3), c = gauss(20, 3))
   seen <- list()
   set.seed(13)
-  prdcurve:::run_replicates(real, gens, R = 5, k = 1, function(real, gens) {
+  prdcurve:::run_replicates(real, gens, R = 6, k = 1, function(real, gens) {
     # what the estimators do: one pass over the models with the same real rows
     for (m in names(gens)) seen[[length(seen) + 1L]] <<- list(model = m, real = real[, 1])
     NULL
   })
-  expect_length(seen, 15)
-  for (r in 1:5) {
+  expect_length(seen, 18)
+  for (r in 1:6) {
     grp <- seen[(r - 1) * 3 + 1:3]
     expect_identical(vapply(grp, `[[`, "", "model"), c("a", "b", "c"))
     expect_identical(grp[[2]]$real, grp[[1]]$real)
@@ -58,10 +85,9 @@ test_that("every model of a replicate is computed on the same real half (paired)
 
 test_that("the replicate estimates of every model share the real half", {
   # precision of a large generated set against a small real one: the
-  # variance comes from the real half (its balls), so the replicate values
-  # of two identical models move together when the real half is shared
-  # (correlation 0.91-0.98 over seeds 1-5 and 14), and not when it is not
-  # (two separate calls: about 0).
+  # variance comes from the real half (its balls). Two copies of one model
+  # get identical replicates (same real half, same generated rows); two
+  # separate calls draw other halves (correlation about 0).
   set.seed(14)
   real <- gauss(60, 3)
   g <- gauss(1000, 3, shift = 1)
@@ -71,7 +97,8 @@ test_that("the replicate estimates of every model share the real half", {
   reps <- attr(mm, "replicates")
   va <- reps$value[reps$model == "a"]
   vb <- reps$value[reps$model == "b"]
-  expect_gt(stats::cor(va, vb), 0.7)
+  expect_identical(va, vb)
+  expect_gt(stats::sd(va), 0)
   m1 <- manifold_metrics(real, g, metrics = "precision", k = 3, replicates = 30)
   m2 <- manifold_metrics(real, g, metrics = "precision", k = 3, replicates = 30)
   expect_lt(stats::cor(attr(m1, "replicates")$value,
@@ -80,32 +107,36 @@ test_that("the replicate estimates of every model share the real half", {
 
 # ---- intervals --------------------------------------------------------------
 
-test_that("intervals are the estimate +- z sqrt(f / (1 - f) var) of the replicates, clamped", {
+test_that("intervals are the estimate +- t_P sqrt(mean(D^2) / 4) of the pairs, clamped", {
   set.seed(21)
   real <- gauss(120, 3)
   gen <- gauss(120, 3, shift = 0.5)
   cv <- prd_curve(real, gen, method = "knn", replicates = 12, angles = 101)
   s <- summary(cv, conf_level = 0.8)
   long <- prdcurve:::replicate_statistics(cv)
-  expect_equal(long$fraction, 0.5)
-  z <- stats::qnorm(0.9)
+  expect_equal(long$divisor, 4)
+  q <- stats::qt(0.9, df = 6)
   for (st in c("auc", "max_precision", "max_recall", "f_beta_recall")) {
-    v <- long$replicates$value[long$replicates$statistic == st]
-    expect_length(v, 12)
-    se <- sqrt(stats::var(v))
-    expect_equal(s[[paste0(st, "_lower")]], max(0, s[[st]] - z * se))
-    expect_equal(s[[paste0(st, "_upper")]], min(1, s[[st]] + z * se))
+    r <- long$replicates[long$replicates$statistic == st, ]
+    expect_identical(sort(r$replicate), 1:12)
+    v <- r$value[order(r$replicate)]
+    D <- v[c(1, 3, 5, 7, 9, 11)] - v[c(2, 4, 6, 8, 10, 12)]
+    se <- sqrt(sum(D^2) / (4 * 6))
+    expect_equal(s[[paste0(st, "_lower")]], max(0, s[[st]] - q * se))
+    expect_equal(s[[paste0(st, "_upper")]], min(1, s[[st]] + q * se))
   }
   mm <- manifold_metrics(real, gen, metrics = c("recall", "density"), k = 3,
                          replicates = 12)
   reps <- attr(mm, "replicates")
-  z <- stats::qnorm(0.95)
+  q <- stats::qt(0.95, df = 6)
   for (i in seq_len(nrow(mm))) {
-    v <- reps$value[reps$metric == mm$metric[i]]
-    se <- sqrt(stats::var(v))
+    r <- reps[reps$metric == mm$metric[i], ]
+    v <- r$value[order(r$replicate)]
+    D <- v[c(1, 3, 5, 7, 9, 11)] - v[c(2, 4, 6, 8, 10, 12)]
+    se <- sqrt(mean(D^2) / 4)
     hi <- if (mm$metric[i] == "density") Inf else 1
-    expect_equal(mm$lower[i], max(0, mm$value[i] - z * se))
-    expect_equal(mm$upper[i], min(hi, mm$value[i] + z * se))
+    expect_equal(mm$lower[i], max(0, mm$value[i] - q * se))
+    expect_equal(mm$upper[i], min(hi, mm$value[i] + q * se))
   }
 })
 
@@ -141,11 +172,11 @@ test_that("lower confidence levels give narrower intervals", {
                   hi50 <= hi90, label = st)
   }
   # the lower half-widths (the upper side is clamped at 1 here): the ratio
-  # of the normal quantiles
+  # of the t quantiles with 5 degrees of freedom (5 pairs)
   w50 <- s50$auc - s50$auc_lower
   w90 <- s90$auc - s90$auc_lower
   expect_equal(s90$auc_upper, 1)
-  expect_equal(w50 / w90, stats::qnorm(0.75) / stats::qnorm(0.95))
+  expect_equal(w50 / w90, stats::qt(0.75, 5) / stats::qt(0.95, 5))
 })
 
 # ---- prd_compare() ----------------------------------------------------------
@@ -165,23 +196,32 @@ test_that("prd_compare() returns the paired differences and their intervals", {
   la <- long[long$model == "a" & long$statistic == "auc", ]
   lb <- long[long$model == "b" & long$statistic == "auc", ]
   dv <- lb$value[order(lb$replicate)] - la$value[order(la$replicate)]
-  half <- stats::qnorm(0.95) * stats::sd(dv)
+  D <- dv[c(TRUE, FALSE)] - dv[c(FALSE, TRUE)]
+  half <- stats::qt(0.95, df = 5) * sqrt(mean(D^2) / 4)
   expect_equal(c(auc$lower, auc$upper), auc$estimate + c(-1, 1) * half)
 })
 
-test_that("prd_compare() of a model with a copy of itself: estimate 0, interval around 0", {
-  # With no split (manifold_metrics) the point estimates agree exactly; each
-  # model's generated half is drawn independently in a replicate, so the
-  # interval is symmetric around 0 rather than [0, 0].
+test_that("prd_compare() of a model with a copy of itself: exactly 0, interval [0, 0]", {
+  # the copies get the same generated halves, and with a split the same
+  # evaluation rows, so every estimate and replicate agrees exactly
   set.seed(51)
   real <- gauss(100, 3)
   g <- gauss(100, 3, 0.5)
-  mm <- manifold_metrics(real, list(a = g, b = g), metrics = "recall", k = 3,
+  other <- gauss(100, 3, 1)
+  mm <- manifold_metrics(real, list(a = g, b = g, c = other),
+                         metrics = c("recall", "density"), k = 3,
                          replicates = 8)
   cmp <- prd_compare(mm, baseline = "a")
-  expect_equal(cmp$estimate, 0)
-  expect_equal(cmp$lower, -cmp$upper)
-  expect_gt(cmp$upper, 0)
+  same <- cmp[cmp$model == "b", ]
+  expect_identical(same$estimate, c(0, 0))
+  expect_identical(same$lower, c(0, 0))
+  expect_identical(same$upper, c(0, 0))
+  diff <- cmp[cmp$model == "c", ]
+  expect_true(all(diff$upper > diff$lower))
+  cv <- prd_curve(real, list(a = g, b = g), method = c("knn", "coverage"),
+                  replicates = 6, angles = 51)
+  cc <- prd_compare(cv, baseline = "a")
+  expect_true(all(cc$estimate == 0 & cc$lower == 0 & cc$upper == 0))
 })
 
 test_that("replicate errors have classes", {
