@@ -325,7 +325,7 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #' @export
 entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
                             k = 5, split = 0, replicates = 0,
-                            features = NULL, id = NULL,
+                            conf_level = 0.9, features = NULL, id = NULL,
                             standardize = c("none", "real"),
                             per_sample = deprecated()) {
   if (is.numeric(metrics)) {
@@ -348,9 +348,11 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
                           rlang::enquo(id), standardize,
                           allow_constant = FALSE)
   replicates <- check_replicates(replicates)
+  conf_level <- check_level(conf_level)
   run <- function(real, gens, warn = TRUE, what = NULL) {
+    sp <- resolve_model_splits(split, real, gens)
     lapply(names(gens), function(m) {
-      s <- resolve_split(split, nrow(real), nrow(gens[[m]]))
+      s <- sp[[m]]
       res <- entropy_core(real, gens[[m]], s, k, warn = warn, what = what)
       res$model <- m
       res
@@ -377,7 +379,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
                                    what = "the half-samples of the replicates"),
                                pick))
                            })
-    out <- attach_metric_replicates(out, reps)
+    out <- attach_metric_replicates(out, reps, conf_level)
   }
   if (!per_sample) return(out)
   r1 <- first[[1]]

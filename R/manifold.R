@@ -132,7 +132,11 @@
 #'   1 <= `ppr_k` <= (smaller fit set size) - 1 (default 4). Checked only
 #'   when `p_precision` or `p_recall` is requested.
 #' @param replicates Number of half-sample replicates for intervals
-#'   (default 0: none).
+#'   (default 0: none; ceiling(R / 2) complementary pairs, see the section
+#'   Intervals). 40 to 200 are typical.
+#' @param conf_level Confidence level of the `lower` and `upper` columns
+#'   (default 0.9); [tidy()][prd_tidy] recomputes them at any
+#'   other level.
 #' @inheritParams prd_curve
 #' @param per_sample `r lifecycle::badge("deprecated")` Use
 #'   [manifold_samples()] for per-sample results.
@@ -198,7 +202,7 @@ manifold_metrics <- function(real, generated,
                                          "p_precision", "p_recall"),
                              k = 5, split = 0, closed = TRUE, k_prime = 1,
                              ppr_scale = 1.2, ppr_k = 4, replicates = 0,
-                             features = NULL, id = NULL,
+                             conf_level = 0.9, features = NULL, id = NULL,
                              standardize = c("none", "real"),
                              per_sample = deprecated()) {
   if (is.numeric(metrics)) {
@@ -221,18 +225,21 @@ manifold_metrics <- function(real, generated,
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
   opts$ppr_k_default <- missing(ppr_k)
   replicates <- check_replicates(replicates)
+  conf_level <- check_level(conf_level)
   run <- function(real, gens, split, what = "the fit sets") {
     shared <- engine_shared()
+    sp <- resolve_model_splits(split, real, gens)
     vctrs::vec_rbind(!!!lapply(names(gens), function(m) {
-      s <- resolve_split(split, nrow(real), nrow(gens[[m]]))
+      s <- sp[[m]]
       res <- manifold_core(real, gens[[m]], s, metrics, k, opts, what = what,
                            shared = shared)
       tibble::tibble(model = m, res$values)
     }))
   }
   shared <- engine_shared()
+  sp <- resolve_model_splits(split, sets$real, sets$generated)
   first <- lapply(names(sets$generated), function(m) {
-    s <- resolve_split(split, nrow(sets$real), nrow(sets$generated[[m]]))
+    s <- sp[[m]]
     res <- manifold_core(sets$real, sets$generated[[m]], s, metrics, k, opts,
                          per_sample = per_sample, shared = shared)
     res$model <- m
@@ -252,7 +259,7 @@ manifold_metrics <- function(real, generated,
                              run(real, gens, split,
                                  what = "the half-samples of the replicates")
                            })
-    out <- attach_metric_replicates(out, reps)
+    out <- attach_metric_replicates(out, reps, conf_level)
   }
   if (!per_sample) return(out)
   samples <- first[[1]]$samples

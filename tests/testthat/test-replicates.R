@@ -222,6 +222,35 @@ test_that("prd_compare() of a model with a copy of itself: exactly 0, interval [
                   replicates = 6, angles = 51)
   cc <- prd_compare(cv, baseline = "a")
   expect_true(all(cc$estimate == 0 & cc$lower == 0 & cc$upper == 0))
+  # with a split, the metric functions share the real split and the
+  # generated split of equal-size sets too
+  for (fn in list(manifold_metrics, entropy_metrics)) {
+    ms <- fn(real, list(a = g, b = g), k = 3, split = 0.5, replicates = 4)
+    cm <- prd_compare(ms, baseline = "a")
+    expect_true(all(cm$estimate == 0 & cm$lower == 0 & cm$upper == 0))
+  }
+})
+
+test_that("conf_level of the metric functions sets the level of lower and upper", {
+  set.seed(52)
+  real <- gauss(100, 3)
+  g <- gauss(100, 3, 0.5)
+  run <- function(level) {
+    set.seed(53)
+    manifold_metrics(real, g, metrics = c("precision", "recall"), k = 3,
+                     replicates = 10, conf_level = level)
+  }
+  m90 <- run(0.9)
+  m50 <- run(0.5)
+  expect_identical(m50$value, m90$value)
+  expect_equal(m50$lower, tidy(m90, conf_level = 0.5)$lower)
+  expect_equal(m50$upper, tidy(m90, conf_level = 0.5)$upper)
+  expect_true(all(m50$upper - m50$lower < m90$upper - m90$lower))
+  set.seed(54)
+  e80 <- entropy_metrics(real, g, k = 3, replicates = 6, conf_level = 0.8)
+  expect_equal(e80$lower, tidy(e80, conf_level = 0.8)$lower)
+  expect_error(manifold_metrics(real, g, replicates = 4, conf_level = 1.5),
+               class = "prdcurve_error_input")
 })
 
 test_that("replicate errors have classes", {
