@@ -283,18 +283,17 @@ test_that("replicate errors have classes", {
 test_that("90% intervals cover the estimator's mean at the nominal rate", {
   skip_on_cran()
   # 40 draws, n = 300 per set, d = 4, generated mean moved by 1 along axis
-  # 1, R = 20 replicates. Coverage of the mean estimate over the draws by
-  # the 90% (and 50%) intervals of the knn auc and the manifold recall.
-  # Binomial sd of a calibrated share over 40 draws: sqrt(p (1 - p) / 40),
-  # 0.047 at p = 0.9 and 0.079 at p = 0.5; the band is 3 sd, widened by 0.03
-  # for the Monte Carlo error of the target (the mean of only 40 estimates)
-  # and the 19 degrees of freedom of the variance (a t_19 quantile would
-  # give 0.884 instead of 0.9). 90% has no useful upper bound with 40
+  # 1, R = 20 replicates (10 pairs). Coverage of the mean estimate over the
+  # draws by the 90% (and 50%) intervals of the knn auc and the manifold
+  # recall. Binomial sd of a calibrated share over 40 draws:
+  # sqrt(p (1 - p) / 40), 0.047 at p = 0.9 and 0.079 at p = 0.5; the band
+  # is 3 sd, widened by 0.03 for the Monte Carlo error of the target (the
+  # mean of only 40 estimates). 90% has no useful upper bound with 40
   # draws; the 50% intervals bound the variance from both sides (a variance
   # 3 times too large would cover about 76%). Measured with seeds 7000 +
-  # 1:40 (and three other seed bases): auc 90% 0.95 (0.925-0.975), auc 50%
-  # 0.625 (0.475-0.625), recall 90% 0.95 (0.85-0.95); the curve intervals
-  # are conservative, see "Interval calibration" in bench/results.md.
+  # 1:40 (and 8000, 9000 + 1:40): auc 90% 0.875 (0.875-0.95), auc 50%
+  # 0.55 (0.40-0.55), recall 90% 0.925 (0.90-0.95); see "Interval
+  # calibration" in bench/results.md for the full run.
   draws <- 40
   one <- function(i) {
     set.seed(7000 + i)
