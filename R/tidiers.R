@@ -15,7 +15,8 @@ generics::glance
 #' when the result has replicates. `glance()` gives a one-row overview.
 #'
 #' @param x A `prd_curve` or a `prd_metrics` result.
-#' @param conf_level Confidence level of the intervals (default 0.9).
+#' @param conf_level Confidence level of the intervals (default 0.9; for
+#'   metric tables, the level they were computed at).
 #' @param ... For curves, passed to [summary.prd_curve()] (`beta`,
 #'   `epsilon`).
 #' @return `tidy()`: a tibble with columns `model`, `method` (`NA` for
@@ -85,8 +86,8 @@ glance.prd_curve <- function(x, ...) {
 #' @rdname prd_tidy
 #' @method tidy prd_metrics
 #' @export
-tidy.prd_metrics <- function(x, conf_level = 0.9, ...) {
-  conf_level <- check_level(conf_level)
+tidy.prd_metrics <- function(x, conf_level = attr(x, "conf_level"), ...) {
+  conf_level <- check_level(if (is.null(conf_level)) 0.9 else conf_level)
   reps <- attr(x, "replicates")
   ci <- if (is.null(reps)) {
     list(lower = rep(NA_real_, nrow(x)), upper = rep(NA_real_, nrow(x)))

@@ -246,6 +246,9 @@ test_that("conf_level of the metric functions sets the level of lower and upper"
   expect_equal(m50$lower, tidy(m90, conf_level = 0.5)$lower)
   expect_equal(m50$upper, tidy(m90, conf_level = 0.5)$upper)
   expect_true(all(m50$upper - m50$lower < m90$upper - m90$lower))
+  # tidy() keeps the table's level unless told otherwise
+  expect_equal(tidy(m50)$lower, m50$lower)
+  expect_equal(tidy(m50, conf_level = 0.9)$upper, m90$upper)
   set.seed(54)
   e80 <- entropy_metrics(real, g, k = 3, replicates = 6, conf_level = 0.8)
   expect_equal(e80$lower, tidy(e80, conf_level = 0.8)$lower)
