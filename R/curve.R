@@ -78,9 +78,12 @@
 #'   estimators are biased, see Sykes et al. 2024, section 5). Where the
 #'   variance falls faster than 1/n (the extremes `max_precision` and
 #'   `max_recall`, which sit at the edge of the score distribution) the
-#'   halves overstate it and the interval is conservative. Measured
-#'   calibration over 200 fresh draws (d = 16, 1,000 points per set) is in
-#'   the "Comparing models" vignette and `inst/extdata/calibration.csv`.
+#'   halves overstate it and the interval is conservative. Measured over
+#'   200 fresh draws (d = 16, 1,000 points per set, 20 pairs), 90%
+#'   intervals of the area cover in 88.5% to 93% of the draws, of the
+#'   extremes near 1 in 93.5% to 97.5%; paired differences of two models
+#'   from one distribution contain 0 in 89.5% to 94.5% (the "Comparing
+#'   models" vignette and `inst/extdata/calibration.csv`).
 #'   `k` must fit the half-samples; an odd `R` is rounded up.
 #'
 #' @section Extreme points:

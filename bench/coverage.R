@@ -478,9 +478,9 @@ write_results <- function(res, runs, path = "bench/results.md") {
            " pairs (the tables above). `normal quantile`: est ± z sqrt(v). ",
            "`0.2.0 rule`: the 2P halves taken as independent half-samples, ",
            "est ± z sd* (delete-d jackknife with d = n/2, Shao and Wu 1989), ",
-           "as prdcurve 0.2.0 did; it ignores that the pairs are ",
-           "complementary and overstates the variance by the excess of the ",
-           "half-sample variance over Var(theta_n) / (f / (1 - f))."),
+           "as prdcurve 0.2.0 did; the spread of overlapping halves equals ",
+           "Var(theta_n) only for smooth statistics, and it overstated the ",
+           "curve statistics' variance (inst/DESIGN-NOTES.md)."),
     "",
     md_variants(vv),
     "")
