@@ -1,0 +1,31 @@
+# Large cases of issue 11: four curves (knn, kde, ipr, coverage; split 0.5,
+# default k) at 50,000 per set with d = 2,048 and 100,000 per set with
+# d = 512, in a fresh Rscript process each: elapsed seconds of prd_curve(),
+# the peak resident memory of the process (VmHWM, which includes the two
+# input matrices) and the engine's product precision.
+#
+# Usage (package root, prdcurve installed):
+#   Rscript bench/large.R 50000 2048
+#   Rscript bench/large.R 100000 512
+# Prints one line "RESULT n d k precision seconds peak_MiB input_MiB".
+args <- commandArgs(trailingOnly = TRUE)
+n <- as.integer(args[1])
+d <- as.integer(args[2])
+suppressPackageStartupMessages(library(prdcurve))
+
+vm_hwm_mib <- function() {
+  st <- readLines("/proc/self/status")
+  as.numeric(gsub("[^0-9]", "", grep("^VmHWM", st, value = TRUE))) / 1024
+}
+set.seed(1)
+real <- matrix(rnorm(n * d), n, d)
+gen <- matrix(rnorm(n * d), n, d)
+gen[, 1] <- gen[, 1] + 0.5
+input_mib <- 2 * n * d * 8 / 2^20
+set.seed(2026)
+el <- system.time(
+  cv <- prd_curve(real, gen, method = c("knn", "kde", "ipr", "coverage"))
+)[["elapsed"]]
+precision <- getOption("prdcurve.precision", "default")
+cat(sprintf("RESULT %d %d %d %s %.1f %.0f %.0f\n", n, d, as.integer(cv$k[1]),
+            precision, el, vm_hwm_mib(), input_mib))
