@@ -789,7 +789,8 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   Rf_setAttrib(out, Rf_install("exact"), n_exact);
   SEXP team = PROTECT(Rf_ScalarInteger(prog.team)); np++;
   Rf_setAttrib(out, Rf_install("threads"), team);
-  SEXP precision = PROTECT(Rf_mkString(prec.single ? "single" : "double")); np++;
+  SEXP precision =
+    PROTECT(Rf_mkString(prec.single ? "single" : "double")); np++;
   Rf_setAttrib(out, Rf_install("precision"), precision);
   UNPROTECT(np);
   return out;

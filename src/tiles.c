@@ -1,11 +1,11 @@
 /* The one blocked distance engine: every estimator of prdcurve is a
  * reduction over the squared Euclidean distances between query rows and a
- * reference set. Distances are produced tile by tile (one dgemm per tile of
- * query rows against the whole reference set), so memory is
- * O(tile rows x reference rows), never O(n^2); a visitor consumes each row
- * of a tile through the primitives of this file, which decide every
- * comparison exactly. Rows are independent: per-row results do not depend
- * on the number of threads.
+ * reference set. Distances are produced tile by tile (one dgemm, or sgemm
+ * below, per tile of query rows against the whole reference set), so
+ * memory is O(tile rows x reference rows), never O(n^2); a visitor
+ * consumes each row of a tile through the primitives of this file, which
+ * decide every comparison exactly. Rows are independent: per-row results
+ * do not depend on the number of threads.
  *
  * Rounding. The BLAS product works on rows translated by a centre c (the
  * real set's mean, chosen by the caller): distances are translation
@@ -39,14 +39,15 @@
  * most 1 in magnitude). Let u_s = 2^-24 and eta = 2^-150 (half the
  * smallest float subnormal), in scaled units:
  *  - input: a~_l = fl32(sigma a^_l) = sigma a^_l (1 + e_l) + h_l,
- *    |e_l| <= u_s, |h_l| <= eta, so, with |x|_1 <= sqrt(d) |x|,
+ *    |e_l| <= u_s, |h_l| <= eta, so, with |x|_1 <= sqrt(d) |x| and
+ *    |sigma a^| <= 1,
  *      |a~.b~ - sigma^2 a^.b^| <= (2 u_s + u_s^2) sigma^2 |a^||b^|
  *                                 + 2 (1 + u_s) sqrt(d) eta + d eta^2;
  *  - the product, in float: sgemm sums over blocks of at most K_BLOCK
  *    coordinates (one sgemm per block; the blocks are added in double),
  *    so for any summation order, blocking or FMA inside a block of k
  *    coordinates, |fl32(x.y) - x.y| <= gamma_k(u_s) sum |x_l y_l| +
- *    k eta (gamma_n(u) = n u / (1 - n u); eta for underflow in the
+ *    2 k eta (gamma_n(u) = n u / (1 - n u); eta for underflow in the
  *    products; this assumes the classical product, as every BLAS does);
  *  - together, since (1 + u_s)^2 (1 + gamma_k) - 1 <= gamma_{k+2} and
  *    2 |a^||b^| <= |a^|^2 + |b^|^2, the float part of v errs by at most
@@ -58,15 +59,16 @@
  *    forming v: at most gamma_{2d+8}(u) (|a|^2 + |b|^2).
  * The window is twice the sum (the factor 2 covers the (1 + O(u_s))
  * factors between |a|, |a^| and the computed norms):
- *   tol = 1e-9 t + tol_rel (|a~|^2 + max |b~|^2) + tol_abs,
+ *   tol = 1e-9 t + tol_rel (|a^|^2 + max |b^|^2) + tol_abs,
  *   tol_rel = 2 (gamma_{kb+2}(u_s) + gamma_{2d+8}(u)),
  *   tol_abs = 16 d eta / sigma^2 = d 2^-146 / sigma^2
  * (about 3.1e-5 for d >= 256, against 9e-13 in double for d = 2,048).
  * The recomputation is unchanged: in double, from the rows as given.
  * Blocks of K_BLOCK = 256 coordinates make the window independent of d
- * (one sgemm of depth d would give gamma_{d+2}(u_s): 2.4e-4 at d = 2,048
- * and four times the recomputations) and cost little: sgemm runs near its
- * peak at depth 256, and adding a block to the tile is one pass over it.
+ * (one sgemm of depth d would give gamma_{d+2}(u_s): 2.4e-4 at d = 2,048,
+ * and 13.0 recomputations per row instead of 5.2, DESIGN-NOTES.md) and
+ * cost little: sgemm runs near its peak at depth 256, and adding a block
+ * to the tile is one pass over it.
  * Where the window is wide relative to the data (prd_prec_choose()), the
  * call runs in double. */
 #include "prdcurve.h"

@@ -83,6 +83,12 @@ test_that("single-precision products give identical results to double", {
                         bandwidth = 1.5, split = 0, angles = 51)
     expect_same_in_both(prd_curve, real, gen, method = "coverage",
                         k = ks[2], split = 0, closed = FALSE, angles = 51)
+    expect_same_in_both(knn_entropy, real, k = ks)
+    expect_same_in_both(knn_cross_entropy, real, gen, k = ks)
+    # external query points (Monte Carlo draws around the samples)
+    if (ncol(real) <= 10) {
+      expect_same_in_both(prd_kde_plugin, real, gen, n_mc = 300, angles = 51)
+    }
   }
 })
 
