@@ -5,6 +5,11 @@ show_progress <- function() {
   interactive() && isTRUE(getOption("prdcurve.progress", TRUE))
 }
 
+#' Whether the engine can compute its products in single precision (the
+#' BLAS has sgemm; configure)
+#' @noRd
+engine_has_sgemm <- function() .Call(ffi_sgemm)
+
 #' The engine's estimator table, from C (src/neighbours.c)
 #'
 #' One row per per-row quantity the engine computes: `name` (what
@@ -32,6 +37,7 @@ engine_estimators <- local({
 # real, generated, spec). C errors come back as classed R errors.
 engine_call <- function(real, generated, s, ks, estimators, own = NULL,
                         radii = list(), closed = TRUE, cross = FALSE,
+                        precision = engine_precision(call),
                         call = rlang::caller_env()) {
   eval <- s$eval
   if (is.list(eval)) eval <- lapply(eval, as.integer)
@@ -48,7 +54,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     # own radii from symmetric tiles (FALSE: the full sweep, for tests);
     # own_buffer: candidates kept per row there (0: default; tests)
     symmetric = !isFALSE(getOption("prdcurve.symmetric")),
-    own_buffer = as.integer(getOption("prdcurve.own_buffer", 0L))
+    own_buffer = as.integer(getOption("prdcurve.own_buffer", 0L)),
+    # products in single precision where the engine can (tiles.c)
+    single = identical(precision, "single")
   )
   with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
 }
@@ -105,7 +113,9 @@ with_engine_errors <- function(expr, call = rlang::caller_env()) {
 #'   X_f, Y_f, one column), kde_radius, ppr_radius (distances, NA when not
 #'   used). Evaluation rows of real come first, then those of generated.
 #'   Unrequested parts are NULL. Attributes: "exact" (pairs recomputed
-#'   exactly) and "threads" (the largest thread team that ran).
+#'   exactly), "threads" (the largest thread team that ran) and
+#'   "precision" (of the distance products: "single", "double", or
+#'   "mixed" when the engine calls differed).
 #'
 #' Radii that depend on the own radii (estimated kde bandwidths, ppr) need
 #' those first: one radii-only sweep over fit x fit, then the evaluation
@@ -154,6 +164,8 @@ engine_neighbours <- function(real, generated, s, ks, what,
   own <- NULL
   exact <- 0
   threads <- 1L
+  precision <- engine_precision(call)
+  used <- character()
   # own radii in a sweep of their own: with a split, or in cross mode, or
   # for derived radii; then the real set's may come from `shared`
   own_sweep <- length(derived) > 0L ||
@@ -168,9 +180,10 @@ engine_neighbours <- function(real, generated, s, ks, what,
     ox <- own_real(k_own)
     r <- engine_call(real, generated, s, k_own, "own",
                      own = if (!is.null(ox)) list(ox, NULL), closed = closed,
-                     call = call)
+                     precision = precision, call = call)
     exact <- attr(r, "exact")
     threads <- attr(r, "threads")
+    used <- attr(r, "precision")
     mean_dist <- function(r2, k) mean(sqrt(r2[, match(k, k_own)]))
     if ("kde" %in% what && is.null(radii$kde)) {
       # one pair, or (bandwidth_k = ks) a pair per k: a 2 x nk matrix
@@ -197,18 +210,21 @@ engine_neighbours <- function(real, generated, s, ks, what,
     if (engine_use_futures(s, cross)) {
       if (is.null(own_arg) && "ipr" %in% rest) {
         # the own radii once, here, not in every worker
-        r <- engine_call(real, generated, s, ks, "own", call = call)
+        r <- engine_call(real, generated, s, ks, "own",
+                         precision = precision, call = call)
         exact <- exact + attr(r, "exact")
+        used <- c(used, attr(r, "precision"))
         own_arg <- list(r$own_x, r$own_y)
       }
       out <- engine_futures(real, generated, s, ks, rest, own_arg, radii,
-                            closed, call = call)
+                            closed, precision, call = call)
     } else {
       out <- engine_call(real, generated, s, ks, rest, own_arg, radii, closed,
-                         cross = cross, call = call)
+                         cross = cross, precision = precision, call = call)
     }
     exact <- exact + attr(out, "exact")
     threads <- max(threads, attr(out, "threads"))
+    used <- c(used, attr(out, "precision"))
   } else {
     outputs <- unlist(table$outputs)
     out <- stats::setNames(vector("list", length(outputs)), outputs)
@@ -221,6 +237,9 @@ engine_neighbours <- function(real, generated, s, ks, what,
   out$ppr_radius <- if ("ppr" %in% what) radii$ppr else rep(NA_real_, 2)
   attr(out, "exact") <- exact
   attr(out, "threads") <- threads
+  used <- unique(used)
+  attr(out, "precision") <- if (length(used) == 1L) used else
+    if (length(used)) "mixed" else precision
   out
 }
 
@@ -242,7 +261,7 @@ engine_use_futures <- function(s, cross = FALSE) {
 #' depend on the blocks, so they equal the in-process run.
 #' @noRd
 engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
-                           call = rlang::caller_env()) {
+                           precision, call = rlang::caller_env()) {
   nw <- future::nbrOfWorkers()
   chunk <- function(v) {
     if (!length(v)) return(rep(list(v), nw))
@@ -261,12 +280,12 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
   parts <- future.apply::future_lapply(blocks, function(b) {
     # the worker's own copy of the package provides the engine
     block <- utils::getFromNamespace("engine_block", "prdcurve")
-    block(real, generated, fit, b, ks, what, own, radii, closed)
+    block(real, generated, fit, b, ks, what, own, radii, closed, precision)
   }, future.seed = NULL, future.packages = "prdcurve",
   future.globals = list(real = real, generated = generated, fit = fit,
                         ks = ks,
                         what = what, own = own, radii = radii,
-                        closed = closed))
+                        closed = closed, precision = precision))
   table <- engine_estimators()
   eval_out <- unlist(table$outputs[table$rows == "evaluation"])
   out <- parts[[1]]
@@ -283,16 +302,18 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
   }
   attr(out, "exact") <- sum(vapply(parts, attr, 0, "exact"))
   attr(out, "threads") <- max(vapply(parts, attr, 0L, "threads"))
+  used <- unique(vapply(parts, attr, "", "precision"))
+  attr(out, "precision") <- if (length(used) == 1L) used else "mixed"
   out
 }
 
 #' One block of evaluation rows, in a worker
 #' @noRd
 engine_block <- function(real, generated, fit, eval, ks, what, own, radii,
-                         closed) {
+                         closed, precision = "single") {
   f <- utils::getFromNamespace("engine_call", "prdcurve")
   f(real, generated, list(fit = fit, eval = eval), ks, what, own, radii,
-    closed)
+    closed, precision = precision)
 }
 
 #' A cache for the work that depends on the real set only, shared by the
@@ -306,7 +327,8 @@ engine_shared <- function() {
 }
 
 #' The own radii of the real fit rows at ks, from the cache or computed
-#' once (one symmetric sweep over X_f) and cached.
+#' once (one symmetric sweep over X_f) and cached. The radii are exact,
+#' so they do not depend on the precision of the products.
 #' @noRd
 shared_own_real <- function(shared, real, s, ks, call) {
   fx <- as.integer(s$fit[[1]])
@@ -316,7 +338,7 @@ shared_own_real <- function(shared, real, s, ks, call) {
   }
   r <- engine_call(real, real[0, , drop = FALSE],
                    list(fit = list(fx, integer()), eval = NULL), ks, "own",
-                   call = call)
+                   precision = engine_precision(call), call = call)
   shared$entries[[length(shared$entries) + 1L]] <-
     list(fit = fx, ks = ks, own = r$own_x)
   r$own_x

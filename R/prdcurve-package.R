@@ -9,9 +9,10 @@
 #' [prd_discrete()] give exact curves to compare against.
 #'
 #' All estimators share one tiled distance engine: squared Euclidean
-#' distances are produced block by block with the BLAS (`dgemm`), consumed by
-#' per-row reductions in C (k-th neighbour radii, ball counts) in parallel
-#' with OpenMP ([prd_threads()]), and never stored as an n x n matrix.
+#' distances are produced block by block with the BLAS (`sgemm` or `dgemm`,
+#' option `prdcurve.precision` below), consumed by per-row reductions in C
+#' (k-th neighbour radii, ball counts) in parallel with OpenMP
+#' ([prd_threads()]), and never stored as an n x n matrix.
 #'
 #' @section Conventions: Every function of the package follows one grammar.
 #'
@@ -64,6 +65,19 @@
 #'   legal but probably a mistake (an id-like column, fewer rows than
 #'   columns, column scales that differ by more than a factor 100 from the
 #'   median one, all rows equal); `FALSE` silences these checks.
+#'   `prdcurve.precision` (default `"single"`) is the precision of the
+#'   distance engine's matrix products: `"single"` computes them with the
+#'   BLAS's single-precision `sgemm` where it is available (R guarantees
+#'   only the double-precision routines; the package checks for `sgemm`
+#'   when it is installed), about twice as fast as `"double"` (`dgemm`) in
+#'   high dimension. Results do not depend on it: every comparison of a
+#'   distance with a radius whose outcome the rounding could change is
+#'   recomputed exactly in double precision, so curves and metrics are
+#'   identical to the last bit either way. The engine uses double precision
+#'   anyway when `sgemm` is missing, and for data whose rounding window
+#'   would hold too many pairs (a generated set far from the real one
+#'   relative to the real set's spread). Any other value is an error
+#'   (`prdcurve_error_input`).
 #'
 #' @references
 #' Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new perspective

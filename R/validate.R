@@ -428,6 +428,16 @@ check_flag <- function(x, arg = rlang::caller_arg(x),
   x
 }
 
+#' The precision of the engine's distance products, from
+#' `options(prdcurve.precision)`: "single" (the default; the engine uses
+#' double where sgemm is missing or the data need it) or "double".
+#' @noRd
+engine_precision <- function(call = rlang::caller_env()) {
+  check_choice(getOption("prdcurve.precision", "single"),
+               c("single", "double"), arg = "options(prdcurve.precision)",
+               call = call)
+}
+
 #' One or several of `choices`, with a classed error naming the argument.
 #' @noRd
 check_choice <- function(x, choices, multiple = FALSE, arg = rlang::caller_arg(x),

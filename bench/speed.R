@@ -8,7 +8,11 @@
 #   Rscript bench/speed.R scalars N D     four scalars, no split
 #   Rscript bench/speed.R models N D      4 models vs 1, no split (see models.R)
 #   Rscript bench/speed.R future N D      four curves, multisession (2) vs sequential
-# Each prints one line "RESULT ..." (read by bench/run-speed.sh).
+#   Rscript bench/speed.R precision N D   four curves, split 0.5, products in
+#                                         single vs double precision, with the
+#                                         float64 and float32 product times
+# Each prints one line "RESULT ..." (read by bench/run-speed.sh); the
+# precision case also prints its table row.
 args <- commandArgs(trailingOnly = TRUE)
 what <- args[1]
 n <- as.integer(args[2])
@@ -36,7 +40,112 @@ prod_time <- function(a, b) {
 }
 invisible(tcrossprod(real[1:256, ], gen[1:256, ]))
 
-if (what == "curves" || what == "future") {
+# C product times of the pairs a b' in the engine's tiles (512 rows of a
+# against all of b, one dgemm or sgemm of depth d each): R has no float32
+# product, so a small C program is compiled against R's BLAS. Returns
+# c(float64 s, float32 s), NA when the BLAS has no sgemm.
+c_prod_time <- function(na, nb, d) {
+  dir <- tempfile("gemm")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  writeLines(c(
+    "#include <stdio.h>", "#include <stdlib.h>", "#include <time.h>",
+    "extern void dgemm_(const char *, const char *, const int *, const int *,",
+    "  const int *, const double *, const double *, const int *,",
+    "  const double *, const int *, const double *, double *, const int *,",
+    "  size_t, size_t);",
+    "extern void sgemm_(const char *, const char *, const int *, const int *,",
+    "  const int *, const float *, const float *, const int *,",
+    "  const float *, const int *, const float *, float *, const int *,",
+    "  size_t, size_t);",
+    "static double now(void) { struct timespec t;",
+    "  clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }",
+    "int main(int argc, char **argv) {",
+    "  int na = atoi(argv[1]), nb = atoi(argv[2]), d = atoi(argv[3]), m = 512;",
+    "  size_t la = (size_t) na * d, lb = (size_t) nb * d;",
+    "  double *A = malloc(la * 8), *B = malloc(lb * 8), *C = malloc((size_t) m * nb * 8);",
+    "  float *Af = malloc(la * 4), *Bf = malloc(lb * 4), *Cf = malloc((size_t) m * nb * 4);",
+    "  srand(1);",
+    "  for (size_t i = 0; i < la; i++) Af[i] = A[i] = rand() / (double) RAND_MAX - 0.5;",
+    "  for (size_t i = 0; i < lb; i++) Bf[i] = B[i] = rand() / (double) RAND_MAX - 0.5;",
+    "  double al = -2, be = 0; float alf = -2, bef = 0; double best[2] = {1e300, 1e300};",
+    "  for (int rep = 0; rep < 2; rep++) for (int p = 0; p < 2; p++) {",
+    "    double t0 = now();",
+    "    for (int i0 = 0; i0 < na; i0 += m) {",
+    "      int mm = na - i0 < m ? na - i0 : m;",
+    '      if (p == 0) dgemm_("N", "T", &nb, &mm, &d, &al, B, &nb, A + i0, &na, &be, C, &nb, 1, 1);',
+    '      else sgemm_("N", "T", &nb, &mm, &d, &alf, Bf, &nb, Af + i0, &na, &bef, Cf, &nb, 1, 1);',
+    "    }",
+    "    double t = now() - t0; if (t < best[p]) best[p] = t;",
+    "  }",
+    '  printf("%.4f %.4f\\n", best[0], best[1]);',
+    "  return 0;",
+    "}"), file.path(dir, "gemm.c"))
+  rcmd <- file.path(R.home("bin"), "R")
+  cfg <- function(v) system2(rcmd, c("CMD", "config", v), stdout = TRUE)
+  cmd <- paste(cfg("CC"), cfg("CFLAGS"), "-o", file.path(dir, "gemm"),
+               file.path(dir, "gemm.c"), cfg("BLAS_LIBS"), cfg("FLIBS"))
+  if (system(cmd, ignore.stdout = TRUE, ignore.stderr = TRUE) != 0) {
+    return(c(NA_real_, NA_real_))
+  }
+  as.numeric(strsplit(system2(file.path(dir, "gemm"), c(na, nb, d),
+                              stdout = TRUE), " ")[[1]])
+}
+
+if (what == "precision") {
+  methods <- c("knn", "kde", "ipr", "coverage")
+  h <- round(n / 2)
+  # products now: E F' and half of X_f X_f' + Y_f Y_f' (symmetric own radii)
+  xf <- real[1:h, , drop = FALSE]
+  F <- rbind(xf, gen[1:h, , drop = FALSE])
+  E <- rbind(real[-(1:h), , drop = FALSE], gen[-(1:h), , drop = FALSE])
+  t_r64 <- prod_time(E, F) + prod_time(xf, xf)
+  rm(F, E, xf)
+  invisible(gc())
+  t_c <- c_prod_time(n, n, d) + c_prod_time(h, h, d)
+  # the engine's exact recomputations and precision, per engine call
+  calls <- new.env()
+  calls$exact <- 0
+  calls$precision <- character()
+  suppressMessages(trace(
+    "engine_neighbours", where = asNamespace("prdcurve"), print = FALSE,
+    exit = quote({
+      calls$exact <- calls$exact + attr(returnValue(), "exact")
+      calls$precision <- c(calls$precision, attr(returnValue(), "precision"))
+    })))
+  run <- function(precision) {
+    options(prdcurve.precision = precision)
+    calls$exact <- 0
+    calls$precision <- character()
+    set.seed(2026)
+    el <- system.time(cv <- prd_curve(real, gen, method = methods))[["elapsed"]]
+    list(cv = cv, seconds = el, exact = calls$exact,
+         precision = paste(unique(calls$precision), collapse = "+"))
+  }
+  # warm-up (both code paths loaded), then each precision once
+  for (p in c("single", "double")) {
+    options(prdcurve.precision = p)
+    suppressWarnings(prd_curve(real[1:200, ], gen[1:200, ], method = methods))
+  }
+  d64 <- run("double")
+  s <- run("single")
+  stopifnot(identical(s$cv, d64$cv))
+  # pairs visited: E F' (n x n) and own radii over X_f, Y_f (2 h^2)
+  pairs <- as.double(n) * n + 2 * as.double(h) * h
+  k <- as.integer(s$cv$k[1])
+  cat(sprintf("RESULT %.2f %.2f %.2f %.2f %.2f %.0f %.0f %d %s\n",
+              s$seconds, d64$seconds, t_r64, t_c[1], t_c[2], s$exact,
+              d64$exact, k, s$precision))
+  f <- function(x, digits = 2) formatC(x, format = "f", digits = digits,
+                                       big.mark = ",")
+  cat(sprintf("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+              format(n, big.mark = ","), format(d, big.mark = ","), k,
+              f(s$seconds), f(d64$seconds), f(d64$seconds / s$seconds),
+              f(t_r64), f(t_c[1]), f(t_c[2]), f(t_c[1] / t_c[2]),
+              f(s$exact / (2 * n), 1), f(d64$exact / (2 * n), 1),
+              formatC(100 * (s$exact - d64$exact) / pairs, format = "f",
+                      digits = 4)))
+} else if (what == "curves" || what == "future") {
   methods <- c("knn", "kde", "ipr", "coverage")
   h <- round(n / 2)
   xf <- real[1:h, , drop = FALSE]

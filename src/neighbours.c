@@ -313,6 +313,37 @@ static int flag(SEXP x, const char *what) {
   return LOGICAL(x)[0];
 }
 
+/* ffi_sgemm(): whether the BLAS has sgemm (configure), i.e. whether the
+ * engine can compute its products in single precision. */
+SEXP ffi_sgemm(void) {
+#ifdef PRD_HAVE_SGEMM
+  return Rf_ScalarLogical(1);
+#else
+  return Rf_ScalarLogical(0);
+#endif
+}
+
+/* The largest squared norm of the rows of M (n x d) translated by centre,
+ * folded into *mx, and their sum added to *sum. */
+static void centred_norms(const double *M, int n, int d, const double *centre,
+                          double *mx, double *sum) {
+  if (n <= 0) return;
+  double *nr = (double *) R_alloc(n, sizeof(double));
+  for (int i = 0; i < n; i++) nr[i] = 0.0;
+  for (int l = 0; l < d; l++) {
+    const double *col = M + (size_t) l * n;
+    double c = centre[l];
+    for (int i = 0; i < n; i++) {
+      double v = col[i] - c;
+      nr[i] += v * v;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    if (nr[i] > *mx) *mx = nr[i];
+    *sum += nr[i];
+  }
+}
+
 /* .Call(ffi_engine, real, generated, spec), spec a named list:
  *   fit        list of two integer vectors: fit rows of real, generated
  *   eval       NULL (the fit rows, self-excluded by index), a list of two
@@ -324,9 +355,12 @@ static int flag(SEXP x, const char *what) {
  *   radii      named list of fixed radius pairs (distances, double(2)),
  *              one per estimator that needs one, named as its `radius`
  *   closed, progress  TRUE or FALSE
+ *   single     TRUE: products in single precision where available and
+ *              narrow enough (tiles.c), FALSE: double (NULL: TRUE)
  * Returns a list with every output name of the table (NULL when not
- * computed), with attributes "exact" (exact recomputations) and "threads"
- * (the largest thread team used). */
+ * computed), with attributes "exact" (exact recomputations), "threads"
+ * (the largest thread team used) and "precision" ("single" or "double",
+ * the precision of the products). */
 SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   int np = 0;
   if (!is_real_matrix(real) || !is_real_matrix(gen))
@@ -571,6 +605,23 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
       centre[l] = s / nC;
     }
   }
+  /* the precision of the products: single where sgemm exists, unless the
+   * rounding window would be wide for these data (prd_prec_choose()) */
+  SEXP single_ = list_get(spec, "single");
+  int want_single = Rf_isNull(single_) ? 1 : flag(single_, "single");
+  prd_prec prec = {0, 1.0};
+#ifdef PRD_HAVE_SGEMM
+  if (want_single && centre) {
+    double mx = 0.0, sum_c = 0.0, sum_o = 0.0;
+    centred_norms(nX > 0 ? X : Y, nX > 0 ? nX : nY, d, centre, &mx, &sum_c);
+    if (nX > 0) centred_norms(Y, nY, d, centre, &mx, &sum_o);
+    if (external)
+      centred_norms(REAL(eval), Rf_nrows(eval), d, centre, &mx, &sum_o);
+    prec = prd_prec_choose(1, d, mx, sum_c / (nX > 0 ? nX : nY));
+  }
+#else
+  (void) want_single;
+#endif
   int *fit_idx = (int *) R_alloc(nF > 0 ? nF : 1, sizeof(int));
   for (int i = 0; i < nFx; i++) fit_idx[i] = fx[i];
   for (int i = 0; i < nFy; i++) fit_idx[nFx + i] = fy[i];
@@ -599,7 +650,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
         memcpy(base[EST_OWN].p[p], REAL(VECTOR_ELT(own, p)),
                len * sizeof(double));
       else
-        prd_own_radii(p == 0 ? &xr : &yr, d, centre, ks, nk, threads,
+        prd_own_radii(p == 0 ? &xr : &yr, d, centre, &prec, ks, nk, threads,
                       own_cap, &prog, (double *) base[EST_OWN].p[p]);
     }
   }
@@ -635,7 +686,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     for (int i = 0; i < nFy; i++) cs.ppr_b[i] = 0.0;
     prd_rows xr = {{X, NULL}, {nX, 0}, fx, nFx, nFx};
     prd_rows yr = {{Y, NULL}, {nY, 0}, fy, nFy, nFy};
-    prd_cross(&xr, &yr, d, centre, &cs, threads, &prog);
+    prd_cross(&xr, &yr, d, centre, &prec, &cs, threads, &prog);
     /* outputs: a = of X_f, b = of Y_f; rows of real get the b side
      * (Y_f), rows of generated the a side (X_f); the rest NA */
     int ests[2] = {e_ipr, e_cov};
@@ -663,7 +714,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   }
   if (pre_sweep || main_sweep) {
     prd_ref ref;
-    prd_ref_init(&ref, &fit_rows, d, centre);
+    prd_ref_init(&ref, &fit_rows, d, centre, &prec);
 
     if (pre_sweep) {
       w.self = 1;
@@ -738,6 +789,9 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   Rf_setAttrib(out, Rf_install("exact"), n_exact);
   SEXP team = PROTECT(Rf_ScalarInteger(prog.team)); np++;
   Rf_setAttrib(out, Rf_install("threads"), team);
+  SEXP precision =
+    PROTECT(Rf_mkString(prec.single ? "single" : "double")); np++;
+  Rf_setAttrib(out, Rf_install("precision"), precision);
   UNPROTECT(np);
   return out;
 }

@@ -13,6 +13,18 @@
 #endif
 #include <stdint.h>
 
+/* sgemm is not part of what R guarantees of its BLAS (only the double
+ * routines are); `configure` defines PRD_HAVE_SGEMM when BLAS_LIBS links
+ * it. Declared as R_ext/BLAS.h declares dgemm, with the hidden lengths of
+ * the two character arguments. */
+#ifdef PRD_HAVE_SGEMM
+void F77_NAME(sgemm)(const char *transa, const char *transb, const int *m,
+                     const int *n, const int *k, const float *alpha,
+                     const float *a, const int *lda, const float *b,
+                     const int *ldb, const float *beta, float *c,
+                     const int *ldc FCLEN FCLEN);
+#endif
+
 /* ---- threads.c -------------------------------------------------------- */
 
 /* The thread count in force: prd_threads(n) if set, else the default
@@ -35,17 +47,31 @@ typedef struct {
   int n0;
 } prd_rows;
 
+/* Precision of the tile products of one engine call (tiles.c): double
+ * (dgemm), or single (sgemm) on float copies of the translated rows
+ * multiplied by `scale`, a power of two making every squared norm of the
+ * call at most 1 (no float overflow; underflow bounded in tiles.c). */
+typedef struct {
+  int single;
+  double scale;
+} prd_prec;
+
 /* Reference set: the rows every query is compared with. `data` holds them
  * translated by the engine's centre (column-major, n x d, leading
- * dimension n), `norm2` their squared norms; `orig` the same rows as
- * given, untranslated, for the exact recomputation. */
+ * dimension n) in double, or `fdata` in single precision (times
+ * prec.scale; the other one is NULL), `norm2` their squared norms (always
+ * double, from the translated rows); `orig` the same rows as given,
+ * untranslated, for the exact recomputation. */
 typedef struct {
   const double *data;
+  const float *fdata;
+  prd_prec prec;
   int n;
   int d;
   const double *norm2;
   double norm2_max;   /* largest squared norm: bounds the rounding error */
   double tol_rel;     /* rounding bound per unit of squared norm, see tiles.c */
+  double tol_abs;     /* and its absolute part (float underflow; 0 in double) */
   prd_rows orig;
 } prd_ref;
 
@@ -88,9 +114,17 @@ typedef struct {
 } prd_progress;
 
 /* Gather the rows of `rows` translated by `centre` (NULL: none) into a
- * column-major block and its squared norms; fills *ref. */
+ * column-major block (in the precision `prec`) and its squared norms;
+ * fills *ref. */
 void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
-                  const double *centre);
+                  const double *centre, const prd_prec *prec);
+
+/* The precision of an engine call's products: single when `want` and
+ * sgemm is available and the rounding window stays narrow for these data
+ * (tiles.c); max_norm2: the largest squared norm of the translated rows
+ * the call uses, mean_norm2: their mean over the real rows. */
+prd_prec prd_prec_choose(int want, int d, double max_norm2,
+                         double mean_norm2);
 
 /* Stream all query rows against the reference in tiles: one dgemm per tile
  * (called outside any parallel region), then the visitor on each row in an
@@ -105,8 +139,8 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
  * by index, from symmetric tiles: each unordered pair's product once.
  * cap_min: candidates kept per row (0: the default), see tiles.c. */
 void prd_own_radii(const prd_rows *rows, int d, const double *centre,
-                   const int *ks, int nk, int threads, int cap_min,
-                   prd_progress *prog, double *out);
+                   const prd_prec *prec, const int *ks, int nk, int threads,
+                   int cap_min, prd_progress *prog, double *out);
 
 /* The cross pairs of A (X_f) and B (Y_f), each computed once, against
  * radii known beforehand: own radii (squared, nA x nk with leading
@@ -124,8 +158,8 @@ typedef struct {
   double *ppr_a, *ppr_b;
 } prd_cross_spec;
 void prd_cross(const prd_rows *A, const prd_rows *B, int d,
-               const double *centre, const prd_cross_spec *cs, int threads,
-               prd_progress *prog);
+               const double *centre, const prd_prec *prec,
+               const prd_cross_spec *cs, int threads, prd_progress *prog);
 
 /* Per-row primitives (SPEC.md section 0). Every comparison of a squared
  * distance with a threshold is exact: pairs whose approximate distance is
@@ -171,6 +205,7 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
 /* ---- neighbours.c ----------------------------------------------------- */
 SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec);
 SEXP ffi_estimators(void);
+SEXP ffi_sgemm(void);
 
 /* ---- threads.c -------------------------------------------------------- */
 SEXP ffi_threads(SEXP n);

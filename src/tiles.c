@@ -1,11 +1,11 @@
 /* The one blocked distance engine: every estimator of prdcurve is a
  * reduction over the squared Euclidean distances between query rows and a
- * reference set. Distances are produced tile by tile (one dgemm per tile of
- * query rows against the whole reference set), so memory is
- * O(tile rows x reference rows), never O(n^2); a visitor consumes each row
- * of a tile through the primitives of this file, which decide every
- * comparison exactly. Rows are independent: per-row results do not depend
- * on the number of threads.
+ * reference set. Distances are produced tile by tile (one dgemm, or sgemm
+ * below, per tile of query rows against the whole reference set), so
+ * memory is O(tile rows x reference rows), never O(n^2); a visitor
+ * consumes each row of a tile through the primitives of this file, which
+ * decide every comparison exactly. Rows are independent: per-row results
+ * do not depend on the number of threads.
  *
  * Rounding. The BLAS product works on rows translated by a centre c (the
  * real set's mean, chosen by the caller): distances are translation
@@ -27,7 +27,50 @@
  * as sum((q - r)^2) from the rows *as given* (never the translated ones:
  * translating integer data by a non-integer mean would break exact ties),
  * in the same order as a direct computation, so every decision equals the
- * one from exact distances. */
+ * one from exact distances.
+ *
+ * float32 tiles. With prec.single (sgemm available, prd_prec_choose()),
+ * the products are computed in single precision from float copies of the
+ * translated rows; the norms stay in double, from the double translated
+ * rows a^ = fl(a), b^ = fl(b), and v = |a^|^2 + |b^|^2 - 2 p is formed in
+ * double, p the float product. The copies are taken after a scaling by
+ * sigma, a power of two with sigma^2 max|a^|^2 < 1 over every row of the
+ * call (exact, and no float overflow: every product and partial sum is at
+ * most 1 in magnitude). Let u_s = 2^-24 and eta = 2^-150 (half the
+ * smallest float subnormal), in scaled units:
+ *  - input: a~_l = fl32(sigma a^_l) = sigma a^_l (1 + e_l) + h_l,
+ *    |e_l| <= u_s, |h_l| <= eta, so, with |x|_1 <= sqrt(d) |x| and
+ *    |sigma a^| <= 1,
+ *      |a~.b~ - sigma^2 a^.b^| <= (2 u_s + u_s^2) sigma^2 |a^||b^|
+ *                                 + 2 (1 + u_s) sqrt(d) eta + d eta^2;
+ *  - the product, in float: sgemm sums over blocks of at most K_BLOCK
+ *    coordinates (one sgemm per block; the blocks are added in double),
+ *    so for any summation order, blocking or FMA inside a block of k
+ *    coordinates, |fl32(x.y) - x.y| <= gamma_k(u_s) sum |x_l y_l| +
+ *    2 k eta (gamma_n(u) = n u / (1 - n u); eta for underflow in the
+ *    products; this assumes the classical product, as every BLAS does);
+ *  - together, since (1 + u_s)^2 (1 + gamma_k) - 1 <= gamma_{k+2} and
+ *    2 |a^||b^| <= |a^|^2 + |b^|^2, the float part of v errs by at most
+ *      gamma_{kb+2}(u_s) (|a^|^2 + |b^|^2) + 16 d eta / sigma^2,
+ *    kb = min(d, K_BLOCK), in the units of the rows;
+ *  - the double side: the rounding of a^, b^ as above (u D^2 + 2u(1 +
+ *    u)(|a|^2 + |b|^2), D^2 <= 2(|a|^2 + |b|^2)), the norms (gamma_d(u)
+ *    each), the sum of the blocks (gamma_{d/kb}(u)) and the two additions
+ *    forming v: at most gamma_{2d+8}(u) (|a|^2 + |b|^2).
+ * The window is twice the sum (the factor 2 covers the (1 + O(u_s))
+ * factors between |a|, |a^| and the computed norms):
+ *   tol = 1e-9 t + tol_rel (|a^|^2 + max |b^|^2) + tol_abs,
+ *   tol_rel = 2 (gamma_{kb+2}(u_s) + gamma_{2d+8}(u)),
+ *   tol_abs = 16 d eta / sigma^2 = d 2^-146 / sigma^2
+ * (about 3.1e-5 for d >= 256, against 9e-13 in double for d = 2,048).
+ * The recomputation is unchanged: in double, from the rows as given.
+ * Blocks of K_BLOCK = 256 coordinates make the window independent of d
+ * (one sgemm of depth d would give gamma_{d+2}(u_s): 2.4e-4 at d = 2,048,
+ * and 13.0 recomputations per row instead of 5.2, DESIGN-NOTES.md) and
+ * cost little: sgemm runs near its peak at depth 256, and adding a block
+ * to the tile is one pass over it.
+ * Where the window is wide relative to the data (prd_prec_choose()), the
+ * call runs in double. */
 #include "prdcurve.h"
 #include <float.h>
 #include <math.h>
@@ -37,14 +80,6 @@
 #include <omp.h>
 #endif
 
-static void row_norms(const double *x, int n, int d, double *out) {
-  for (int i = 0; i < n; i++) out[i] = 0.0;
-  for (int l = 0; l < d; l++) {
-    const double *col = x + (size_t) l * n;
-    for (int i = 0; i < n; i++) out[i] += col[i] * col[i];
-  }
-}
-
 /* the row at position p of `rows`, as given, and its stride */
 static inline const double *rows_at(const prd_rows *rows, int p,
                                     size_t *stride) {
@@ -53,37 +88,155 @@ static inline const double *rows_at(const prd_rows *rows, int p,
   return rows->src[s] + rows->idx[p];
 }
 
-/* Gather rows translated by centre (NULL: none), column-major n x d. */
+/* Gather rows lo.. lo + n - 1 translated by centre (NULL: none),
+ * column-major n x d: in double into out and/or, times `scale` and
+ * rounded to float, into outf (either may be NULL), with their squared
+ * norms, always from the double translated values, into norm2. */
 static void gather(const prd_rows *rows, int lo, int n, int d,
-                   const double *centre, double *out) {
+                   const double *centre, double scale, double *out,
+                   float *outf, double *norm2) {
+  for (int i = 0; i < n; i++) norm2[i] = 0.0;
   for (int l = 0; l < d; l++) {
     double c = centre ? centre[l] : 0.0;
-    double *col = out + (size_t) l * n;
+    double *col = out ? out + (size_t) l * n : NULL;
+    float *colf = outf ? outf + (size_t) l * n : NULL;
     for (int i = 0; i < n; i++) {
       size_t st;
       const double *r = rows_at(rows, lo + i, &st);
-      col[i] = r[(size_t) l * st] - c;
+      double v = r[(size_t) l * st] - c;
+      if (col) col[i] = v;
+      if (colf) colf[i] = (float) (scale * v);
+      norm2[i] += v * v;
     }
   }
 }
 
+/* ---- the precision of the products ---------------------------------- */
+
+#define U_DOUBLE (DBL_EPSILON / 2.0) /* 2^-53 */
+#define U_SINGLE (FLT_EPSILON / 2.0) /* 2^-24 */
+/* single precision: the products are summed in float over blocks of at
+ * most K_BLOCK coordinates, the blocks in double */
+#define K_BLOCK 256
+
+/* gamma_n = n u / (1 - n u) */
+static double gamma_n(double n, double u) { return n * u / (1.0 - n * u); }
+
+/* The window's relative part (see the top of this file). */
+static double tol_rel_for(int single, int d) {
+  if (single) {
+    double kb = d < K_BLOCK ? d : K_BLOCK;
+    return 2.0 * (gamma_n(kb + 2.0, U_SINGLE) +
+                  gamma_n(2.0 * d + 8.0, U_DOUBLE));
+  }
+  double rel = 4.0 * ((double) d + 3.0) * U_DOUBLE;
+  return rel > 1e-12 ? rel : 1e-12;
+}
+
+/* Single precision stops paying when its window holds too many pairs:
+ * the window is about tol_rel * 2 max|a|^2 wide, the squared distances
+ * spread over about 2 mean|a|^2 (the real set's total variance). Above
+ * this ratio of the two the call runs in double (DESIGN-NOTES.md,
+ * "float32 tiles": measured recomputations). */
+#define SINGLE_MAX_WINDOW 1e-3
+
+prd_prec prd_prec_choose(int want, int d, double max_norm2,
+                         double mean_norm2) {
+  prd_prec p = {0, 1.0};
+#ifdef PRD_HAVE_SGEMM
+  if (!want || d < 1) return p; /* d >= 1: tile_products() sets g */
+  if (!R_FINITE(max_norm2) || !(max_norm2 > 0.0)) return p;
+  if (tol_rel_for(1, d) * max_norm2 > SINGLE_MAX_WINDOW * mean_norm2)
+    return p;
+  int e;
+  frexp(max_norm2, &e); /* max_norm2 = f 2^e, f in [1/2, 1) */
+  if (e < -900 || e > 900) return p;
+  p.single = 1;
+  p.scale = ldexp(1.0, -(int) ceil(e / 2.0)); /* scale^2 max_norm2 < 1 */
+#else
+  (void) want; (void) d; (void) max_norm2; (void) mean_norm2;
+#endif
+  return p;
+}
+
+/* the block of translated rows from row i0 on, in the ref's precision */
+static const void *block_at(const prd_ref *ref, int i0) {
+  if (ref->prec.single) return (const void *) (ref->fdata + i0);
+  return (const void *) (ref->data + i0);
+}
+
+/* The one product of the engine: g (nb x na, leading dimension nb) =
+ * -2 B A', B and A column-major blocks of translated rows (leading
+ * dimensions ldb, lda) in the precision prec: dgemm, or one sgemm per
+ * block of K_BLOCK coordinates into the float scratch gs (nb x na), each
+ * added to g in double in the units of the rows (times 1 / scale^2, a
+ * power of two: exact). Called outside any parallel region: a threaded
+ * BLAS must not be oversubscribed. */
+static void tile_products(const prd_prec *prec, int nb, int na, int d,
+                          const void *B, int ldb, const void *A, int lda,
+                          double *g, float *gs) {
+  const char *tn = "N", *tt = "T";
+#ifdef PRD_HAVE_SGEMM
+  if (prec->single) {
+    float alpha = -2.0f, beta = 0.0f;
+    double back = 1.0 / (prec->scale * prec->scale);
+    size_t len = (size_t) nb * na;
+    const float *Bf = (const float *) B, *Af = (const float *) A;
+    for (int l0 = 0; l0 < d; l0 += K_BLOCK) {
+      int kb = d - l0 < K_BLOCK ? d - l0 : K_BLOCK;
+      F77_CALL(sgemm)(tn, tt, &nb, &na, &kb, &alpha,
+                      Bf + (size_t) l0 * ldb, &ldb, Af + (size_t) l0 * lda,
+                      &lda, &beta, gs, &nb FCONE FCONE);
+      if (l0 == 0) {
+        for (size_t c = 0; c < len; c++) g[c] = back * (double) gs[c];
+      } else {
+        for (size_t c = 0; c < len; c++) g[c] += back * (double) gs[c];
+      }
+    }
+    return;
+  }
+#else
+  (void) prec; (void) gs;
+#endif
+  double alpha = -2.0, beta = 0.0;
+  F77_CALL(dgemm)(tn, tt, &nb, &na, &d, &alpha, (const double *) B, &ldb,
+                  (const double *) A, &lda, &beta, g, &nb FCONE FCONE);
+}
+
+/* float scratch for tile_products(): n floats in single precision */
+static float *float_scratch(const prd_prec *prec, size_t n) {
+  if (!prec->single) return NULL;
+  return (float *) R_alloc(n > 0 ? n : 1, sizeof(float));
+}
+
 void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
-                  const double *centre) {
+                  const double *centre, const prd_prec *prec) {
   int n = rows->n;
-  double *F = (double *) R_alloc((size_t) (n > 0 ? n : 1) * (d > 0 ? d : 1),
-                                 sizeof(double));
+  size_t len = (size_t) (n > 0 ? n : 1) * (d > 0 ? d : 1);
   double *nrm = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
-  gather(rows, 0, n, d, centre, F);
-  row_norms(F, n, d, nrm);
+  ref->prec = *prec;
+  ref->data = NULL;
+  ref->fdata = NULL;
+  if (prec->single) {
+    float *Ff = (float *) R_alloc(len, sizeof(float));
+    gather(rows, 0, n, d, centre, prec->scale, NULL, Ff, nrm);
+    ref->fdata = Ff;
+  } else {
+    double *F = (double *) R_alloc(len, sizeof(double));
+    gather(rows, 0, n, d, centre, 1.0, F, NULL, nrm);
+    ref->data = F;
+  }
   double mx = 0.0;
   for (int i = 0; i < n; i++) if (nrm[i] > mx) mx = nrm[i];
-  double u = DBL_EPSILON / 2.0, rel = 4.0 * ((double) d + 3.0) * u;
-  ref->data = F;
   ref->n = n;
   ref->d = d;
   ref->norm2 = nrm;
   ref->norm2_max = mx;
-  ref->tol_rel = rel > 1e-12 ? rel : 1e-12;
+  ref->tol_rel = tol_rel_for(prec->single, d);
+  /* 16 d eta, eta = 2^-150 the float underflow unit, in the units of the
+   * rows (scaled back by 1 / scale^2) */
+  ref->tol_abs = prec->single ?
+    (double) d * ldexp(1.0, -146) / (prec->scale * prec->scale) : 0.0;
   ref->orig = *rows;
 }
 
@@ -91,7 +244,8 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
 
 static inline double prd_tol(const prd_ref *ref, const prd_row *row,
                              double t) {
-  return 1e-9 * t + ref->tol_rel * (row->q_norm2 + ref->norm2_max);
+  return 1e-9 * t + ref->tol_rel * (row->q_norm2 + ref->norm2_max) +
+         ref->tol_abs;
 }
 
 /* Exact squared distance between the query and reference row j, from the
@@ -271,11 +425,11 @@ void prd_scatter(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
 }
 
 /* r = 0 is the limit r -> 0: tau = 1 at distance 0, else 0. Terms are
- * decided exactly (inside the ball or not, zero distance or not). A term's
- * value uses the exact distance when the approximate one is within the
- * rounding bound of R^2 or of 0, else the approximate one, even if the
- * pair was recomputed for another purpose: so the sum does not depend on
- * which other quantities (radii for which k) the call computes. */
+ * decided exactly (inside the ball or not, zero distance or not), and
+ * every term's value comes from the exact distance (the pairs in a ball
+ * are recomputed): so the sum does not depend on the precision of the
+ * products, nor on which other quantities (radii for which k) the call
+ * computes. */
 double prd_log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
                        double radius) {
   double r2 = radius * radius, s = 0.0;
@@ -293,11 +447,8 @@ double prd_log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
   for (int j = lo; j < hi; j++) {
     double a = row->exact[j] ? row->approx[j] : row->d2[j];
     if (a > r2 + tol) continue;
-    double v = a;
-    if (a >= r2 - tol || a <= tol0) {
-      v = row->exact[j] ? row->d2[j] : prd_exact(ref, row, j);
-      if (v >= r2) continue;
-    }
+    double v = row->exact[j] ? row->d2[j] : prd_exact(ref, row, j);
+    if (v >= r2) continue;
     s += log1p(-(1.0 - sqrt(v) / radius));
   }
   return s;
@@ -354,27 +505,34 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
   if (nq <= 0 || nr <= 0) return;
   int m = tile_rows(nr, nq);
   int nt = threads < 1 ? 1 : threads;
-  double *qt = (double *) R_alloc((size_t) m * (d > 0 ? d : 1), sizeof(double));
+  const prd_prec *prec = &ref->prec;
+  size_t qlen = (size_t) m * (d > 0 ? d : 1);
+  double *qt = prec->single ? NULL :
+    (double *) R_alloc(qlen, sizeof(double));
+  float *qtf = float_scratch(prec, qlen);
   double *qn = (double *) R_alloc(m, sizeof(double));
   double *g = (double *) R_alloc((size_t) m * nr, sizeof(double));
+  float *gs = float_scratch(prec, (size_t) m * nr);
   unsigned char *exact = (unsigned char *) R_alloc((size_t) nt * nr, 1);
   int *touched = (int *) R_alloc((size_t) nt * nr, sizeof(int));
   double *approx = (double *) R_alloc((size_t) nt * nr, sizeof(double));
   int *cand = (int *) R_alloc((size_t) nt * nr, sizeof(int));
   double *cval = (double *) R_alloc((size_t) nt * nr, sizeof(double));
+  /* each thread's query row as given, contiguous: the exact
+   * recomputations read it once per pair */
+  double *q0 = (double *) R_alloc((size_t) nt * (d > 0 ? d : 1),
+                                  sizeof(double));
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
   memset(exact, 0, (size_t) nt * nr);
 
   for (int i0 = 0; i0 < nq; i0 += m) {
     int mm = nq - i0 < m ? nq - i0 : m;
     /* the tile's query rows, translated (column-major, leading dim. mm) */
-    gather(&qry->rows, i0, mm, d, qry->centre, qt);
-    row_norms(qt, mm, d, qn);
+    gather(&qry->rows, i0, mm, d, qry->centre, prec->scale, qt, qtf, qn);
     /* g (nr x mm) = -2 * ref %*% t(qt): column i holds query i's products */
-    const char *tn = "N", *tt = "T";
-    double alpha = -2.0, beta = 0.0;
-    F77_CALL(dgemm)(tn, tt, &nr, &mm, &d, &alpha, ref->data, &nr, qt, &mm,
-                    &beta, g, &nr FCONE FCONE);
+    tile_products(prec, nr, mm, d, block_at(ref, 0), nr,
+                  prec->single ? (const void *) qtf : (const void *) qt, mm,
+                  g, gs);
     int use = prd_threads_for((int64_t) mm * nr, nt);
     int team = 1;
     for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
@@ -397,7 +555,12 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
         row.tid = tid;
         row.d2 = g + (size_t) i * nr;
         row.q_norm2 = qn[i];
-        row.q0 = rows_at(&qry->rows, i0 + i, &row.q0_stride);
+        size_t qs;
+        const double *qr = rows_at(&qry->rows, i0 + i, &qs);
+        double *qc = q0 + (size_t) tid * d;
+        for (int l = 0; l < d; l++) qc[l] = qr[(size_t) l * qs];
+        row.q0 = qc;
+        row.q0_stride = 1;
         row.exact = exact + (size_t) tid * nr;
         row.touched = touched + (size_t) tid * nr;
         row.cand = cand + (size_t) tid * nr;
@@ -502,12 +665,12 @@ typedef struct {
   double *bound;
   unsigned char *over;
   const double *nrm;
-  double nmax, tol_rel;
+  double nmax, tol_rel, tol_abs;
   int cap, kmax;
 } own_buf;
 
 static inline double own_tol(const own_buf *b, int i, double t) {
-  return 1e-9 * t + b->tol_rel * (b->nrm[i] + b->nmax);
+  return 1e-9 * t + b->tol_rel * (b->nrm[i] + b->nmax) + b->tol_abs;
 }
 
 static void own_compact(own_buf *b, int i) {
@@ -585,12 +748,12 @@ static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
 }
 
 void prd_own_radii(const prd_rows *rows, int d, const double *centre,
-                   const int *ks, int nk, int threads, int cap_min,
-                   prd_progress *prog, double *out) {
+                   const prd_prec *prec, const int *ks, int nk, int threads,
+                   int cap_min, prd_progress *prog, double *out) {
   int n = rows->n, kmax = ks[nk - 1];
   if (n <= 0) return;
   prd_ref ref;
-  prd_ref_init(&ref, rows, d, centre);
+  prd_ref_init(&ref, rows, d, centre, prec);
   int nt = threads < 1 ? 1 : threads;
   own_buf b;
   b.kmax = kmax;
@@ -605,6 +768,7 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
   b.nrm = ref.norm2;
   b.nmax = ref.norm2_max;
   b.tol_rel = ref.tol_rel;
+  b.tol_abs = ref.tol_abs;
   for (int i = 0; i < n; i++) {
     b.cnt[i] = 0;
     b.bound[i] = R_PosInf;
@@ -613,15 +777,14 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
 
   int m = tile_rows(n, n);
   double *g = (double *) R_alloc((size_t) m * n, sizeof(double));
-  const double *F = ref.data, *rn = ref.norm2;
+  float *gs = float_scratch(prec, (size_t) m * n);
+  const double *rn = ref.norm2;
   for (int i0 = 0; i0 < n; i0 += m) {
     int mm = n - i0 < m ? n - i0 : m, nc = n - i0;
     /* g (nc x mm) = -2 F[i0:n, ] F[i0:i0+mm, ]' : column i holds row
      * i0 + i's products with the rows i0.. n-1 */
-    const char *tn = "N", *tt = "T";
-    double alpha = -2.0, beta = 0.0;
-    F77_CALL(dgemm)(tn, tt, &nc, &mm, &d, &alpha, F + i0, &n, F + i0, &n,
-                    &beta, g, &nc FCONE FCONE);
+    const void *Fi = block_at(&ref, i0);
+    tile_products(prec, nc, mm, d, Fi, n, Fi, n, g, gs);
     int team = 1;
     int use = prd_threads_for((int64_t) mm * nc, nt);
 #ifdef _OPENMP
@@ -752,7 +915,7 @@ typedef struct {
   int *in_ot, *ot_in;         /* counts, column kk at kk * ld_me */
   double *psum;
   double R, R2;               /* ppr radius of the other set's balls */
-  double tol_rel, nmax_ot;
+  double tol_rel, tol_abs, nmax_ot;
   const double *nrm_me;
 } cross_side;
 
@@ -760,7 +923,7 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
                           const prd_rows *M, const prd_rows *O, int d,
                           int nk, int closed, int ipr, int cov, int ppr) {
   double ex = -1.0, n_ex = 0.0;
-  double tb = s->tol_rel * (s->nrm_me[me] + s->nmax_ot);
+  double tb = s->tol_rel * (s->nrm_me[me] + s->nmax_ot) + s->tol_abs;
 #define CROSS_DECIDE(t, res)                                               \
   do {                                                                     \
     double t_ = (t), tol_ = 1e-9 * t_ + tb;                                \
@@ -784,8 +947,8 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
   }
 #undef CROSS_DECIDE
   if (ppr) {
-    /* as prd_log_tau_sum(): membership decided exactly; the term's value
-     * from the exact distance within the window of R^2 or of 0 */
+    /* as prd_log_tau_sum(): membership decided exactly, every term's
+     * value from the exact distance */
     double r2 = s->R2, tol = 1e-9 * r2 + tb, tol0 = tb;
     if (s->R == 0.0) {
       if (v <= tol0) {
@@ -793,47 +956,40 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
         if (ex == 0.0) s->psum[me] = R_NegInf;
       }
     } else if (v <= r2 + tol) {
-      double w = v;
-      int in = 1;
-      if (v >= r2 - tol || v <= tol0) {
-        if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
-        w = ex;
-        if (w >= r2) in = 0;
-      }
-      if (in) s->psum[me] += log1p(-(1.0 - sqrt(w) / s->R));
+      if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
+      if (ex < r2) s->psum[me] += log1p(-(1.0 - sqrt(ex) / s->R));
     }
   }
   return n_ex;
 }
 
 void prd_cross(const prd_rows *A, const prd_rows *B, int d,
-               const double *centre, const prd_cross_spec *cs, int threads,
-               prd_progress *prog) {
+               const double *centre, const prd_prec *prec,
+               const prd_cross_spec *cs, int threads, prd_progress *prog) {
   int nA = A->n, nB = B->n, nk = cs->nk;
   if (nA <= 0 || nB <= 0) return;
   prd_ref ra, rb;
-  prd_ref_init(&ra, A, d, centre);
-  prd_ref_init(&rb, B, d, centre);
+  prd_ref_init(&ra, A, d, centre, prec);
+  prd_ref_init(&rb, B, d, centre, prec);
   int nt = threads < 1 ? 1 : threads;
   cross_side sa = {cs->own_a, cs->own_b, (size_t) cs->ld_a, (size_t) cs->ld_b,
                    cs->ipr_a, cs->cov_a, cs->ppr_a, cs->R_b, cs->R_b * cs->R_b,
                    ra.tol_rel > rb.tol_rel ? ra.tol_rel : rb.tol_rel,
+                   ra.tol_abs > rb.tol_abs ? ra.tol_abs : rb.tol_abs,
                    rb.norm2_max, ra.norm2};
   cross_side sb = {cs->own_b, cs->own_a, (size_t) cs->ld_b, (size_t) cs->ld_a,
                    cs->ipr_b, cs->cov_b, cs->ppr_b, cs->R_a, cs->R_a * cs->R_a,
-                   sa.tol_rel, ra.norm2_max, rb.norm2};
+                   sa.tol_rel, sa.tol_abs, ra.norm2_max, rb.norm2};
   int m = tile_rows(nB, nA);
   double *g = (double *) R_alloc((size_t) m * nB, sizeof(double));
+  float *gs = float_scratch(prec, (size_t) m * nB);
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
   int ipr = cs->ipr, cov = cs->cov, ppr = cs->ppr, closed = cs->closed;
   for (int i0 = 0; i0 < nA; i0 += m) {
     int mm = nA - i0 < m ? nA - i0 : m;
-    const char *tn = "N", *tt = "T";
-    double alpha = -2.0, beta = 0.0;
-    int ldA = nA;
     /* g (nB x mm) = -2 B A[i0:i0+mm, ]' */
-    F77_CALL(dgemm)(tn, tt, &nB, &mm, &d, &alpha, rb.data, &nB, ra.data + i0,
-                    &ldA, &beta, g, &nB FCONE FCONE);
+    tile_products(prec, nB, mm, d, block_at(&rb, 0), nB, block_at(&ra, i0),
+                  nA, g, gs);
     int team = 1;
     int use = prd_threads_for((int64_t) mm * nB, nt);
     for (int t = 0; t < nt; t++) n_exact[t] = 0.0;

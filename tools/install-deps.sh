@@ -1,7 +1,9 @@
 #!/bin/sh
 # Installs what building, checking and running prdcurve needs on a fresh
-# Debian machine: R packages prebuilt from Debian (r-cran-*), pandoc and
-# qpdf for R CMD check, and OpenBLAS (a fast BLAS for the distance tiles).
+# Debian machine: R packages prebuilt from Debian (r-cran-*), pandoc, qpdf
+# and checkbashisms (devscripts: R CMD check reads the configure script
+# with it) for R CMD check, and OpenBLAS (a fast BLAS for the distance
+# tiles).
 # Anything Debian does not provide is installed from CRAN. Idempotent: it
 # does nothing when everything is present.
 set -eu
@@ -10,7 +12,7 @@ DEB="r-cran-cli r-cran-rlang r-cran-tibble r-cran-vctrs r-cran-lifecycle \
 r-cran-generics r-cran-tidyselect r-cran-ggplot2 r-cran-knitr \
 r-cran-rmarkdown r-cran-testthat r-cran-withr r-cran-mvtnorm r-cran-dplyr \
 r-cran-data.table r-cran-optparse r-cran-future r-cran-future.apply \
-r-cran-rcpp pandoc qpdf libopenblas0-pthread"
+r-cran-rcpp pandoc qpdf devscripts libopenblas0-pthread"
 # RcppCNPy (Suggests, to read .npy files) is not in Debian: it comes from
 # CRAN (about 20 s to build from source). arrow (Suggests, for Parquet and
 # Feather) is deliberately not installed: it is too heavy to build.
@@ -47,7 +49,7 @@ if (length(need)) {
   install.packages(need, lib = lib, repos = "https://cloud.r-project.org")
 }
 '
-for tool in pandoc qpdf; do
+for tool in pandoc qpdf checkbashisms; do
   command -v "$tool" >/dev/null 2>&1 ||
     echo "Warning: $tool not found; R CMD check --as-cran needs it." >&2
 done
