@@ -26,6 +26,8 @@ set.seed(2026)
 el <- system.time(
   cv <- prd_curve(real, gen, method = c("knn", "kde", "ipr", "coverage"))
 )[["elapsed"]]
-precision <- getOption("prdcurve.precision", "default")
+# the precision asked for ("single" unless options(prdcurve.precision) says
+# otherwise; the engine falls back to double without sgemm)
+precision <- if (prdcurve:::engine_has_sgemm()) prdcurve:::engine_precision() else "double"
 cat(sprintf("RESULT %d %d %d %s %.1f %.0f %.0f\n", n, d, as.integer(cv$k[1]),
             precision, el, vm_hwm_mib(), input_mib))
