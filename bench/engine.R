@@ -1,7 +1,7 @@
 # Benchmark of the distance engine behind prd_curve().
 #
 # Usage (from the package root, with prdcurve installed):
-#   Rscript bench/engine.R            # all cases, writes bench/results.md
+#   Rscript bench/engine.R            # all cases, writes its section of bench/results.md
 #   BENCH_LARGE=0 Rscript bench/engine.R   # skip n = 50,000, d = 2,048
 #
 # Every case runs in a fresh Rscript process, so its peak resident memory
@@ -152,6 +152,21 @@ footer <- c(
   "",
   "The baseline includes what R does around each product (allocating and filling a new 4,096-row result block); the engine reuses its tiles, which is why small d gives ratios below 1. Timings on a shared 2-core machine vary by 10-20% between runs."
 )
-writeLines(c(header, md, footer, ""), "bench/results.md")
+# replace the section "# Engine benchmark" of bench/results.md (up to the
+# next heading), or append it; the other sections are kept
+sec <- c(header, md, footer, "")
+path <- "bench/results.md"
+old <- if (file.exists(path)) readLines(path) else character()
+start <- grep("^# Engine benchmark", old)
+if (length(start)) {
+  nxt <- grep("^#+ ", old)
+  nxt <- nxt[nxt > start[1]]
+  end <- if (length(nxt)) nxt[1] - 1L else length(old)
+  new <- c(old[seq_len(start[1] - 1L)], sec,
+           if (end < length(old)) old[(end + 1L):length(old)])
+} else {
+  new <- c(old, if (length(old) && nzchar(old[length(old)])) "", sec)
+}
+writeLines(new, path)
 print(knitr::kable(tab, format = "simple"))
 cat("\nBLAS:", si$BLAS, "\nWritten: bench/results.md\n")
