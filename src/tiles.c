@@ -499,6 +499,16 @@ static void tiles_interrupt(prd_progress *prog) {
   Rf_error("prdcurve: computation interrupted by the user.");
 }
 
+/* After a tile: record the thread team, advance the progress by `ticks`
+ * rows, honour a user interrupt and update the bar */
+static void tile_done(prd_progress *prog, int team, double ticks) {
+  if (team > prog->team) prog->team = team;
+  prog->ticks += ticks;
+  tiles_interrupt(prog);
+  if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
+    cli_progress_set(prog->bar, prog->ticks);
+}
+
 void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
                void *ctx, int threads, prd_progress *prog) {
   int nr = ref->n, d = ref->d, nq = qry->rows.n;
@@ -581,11 +591,7 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
     }
     (void) use;
     for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
-    if (team > prog->team) prog->team = team;
-    prog->ticks += mm;
-    tiles_interrupt(prog);
-    if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
-      cli_progress_set(prog->bar, prog->ticks);
+    tile_done(prog, team, mm);
   }
 }
 
@@ -821,11 +827,7 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
       }
     }
     (void) use;
-    if (team > prog->team) prog->team = team;
-    prog->ticks += mm;
-    tiles_interrupt(prog);
-    if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
-      cli_progress_set(prog->bar, prog->ticks);
+    tile_done(prog, team, mm);
   }
 
   /* exact radii from the candidates */
@@ -1031,10 +1033,6 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
     }
     (void) use;
     for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
-    if (team > prog->team) prog->team = team;
-    prog->ticks += (double) mm * (nA + nB) / nA;
-    tiles_interrupt(prog);
-    if (!Rf_isNull(prog->bar) && CLI_SHOULD_TICK)
-      cli_progress_set(prog->bar, prog->ticks);
+    tile_done(prog, team, (double) mm * (nA + nB) / nA);
   }
 }
