@@ -57,8 +57,8 @@ check: build
 sanitize: deps
 	sh tools/sanitize.sh
 
-# bench/engine.R rewrites bench/results.md; bench/cli.R then replaces (or
-# appends) its own "Command line" section.
+# bench/engine.R and bench/cli.R each replace (or append) their own section
+# of bench/results.md (bench/common.R).
 bench: install
 	$(RSCRIPT) bench/engine.R
 	$(RSCRIPT) bench/cli.R

@@ -18,10 +18,11 @@
 # .npy files when RcppCNPy is installed. Also utils::read.csv() against
 # prd_read() on one of the files. Each timing is the best of `BENCH_REPS`
 # runs (default 3), CLI and in-R runs interleaved. The section "Command line" of
-# bench/results.md is replaced (or appended); bench/engine.R rewrites the
-# whole file, so run it first (as `make bench` does).
+# bench/results.md is replaced (or appended); the other sections are kept
+# (write_section() in bench/common.R).
 
 suppressPackageStartupMessages(library(prdcurve))
+source("bench/common.R")
 reps <- as.integer(Sys.getenv("BENCH_REPS", "3"))
 n <- 5000L
 d <- 2048L
@@ -137,7 +138,7 @@ read_tab <- data.frame(
 
 si <- utils::sessionInfo()
 section <- c(
-  "## Command line (bench/cli.R)",
+  "# Command line (bench/cli.R)",
   "",
   sprintf("Two %s x %s CSV files of Gaussian data (real N(0, I), generated N(0.5 e_1, I); %.0f MB each, written by `data.table::fwrite()`). `CLI s`: `Rscript <prdcurve script> real.csv generated.csv --method M --k %d --split %s --seed 1 --out ...` run with `system2()`, end to end (R start-up, reading both files, the curves, writing the CSV and the PNG); the reading and curve times are those the CLI reports on standard error, `other` is the rest (start-up, packages, outputs). `prd_curve() s`: the same call in R on the same matrices (same method, k, split and seed). `ratio` = CLI / prd_curve() (target: at most 1.5). Best of %d runs, the CLI and in-R runs interleaved. `.npy` rows: the same data as `.npy` files (RcppCNPy), to show what reading text costs. %s; data.table %s; %d cores; prd_threads() = %d. Run on %s; load average (1, 5, 15 min) %s at the start, %s at the end (other jobs were running on the machine when it is above 0).",
           format(n, big.mark = ","), format(d, big.mark = ","), mb, k,
@@ -154,20 +155,7 @@ section <- c(
   knitr::kable(read_tab, format = "pipe", align = "r"),
   ""
 )
-res_file <- "bench/results.md"
-old <- if (file.exists(res_file)) readLines(res_file) else character()
-start <- grep("^## Command line \\(bench/cli\\.R\\)", old)
-if (length(start)) {
-  nxt <- grep("^#{1,2} ", old)
-  nxt <- nxt[nxt > start[1]]
-  end <- if (length(nxt)) nxt[1] - 1L else length(old)
-  old <- c(old[seq_len(start[1] - 1L)], section,
-           if (end < length(old)) old[(end + 1L):length(old)])
-  new <- old
-} else {
-  new <- c(old, if (length(old) && nzchar(old[length(old)])) "", section)
-}
-writeLines(new, res_file)
+write_section(section)
 print(knitr::kable(tab, format = "simple"))
 print(knitr::kable(read_tab, format = "simple"))
 cat("\nWritten: the command-line section of", res_file, "\n")

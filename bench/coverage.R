@@ -34,6 +34,7 @@
 # alone: source("bench/coverage.R"); one_draw("a", 17, 40).
 
 suppressPackageStartupMessages(library(prdcurve))
+source("bench/common.R")
 
 args <- commandArgs(trailingOnly = TRUE)
 opt <- function(name, default) {
@@ -408,7 +409,7 @@ write_results <- function(res, runs, path = "bench/results.md") {
   m <- max(c(ct$draws, pt$draws))
   rr <- runs
   sec <- c(
-    "## Interval calibration",
+    "# Interval calibration",
     "",
     paste0("`Rscript bench/coverage.R --draws ", m, " --replicates ",
            rr$replicates[1], "`; ", R.version.string, "; prdcurve ",
@@ -458,7 +459,7 @@ write_results <- function(res, runs, path = "bench/results.md") {
   vt <- variance_table(main)
   vv <- variants_table(main)
   sec <- c(sec, summary_line(ct, pt), "",
-    "### Where the pair variance is too large",
+    "## Where the pair variance is too large",
     "",
     paste0("`E v / Var(theta_n)`: the variance the package uses (mean over ",
            "draws of v = mean(D^2) / 4, D the pair differences) over the ",
@@ -471,7 +472,7 @@ write_results <- function(res, runs, path = "bench/results.md") {
     "",
     md_variance(vt),
     "",
-    "### Other interval rules on the same replicates",
+    "## Other interval rules on the same replicates",
     "",
     paste0("Coverage % of 90% intervals (for (d): share excluding 0). ",
            "`package`: est ± t_P sqrt(v), P = ", rr$replicates[1] %/% 2,
@@ -484,19 +485,7 @@ write_results <- function(res, runs, path = "bench/results.md") {
     "",
     md_variants(vv),
     "")
-  old <- if (file.exists(path)) readLines(path) else character()
-  start <- grep("^## Interval calibration", old)
-  if (length(start)) {
-    nxt <- grep("^## ", old)
-    nxt <- nxt[nxt > start[1]]
-    end <- if (length(nxt)) nxt[1] - 1L else length(old)
-    new <- c(old[seq_len(start[1] - 1L)], sec,
-             if (end < length(old)) old[(end + 1L):length(old)])
-  } else {
-    new <- c(old, if (length(old) && nzchar(old[length(old)])) "", sec)
-  }
-  writeLines(new, path)
-  invisible(path)
+  write_section(sec, path)
 }
 
 # ---- main -------------------------------------------------------------------

@@ -19,26 +19,14 @@
 
 args <- commandArgs(trailingOnly = TRUE)
 
-vm_hwm_mib <- function() {
-  st <- readLines("/proc/self/status")
-  kb <- as.numeric(gsub("[^0-9]", "", grep("^VmHWM", st, value = TRUE)))
-  kb / 1024
-}
-
-make_data <- function(n, d, seed = 1) {
-  set.seed(seed)
-  real <- matrix(stats::rnorm(n * d), n, d)
-  generated <- matrix(stats::rnorm(n * d), n, d)
-  generated[, 1] <- generated[, 1] + 0.5
-  list(real = real, generated = generated)
-}
+source("bench/common.R")
 
 # ---- worker: one case in this process --------------------------------------
 if (length(args) >= 1 && args[1] == "--worker") {
   what <- args[2]
   n <- as.integer(args[3])
   d <- as.integer(args[4])
-  dat <- make_data(n, d)
+  dat <- bench_data(n, d)
   gc()
   before <- vm_hwm_mib()
   if (what == "blas") {
@@ -76,7 +64,7 @@ if (length(args) >= 1 && args[1] == "--worker") {
     )[["elapsed"]]
     s <- summary(cv)
     cat(sprintf("RESULT %.3f %.1f %.1f %d %.4f\n", el, vm_hwm_mib(), before,
-                attr(cv, "k"), mean(s$auc)))
+                as.integer(cv$k[1]), mean(s$auc)))
   }
   quit(save = "no")
 }
@@ -152,21 +140,7 @@ footer <- c(
   "",
   "The baseline includes what R does around each product (allocating and filling a new 4,096-row result block); the engine reuses its tiles, which is why small d gives ratios below 1. Timings on a shared 2-core machine vary by 10-20% between runs."
 )
-# replace the section "# Engine benchmark" of bench/results.md (up to the
-# next heading), or append it; the other sections are kept
-sec <- c(header, md, footer, "")
-path <- "bench/results.md"
-old <- if (file.exists(path)) readLines(path) else character()
-start <- grep("^# Engine benchmark", old)
-if (length(start)) {
-  nxt <- grep("^#+ ", old)
-  nxt <- nxt[nxt > start[1]]
-  end <- if (length(nxt)) nxt[1] - 1L else length(old)
-  new <- c(old[seq_len(start[1] - 1L)], sec,
-           if (end < length(old)) old[(end + 1L):length(old)])
-} else {
-  new <- c(old, if (length(old) && nzchar(old[length(old)])) "", sec)
-}
-writeLines(new, path)
+# its own section of bench/results.md; the other sections are kept
+write_section(c(header, md, footer, ""))
 print(knitr::kable(tab, format = "simple"))
 cat("\nBLAS:", si$BLAS, "\nWritten: bench/results.md\n")

@@ -19,14 +19,11 @@ n <- as.integer(args[2])
 d <- as.integer(args[3])
 suppressPackageStartupMessages(library(prdcurve))
 
-vm_hwm_mib <- function() {
-  st <- readLines("/proc/self/status")
-  as.numeric(gsub("[^0-9]", "", grep("^VmHWM", st, value = TRUE))) / 1024
-}
-set.seed(1)
-real <- matrix(rnorm(n * d), n, d)
-gen <- matrix(rnorm(n * d), n, d)
-gen[, 1] <- gen[, 1] + 0.5
+source("bench/common.R")
+dat <- bench_data(n, d)
+real <- dat$real
+gen <- dat$generated
+rm(dat)
 
 # float64 products a %*% t(b) in row blocks of 4,096
 prod_time <- function(a, b) {

@@ -1,0 +1,39 @@
+# Helpers shared by the benchmark scripts; they source this file from the
+# package root (`source("bench/common.R")`).
+
+# Peak resident memory of this process in MiB (VmHWM, Linux).
+vm_hwm_mib <- function() {
+  st <- readLines("/proc/self/status")
+  as.numeric(gsub("[^0-9]", "", grep("^VmHWM", st, value = TRUE))) / 1024
+}
+
+# The benchmark data: real N(0, I_d) and generated N(0.5 e_1, I_d), n rows
+# each.
+bench_data <- function(n, d, seed = 1) {
+  set.seed(seed)
+  real <- matrix(stats::rnorm(n * d), n, d)
+  generated <- matrix(stats::rnorm(n * d), n, d)
+  generated[, 1] <- generated[, 1] + 0.5
+  list(real = real, generated = generated)
+}
+
+# Write `sec` (a character vector of lines whose first line is its heading)
+# into `path`: it replaces the section with the same heading, up to the next
+# heading of the same or a higher level, or is appended. Every other section
+# is kept.
+write_section <- function(sec, path = "bench/results.md") {
+  old <- if (file.exists(path)) readLines(path) else character()
+  level <- nchar(sub("^(#+).*", "\\1", sec[1]))
+  start <- which(old == sec[1])
+  if (length(start)) {
+    nxt <- grep(sprintf("^#{1,%d} ", level), old)
+    nxt <- nxt[nxt > start[1]]
+    end <- if (length(nxt)) nxt[1] - 1L else length(old)
+    new <- c(old[seq_len(start[1] - 1L)], sec,
+             if (end < length(old)) old[(end + 1L):length(old)])
+  } else {
+    new <- c(old, if (length(old) && nzchar(old[length(old)])) "", sec)
+  }
+  writeLines(new, path)
+  invisible(path)
+}
