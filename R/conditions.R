@@ -20,8 +20,7 @@
 #' @noRd
 prd_abort <- function(message, kind = "input", ..., call = rlang::caller_env(),
                       .envir = parent.frame()) {
-  cli::cli_abort(message,
-                 class = c(paste0("prdcurve_error_", kind), "prdcurve_error"),
+  cli::cli_abort(message, class = c(paste0("prdcurve_error_", kind), "prdcurve_error"),
                  ..., call = call, .envir = .envir)
 }
 
