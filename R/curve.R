@@ -220,7 +220,7 @@ prd_curve <- function(real, generated,
                    bandwidth = bandwidth, lambda = lambda, angles = angles)
   out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
   if (replicates > 0L) {
-    reps <- run_replicates(sets$real, sets$generated, replicates, k,
+    reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
                              s <- est(real, gens)
                              curve_estimates(real, gens, s$splits, settings,

@@ -372,7 +372,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
     }))
   )
   if (replicates > 0L) {
-    reps <- run_replicates(sets$real, sets$generated, replicates, k,
+    reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
                              vctrs::vec_rbind(!!!lapply(
                                run(real, gens, warn = FALSE,

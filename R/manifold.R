@@ -254,7 +254,7 @@ manifold_metrics <- function(real, generated,
                          closed = opts$closed, k_prime = opts$k_prime,
                          ppr_radius = s1$ppr_radius)
   if (replicates > 0L) {
-    reps <- run_replicates(sets$real, sets$generated, replicates, k,
+    reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
                              run(real, gens, split,
                                  what = "the half-samples of the replicates")

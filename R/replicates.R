@@ -17,7 +17,7 @@
 #' pair j.
 #' @return list(results = list of 2P results, divisor = c)
 #' @noRd
-run_replicates <- function(real, gens, R, k, fun) {
+run_replicates <- function(real, gens, R, fun) {
   P <- ceiling(R / 2)
   sizes <- c(nrow(real), vapply(gens, nrow, integer(1)))
   divisor <- 1 / mean(floor(sizes / 2) / sizes) +

@@ -18,7 +18,7 @@ test_that("replicates come in complementary pairs of halves, without replacement
                c = cbind(300 + seq_len(30), gauss(30, 2)))
   set.seed(11)
   # an odd R is rounded up: 5 -> 3 pairs
-  reps <- prdcurve:::run_replicates(real, gens, R = 5, k = 1,
+  reps <- prdcurve:::run_replicates(real, gens, R = 5,
     function(real, gens) list(real = real[, 1], gens = lapply(gens, function(g) g[, 1])))
   expect_length(reps$results, 6)
   # c = 1 / f1 + 1 / f2, f1 and f2 the mean shares of the two halves
@@ -69,7 +69,7 @@ test_that("every model of a replicate is computed on the same real half (paired)
   gens <- list(a = gauss(30, 3), b = gauss(30, 3), c = gauss(20, 3))
   seen <- list()
   set.seed(13)
-  prdcurve:::run_replicates(real, gens, R = 6, k = 1, function(real, gens) {
+  prdcurve:::run_replicates(real, gens, R = 6, function(real, gens) {
     # what the estimators do: one pass over the models with the same real rows
     for (m in names(gens)) seen[[length(seen) + 1L]] <<- list(model = m, real = real[, 1])
     NULL
