@@ -266,12 +266,19 @@ static void nb_visit(void *ctx, const prd_ref *ref, prd_row *row) {
   double *rx = w->kbuf + (size_t) row->tid * 3 * nk, *ry = rx + nk,
          *ra = ry + nk;
   if (s >= 0) prd_row_self(row, s);
-  int nd = w->needs;
+  int nd = w->needs, ncx = -1, ncy = -1;
   if ((nd & NEED_RX) || ((nd & NEED_ROWN) && isx))
-    prd_kth(ref, row, 0, nFx, s, w->c.ks, nk, heap, rx);
+    ncx = prd_kth(ref, row, 0, nFx, s, w->c.ks, nk, heap, rx);
   if ((nd & NEED_RY) || ((nd & NEED_ROWN) && !isx))
-    prd_kth(ref, row, nFx, nF, s, w->c.ks, nk, heap, ry);
-  if (nd & NEED_RALL) prd_kth(ref, row, 0, nF, s, w->c.ks, nk, heap, ra);
+    ncy = prd_kth(ref, row, nFx, nF, s, w->c.ks, nk, heap, ry);
+  /* radii in X_f u Y_f: from the two sets' candidates when both were
+   * just selected (no pass over the row), else from the whole row */
+  if (nd & NEED_RALL) {
+    if (ncx >= 0 && ncy >= 0)
+      prd_kth_union(ref, row, 0, ncx, nFx, ncy, w->c.ks, nk, ra);
+    else
+      prd_kth(ref, row, 0, nF, s, w->c.ks, nk, heap, ra);
+  }
   nb_radii q = {i, isx, rx, ry, ra};
   nb_out *o = w->outs + (size_t) row->tid * N_EST;
   for (int a = 0; a < w->n_act; a++) {

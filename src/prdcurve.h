@@ -174,9 +174,16 @@ void prd_row_self(prd_row *row, int skip);
 /* k-th smallest squared distances (for each k of the increasing vector ks,
  * kmax = ks[nk-1]) skipping index `skip` (-1: none); heap is scratch of
  * length kmax. Near-ties are recomputed exactly, so the radii are the
- * exact squared distances. */
-void prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
-             const int *ks, int nk, double *heap, double *out);
+ * exact squared distances. Returns the number of candidates it left at
+ * row->cand + lo, for prd_kth_union(). */
+int prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
+            const int *ks, int nk, double *heap, double *out);
+
+/* The same radii over the union of two ranges [lo1, ..), [lo2, ..), from
+ * the candidates prd_kth() left there (nc1, nc2 of them), without a pass
+ * over the row; prd_kth() of the two ranges must be the row's last. */
+void prd_kth_union(const prd_ref *ref, prd_row *row, int lo1, int nc1,
+                   int lo2, int nc2, const int *ks, int nk, double *out);
 
 /* Number of reference rows within squared radius t of the query. */
 int prd_count(const prd_ref *ref, prd_row *row, int lo, int hi, double t,

@@ -165,16 +165,80 @@ static const void *block_at(const prd_ref *ref, int i0) {
   return (const void *) (ref->data + i0);
 }
 
-/* The one product of the engine: g (nb x na, leading dimension nb) =
- * -2 B A', B and A column-major blocks of translated rows (leading
- * dimensions ldb, lda) in the precision prec: dgemm, or one sgemm per
- * block of K_BLOCK coordinates into the float scratch gs (nb x na), each
- * added to g in double in the units of the rows (times 1 / scale^2, a
- * power of two: exact). Called outside any parallel region: a threaded
- * BLAS must not be oversubscribed. */
+/* The products of one tile: the products -2 <b_j, a_i> of reference row j
+ * and query row i at c = j + i nb, as the sum of `g[c]` (when `in_g`) and
+ * `back * gs[c]` (when `last_in_gs`). In double precision g holds them all
+ * (dgemm). In single precision each block of K_BLOCK coordinates is one
+ * sgemm into the float scratch gs; every block but the last is added to g
+ * in double, and the last stays in gs: the pass that forms the distances
+ * adds it (one pass over the tile fewer, and with d <= K_BLOCK no double
+ * tile at all, which at d = 64 was three quarters of the memory traffic). */
+typedef struct {
+  double *g;
+  float *gs;
+  int in_g, last_in_gs;
+  double back;
+} prd_tile;
+
+/* scratch for the tiles of nb x na products in the precision prec */
+static void tile_alloc(prd_tile *t, const prd_prec *prec, int d, size_t len) {
+  if (len < 1) len = 1;
+  t->g = NULL;
+  t->gs = NULL;
+  t->in_g = t->last_in_gs = 0;
+  t->back = 1.0;
+  if (prec->single) {
+    t->gs = (float *) R_alloc(len, sizeof(float));
+    if (d > K_BLOCK) t->g = (double *) R_alloc(len, sizeof(double));
+  } else {
+    t->g = (double *) R_alloc(len, sizeof(double));
+  }
+}
+
+/* the product at c (see prd_tile) */
+static inline double tile_at(const prd_tile *t, size_t c) {
+  double p = t->in_g ? t->g[c] : 0.0;
+  if (t->last_in_gs) p += t->back * (double) t->gs[c];
+  return p;
+}
+
+/* Squared distances of query row i (squared norm qn) to the reference rows
+ * j0.. j0 + n - 1 (squared norms rn[j0..]) into out[0..n), clamped at 0;
+ * nb is the tile's leading dimension. One vectorisable pass per case. */
+static void tile_row(const prd_tile *t, int nb, int i, int j0, int n,
+                     double qn, const double *rn, double *out) {
+  size_t c0 = (size_t) i * nb + j0;
+  const double *g = t->g ? t->g + c0 : NULL;
+  const float *gs = t->gs ? t->gs + c0 : NULL;
+  double back = t->back;
+  rn += j0;
+  if (t->in_g && t->last_in_gs) {
+    for (int j = 0; j < n; j++) {
+      double v = qn + rn[j] + (g[j] + back * (double) gs[j]);
+      out[j] = v > 0.0 ? v : 0.0;
+    }
+  } else if (t->last_in_gs) {
+    for (int j = 0; j < n; j++) {
+      double v = qn + rn[j] + back * (double) gs[j];
+      out[j] = v > 0.0 ? v : 0.0;
+    }
+  } else {
+    for (int j = 0; j < n; j++) {
+      double v = qn + rn[j] + g[j];
+      out[j] = v > 0.0 ? v : 0.0;
+    }
+  }
+}
+
+/* The one product of the engine: the tile t (nb x na, leading dimension
+ * nb) of -2 B A', B and A column-major blocks of translated rows (leading
+ * dimensions ldb, lda) in the precision prec: dgemm into g, or one sgemm
+ * per block of K_BLOCK coordinates (see prd_tile), the products scaled
+ * back by 1 / scale^2 (a power of two: exact). Called outside any
+ * parallel region: a threaded BLAS must not be oversubscribed. */
 static void tile_products(const prd_prec *prec, int nb, int na, int d,
                           const void *B, int ldb, const void *A, int lda,
-                          double *g, float *gs) {
+                          prd_tile *t) {
   const char *tn = "N", *tt = "T";
 #ifdef PRD_HAVE_SGEMM
   if (prec->single) {
@@ -182,31 +246,37 @@ static void tile_products(const prd_prec *prec, int nb, int na, int d,
     double back = 1.0 / (prec->scale * prec->scale);
     size_t len = (size_t) nb * na;
     const float *Bf = (const float *) B, *Af = (const float *) A;
+    double *g = t->g;
+    float *gs = t->gs;
+    t->back = back;
+    t->in_g = 0;
     for (int l0 = 0; l0 < d; l0 += K_BLOCK) {
       int kb = d - l0 < K_BLOCK ? d - l0 : K_BLOCK;
+      /* the previous block, still in gs, goes to g first */
+      if (l0 > 0) {
+        if (!t->in_g) {
+          for (size_t c = 0; c < len; c++) g[c] = back * (double) gs[c];
+        } else {
+          for (size_t c = 0; c < len; c++) g[c] += back * (double) gs[c];
+        }
+        t->in_g = 1;
+      }
       F77_CALL(sgemm)(tn, tt, &nb, &na, &kb, &alpha,
                       Bf + (size_t) l0 * ldb, &ldb, Af + (size_t) l0 * lda,
                       &lda, &beta, gs, &nb FCONE FCONE);
-      if (l0 == 0) {
-        for (size_t c = 0; c < len; c++) g[c] = back * (double) gs[c];
-      } else {
-        for (size_t c = 0; c < len; c++) g[c] += back * (double) gs[c];
-      }
     }
+    t->last_in_gs = 1;
     return;
   }
 #else
-  (void) prec; (void) gs;
+  (void) prec;
 #endif
   double alpha = -2.0, beta = 0.0;
   F77_CALL(dgemm)(tn, tt, &nb, &na, &d, &alpha, (const double *) B, &ldb,
-                  (const double *) A, &lda, &beta, g, &nb FCONE FCONE);
-}
-
-/* float scratch for tile_products(): n floats in single precision */
-static float *float_scratch(const prd_prec *prec, size_t n) {
-  if (!prec->single) return NULL;
-  return (float *) R_alloc(n > 0 ? n : 1, sizeof(float));
+                  (const double *) A, &lda, &beta, t->g, &nb FCONE FCONE);
+  t->in_g = 1;
+  t->last_in_gs = 0;
+  t->back = 1.0;
 }
 
 void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
@@ -358,17 +428,11 @@ static void select_ks(double *a, int n, const int *ks, int nk, double *out) {
   for (int kk = 0; kk < nk; kk++) out[kk] = qselect(a, n, ks[kk] - 1);
 }
 
-void prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
-             const int *ks, int nk, double *heap, double *out) {
-  int kmax = ks[nk - 1];
-  double *d2 = row->d2;
-  select_heap(d2, lo, hi, skip, kmax, heap);
-  double T = heap[0], bound = T + prd_tol(ref, row, T);
-  int *cand = row->cand, nc = 0;
-  for (int j = lo; j < hi; j++) {
-    if (d2[j] <= bound && j != skip) cand[nc++] = j;
-  }
-  double *cv = row->cval;
+/* The exact radii from the candidates cand[0..nc): recompute the values
+ * within the window of each radius, select again, until nothing moves. */
+static void kth_select(const prd_ref *ref, prd_row *row, const int *cand,
+                       int nc, const int *ks, int nk, double *out) {
+  double *d2 = row->d2, *cv = row->cval;
   for (int pass = 0; pass < 5; pass++) {
     for (int c = 0; c < nc; c++) cv[c] = d2[cand[c]];
     select_ks(cv, nc, ks, nk, out);
@@ -387,6 +451,57 @@ void prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
     }
     if (!redo) break;
   }
+}
+
+int prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
+            const int *ks, int nk, double *heap, double *out) {
+  int kmax = ks[nk - 1];
+  double *d2 = row->d2;
+  select_heap(d2, lo, hi, skip, kmax, heap);
+  double T = heap[0], bound = T + prd_tol(ref, row, T);
+  int *cand = row->cand + lo, nc = 0;
+  /* branch-free: the index is written, kept when the value is in */
+  for (int j = lo; j < hi; j++) {
+    cand[nc] = j;
+    nc += (d2[j] <= bound) & (j != skip);
+  }
+  kth_select(ref, row, cand, nc, ks, nk, out);
+  return nc;
+}
+
+/* The radii over [lo1, hi1) u [lo2, hi2) (adjacent or not) from the
+ * candidates prd_kth() left for each range (nc1 at row->cand + lo1, nc2 at
+ * row->cand + lo2), without a pass over the row. The kmax smallest values
+ * of the union are among the kmax smallest of each range; a value left out
+ * of a range's candidates lies above that range's T + tol(T), so its exact
+ * value is above the range's exact kmax-th radius and never among the
+ * union's kmax smallest, nor within the window of a radius the selection
+ * over the whole union would compute: the radii are those of prd_kth()
+ * over the union. */
+void prd_kth_union(const prd_ref *ref, prd_row *row, int lo1, int nc1,
+                   int lo2, int nc2, const int *ks, int nk, double *out) {
+  int kmax = ks[nk - 1];
+  int *c1 = row->cand + lo1, *c2 = row->cand + lo2, *cand, nc = nc1 + nc2;
+  /* one list at the lower range's place (the higher range's candidates
+   * move down; a range holds at least its candidates, so nothing of the
+   * other list is overwritten) */
+  if (lo1 <= lo2) {
+    cand = c1;
+    memmove(c1 + nc1, c2, (size_t) nc2 * sizeof(int));
+  } else {
+    cand = c2;
+    memmove(c2 + nc2, c1, (size_t) nc1 * sizeof(int));
+  }
+  double *d2 = row->d2, *cv = row->cval;
+  for (int c = 0; c < nc; c++) cv[c] = d2[cand[c]];
+  double T = qselect(cv, nc, kmax - 1), bound = T + prd_tol(ref, row, T);
+  int m = 0;
+  for (int c = 0; c < nc; c++) {
+    int j = cand[c];
+    cand[m] = j;
+    m += d2[j] <= bound;
+  }
+  kth_select(ref, row, cand, m, ks, nk, out);
 }
 
 int prd_count(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
@@ -410,7 +525,19 @@ int prd_count(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
 
 int prd_count_each(const prd_ref *ref, prd_row *row, int lo, int hi,
                    const double *t, int closed) {
-  int c = 0;
+  /* as prd_count(): one vectorisable pass counting the pairs surely
+   * inside (below t - tol) and those up to the window's top; the window
+   * is examined pair by pair only when they differ */
+  const double *d2 = row->d2;
+  double tol0 = prd_tol(ref, row, 0.0);
+  int c = 0, c2 = 0;
+  for (int j = lo; j < hi; j++) {
+    double tj = t[j - lo], tol = 1e-9 * tj + tol0;
+    c += d2[j] < tj - tol;
+    c2 += d2[j] <= tj + tol;
+  }
+  if (c2 == c) return c;
+  c = 0;
   for (int j = lo; j < hi; j++) {
     double tj = t[j - lo];
     c += within(ref, row, j, tj, prd_tol(ref, row, tj), closed);
@@ -519,10 +646,14 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
   size_t qlen = (size_t) m * (d > 0 ? d : 1);
   double *qt = prec->single ? NULL :
     (double *) R_alloc(qlen, sizeof(double));
-  float *qtf = float_scratch(prec, qlen);
+  float *qtf = prec->single ? (float *) R_alloc(qlen, sizeof(float)) : NULL;
   double *qn = (double *) R_alloc(m, sizeof(double));
-  double *g = (double *) R_alloc((size_t) m * nr, sizeof(double));
-  float *gs = float_scratch(prec, (size_t) m * nr);
+  prd_tile tile;
+  tile_alloc(&tile, prec, d, (size_t) m * nr);
+  /* each thread's distance row: filled from the tile, then cache-resident
+   * for the visitor's passes (in double precision the tile's own column) */
+  double *rowbuf = prec->single ?
+    (double *) R_alloc((size_t) nt * nr, sizeof(double)) : NULL;
   unsigned char *exact = (unsigned char *) R_alloc((size_t) nt * nr, 1);
   int *touched = (int *) R_alloc((size_t) nt * nr, sizeof(int));
   double *approx = (double *) R_alloc((size_t) nt * nr, sizeof(double));
@@ -542,7 +673,7 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
     /* g (nr x mm) = -2 * ref %*% t(qt): column i holds query i's products */
     tile_products(prec, nr, mm, d, block_at(ref, 0), nr,
                   prec->single ? (const void *) qtf : (const void *) qt, mm,
-                  g, gs);
+                  &tile);
     int use = prd_threads_for((int64_t) mm * nr, nt);
     int team = 1;
     for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
@@ -563,7 +694,8 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
         prd_row row;
         row.i = i0 + i;
         row.tid = tid;
-        row.d2 = g + (size_t) i * nr;
+        row.d2 = rowbuf ? rowbuf + (size_t) tid * nr :
+                          tile.g + (size_t) i * nr;
         row.q_norm2 = qn[i];
         size_t qs;
         const double *qr = rows_at(&qry->rows, i0 + i, &qs);
@@ -578,12 +710,7 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
         row.approx = approx + (size_t) tid * nr;
         row.n_touched = 0;
         row.n_exact = 0.0;
-        const double *rn = ref->norm2;
-        double *d2 = row.d2;
-        for (int j = 0; j < nr; j++) {
-          double v = qn[i] + rn[j] + d2[j];
-          d2[j] = v > 0.0 ? v : 0.0;
-        }
+        tile_row(&tile, nr, i, 0, nr, qn[i], ref->norm2, row.d2);
         visit(ctx, ref, &row);
         for (int t = 0; t < row.n_touched; t++) row.exact[row.touched[t]] = 0;
         n_exact[tid] += row.n_exact;
@@ -782,15 +909,16 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
   }
 
   int m = tile_rows(n, n);
-  double *g = (double *) R_alloc((size_t) m * n, sizeof(double));
-  float *gs = float_scratch(prec, (size_t) m * n);
+  prd_tile tile;
+  tile_alloc(&tile, prec, d, (size_t) m * n);
+  double *segbuf = (double *) R_alloc((size_t) nt * n, sizeof(double));
   const double *rn = ref.norm2;
   for (int i0 = 0; i0 < n; i0 += m) {
     int mm = n - i0 < m ? n - i0 : m, nc = n - i0;
-    /* g (nc x mm) = -2 F[i0:n, ] F[i0:i0+mm, ]' : column i holds row
-     * i0 + i's products with the rows i0.. n-1 */
+    /* the tile (nc x mm) = -2 F[i0:n, ] F[i0:i0+mm, ]' : column i holds
+     * row i0 + i's products with the rows i0.. n-1 */
     const void *Fi = block_at(&ref, i0);
-    tile_products(prec, nc, mm, d, Fi, n, Fi, n, g, gs);
+    tile_products(prec, nc, mm, d, Fi, n, Fi, n, &tile);
     int team = 1;
     int use = prd_threads_for((int64_t) mm * nc, nt);
 #ifdef _OPENMP
@@ -803,13 +931,15 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
 #pragma omp for schedule(dynamic, 1)
 #endif
       for (int i = 0; i < mm; i++) { /* the tile's rows: their segments */
-        int r = i0 + i;
-        double qn = rn[r];
-        const double *gi = g + (size_t) i * nc;
+        int r = i0 + i, tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        double *gi = segbuf + (size_t) tid * n;
+        tile_row(&tile, nc, i, 0, nc, rn[r], rn + i0, gi);
         for (int j = 0; j < nc; j++) {
           if (j == i) continue;
-          double v = qn + rn[i0 + j] + gi[j];
-          v = v > 0.0 ? v : 0.0;
+          double v = gi[j];
           if (v <= b.bound[r]) own_push(&b, r, v, i0 + j);
         }
       }
@@ -820,7 +950,7 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
         int r = i0 + j;
         double rj = rn[r];
         for (int i = 0; i < mm; i++) {
-          double v = rn[i0 + i] + rj + g[(size_t) i * nc + j];
+          double v = rn[i0 + i] + rj + tile_at(&tile, (size_t) i * nc + j);
           v = v > 0.0 ? v : 0.0;
           if (v <= b.bound[r]) own_push(&b, r, v, i0 + i);
         }
@@ -983,15 +1113,15 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
                    cs->ipr_b, cs->cov_b, cs->ppr_b, cs->R_a, cs->R_a * cs->R_a,
                    sa.tol_rel, sa.tol_abs, ra.norm2_max, rb.norm2};
   int m = tile_rows(nB, nA);
-  double *g = (double *) R_alloc((size_t) m * nB, sizeof(double));
-  float *gs = float_scratch(prec, (size_t) m * nB);
+  prd_tile tile;
+  tile_alloc(&tile, prec, d, (size_t) m * nB);
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
   int ipr = cs->ipr, cov = cs->cov, ppr = cs->ppr, closed = cs->closed;
   for (int i0 = 0; i0 < nA; i0 += m) {
     int mm = nA - i0 < m ? nA - i0 : m;
-    /* g (nB x mm) = -2 B A[i0:i0+mm, ]' */
+    /* the tile (nB x mm) = -2 B A[i0:i0+mm, ]' */
     tile_products(prec, nB, mm, d, block_at(&rb, 0), nB, block_at(&ra, i0),
-                  nA, g, gs);
+                  nA, &tile);
     int team = 1;
     int use = prd_threads_for((int64_t) mm * nB, nt);
     for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
@@ -1009,9 +1139,9 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
       for (int i = 0; i < mm; i++) {
         int a = i0 + i;
         double qa = ra.norm2[a], ne = 0.0;
-        const double *gi = g + (size_t) i * nB;
+        size_t c0 = (size_t) i * nB;
         for (int b = 0; b < nB; b++) {
-          double v = qa + rb.norm2[b] + gi[b];
+          double v = qa + rb.norm2[b] + tile_at(&tile, c0 + b);
           v = v > 0.0 ? v : 0.0;
           ne += cross_visit(&sa, a, b, v, A, B, d, nk, closed, ipr, cov, ppr);
         }
@@ -1024,7 +1154,7 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
         double qb = rb.norm2[b], ne = 0.0;
         for (int i = 0; i < mm; i++) {
           int a = i0 + i;
-          double v = qb + ra.norm2[a] + g[(size_t) i * nB + b];
+          double v = qb + ra.norm2[a] + tile_at(&tile, (size_t) i * nB + b);
           v = v > 0.0 ? v : 0.0;
           ne += cross_visit(&sb, b, a, v, B, A, d, nk, closed, ipr, cov, ppr);
         }
