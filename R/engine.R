@@ -10,6 +10,12 @@ show_progress <- function() {
 #' @noRd
 engine_has_sgemm <- function() .Call(ffi_sgemm)
 
+#' The BLAS's thread count (NA when it is not OpenBLAS, whose threads the
+#' engine sets to one during its own, split products; src/tiles.c); `n`
+#' sets it first and the count before is returned
+#' @noRd
+engine_blas_threads <- function(n = NULL) .Call(ffi_blas_threads, n)
+
 #' The engine's estimator table, from C (src/neighbours.c)
 #'
 #' One row per per-row quantity the engine computes: `name` (what

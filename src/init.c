@@ -6,6 +6,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_engine", (DL_FUNC) &ffi_engine, 3},
   {"ffi_estimators", (DL_FUNC) &ffi_estimators, 0},
   {"ffi_sgemm", (DL_FUNC) &ffi_sgemm, 0},
+  {"ffi_blas_threads", (DL_FUNC) &ffi_blas_threads, 1},
   {"ffi_envelope", (DL_FUNC) &ffi_envelope, 4},
   {"ffi_threads", (DL_FUNC) &ffi_threads, 1},
   {NULL, NULL, 0}

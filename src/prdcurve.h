@@ -214,6 +214,9 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec);
 SEXP ffi_estimators(void);
 SEXP ffi_sgemm(void);
 
+/* ---- tiles.c --------------------------------------------------------- */
+SEXP ffi_blas_threads(SEXP n);
+
 /* ---- threads.c -------------------------------------------------------- */
 SEXP ffi_threads(SEXP n);
 

@@ -230,53 +230,147 @@ static void tile_row(const prd_tile *t, int nb, int i, int j0, int n,
   }
 }
 
-/* The one product of the engine: the tile t (nb x na, leading dimension
- * nb) of -2 B A', B and A column-major blocks of translated rows (leading
- * dimensions ldb, lda) in the precision prec: dgemm into g, or one sgemm
- * per block of K_BLOCK coordinates (see prd_tile), the products scaled
- * back by 1 / scale^2 (a power of two: exact). Called outside any
- * parallel region: a threaded BLAS must not be oversubscribed. */
-static void tile_products(const prd_prec *prec, int nb, int na, int d,
-                          const void *B, int ldb, const void *A, int lda,
-                          prd_tile *t) {
+/* ---- the BLAS's own threads ----------------------------------------- *
+ *
+ * A threaded BLAS runs its own thread pool next to the engine's OpenMP
+ * team. On two cores the two pools took turns badly: OpenBLAS's threads
+ * spin (sched_yield) for a while after each product, during the OpenMP
+ * selection that follows, and libgomp's threads spin during the products
+ * (13% of a four-curve call at d = 64 went to sched_yield). When the BLAS
+ * is OpenBLAS (found by its symbols at run time; no link-time dependency),
+ * the engine therefore sets it to one thread for the duration of each tile
+ * product and splits the product itself among its OpenMP team, one block
+ * of query rows per thread; the BLAS's thread count is restored right
+ * after (so an interrupt between tiles leaves it as it was). Any other
+ * BLAS is called as before, from the main thread. The products are the
+ * same sums either way up to rounding, which the exact decisions absorb:
+ * results do not change. */
+#if defined(__unix__) || defined(__APPLE__)
+#include <dlfcn.h>
+#define PRD_HAVE_DLSYM 1
+#endif
+
+typedef void (*blas_set_fn)(int);
+typedef int (*blas_get_fn)(void);
+static blas_set_fn blas_set = NULL;
+static blas_get_fn blas_get = NULL;
+static int blas_looked = 0;
+
+/* main thread only: the BLAS's thread count before, after setting it to
+ * one; 0 when the BLAS offers no such control */
+static int blas_serial_begin(void) {
+#ifdef PRD_HAVE_DLSYM
+  if (!blas_looked) {
+    blas_looked = 1;
+    void *s = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+    void *g = dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+    if (s && g) {
+      blas_set = (blas_set_fn) s;
+      blas_get = (blas_get_fn) g;
+    }
+  }
+#endif
+  if (!blas_set) return 0;
+  int old = blas_get();
+  if (old < 1) return 0;
+  if (old != 1) blas_set(1);
+  return old;
+}
+
+static void blas_serial_end(int old) {
+  if (blas_set && old > 1) blas_set(old);
+}
+
+/* .Call(ffi_blas_threads, n): the BLAS's thread count (NA when the
+ * engine cannot control it: not OpenBLAS); n an integer sets it first and
+ * the count before is returned (tests: the engine restores it). */
+SEXP ffi_blas_threads(SEXP n) {
+  int old = blas_serial_begin();
+  if (old == 0) return Rf_ScalarInteger(NA_INTEGER);
+  blas_serial_end(old);
+  if (!Rf_isNull(n)) {
+    int v = Rf_asInteger(n);
+    if (v == NA_INTEGER || v < 1) Rf_error("`n` must be a positive count");
+    blas_set(v);
+  }
+  return Rf_ScalarInteger(old);
+}
+
+/* the products of query columns [c0, c0 + na) of the tile (see
+ * tile_products()); the tile's flags are set by the caller */
+static void tile_part(const prd_prec *prec, int nb, int na, int d,
+                      const void *B, int ldb, const void *A, int lda,
+                      int c0, prd_tile *t) {
+  if (na <= 0) return;
   const char *tn = "N", *tt = "T";
+  size_t off = (size_t) c0 * nb;
 #ifdef PRD_HAVE_SGEMM
   if (prec->single) {
     float alpha = -2.0f, beta = 0.0f;
     double back = 1.0 / (prec->scale * prec->scale);
     size_t len = (size_t) nb * na;
-    const float *Bf = (const float *) B, *Af = (const float *) A;
-    double *g = t->g;
-    float *gs = t->gs;
-    t->back = back;
-    t->in_g = 0;
+    const float *Bf = (const float *) B, *Af = (const float *) A + c0;
+    double *g = t->g ? t->g + off : NULL;
+    float *gs = t->gs + off;
     for (int l0 = 0; l0 < d; l0 += K_BLOCK) {
       int kb = d - l0 < K_BLOCK ? d - l0 : K_BLOCK;
       /* the previous block, still in gs, goes to g first */
-      if (l0 > 0) {
-        if (!t->in_g) {
-          for (size_t c = 0; c < len; c++) g[c] = back * (double) gs[c];
-        } else {
-          for (size_t c = 0; c < len; c++) g[c] += back * (double) gs[c];
-        }
-        t->in_g = 1;
+      if (l0 == K_BLOCK) {
+        for (size_t c = 0; c < len; c++) g[c] = back * (double) gs[c];
+      } else if (l0 > K_BLOCK) {
+        for (size_t c = 0; c < len; c++) g[c] += back * (double) gs[c];
       }
       F77_CALL(sgemm)(tn, tt, &nb, &na, &kb, &alpha,
                       Bf + (size_t) l0 * ldb, &ldb, Af + (size_t) l0 * lda,
                       &lda, &beta, gs, &nb FCONE FCONE);
     }
-    t->last_in_gs = 1;
     return;
   }
-#else
-  (void) prec;
 #endif
   double alpha = -2.0, beta = 0.0;
   F77_CALL(dgemm)(tn, tt, &nb, &na, &d, &alpha, (const double *) B, &ldb,
-                  (const double *) A, &lda, &beta, t->g, &nb FCONE FCONE);
-  t->in_g = 1;
-  t->last_in_gs = 0;
-  t->back = 1.0;
+                  (const double *) A + c0, &lda, &beta, t->g + off,
+                  &nb FCONE FCONE);
+}
+
+/* The one product of the engine: the tile t (nb x na, leading dimension
+ * nb) of -2 B A', B and A column-major blocks of translated rows (leading
+ * dimensions ldb, lda) in the precision prec: dgemm into g, or one sgemm
+ * per block of K_BLOCK coordinates (see prd_tile), the products scaled
+ * back by 1 / scale^2 (a power of two: exact). Called outside any
+ * parallel region; with OpenBLAS, split among up to `threads` threads
+ * (above), else one call whose threads are the BLAS's. */
+static void tile_products(const prd_prec *prec, int nb, int na, int d,
+                          const void *B, int ldb, const void *A, int lda,
+                          prd_tile *t, int threads) {
+  int use = 1, old = 0;
+  if (threads > 1) {
+    use = prd_threads_for((int64_t) nb * na * (1 + d / 32), threads);
+    if (use > na) use = na;
+    if (use > 1) {
+      old = blas_serial_begin();
+      if (old == 0) use = 1;
+    }
+  }
+  if (use <= 1) {
+    tile_part(prec, nb, na, d, B, ldb, A, lda, 0, t);
+  } else {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+    {
+      int me = omp_get_thread_num(), team = omp_get_num_threads();
+      int c0 = (int) ((int64_t) na * me / team);
+      int c1 = (int) ((int64_t) na * (me + 1) / team);
+      tile_part(prec, nb, c1 - c0, d, B, ldb, A, lda, c0, t);
+    }
+#else
+    tile_part(prec, nb, na, d, B, ldb, A, lda, 0, t);
+#endif
+    blas_serial_end(old);
+  }
+  t->in_g = !prec->single || d > K_BLOCK;
+  t->last_in_gs = prec->single;
+  t->back = prec->single ? 1.0 / (prec->scale * prec->scale) : 1.0;
 }
 
 void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
@@ -673,7 +767,7 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
     /* g (nr x mm) = -2 * ref %*% t(qt): column i holds query i's products */
     tile_products(prec, nr, mm, d, block_at(ref, 0), nr,
                   prec->single ? (const void *) qtf : (const void *) qt, mm,
-                  &tile);
+                  &tile, nt);
     int use = prd_threads_for((int64_t) mm * nr, nt);
     int team = 1;
     for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
@@ -918,7 +1012,7 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
     /* the tile (nc x mm) = -2 F[i0:n, ] F[i0:i0+mm, ]' : column i holds
      * row i0 + i's products with the rows i0.. n-1 */
     const void *Fi = block_at(&ref, i0);
-    tile_products(prec, nc, mm, d, Fi, n, Fi, n, &tile);
+    tile_products(prec, nc, mm, d, Fi, n, Fi, n, &tile, nt);
     int team = 1;
     int use = prd_threads_for((int64_t) mm * nc, nt);
 #ifdef _OPENMP
@@ -1121,7 +1215,7 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
     int mm = nA - i0 < m ? nA - i0 : m;
     /* the tile (nB x mm) = -2 B A[i0:i0+mm, ]' */
     tile_products(prec, nB, mm, d, block_at(&rb, 0), nB, block_at(&ra, i0),
-                  nA, &tile);
+                  nA, &tile, nt);
     int team = 1;
     int use = prd_threads_for((int64_t) mm * nB, nt);
     for (int t = 0; t < nt; t++) n_exact[t] = 0.0;

@@ -70,6 +70,39 @@ test_that("results are identical for 1 and 2 threads", {
   expect_identical(attr(nb, "threads"), 1L)
 })
 
+test_that("the engine splits OpenBLAS's products itself and restores its thread count", {
+  before <- prdcurve:::engine_blas_threads()
+  skip_if(is.na(before), "the BLAS is not OpenBLAS: the engine leaves its threads alone")
+  on.exit(prdcurve:::engine_blas_threads(before), add = TRUE)
+  old <- prd_threads(2)
+  on.exit(prd_threads(old), add = TRUE)
+  skip_if(prd_threads() < 2, "fewer than 2 threads can run here")
+  set.seed(8)
+  real <- matrix(rnorm(800 * 300), ncol = 300)
+  generated <- matrix(rnorm(800 * 300, mean = 0.2), ncol = 300)
+  s <- list(fit = list(1:400, 1:400), eval = list(401:800, 401:800))
+  run <- function(blas, threads) {
+    prdcurve:::engine_blas_threads(blas)
+    prd_threads(threads)
+    nb <- prdcurve:::engine_neighbours(real, generated, s, c(3, 10),
+                                       c("knn", "coverage", "ipr", "own"))
+    # the BLAS's own setting is back after the call
+    expect_identical(prdcurve:::engine_blas_threads(), as.integer(blas))
+    nb
+  }
+  # products split between 2 engine threads (BLAS at one thread during
+  # them) against one engine thread calling a 3-thread BLAS
+  a <- run(3, 2)
+  b <- run(3, 1)
+  c <- run(1, 1)
+  expect_identical(attr(a, "threads"), 2L)
+  for (nm in c("knn_a", "knn_b", "coverage_a", "coverage_b", "ipr_a", "ipr_b",
+               "own_x", "own_y")) {
+    expect_identical(a[[nm]], b[[nm]])
+    expect_identical(a[[nm]], c[[nm]])
+  }
+})
+
 # prd_threads() in a fresh R process with the given environment variables
 # (all others of the list unset).
 threads_in_child <- function(env = character(), code = "cat(prd_threads())") {
