@@ -411,3 +411,39 @@ test_that("prd_curve(k = c(5, 9), method = \"kde\") is one sweep with the curves
     expect_identical(both$recall[sel], one$recall)
   }
 })
+
+test_that("radii from the sampled threshold and from the two sets' candidates equal the brute force", {
+  # prd_kth() takes its threshold from a strided sample of a long row
+  # range (n >= 8 kmax) and falls back to the heap when the sample misses;
+  # radii in X_f u Y_f come from the candidates of the X_f and Y_f
+  # selections when both are computed (prd_kth_union()).
+  set.seed(313)
+  d <- 4
+  gauss <- list(matrix(rnorm(1500 * d), ncol = d),
+                matrix(rnorm(1200 * d, 0.4), ncol = d))
+  # a tight cluster of 60 consecutive rows in each set: a strided sample
+  # mostly misses the nearest neighbours of the cluster's rows
+  clus <- gauss
+  clus[[1]][301:360, ] <- matrix(rnorm(60 * d, 5, 0.01), ncol = d)
+  clus[[2]][801:860, ] <- matrix(rnorm(60 * d, 5, 0.01), ncol = d)
+  # exact ties everywhere: the window around the threshold is crowded
+  ties <- list(matrix(sample(0:2, 1500 * d, TRUE) + 0, ncol = d),
+               matrix(sample(0:2, 1200 * d, TRUE) + 0, ncol = d))
+  ks <- c(1L, 7L, 40L)
+  for (dat in list(gauss, clus, ties)) {
+    real <- dat[[1]]
+    gen <- dat[[2]]
+    s <- list(fit = list(1:1000, 1:700), eval = list(1001:1500, 701:1200))
+    z <- rbind(real[1001:1500, ], gen[701:1200, ])
+    dx <- sq_dist(z, real[1:1000, ])
+    dy <- sq_dist(z, gen[1:700, ])
+    kth_rows <- function(m) t(apply(m, 1, function(v) sort(v)[ks]))
+    both <- prdcurve:::engine_neighbours(real, gen, s, ks,
+                                         c("query_x", "query_y", "query_all"))
+    alone <- prdcurve:::engine_neighbours(real, gen, s, ks, "query_all")
+    expect_identical(unname(both$query_x), unname(kth_rows(dx)))
+    expect_identical(unname(both$query_y), unname(kth_rows(dy)))
+    expect_identical(unname(both$query_all), unname(kth_rows(cbind(dx, dy))))
+    expect_identical(alone$query_all, both$query_all)
+  }
+})
