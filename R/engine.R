@@ -16,6 +16,11 @@ engine_has_sgemm <- function() .Call(ffi_sgemm)
 #' @noRd
 engine_blas_threads <- function(n = NULL) .Call(ffi_blas_threads, n)
 
+#' Bytes the engine keeps in its scratch slots between calls (src/tiles.c);
+#' `release = TRUE` frees them (after reporting)
+#' @noRd
+engine_scratch <- function(release = FALSE) .Call(ffi_scratch, release)
+
 #' The engine's estimator table, from C (src/neighbours.c)
 #'
 #' One row per per-row quantity the engine computes: `name` (what
@@ -62,7 +67,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     symmetric = !isFALSE(getOption("prdcurve.symmetric")),
     own_buffer = as.integer(getOption("prdcurve.own_buffer", 0L)),
     # products in single precision where the engine can (tiles.c)
-    single = identical(precision, "single")
+    single = identical(precision, "single"),
+    # the engine's largest buffers are kept for the next call (tiles.c)
+    keep_scratch = !isFALSE(getOption("prdcurve.keep_scratch"))
   )
   with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
 }

@@ -7,6 +7,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_estimators", (DL_FUNC) &ffi_estimators, 0},
   {"ffi_sgemm", (DL_FUNC) &ffi_sgemm, 0},
   {"ffi_blas_threads", (DL_FUNC) &ffi_blas_threads, 1},
+  {"ffi_scratch", (DL_FUNC) &ffi_scratch, 1},
   {"ffi_envelope", (DL_FUNC) &ffi_envelope, 4},
   {"ffi_threads", (DL_FUNC) &ffi_threads, 1},
   {NULL, NULL, 0}
@@ -16,4 +17,9 @@ void attribute_visible R_init_prdcurve(DllInfo *dll) {
   R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
   R_useDynamicSymbols(dll, FALSE);
   R_forceSymbols(dll, TRUE);
+}
+
+void attribute_visible R_unload_prdcurve(DllInfo *dll) {
+  (void) dll;
+  prd_scratch_release();
 }

@@ -721,7 +721,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   }
   if (pre_sweep || main_sweep) {
     prd_ref ref;
-    prd_ref_init(&ref, &fit_rows, d, centre, &prec);
+    prd_ref_init(&ref, &fit_rows, d, centre, &prec, PRD_SCR_REF_A);
 
     if (pre_sweep) {
       w.self = 1;
@@ -799,6 +799,9 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   SEXP precision =
     PROTECT(Rf_mkString(prec.single ? "single" : "double")); np++;
   Rf_setAttrib(out, Rf_install("precision"), precision);
+  /* spec$keep_scratch = FALSE: the scratch slots go with the call */
+  SEXP keep_ = list_get(spec, "keep_scratch");
+  if (!Rf_isNull(keep_) && !flag(keep_, "keep_scratch")) prd_scratch_release();
   UNPROTECT(np);
   return out;
 }

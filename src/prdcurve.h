@@ -114,10 +114,18 @@ typedef struct {
 } prd_progress;
 
 /* Gather the rows of `rows` translated by `centre` (NULL: none) into a
- * column-major block (in the precision `prec`) and its squared norms;
- * fills *ref. */
+ * column-major block (in the precision `prec`, in scratch slot `slot`)
+ * and its squared norms; fills *ref. */
 void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
-                  const double *centre, const prd_prec *prec);
+                  const double *centre, const prd_prec *prec, int slot);
+
+/* Scratch kept between engine calls (tiles.c): the reference blocks, the
+ * tile and the own-radius candidates each have a slot, grown on demand;
+ * slot -1 or under 1 MiB: R_alloc(). Main thread only. */
+enum { PRD_SCR_REF_A, PRD_SCR_REF_B, PRD_SCR_TILE, PRD_SCR_OWN, PRD_SCR_N };
+void *prd_scratch(int slot, size_t bytes);
+void prd_scratch_release(void);
+SEXP ffi_scratch(SEXP release);
 
 /* The precision of an engine call's products: single when `want` and
  * sgemm is available and the rounding window stays narrow for these data

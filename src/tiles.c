@@ -184,6 +184,54 @@ static const void *block_at(const prd_ref *ref, int i0) {
   return (const void *) (ref->data + i0);
 }
 
+/* ---- scratch kept between engine calls ------------------------------ *
+ *
+ * A first touch of fresh memory costs a page fault, and on the reference
+ * machine (a virtual machine) one costs about 13 microseconds per 4 KiB
+ * page, 3 ms per MiB: the reference block, the tile and the candidate
+ * buffers of one call at 10,000 per set and d = 2,048 (some 140 MiB)
+ * took about 0.45 s of faults per engine call, and R_alloc()'s memory is
+ * fresh at every call. The four largest buffers therefore live in slots
+ * kept from one engine call to the next (grown when a call needs more;
+ * only the main thread allocates them): prd_scratch_release() frees them,
+ * at the end of every call under options(prdcurve.keep_scratch = FALSE)
+ * and when the package is unloaded. Buffers under 1 MiB use R_alloc(). */
+static void *scr_p[PRD_SCR_N];
+static size_t scr_n[PRD_SCR_N];
+
+void *prd_scratch(int slot, size_t bytes) {
+  if (bytes < 1) bytes = 1;
+  if (slot < 0 || slot >= PRD_SCR_N || bytes < ((size_t) 1 << 20))
+    return (void *) R_alloc(bytes, 1);
+  if (scr_n[slot] >= bytes) return scr_p[slot];
+  free(scr_p[slot]);
+  scr_p[slot] = NULL;
+  scr_n[slot] = 0;
+  void *p = malloc(bytes);
+  if (!p)
+    Rf_error("prdcurve: cannot allocate %.0f MiB of scratch",
+             (double) bytes / 1048576.0);
+  scr_p[slot] = p;
+  scr_n[slot] = bytes;
+  return p;
+}
+
+void prd_scratch_release(void) {
+  for (int s = 0; s < PRD_SCR_N; s++) {
+    free(scr_p[s]);
+    scr_p[s] = NULL;
+    scr_n[s] = 0;
+  }
+}
+
+/* bytes held in the slots (tests) */
+SEXP ffi_scratch(SEXP release) {
+  double b = 0.0;
+  for (int s = 0; s < PRD_SCR_N; s++) b += (double) scr_n[s];
+  if (Rf_asLogical(release) == TRUE) prd_scratch_release();
+  return Rf_ScalarReal(b);
+}
+
 /* The products of one tile: the products -2 <b_j, a_i> of reference row j
  * and query row i at c = j + i nb, as the sum of `g[c]` (when `in_g`) and
  * `back * gs[c]` (when `last_in_gs`). In double precision g holds them all
@@ -206,12 +254,13 @@ static void tile_alloc(prd_tile *t, const prd_prec *prec, int d, size_t len) {
   t->gs = NULL;
   t->in_g = t->last_in_gs = 0;
   t->back = 1.0;
-  if (prec->single) {
-    t->gs = (float *) R_alloc(len, sizeof(float));
-    if (d > K_BLOCK) t->g = (double *) R_alloc(len, sizeof(double));
-  } else {
-    t->g = (double *) R_alloc(len, sizeof(double));
-  }
+  /* one slot: the double tile first (8-byte aligned), the float after */
+  int dbl = !prec->single || d > K_BLOCK, flt = prec->single;
+  char *p = (char *) prd_scratch(PRD_SCR_TILE,
+                                 len * ((dbl ? sizeof(double) : 0) +
+                                        (flt ? sizeof(float) : 0)));
+  if (dbl) t->g = (double *) p;
+  if (flt) t->gs = (float *) (p + (dbl ? len * sizeof(double) : 0));
 }
 
 /* the product at c (see prd_tile) */
@@ -393,7 +442,7 @@ static void tile_products(const prd_prec *prec, int nb, int na, int d,
 }
 
 void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
-                  const double *centre, const prd_prec *prec) {
+                  const double *centre, const prd_prec *prec, int slot) {
   int n = rows->n;
   size_t len = (size_t) (n > 0 ? n : 1) * (d > 0 ? d : 1);
   double *nrm = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
@@ -401,11 +450,11 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
   ref->data = NULL;
   ref->fdata = NULL;
   if (prec->single) {
-    float *Ff = (float *) R_alloc(len, sizeof(float));
+    float *Ff = (float *) prd_scratch(slot, len * sizeof(float));
     gather(rows, 0, n, d, centre, prec->scale, NULL, Ff, nrm);
     ref->fdata = Ff;
   } else {
-    double *F = (double *) R_alloc(len, sizeof(double));
+    double *F = (double *) prd_scratch(slot, len * sizeof(double));
     gather(rows, 0, n, d, centre, 1.0, F, NULL, nrm);
     ref->data = F;
   }
@@ -819,9 +868,12 @@ void prd_progress_done(SEXP bar) {
 
 /* ---- the tile loop ---------------------------------------------------- */
 
-static int tile_rows(int n_ref, int n_query) {
-  /* The distance tile holds rows x n_ref doubles; keep it near 64 MiB. */
-  double budget = 8388608.0;
+static int tile_rows(int n_ref, int n_query, int d) {
+  /* The distance tile holds rows x n_ref values: near 64 MiB of doubles
+   * where the products need long tiles (d > 256: the reference block is
+   * read once per tile), 16 MiB below, where the passes over the tile
+   * cost more than the products and a smaller tile stays in cache. */
+  double budget = d > K_BLOCK ? 8388608.0 : 2097152.0;
   int m = (int) (budget / (n_ref > 0 ? n_ref : 1));
   if (m > 512) m = 512;
   if (m < 16) m = 16;
@@ -857,7 +909,7 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
                void *ctx, int threads, prd_progress *prog) {
   int nr = ref->n, d = ref->d, nq = qry->rows.n;
   if (nq <= 0 || nr <= 0) return;
-  int m = tile_rows(nr, nq);
+  int m = tile_rows(nr, nq, d);
   int nt = threads < 1 ? 1 : threads;
   const prd_prec *prec = &ref->prec;
   size_t qlen = (size_t) m * (d > 0 ? d : 1);
@@ -1020,6 +1072,7 @@ typedef struct {
   const double *nrm;
   double nmax, tol_rel, tol_abs;
   int cap, kmax;
+  const double *seed; /* each row's first bound (own_seed()), or NULL */
 } own_buf;
 
 static inline double own_tol(const own_buf *b, int i, double t) {
@@ -1077,8 +1130,17 @@ static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
   const int *jx = b->jx + (size_t) i * b->cap;
   int n = b->cnt[i], kmax = ks[nk - 1];
   double n_exact = 0.0;
-  memset(ex, 0, (size_t) n);
   double *cv = heap + kmax, *r = cv + b->cap;
+  /* a seeded bound must lie above the window of the row's kmax-th value,
+   * or values the selection needs may never have been admitted: -1, the
+   * row goes to the full-row engine */
+  if (b->seed) {
+    if (n < kmax) return -1.0;
+    memcpy(cv, v, (size_t) n * sizeof(double));
+    double T = qselect(cv, n, kmax - 1);
+    if (T + own_tol(b, i, T) > b->seed[i]) return -1.0;
+  }
+  memset(ex, 0, (size_t) n);
   for (int pass = 0; pass < 5; pass++) {
     memcpy(cv, v, (size_t) n * sizeof(double));
     select_ks(cv, n, ks, nk, r);
@@ -1100,21 +1162,75 @@ static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
   return n_exact;
 }
 
+/* First bounds of the own-radius buffers. With bound +inf a row admits
+ * every value until its buffer first fills (4 kmax + 256 of them, each a
+ * store to a cold line: most of the symmetric sweep's time at d = 64).
+ * Instead each row starts from the q-th smallest of its distances to a
+ * strided sample of S = 2 sqrt(n) rows (itself left out), q chosen so
+ * that about 2 kmax + 4 n / S values lie below it; the sample's products
+ * cost S / n of the sweep's. A bound too low is caught in own_final()
+ * (fewer than kmax values admitted, or the window of the kmax-th above
+ * the bound) and the row goes to the full-row engine: exact either way. */
+typedef struct {
+  int stride, S, q;
+  double *seed;
+} own_seed_ctx;
+
+static void own_seed_visit(void *ctx, const prd_ref *ref, prd_row *row) {
+  own_seed_ctx *c = (own_seed_ctx *) ctx;
+  (void) ref;
+  int r = row->i, m = 0;
+  double *v = row->cval;
+  for (int j = 0; j < c->S; j++)
+    if ((int64_t) j * c->stride != r) v[m++] = row->d2[j];
+  c->seed[r] = qselect(v, m, (c->q < m ? c->q : m) - 1);
+}
+
+static void own_seed(const prd_rows *rows, int d, const double *centre,
+                     const prd_prec *prec, int kmax, int threads,
+                     prd_progress *prog, double *seed) {
+  int n = rows->n;
+  int S = (int) (2.0 * sqrt((double) n));
+  if (S > 1024) S = 1024;
+  int stride = n / S;
+  int *idx = (int *) R_alloc(S, sizeof(int));
+  int n0 = 0;
+  for (int j = 0; j < S; j++) {
+    idx[j] = rows->idx[j * stride];
+    n0 += j * stride < rows->n0;
+  }
+  prd_rows sub = {{rows->src[0], rows->src[1]}, {rows->ld[0], rows->ld[1]},
+                  idx, S, n0};
+  prd_ref sref;
+  prd_ref_init(&sref, &sub, d, centre, prec, -1);
+  int q = (int) ceil(2.0 * kmax * S / n) + 4;
+  own_seed_ctx c = {stride, S, q, seed};
+  prd_query qry = {*rows, centre};
+  double ticks = prog->ticks;
+  prd_tiles(&sref, &qry, own_seed_visit, &c, threads, prog);
+  prog->ticks = ticks;
+}
+
 void prd_own_radii(const prd_rows *rows, int d, const double *centre,
                    const prd_prec *prec, const int *ks, int nk, int threads,
                    int cap_min, prd_progress *prog, double *out) {
   int n = rows->n, kmax = ks[nk - 1];
   if (n <= 0) return;
   prd_ref ref;
-  prd_ref_init(&ref, rows, d, centre, prec);
+  prd_ref_init(&ref, rows, d, centre, prec, PRD_SCR_REF_A);
   int nt = threads < 1 ? 1 : threads;
   own_buf b;
   b.kmax = kmax;
   b.cap = cap_min > 0 ? cap_min : 4 * kmax + 256;
   if (b.cap < kmax + 2) b.cap = kmax + 2;
   if (b.cap > n) b.cap = n; /* a row has n - 1 values: never compacted */
-  b.v = (double *) R_alloc((size_t) n * b.cap, sizeof(double));
-  b.jx = (int *) R_alloc((size_t) n * b.cap, sizeof(int));
+  {
+    size_t nc = (size_t) n * b.cap;
+    char *p = (char *) prd_scratch(PRD_SCR_OWN,
+                                   nc * (sizeof(double) + sizeof(int)));
+    b.v = (double *) p;
+    b.jx = (int *) (p + nc * sizeof(double));
+  }
   b.cnt = (int *) R_alloc(n, sizeof(int));
   b.bound = (double *) R_alloc(n, sizeof(double));
   b.over = (unsigned char *) R_alloc(n, 1);
@@ -1127,8 +1243,15 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
     b.bound[i] = R_PosInf;
     b.over[i] = 0;
   }
+  b.seed = NULL;
+  if (n >= 8 * kmax && n >= 256 && cap_min == 0) {
+    double *seed = (double *) R_alloc(n, sizeof(double));
+    own_seed(rows, d, centre, prec, kmax, nt, prog, seed);
+    for (int i = 0; i < n; i++) b.bound[i] = seed[i];
+    b.seed = seed;
+  }
 
-  int m = tile_rows(n, n);
+  int m = tile_rows(n, n, d);
   prd_tile tile;
   tile_alloc(&tile, prec, d, (size_t) m * n);
   double *segbuf = (double *) R_alloc((size_t) nt * n, sizeof(double));
@@ -1213,8 +1336,10 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
     tid = omp_get_thread_num();
 #endif
     if (b.over[i]) continue;
-    n_exact[tid] += own_final(&ref, &b, i, ks, nk, heap + (size_t) tid * hl,
-                              ex + (size_t) tid * b.cap, out, (size_t) n);
+    double e = own_final(&ref, &b, i, ks, nk, heap + (size_t) tid * hl,
+                         ex + (size_t) tid * b.cap, out, (size_t) n);
+    if (e < 0.0) b.over[i] = 1;
+    else n_exact[tid] += e;
   }
   (void) use;
   for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
@@ -1338,8 +1463,8 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   int nA = A->n, nB = B->n, nk = cs->nk;
   if (nA <= 0 || nB <= 0) return;
   prd_ref ra, rb;
-  prd_ref_init(&ra, A, d, centre, prec);
-  prd_ref_init(&rb, B, d, centre, prec);
+  prd_ref_init(&ra, A, d, centre, prec, PRD_SCR_REF_A);
+  prd_ref_init(&rb, B, d, centre, prec, PRD_SCR_REF_B);
   int nt = threads < 1 ? 1 : threads;
   cross_side sa = {cs->own_a, cs->own_b, (size_t) cs->ld_a, (size_t) cs->ld_b,
                    cs->ipr_a, cs->cov_a, cs->ppr_a, cs->R_b, cs->R_b * cs->R_b,
@@ -1349,7 +1474,7 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   cross_side sb = {cs->own_b, cs->own_a, (size_t) cs->ld_b, (size_t) cs->ld_a,
                    cs->ipr_b, cs->cov_b, cs->ppr_b, cs->R_a, cs->R_a * cs->R_a,
                    sa.tol_rel, sa.tol_abs, ra.norm2_max, rb.norm2};
-  int m = tile_rows(nB, nA);
+  int m = tile_rows(nB, nA, d);
   prd_tile tile;
   tile_alloc(&tile, prec, d, (size_t) m * nB);
   double *n_exact = (double *) R_alloc(nt, sizeof(double));

@@ -447,3 +447,32 @@ test_that("radii from the sampled threshold and from the two sets' candidates eq
     expect_identical(alone$query_all, both$query_all)
   }
 })
+
+test_that("scratch kept between engine calls changes no result and can be released", {
+  set.seed(314)
+  big <- list(matrix(rnorm(1500 * 300), ncol = 300),
+              matrix(rnorm(1500 * 300, 0.2), ncol = 300))
+  small <- list(matrix(sample(0:3, 700 * 3, TRUE) + 0, ncol = 3),
+                matrix(sample(0:3, 600 * 3, TRUE) + 0, ncol = 3))
+  run <- function(dat, n) {
+    s <- list(fit = list(1:n, 1:n), eval = list((n + 1):(2 * n), (n + 1):(2 * n)))
+    prdcurve:::engine_neighbours(dat[[1]], dat[[2]], s, c(2L, 9L),
+                                 c("own", "knn", "coverage", "ipr", "query_all"))
+  }
+  prdcurve:::engine_scratch(release = TRUE)
+  fresh_small <- run(small, 300)
+  fresh_big <- run(big, 700)
+  # the slots now hold the big call's blocks (well over 1 MiB)
+  held <- prdcurve:::engine_scratch()
+  expect_gt(held, 2^22)
+  # a small call reuses them (stale contents must not matter), and a big
+  # call after it again
+  expect_identical(run(small, 300), fresh_small)
+  expect_identical(run(big, 700), fresh_big)
+  expect_identical(prdcurve:::engine_scratch(), held)
+  # released at the end of a call under keep_scratch = FALSE
+  old <- options(prdcurve.keep_scratch = FALSE)
+  on.exit(options(old), add = TRUE)
+  expect_identical(run(big, 700), fresh_big)
+  expect_identical(prdcurve:::engine_scratch(), 0)
+})
