@@ -142,6 +142,14 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
                    const prd_prec *prec, const int *ks, int nk, int threads,
                    int cap_min, prd_progress *prog, double *out);
 
+/* k-NN radii (squared, exact, as prd_own_radii()) of the rows of A in B
+ * (out_a, nA x nk) and of the rows of B in A (out_b, nB x nk; either NULL:
+ * not wanted), from one product per pair of A x B; no self-exclusion. */
+void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
+                     const double *centre, const prd_prec *prec,
+                     const int *ks, int nk, int threads, int cap_min,
+                     prd_progress *prog, double *out_a, double *out_b);
+
 /* The cross pairs of A (X_f) and B (Y_f), each computed once, against
  * radii known beforehand: own radii (squared, nA x nk with leading
  * dimension ld_a, and nB x nk) and ppr radii R_a, R_b (distances) of the

@@ -620,9 +620,11 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
  * more than half full after a compaction (many near-ties) stops
  * collecting and is done again by the full-row engine, prd_tiles(). */
 
+/* the full-row engine on some rows of a set: their k-NN radii in the
+ * reference (the set itself when `self`: the row's own index skipped) */
 typedef struct {
-  const prd_ref *ref;
   const int *map;     /* query position -> row of the set */
+  int self;
   const int *ks;
   int nk;
   double *heap;       /* threads x (kmax + nk) */
@@ -633,10 +635,11 @@ typedef struct {
 static void own_full_visit(void *ctx, const prd_ref *ref, prd_row *row) {
   own_full_ctx *c = (own_full_ctx *) ctx;
   int kmax = c->ks[c->nk - 1], s = c->map[row->i];
+  int skip = c->self ? s : -1;
   double *heap = c->heap + (size_t) row->tid * (kmax + c->nk);
   double *rr = heap + kmax;
-  prd_row_self(row, s);
-  prd_kth(ref, row, 0, ref->n, s, c->ks, c->nk, heap, rr);
+  if (c->self) prd_row_self(row, s);
+  prd_kth(ref, row, 0, ref->n, skip, c->ks, c->nk, heap, rr);
   for (int kk = 0; kk < c->nk; kk++)
     c->out[(size_t) s + (size_t) kk * c->n] = rr[kk];
 }
@@ -664,6 +667,10 @@ static double quickselect(double *v, int *jx, int n, int k) {
   return v[k];
 }
 
+/* Candidate buffers of the n rows of one set, whose values are squared
+ * distances to the rows of a reference set (the set itself, or the other
+ * set): nrm the rows' squared norms, nmax the reference's largest, so
+ * that own_tol() is prd_tol() of those pairs. */
 typedef struct {
   double *v;      /* n x cap candidate values */
   int *jx;        /* n x cap candidate indices */
@@ -672,8 +679,36 @@ typedef struct {
   unsigned char *over;
   const double *nrm;
   double nmax, tol_rel, tol_abs;
-  int cap, kmax;
+  int n, cap, kmax;
 } own_buf;
+
+/* Buffers for the rows of `me` (n_vals values each, from the rows of the
+ * reference `ot`): cap_min candidates per row (0: the default), at least
+ * kmax + 2, and at most n_vals + 1 (a buffer that can hold every value is
+ * never compacted). */
+static void own_buf_init(own_buf *b, const prd_ref *me, const prd_ref *ot,
+                         int n_vals, int kmax, int cap_min) {
+  int n = me->n;
+  b->n = n;
+  b->kmax = kmax;
+  b->cap = cap_min > 0 ? cap_min : 4 * kmax + 256;
+  if (b->cap < kmax + 2) b->cap = kmax + 2;
+  if (b->cap > n_vals + 1) b->cap = n_vals + 1;
+  b->v = (double *) R_alloc((size_t) n * b->cap, sizeof(double));
+  b->jx = (int *) R_alloc((size_t) n * b->cap, sizeof(int));
+  b->cnt = (int *) R_alloc(n, sizeof(int));
+  b->bound = (double *) R_alloc(n, sizeof(double));
+  b->over = (unsigned char *) R_alloc(n, 1);
+  b->nrm = me->norm2;
+  b->nmax = ot->norm2_max;
+  b->tol_rel = ot->tol_rel;
+  b->tol_abs = ot->tol_abs;
+  for (int i = 0; i < n; i++) {
+    b->cnt[i] = 0;
+    b->bound[i] = R_PosInf;
+    b->over[i] = 0;
+  }
+}
 
 static inline double own_tol(const own_buf *b, int i, double t) {
   return 1e-9 * t + b->tol_rel * (b->nrm[i] + b->nmax) + b->tol_abs;
@@ -708,24 +743,27 @@ static inline void own_push(own_buf *b, int i, double x, int j) {
   if (c + 1 == b->cap) own_compact(b, i);
 }
 
-/* exact squared distance between rows i and j of the set, as given */
-static double own_exact(const prd_ref *ref, int i, int j) {
+/* exact squared distance between row a of A and row b of B, as given, in
+ * the order of prd_exact() (the same value as the full-row engine's) */
+static inline double pair_exact(const prd_rows *A, int a, const prd_rows *B,
+                                int b, int d) {
   size_t qs, rs;
-  const double *q = rows_at(&ref->orig, i, &qs);
-  const double *r = rows_at(&ref->orig, j, &rs);
+  const double *q = rows_at(A, a, &qs);
+  const double *r = rows_at(B, b, &rs);
   double s = 0.0;
-  for (int l = 0; l < ref->d; l++) {
+  for (int l = 0; l < d; l++) {
     double u = q[(size_t) l * qs] - r[(size_t) l * rs];
     s += u * u;
   }
   return s;
 }
 
-/* prd_kth() on a row's candidates: recompute exactly every value within
- * the window of a radius, select again, until nothing changes */
-static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
-                        int nk, double *heap, unsigned char *ex, double *out,
-                        size_t ld) {
+/* prd_kth() on the candidates of row i of `me` (candidate indices are
+ * rows of `ot`): recompute exactly every value within the window of a
+ * radius, select again, until nothing changes */
+static double own_final(const prd_rows *me, const prd_rows *ot, int d,
+                        own_buf *b, int i, const int *ks, int nk,
+                        double *heap, unsigned char *ex, double *out) {
   double *v = b->v + (size_t) i * b->cap;
   const int *jx = b->jx + (size_t) i * b->cap;
   int n = b->cnt[i], kmax = ks[nk - 1];
@@ -741,7 +779,7 @@ static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
       double t = r[kk], tol = own_tol(b, i, t);
       for (int c = 0; c < n; c++) {
         if (ex[c] || v[c] < t - tol || v[c] > t + tol) continue;
-        v[c] = own_exact(ref, i, jx[c]);
+        v[c] = pair_exact(me, i, ot, jx[c], d);
         ex[c] = 1;
         n_exact += 1.0;
         redo = 1;
@@ -749,8 +787,71 @@ static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
     }
     if (!redo) break;
   }
-  for (int kk = 0; kk < nk; kk++) out[(size_t) i + (size_t) kk * ld] = r[kk];
+  for (int kk = 0; kk < nk; kk++)
+    out[(size_t) i + (size_t) kk * b->n] = r[kk];
   return n_exact;
+}
+
+/* The exact radii of every row of `me` whose buffer held (out: n x nk),
+ * from its candidates; exact recomputations added to prog->exact. */
+static void own_finish(const prd_rows *me, const prd_rows *ot, int d,
+                       own_buf *b, const int *ks, int nk, int nt,
+                       prd_progress *prog, double *out) {
+  int n = b->n, kmax = ks[nk - 1];
+  size_t hl = (size_t) kmax + b->cap + nk;
+  double *heap = (double *) R_alloc((size_t) nt * hl, sizeof(double));
+  unsigned char *ex = (unsigned char *) R_alloc((size_t) nt * b->cap, 1);
+  double *n_exact = (double *) R_alloc(nt, sizeof(double));
+  for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
+  int use = prd_threads_for((int64_t) n * kmax, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(dynamic, 64)
+#endif
+  for (int i = 0; i < n; i++) {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    if (b->over[i]) continue;
+    n_exact[tid] += own_final(me, ot, d, b, i, ks, nk,
+                              heap + (size_t) tid * hl,
+                              ex + (size_t) tid * b->cap, out);
+  }
+  (void) use;
+  for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
+}
+
+/* Rows of `rows` whose buffer overflowed (too many near-ties): their
+ * radii in `ref` (the set itself when `self`) by the full-row engine.
+ * Their progress ticks are taken back: the bar counts rows once. */
+static void own_overflow(const prd_ref *ref, const prd_rows *rows,
+                         const double *centre, const own_buf *b, int self,
+                         const int *ks, int nk, int nt, prd_progress *prog,
+                         double *out) {
+  int n = rows->n, n_over = 0, kmax = ks[nk - 1];
+  for (int i = 0; i < n; i++) n_over += b->over[i];
+  if (n_over == 0) return;
+  int *map = (int *) R_alloc(n_over, sizeof(int));
+  int *qidx = (int *) R_alloc(n_over, sizeof(int));
+  /* query rows: the same sources, the overflowing rows' indices; a query
+   * position is below n0 when its row is */
+  int q0 = 0;
+  for (int i = 0, c = 0; i < n; i++) {
+    if (!b->over[i]) continue;
+    map[c] = i;
+    qidx[c] = rows->idx[i];
+    if (i < rows->n0) q0++;
+    c++;
+  }
+  prd_rows qr = {{rows->src[0], rows->src[1]}, {rows->ld[0], rows->ld[1]},
+                 qidx, n_over, q0};
+  prd_query q = {qr, centre};
+  own_full_ctx c = {map, self, ks, nk,
+                    (double *) R_alloc((size_t) nt * (kmax + nk),
+                                       sizeof(double)),
+                    out, n};
+  prd_tiles(ref, &q, own_full_visit, &c, nt, prog);
+  prog->ticks -= n_over;
 }
 
 void prd_own_radii(const prd_rows *rows, int d, const double *centre,
@@ -762,24 +863,7 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
   prd_ref_init(&ref, rows, d, centre, prec);
   int nt = threads < 1 ? 1 : threads;
   own_buf b;
-  b.kmax = kmax;
-  b.cap = cap_min > 0 ? cap_min : 4 * kmax + 256;
-  if (b.cap < kmax + 2) b.cap = kmax + 2;
-  if (b.cap > n) b.cap = n; /* a row has n - 1 values: never compacted */
-  b.v = (double *) R_alloc((size_t) n * b.cap, sizeof(double));
-  b.jx = (int *) R_alloc((size_t) n * b.cap, sizeof(int));
-  b.cnt = (int *) R_alloc(n, sizeof(int));
-  b.bound = (double *) R_alloc(n, sizeof(double));
-  b.over = (unsigned char *) R_alloc(n, 1);
-  b.nrm = ref.norm2;
-  b.nmax = ref.norm2_max;
-  b.tol_rel = ref.tol_rel;
-  b.tol_abs = ref.tol_abs;
-  for (int i = 0; i < n; i++) {
-    b.cnt[i] = 0;
-    b.bound[i] = R_PosInf;
-    b.over[i] = 0;
-  }
+  own_buf_init(&b, &ref, &ref, n - 1, kmax, cap_min);
 
   int m = tile_rows(n, n);
   double *g = (double *) R_alloc((size_t) m * n, sizeof(double));
@@ -830,55 +914,10 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
     tile_done(prog, team, mm);
   }
 
-  /* exact radii from the candidates */
-  size_t hl = (size_t) kmax + b.cap + nk;
-  double *heap = (double *) R_alloc((size_t) nt * hl, sizeof(double));
-  unsigned char *ex = (unsigned char *) R_alloc((size_t) nt * b.cap, 1);
-  double *n_exact = (double *) R_alloc(nt, sizeof(double));
-  for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
-  int use = prd_threads_for((int64_t) n * kmax, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(use) schedule(dynamic, 64)
-#endif
-  for (int i = 0; i < n; i++) {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#endif
-    if (b.over[i]) continue;
-    n_exact[tid] += own_final(&ref, &b, i, ks, nk, heap + (size_t) tid * hl,
-                              ex + (size_t) tid * b.cap, out, (size_t) n);
-  }
-  (void) use;
-  for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
-
-  /* rows with too many near-ties: the full-row engine */
-  int n_over = 0;
-  for (int i = 0; i < n; i++) n_over += b.over[i];
-  if (n_over == 0) return;
-  int *map = (int *) R_alloc(n_over, sizeof(int));
-  int *qidx = (int *) R_alloc(n_over, sizeof(int));
-  for (int i = 0, c = 0; i < n; i++) {
-    if (!b.over[i]) continue;
-    map[c] = i;
-    qidx[c] = rows->idx[i];
-    c++;
-  }
-  /* query rows: the same sources, the overflowing rows' indices; a query
-   * position is below n0 when its row is */
-  int *qsrc = (int *) R_alloc(n_over, sizeof(int));
-  int q0 = 0;
-  for (int c = 0; c < n_over; c++) if (map[c] < rows->n0) q0++;
-  for (int c = 0; c < n_over; c++) qsrc[c] = qidx[c];
-  prd_rows qr = {{rows->src[0], rows->src[1]}, {rows->ld[0], rows->ld[1]},
-                 qsrc, n_over, q0};
-  prd_query q = {qr, centre};
-  own_full_ctx c = {&ref, map, ks, nk,
-                    (double *) R_alloc((size_t) nt * (kmax + nk),
-                                       sizeof(double)),
-                    out, n};
-  prd_tiles(&ref, &q, own_full_visit, &c, nt, prog);
-  prog->ticks -= n_over;
+  /* exact radii from the candidates; rows with too many near-ties: the
+   * full-row engine */
+  own_finish(rows, rows, d, &b, ks, nk, nt, prog, out);
+  own_overflow(&ref, rows, centre, &b, 1, ks, nk, nt, prog, out);
 }
 
 /* ---- cross-set sweep: X_f x Y_f once, both sides fed ---------------- *
@@ -893,19 +932,6 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
  * depend on the thread count. Decisions are exact as in prd_count(): a
  * pair within the rounding window of a threshold is recomputed from the
  * rows as given. */
-
-static inline double cross_exact(const prd_rows *A, int a, const prd_rows *B,
-                                 int b, int d) {
-  size_t qs, rs;
-  const double *q = rows_at(A, a, &qs);
-  const double *r = rows_at(B, b, &rs);
-  double s = 0.0;
-  for (int l = 0; l < d; l++) {
-    double u = q[(size_t) l * qs] - r[(size_t) l * rs];
-    s += u * u;
-  }
-  return s;
-}
 
 /* One pair seen from one side: `me` owns the outputs (radii rm, counts
  * in_other for "me in the other's ball", other_in for "the other in my
@@ -932,7 +958,7 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
     if (v < t_ - tol_) res = 1;                                            \
     else if (v > t_ + tol_) res = 0;                                       \
     else {                                                                 \
-      if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }    \
+      if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }     \
       res = closed ? (ex <= t_) : (ex < t_);                               \
     }                                                                      \
   } while (0)
@@ -954,11 +980,11 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
     double r2 = s->R2, tol = 1e-9 * r2 + tb, tol0 = tb;
     if (s->R == 0.0) {
       if (v <= tol0) {
-        if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
+        if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
         if (ex == 0.0) s->psum[me] = R_NegInf;
       }
     } else if (v <= r2 + tol) {
-      if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
+      if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
       if (ex < r2) s->psum[me] += log1p(-(1.0 - sqrt(ex) / s->R));
     }
   }
@@ -1034,5 +1060,104 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
     (void) use;
     for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
     tile_done(prog, team, (double) mm * (nA + nB) / nA);
+  }
+}
+
+/* ---- cross-set radii: X_f x Y_f once, both sides' radii -------------- *
+ *
+ * Without a split, the entropies need of the pairs (x, y) the k-NN radii
+ * r_k(x; B) of A's rows and r_k(y; A) of B's rows: selections, which need
+ * a row's k smallest values only, not its whole row at once. So each
+ * cross pair is computed once, as in prd_cross(): a tile of rows of A
+ * against all of B (one product), A's rows pushing their segments into
+ * their candidate buffers (one thread per row), then B's rows pushing
+ * their column of the tile (one thread per row): every row's buffer is
+ * owned by one thread at a time. The buffers, their windows (the row's
+ * squared norm plus the largest of the other set's: prd_tol() of these
+ * pairs), the exact recomputation and the final selection are those of
+ * prd_own_radii() without self-exclusion, so the radii are the exact k-th
+ * distances, the same as the full-row engine's, whatever the thread
+ * count; rows with too many near-ties go to the full-row engine against
+ * the other set. */
+
+void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
+                     const double *centre, const prd_prec *prec,
+                     const int *ks, int nk, int threads, int cap_min,
+                     prd_progress *prog, double *out_a, double *out_b) {
+  int nA = A->n, nB = B->n, kmax = ks[nk - 1];
+  int do_a = out_a != NULL && nA > 0, do_b = out_b != NULL && nB > 0;
+  if ((do_a && nB < kmax) || (do_b && nA < kmax))
+    Rf_error("k = %d is too large for the set sizes", kmax);
+  if (!do_a && !do_b) return;
+  prd_ref ra, rb;
+  prd_ref_init(&ra, A, d, centre, prec);
+  prd_ref_init(&rb, B, d, centre, prec);
+  int nt = threads < 1 ? 1 : threads;
+  own_buf ba, bb;
+  if (do_a) own_buf_init(&ba, &ra, &rb, nB, kmax, cap_min);
+  if (do_b) own_buf_init(&bb, &rb, &ra, nA, kmax, cap_min);
+
+  int m = tile_rows(nB, nA);
+  double *g = (double *) R_alloc((size_t) m * nB, sizeof(double));
+  float *gs = float_scratch(prec, (size_t) m * nB);
+  for (int i0 = 0; i0 < nA; i0 += m) {
+    int mm = nA - i0 < m ? nA - i0 : m;
+    /* g (nB x mm) = -2 B A[i0:i0+mm, ]' : column i holds row i0 + i of A's
+     * products with every row of B */
+    tile_products(prec, nB, mm, d, block_at(&rb, 0), nB, block_at(&ra, i0),
+                  nA, g, gs);
+    int team = 1;
+    int use = prd_threads_for((int64_t) mm * nB, nt);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+    {
+#ifdef _OPENMP
+#pragma omp master
+      team = omp_get_num_threads();
+#endif
+      if (do_a) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int i = 0; i < mm; i++) { /* A's rows: their segments */
+          int a = i0 + i;
+          double qa = ra.norm2[a];
+          const double *gi = g + (size_t) i * nB;
+          for (int b = 0; b < nB; b++) {
+            double v = qa + rb.norm2[b] + gi[b];
+            v = v > 0.0 ? v : 0.0;
+            if (v <= ba.bound[a]) own_push(&ba, a, v, b);
+          }
+        }
+      }
+      if (do_b) {
+#ifdef _OPENMP
+#pragma omp for schedule(static, 64)
+#endif
+        for (int b = 0; b < nB; b++) { /* B's rows: the tile's column */
+          double qb = rb.norm2[b];
+          for (int i = 0; i < mm; i++) {
+            int a = i0 + i;
+            double v = qb + ra.norm2[a] + g[(size_t) i * nB + b];
+            v = v > 0.0 ? v : 0.0;
+            if (v <= bb.bound[b]) own_push(&bb, b, v, a);
+          }
+        }
+      }
+    }
+    (void) use;
+    tile_done(prog, team, (double) mm * (nA + nB) / nA);
+  }
+
+  /* exact radii from the candidates; rows with too many near-ties: the
+   * full-row engine against the other set */
+  if (do_a) {
+    own_finish(A, B, d, &ba, ks, nk, nt, prog, out_a);
+    own_overflow(&rb, A, centre, &ba, 0, ks, nk, nt, prog, out_a);
+  }
+  if (do_b) {
+    own_finish(B, A, d, &bb, ks, nk, nt, prog, out_b);
+    own_overflow(&ra, B, centre, &bb, 0, ks, nk, nt, prog, out_b);
   }
 }
