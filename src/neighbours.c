@@ -722,7 +722,8 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
       double *o = (double *) base[e].p[0];
       for (int kk = 0; kk < nk; kk++) {
         for (int i = 0; i < nFx; i++)
-          o[(size_t) i + (size_t) kk * nE] = from_x[(size_t) i + (size_t) kk * nFx];
+          o[(size_t) i + (size_t) kk * nE] =
+            from_x[(size_t) i + (size_t) kk * nFx];
         for (int i = 0; i < nFy; i++)
           o[(size_t) nFx + i + (size_t) kk * nE] =
             from_y[(size_t) i + (size_t) kk * nFy];
