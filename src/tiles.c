@@ -743,6 +743,26 @@ static inline void own_push(own_buf *b, int i, double x, int j) {
   if (c + 1 == b->cap) own_compact(b, i);
 }
 
+/* Columns [c0, c1) of a tile g (tile row i at g + i * ld) to the buffer
+ * rows row0 + c: values qn[i] + cn[c] + g[i, c], index idx0 + i. Read
+ * tile row by tile row (contiguous, where a column is strided by a whole
+ * row): each buffer row still gets its values in the order of i, and a
+ * block of columns is fed by one thread. */
+#define FEED_COLS 256
+static void own_feed_cols(own_buf *b, const double *g, size_t ld, int mm,
+                          const double *qn, const double *cn, int c0, int c1,
+                          int row0, int idx0) {
+  for (int i = 0; i < mm; i++) {
+    const double *gi = g + (size_t) i * ld;
+    double q = qn[i];
+    for (int c = c0; c < c1; c++) {
+      double v = q + cn[c] + gi[c];
+      v = v > 0.0 ? v : 0.0;
+      if (v <= b->bound[row0 + c]) own_push(b, row0 + c, v, idx0 + i);
+    }
+  }
+}
+
 /* exact squared distance between row a of A and row b of B, as given, in
  * the order of prd_exact() (the same value as the full-row engine's) */
 static inline double pair_exact(const prd_rows *A, int a, const prd_rows *B,
@@ -897,17 +917,16 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
           if (v <= b.bound[r]) own_push(&b, r, v, i0 + j);
         }
       }
+      /* later rows: their columns of the tile, in blocks */
+      int nblk = (nc - mm + FEED_COLS - 1) / FEED_COLS;
 #ifdef _OPENMP
-#pragma omp for schedule(static, 256)
+#pragma omp for schedule(static)
 #endif
-      for (int j = mm; j < nc; j++) { /* later rows: the tile's column */
-        int r = i0 + j;
-        double rj = rn[r];
-        for (int i = 0; i < mm; i++) {
-          double v = rn[i0 + i] + rj + g[(size_t) i * nc + j];
-          v = v > 0.0 ? v : 0.0;
-          if (v <= b.bound[r]) own_push(&b, r, v, i0 + i);
-        }
+      for (int k = 0; k < nblk; k++) {
+        int c0 = mm + k * FEED_COLS;
+        int c1 = nc - c0 < FEED_COLS ? nc : c0 + FEED_COLS;
+        own_feed_cols(&b, g, (size_t) nc, mm, rn + i0, rn + i0, c0, c1, i0,
+                      i0);
       }
     }
     (void) use;
@@ -1131,18 +1150,16 @@ void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
           }
         }
       }
-      if (do_b) {
+      if (do_b) { /* B's rows: their columns of the tile, in blocks */
+        int nblk = (nB + FEED_COLS - 1) / FEED_COLS;
 #ifdef _OPENMP
-#pragma omp for schedule(static, 64)
+#pragma omp for schedule(static)
 #endif
-        for (int b = 0; b < nB; b++) { /* B's rows: the tile's column */
-          double qb = rb.norm2[b];
-          for (int i = 0; i < mm; i++) {
-            int a = i0 + i;
-            double v = qb + ra.norm2[a] + g[(size_t) i * nB + b];
-            v = v > 0.0 ? v : 0.0;
-            if (v <= bb.bound[b]) own_push(&bb, b, v, a);
-          }
+        for (int k = 0; k < nblk; k++) {
+          int c0 = k * FEED_COLS;
+          int c1 = nB - c0 < FEED_COLS ? nB : c0 + FEED_COLS;
+          own_feed_cols(&bb, g, (size_t) nB, mm, ra.norm2 + i0, rb.norm2, c0,
+                        c1, 0, i0);
         }
       }
     }
