@@ -62,8 +62,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     closed = isTRUE(closed),
     progress = show_progress(),
     cross = isTRUE(cross),
-    # own radii from symmetric tiles (FALSE: the full sweep, for tests);
-    # own_buffer: candidates kept per row there (0: default; tests)
+    # own radii, and without a split the radii of query_x/query_y, from
+    # symmetric and cross tiles, each pair once (FALSE: the full sweep, for
+    # tests); own_buffer: candidates kept per row there (0: default; tests)
     symmetric = !isFALSE(getOption("prdcurve.symmetric")),
     own_buffer = as.integer(getOption("prdcurve.own_buffer", 0L)),
     # products in single precision where the engine can (tiles.c)

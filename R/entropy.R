@@ -212,7 +212,8 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #' Savani 2008): with \eqn{\hat H_k} using \eqn{\log(n - 1)} and
 #' self-excluded radii, and \eqn{\widehat{CE}_k} using \eqn{\log n} of the
 #' reference set. All four estimators, for every value of `k`, come from
-#' one sweep of the tiled distance engine over the pooled samples.
+#' one pass of the tiled distance engine over the pooled samples; without
+#' a split, each pair of samples is computed once.
 #'
 #' @section Per-sample contributions: Each estimator is a mean of one term
 #'   per sample, \eqn{t(z) = \log n_S - \psi(k) + \log V_d + d \log

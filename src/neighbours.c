@@ -200,6 +200,13 @@ static const nb_estimator estimators[] = {
 
 static int n_outputs(const nb_estimator *e) { return e->out[1] ? 2 : 1; }
 
+/* the row of the table named `name` */
+static int est_index(const char *name) {
+  int e = 0;
+  while (e < N_EST && strcmp(estimators[e].name, name)) e++;
+  return e;
+}
+
 /* ffi_estimators(): the table for R, as a list of columns. */
 SEXP ffi_estimators(void) {
   int np = 0;
@@ -481,7 +488,18 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   int eval_any = 0;
   for (int e = 0; e < N_EST; e++)
     if (on[e] && estimators[e].rows == ROWS_EVAL) eval_any = 1;
-  int own_sym = on[EST_OWN] &&
+  /* Without a split, radii only (entropies: query_x, query_y, and own):
+   * query_x of X_f's rows and query_y of Y_f's rows are own radii
+   * (symmetric tiles, prd_own_radii()), query_y of X_f's rows and query_x
+   * of Y_f's rows radii in the other set, from X_f x Y_f computed once
+   * (prd_cross_radii()): every unordered pair once, (nFx + nFy)^2 / 2
+   * products instead of the full sweep's (nFx + nFy)^2, the same exact
+   * radii. spec$symmetric = FALSE: the full sweep, for tests. */
+  int e_qx = est_index("query_x"), e_qy = est_index("query_y");
+  int sym_radii = self && symmetric && !cross && (on[e_qx] || on[e_qy]);
+  for (int e = 0; e < N_EST; e++)
+    if (on[e] && e != EST_OWN && e != e_qx && e != e_qy) sym_radii = 0;
+  int own_sym = on[EST_OWN] && !sym_radii &&
                 (cross || own_partial || (symmetric && (!self || !eval_any)));
 
   /* every radius is taken in a set that holds k points besides z */
@@ -641,11 +659,24 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
    * ball. */
   int pre_sweep = fit_work && !self;
   int main_sweep = eval_work || (fit_work && self);
-  if (cross) pre_sweep = main_sweep = 0;
+  if (cross || sym_radii) pre_sweep = main_sweep = 0;
+  /* sym_radii: the own radii of each set to compute (needed and not
+   * given), and the cross radii (X_f's rows in Y_f: query_y; Y_f's rows
+   * in X_f: query_x) */
+  int sr_own[2] = {0, 0}, sr_xy = 0, sr_yx = 0;
+  if (sym_radii) {
+    sr_own[0] = (on[EST_OWN] || on[e_qx]) && !own_part[0] && nFx > 0;
+    sr_own[1] = (on[EST_OWN] || on[e_qy]) && !own_part[1] && nFy > 0;
+    sr_xy = on[e_qy] && nFx > 0;
+    sr_yx = on[e_qx] && nFy > 0;
+  }
   prd_progress prog = {R_NilValue, 0.0, 0.0, 1};
-  if (own_sym || pre_sweep || main_sweep || cross) {
+  if (own_sym || pre_sweep || main_sweep || cross || sym_radii) {
     double total = (double) (own_sym || pre_sweep ? nF : 0) +
                    (double) (main_sweep ? nE : 0) + (double) (cross ? nF : 0);
+    if (sym_radii)
+      total = (double) (sr_own[0] ? nFx : 0) + (double) (sr_own[1] ? nFy : 0) +
+              (double) (sr_xy || sr_yx ? nF : 0);
     prog.bar = PROTECT(prd_progress_new(total, show)); np++;
   }
   if (own_sym) {
@@ -659,6 +690,51 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
       else
         prd_own_radii(p == 0 ? &xr : &yr, d, centre, &prec, ks, nk, threads,
                       own_cap, &prog, (double *) base[EST_OWN].p[p]);
+    }
+  }
+  if (sym_radii) {
+    prd_rows xr = {{X, NULL}, {nX, 0}, fx, nFx, nFx};
+    prd_rows yr = {{Y, NULL}, {nY, 0}, fy, nFy, nFy};
+    /* own radii of each set: into the "own" outputs when asked, given
+     * ones as they are */
+    const double *own_r[2] = {NULL, NULL};
+    for (int p = 0; p < 2; p++) {
+      if (!on[EST_OWN] && !on[p == 0 ? e_qx : e_qy]) continue;
+      size_t len = (size_t) (p == 0 ? nFx : nFy) * nk;
+      double *dst = on[EST_OWN] ? (double *) base[EST_OWN].p[p] :
+        (double *) R_alloc(len > 0 ? len : 1, sizeof(double));
+      own_r[p] = dst;
+      if (own_part[p]) {
+        const double *given = REAL(VECTOR_ELT(own, p));
+        if (on[EST_OWN]) memcpy(dst, given, len * sizeof(double));
+        else own_r[p] = given;
+      } else if (sr_own[p]) {
+        prd_own_radii(p == 0 ? &xr : &yr, d, centre, &prec, ks, nk, threads,
+                      own_cap, &prog, dst);
+      }
+    }
+    double *xy = sr_xy ?
+      (double *) R_alloc((size_t) nFx * nk, sizeof(double)) : NULL;
+    double *yx = sr_yx ?
+      (double *) R_alloc((size_t) nFy * nk, sizeof(double)) : NULL;
+    if (sr_xy || sr_yx)
+      prd_cross_radii(&xr, &yr, d, centre, &prec, ks, nk, threads, own_cap,
+                      &prog, xy, yx);
+    /* evaluation rows = fit rows: those of X_f, then those of Y_f */
+    for (int q = 0; q < 2; q++) {
+      int e = q == 0 ? e_qx : e_qy;
+      if (!on[e]) continue;
+      const double *from_x = q == 0 ? own_r[0] : xy;
+      const double *from_y = q == 0 ? yx : own_r[1];
+      double *o = (double *) base[e].p[0];
+      for (int kk = 0; kk < nk; kk++) {
+        for (int i = 0; i < nFx; i++)
+          o[(size_t) i + (size_t) kk * nE] =
+            from_x[(size_t) i + (size_t) kk * nFx];
+        for (int i = 0; i < nFy; i++)
+          o[(size_t) nFx + i + (size_t) kk * nE] =
+            from_y[(size_t) i + (size_t) kk * nFy];
+      }
     }
   }
   if (cross) {

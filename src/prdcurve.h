@@ -122,7 +122,8 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
 /* Scratch kept between engine calls (tiles.c): the reference blocks, the
  * tile and the own-radius candidates each have a slot, grown on demand;
  * slot -1 or under 1 MiB: R_alloc(). Main thread only. */
-enum { PRD_SCR_REF_A, PRD_SCR_REF_B, PRD_SCR_TILE, PRD_SCR_OWN, PRD_SCR_N };
+enum { PRD_SCR_REF_A, PRD_SCR_REF_B, PRD_SCR_TILE, PRD_SCR_OWN, PRD_SCR_OWN_B,
+       PRD_SCR_N };
 void *prd_scratch(int slot, size_t bytes);
 void prd_scratch_release(void);
 SEXP ffi_scratch(SEXP release);
@@ -149,6 +150,14 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
 void prd_own_radii(const prd_rows *rows, int d, const double *centre,
                    const prd_prec *prec, const int *ks, int nk, int threads,
                    int cap_min, prd_progress *prog, double *out);
+
+/* k-NN radii (squared, exact, as prd_own_radii()) of the rows of A in B
+ * (out_a, nA x nk) and of the rows of B in A (out_b, nB x nk; either NULL:
+ * not wanted), from one product per pair of A x B; no self-exclusion. */
+void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
+                     const double *centre, const prd_prec *prec,
+                     const int *ks, int nk, int threads, int cap_min,
+                     prd_progress *prog, double *out_a, double *out_b);
 
 /* The cross pairs of A (X_f) and B (Y_f), each computed once, against
  * radii known beforehand: own radii (squared, nA x nk with leading

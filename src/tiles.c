@@ -1016,9 +1016,11 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
  * more than half full after a compaction (many near-ties) stops
  * collecting and is done again by the full-row engine, prd_tiles(). */
 
+/* the full-row engine on some rows of a set: their k-NN radii in the
+ * reference (the set itself when `self`: the row's own index skipped) */
 typedef struct {
-  const prd_ref *ref;
   const int *map;     /* query position -> row of the set */
+  int self;
   const int *ks;
   int nk;
   double *heap;       /* threads x (kmax + nk) */
@@ -1029,10 +1031,11 @@ typedef struct {
 static void own_full_visit(void *ctx, const prd_ref *ref, prd_row *row) {
   own_full_ctx *c = (own_full_ctx *) ctx;
   int kmax = c->ks[c->nk - 1], s = c->map[row->i];
+  int skip = c->self ? s : -1;
   double *heap = c->heap + (size_t) row->tid * (kmax + c->nk);
   double *rr = heap + kmax;
-  prd_row_self(row, s);
-  prd_kth(ref, row, 0, ref->n, s, c->ks, c->nk, heap, rr);
+  if (c->self) prd_row_self(row, s);
+  prd_kth(ref, row, 0, ref->n, skip, c->ks, c->nk, heap, rr);
   for (int kk = 0; kk < c->nk; kk++)
     c->out[(size_t) s + (size_t) kk * c->n] = rr[kk];
 }
@@ -1060,9 +1063,10 @@ static double quickselect(double *v, int *jx, int n, int k) {
   return v[k];
 }
 
-/* later rows fed per block of this many tile columns */
-#define OWN_COLS 32
-
+/* Candidate buffers of the n rows of one set, whose values are squared
+ * distances to the rows of a reference set (the set itself, or the other
+ * set): nrm the rows' squared norms, nmax the reference's largest, so
+ * that own_tol() is prd_tol() of those pairs. */
 typedef struct {
   double *v;      /* n x cap candidate values */
   int *jx;        /* n x cap candidate indices */
@@ -1071,9 +1075,40 @@ typedef struct {
   unsigned char *over;
   const double *nrm;
   double nmax, tol_rel, tol_abs;
-  int cap, kmax;
+  int n, cap, kmax;
   const double *seed; /* each row's first bound (own_seed()), or NULL */
 } own_buf;
+
+/* Buffers for the rows of `me` (n_vals values each, from the rows of the
+ * reference `ot`), in scratch slot `slot`: cap_min candidates per row (0:
+ * the default), at least kmax + 2, and at most n_vals + 1 (a buffer that
+ * can hold every value is never compacted). */
+static void own_buf_init(own_buf *b, const prd_ref *me, const prd_ref *ot,
+                         int n_vals, int kmax, int cap_min, int slot) {
+  int n = me->n;
+  b->n = n;
+  b->kmax = kmax;
+  b->cap = cap_min > 0 ? cap_min : 4 * kmax + 256;
+  if (b->cap < kmax + 2) b->cap = kmax + 2;
+  if (b->cap > n_vals + 1) b->cap = n_vals + 1;
+  size_t nc = (size_t) n * b->cap;
+  char *p = (char *) prd_scratch(slot, nc * (sizeof(double) + sizeof(int)));
+  b->v = (double *) p;
+  b->jx = (int *) (p + nc * sizeof(double));
+  b->cnt = (int *) R_alloc(n, sizeof(int));
+  b->bound = (double *) R_alloc(n, sizeof(double));
+  b->over = (unsigned char *) R_alloc(n, 1);
+  b->nrm = me->norm2;
+  b->nmax = ot->norm2_max;
+  b->tol_rel = ot->tol_rel;
+  b->tol_abs = ot->tol_abs;
+  b->seed = NULL;
+  for (int i = 0; i < n; i++) {
+    b->cnt[i] = 0;
+    b->bound[i] = R_PosInf;
+    b->over[i] = 0;
+  }
+}
 
 static inline double own_tol(const own_buf *b, int i, double t) {
   return 1e-9 * t + b->tol_rel * (b->nrm[i] + b->nmax) + b->tol_abs;
@@ -1108,32 +1143,80 @@ static inline void own_push(own_buf *b, int i, double x, int j) {
   if (c + 1 == b->cap) own_compact(b, i);
 }
 
-/* exact squared distance between rows i and j of the set, as given */
-static double own_exact(const prd_ref *ref, int i, int j) {
+/* Row i of a tile (squared norm qn) to buffer row r: the values of tile
+ * columns [0, n) (reference rows with squared norms cn, indices idx0..),
+ * column `skip` left out (-1: none), through the per-thread row buffer
+ * buf. The bound stays in a register: b->bound[] of neighbouring rows is
+ * written by the other threads (a shared cache line). */
+static void own_feed_row(own_buf *b, const prd_tile *t, int nb, int i,
+                         int n, double qn, const double *cn, int r, int skip,
+                         int idx0, double *buf) {
+  tile_row(t, nb, i, 0, n, qn, cn, buf);
+  double bd = b->bound[r];
+  for (int j = 0; j < n; j++) {
+    double v = buf[j];
+    if (v <= bd && j != skip) {
+      own_push(b, r, v, idx0 + j);
+      bd = b->bound[r];
+    }
+  }
+}
+
+/* Columns [c0, c1) of a tile (leading dimension nb; tile rows 0..mm-1,
+ * squared norms qn) to the buffer rows row0 + c: values qn[i] + cn[c] +
+ * product, index idx0 + i. Read tile row by tile row, FEED_COLS columns
+ * at a time (contiguous, where a column is strided by a whole row), the
+ * rows' bounds in registers: each buffer row still gets its values in the
+ * order of i, and a block of columns is fed by one thread. */
+#define FEED_COLS 128
+static void own_feed_cols(own_buf *b, const prd_tile *t, int nb, int mm,
+                          const double *qn, const double *cn, int c0, int c1,
+                          int row0, int idx0) {
+  double bd[FEED_COLS], v[FEED_COLS];
+  int nj = c1 - c0;
+  for (int u = 0; u < nj; u++) bd[u] = b->bound[row0 + c0 + u];
+  for (int i = 0; i < mm; i++) {
+    tile_row(t, nb, i, c0, nj, qn[i], cn + c0, v);
+    for (int u = 0; u < nj; u++) {
+      if (v[u] <= bd[u]) {
+        int r = row0 + c0 + u;
+        own_push(b, r, v[u], idx0 + i);
+        bd[u] = b->bound[r];
+      }
+    }
+  }
+}
+
+/* exact squared distance between row a of A and row b of B, as given, in
+ * the order of prd_exact() (the same value as the full-row engine's) */
+static inline double pair_exact(const prd_rows *A, int a, const prd_rows *B,
+                                int b, int d) {
   size_t qs, rs;
-  const double *q = rows_at(&ref->orig, i, &qs);
-  const double *r = rows_at(&ref->orig, j, &rs);
+  const double *q = rows_at(A, a, &qs);
+  const double *r = rows_at(B, b, &rs);
   double s = 0.0;
-  for (int l = 0; l < ref->d; l++) {
+  for (int l = 0; l < d; l++) {
     double u = q[(size_t) l * qs] - r[(size_t) l * rs];
     s += u * u;
   }
   return s;
 }
 
-/* prd_kth() on a row's candidates: recompute exactly every value within
- * the window of a radius, select again, until nothing changes */
-static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
-                        int nk, double *heap, unsigned char *ex, double *out,
-                        size_t ld) {
+/* prd_kth() on the candidates of row i of `me` (candidate indices are
+ * rows of `ot`): recompute exactly every value within the window of a
+ * radius, select again, until nothing changes. Returns the exact
+ * recomputations, or -1 when a seeded bound turned out too low: it must
+ * lie above the window of the row's kmax-th value, or values the
+ * selection needs may never have been admitted (the row then goes to the
+ * full-row engine). */
+static double own_final(const prd_rows *me, const prd_rows *ot, int d,
+                        own_buf *b, int i, const int *ks, int nk,
+                        double *heap, unsigned char *ex, double *out) {
   double *v = b->v + (size_t) i * b->cap;
   const int *jx = b->jx + (size_t) i * b->cap;
   int n = b->cnt[i], kmax = ks[nk - 1];
   double n_exact = 0.0;
   double *cv = heap + kmax, *r = cv + b->cap;
-  /* a seeded bound must lie above the window of the row's kmax-th value,
-   * or values the selection needs may never have been admitted: -1, the
-   * row goes to the full-row engine */
   if (b->seed) {
     if (n < kmax) return -1.0;
     memcpy(cv, v, (size_t) n * sizeof(double));
@@ -1150,7 +1233,7 @@ static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
       double t = r[kk], tol = own_tol(b, i, t);
       for (int c = 0; c < n; c++) {
         if (ex[c] || v[c] < t - tol || v[c] > t + tol) continue;
-        v[c] = own_exact(ref, i, jx[c]);
+        v[c] = pair_exact(me, i, ot, jx[c], d);
         ex[c] = 1;
         n_exact += 1.0;
         redo = 1;
@@ -1158,21 +1241,87 @@ static double own_final(const prd_ref *ref, own_buf *b, int i, const int *ks,
     }
     if (!redo) break;
   }
-  for (int kk = 0; kk < nk; kk++) out[(size_t) i + (size_t) kk * ld] = r[kk];
+  for (int kk = 0; kk < nk; kk++)
+    out[(size_t) i + (size_t) kk * b->n] = r[kk];
   return n_exact;
 }
 
-/* First bounds of the own-radius buffers. With bound +inf a row admits
+/* The exact radii of every row of `me` whose buffer held (out: n x nk),
+ * from its candidates; exact recomputations added to prog->exact. Rows
+ * whose seeded bound was too low are marked as overflowing. */
+static void own_finish(const prd_rows *me, const prd_rows *ot, int d,
+                       own_buf *b, const int *ks, int nk, int nt,
+                       prd_progress *prog, double *out) {
+  int n = b->n, kmax = ks[nk - 1];
+  size_t hl = (size_t) kmax + b->cap + nk;
+  double *heap = (double *) R_alloc((size_t) nt * hl, sizeof(double));
+  unsigned char *ex = (unsigned char *) R_alloc((size_t) nt * b->cap, 1);
+  double *n_exact = (double *) R_alloc(nt, sizeof(double));
+  for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
+  int use = prd_threads_for((int64_t) n * kmax, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(dynamic, 64)
+#endif
+  for (int i = 0; i < n; i++) {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    if (b->over[i]) continue;
+    double e = own_final(me, ot, d, b, i, ks, nk, heap + (size_t) tid * hl,
+                         ex + (size_t) tid * b->cap, out);
+    if (e < 0.0) b->over[i] = 1;
+    else n_exact[tid] += e;
+  }
+  (void) use;
+  for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
+}
+
+/* Rows of `rows` whose buffer overflowed (too many near-ties) or whose
+ * seed was too low: their radii in `ref` (the set itself when `self`) by
+ * the full-row engine. Their progress ticks are taken back: the bar
+ * counts rows once. */
+static void own_overflow(const prd_ref *ref, const prd_rows *rows,
+                         const double *centre, const own_buf *b, int self,
+                         const int *ks, int nk, int nt, prd_progress *prog,
+                         double *out) {
+  int n = rows->n, n_over = 0, kmax = ks[nk - 1];
+  for (int i = 0; i < n; i++) n_over += b->over[i];
+  if (n_over == 0) return;
+  int *map = (int *) R_alloc(n_over, sizeof(int));
+  int *qidx = (int *) R_alloc(n_over, sizeof(int));
+  /* query rows: the same sources, the overflowing rows' indices; a query
+   * position is below n0 when its row is */
+  int q0 = 0;
+  for (int i = 0, c = 0; i < n; i++) {
+    if (!b->over[i]) continue;
+    map[c] = i;
+    qidx[c] = rows->idx[i];
+    if (i < rows->n0) q0++;
+    c++;
+  }
+  prd_rows qr = {{rows->src[0], rows->src[1]}, {rows->ld[0], rows->ld[1]},
+                 qidx, n_over, q0};
+  prd_query q = {qr, centre};
+  own_full_ctx c = {map, self, ks, nk,
+                    (double *) R_alloc((size_t) nt * (kmax + nk),
+                                       sizeof(double)),
+                    out, n};
+  prd_tiles(ref, &q, own_full_visit, &c, nt, prog);
+  prog->ticks -= n_over;
+}
+
+/* First bounds of the candidate buffers. With bound +inf a row admits
  * every value until its buffer first fills (4 kmax + 256 of them, each a
  * store to a cold line: most of the symmetric sweep's time at d = 64).
- * Instead each row starts from the q-th smallest of its distances to a
- * strided sample of S = 2 sqrt(n) rows (itself left out), q chosen so
- * that about 2 kmax + 4 n / S values lie below it; the sample's products
- * cost S / n of the sweep's. A bound too low is caught in own_final()
- * (fewer than kmax values admitted, or the window of the kmax-th above
- * the bound) and the row goes to the full-row engine: exact either way. */
+ * Instead each row of `me` starts from the q-th smallest of its distances
+ * to a strided sample of S = 2 sqrt(n) rows of `ot` (itself left out when
+ * `self`), q chosen so that about 2 kmax + 4 n / S values lie below it;
+ * the sample's products cost S / n of the sweep's. A bound too low is
+ * caught in own_final() and the row goes to the full-row engine: exact
+ * either way. */
 typedef struct {
-  int stride, S, q;
+  int stride, S, q, self;
   double *seed;
 } own_seed_ctx;
 
@@ -1182,33 +1331,40 @@ static void own_seed_visit(void *ctx, const prd_ref *ref, prd_row *row) {
   int r = row->i, m = 0;
   double *v = row->cval;
   for (int j = 0; j < c->S; j++)
-    if ((int64_t) j * c->stride != r) v[m++] = row->d2[j];
+    if (!c->self || (int64_t) j * c->stride != r) v[m++] = row->d2[j];
   c->seed[r] = qselect(v, m, (c->q < m ? c->q : m) - 1);
 }
 
-static void own_seed(const prd_rows *rows, int d, const double *centre,
-                     const prd_prec *prec, int kmax, int threads,
-                     prd_progress *prog, double *seed) {
-  int n = rows->n;
+/* Seeds b's rows (the rows `me`) from a sample of the rows `ot`, unless
+ * the buffers' size is forced (tests) or the sets are short */
+static void own_seed(own_buf *b, const prd_rows *me, const prd_rows *ot,
+                     int self, int d, const double *centre,
+                     const prd_prec *prec, int kmax, int cap_min, int threads,
+                     prd_progress *prog) {
+  int n = ot->n;
+  if (cap_min > 0 || n < 8 * kmax || n < 256) return;
   int S = (int) (2.0 * sqrt((double) n));
   if (S > 1024) S = 1024;
   int stride = n / S;
   int *idx = (int *) R_alloc(S, sizeof(int));
   int n0 = 0;
   for (int j = 0; j < S; j++) {
-    idx[j] = rows->idx[j * stride];
-    n0 += j * stride < rows->n0;
+    idx[j] = ot->idx[j * stride];
+    n0 += j * stride < ot->n0;
   }
-  prd_rows sub = {{rows->src[0], rows->src[1]}, {rows->ld[0], rows->ld[1]},
+  prd_rows sub = {{ot->src[0], ot->src[1]}, {ot->ld[0], ot->ld[1]},
                   idx, S, n0};
   prd_ref sref;
   prd_ref_init(&sref, &sub, d, centre, prec, -1);
+  double *seed = (double *) R_alloc(me->n, sizeof(double));
   int q = (int) ceil(2.0 * kmax * S / n) + 4;
-  own_seed_ctx c = {stride, S, q, seed};
-  prd_query qry = {*rows, centre};
+  own_seed_ctx c = {stride, S, q, self, seed};
+  prd_query qry = {*me, centre};
   double ticks = prog->ticks;
   prd_tiles(&sref, &qry, own_seed_visit, &c, threads, prog);
   prog->ticks = ticks;
+  for (int i = 0; i < me->n; i++) b->bound[i] = seed[i];
+  b->seed = seed;
 }
 
 void prd_own_radii(const prd_rows *rows, int d, const double *centre,
@@ -1220,41 +1376,13 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
   prd_ref_init(&ref, rows, d, centre, prec, PRD_SCR_REF_A);
   int nt = threads < 1 ? 1 : threads;
   own_buf b;
-  b.kmax = kmax;
-  b.cap = cap_min > 0 ? cap_min : 4 * kmax + 256;
-  if (b.cap < kmax + 2) b.cap = kmax + 2;
-  if (b.cap > n) b.cap = n; /* a row has n - 1 values: never compacted */
-  {
-    size_t nc = (size_t) n * b.cap;
-    char *p = (char *) prd_scratch(PRD_SCR_OWN,
-                                   nc * (sizeof(double) + sizeof(int)));
-    b.v = (double *) p;
-    b.jx = (int *) (p + nc * sizeof(double));
-  }
-  b.cnt = (int *) R_alloc(n, sizeof(int));
-  b.bound = (double *) R_alloc(n, sizeof(double));
-  b.over = (unsigned char *) R_alloc(n, 1);
-  b.nrm = ref.norm2;
-  b.nmax = ref.norm2_max;
-  b.tol_rel = ref.tol_rel;
-  b.tol_abs = ref.tol_abs;
-  for (int i = 0; i < n; i++) {
-    b.cnt[i] = 0;
-    b.bound[i] = R_PosInf;
-    b.over[i] = 0;
-  }
-  b.seed = NULL;
-  if (n >= 8 * kmax && n >= 256 && cap_min == 0) {
-    double *seed = (double *) R_alloc(n, sizeof(double));
-    own_seed(rows, d, centre, prec, kmax, nt, prog, seed);
-    for (int i = 0; i < n; i++) b.bound[i] = seed[i];
-    b.seed = seed;
-  }
+  own_buf_init(&b, &ref, &ref, n - 1, kmax, cap_min, PRD_SCR_OWN);
+  own_seed(&b, rows, rows, 1, d, centre, prec, kmax, cap_min, nt, prog);
 
   int m = tile_rows(n, n, d);
   prd_tile tile;
   tile_alloc(&tile, prec, d, (size_t) m * n);
-  double *segbuf = (double *) R_alloc((size_t) nt * n, sizeof(double));
+  double *rowbuf = (double *) R_alloc((size_t) nt * n, sizeof(double));
   const double *rn = ref.norm2;
   for (int i0 = 0; i0 < n; i0 += m) {
     int mm = n - i0 < m ? n - i0 : m, nc = n - i0;
@@ -1268,109 +1396,35 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
 #pragma omp parallel num_threads(use)
 #endif
     {
+      int tid = 0;
 #ifdef _OPENMP
+      tid = omp_get_thread_num();
 #pragma omp master
       team = omp_get_num_threads();
 #pragma omp for schedule(dynamic, 1)
 #endif
-      for (int i = 0; i < mm; i++) { /* the tile's rows: their segments */
-        int r = i0 + i, tid = 0;
+      for (int i = 0; i < mm; i++) /* the tile's rows: their segments */
+        own_feed_row(&b, &tile, nc, i, nc, rn[i0 + i], rn + i0, i0 + i, i,
+                     i0, rowbuf + (size_t) tid * n);
+      /* later rows: their columns of the tile, in blocks */
+      int nblk = (nc - mm + FEED_COLS - 1) / FEED_COLS;
 #ifdef _OPENMP
-        tid = omp_get_thread_num();
+#pragma omp for schedule(static)
 #endif
-        double *gi = segbuf + (size_t) tid * n;
-        tile_row(&tile, nc, i, 0, nc, rn[r], rn + i0, gi);
-        /* the bound in a register: b.bound[] of neighbouring rows is
-         * written by the other threads (a shared cache line) */
-        double bd = b.bound[r];
-        for (int j = 0; j < nc; j++) {
-          double v = gi[j];
-          if (v <= bd && j != i) {
-            own_push(&b, r, v, i0 + j);
-            bd = b.bound[r];
-          }
-        }
-      }
-      /* later rows: the tile's columns, OWN_COLS rows at a time, so that
-       * the tile is read along its rows (contiguous) and the rows' bounds
-       * stay in registers */
-#ifdef _OPENMP
-#pragma omp for schedule(static, 4)
-#endif
-      for (int jb = mm; jb < nc; jb += OWN_COLS) {
-        int nj = nc - jb < OWN_COLS ? nc - jb : OWN_COLS;
-        double bd[OWN_COLS], rj[OWN_COLS], v[OWN_COLS];
-        for (int u = 0; u < nj; u++) {
-          bd[u] = b.bound[i0 + jb + u];
-          rj[u] = rn[i0 + jb + u];
-        }
-        for (int i = 0; i < mm; i++) {
-          tile_row(&tile, nc, i, jb, nj, rn[i0 + i], rj, v);
-          for (int u = 0; u < nj; u++) {
-            if (v[u] <= bd[u]) {
-              int r = i0 + jb + u;
-              own_push(&b, r, v[u], i0 + i);
-              bd[u] = b.bound[r];
-            }
-          }
-        }
+      for (int k = 0; k < nblk; k++) {
+        int c0 = mm + k * FEED_COLS;
+        int c1 = nc - c0 < FEED_COLS ? nc : c0 + FEED_COLS;
+        own_feed_cols(&b, &tile, nc, mm, rn + i0, rn + i0, c0, c1, i0, i0);
       }
     }
     (void) use;
     tile_done(prog, team, mm);
   }
 
-  /* exact radii from the candidates */
-  size_t hl = (size_t) kmax + b.cap + nk;
-  double *heap = (double *) R_alloc((size_t) nt * hl, sizeof(double));
-  unsigned char *ex = (unsigned char *) R_alloc((size_t) nt * b.cap, 1);
-  double *n_exact = (double *) R_alloc(nt, sizeof(double));
-  for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
-  int use = prd_threads_for((int64_t) n * kmax, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(use) schedule(dynamic, 64)
-#endif
-  for (int i = 0; i < n; i++) {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#endif
-    if (b.over[i]) continue;
-    double e = own_final(&ref, &b, i, ks, nk, heap + (size_t) tid * hl,
-                         ex + (size_t) tid * b.cap, out, (size_t) n);
-    if (e < 0.0) b.over[i] = 1;
-    else n_exact[tid] += e;
-  }
-  (void) use;
-  for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
-
-  /* rows with too many near-ties: the full-row engine */
-  int n_over = 0;
-  for (int i = 0; i < n; i++) n_over += b.over[i];
-  if (n_over == 0) return;
-  int *map = (int *) R_alloc(n_over, sizeof(int));
-  int *qidx = (int *) R_alloc(n_over, sizeof(int));
-  for (int i = 0, c = 0; i < n; i++) {
-    if (!b.over[i]) continue;
-    map[c] = i;
-    qidx[c] = rows->idx[i];
-    c++;
-  }
-  /* query rows: the same sources, the overflowing rows' indices; a query
-   * position is below n0 when its row is */
-  int *qsrc = (int *) R_alloc(n_over, sizeof(int));
-  int q0 = 0;
-  for (int c = 0; c < n_over; c++) if (map[c] < rows->n0) q0++;
-  for (int c = 0; c < n_over; c++) qsrc[c] = qidx[c];
-  prd_rows qr = {{rows->src[0], rows->src[1]}, {rows->ld[0], rows->ld[1]},
-                 qsrc, n_over, q0};
-  prd_query q = {qr, centre};
-  own_full_ctx c = {&ref, map, ks, nk,
-                    (double *) R_alloc((size_t) nt * (kmax + nk),
-                                       sizeof(double)),
-                    out, n};
-  prd_tiles(&ref, &q, own_full_visit, &c, nt, prog);
-  prog->ticks -= n_over;
+  /* exact radii from the candidates; rows with too many near-ties (or a
+   * seed too low): the full-row engine */
+  own_finish(rows, rows, d, &b, ks, nk, nt, prog, out);
+  own_overflow(&ref, rows, centre, &b, 1, ks, nk, nt, prog, out);
 }
 
 /* ---- cross-set sweep: X_f x Y_f once, both sides fed ---------------- *
@@ -1385,19 +1439,6 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
  * depend on the thread count. Decisions are exact as in prd_count(): a
  * pair within the rounding window of a threshold is recomputed from the
  * rows as given. */
-
-static inline double cross_exact(const prd_rows *A, int a, const prd_rows *B,
-                                 int b, int d) {
-  size_t qs, rs;
-  const double *q = rows_at(A, a, &qs);
-  const double *r = rows_at(B, b, &rs);
-  double s = 0.0;
-  for (int l = 0; l < d; l++) {
-    double u = q[(size_t) l * qs] - r[(size_t) l * rs];
-    s += u * u;
-  }
-  return s;
-}
 
 /* One pair seen from one side: `me` owns the outputs (radii rm, counts
  * in_other for "me in the other's ball", other_in for "the other in my
@@ -1424,7 +1465,7 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
     if (v < t_ - tol_) res = 1;                                            \
     else if (v > t_ + tol_) res = 0;                                       \
     else {                                                                 \
-      if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }    \
+      if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }     \
       res = closed ? (ex <= t_) : (ex < t_);                               \
     }                                                                      \
   } while (0)
@@ -1446,11 +1487,11 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
     double r2 = s->R2, tol = 1e-9 * r2 + tb, tol0 = tb;
     if (s->R == 0.0) {
       if (v <= tol0) {
-        if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
+        if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
         if (ex == 0.0) s->psum[me] = R_NegInf;
       }
     } else if (v <= r2 + tol) {
-      if (ex < 0.0) { ex = cross_exact(M, me, O, ot, d); n_ex += 1.0; }
+      if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
       if (ex < r2) s->psum[me] += log1p(-(1.0 - sqrt(ex) / s->R));
     }
   }
@@ -1526,5 +1567,104 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
     (void) use;
     for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
     tile_done(prog, team, (double) mm * (nA + nB) / nA);
+  }
+}
+
+/* ---- cross-set radii: X_f x Y_f once, both sides' radii -------------- *
+ *
+ * Without a split, the entropies need of the pairs (x, y) the k-NN radii
+ * r_k(x; B) of A's rows and r_k(y; A) of B's rows: selections, which need
+ * a row's k smallest values only, not its whole row at once. So each
+ * cross pair is computed once, as in prd_cross(): a tile of rows of A
+ * against all of B (one product), A's rows pushing their segments into
+ * their candidate buffers (one thread per row), then B's rows pushing
+ * their column of the tile (one thread per row): every row's buffer is
+ * owned by one thread at a time. The buffers, their windows (the row's
+ * squared norm plus the largest of the other set's: prd_tol() of these
+ * pairs), the exact recomputation and the final selection are those of
+ * prd_own_radii() without self-exclusion, so the radii are the exact k-th
+ * distances, the same as the full-row engine's, whatever the thread
+ * count; rows with too many near-ties go to the full-row engine against
+ * the other set. */
+
+void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
+                     const double *centre, const prd_prec *prec,
+                     const int *ks, int nk, int threads, int cap_min,
+                     prd_progress *prog, double *out_a, double *out_b) {
+  int nA = A->n, nB = B->n, kmax = ks[nk - 1];
+  int do_a = out_a != NULL && nA > 0, do_b = out_b != NULL && nB > 0;
+  if ((do_a && nB < kmax) || (do_b && nA < kmax))
+    Rf_error("k = %d is too large for the set sizes", kmax);
+  if (!do_a && !do_b) return;
+  prd_ref ra, rb;
+  prd_ref_init(&ra, A, d, centre, prec, PRD_SCR_REF_A);
+  prd_ref_init(&rb, B, d, centre, prec, PRD_SCR_REF_B);
+  int nt = threads < 1 ? 1 : threads;
+  own_buf ba, bb;
+  if (do_a) {
+    own_buf_init(&ba, &ra, &rb, nB, kmax, cap_min, PRD_SCR_OWN);
+    own_seed(&ba, A, B, 0, d, centre, prec, kmax, cap_min, nt, prog);
+  }
+  if (do_b) {
+    own_buf_init(&bb, &rb, &ra, nA, kmax, cap_min, PRD_SCR_OWN_B);
+    own_seed(&bb, B, A, 0, d, centre, prec, kmax, cap_min, nt, prog);
+  }
+
+  int m = tile_rows(nB, nA, d);
+  prd_tile tile;
+  tile_alloc(&tile, prec, d, (size_t) m * nB);
+  double *rowbuf = (double *) R_alloc((size_t) nt * nB, sizeof(double));
+  for (int i0 = 0; i0 < nA; i0 += m) {
+    int mm = nA - i0 < m ? nA - i0 : m;
+    /* the tile (nB x mm) = -2 B A[i0:i0+mm, ]' : column i holds row i0 + i
+     * of A's products with every row of B */
+    tile_products(prec, nB, mm, d, block_at(&rb, 0), nB, block_at(&ra, i0),
+                  nA, &tile, nt);
+    int team = 1;
+    int use = prd_threads_for((int64_t) mm * nB, nt);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+    {
+      int tid = 0;
+#ifdef _OPENMP
+      tid = omp_get_thread_num();
+#pragma omp master
+      team = omp_get_num_threads();
+#endif
+      if (do_a) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int i = 0; i < mm; i++) /* A's rows: their segments */
+          own_feed_row(&ba, &tile, nB, i, nB, ra.norm2[i0 + i], rb.norm2,
+                       i0 + i, -1, 0, rowbuf + (size_t) tid * nB);
+      }
+      if (do_b) { /* B's rows: their columns of the tile, in blocks */
+        int nblk = (nB + FEED_COLS - 1) / FEED_COLS;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int k = 0; k < nblk; k++) {
+          int c0 = k * FEED_COLS;
+          int c1 = nB - c0 < FEED_COLS ? nB : c0 + FEED_COLS;
+          own_feed_cols(&bb, &tile, nB, mm, ra.norm2 + i0, rb.norm2, c0, c1,
+                        0, i0);
+        }
+      }
+    }
+    (void) use;
+    tile_done(prog, team, (double) mm * (nA + nB) / nA);
+  }
+
+  /* exact radii from the candidates; rows with too many near-ties: the
+   * full-row engine against the other set */
+  if (do_a) {
+    own_finish(A, B, d, &ba, ks, nk, nt, prog, out_a);
+    own_overflow(&rb, A, centre, &ba, 0, ks, nk, nt, prog, out_a);
+  }
+  if (do_b) {
+    own_finish(B, A, d, &bb, ks, nk, nt, prog, out_b);
+    own_overflow(&ra, B, centre, &bb, 0, ks, nk, nt, prog, out_b);
   }
 }

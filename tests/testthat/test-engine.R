@@ -215,8 +215,8 @@ test_that("an interrupt inside the engine stays an interrupt", {
   writeLines(c(
     "library(prdcurve)",
     "set.seed(1)",
-    "x <- matrix(rnorm(4000 * 50), ncol = 50)",
-    "y <- matrix(rnorm(4000 * 50), ncol = 50)",
+    "x <- matrix(rnorm(20000 * 50), ncol = 50)",
+    "y <- matrix(rnorm(20000 * 50), ncol = 50)",
     "system(sprintf('(sleep 0.5; kill -INT %d) >/dev/null 2>&1 &', Sys.getpid()))",
     "r <- tryCatch(prd_curve(x, y, split = 0),",
     "  interrupt = function(e) 'interrupt',",
@@ -319,6 +319,104 @@ test_that("the cross sweep (no split: X_f x Y_f once) equals the full sweep", {
     3L, "ipr", cross = FALSE), NA)
   expect_error(prdcurve:::engine_call(real, gen, s, 3L, "knn", cross = TRUE),
                class = "prdcurve_error_engine")
+})
+
+test_that("radii without a split (entropies: X x Y once) equal the full sweep's", {
+  skip_on_cran()
+  set.seed(314)
+  what <- c("query_x", "query_y")
+  lattice <- function(n, d, v = 0:3) matrix(sample(v, n * d, TRUE) + 0, n, d)
+  g <- function(n, d, m = 0) matrix(rnorm(n * d, m), n, d)
+  dup <- g(150, 5)
+  cases <- list(
+    gauss = list(g(620, 6), g(410, 6, 0.4)),
+    lattice = list(lattice(600, 3), lattice(450, 3)),
+    lattice_offset = list(lattice(600, 3) + 1e6, lattice(450, 3) + 1e6),
+    duplicated = list(dup[rep(1:150, 3), ], rbind(dup[1:100, ], g(200, 5))),
+    d1 = list(lattice(500, 1, 0:40), g(380, 1, 3)),
+    # near-tie rows and plain rows: small buffers overflow for some rows
+    mixed = list(rbind(lattice(300, 3, 0:4), g(300, 3, 2) * 2),
+                 rbind(lattice(200, 3, 0:4), g(250, 3, 2) * 2))
+  )
+  ks <- c(1L, 3L, 10L)
+  for (nm in names(cases)) {
+    real <- cases[[nm]][[1]]
+    gen <- cases[[nm]][[2]]
+    s <- list(fit = list(seq_len(nrow(real)), seq_len(nrow(gen))), eval = NULL)
+    full <- nb_with(list(prdcurve.symmetric = FALSE), 2L, real, gen, s, ks,
+                    what)
+    expect_identical(dim(full$query_x), c(nrow(real) + nrow(gen), 3L))
+    # default buffers, and buffers small enough that near-tie rows go back
+    # to the full-row engine (all of them at 12 = kmax + 2); 1 and 2 threads
+    for (cfg in list(list(0L, 2L), list(0L, 1L), list(12L, 2L),
+                     list(24L, 1L), list(40L, 2L))) {
+      o <- list(prdcurve.symmetric = TRUE, prdcurve.own_buffer = cfg[[1]])
+      expect_identical(nb_with(o, cfg[[2]], real, gen, s, ks, what), full,
+                       label = paste(nm, cfg[[1]], cfg[[2]]))
+    }
+    # one of the two, and with the own radii (the same numbers)
+    sym <- list(prdcurve.symmetric = TRUE)
+    qx <- nb_with(sym, 2L, real, gen, s, ks, "query_x")
+    qy <- nb_with(sym, 2L, real, gen, s, ks, "query_y")
+    expect_identical(qx$query_x, full$query_x)
+    expect_null(qx$query_y)
+    expect_identical(qy$query_y, full$query_y)
+    own <- nb_with(sym, 1L, real, gen, s, ks, c("own", what))
+    expect_identical(own[what], full[what])
+    ix <- seq_len(nrow(real))
+    iy <- nrow(real) + seq_len(nrow(gen))
+    expect_identical(own$own_x, full$query_x[ix, ])
+    expect_identical(own$own_y, full$query_y[iy, ])
+  }
+
+  # against the brute force, at the largest k the sizes allow (buffers as
+  # large as a row: never compacted)
+  real <- lattice(40, 2)
+  gen <- lattice(25, 2) + 0.5
+  s <- list(fit = list(1:40, 1:25), eval = NULL)
+  r <- prdcurve:::engine_neighbours(real, gen, s, c(2L, 24L), what)
+  dxx <- sq_dist(real, real)
+  dxy <- sq_dist(real, gen)
+  dyy <- sq_dist(gen, gen)
+  for (j in 1:2) {
+    k <- c(2L, 24L)[j]
+    expect_identical(r$query_x[, j], c(
+      vapply(1:40, function(i) kth_skip(dxx[i, ], k, i), 0),
+      vapply(1:25, function(i) kth_skip(dxy[, i], k), 0)))
+    expect_identical(r$query_y[, j], c(
+      vapply(1:40, function(i) kth_skip(dxy[i, ], k), 0),
+      vapply(1:25, function(i) kth_skip(dyy[i, ], k, i), 0)))
+  }
+})
+
+test_that("radii without a split: 2 threads really run, and the results match 1", {
+  skip_on_cran()
+  old <- prd_threads(2)
+  on.exit(prd_threads(old), add = TRUE)
+  if (prd_threads() < 2) {
+    skip(paste0("fewer than 2 threads can run here (at most ",
+                prdcurve:::thread_info()[["max"]], ")"))
+  }
+  set.seed(315)
+  real <- matrix(sample(0:3, 700 * 4, TRUE) + 0, ncol = 4)
+  gen <- rbind(matrix(sample(0:3, 300 * 4, TRUE) + 0, ncol = 4),
+               matrix(rnorm(300 * 4, 1.5), ncol = 4))
+  s <- list(fit = list(1:700, 1:600), eval = NULL)
+  run <- function(n, buf = 0L) {
+    withr::local_options(prdcurve.symmetric = TRUE, prdcurve.own_buffer = buf)
+    prd_threads(n)
+    prdcurve:::engine_neighbours(real, gen, s, c(1L, 3L, 10L),
+                                 c("query_x", "query_y"))
+  }
+  for (buf in c(0L, 30L)) {
+    one <- run(1L, buf)
+    two <- run(2L, buf)
+    expect_identical(attr(one, "threads"), 1L)
+    expect_identical(attr(two, "threads"), 2L)
+    expect_identical(attr(two, "exact"), attr(one, "exact"))
+    attr(one, "threads") <- attr(two, "threads") <- NULL
+    expect_identical(two, one)
+  }
 })
 
 test_that("several models share the real set's own radii, with results identical to one call per model", {

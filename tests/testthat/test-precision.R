@@ -121,6 +121,42 @@ test_that("the engine's outputs are identical across precisions and threads", {
   }
 })
 
+test_that("radii without a split (X x Y once) are identical across precisions", {
+  skip_on_cran()
+  skip_if_not(prdcurve:::engine_has_sgemm(),
+              "the BLAS has no sgemm: the engine runs in double precision only")
+  cases <- precision_cases()
+  for (nm in names(cases)) {
+    real <- cases[[nm]][[1]]
+    gen <- cases[[nm]][[2]]
+    storage.mode(real) <- storage.mode(gen) <- "double"
+    s <- list(fit = list(seq_len(nrow(real)), seq_len(nrow(gen))), eval = NULL)
+    ks <- c(1L, 3L, 10L)
+    run <- function(precision, symmetric, buffer = 0L) {
+      withr::local_options(prdcurve.precision = precision,
+                           prdcurve.symmetric = symmetric,
+                           prdcurve.own_buffer = buffer)
+      r <- prdcurve:::engine_neighbours(real, gen, s, ks,
+                                        c("query_x", "query_y"))
+      attr(r, "exact") <- NULL
+      r
+    }
+    ref <- run("double", FALSE)
+    expect_identical(attr(ref, "precision"), "double")
+    single <- run("single", TRUE)
+    expect_identical(attr(single, "precision"), "single", label = nm)
+    attr(ref, "precision") <- attr(single, "precision") <- NULL
+    expect_identical(single, ref, label = nm)
+    # buffers that overflow: the full-row engine, in single precision too
+    small <- run("single", TRUE, 12L)
+    attr(small, "precision") <- NULL
+    expect_identical(small, ref, label = nm)
+    double <- run("double", TRUE)
+    attr(double, "precision") <- NULL
+    expect_identical(double, ref, label = nm)
+  }
+})
+
 test_that("single precision is really used where the BLAS has sgemm", {
   skip_if_not(prdcurve:::engine_has_sgemm(),
               "the BLAS has no sgemm: the engine runs in double precision only")
