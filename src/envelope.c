@@ -36,8 +36,9 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda) {
   if (nx < 1 || ny < 1) Rf_error("ffi_envelope: empty evaluation set");
   double *sx = (double *) R_alloc(nx, sizeof(double));
   double *sy = (double *) R_alloc(ny, sizeof(double));
-  for (int i = 0; i < nx; i++) sx[i] = REAL(s_real)[i];
-  for (int i = 0; i < ny; i++) sy[i] = REAL(s_gen)[i];
+  const double *rx = REAL_RO(s_real), *ry = REAL_RO(s_gen);
+  for (int i = 0; i < nx; i++) sx[i] = rx[i];
+  for (int i = 0; i < ny; i++) sy[i] = ry[i];
   for (int i = 0; i < nx; i++) if (ISNAN(sx[i])) Rf_error("ffi_envelope: NaN score");
   for (int i = 0; i < ny; i++) if (ISNAN(sy[i])) Rf_error("ffi_envelope: NaN score");
   R_rsort(sx, nx);
@@ -56,7 +57,7 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda) {
     p[np++] = (pt){(double) cx / nx, (double) cy / ny};
   }
   for (int e = 0; e < ne; e++)
-    p[np++] = (pt){REAL(extra)[e], REAL(extra)[e + ne]};
+    p[np++] = (pt){REAL_RO(extra)[e], REAL_RO(extra)[e + ne]};
 
   double alpha_inf = 1.0, beta_0 = 1.0;
   for (int e = 0; e < np; e++) {
@@ -87,7 +88,7 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda) {
     REAL(hx)[e] = h[e].x;
     REAL(hy)[e] = h[e].y;
   }
-  const double *lam = REAL(lambda);
+  const double *lam = REAL_RO(lambda);
   int ptr = nh - 1;
   for (int l = 0; l < nl; l++) {
     double lm = lam[l];
