@@ -882,6 +882,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   /* spec$keep_scratch = FALSE: the scratch slots go with the call */
   SEXP keep_ = list_get(spec, "keep_scratch");
   if (!Rf_isNull(keep_) && !flag(keep_, "keep_scratch")) prd_scratch_release();
+  else prd_scratch_trim((size_t) 1 << 30); /* keep at most 1 GiB a slot */
   UNPROTECT(np);
   return out;
 }

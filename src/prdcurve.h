@@ -45,6 +45,11 @@ typedef struct {
   const int *idx; /* 0-based row indices into the sources, length n */
   int n;
   int n0;
+  /* optional: the same n rows as given, row-major (n x rm_d), contiguous
+   * for the exact recomputations (prd_ref_init()); NULL: read the sources
+   * with their stride */
+  const double *rm;
+  int rm_d;
 } prd_rows;
 
 /* Precision of the tile products of one engine call (tiles.c): double
@@ -123,9 +128,11 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
  * tile and the own-radius candidates each have a slot, grown on demand;
  * slot -1 or under 1 MiB: R_alloc(). Main thread only. */
 enum { PRD_SCR_REF_A, PRD_SCR_REF_B, PRD_SCR_TILE, PRD_SCR_OWN, PRD_SCR_OWN_B,
-       PRD_SCR_N };
+       PRD_SCR_ROW_A, PRD_SCR_ROW_B, PRD_SCR_N };
 void *prd_scratch(int slot, size_t bytes);
 void prd_scratch_release(void);
+/* frees the slots larger than `limit` bytes */
+void prd_scratch_trim(size_t limit);
 SEXP ffi_scratch(SEXP release);
 
 /* The precision of an engine call's products: single when `want` and

@@ -102,6 +102,10 @@
 /* the row at position p of `rows`, as given, and its stride */
 static inline const double *rows_at(const prd_rows *rows, int p,
                                     size_t *stride) {
+  if (rows->rm) {
+    *stride = 1;
+    return rows->rm + (size_t) p * rows->rm_d;
+  }
   int s = p < rows->n0 ? 0 : 1;
   *stride = (size_t) rows->ld[s];
   return rows->src[s] + rows->idx[p];
@@ -110,24 +114,38 @@ static inline const double *rows_at(const prd_rows *rows, int p,
 /* Gather rows lo.. lo + n - 1 translated by centre (NULL: none),
  * column-major n x d: in double into out and/or, times `scale` and
  * rounded to float, into outf (either may be NULL), with their squared
- * norms, always from the double translated values, into norm2. */
+ * norms, always from the double translated values, into norm2; and, when
+ * rm is not NULL, the rows as given, row-major (n x d). In blocks of 256
+ * rows (the reads down a column and the writes of a block stay in cache),
+ * the blocks shared among `threads` threads (each row's norm is summed by
+ * one thread in the order of l: the same value whatever the count). */
 static void gather(const prd_rows *rows, int lo, int n, int d,
                    const double *centre, double scale, double *out,
-                   float *outf, double *norm2) {
-  for (int i = 0; i < n; i++) norm2[i] = 0.0;
-  for (int l = 0; l < d; l++) {
-    double c = centre ? centre[l] : 0.0;
-    double *col = out ? out + (size_t) l * n : NULL;
-    float *colf = outf ? outf + (size_t) l * n : NULL;
-    for (int i = 0; i < n; i++) {
-      size_t st;
-      const double *r = rows_at(rows, lo + i, &st);
-      double v = r[(size_t) l * st] - c;
-      if (col) col[i] = v;
-      if (colf) colf[i] = (float) (scale * v);
-      norm2[i] += v * v;
+                   float *outf, double *norm2, double *rm, int threads) {
+  int nblk = (n + 255) / 256;
+  int use = prd_threads_for((int64_t) n * d / 4, threads < 1 ? 1 : threads);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int b = 0; b < nblk; b++) {
+    int i0 = b * 256, i1 = n - i0 < 256 ? n : i0 + 256;
+    for (int i = i0; i < i1; i++) norm2[i] = 0.0;
+    for (int l = 0; l < d; l++) {
+      double c = centre ? centre[l] : 0.0;
+      double *col = out ? out + (size_t) l * n : NULL;
+      float *colf = outf ? outf + (size_t) l * n : NULL;
+      for (int i = i0; i < i1; i++) {
+        size_t st;
+        const double *r = rows_at(rows, lo + i, &st);
+        double x = r[(size_t) l * st], v = x - c;
+        if (col) col[i] = v;
+        if (colf) colf[i] = (float) (scale * v);
+        if (rm) rm[(size_t) i * d + l] = x;
+        norm2[i] += v * v;
+      }
     }
   }
+  (void) use;
 }
 
 /* ---- the precision of the products ---------------------------------- */
@@ -207,13 +225,30 @@ void *prd_scratch(int slot, size_t bytes) {
   free(scr_p[slot]);
   scr_p[slot] = NULL;
   scr_n[slot] = 0;
-  void *p = malloc(bytes);
+  /* twice the request: a later call on more rows (the evaluation sweep
+   * after the own radii of half as many) then finds the slot large
+   * enough, and only pages that are touched cost a fault */
+  size_t cap = 2 * bytes;
+  void *p = malloc(cap);
+  if (!p) {
+    cap = bytes;
+    p = malloc(cap);
+  }
   if (!p)
     Rf_error("prdcurve: cannot allocate %.0f MiB of scratch",
              (double) bytes / 1048576.0);
   scr_p[slot] = p;
-  scr_n[slot] = bytes;
+  scr_n[slot] = cap;
   return p;
+}
+
+void prd_scratch_trim(size_t limit) {
+  for (int s = 0; s < PRD_SCR_N; s++) {
+    if (scr_n[s] <= limit) continue;
+    free(scr_p[s]);
+    scr_p[s] = NULL;
+    scr_n[s] = 0;
+  }
 }
 
 void prd_scratch_release(void) {
@@ -446,16 +481,27 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
   int n = rows->n;
   size_t len = (size_t) (n > 0 ? n : 1) * (d > 0 ? d : 1);
   double *nrm = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+  int threads = prd_threads_get();
+  /* The exact recomputations read a reference row as given: in the
+   * column-major sources a stride of a whole column per coordinate, a
+   * cache miss each (10% of a four-curve call at d = 2,048, about 4 per
+   * row in single precision). For d >= 16 the rows are also copied
+   * row-major, in the slot that goes with the reference's. */
+  double *rm = NULL;
+  if (d >= 16 && n > 0 && (slot == PRD_SCR_REF_A || slot == PRD_SCR_REF_B))
+    rm = (double *) prd_scratch(
+      slot == PRD_SCR_REF_A ? PRD_SCR_ROW_A : PRD_SCR_ROW_B,
+      (size_t) n * d * sizeof(double));
   ref->prec = *prec;
   ref->data = NULL;
   ref->fdata = NULL;
   if (prec->single) {
     float *Ff = (float *) prd_scratch(slot, len * sizeof(float));
-    gather(rows, 0, n, d, centre, prec->scale, NULL, Ff, nrm);
+    gather(rows, 0, n, d, centre, prec->scale, NULL, Ff, nrm, rm, threads);
     ref->fdata = Ff;
   } else {
     double *F = (double *) prd_scratch(slot, len * sizeof(double));
-    gather(rows, 0, n, d, centre, 1.0, F, NULL, nrm);
+    gather(rows, 0, n, d, centre, 1.0, F, NULL, nrm, rm, threads);
     ref->data = F;
   }
   double mx = 0.0;
@@ -470,6 +516,10 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
   ref->tol_abs = prec->single ?
     (double) d * ldexp(1.0, -146) / (prec->scale * prec->scale) : 0.0;
   ref->orig = *rows;
+  if (rm) {
+    ref->orig.rm = rm;
+    ref->orig.rm_d = d;
+  }
 }
 
 /* ---- exact comparisons --------------------------------------------- */
@@ -938,7 +988,8 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
   for (int i0 = 0; i0 < nq; i0 += m) {
     int mm = nq - i0 < m ? nq - i0 : m;
     /* the tile's query rows, translated (column-major, leading dim. mm) */
-    gather(&qry->rows, i0, mm, d, qry->centre, prec->scale, qt, qtf, qn);
+    gather(&qry->rows, i0, mm, d, qry->centre, prec->scale, qt, qtf, qn,
+           NULL, 1);
     /* g (nr x mm) = -2 * ref %*% t(qt): column i holds query i's products */
     tile_products(prec, nr, mm, d, block_at(ref, 0), nr,
                   prec->single ? (const void *) qtf : (const void *) qt, mm,
@@ -1423,7 +1474,7 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
 
   /* exact radii from the candidates; rows with too many near-ties (or a
    * seed too low): the full-row engine */
-  own_finish(rows, rows, d, &b, ks, nk, nt, prog, out);
+  own_finish(&ref.orig, &ref.orig, d, &b, ks, nk, nt, prog, out);
   own_overflow(&ref, rows, centre, &b, 1, ks, nk, nt, prog, out);
 }
 
@@ -1546,7 +1597,8 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
         for (int b = 0; b < nB; b++) {
           double v = qa + rb.norm2[b] + tile_at(&tile, c0 + b);
           v = v > 0.0 ? v : 0.0;
-          ne += cross_visit(&sa, a, b, v, A, B, d, nk, closed, ipr, cov, ppr);
+          ne += cross_visit(&sa, a, b, v, &ra.orig, &rb.orig, d, nk, closed,
+                            ipr, cov, ppr);
         }
         n_exact[tid] += ne;
       }
@@ -1559,7 +1611,8 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
           int a = i0 + i;
           double v = qb + ra.norm2[a] + tile_at(&tile, (size_t) i * nB + b);
           v = v > 0.0 ? v : 0.0;
-          ne += cross_visit(&sb, b, a, v, B, A, d, nk, closed, ipr, cov, ppr);
+          ne += cross_visit(&sb, b, a, v, &rb.orig, &ra.orig, d, nk, closed,
+                            ipr, cov, ppr);
         }
         n_exact[tid] += ne;
       }
@@ -1660,11 +1713,11 @@ void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
   /* exact radii from the candidates; rows with too many near-ties: the
    * full-row engine against the other set */
   if (do_a) {
-    own_finish(A, B, d, &ba, ks, nk, nt, prog, out_a);
+    own_finish(&ra.orig, &rb.orig, d, &ba, ks, nk, nt, prog, out_a);
     own_overflow(&rb, A, centre, &ba, 0, ks, nk, nt, prog, out_a);
   }
   if (do_b) {
-    own_finish(B, A, d, &bb, ks, nk, nt, prog, out_b);
+    own_finish(&rb.orig, &ra.orig, d, &bb, ks, nk, nt, prog, out_b);
     own_overflow(&ra, B, centre, &bb, 0, ks, nk, nt, prog, out_b);
   }
 }
