@@ -78,6 +78,19 @@
 #'   would hold too many pairs (a generated set far from the real one
 #'   relative to the real set's spread). Any other value is an error
 #'   (`prdcurve_error_input`).
+#'   `prdcurve.keep_scratch` (default `TRUE`) keeps the engine's largest
+#'   work buffers (the reference rows as float and row-major copies, the
+#'   distance tile, the neighbour candidates; about 1.5 times the fit
+#'   rows in double plus the tile's 64 MiB, at most 1 GiB a buffer) from
+#'   one call to the next, because touching fresh memory is slow (page
+#'   faults); `FALSE` frees them at the end of every call.
+#'
+#' @section Threads and BLAS: the engine's threads are set by
+#'   [prd_threads()]. When R's BLAS is OpenBLAS, the engine computes each
+#'   block of distance products with its own threads, setting OpenBLAS to
+#'   one thread for the duration of that block (and back to its setting
+#'   after it), so that the two thread pools do not compete; any other
+#'   BLAS is called from one thread and threads as it decides.
 #'
 #' @references
 #' Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new perspective

@@ -227,7 +227,8 @@ inspect_samples <- function(x, arg, allow_constant = FALSE) {
     # the first rows suffice to see scales (and use no random numbers)
     xs <- x[seq_len(min(n, 1000L)), , drop = FALSE]
     mu <- colMeans(xs)
-    s <- sqrt(colMeans(sweep(xs, 2L, mu)^2))
+    # (not sweep(): its aperm() copies took 0.2 s at 2,048 columns)
+    s <- sqrt(colMeans((xs - rep(mu, each = nrow(xs)))^2))
     s <- s[s > 0]
     if (length(s) >= 2L && max(s) > scale_factor * stats::median(s)) {
       prd_warn(c(

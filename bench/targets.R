@@ -33,7 +33,7 @@ for (case in list(c(10000, 2048), c(20000, 64))) {
   loads <- c(loads, load1())
   r <- result("bench/speed.R", "precision", case[1], case[2])
   # r: single s, double s, R float64 products s, C dgemm s, C sgemm s, ...
-  add(sprintf("four curves, %s, %s, split 0.5", f(case[1] / 1000, 0),
+  add(sprintf("four curves, %sK, %s, split 0.5", f(case[1] / 1000, 0),
               format(case[2], big.mark = ",")),
       sprintf("`speed.R precision %d %d`", case[1], case[2]),
       f(r[1]), sprintf("R float64 products %s s; C dgemm %s s, C sgemm %s s",
