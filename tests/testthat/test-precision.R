@@ -204,3 +204,27 @@ test_that("options(prdcurve.precision) is validated", {
   expect_error(entropy_metrics(real, real, k = 2),
                class = "prdcurve_error_input")
 })
+
+test_that("long tiles of several coordinate blocks (chunked sums) match double precision", {
+  # more than R_CHUNK = 2,048 reference rows and d > 256 (several sgemm
+  # blocks summed chunk by chunk, tiles.c), ties included
+  skip_on_cran()
+  skip_if_not(prdcurve:::engine_has_sgemm(),
+              "the BLAS has no sgemm: the engine runs in double only")
+  set.seed(402)
+  d <- 300
+  real <- matrix(sample(0:2, 2600 * d, TRUE) + 0, ncol = d)
+  gen <- matrix(rnorm(2400 * d, 1, 0.6), ncol = d)
+  s <- list(fit = list(1:1300, 1:1200), eval = list(1301:2600, 1201:2400))
+  run <- function(precision) {
+    withr::local_options(prdcurve.precision = precision)
+    prdcurve:::engine_neighbours(real, gen, s, c(2, 8),
+                                 c("own", "query_all", "knn", "coverage", "ipr"))
+  }
+  single <- run("single")
+  double <- run("double")
+  expect_identical(attr(single, "precision"), "single")
+  attributes(single)[c("exact", "threads", "precision")] <- NULL
+  attributes(double)[c("exact", "threads", "precision")] <- NULL
+  expect_identical(single, double)
+})
