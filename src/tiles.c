@@ -1031,7 +1031,7 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
     int mm = nq - i0 < m ? nq - i0 : m;
     /* the tile's query rows, translated (column-major, leading dim. mm) */
     gather(&qry->rows, i0, mm, d, qry->centre, prec->scale, qt, qtf, qn,
-           NULL, 1);
+           NULL, nt);
     /* g (nr x mm) = -2 * ref %*% t(qt): column i holds query i's products */
     tile_products(prec, nr, mm, d, block_at(ref, 0), nr,
                   prec->single ? (const void *) qtf : (const void *) qt, mm,
