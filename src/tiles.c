@@ -1280,6 +1280,53 @@ static void own_feed_cols(own_buf *b, const prd_tile *t, int nb, int mm,
   }
 }
 
+/* One tile's products (nb x mm: tile rows i0.. i0 + mm - 1 with squared
+ * norms qn, columns the rows col0.. of the reference, squared norms cn)
+ * to candidate buffers, in one parallel region: each tile row pushes its
+ * segment into bs (NULL: none; `self`: the column of the row itself, i,
+ * left out), one thread per row; then the columns [c_from, nb) push into
+ * bc (NULL: none), FEED_COLS at a time, one thread per block. rowbuf:
+ * threads x nb doubles. Returns the thread team that ran. */
+static int feed_tile(own_buf *bs, own_buf *bc, const prd_tile *t, int nb,
+                     int mm, int i0, int col0, const double *qn,
+                     const double *cn, int self, int c_from, double *rowbuf,
+                     int nt) {
+  int team = 1;
+  int use = prd_threads_for((int64_t) mm * nb, nt);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+  {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#pragma omp master
+    team = omp_get_num_threads();
+#endif
+    if (bs) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+      for (int i = 0; i < mm; i++)
+        own_feed_row(bs, t, nb, i, nb, qn[i], cn, i0 + i, self ? i : -1,
+                     col0, rowbuf + (size_t) tid * nb);
+    }
+    if (bc) {
+      int nblk = (nb - c_from + FEED_COLS - 1) / FEED_COLS;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (int k = 0; k < nblk; k++) {
+        int c0 = c_from + k * FEED_COLS;
+        int c1 = nb - c0 < FEED_COLS ? nb : c0 + FEED_COLS;
+        own_feed_cols(bc, t, nb, mm, qn, cn, c0, c1, col0, i0);
+      }
+    }
+  }
+  (void) use;
+  return team;
+}
+
 /* exact squared distance between row a of A and row b of B, as given, in
  * the order of prd_exact() (the same value as the full-row engine's) */
 static inline double pair_exact(const prd_rows *A, int a, const prd_rows *B,
@@ -1487,34 +1534,9 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
      * row i0 + i's products with the rows i0.. n-1 */
     const void *Fi = block_at(&ref, i0);
     tile_products(prec, nc, mm, d, Fi, n, Fi, n, &tile, nt);
-    int team = 1;
-    int use = prd_threads_for((int64_t) mm * nc, nt);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(use)
-#endif
-    {
-      int tid = 0;
-#ifdef _OPENMP
-      tid = omp_get_thread_num();
-#pragma omp master
-      team = omp_get_num_threads();
-#pragma omp for schedule(dynamic, 1)
-#endif
-      for (int i = 0; i < mm; i++) /* the tile's rows: their segments */
-        own_feed_row(&b, &tile, nc, i, nc, rn[i0 + i], rn + i0, i0 + i, i,
-                     i0, rowbuf + (size_t) tid * n);
-      /* later rows: their columns of the tile, in blocks */
-      int nblk = (nc - mm + FEED_COLS - 1) / FEED_COLS;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-      for (int k = 0; k < nblk; k++) {
-        int c0 = mm + k * FEED_COLS;
-        int c1 = nc - c0 < FEED_COLS ? nc : c0 + FEED_COLS;
-        own_feed_cols(&b, &tile, nc, mm, rn + i0, rn + i0, c0, c1, i0, i0);
-      }
-    }
-    (void) use;
+    /* the tile's rows: their segments; later rows: their columns */
+    int team = feed_tile(&b, &b, &tile, nc, mm, i0, i0, rn + i0, rn + i0, 1,
+                         mm, rowbuf, nt);
     tile_done(prog, team, mm);
   }
 
@@ -1719,40 +1741,9 @@ void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
      * of A's products with every row of B */
     tile_products(prec, nB, mm, d, block_at(&rb, 0), nB, block_at(&ra, i0),
                   nA, &tile, nt);
-    int team = 1;
-    int use = prd_threads_for((int64_t) mm * nB, nt);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(use)
-#endif
-    {
-      int tid = 0;
-#ifdef _OPENMP
-      tid = omp_get_thread_num();
-#pragma omp master
-      team = omp_get_num_threads();
-#endif
-      if (do_a) {
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-        for (int i = 0; i < mm; i++) /* A's rows: their segments */
-          own_feed_row(&ba, &tile, nB, i, nB, ra.norm2[i0 + i], rb.norm2,
-                       i0 + i, -1, 0, rowbuf + (size_t) tid * nB);
-      }
-      if (do_b) { /* B's rows: their columns of the tile, in blocks */
-        int nblk = (nB + FEED_COLS - 1) / FEED_COLS;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int k = 0; k < nblk; k++) {
-          int c0 = k * FEED_COLS;
-          int c1 = nB - c0 < FEED_COLS ? nB : c0 + FEED_COLS;
-          own_feed_cols(&bb, &tile, nB, mm, ra.norm2 + i0, rb.norm2, c0, c1,
-                        0, i0);
-        }
-      }
-    }
-    (void) use;
+    /* A's rows: their segments; B's rows: their columns of the tile */
+    int team = feed_tile(do_a ? &ba : NULL, do_b ? &bb : NULL, &tile, nB, mm,
+                         i0, 0, ra.norm2 + i0, rb.norm2, 0, 0, rowbuf, nt);
     tile_done(prog, team, (double) mm * (nA + nB) / nA);
   }
 
