@@ -20,13 +20,38 @@ kl_terms <- function(r2, ks, n_ref, d) {
   out + rep(const, each = nrow(r2))
 }
 
+#' a - b for estimates that may be -Inf: a difference of two infinite
+#' terms of the same sign is NA (not NaN), every other value is IEEE's
+#' (finite - (-Inf) = Inf, -Inf - finite = -Inf).
+#' @noRd
+inf_diff <- function(a, b) {
+  out <- a - b
+  out[is.infinite(a) & is.infinite(b) & sign(a) == sign(b)] <- NA_real_
+  out
+}
+
+#' The "i" line of the zero-radius warning of entropy_metrics(): which
+#' metrics are not finite, and their values.
+#' @noRd
+entropy_outcome <- function(values) {
+  bad <- values[!is.finite(values$value), , drop = FALSE]
+  if (!nrow(bad)) {
+    return(c("i" = "Every metric is still finite (the -Inf terms cancel or are not used)."))
+  }
+  shown <- ifelse(is.na(bad$value), "NA", ifelse(bad$value > 0, "Inf", "-Inf"))
+  c("i" = paste0("Returned: ", paste0(toupper(bad$metric), " (k = ", bad$k,
+                                     ") = ", shown, collapse = ", "),
+                 ". A metric is NA when both of its terms are -Inf."))
+}
+
 #' Warn when k-NN radii are zero (their terms are -Inf), saying how many
 #' samples. `parts` is a list of list(r2 = squared radii (a column per k),
 #' what = "rows of `x`", where = "within `x`"); one warning lists every part
 #' with zero radii. Generic check, kept here because it concerns the log
 #' terms of the entropy estimators only.
 #' @noRd
-warn_zero_radius <- function(parts, ks, call = rlang::caller_env()) {
+warn_zero_radius <- function(parts, ks, outcome = NULL,
+                             call = rlang::caller_env()) {
   lines <- character()
   for (p in parts) {
     zero <- p$r2 == 0
@@ -42,8 +67,13 @@ warn_zero_radius <- function(parts, ks, call = rlang::caller_env()) {
   }
   if (!length(lines)) return(invisible(FALSE))
   prd_warn(c(
-    "Zero k-nearest-neighbour distances: the log-density terms of these samples are {.code -Inf}, and so is every estimate that averages them.",
+    if (is.null(outcome)) {
+      "Zero k-nearest-neighbour distances: the log-density terms of these samples are {.code -Inf}, and so is every estimate that averages them."
+    } else {
+      "Zero k-nearest-neighbour distances: the log-density terms of these samples are {.code -Inf}."
+    },
     lines,
+    outcome,
     "i" = "A zero distance needs at least k rows identical to the sample (duplicated or memorised rows). Use a larger {.arg k} or remove the duplicates."
   ), "zero_radius")
   invisible(TRUE)
@@ -304,10 +334,14 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #'   rows are all equal is accepted (total mode collapse gives RE = `-Inf`).
 #'   A zero k-NN distance (a sample with k or more exact copies in the set
 #'   the distance is taken in, e.g. memorised training rows when k = 1)
-#'   makes its term `-Inf`; the value is returned as computed (`-Inf`,
-#'   `Inf` or `NaN`) with a warning of class
-#'   `prdcurve_warning_zero_radius` saying how many samples, for each
-#'   estimator concerned.
+#'   makes its term `-Inf`, and an estimate averaging it is `-Inf`. Each
+#'   metric is a difference of two estimates: it is `Inf` or `-Inf` when
+#'   one of them is `-Inf`, and `NA` (never `NaN`) when both are (the same
+#'   rule holds for the columns of [entropy_samples()]). A warning of class
+#'   `prdcurve_warning_zero_radius` says how many samples, for each
+#'   estimator concerned, and lists every metric that is not finite with
+#'   its returned value. No jitter is added: remove the duplicated rows or
+#'   use a larger `k`.
 #' @references Fox, A., Swarup, S. and Adiga, A. (2025). A unifying
 #'   information-theoretic perspective on evaluating generative models.
 #'   AAAI. Sections 3.2 (eq. 3-4), 5.2 (eq. 23-25), 5.3 (eq. 26-28),
@@ -481,18 +515,6 @@ entropy_core <- function(real, generated, s, k, warn = TRUE, what = NULL,
   r2_rg <- nb$query_y[ix, , drop = FALSE]  # real to generated
   r2_gr <- nb$query_x[iy, , drop = FALSE]  # generated to real
   r2_gg <- nb$query_y[iy, , drop = FALSE]  # generated to generated
-  if (warn) {
-    warn_zero_radius(list(
-      list(r2 = r2_rr, what = "real samples", where = "within `real`",
-           term = "H(R), in all three metrics"),
-      list(r2 = r2_gg, what = "generated samples",
-           where = "within `generated`", term = "RE"),
-      list(r2 = r2_gr, what = "generated samples", where = "to `real`",
-           term = "PCE"),
-      list(r2 = r2_rg, what = "real samples", where = "to `generated`",
-           term = "RCE")
-    ), k, call = call)
-  }
   t_rr <- kl_terms(r2_rr, k, n_xf - self, d)  # -log f_R(x_i)
   t_gg <- kl_terms(r2_gg, k, n_yf - self, d)  # -log f_G(y_j)
   t_rg <- kl_terms(r2_rg, k, n_yf, d)         # -log f_G(x_i)
@@ -505,8 +527,21 @@ entropy_core <- function(real, generated, s, k, warn = TRUE, what = NULL,
   values <- tibble::tibble(
     metric = rep(entropy_metric_names, times = nk),
     k = rep(k, each = 3L),
-    value = as.vector(rbind(ce_gr - h_r, ce_rg - h_r, h_g - h_r))
+    value = as.vector(rbind(inf_diff(ce_gr, h_r), inf_diff(ce_rg, h_r),
+                            inf_diff(h_g, h_r)))
   )
+  if (warn) {
+    warn_zero_radius(list(
+      list(r2 = r2_rr, what = "real samples", where = "within `real`",
+           term = "H(R), in all three metrics"),
+      list(r2 = r2_gg, what = "generated samples",
+           where = "within `generated`", term = "RE"),
+      list(r2 = r2_gr, what = "generated samples", where = "to `real`",
+           term = "PCE"),
+      list(r2 = r2_rg, what = "real samples", where = "to `generated`",
+           term = "RCE")
+    ), k, outcome = entropy_outcome(values), call = call)
+  }
   estimates <- tibble::tibble(
     k = k, h_real = unname(h_r), h_generated = unname(h_g),
     ce_generated_real = unname(ce_gr), ce_real_generated = unname(ce_rg)
@@ -516,13 +551,13 @@ entropy_core <- function(real, generated, s, k, warn = TRUE, what = NULL,
   generated_tbl <- tibble::tibble(
     row = rep(ev[[2]], times = nk),
     k = rep(k, each = n_ey),
-    pce = as.vector(t_gr) - base_g,
-    re = as.vector(t_gg) - base_g
+    pce = inf_diff(as.vector(t_gr), base_g),
+    re = inf_diff(as.vector(t_gg), base_g)
   )
   real_tbl <- tibble::tibble(
     row = rep(ev[[1]], times = nk),
     k = rep(k, each = n_ex),
-    rce = as.vector(t_rg) - as.vector(t_rr)
+    rce = inf_diff(as.vector(t_rg), as.vector(t_rr))
   )
   list(values = values, estimates = estimates,
        samples = list(generated = generated_tbl, real = real_tbl))

@@ -72,8 +72,8 @@ pair_variance <- function(values, replicate, divisor) {
 }
 
 #' Interval est +- t_{df} sqrt(v) from complementary half-sample
-#' replicates (see pair_variance()), clamped to [lower_bound, upper_bound];
-#' NA without a complete pair.
+#' replicates (see pair_variance()), clamped to [lower_bound, upper_bound]
+#' but always holding the estimate; NA without a complete pair.
 #' @noRd
 replicate_interval <- function(estimate, values, replicate, divisor,
                                conf_level, lower_bound = -Inf,
@@ -83,8 +83,9 @@ replicate_interval <- function(estimate, values, replicate, divisor,
     return(c(lower = NA_real_, upper = NA_real_))
   }
   half <- stats::qt((1 + conf_level) / 2, df = pv$df) * sqrt(pv$v)
-  c(lower = max(lower_bound, estimate - half),
-    upper = min(upper_bound, estimate + half))
+  # clamped to the statistic's range, but never past the estimate itself
+  c(lower = min(estimate, max(lower_bound, estimate - half)),
+    upper = max(estimate, min(upper_bound, estimate + half)))
 }
 
 #' Store the replicate curves in the settings table of each curve
