@@ -2,29 +2,54 @@
 #'
 #' `autoplot()` draws the curves of a `prd_curve` with ggplot2: recall on
 #' the x axis, precision on the y axis, both on \[0, 1\] with an equal
-#' aspect ratio. Colour is the method, with one panel per model when there
-#' are several (or colour is the model when there is one method and
-#' several models). Exact curves ([prd_truth_gaussian()], [prd_truth()])
-#' are dashed black, in every panel. Curves computed with `replicates` get
-#' a band: at each angle \eqn{\theta} of the \eqn{\lambda} grid, the
-#' interval of \eqn{\rho(\theta) = \sqrt{\alpha^2 + \beta^2}} from the
-#' complementary half-sample replicates (see the section Intervals of [prd_curve()]),
-#' drawn along the ray. `plot()` draws the same with base graphics, in the
-#' same colours and order.
+#' aspect ratio. Colour and line type are the method (a solid, dashed,
+#' dot-dash, long-dash ... line per method, so the figure reads in
+#' greyscale and identical curves do not hide each other), with one panel
+#' per model when there are several (or colour and line type are the model
+#' when there is one method and several models). Exact curves
+#' ([prd_truth_gaussian()], [prd_truth()]) are dashed black, in every
+#' panel. Curves computed with `replicates` get a band: at each angle
+#' \eqn{\theta} of the \eqn{\lambda} grid, the interval of \eqn{\rho(\theta)
+#' = \sqrt{\alpha^2 + \beta^2}} from the complementary half-sample
+#' replicates (see the section Intervals of [prd_curve()]), drawn along the
+#' ray. The band's fill is taken from the line's colour after scaling
+#' (`after_scale()`), so a colour scale added by the user
+#' (`+ scale_colour_brewer()`, `+ scale_colour_grey()`) recolours lines and
+#' bands alike. `plot()` draws the same with base graphics, in the same
+#' colours, line types and panels.
+#'
+#' `autoplot` is exported by this package, so `library(prdcurve);
+#' autoplot(cv)` works without attaching ggplot2 (it calls
+#' `ggplot2::autoplot()`, whose methods this package registers; ggplot2
+#' stays a suggested package and is needed only to draw).
+#'
+#' @section Size for a paper: Every figure of the package is laid out for
+#'   a given size: [prd_figure_size()] gives it in inches (at 300 dpi) for
+#'   a figure, e.g.
+#'   `s <- prd_figure_size(p); ggplot2::ggsave("fig.png", p, width = s$width, height = s$height, dpi = s$dpi)`.
+#'   A single curve panel is 3.3 x 3.6 in, one column of a two-column
+#'   paper; several panels (up to 3 a row) and the figures of
+#'   [prd_compare()] and metric tables fill a 6.9 in text width, with
+#'   2.15 in square panels. Text is set at 9 pt (ggplot2's
+#'   `theme_bw(base_size = 9)`), so it stays 9 pt in print at that size.
+#'   The command line ([prd_cli()]) saves its figures at this size.
 #'
 #' @param object,x A `prd_curve` (several curves bound with [rbind()] also
 #'   work).
 #' @param conf_level Confidence level of the bands (default 0.9).
 #' @param bands Draw the bands of curves with replicates (default `TRUE`).
 #' @param main,xlab,ylab Title and axis labels of `plot()`.
-#' @param col Colours of `plot()`, one per curve (default: the colours of
-#'   `autoplot()`).
+#' @param col Colours of `plot()`, one per method (or per model with one
+#'   method; default: the colours of `autoplot()`).
 #' @param ... Unused by `autoplot()`; passed to [graphics::lines()] by
 #'   `plot()`.
-#' @return `autoplot()`: a ggplot object. `plot()`: `x`, invisibly.
+#' @return `autoplot()`: a ggplot object (its size for a paper in
+#'   [prd_figure_size()]). `plot()`: `x`, invisibly.
 #' @section Errors: `autoplot()` needs the ggplot2 package
 #'   (`rlang_error` from [rlang::check_installed()]); `prdcurve_error_curve`
 #'   for an invalid curve.
+#' @seealso [autoplot.prd_comparison()] (the figure of [prd_compare()]),
+#'   [autoplot.prd_metrics()] (metric tables).
 #' @examples
 #' truth <- prd_truth_gaussian(c(0, 0), c(1, 0))
 #' plot(truth)
@@ -34,15 +59,24 @@
 #'   gen <- matrix(rnorm(300 * 2, mean = c(1, 0)), ncol = 2, byrow = TRUE)
 #'   cv <- prd_curve(real, gen, method = c("knn", "coverage"),
 #'                   replicates = 10)
-#'   ggplot2::autoplot(rbind(cv, truth))
+#'   p <- autoplot(rbind(cv, truth))
+#'   prd_figure_size(p)
 #' }
 #' @name prd_plot
 NULL
 
 #' @rdname prd_plot
+#' @export
+autoplot <- function(object, ...) {
+  rlang::check_installed("ggplot2", reason = "to draw figures.")
+  ggplot2::autoplot(object, ...)
+}
+
+#' @rdname prd_plot
 #' @exportS3Method ggplot2::autoplot
 autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
   rlang::check_installed("ggplot2", reason = "to plot PR curves.")
+  check_curve(object, "object")
   conf_level <- check_level(conf_level)
   bands <- check_flag(bands)
   lay <- plot_layout(object, conf_level, bands)
@@ -51,31 +85,41 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
   p <- ggplot2::ggplot(mapping = ggplot2::aes(x = .data$recall,
                                               y = .data$precision))
   if (!is.null(lay$bands) && nrow(lay$bands)) {
+    # the fill is the line colour after scaling: a user's colour scale
+    # recolours the bands too
     p <- p + ggplot2::geom_polygon(
       data = lay$bands,
-      ggplot2::aes(group = .data$.curve, fill = .data$.colour),
-      alpha = 0.25, colour = NA, show.legend = FALSE
+      ggplot2::aes(group = .data$.curve, colour = .data$.colour,
+                   fill = ggplot2::after_scale(colour)),
+      alpha = 0.2, linetype = "blank", show.legend = FALSE
     )
   }
   if (nrow(est)) {
     p <- p + ggplot2::geom_path(
-      data = est, ggplot2::aes(group = .data$.curve, colour = .data$.colour),
-      linewidth = 0.7
+      data = est, ggplot2::aes(group = .data$.curve, colour = .data$.colour,
+                               linetype = .data$.colour),
+      linewidth = 0.6
     )
   }
   if (nrow(ref)) {
     p <- p + ggplot2::geom_path(
-      data = ref, ggplot2::aes(group = .data$.curve, linetype = "exact"),
-      colour = "black", linewidth = 0.5
-    ) + ggplot2::scale_linetype_manual(values = c(exact = "dashed"),
-                                       name = NULL)
+      data = ref, ggplot2::aes(group = .data$.curve, colour = "exact",
+                               linetype = "exact"),
+      linewidth = 0.45
+    )
   }
   pal <- lay$palette
+  lty <- lay$linetypes
+  if (nrow(ref)) {
+    pal <- c(pal, exact = "black")
+    lty <- c(lty, exact = "dashed")
+  }
   p <- p +
     ggplot2::scale_colour_manual(values = pal, breaks = names(pal),
                                  name = lay$colour_name) +
-    ggplot2::scale_fill_manual(values = pal, breaks = names(pal),
-                               guide = "none") +
+    ggplot2::scale_linetype_manual(values = lty,
+                                   breaks = names(pal),
+                                   name = lay$colour_name) +
     ggplot2::scale_x_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
                                 labels = c("0", "0.5", "1"),
                                 expand = ggplot2::expansion(add = 0.02)) +
@@ -84,15 +128,73 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
                                 expand = ggplot2::expansion(add = 0.02)) +
     ggplot2::coord_equal() +
     ggplot2::labs(x = "recall", y = "precision") +
-    ggplot2::theme_bw(base_size = 11) +
+    prd_theme() +
+    ggplot2::theme(legend.key.width = ggplot2::unit(1.6, "lines"))
+  n_panels <- 1L
+  if (lay$facet) {
+    n_panels <- length(levels(lay$lines$.panel))
+    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$.panel),
+                                 ncol = min(3L, n_panels))
+  }
+  ncol <- min(3L, n_panels)
+  set_figure_size(p, curve_figure_size(ncol, ceiling(n_panels / ncol),
+                                       strips = lay$facet))
+}
+
+#' The theme of every figure of the package (9 pt text, see ?prd_plot)
+#' @noRd
+prd_theme <- function() {
+  ggplot2::theme_bw(base_size = prd_figure_text_size) +
     ggplot2::theme(panel.grid.minor = ggplot2::element_blank(),
                    strip.background = ggplot2::element_blank(),
                    strip.text = ggplot2::element_text(face = "bold"),
                    legend.position = "bottom",
-                   panel.spacing = ggplot2::unit(1, "lines"))
-  if (lay$facet) {
-    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$.panel))
-  }
+                   legend.margin = ggplot2::margin(0, 0, 0, 0),
+                   panel.spacing = ggplot2::unit(0.8, "lines"),
+                   plot.margin = ggplot2::margin(4, 6, 4, 4))
+}
+
+prd_figure_text_size <- 9
+
+#' Size of a figure for a paper
+#'
+#' The width and height (inches, at 300 dpi) at which a figure drawn by
+#' this package is laid out: 9 pt text, square curve panels, no blank
+#' margins. Pass them to [ggplot2::ggsave()] (see the section Size for a
+#' paper of [autoplot()][prd_plot]).
+#'
+#' @param plot A figure made by [autoplot()][prd_plot] on a result of this
+#'   package, or `NULL` (default) for a single curve panel.
+#' @return A list with `width`, `height` (inches), `units` (`"in"`) and
+#'   `dpi` (300). The single panel is 3.3 x 3.6 in; wider figures are
+#'   6.9 in wide.
+#' @examples
+#' prd_figure_size()
+#' @export
+prd_figure_size <- function(plot = NULL) {
+  size <- if (!is.null(plot)) attr(plot, "prd_figure_size")
+  if (is.null(size)) size <- curve_figure_size(1L, 1L, strips = FALSE)
+  size
+}
+
+#' Layout sizes (inches): a curve panel is square, 3.3 in wide alone, and
+#' several fill the 6.9 in text width (at most 2.15 in each).
+#' @noRd
+curve_figure_size <- function(ncol, nrow, strips) {
+  gap <- 0.15
+  side <- if (ncol == 1L) 2.75 else min(2.15, (6.9 - 0.45 - (ncol - 1) * gap) / ncol)
+  width <- if (ncol == 1L) 3.3 else 6.9
+  height <- nrow * side + (nrow - 1) * gap + 0.85 + if (strips) 0.2 * nrow else 0
+  figure_size(width, height)
+}
+
+figure_size <- function(width, height) {
+  list(width = round(width, 2), height = round(height, 2), units = "in",
+       dpi = 300)
+}
+
+set_figure_size <- function(p, size) {
+  attr(p, "prd_figure_size") <- size
   p
 }
 
@@ -101,29 +203,41 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
 plot.prd_curve <- function(x, main = NULL, xlab = "recall",
                            ylab = "precision", col = NULL, ...) {
   lay <- plot_layout(x, conf_level = 0.9, bands = FALSE)
-  curves <- split(lay$lines, factor(lay$lines$.curve,
-                                    levels = unique(lay$lines$.curve)))
-  labels <- vapply(curves, function(cv) cv$.colour[1], "")
-  refs <- vapply(curves, function(cv) cv$.reference[1], logical(1))
-  cols <- unname(lay$palette[labels])
-  cols[refs] <- "black"
-  if (!is.null(col)) cols <- rep_len(col, length(curves))
-  graphics::plot(NA, xlim = c(0, 1), ylim = c(0, 1), asp = 1, main = main,
-                 xlab = xlab, ylab = ylab, xaxs = "i", yaxs = "i")
-  dots <- list(...)
-  for (i in seq_along(curves)) {
-    args <- utils::modifyList(list(x = curves[[i]]$recall,
-                                   y = curves[[i]]$precision, col = cols[i],
-                                   lwd = if (refs[i]) 1.5 else 2,
-                                   lty = if (refs[i]) 2 else 1), dots)
-    do.call(graphics::lines, args)
+  lines <- lay$lines
+  pal <- lay$palette
+  if (!is.null(col)) pal[] <- rep_len(col, length(pal))
+  panels <- if (lay$facet) levels(lines$.panel) else NA_character_
+  if (length(panels) > 1L) {
+    nc <- min(3L, length(panels))
+    old <- graphics::par(mfrow = c(ceiling(length(panels) / nc), nc))
+    on.exit(graphics::par(old), add = TRUE)
   }
-  legend_labels <- ifelse(refs, vapply(curves, function(cv) cv$.label[1], ""),
-                          paste0(ifelse(lay$facet, paste0(
-                            vapply(curves, function(cv) cv$.panel[1], ""),
-                            ": "), ""), labels))
-  graphics::legend("bottomleft", legend = legend_labels, col = cols,
-                   lwd = 2, lty = ifelse(refs, 2, 1), bty = "n")
+  dots <- list(...)
+  for (pn in panels) {
+    rows <- if (is.na(pn)) lines else lines[as.character(lines$.panel) == pn, ]
+    curves <- split(rows, factor(rows$.curve, levels = unique(rows$.curve)))
+    labels <- vapply(curves, function(cv) as.character(cv$.colour[1]), "")
+    refs <- vapply(curves, function(cv) cv$.reference[1], logical(1))
+    cols <- unname(pal[labels])
+    cols[refs] <- "black"
+    ltys <- unname(lay$linetypes[labels])
+    ltys[refs] <- "dashed"
+    graphics::plot(NA, xlim = c(0, 1), ylim = c(0, 1), asp = 1,
+                   main = if (is.na(pn)) main else
+                     paste(c(main, pn), collapse = ": "),
+                   xlab = xlab, ylab = ylab, xaxs = "i", yaxs = "i")
+    for (i in seq_along(curves)) {
+      args <- utils::modifyList(list(x = curves[[i]]$recall,
+                                     y = curves[[i]]$precision, col = cols[i],
+                                     lwd = if (refs[i]) 1.5 else 2,
+                                     lty = ltys[i]), dots)
+      do.call(graphics::lines, args)
+    }
+    leg <- ifelse(refs, vapply(curves, function(cv) as.character(cv$.label[1]), ""),
+                  labels)
+    graphics::legend("bottomleft", legend = leg, col = cols, lwd = 2,
+                     lty = ltys, bty = "n")
+  }
   invisible(x)
 }
 
@@ -132,8 +246,19 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
 #' @noRd
 method_palette <- c(knn = "#0072B2", kde = "#D55E00", ipr = "#009E73",
                     coverage = "#CC79A7")
-extra_palette <- c("#E69F00", "#56B4E9", "#F0E442", "#000000", "#999999",
+#' Further colours: dark or mid-tone only (no yellow, no pale blue), each
+#' readable on white; lines differ by line type as well.
+#' @noRd
+extra_palette <- c("#000000", "#E69F00", "#882255", "#44AA99", "#332288",
+                   "#999933", "#666666", "#AA4499")
+#' Colours of models (one method, several models)
+#' @noRd
+model_palette <- c("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000",
                    "#882255", "#44AA99", "#332288")
+#' Line types in the order of the colours (methods first)
+#' @noRd
+method_linetypes <- c(knn = "solid", kde = "22", ipr = "42", coverage = "4212")
+extra_linetypes <- c("solid", "22", "42", "4212", "12", "1242", "82", "8222")
 
 #' Data of a PR plot: lines (one group per curve, with colour label, panel
 #' and whether it is a reference curve), bands and the palette.
@@ -172,11 +297,20 @@ plot_layout <- function(x, conf_level, bands) {
     "method"
   levels_col <- unique(colour[!is_ref])
   known <- intersect(names(method_palette), levels_col)
+  others <- if (colour_name == "model") model_palette else extra_palette
   pal <- c(method_palette[known],
-           stats::setNames(rep_len(extra_palette,
+           stats::setNames(rep_len(others,
                                    max(0L, length(setdiff(levels_col, known)))),
                            setdiff(levels_col, known)))
   pal <- pal[levels_col]
+  lty <- if (identical(colour_name, "method") && !several_k) {
+    c(method_linetypes[known],
+      stats::setNames(rep_len(extra_linetypes[-1],
+                              max(0L, length(setdiff(levels_col, known)))),
+                      setdiff(levels_col, known)))[levels_col]
+  } else {
+    stats::setNames(rep_len(extra_linetypes, length(levels_col)), levels_col)
+  }
   panels <- if (facet) models else NA_character_
   lines <- list()
   band_rows <- list()
@@ -211,8 +345,8 @@ plot_layout <- function(x, conf_level, bands) {
   if (facet && !is.null(band_tbl)) {
     band_tbl$.panel <- factor(band_tbl$.panel, levels = models)
   }
-  list(lines = lines, bands = band_tbl, palette = pal, facet = facet,
-       colour_name = colour_name)
+  list(lines = lines, bands = band_tbl, palette = pal, linetypes = lty,
+       facet = facet, colour_name = colour_name)
 }
 
 #' Band along the rays: at each angle of the curve's grid, rho +- t sqrt(v)
@@ -240,3 +374,166 @@ ray_band <- function(rows, reps, divisor, conf_level) {
 
 #' @importFrom rlang .data
 NULL
+
+utils::globalVariables("colour")
+
+#' Plot paired differences and metric tables
+#'
+#' `autoplot()` of a [prd_compare()] result is a forest plot: one panel
+#' per statistic, one line per model (other than the baseline), the paired
+#' difference model minus baseline as a point with its interval, and a
+#' vertical line at 0 (no difference). With several methods or values of
+#' `k`, each gets its colour and line type, offset vertically. An interval
+#' that does not cross the line says the model differs from the baseline
+#' at the comparison's level.
+#'
+#' `autoplot()` of a [manifold_metrics()] or [entropy_metrics()] table
+#' draws each metric in its panel: one line per model, the value as a
+#' point and, when the table has replicates, its interval; several `k`
+#' get a colour and line type each.
+#'
+#' Both are set for a paper at the size [prd_figure_size()] gives (6.9 in
+#' wide, 9 pt text; see the section Size for a paper of
+#' [autoplot.prd_curve()]).
+#'
+#' @param object A [prd_compare()] result (class `prd_comparison`) or a
+#'   metrics table (class `prd_metrics`).
+#' @param statistics The statistics (comparisons) or metrics (tables) to
+#'   draw, in panel order. Default for comparisons of curves: `"auc"`,
+#'   `"max_precision"`, `"max_recall"`, `"f_beta_precision"`,
+#'   `"f_beta_recall"`; otherwise every one in `object`.
+#' @param ... Unused.
+#' @return A ggplot object.
+#' @section Errors: `prdcurve_error_input` when `statistics` names none
+#'   of the statistics of `object`; ggplot2 is needed (`rlang_error`).
+#' @examples
+#' if (requireNamespace("ggplot2", quietly = TRUE)) {
+#'   set.seed(1)
+#'   real <- matrix(rnorm(300 * 4), ncol = 4)
+#'   models <- list(same = matrix(rnorm(300 * 4), ncol = 4),
+#'                  shifted = matrix(rnorm(300 * 4, mean = 0.3), ncol = 4))
+#'   m <- manifold_metrics(real, models, metrics = c("precision", "recall"),
+#'                         replicates = 10)
+#'   autoplot(m)
+#'   autoplot(prd_compare(m))
+#' }
+#' @name autoplot.prd_comparison
+#' @exportS3Method ggplot2::autoplot
+autoplot.prd_comparison <- function(object, statistics = NULL, ...) {
+  rlang::check_installed("ggplot2", reason = "to draw figures.")
+  default <- if (all(is.na(object$method))) unique(object$statistic) else
+    intersect(c("auc", "max_precision", "max_recall", "f_beta_precision",
+                "f_beta_recall"), object$statistic)
+  stats <- interval_statistics(statistics, object$statistic, default)
+  d <- object[object$statistic %in% stats, , drop = FALSE]
+  interval_plot(
+    panel = factor(d$statistic, levels = stats), row = d$model,
+    group = group_label(d$method, d$k), estimate = d$estimate,
+    lower = d$lower, upper = d$upper, zero = TRUE,
+    xlab = paste0("difference from ", d$baseline[1], " (model - baseline)"),
+    group_name = group_name(d$method, d$k)
+  )
+}
+
+#' @rdname autoplot.prd_comparison
+#' @exportS3Method ggplot2::autoplot
+autoplot.prd_metrics <- function(object, statistics = NULL, ...) {
+  rlang::check_installed("ggplot2", reason = "to draw figures.")
+  check_metrics(object, "object")
+  stats <- interval_statistics(statistics, object$metric,
+                               unique(object$metric))
+  d <- object[object$metric %in% stats, , drop = FALSE]
+  has <- all(c("lower", "upper") %in% names(d))
+  interval_plot(
+    panel = factor(d$metric, levels = stats), row = d$model,
+    group = group_label(rep(NA_character_, nrow(d)), d$k),
+    estimate = d$value,
+    lower = if (has) d$lower else rep(NA_real_, nrow(d)),
+    upper = if (has) d$upper else rep(NA_real_, nrow(d)),
+    zero = FALSE, xlab = "value", group_name = "k"
+  )
+}
+
+interval_statistics <- function(statistics, present, default,
+                                call = rlang::caller_env()) {
+  if (is.null(statistics)) return(default)
+  if (!is.character(statistics) || !any(statistics %in% present)) {
+    prd_abort(c("{.arg statistics} must name statistics of {.arg object}.",
+                "i" = "It has {.val {unique(present)}}."), "input",
+              call = call)
+  }
+  intersect(statistics, present)
+}
+
+group_label <- function(method, k) {
+  m <- !is.na(method)
+  several_k <- length(unique(stats::na.omit(k))) > 1L
+  lab <- ifelse(m, as.character(method), "")
+  if (several_k) {
+    lab <- ifelse(m, paste0(lab, " (k = ", k, ")"), paste0("k = ", k))
+  }
+  lab[lab == ""] <- "estimate"
+  lab
+}
+
+group_name <- function(method, k) {
+  if (all(is.na(method))) "k" else "method"
+}
+
+#' Points with intervals, one panel per statistic, one line per row label,
+#' groups offset vertically with a colour and line type each.
+#' @noRd
+interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
+                          xlab, group_name) {
+  rows <- unique(row)
+  groups <- unique(group)
+  ng <- length(groups)
+  off <- if (ng > 1L) (seq_len(ng) - (ng + 1) / 2) * min(0.22, 0.7 / ng) else 0
+  d <- tibble::tibble(
+    panel = panel, estimate = estimate, lower = lower, upper = upper,
+    group = factor(group, levels = groups),
+    y = match(row, rev(rows)) + off[match(group, groups)]
+  )
+  known <- intersect(names(method_palette), groups)
+  pal <- c(method_palette[known],
+           stats::setNames(rep_len(c(unname(method_palette), extra_palette),
+                                   length(setdiff(groups, known))),
+                           setdiff(groups, known)))[groups]
+  lty <- c(method_linetypes[known],
+           stats::setNames(rep_len(extra_linetypes, length(setdiff(groups, known))),
+                           setdiff(groups, known)))[groups]
+  ci <- d[is.finite(d$lower) & is.finite(d$upper), , drop = FALSE]
+  p <- ggplot2::ggplot(d, ggplot2::aes(x = .data$estimate, y = .data$y,
+                                       colour = .data$group))
+  if (zero) {
+    p <- p + ggplot2::geom_vline(xintercept = 0, colour = "grey40",
+                                 linewidth = 0.4)
+  }
+  if (nrow(ci)) {
+    p <- p + ggplot2::geom_segment(
+      data = ci, ggplot2::aes(x = .data$lower, xend = .data$upper,
+                              yend = .data$y, linetype = .data$group),
+      linewidth = 0.6)
+  }
+  p <- p + ggplot2::geom_point(ggplot2::aes(shape = .data$group), size = 1.8) +
+    ggplot2::scale_colour_manual(values = pal, name = group_name,
+                                 drop = FALSE) +
+    ggplot2::scale_linetype_manual(values = lty, name = group_name,
+                                   drop = FALSE) +
+    ggplot2::scale_shape_manual(values = rep_len(c(16, 17, 15, 18, 1, 2), ng),
+                                name = group_name, drop = FALSE) +
+    ggplot2::scale_y_continuous(breaks = seq_along(rows), labels = rev(rows),
+                                expand = ggplot2::expansion(add = 0.5)) +
+    ggplot2::facet_wrap(ggplot2::vars(.data$panel), scales = "free_x",
+                        ncol = min(3L, nlevels(panel))) +
+    ggplot2::labs(x = xlab, y = NULL) +
+    prd_theme() +
+    ggplot2::theme(panel.grid.major.y = ggplot2::element_blank(),
+                   legend.key.width = ggplot2::unit(1.6, "lines"))
+  if (ng == 1L) p <- p + ggplot2::theme(legend.position = "none")
+  n_panels <- nlevels(panel)
+  nrow_f <- ceiling(n_panels / min(3L, n_panels))
+  panel_h <- max(0.9, 0.3 + 0.28 * length(rows) * max(1, ng * 0.6))
+  height <- nrow_f * (panel_h + 0.2) + 0.5 + if (ng > 1L) 0.3 else 0
+  set_figure_size(p, figure_size(6.9, height))
+}

@@ -134,8 +134,9 @@ attach_curve_replicates <- function(out, reps) {
 #'   `epsilon`).
 #' @return A tibble with one row per other model, method (curves only),
 #'   `k` and statistic: `model`, `baseline`, `method`, `k`, `statistic`,
-#'   `estimate` (the model's value minus the baseline's), `lower`, `upper`.
-#'   For curves the statistics are the columns of [summary.prd_curve()];
+#'   `estimate` (the model's value minus the baseline's), `lower`, `upper`,
+#'   of class `prd_comparison` (a tibble; [autoplot()][autoplot.prd_comparison]
+#'   draws it as a forest plot). For curves the statistics are the columns of [summary.prd_curve()];
 #'   for metric tables, the metrics.
 #' @section Errors: `prdcurve_error_replicates` when `x` has no
 #'   replicates; `prdcurve_error_model` when it has one model or
@@ -196,7 +197,10 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
       )
     }
   }
-  vctrs::vec_rbind(!!!rows)
+  out <- vctrs::vec_rbind(!!!rows)
+  out <- tibble::new_tibble(out, nrow = nrow(out), class = "prd_comparison")
+  attr(out, "conf_level") <- conf_level
+  out
 }
 
 #' Estimates and replicate values of every statistic, long:
@@ -206,6 +210,7 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
 #' @noRd
 replicate_statistics <- function(x, ..., call = rlang::caller_env()) {
   if (inherits(x, "prd_curve")) {
+    check_curve(x, "x", call = call)
     s <- summary(x, ...)
     stats <- curve_statistic_names
     est <- long_stats(s, stats)

@@ -49,7 +49,8 @@
 #'   `max_recall`, `f_beta_precision`, `f_beta_recall`, `median_lambda`,
 #'   `median_precision`, `median_recall`, `precision_at_recall`,
 #'   `recall_at_precision`, each followed by its `_lower` and `_upper`
-#'   columns when the curves have replicates.
+#'   columns when the curves have replicates. The tibble has class
+#'   `prd_curve_summary`, printed compactly (see Details).
 #' @section Errors: `prdcurve_error_input` when `beta` or `epsilon` is not
 #'   a single positive finite number (`beta` at most 1e150) or `conf_level`
 #'   is not in (0, 1); `prdcurve_error_curve` for an invalid curve.
@@ -92,7 +93,139 @@ summary.prd_curve <- function(object, beta = 8, epsilon = 0.05,
     }
     out
   })
-  tibble::as_tibble(vctrs::vec_rbind(!!!rows))
+  out <- tibble::as_tibble(vctrs::vec_rbind(!!!rows))
+  out <- tibble::new_tibble(out, nrow = nrow(out), class = "prd_curve_summary")
+  attr(out, "conf_level") <- conf_level
+  out
+}
+
+#' @rdname summary.prd_curve
+#' @param x A `summary()` of a curve or of a metrics table.
+#' @param digits Decimals of the printed numbers (default 3).
+#' @details `print()` and `format()` show the summary compactly: one
+#'   column per curve (labelled by its model, method and `k`), one line
+#'   per statistic, each value followed by its interval in brackets when
+#'   there are replicates. The object itself stays a tibble (use
+#'   [tibble::as_tibble()] or `$` for the columns).
+#' @export
+format.prd_curve_summary <- function(x, digits = 3, ...) {
+  df <- as.data.frame(x)
+  keys <- setdiff(names(df), c(curve_statistic_names,
+                               paste0(curve_statistic_names, "_lower"),
+                               paste0(curve_statistic_names, "_upper")))
+  labels <- if (length(keys) && nrow(df)) {
+    vapply(seq_len(nrow(df)), function(i) {
+      curve_label(tibble::as_tibble(df[i, keys, drop = FALSE]))
+    }, "")
+  } else {
+    paste0("curve ", seq_len(nrow(df)))
+  }
+  stats <- intersect(curve_statistic_names, names(df))
+  cells <- vapply(seq_len(nrow(df)), function(i) {
+    estimate_text(vapply(stats, function(st) df[[st]][i], 0),
+                  vapply(stats, function(st) col_or_na(df, paste0(st, "_lower"), i), 0),
+                  vapply(stats, function(st) col_or_na(df, paste0(st, "_upper"), i), 0),
+                  digits)
+  }, character(length(stats)))
+  cells <- matrix(cells, nrow = length(stats),
+                  dimnames = list(stats, make.unique(labels)))
+  cells
+}
+
+col_or_na <- function(df, nm, i) if (nm %in% names(df)) df[[nm]][i] else NA_real_
+
+#' "0.912 [0.884, 0.940]" (or "0.912" without an interval): `digits`
+#' decimals for every number, so columns line up.
+#' @noRd
+estimate_text <- function(estimate, lower, upper, digits = 3) {
+  f <- function(v) {
+    out <- formatC(v, format = "f", digits = digits)
+    out[is.na(v)] <- "NA"
+    out
+  }
+  est <- vapply(estimate, f, "")
+  ci <- !is.na(lower) & !is.na(upper)
+  out <- est
+  out[ci] <- paste0(est[ci], " [", vapply(lower[ci], f, ""), ", ",
+                    vapply(upper[ci], f, ""), "]")
+  unname(out)
+}
+
+#' @rdname summary.prd_curve
+#' @export
+print.prd_curve_summary <- function(x, digits = 3, ...) {
+  level <- attr(x, "conf_level")
+  has_ci <- any(grepl("_lower$", names(x)))
+  cat("Summary of ", nrow(x), " PR curve", if (nrow(x) != 1L) "s",
+      if (has_ci) paste0(" (", format(100 * level), "% intervals from half-sample replicates)"),
+      "\n", sep = "")
+  if (nrow(x)) print(noquote(format(x, digits = digits)), right = TRUE)
+  invisible(x)
+}
+
+#' Summary of a metrics table
+#'
+#' One compact view of a [manifold_metrics()] or [entropy_metrics()]
+#' result: one line per metric and `k`, one column per model, each value
+#' followed by its interval when the table has replicates (recomputed at
+#' `conf_level`).
+#'
+#' @param object A `prd_metrics` table.
+#' @param conf_level Confidence level of the intervals (default: the
+#'   level the table was computed at).
+#' @param ... Unused.
+#' @return A tibble of class `prd_metrics_summary` with columns `model`,
+#'   `metric`, `k`, `value`, `lower`, `upper` (`NA` without replicates),
+#'   printed as the compact table described above.
+#' @section Errors: `prdcurve_error_input` for a bad `conf_level` or an
+#'   `object` that is not a metrics table.
+#' @examples
+#' set.seed(1)
+#' real <- matrix(rnorm(200 * 4), ncol = 4)
+#' models <- list(a = matrix(rnorm(200 * 4), ncol = 4),
+#'                b = matrix(rnorm(200 * 4, mean = 0.5), ncol = 4))
+#' summary(manifold_metrics(real, models, metrics = c("precision", "recall"),
+#'                          replicates = 10))
+#' @export
+summary.prd_metrics <- function(object, conf_level = NULL, ...) {
+  check_metrics(object, "object")
+  level <- attr(object, "conf_level")
+  conf_level <- if (is.null(conf_level)) (if (is.null(level)) 0.9 else level) else
+    check_level(conf_level)
+  td <- tidy(object, conf.level = conf_level)
+  out <- tibble::tibble(model = td$model, metric = td$term, k = td$k,
+                        value = td$estimate, lower = td$conf.low,
+                        upper = td$conf.high)
+  out <- tibble::new_tibble(out, nrow = nrow(out), class = "prd_metrics_summary")
+  attr(out, "conf_level") <- if (is.null(attr(object, "replicates"))) NULL else conf_level
+  out
+}
+
+#' @rdname summary.prd_metrics
+#' @param x A `prd_metrics_summary`.
+#' @param digits Decimals of the printed numbers (default 3).
+#' @export
+format.prd_metrics_summary <- function(x, digits = 3, ...) {
+  rows <- unique(paste0(x$metric, ifelse(is.na(x$k), "", paste0(" (k = ", x$k, ")"))))
+  row_of <- paste0(x$metric, ifelse(is.na(x$k), "", paste0(" (k = ", x$k, ")")))
+  models <- unique(x$model)
+  cells <- matrix("", length(rows), length(models),
+                  dimnames = list(rows, models))
+  txt <- estimate_text(x$value, x$lower, x$upper, digits)
+  cells[cbind(match(row_of, rows), match(x$model, models))] <- txt
+  cells
+}
+
+#' @rdname summary.prd_metrics
+#' @export
+print.prd_metrics_summary <- function(x, digits = 3, ...) {
+  level <- attr(x, "conf_level")
+  cat("Metrics of ", length(unique(x$model)), " model",
+      if (length(unique(x$model)) != 1L) "s",
+      if (!is.null(level)) paste0(" (", format(100 * level), "% intervals from half-sample replicates)"),
+      "\n", sep = "")
+  if (nrow(x)) print(noquote(format(x, digits = digits)), right = TRUE)
+  invisible(x)
 }
 
 #' The statistics of summary.prd_curve(), in output order.

@@ -11,20 +11,28 @@ generics::glance
 #'
 #' `tidy()` turns a [prd_curve()] result (through [summary.prd_curve()])
 #' or a [manifold_metrics()] / [entropy_metrics()] result into one long
-#' tibble, one row per model, method, `k` and statistic, with the interval
-#' when the result has replicates. `glance()` gives a one-row overview.
+#' tibble with broom's column names, one row per model, method, `k` and
+#' statistic, with the interval when the result has replicates. `glance()`
+#' gives a one-row overview.
 #'
 #' @param x A `prd_curve` or a `prd_metrics` result.
-#' @param conf_level Confidence level of the intervals (default 0.9; for
-#'   metric tables, the level they were computed at).
+#' @param conf.level Confidence level of the intervals (broom's name;
+#'   default 0.9 for curves, and for metric tables the level they were
+#'   computed at). `conf_level` is accepted as well.
+#' @param conf_level The same as `conf.level` (the package's own spelling).
 #' @param ... For curves, passed to [summary.prd_curve()] (`beta`,
 #'   `epsilon`).
 #' @return `tidy()`: a tibble with columns `model`, `method` (`NA` for
-#'   metrics), `k`, `statistic`, `estimate`, `lower`, `upper` (`NA`
-#'   without replicates). `glance()`: a one-row tibble with `n_models`,
-#'   `n_methods` (curves) or `n_metrics`, `n_curves` (curves), `k`
-#'   (the values, as text), `split`, `replicates` and `conf_level`.
-#' @section Errors: `prdcurve_error_input` for a bad `conf_level`.
+#'   metrics), `k`, `term` (the statistic or metric, e.g. `"auc"`,
+#'   `"precision"`), `estimate`, `conf.low`, `conf.high` (`NA` without
+#'   replicates). There is no `statistic` column: broom keeps that name for
+#'   a test statistic, and these are estimates. `glance()`: a one-row
+#'   tibble with `n_models`, `n_methods` (curves) or `n_metrics`,
+#'   `n_curves` (curves), `k` (the values, as text), `split`, `replicates`
+#'   and `conf.level` (the level of the intervals the object carries or
+#'   that `tidy()` gives by default; `NA` without replicates).
+#' @section Errors: `prdcurve_error_input` for a bad `conf.level`;
+#'   `prdcurve_error_curve` when `x` is not a valid curve.
 #' @examples
 #' set.seed(1)
 #' real <- matrix(rnorm(200 * 4), ncol = 4)
@@ -35,30 +43,40 @@ generics::glance
 #' @name prd_tidy
 NULL
 
+#' The level of tidy(): conf.level, else conf_level, else the default.
+#' @noRd
+tidy_level <- function(conf.level, conf_level, default,
+                       call = rlang::caller_env()) {
+  if (!is.null(conf.level)) return(check_level(conf.level, "conf.level", call = call))
+  if (!is.null(conf_level)) return(check_level(conf_level, "conf_level", call = call))
+  check_level(default, "conf.level", call = call)
+}
+
 #' @rdname prd_tidy
 #' @method tidy prd_curve
 #' @export
-tidy.prd_curve <- function(x, conf_level = 0.9, ...) {
-  conf_level <- check_level(conf_level)
+tidy.prd_curve <- function(x, conf.level = NULL, ..., conf_level = NULL) {
+  check_curve(x, "x")
+  conf_level <- tidy_level(conf.level, conf_level, 0.9)
   s <- summary(x, conf_level = conf_level, ...)
   n <- nrow(s)
   col <- function(nm, na) if (nm %in% names(s)) s[[nm]] else rep(na, n)
+  bound <- function(st, side, i) {
+    v <- s[[paste0(st, "_", side)]]
+    if (is.null(v)) NA_real_ else v[i]
+  }
   vctrs::vec_rbind(!!!lapply(seq_len(n), function(i) {
     tibble::tibble(
       model = as.character(col("model", NA_character_))[i],
       method = as.character(col("method", NA_character_))[i],
       k = as.integer(col("k", NA_integer_))[i],
-      statistic = curve_statistic_names,
+      term = curve_statistic_names,
       estimate = vapply(curve_statistic_names, function(st) s[[st]][i], 0,
                         USE.NAMES = FALSE),
-      lower = vapply(curve_statistic_names, function(st) {
-        v <- s[[paste0(st, "_lower")]]
-        if (is.null(v)) NA_real_ else v[i]
-      }, 0, USE.NAMES = FALSE),
-      upper = vapply(curve_statistic_names, function(st) {
-        v <- s[[paste0(st, "_upper")]]
-        if (is.null(v)) NA_real_ else v[i]
-      }, 0, USE.NAMES = FALSE)
+      conf.low = vapply(curve_statistic_names, bound, 0, side = "lower",
+                        i = i, USE.NAMES = FALSE),
+      conf.high = vapply(curve_statistic_names, bound, 0, side = "upper",
+                         i = i, USE.NAMES = FALSE)
     )
   }))
 }
@@ -67,6 +85,7 @@ tidy.prd_curve <- function(x, conf_level = 0.9, ...) {
 #' @method glance prd_curve
 #' @export
 glance.prd_curve <- function(x, ...) {
+  check_curve(x, "x")
   info <- prd_curve_info(x)
   reps <- vapply(info$replicates, function(r) {
     if (is.null(r)) 0L else length(unique(r$replicate))
@@ -79,40 +98,59 @@ glance.prd_curve <- function(x, ...) {
     k = paste(sort(unique(stats::na.omit(keys$k))), collapse = ", "),
     split = paste(unique(stats::na.omit(info$split)), collapse = ", "),
     replicates = if (length(reps)) max(reps) else 0L,
-    conf_level = if (any(reps > 0)) 0.9 else NA_real_
+    # curves keep their replicates, not a level: tidy() and summary()
+    # default to 0.9
+    conf.level = if (any(reps > 0)) 0.9 else NA_real_
   )
 }
 
 #' @rdname prd_tidy
 #' @method tidy prd_metrics
 #' @export
-tidy.prd_metrics <- function(x, conf_level = attr(x, "conf_level"), ...) {
-  conf_level <- check_level(if (is.null(conf_level)) 0.9 else conf_level)
+tidy.prd_metrics <- function(x, conf.level = NULL, ..., conf_level = NULL) {
+  check_metrics(x, "x")
+  level <- attr(x, "conf_level")
+  conf_level <- tidy_level(conf.level, conf_level,
+                           if (is.null(level)) 0.9 else level)
   reps <- attr(x, "replicates")
   ci <- if (is.null(reps)) {
     list(lower = rep(NA_real_, nrow(x)), upper = rep(NA_real_, nrow(x)))
   } else {
     metric_intervals(x, reps, attr(x, "divisor"), conf_level)
   }
-  lower <- ci$lower
-  upper <- ci$upper
   tibble::tibble(model = x$model, method = NA_character_, k = x$k,
-                 statistic = x$metric, estimate = x$value, lower = lower,
-                 upper = upper)
+                 term = x$metric, estimate = x$value, conf.low = ci$lower,
+                 conf.high = ci$upper)
 }
 
 #' @rdname prd_tidy
 #' @method glance prd_metrics
 #' @export
 glance.prd_metrics <- function(x, ...) {
+  check_metrics(x, "x")
   reps <- attr(x, "replicates")
   sp <- attr(x, "split")
+  level <- attr(x, "conf_level")
   tibble::tibble(
     n_models = length(unique(x$model)),
     n_metrics = length(unique(x$metric)),
     k = paste(sort(unique(x$k)), collapse = ", "),
     split = if (is.null(sp)) NA_character_ else as.character(sp),
     replicates = if (is.null(reps)) 0L else length(unique(reps$replicate)),
-    conf_level = if (is.null(reps)) NA_real_ else attr(x, "conf_level")
+    conf.level = if (is.null(reps) || is.null(level)) NA_real_ else level
   )
+}
+
+#' A metrics table of this package (columns model, metric, k, value).
+#' @noRd
+check_metrics <- function(x, arg = rlang::caller_arg(x),
+                          call = rlang::caller_env()) {
+  if (!inherits(x, "prd_metrics") || !is.data.frame(x) ||
+      !all(c("model", "metric", "k", "value") %in% names(x))) {
+    prd_abort(c(
+      "{.arg {arg}} must be a metrics table of {.fn manifold_metrics} or {.fn entropy_metrics}.",
+      "x" = "It is {.obj_type_friendly {x}}{if (is.data.frame(x)) paste0(' with columns ', paste(names(x), collapse = ', ')) else ''}."
+    ), "input", call = call)
+  }
+  invisible(x)
 }
