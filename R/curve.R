@@ -215,6 +215,7 @@ prd_curve <- function(real, generated,
     k <- max(1L, min(first$limit, round(sqrt(first$limit + 1))))
   }
   k <- check_k(k, first$limit, what = "the fit sets")
+  check_sample_traps(sets, k, split, angles, length(method) * length(k), replicates)
   lambda <- lambda_grid(angles)
   settings <- list(method = method, k = k, closed = closed,
                    bandwidth = bandwidth, lambda = lambda, angles = angles)

@@ -322,6 +322,15 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #' @inheritParams manifold_metrics
 #' @param per_sample `r lifecycle::badge("deprecated")` Use
 #'   [entropy_samples()].
+#' @param subsample When the sets differ in size, draw the size of the
+#'   smallest from every set (random rows, R's RNG; a message of class
+#'   `prdcurve_message_subsampled` says so). Default `TRUE`: the k-NN
+#'   estimators depend on the sample sizes (through \eqn{\log n} and the
+#'   k-NN radii), so that a model from the same distribution as the data
+#'   with 3,000 real and 2,000 generated rows gets values far from 0 with
+#'   intervals that exclude 0. `FALSE` keeps every row, with a warning of
+#'   class `prdcurve_warning_unequal_sizes` (as do explicit `split` rows,
+#'   which are never subsampled).
 #' @return A tibble of class `prd_metrics` with columns `model`, `metric`
 #'   (`"pce"`, `"rce"`, `"re"`), `k` (integer) and `value` (nats), one row
 #'   per model, metric and value of `k`, plus `lower` and `upper` with
@@ -362,7 +371,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
                             k = 5, split = 0, replicates = 0,
                             conf_level = 0.9, features = NULL, id = NULL,
                             standardize = c("none", "real"),
-                            per_sample = deprecated()) {
+                            per_sample = deprecated(), subsample = TRUE) {
   if (is.numeric(metrics)) {
     # the old argument order was (real, generated, k, per_sample)
     if (!missing(k) && isTRUE(k)) per_sample <- TRUE
@@ -382,6 +391,9 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize,
                           allow_constant = FALSE)
+  subsample <- check_flag(subsample)
+  sets <- equalize_sizes(sets, subsample, split)
+  check_sample_traps(sets, k, split)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
   run <- function(real, gens, warn = TRUE, what = NULL) {
@@ -402,6 +414,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   values <- vctrs::vec_rbind(!!!lapply(first, pick))
   out <- new_prd_metrics(
     values, split = if (is.list(split)) "rows" else split,
+    model_sizes = vapply(sets$generated, nrow, integer(1)),
     estimates = vctrs::vec_rbind(!!!lapply(first, function(r) {
       tibble::tibble(model = r$model, r$estimates)
     }))

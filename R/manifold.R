@@ -221,6 +221,7 @@ manifold_metrics <- function(real, generated,
   }
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
+  check_sample_traps(sets, k, split)
   metrics <- check_methods(metrics, manifold_metric_names, arg = "metrics")
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
   opts$ppr_k_default <- missing(ppr_k)
@@ -252,7 +253,8 @@ manifold_metrics <- function(real, generated,
   s1 <- first[[1]]
   out <- new_prd_metrics(values, sizes = split_sizes(s1$s), split = s1$s$split,
                          closed = opts$closed, k_prime = opts$k_prime,
-                         ppr_radius = s1$ppr_radius)
+                         ppr_radius = s1$ppr_radius,
+                         model_sizes = vapply(sets$generated, nrow, integer(1)))
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
@@ -298,8 +300,17 @@ manifold_metrics <- function(real, generated,
 #' @return A tibble with columns `model`, `set` (`"real"` or
 #'   `"generated"`), `row` (row number in that set), `id` (the `id` column
 #'   or row names, when the input has them), `k`, `n_balls`, `in_manifold`,
-#'   `n_in_ball`, `covered` and, with `probabilistic = TRUE`, `p_in`. Real
-#'   rows are repeated for every model (their indicators depend on it).
+#'   `n_in_ball`, `covered`, with `probabilistic = TRUE`, `p_in`, and for
+#'   generated rows (`NA` for real rows) `real_distance`, the distance to
+#'   the nearest real row, and `copy`, `TRUE` for a copy of a real row:
+#'   an exact copy, or a row nearer to a real row than 0.1 times the
+#'   median distance of a real row to its nearest other real row (in the
+#'   spirit of the authenticity of Alaa et al. 2022, ICML, and the copying
+#'   test of Meehan, Chaudhuri and Dasgupta 2020, AISTATS; their share is
+#'   the memorised share of the model; [manifold_metrics()] and the other
+#'   functions warn about exact copies, class
+#'   `prdcurve_warning_copies`). Real rows are repeated for every model
+#'   (their indicators depend on it).
 #' @section Errors: as [manifold_metrics()].
 #' @references See [manifold_metrics()].
 #' @examples
@@ -339,9 +350,13 @@ manifold_samples <- function(real, generated, k = 5, split = 0,
         p_in = if (probabilistic) tab[[paste0("p_in_", own)]]
       )
     }
+    gen <- part(res$samples$generated, "generated", attr(g, "ids"), "real")
+    cp <- copy_flags(sets$real, g)
+    gen$real_distance <- cp$distance[gen$row]
+    gen$copy <- cp$copy[gen$row]
     vctrs::vec_rbind(
       part(res$samples$real, "real", attr(sets$real, "ids"), "generated"),
-      part(res$samples$generated, "generated", attr(g, "ids"), "real")
+      gen
     )
   }))
 }

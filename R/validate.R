@@ -299,6 +299,10 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     g
   })
   names(gen) <- names(sets)
+  if (inputs_checked()) {
+    warn_label_columns(real, gen, real_arg, generated_arg)
+    warn_copies(real, gen, generated_arg)
+  }
   if (standardize == "real") {
     mu <- colMeans(real)
     sdv <- sqrt(pmax(colMeans(real^2) - mu^2, 0) * nrow(real) /
@@ -350,7 +354,27 @@ split_models <- function(generated, arg = "generated",
     names(generated) <- nms
     return(generated)
   }
+  if (is.data.frame(generated)) check_model_column(generated, arg, call)
   list(generated = generated)
+}
+
+#' An ungrouped data frame with a non-numeric `model` column of several
+#' values would pool every model into one generated set: refuse it.
+#' @noRd
+check_model_column <- function(df, arg, call) {
+  nm <- names(df)[tolower(names(df)) %in% c("model", "models")]
+  for (col in nm) {
+    v <- df[[col]]
+    if (!is.numeric(v) && length(unique(v)) > 1L) {
+      vals <- utils::head(unique(as.character(v)), 5)
+      prd_abort(c(
+        "{.arg {arg}} has a {.field {col}} column with {length(unique(v))} values ({.val {vals}}) but is not grouped: every model would be pooled into one generated set.",
+        "i" = "Group it, {.code dplyr::group_by({arg}, {col})}, or pass a named list of sample sets, {.code split({arg}, {arg}${col})}.",
+        "i" = "To pool them on purpose, drop the column first."
+      ), "model", call = call)
+    }
+  }
+  invisible(TRUE)
 }
 
 check_same_columns <- function(real, generated, arg_1 = "real",
@@ -371,6 +395,15 @@ check_same_columns <- function(real, generated, arg_1 = "real",
       "x" = "They have the same names in another order, e.g. {.field {utils::head(n1[n1 != n2], 3)}}.",
       "i" = "Reorder one, e.g. {.code {arg_2}[colnames({arg_1})]}."
     ), "columns", call = call)
+  }
+  if (!is.null(n1) && !is.null(n2) && !identical(n1, n2) && inputs_checked()) {
+    differ <- which(n1 != n2)
+    pairs <- paste0(n1[differ], " ~ ", n2[differ])
+    prd_warn(c(
+      "The feature columns of {.arg {arg_1}} and {.arg {arg_2}} have different names; they are matched by position.",
+      "x" = "{length(differ)} of {length(n1)} column{?s} differ{?s/}: {.field {utils::head(pairs, 4)}}{if (length(pairs) > 4) ', ...' else ''}.",
+      "i" = "Check that they are the same features in the same order; select them with {.arg features} or rename one set ({.code colnames({arg_2}) <- colnames({arg_1})})."
+    ), "column_names")
   }
   invisible(TRUE)
 }
@@ -789,4 +822,267 @@ check_log_densities <- function(lp, lq, n, which, call = rlang::caller_env()) {
     ), "sampler", call = call)
   }
   invisible(TRUE)
+}
+
+# ---- traps: legal input that silently gives a wrong answer ------------------
+
+#' A fixed projection of the rows (no random numbers are drawn, so the
+#' user's RNG stream is untouched): equal rows have equal keys, and rows
+#' with equal keys are compared exactly.
+#' @noRd
+row_keys <- function(x) {
+  w <- 1 + cos(seq_len(ncol(x)) * 2.399963229728653)  # golden angle
+  as.vector(x %*% w)
+}
+
+#' For each row of `y`, whether it equals some row of `x` (exactly).
+#' Candidates come from equal projections (to a relative 1e-12, the BLAS
+#' may round rows differently), then the rows themselves are compared.
+#' @noRd
+rows_in <- function(y, x) {
+  kx <- row_keys(x)
+  ky <- row_keys(y)
+  o <- order(kx)
+  ks <- kx[o]
+  tol <- 1e-12 * pmax(abs(ky), 1e-300)
+  lo <- findInterval(ky - tol, ks, left.open = TRUE) + 1L
+  hi <- findInterval(ky + tol, ks)
+  hit <- logical(nrow(y))
+  for (i in which(hi >= lo)) {
+    cand <- o[lo[i]:min(hi[i], lo[i] + 7L)]
+    hit[i] <- any(colSums(t(x[cand, , drop = FALSE]) == y[i, ]) == ncol(x))
+  }
+  hit
+}
+
+#' The number of exact copies of each row in its own set (itself
+#' included): 1 for a row without duplicates.
+#' @noRd
+row_multiplicity <- function(x) {
+  k <- row_keys(x)
+  o <- order(k)
+  ks <- k[o]
+  tol <- 1e-12 * pmax(abs(ks), 1e-300)
+  # runs of (nearly) equal keys, then exact comparison of each run's rows
+  brk <- c(TRUE, diff(ks) > tol[-1])
+  run <- cumsum(brk)
+  mult <- rep(1L, nrow(x))
+  big <- which(tabulate(run) > 1L)
+  for (r in big) {
+    rows <- o[run == r]
+    key <- do.call(paste, c(as.data.frame(x[rows, , drop = FALSE]), sep = "\r"))
+    mult[rows] <- as.integer(stats::ave(seq_along(key), key, FUN = length))
+  }
+  mult
+}
+
+#' Warn when generated rows are exact copies of real rows (memorisation):
+#' they count as perfect samples. manifold_samples() flags them one by one.
+#' @noRd
+warn_copies <- function(real, gens, arg = "generated") {
+  counts <- vapply(gens, function(g) sum(rows_in(g, real)), integer(1))
+  if (!any(counts > 0L)) return(invisible(counts))
+  labs <- if (length(gens) == 1L && names(gens) == "generated") arg else
+    paste0(arg, "$", names(gens))
+  sizes <- vapply(gens, nrow, integer(1))
+  lines <- paste0(labs, ": ", counts, " of ", sizes, " rows (",
+                  formatC(100 * counts / sizes, format = "f", digits = 1), "%)")[counts > 0L]
+  prd_warn(c(
+    "Generated rows that are exact copies of real rows (memorised training data?).",
+    stats::setNames(lines, rep("x", length(lines))),
+    "i" = "A copy is a perfect sample to every estimator: precision, recall and the curve overstate the model.",
+    "i" = "{.fn manifold_samples} flags each (column {.field copy}); remove them, or report their share (authenticity, Alaa et al. 2022)."
+  ), "copies")
+  invisible(counts)
+}
+
+#' Warn about label-like columns: few distinct whole values while other
+#' columns are continuous (a class label used as a feature). Sets whose
+#' every column is whole (pixel intensities, counts) are not flagged.
+#' @noRd
+warn_label_columns <- function(real, gens, real_arg = "real",
+                               generated_arg = "generated") {
+  d <- ncol(real)
+  if (d < 2L || nrow(real) < 10L) return(invisible(character()))
+  h <- real[seq_len(min(nrow(real), 64L)), , drop = FALSE]
+  whole <- colSums(h != round(h)) == 0
+  if (!any(whole) || all(whole) || sum(whole) > d / 2) {
+    return(invisible(character()))
+  }
+  cand <- which(whole)
+  few <- vapply(cand, function(j) {
+    v <- real[, j]
+    all(v == round(v)) && length(unique(v)) <= label_levels &&
+      length(unique(v)) < nrow(real) / 2
+  }, logical(1))
+  cols <- cand[few]
+  if (!length(cols)) return(invisible(character()))
+  nm <- if (is.null(colnames(real))) paste0("column ", cols) else colnames(real)[cols]
+  levels <- vapply(cols, function(j) length(unique(real[, j])), integer(1))
+  drop <- if (is.null(colnames(real))) paste0("-", cols) else
+    paste0("-", ifelse(make.names(nm) == nm, nm, paste0("`", nm, "`")))
+  drop <- if (length(drop) > 1L) paste0("c(", paste(drop, collapse = ", "), ")") else drop
+  prd_warn(c(
+    "{.arg {real_arg}} has {length(cols)} column{?s} of few whole values among continuous features: {.field {nm}} ({levels} distinct value{?s}).",
+    "i" = "A class label or category used as a feature changes every distance (and can reverse the ranking of models).",
+    "i" = "Drop {?it/them} with {.code features = {drop}}, or choose the feature columns with {.arg features}."
+  ), "label_column")
+  invisible(nm)
+}
+
+#' Most distinct whole values a label-like column may have
+#' @noRd
+label_levels <- 20L
+
+#' Fewest rows a set should have for a meaningful curve or metric
+#' @noRd
+small_set_rows <- 10L
+
+#' Warnings that need `k` and the split: sets too small, k close to the
+#' set size, duplicated rows that make k-th neighbour radii 0; and the
+#' memory check (an error) before the engine allocates its buffers.
+#' `k`: the neighbour counts (validated later by check_k(); skipped here
+#' when not whole numbers); `n_curves`: angles x curves stored per model
+#' (0 for metrics).
+#' @noRd
+check_sample_traps <- function(sets, k, split = 0, angles = 0L,
+                               n_curves = 0L, replicates = 0L,
+                               call = rlang::caller_env()) {
+  n_real <- nrow(sets$real)
+  n_gen <- vapply(sets$generated, nrow, integer(1))
+  labs <- if (length(n_gen) == 1L && names(n_gen) == "generated") "generated" else
+    paste0("generated$", names(n_gen))
+  k_ok <- is_whole(k) && length(k) >= 1L && all(k >= 1)
+  # k larger than a set is refused by check_k() with its own class
+  if (k_ok && max(k) < min(n_real, n_gen)) {
+    check_memory(n_real, n_gen, k, angles, n_curves, replicates, call)
+  }
+  if (!inputs_checked()) return(invisible())
+  sizes <- c(real = n_real, stats::setNames(n_gen, labs))
+  small <- sizes[sizes < small_set_rows]
+  if (length(small)) {
+    prd_warn(c(
+      "Too few rows for a meaningful estimate: {.arg {names(small)}} {?has/have} {small} row{?s}.",
+      "i" = "With so few samples every share is 0 or 1 by chance (a 3-row set can score AUC 1). Use hundreds of rows per set, or read the result with {.arg replicates} intervals."
+    ), "small_sample")
+  }
+  if (!k_ok) return(invisible())
+  frac <- if (is.numeric(split) && length(split) == 1L && is.finite(split) &&
+              split > 0 && split < 1) 1 - split else 1
+  fit <- floor(frac * sizes)
+  kmax <- max(k)
+  if (!length(small) && kmax > max(1, min(fit) / 4) && kmax < min(fit)) {
+    prd_warn(c(
+      "{.arg k} = {kmax} is close to the size of the smallest fit set ({min(fit)} rows).",
+      "i" = "Each k-NN ball then holds a large part of its set, and precision, recall and the curve tend to 1 whatever the model.",
+      "i" = "Use {.arg k} well below the set size (at most {max(1, floor(min(fit) / 10))} here; the literature uses 3 to 5 on thousands of rows)."
+    ), "k_large")
+  }
+  kmin <- min(k)
+  all_sets <- c(list(real = sets$real), stats::setNames(sets$generated, labs))
+  dup <- vapply(all_sets, function(x) {
+    m <- row_multiplicity(x)
+    c(share = mean(m > kmin), need = max(m))
+  }, numeric(2))
+  bad <- dup["share", ] >= 0.1
+  if (any(bad)) {
+    pct <- formatC(100 * dup["share", bad], format = "f", digits = 0)
+    prd_warn(c(
+      "Duplicated rows: {pct}% of the rows of {.arg {names(all_sets)[bad]}} have at least {.arg k} = {kmin} exact cop{?y/ies} in their own set.",
+      "i" = "Their k-th neighbour distance is 0, so their balls hold only their copies: recall or precision fall towards 0 (and entropies to -Inf).",
+      "i" = "Use {.arg k} of at least {max(dup['need', bad])} (more than the copies of any row), or remove the duplicates with {.fn unique}."
+    ), "duplicates")
+  }
+  invisible()
+}
+
+#' Refuse calls whose buffers would not fit: the engine keeps k candidate
+#' neighbours per row (12 bytes each: a distance and an index), for the
+#' own and the cross radii, and a curve stores 3 doubles per angle
+#' (several copies while it is built). Limit: option
+#' prdcurve.memory_limit, in bytes (default 4 GiB).
+#' @noRd
+check_memory <- function(n_real, n_gen, k, angles, n_curves, replicates,
+                         call = rlang::caller_env()) {
+  limit <- getOption("prdcurve.memory_limit", 4 * 1024^3)
+  if (!is.numeric(limit) || length(limit) != 1L || is.na(limit)) return(invisible())
+  n <- n_real + max(n_gen)
+  neighbours <- 2 * 12 * n * max(k)
+  curves <- 8 * 3 * 6 * as.double(angles) * n_curves * length(n_gen) *
+    (1 + (replicates > 0))
+  need <- neighbours + curves
+  if (need > limit) {
+    gib <- function(b) {
+      if (b >= 1024^3) paste0(formatC(b / 1024^3, format = "f", digits = 1), " GiB") else
+        paste0(formatC(b / 1024^2, format = "f", digits = 1), " MiB")
+    }
+    prd_abort(c(
+      "This call would need about {gib(need)} of memory, over the limit of {gib(limit)}.",
+      "x" = paste0(if (neighbours > curves) {
+        paste0("The neighbour buffers hold ", format(max(k), big.mark = ","),
+               " candidates for each of ", format(n, big.mark = ","), " rows.")
+      } else {
+        paste0(format(angles, big.mark = ","), " angles x ", n_curves,
+               " curves per model are stored.")
+      }),
+      "i" = "Use a smaller {.arg k}{if (angles > 0) ' or fewer {.arg angles}' else ''}, or raise the limit with {.code options(prdcurve.memory_limit = <bytes>)}."
+    ), "memory", call = call)
+  }
+  invisible(need)
+}
+
+#' Entropy estimators depend on the sample sizes: bring every set to the
+#' smallest size (random rows, R's RNG), or warn when asked not to.
+#' @noRd
+equalize_sizes <- function(sets, subsample, split, fn = "entropy_metrics",
+                           call = rlang::caller_env()) {
+  sizes <- c(nrow(sets$real), vapply(sets$generated, nrow, integer(1)))
+  if (length(unique(sizes)) == 1L) return(sets)
+  m <- min(sizes)
+  if (!subsample || is.list(split)) {
+    if (inputs_checked()) {
+      prd_warn(c(
+        "The sets have different sizes ({.val {sizes}} rows): the k-NN entropy estimators depend on the size, and a model from the same distribution as the data can get values far from 0.",
+        "i" = if (is.list(split)) "Explicit {.arg split} rows are kept as given; subsample the sets to a common size before the call." else
+          "Use {.code subsample = TRUE} (the default) to draw {m} rows of every set."
+      ), "unequal_sizes")
+    }
+    return(sets)
+  }
+  take <- function(x) {
+    if (nrow(x) == m) return(x)
+    rows <- sort(sample.int(nrow(x), m))
+    ids <- attr(x, "ids")
+    out <- x[rows, , drop = FALSE]
+    attr(out, "ids") <- if (!is.null(ids)) ids[rows]
+    attr(out, "rows") <- rows
+    out
+  }
+  prd_inform(c(
+    "Subsampled every set to {m} rows (sizes {.val {sizes}}): the entropy estimators depend on the sample size.",
+    "i" = "{.code subsample = FALSE} keeps every row; {.fn set.seed} reproduces the draw."
+  ), "subsampled")
+  sets$real <- take(sets$real)
+  sets$generated <- lapply(sets$generated, take)
+  sets
+}
+
+#' Each generated row's distance to its nearest real row, and whether it is
+#' a copy: an exact copy, or nearer to a real row than `copy_ratio` times
+#' the median distance of a real row to its nearest other real row (the
+#' spirit of the authenticity test of Alaa et al. 2022 and the copying
+#' test of Meehan et al. 2020). Two radii-only sweeps of the engine.
+#' @noRd
+copy_flags <- function(real, generated, copy_ratio = 0.1) {
+  n_r <- nrow(real)
+  n_g <- nrow(generated)
+  s <- list(fit = list(integer(), seq_len(n_r)),
+            eval = list(seq_len(n_g), integer()))
+  to_real <- engine_neighbours(generated, real, s, 1L, "query_y")$query_y[, 1]
+  own <- engine_neighbours(real, real[0, , drop = FALSE],
+                           list(fit = list(seq_len(n_r), integer()), eval = NULL),
+                           1L, "own")$own_x[, 1]
+  scale <- stats::median(sqrt(own))
+  d <- sqrt(pmax(to_real, 0))
+  list(distance = d, copy = d == 0 | d <= copy_ratio * scale)
 }
