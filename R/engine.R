@@ -291,7 +291,7 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
   blocks <- blocks[vapply(blocks, function(b) length(b[[1]]) + length(b[[2]]),
                           0L) > 0L]
   fit <- s$fit
-  parts <- future.apply::future_lapply(blocks, function(b) {
+  parts <- with_future_errors(future.apply::future_lapply(blocks, function(b) {
     # the worker's own copy of the package provides the engine
     block <- utils::getFromNamespace("engine_block", "prdcurve")
     block(real, generated, fit, b, ks, what, own, radii, closed, precision)
@@ -299,7 +299,7 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
   future.globals = list(real = real, generated = generated, fit = fit,
                         ks = ks,
                         what = what, own = own, radii = radii,
-                        closed = closed, precision = precision))
+                        closed = closed, precision = precision)), call)
   table <- engine_estimators()
   eval_out <- unlist(table$outputs[table$rows == "evaluation"])
   out <- parts[[1]]

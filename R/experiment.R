@@ -66,7 +66,8 @@ prd_class_subset <- function(x, labels, real_classes = NULL,
   for (qq in q) {
     q_classes <- classes[seq_len(qq)]
     q_rows <- which(half == 2L & labels %in% q_classes)
-    cv <- prd_curve(x[p_rows, , drop = FALSE], x[q_rows, , drop = FALSE], ...)
+    cv <- class_subset_curve(x[p_rows, , drop = FALSE],
+                             x[q_rows, , drop = FALSE], qq, ...)
     pc <- table(factor(labels[p_rows], levels = classes))
     qc <- table(factor(labels[q_rows], levels = classes))
     truth <- prd_discrete(as.numeric(pc), as.numeric(qc),
@@ -81,4 +82,17 @@ prd_class_subset <- function(x, labels, real_classes = NULL,
   }
   list(curves = bind_curves(curves),
        summary = vctrs::vec_rbind(!!!sums))
+}
+
+#' prd_curve() of one q; its errors are re-raised in the terms of
+#' prd_class_subset() (the sizes of P and Q), keeping their class.
+#' @noRd
+class_subset_curve <- function(p, q_set, qq, ..., call = rlang::caller_env()) {
+  tryCatch(prd_curve(p, q_set, ...), prdcurve_error = function(e) {
+    kind <- sub("^prdcurve_error_", "", class(e)[1])
+    prd_abort(c(
+      "The curve for {.arg q} = {qq} cannot be computed: P has {nrow(p)} rows and Q {nrow(q_set)} (one half of each class).",
+      "i" = "Give more rows per class, fewer classes in {.arg real_classes}, or a smaller {.arg k} in {.arg ...}."
+    ), kind, parent = e, call = call)
+  })
 }

@@ -169,6 +169,7 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
     prd_abort(c("{.arg baseline} must be one of the models of {.arg x}.",
                 "x" = "Models: {.val {models}}."), "model")
   }
+  warn_model_sizes(x, models)
   keys <- c("method", "k", "statistic")
   base_est <- est[est$model == baseline, , drop = FALSE]
   base_rep <- reps[reps$model == baseline, , drop = FALSE]

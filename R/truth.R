@@ -200,8 +200,10 @@ prd_truth <- function(log_density_real, log_density_generated,
   n <- c(check_count(n[1], "n", min = 10, max = max_draws),
          check_count(n[2], "n", min = 10, max = max_draws))
   angles <- check_angles(angles)
-  x <- check_draws(sample_real(n[1]), n[1], "sample_real")
-  y <- check_draws(sample_generated(n[2]), n[2], "sample_generated")
+  x <- check_draws(call_user(sample_real, n[1], "sample_real"), n[1],
+                   "sample_real")
+  y <- check_draws(call_user(sample_generated, n[2], "sample_generated"),
+                   n[2], "sample_generated")
   check_same_columns(x, y, "sample_real", "sample_generated")
   lr_x <- log_ratio(log_density_real, log_density_generated, x, "real")
   lr_y <- log_ratio(log_density_real, log_density_generated, y, "generated")
@@ -214,8 +216,8 @@ prd_truth <- function(log_density_real, log_density_generated,
 #' log q(z) - log p(z) at the draws of one distribution, checked.
 #' @noRd
 log_ratio <- function(ld_real, ld_gen, z, which, call = rlang::caller_env()) {
-  lp <- ld_real(z)
-  lq <- ld_gen(z)
+  lp <- call_user(ld_real, z, "log_density_real", call = call)
+  lq <- call_user(ld_gen, z, "log_density_generated", call = call)
   check_log_densities(lp, lq, nrow(z), which, call = call)
   r <- lq - lp
   r[lp == -Inf] <- Inf

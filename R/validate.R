@@ -1086,3 +1086,56 @@ copy_flags <- function(real, generated, copy_ratio = 0.1) {
   d <- sqrt(pmax(to_real, 0))
   list(distance = d, copy = d == 0 | d <= copy_ratio * scale)
 }
+
+#' A failed parallel worker (future's FutureError: a killed or crashed
+#' worker) re-raised as a classed error that says how to recover: the plan
+#' keeps the dead worker until it is reset.
+#' @noRd
+with_future_errors <- function(expr, call = rlang::caller_env()) {
+  tryCatch(expr, FutureError = function(e) {
+    prd_abort(c(
+      "A parallel worker of the current {.code future::plan()} failed (killed, out of memory or crashed).",
+      "i" = "Later calls fail the same way until the plan is reset: run {.code future::plan(future::sequential)}, or re-create your plan (e.g. {.code future::plan(future::multisession, workers = 2)}), then call again.",
+      "i" = "{.code options(prdcurve.future = FALSE)} computes in this session instead."
+    ), "future", parent = e, call = call)
+  })
+}
+
+#' Call a user's sampler or density; its errors come back classed
+#' (prdcurve_error_sampler) naming the argument, the original as parent.
+#' @noRd
+call_user <- function(f, x, arg, call = rlang::caller_env()) {
+  withCallingHandlers(f(x), error = function(e) {
+    if (inherits(e, "prdcurve_error")) return()
+    prd_abort(c("{.arg {arg}} failed when called by {.fn prd_truth}.",
+                "i" = "It is called with {if (is.matrix(x)) paste0('a ', nrow(x), ' x ', ncol(x), ' matrix of draws') else paste0('n = ', x)}."),
+              "sampler", parent = e, call = call)
+  })
+}
+
+#' prd_compare(): models with different numbers of generated rows differ
+#' partly because of their sizes (every estimator depends on n).
+#' @noRd
+warn_model_sizes <- function(x, models) {
+  if (!inputs_checked()) return(invisible())
+  sizes <- if (inherits(x, "prd_curve")) {
+    info <- prd_curve_info(x)
+    info <- info[!is.na(info$model), , drop = FALSE]
+    tot <- info$n_fit_generated + ifelse(info$split %in% "0", 0L,
+                                         info$n_eval_generated)
+    tapply(tot, info$model, max)
+  } else {
+    attr(x, "model_sizes")
+  }
+  sizes <- sizes[names(sizes) %in% models]
+  if (length(sizes) < 2L || anyNA(sizes) || length(unique(sizes)) == 1L) {
+    return(invisible())
+  }
+  shown <- paste0(names(sizes), ": ", sizes)
+  prd_warn(c(
+    "The models have different numbers of generated rows ({shown}).",
+    "i" = "Every estimator depends on the sample size, so part of each difference comes from the sizes, not the models.",
+    "i" = "Draw the same number of rows from every model before computing, e.g. {.code lapply(models, function(g) g[sample(nrow(g), {min(sizes)}), ])} ({.fn entropy_metrics} does it with {.code subsample = TRUE})."
+  ), "unequal_sizes")
+  invisible()
+}

@@ -1,0 +1,258 @@
+# Legal input that used to give a wrong answer without a word (issue 18):
+# each trap is a classed warning or error with the fix in its message, and
+# the numbers say why.
+
+gauss <- function(n, d, mean = 0, sd = 1) {
+  matrix(stats::rnorm(n * d, mean, sd), ncol = d)
+}
+
+test_that("a label column among continuous features is named, with the fix", {
+  set.seed(181)
+  mk <- function(n, sd) {
+    data.frame(image_id = seq_len(n), label = sample(0:9, n, TRUE),
+               gauss(n, 6, sd = sd))
+  }
+  real <- mk(150, 1)
+  models <- list(good = mk(150, 1), noisy = mk(150, 1.6))
+  w <- expect_warning(
+    cv <- prd_curve(real, models, method = "knn", id = image_id, angles = 21),
+    class = "prdcurve_warning_label_column")
+  expect_match(conditionMessage(w), "features = -label", fixed = TRUE)
+  expect_match(conditionMessage(w), "10 distinct values", fixed = TRUE)
+  # dropped as the message says: the good model ranks first again
+  s <- summary(prd_curve(real, models, method = "knn", id = image_id,
+                         features = -label, angles = 21))
+  expect_gt(s$auc[s$model == "good"], s$auc[s$model == "noisy"] + 0.1)
+  # a matrix: the column number, as a negative selection
+  m <- as.matrix(real[-1])
+  w <- expect_warning(manifold_metrics(m, as.matrix(models$good[-1]),
+                                       metrics = "precision"),
+                      class = "prdcurve_warning_label_column")
+  expect_match(conditionMessage(w), "features = -label", fixed = TRUE)
+})
+
+test_that("data whose every column is small integers are not flagged", {
+  px <- as.matrix(digits[, 1:64])
+  expect_no_warning(
+    manifold_metrics(px[1:300, ], px[301:600, ], metrics = "precision"),
+    class = "prdcurve_warning_label_column")
+  # nor a continuous set with an integer column of many values
+  set.seed(182)
+  x <- cbind(gauss(100, 3), sample(1:100, 100, TRUE))
+  expect_no_warning(manifold_metrics(x, x[100:1, ] + 0.01, metrics = "precision"),
+                    class = "prdcurve_warning_label_column")
+})
+
+test_that("generated rows copied from the real set are counted and flagged", {
+  set.seed(183)
+  real <- gauss(120, 4)
+  fresh <- gauss(60, 4)
+  gen <- rbind(real[1:40, ], fresh)
+  w <- expect_warning(m <- manifold_metrics(real, gen, metrics = "precision"),
+                      class = "prdcurve_warning_copies")
+  expect_match(conditionMessage(w), "40 of 100 rows", fixed = TRUE)
+  # near copies (1e-6 away) are not exact: no count, but flagged per sample
+  near <- rbind(real[1:25, ] + 1e-6, fresh)
+  expect_no_warning(s <- manifold_samples(real, near, k = 3),
+                    class = "prdcurve_warning_copies")
+  g <- s[s$set == "generated", ]
+  expect_equal(which(g$copy), 1:25)
+  expect_equal(g$real_distance[1:25], rep(2e-6, 25), tolerance = 1e-3)
+  # the distance to the nearest real row, brute force
+  brute <- apply(fresh, 1, function(y) min(sqrt(colSums((t(real) - y)^2))))
+  expect_equal(g$real_distance[26:85], brute, tolerance = 1e-6)
+  expect_true(all(is.na(s$copy[s$set == "real"])))
+  s2 <- suppressWarnings(manifold_samples(real, gen, k = 3))
+  expect_equal(sum(s2$copy[s2$set == "generated"]), 40)
+  expect_equal(s2$real_distance[s2$set == "generated"][1:40], rep(0, 40))
+})
+
+test_that("duplicated rows with k below their copies are named, with the k that sees past them", {
+  set.seed(184)
+  real <- gauss(100, 3)
+  g <- gauss(50, 3)
+  gen <- rbind(g, g)
+  w <- expect_warning(
+    m <- manifold_metrics(real, gen, k = 1, metrics = c("precision", "recall")),
+    class = "prdcurve_warning_duplicates")
+  expect_match(conditionMessage(w), "100%", fixed = TRUE)
+  expect_match(conditionMessage(w), "at least 2", fixed = TRUE)
+  # what the warning explains: balls of radius 0 hold no real row
+  expect_equal(m$value[m$metric == "recall"], 0)
+  expect_no_warning(m2 <- manifold_metrics(real, gen, k = 2,
+                                           metrics = c("precision", "recall")),
+                    class = "prdcurve_warning_duplicates")
+  expect_gt(m2$value[m2$metric == "recall"], 0.5)
+})
+
+test_that("sets too small and k close to n are named", {
+  set.seed(185)
+  real <- gauss(60, 2)
+  gen <- gauss(3, 2)
+  expect_warning(
+    s <- summary(suppressWarnings(prd_curve(real, gen, method = "knn",
+                                            split = 0, angles = 21),
+                                  classes = "prdcurve_warning_transposed")),
+    class = "prdcurve_warning_small_sample")
+  n <- 40
+  x <- gauss(n, 2)
+  y <- gauss(n, 2, mean = 3)
+  w <- expect_warning(m <- manifold_metrics(x, y, k = n - 1,
+                                            metrics = c("precision", "recall")),
+                      class = "prdcurve_warning_k_large")
+  # the reason: every ball holds nearly the whole set, so two sets 3 sd
+  # apart score near 1, where k = 2 sees them apart
+  expect_gte(min(m$value), 0.95)
+  m2 <- manifold_metrics(x, y, k = 2, metrics = c("precision", "recall"))
+  expect_lt(max(m2$value), 0.2)
+  expect_match(conditionMessage(w), "at most 4 here", fixed = TRUE)
+  expect_no_warning(manifold_metrics(x, y, k = 5, metrics = "precision"),
+                    class = "prdcurve_warning_k_large")
+})
+
+test_that("entropy_metrics() subsamples sets of unequal sizes to a common size", {
+  set.seed(186)
+  real <- gauss(300, 3)
+  gen <- gauss(200, 3)
+  set.seed(1)
+  expect_message(a <- entropy_metrics(real, gen),
+                 class = "prdcurve_message_subsampled")
+  set.seed(1)
+  rows <- sort(sample.int(300, 200))
+  b <- entropy_metrics(real[rows, ], gen)
+  expect_equal(a$value, b$value)
+  w <- expect_warning(entropy_metrics(real, gen, subsample = FALSE),
+                      class = "prdcurve_warning_unequal_sizes")
+  expect_match(conditionMessage(w), "subsample = TRUE", fixed = TRUE)
+  expect_error(entropy_metrics(real, gen, subsample = NA),
+               class = "prdcurve_error_input")
+})
+
+test_that("entropy_metrics() of one distribution with unequal sizes centres on 0 after subsampling", {
+  skip_on_cran()
+  set.seed(187)
+  real <- gauss(900, 32)
+  gen <- gauss(600, 32)
+  full <- suppressWarnings(entropy_metrics(real, gen, subsample = FALSE,
+                                           replicates = 10))
+  sub <- suppressMessages(entropy_metrics(real, gen, replicates = 10))
+  # the size ratio biases the estimators (log n and the radii): with every
+  # row kept the intervals of RCE and RE exclude 0 (measured 0.37
+  # [0.15, 0.58] and 0.70 [0.30, 1.10]); with equal sizes they hold it
+  for (m in c("rce", "re")) {
+    expect_gt(full$lower[full$metric == m], 0)
+    expect_lt(sub$lower[sub$metric == m], 0)
+    expect_gt(sub$upper[sub$metric == m], 0)
+  }
+})
+
+test_that("prd_compare() warns when models differ in size", {
+  set.seed(188)
+  real <- gauss(80, 2)
+  m <- manifold_metrics(real, list(a = gauss(80, 2), b = gauss(60, 2)),
+                        metrics = "precision", replicates = 4)
+  w <- expect_warning(prd_compare(m), class = "prdcurve_warning_unequal_sizes")
+  expect_match(conditionMessage(w), "a: 80", fixed = TRUE)
+  expect_match(conditionMessage(w), "b: 60", fixed = TRUE)
+  set.seed(189)
+  cv <- prd_curve(real, list(a = gauss(80, 2), b = gauss(60, 2)),
+                  method = "knn", angles = 11, replicates = 4)
+  expect_warning(prd_compare(cv), class = "prdcurve_warning_unequal_sizes")
+  eq <- manifold_metrics(real, list(a = gauss(80, 2), b = gauss(80, 2)),
+                         metrics = "precision", replicates = 4)
+  expect_no_warning(prd_compare(eq), class = "prdcurve_warning_unequal_sizes")
+})
+
+test_that("an ungrouped model column is refused with the two ways to say it", {
+  set.seed(190)
+  real <- gauss(60, 2)
+  long <- data.frame(model = rep(c("a", "b"), each = 30), gauss(60, 2))
+  e <- expect_error(manifold_metrics(real, long, metrics = "precision"),
+                    class = "prdcurve_error_model")
+  expect_match(conditionMessage(e), "group_by", fixed = TRUE)
+  expect_match(conditionMessage(e), "named list", fixed = TRUE)
+  skip_if_not_installed("dplyr")
+  m <- manifold_metrics(real, dplyr::group_by(long, model),
+                        metrics = "precision")
+  expect_equal(m$model, c("a", "b"))
+  # one model in the column: nothing is pooled
+  one <- long[long$model == "a", ]
+  expect_equal(nrow(suppressMessages(manifold_metrics(real, one,
+                                                      metrics = "precision"))), 1)
+})
+
+test_that("columns with other names are matched by position with a warning", {
+  set.seed(191)
+  x <- data.frame(a = rnorm(30), b = rnorm(30))
+  y <- data.frame(u = rnorm(30), v = rnorm(30))
+  w <- expect_warning(manifold_metrics(x, y, metrics = "precision"),
+                      class = "prdcurve_warning_column_names")
+  expect_match(conditionMessage(w), "a ~ u", fixed = TRUE)
+  names(y) <- names(x)
+  expect_no_warning(manifold_metrics(x, y, metrics = "precision"),
+                    class = "prdcurve_warning_column_names")
+})
+
+test_that("calls over the memory limit are refused before allocating", {
+  set.seed(192)
+  x <- gauss(200, 2)
+  y <- gauss(200, 2)
+  withr::local_options(prdcurve.memory_limit = 1e5)
+  e <- expect_error(manifold_metrics(x, y, k = 20, metrics = "precision"),
+                    class = "prdcurve_error_memory")
+  # 2 buffers x 12 bytes x 400 rows x k = 20 = 192,000 bytes
+  expect_match(conditionMessage(e), "0.2 MiB", fixed = TRUE)
+  expect_match(conditionMessage(e), "prdcurve.memory_limit", fixed = TRUE)
+  withr::local_options(prdcurve.memory_limit = 4e6)
+  e <- expect_error(prd_curve(x, y, method = "knn", k = 3, angles = 1e5),
+                    class = "prdcurve_error_memory")
+  expect_match(conditionMessage(e), "angles", fixed = TRUE)
+  expect_s3_class(prd_curve(x, y, method = "knn", k = 3, angles = 101),
+                  "prd_curve")
+})
+
+test_that("a failed future worker becomes a classed error with the way out", {
+  boom <- structure(class = c("FutureError", "error", "condition"),
+                    list(message = "worker died", call = NULL))
+  e <- expect_error(with_future_errors(stop(boom)),
+                    class = "prdcurve_error_future")
+  expect_match(conditionMessage(e), "future::plan(future::sequential)",
+               fixed = TRUE)
+  expect_identical(conditionMessage(e$parent), "worker died")
+  expect_equal(with_future_errors(1 + 1), 2)
+})
+
+test_that("errors of user functions and inner calls name what the user passed", {
+  e <- expect_error(prd_truth(function(z) stop("no density here"),
+                              function(z) rep(0, nrow(z)),
+                              function(n) matrix(rnorm(n)),
+                              function(n) matrix(rnorm(n)), n = 20),
+                    class = "prdcurve_error_sampler")
+  expect_match(conditionMessage(e), "log_density_real", fixed = TRUE)
+  expect_match(conditionMessage(e$parent), "no density here", fixed = TRUE)
+  e <- expect_error(prd_truth(function(z) rep(0, nrow(z)),
+                              function(z) rep(0, nrow(z)),
+                              function(n) stop("cannot draw"),
+                              function(n) matrix(rnorm(n)), n = 20),
+                    class = "prdcurve_error_sampler")
+  expect_match(conditionMessage(e), "sample_real", fixed = TRUE)
+  # prd_class_subset(): the sizes of P and Q, not the inner call's arguments
+  set.seed(193)
+  x <- gauss(12, 2)
+  e <- expect_error(suppressWarnings(
+    prd_class_subset(x, rep(1:3, 4), real_classes = 1, q = 1,
+                     method = "knn", k = 5, split = 0)),
+    class = "prdcurve_error_k_too_large")
+  expect_match(conditionMessage(e), "`q` = 1", fixed = TRUE)
+  expect_match(conditionMessage(e), "P has 2 rows", fixed = TRUE)
+  # tidy(), glance(), prd_compare() on a broken curve blame `x`
+  bad <- structure(data.frame(a = 1), class = c("prd_curve", "data.frame"))
+  for (f in list(tidy, glance, prd_compare)) {
+    e <- expect_error(f(bad), class = "prdcurve_error_curve")
+    expect_match(conditionMessage(e), "`x`", fixed = TRUE)
+  }
+  e <- expect_error(tidy(structure(data.frame(a = 1),
+                                   class = c("prd_metrics", "data.frame"))),
+                    class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "`x`", fixed = TRUE)
+})
