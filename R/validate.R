@@ -961,8 +961,11 @@ check_sample_traps <- function(sets, k, split = 0, angles = 0L,
   sizes <- c(real = n_real, stats::setNames(n_gen, labs))
   small <- sizes[sizes < small_set_rows]
   if (length(small)) {
+    lines <- paste0("`", names(small), "` has ", small, " row",
+                    ifelse(small == 1, "", "s"), ".")
     prd_warn(c(
-      "Too few rows for a meaningful estimate: {.arg {names(small)}} {?has/have} {small} row{?s}.",
+      "Too few rows for a meaningful estimate.",
+      stats::setNames(lines, rep("x", length(lines))),
       "i" = "With so few samples every share is 0 or 1 by chance (a 3-row set can score AUC 1). Use hundreds of rows per set, or read the result with {.arg replicates} intervals."
     ), "small_sample")
   }
