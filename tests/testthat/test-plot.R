@@ -129,3 +129,218 @@ test_that("plot() uses the colours of autoplot() in the same order", {
   expect_equal(unname(lay$palette),
                unname(prdcurve:::method_palette[c("knn", "coverage", "ipr")]))
 })
+
+# ---- issue 18: figures for a paper ------------------------------------------
+
+#' Width and height in pixels from a PNG's IHDR chunk
+png_dim <- function(path) {
+  con <- file(path, "rb")
+  on.exit(close(con))
+  raw <- readBin(con, "raw", 24L)
+  to_int <- function(b) sum(as.integer(b) * 256^(3:0))
+  c(width = to_int(raw[17:20]), height = to_int(raw[21:24]))
+}
+
+#' Share of non-white pixels and the share of the width and height their
+#' bounding box covers (blank margins show as a small box)
+ink <- function(path) {
+  img <- png::readPNG(path)
+  lum <- if (length(dim(img)) == 3L) {
+    0.299 * img[, , 1] + 0.587 * img[, , 2] + 0.114 * img[, , 3]
+  } else {
+    img
+  }
+  dark <- lum < 0.97
+  rows <- which(rowSums(dark) > 0)
+  cols <- which(colSums(dark) > 0)
+  c(share = mean(dark),
+    width = (max(cols) - min(cols) + 1) / ncol(dark),
+    height = (max(rows) - min(rows) + 1) / nrow(dark))
+}
+
+save_figure <- function(p, path) {
+  s <- prd_figure_size(p)
+  ggplot2::ggsave(path, p, width = s$width, height = s$height, units = s$units,
+                  dpi = s$dpi)
+  s
+}
+
+expect_paper_png <- function(path, size, label = path) {
+  expect_equal(unname(png_dim(path)),
+               round(c(size$width, size$height) * size$dpi))
+  if (requireNamespace("png", quietly = TRUE)) {
+    k <- ink(path)
+    # something is drawn, and the drawing fills the canvas (no blank 60%)
+    expect_gt(k[["share"]], 0.01)
+    expect_lt(k[["share"]], 0.6)
+    expect_gt(k[["width"]], 0.9, label = paste(label, "width"))
+    expect_gt(k[["height"]], 0.85, label = paste(label, "height"))
+  }
+}
+
+figure_data <- function() {
+  set.seed(181)
+  real <- matrix(rnorm(150 * 2), ncol = 2)
+  models <- list(a = matrix(rnorm(300, 0.3), ncol = 2),
+                 b = matrix(rnorm(300, 0.9), ncol = 2),
+                 c = matrix(rnorm(300, 0), ncol = 2))
+  list(real = real, models = models,
+       cv = prd_curve(real, models, method = c("knn", "coverage", "ipr"),
+                      replicates = 4, angles = 41),
+       cv1 = prd_curve(real, models, method = "knn", replicates = 4,
+                       angles = 41),
+       m = manifold_metrics(real, models,
+                            metrics = c("precision", "recall", "density"),
+                            k = c(3, 5), replicates = 4))
+}
+
+test_that("autoplot is exported and draws what ggplot2::autoplot draws", {
+  skip_if_not_installed("ggplot2")
+  expect_true("autoplot" %in% getNamespaceExports("prdcurve"))
+  cv <- curves()
+  p <- prdcurve::autoplot(cv)
+  expect_s3_class(p, "ggplot")
+  expect_equal(ggplot2::ggplot_build(p)$data[[1]][c("x", "y", "colour")],
+               ggplot2::ggplot_build(ggplot2::autoplot(cv))$data[[1]][c("x", "y", "colour")])
+})
+
+test_that("the palette reads on white and in greyscale: no yellow, a line type per method", {
+  skip_if_not_installed("ggplot2")
+  pal <- c(prdcurve:::method_palette, prdcurve:::extra_palette,
+           prdcurve:::model_palette)
+  expect_false(any(toupper(pal) %in% c("#F0E442", "#56B4E9")))
+  lum <- apply(grDevices::col2rgb(pal) / 255, 2, function(v) sum(c(0.299, 0.587, 0.114) * v))
+  # every line colour is at most a mid grey (white is 1)
+  expect_lt(max(lum), 0.7)
+  cv <- curves()
+  d <- ggplot2::ggplot_build(ggplot2::autoplot(cv))$data[[1]]
+  lt <- tapply(d$linetype, d$colour, unique)
+  expect_length(unique(unlist(lt)), 3)
+  expect_equal(unname(lt[prdcurve:::method_palette[["knn"]]]), "solid")
+  # one method, several models: a line type per model too
+  fd <- figure_data()
+  lines <- layer_of(ggplot2::autoplot(fd$cv1), "GeomPath")[[1]]
+  expect_length(unique(lines$linetype), 3)
+  expect_length(unique(lines$colour), 3)
+})
+
+test_that("bands take the colour of their line, from the user's scale too", {
+  skip_if_not_installed("ggplot2")
+  fd <- figure_data()
+  p <- ggplot2::autoplot(fd$cv1)
+  fills <- function(p) {
+    i <- which(vapply(p$layers, function(l) inherits(l$geom, "GeomPolygon"), TRUE))
+    g <- ggplot2::layer_grob(p, i)[[1]]
+    kids <- if (inherits(g, "gTree")) g$children else list(g)
+    unique(unlist(lapply(kids, function(k) k$gp$fill)))
+  }
+  base <- fills(p)
+  expect_length(base, 3)
+  expect_true(all(substr(toupper(base), 1, 7) %in% prdcurve:::model_palette[1:3]))
+  user <- suppressMessages(p + ggplot2::scale_colour_manual(values = c(a = "#FF0000", b = "#00FF00",
+                                                      c = "#0000FF")))
+  got <- substr(toupper(fills(user)), 1, 7)
+  expect_setequal(got, c("#FF0000", "#00FF00", "#0000FF"))
+})
+
+test_that("plot() draws several models x methods, one panel per model", {
+  fd <- figure_data()
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  grDevices::dev.control("enable")
+  expect_invisible(plot(fd$cv))
+  rec <- grDevices::recordPlot()
+  calls <- vapply(rec[[1]], function(x) {
+    nm <- x[[2]][[1]]
+    if (is.list(nm)) nm$name else as.character(nm)[1]
+  }, "")
+  expect_equal(sum(calls == "C_plot_new"), 3)
+  expect_equal(graphics::par("mfrow"), c(1, 1))
+})
+
+test_that("prd_figure_size() gives the documented sizes and survives +", {
+  skip_if_not_installed("ggplot2")
+  expect_equal(prd_figure_size()[c("width", "height", "units", "dpi")],
+               list(width = 3.3, height = 3.6, units = "in", dpi = 300))
+  fd <- figure_data()
+  p <- ggplot2::autoplot(fd$cv) + ggplot2::labs(title = "three models")
+  s <- prd_figure_size(p)
+  expect_equal(s$width, 6.9)
+  expect_equal(s$height, 3.1)
+  expect_equal(prd_figure_size(ggplot2::autoplot(curves())), prd_figure_size())
+})
+
+test_that("autoplot() of prd_compare() is a forest plot of the differences", {
+  skip_if_not_installed("ggplot2")
+  fd <- figure_data()
+  cmp <- prd_compare(fd$cv)
+  expect_s3_class(cmp, "prd_comparison")
+  p <- ggplot2::autoplot(cmp)
+  b <- ggplot2::ggplot_build(p)
+  vline <- b$data[[1]]
+  expect_equal(unique(vline$xintercept), 0)
+  seg <- b$data[[2]]
+  pts <- b$data[[3]]
+  shown <- cmp[cmp$statistic %in% c("auc", "max_precision", "max_recall",
+                                    "f_beta_precision", "f_beta_recall"), ]
+  expect_equal(nrow(pts), nrow(shown))
+  expect_setequal(round(pts$x, 10), round(shown$estimate, 10))
+  expect_setequal(round(seg$x, 10), round(shown$lower, 10))
+  expect_setequal(round(seg$xend, 10), round(shown$upper, 10))
+  expect_equal(nrow(b$layout$layout), 5)
+  expect_error(ggplot2::autoplot(cmp, statistics = "nope"),
+               class = "prdcurve_error_input")
+  one <- ggplot2::ggplot_build(ggplot2::autoplot(cmp, statistics = "auc"))
+  expect_equal(nrow(one$layout$layout), 1)
+})
+
+test_that("autoplot() of a metric table: a point and an interval per model", {
+  skip_if_not_installed("ggplot2")
+  fd <- figure_data()
+  b <- ggplot2::ggplot_build(ggplot2::autoplot(fd$m))
+  seg <- b$data[[1]]
+  pts <- b$data[[2]]
+  expect_equal(nrow(pts), nrow(fd$m))
+  expect_setequal(round(pts$x, 10), round(fd$m$value, 10))
+  expect_setequal(round(seg$x, 10), round(fd$m$lower, 10))
+  expect_equal(nrow(b$layout$layout), 3)
+  # k = 3 and k = 5: two colours
+  expect_length(unique(pts$colour), 2)
+  # without replicates: points only
+  m0 <- manifold_metrics(fd$real, fd$models, metrics = "precision")
+  b0 <- ggplot2::ggplot_build(ggplot2::autoplot(m0))
+  expect_length(b0$data, 1)
+  expect_equal(sort(b0$data[[1]]$x), sort(m0$value))
+})
+
+test_that("every figure is written to a PNG of the documented size, filled", {
+  skip_if_not_installed("ggplot2")
+  skip_if_not_installed("png")
+  fd <- figure_data()
+  truth <- prd_truth_gaussian(c(0, 0), c(0.5, 0.5), angles = 41)
+  dir <- withr::local_tempdir()
+  figs <- list(
+    single = ggplot2::autoplot(curves()),
+    truth = ggplot2::autoplot(rbind(prd_truth_gaussian(0, 1, angles = 41),
+                                    prd_discrete(1, 1, angles = 41))),
+    models = ggplot2::autoplot(fd$cv1),
+    panels = ggplot2::autoplot(rbind(fd$cv, truth)),
+    compare = ggplot2::autoplot(prd_compare(fd$cv)),
+    compare_metrics = ggplot2::autoplot(prd_compare(fd$m)),
+    metrics = ggplot2::autoplot(fd$m)
+  )
+  for (nm in names(figs)) {
+    path <- file.path(dir, paste0(nm, ".png"))
+    size <- save_figure(figs[[nm]], path)
+    expect_paper_png(path, size, nm)
+  }
+  # base graphics, at the size of the faceted figure
+  s <- prd_figure_size(figs$panels)
+  path <- file.path(dir, "base.png")
+  grDevices::png(path, width = s$width, height = s$height, units = "in",
+                 res = s$dpi)
+  plot(fd$cv)
+  grDevices::dev.off()
+  expect_equal(unname(png_dim(path)), round(c(s$width, s$height) * s$dpi))
+  expect_gt(ink(path)[["share"]], 0.01)
+})
