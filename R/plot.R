@@ -47,7 +47,8 @@
 #'   [prd_figure_size()]). `plot()`: `x`, invisibly.
 #' @section Errors: `autoplot()` needs the ggplot2 package
 #'   (`rlang_error` from [rlang::check_installed()]); `prdcurve_error_curve`
-#'   for an invalid curve.
+#'   for an invalid curve; `prdcurve_error_input` for an object no loaded
+#'   package has an `autoplot()` method for.
 #' @seealso [autoplot.prd_comparison()] (the figure of [prd_compare()]),
 #'   [autoplot.prd_metrics()] (metric tables).
 #' @examples
@@ -69,6 +70,16 @@ NULL
 #' @export
 autoplot <- function(object, ...) {
   rlang::check_installed("ggplot2", reason = "to draw figures.")
+  gg <- asNamespace("ggplot2")
+  has_method <- any(vapply(class(object), function(cl) {
+    !is.null(utils::getS3method("autoplot", cl, optional = TRUE, envir = gg))
+  }, logical(1)))
+  if (!has_method) {
+    prd_abort(c(
+      "{.arg object} must be a result this package draws: a {.cls prd_curve}, a {.fn prd_compare} result or a metrics table.",
+      "x" = "It is {.obj_type_friendly {object}}, for which no {.fn autoplot} method is loaded."
+    ), "input")
+  }
   ggplot2::autoplot(object, ...)
 }
 
