@@ -29,8 +29,11 @@ generics::glance
 #'   a test statistic, and these are estimates. `glance()`: a one-row
 #'   tibble with `n_models`, `n_methods` (curves) or `n_metrics`,
 #'   `n_curves` (curves), `k` (the values, as text), `split`, `replicates`
-#'   and `conf.level` (the level of the intervals the object carries or
-#'   that `tidy()` gives by default; `NA` without replicates).
+#'   and `conf.level` (for metric tables the level their intervals were
+#'   computed at; for curves, which keep their replicates rather than
+#'   intervals, the `conf.level` passed to `glance()`, default 0.9, the
+#'   default of `tidy()` and [summary.prd_curve()]; `NA` without
+#'   replicates).
 #' @section Errors: `prdcurve_error_input` for a bad `conf.level`;
 #'   `prdcurve_error_curve` when `x` is not a valid curve.
 #' @examples
@@ -84,8 +87,9 @@ tidy.prd_curve <- function(x, conf.level = NULL, ..., conf_level = NULL) {
 #' @rdname prd_tidy
 #' @method glance prd_curve
 #' @export
-glance.prd_curve <- function(x, ...) {
+glance.prd_curve <- function(x, conf.level = 0.9, ...) {
   check_curve(x, "x")
+  conf.level <- check_level(conf.level)
   info <- prd_curve_info(x)
   reps <- vapply(info$replicates, function(r) {
     if (is.null(r)) 0L else length(unique(r$replicate))
@@ -98,9 +102,9 @@ glance.prd_curve <- function(x, ...) {
     k = paste(sort(unique(stats::na.omit(keys$k))), collapse = ", "),
     split = paste(unique(stats::na.omit(info$split)), collapse = ", "),
     replicates = if (length(reps)) max(reps) else 0L,
-    # curves keep their replicates, not a level: tidy() and summary()
-    # default to 0.9
-    conf.level = if (any(reps > 0)) 0.9 else NA_real_
+    # curves keep their replicates, not a level: the level tidy() and
+    # summary() use (0.9 unless told otherwise)
+    conf.level = if (any(reps > 0)) conf.level else NA_real_
   )
 }
 

@@ -151,3 +151,102 @@ test_that("prd_iou matches methods by name", {
   expect_error(prd_iou(cv, data.frame(x = 1)), "curve2")
   expect_error(prd_iou(list(), cv), "curve1")
 })
+
+# ---- issue 18: auc as a polygon, compact prints, metric summaries -----------
+
+test_that("auc is the area of the polygon through the points: exact for the square, at most 1", {
+  # odd grids hold lambda = 1, the corner of the square
+  for (angles in c(3, 11, 21, 101)) {
+    expect_equal(summary(prd_discrete(1, 1, angles = angles))$auc, 1,
+                 tolerance = 1e-14)
+  }
+  # the trapezoid rule on rho^2 gave 1.008 at 11 angles; the fan of
+  # triangles never exceeds the unit square
+  for (angles in c(4, 10, 20)) {
+    a <- summary(prd_discrete(1, 1, angles = angles))$auc
+    expect_lte(a, 1)
+    expect_gt(a, 0.9)
+  }
+  # brute force: shoelace area of (0, 0) and the points in angle order
+  tr <- prd_truth_gaussian(0, 1, angles = 31)
+  o <- order(tr$lambda)
+  x <- c(0, tr$recall[o])
+  y <- c(0, tr$precision[o])
+  shoelace <- abs(sum(x * c(y[-1], y[1]) - c(x[-1], x[1]) * y)) / 2
+  expect_equal(summary(tr)$auc, shoelace, tolerance = 1e-12)
+})
+
+test_that("summary() of curves prints one column per curve, values with intervals", {
+  set.seed(181)
+  real <- matrix(rnorm(80 * 2), ncol = 2)
+  models <- list(a = matrix(rnorm(160), ncol = 2),
+                 b = matrix(rnorm(160, 1), ncol = 2))
+  cv <- prd_curve(real, models, method = "knn", k = 3, angles = 21,
+                  replicates = 4)
+  s <- summary(cv)
+  expect_s3_class(s, "prd_curve_summary")
+  expect_s3_class(s, "tbl_df")
+  f <- format(s)
+  expect_equal(dim(f), c(10, 2))
+  expect_equal(colnames(f), c("a/knn/k=3", "b/knn/k=3"))
+  expect_equal(rownames(f), prdcurve:::curve_statistic_names)
+  expect_equal(f["auc", "b/knn/k=3"],
+               sprintf("%.3f [%.3f, %.3f]", s$auc[2], s$auc_lower[2],
+                       s$auc_upper[2]))
+  out <- capture.output(print(s))
+  expect_match(out[1], "Summary of 2 PR curves (90% intervals", fixed = TRUE)
+  # compact: no line wider than 80 characters for two curves
+  expect_lte(max(nchar(out)), 80)
+  # without replicates: values only, 2 decimals on request
+  f0 <- format(summary(prd_discrete(1, 1, angles = 11)), digits = 2)
+  expect_equal(unname(f0["auc", 1]), "1.00")
+})
+
+test_that("summary() of a metrics table: models in columns, intervals at any level", {
+  set.seed(182)
+  real <- matrix(rnorm(80 * 2), ncol = 2)
+  models <- list(a = matrix(rnorm(160), ncol = 2),
+                 b = matrix(rnorm(160, 1), ncol = 2))
+  m <- manifold_metrics(real, models, metrics = c("precision", "recall"),
+                        k = c(2, 4), replicates = 4, conf_level = 0.8)
+  s <- summary(m)
+  expect_s3_class(s, "prd_metrics_summary")
+  expect_equal(s$value, m$value)
+  expect_equal(s$lower, m$lower)
+  expect_equal(attr(s, "conf_level"), 0.8)
+  s5 <- summary(m, conf_level = 0.5)
+  expect_true(all(s5$upper - s5$lower <= m$upper - m$lower + 1e-12))
+  f <- format(s)
+  expect_equal(dim(f), c(4, 2))
+  expect_equal(rownames(f), c("precision (k = 2)", "precision (k = 4)",
+                              "recall (k = 2)", "recall (k = 4)"))
+  i <- which(m$model == "b" & m$metric == "recall" & m$k == 4)
+  expect_equal(f["recall (k = 4)", "b"],
+               sprintf("%.3f [%.3f, %.3f]", m$value[i], m$lower[i], m$upper[i]))
+  expect_match(capture.output(print(s))[1], "80% intervals", fixed = TRUE)
+  expect_error(summary(m, conf_level = 2), class = "prdcurve_error_input")
+})
+
+test_that("tidy() and glance() use broom's names and the real level", {
+  set.seed(183)
+  real <- matrix(rnorm(80 * 2), ncol = 2)
+  m <- manifold_metrics(real, matrix(rnorm(160, 0.5), ncol = 2),
+                        metrics = "precision", replicates = 4,
+                        conf_level = 0.8)
+  td <- tidy(m)
+  expect_named(td, c("model", "method", "k", "term", "estimate", "conf.low",
+                     "conf.high"))
+  expect_false("statistic" %in% names(td))
+  expect_equal(td$conf.low, m$lower)
+  expect_equal(glance(m)$conf.level, 0.8)
+  expect_equal(tidy(m, conf.level = 0.5)$conf.low,
+               tidy(m, conf_level = 0.5)$conf.low)
+  expect_error(tidy(m, conf.level = 1), class = "prdcurve_error_input")
+  cv <- prd_curve(real, matrix(rnorm(160, 0.5), ncol = 2), method = "knn",
+                  k = 3, angles = 21, replicates = 4)
+  expect_equal(glance(cv)$conf.level, 0.9)
+  expect_equal(glance(cv, conf.level = 0.8)$conf.level, 0.8)
+  expect_equal(tidy(cv, conf.level = 0.8)$conf.low[1],
+               summary(cv, conf_level = 0.8)$auc_lower)
+  expect_true(is.na(glance(prd_discrete(1, 1))$conf.level))
+})
