@@ -59,12 +59,35 @@
 #'   `prdcurve_warning_transposed`, `prdcurve_warning_scale`,
 #'   `prdcurve_warning_collapsed`, `prdcurve_warning_zero_radius`, ...).
 #'
+#' @section Silent traps: legal input that gives a wrong answer is named
+#'   with a classed warning and its fix: a label-like column among
+#'   continuous features (`prdcurve_warning_label_column`: few distinct
+#'   whole values while other columns are continuous; drop it with
+#'   `features = -label`), generated rows that are exact copies of real
+#'   rows (`prdcurve_warning_copies`; [manifold_samples()] flags exact and
+#'   near copies per sample), rows duplicated at least `k` times
+#'   (`prdcurve_warning_duplicates`), sets under 10 rows
+#'   (`prdcurve_warning_small_sample`), `k` above a quarter of the smallest
+#'   fit set (`prdcurve_warning_k_large`), feature names that differ
+#'   between the sets and are matched by position
+#'   (`prdcurve_warning_column_names`), sets of unequal size in
+#'   [entropy_metrics()] (subsampled by default) and [prd_compare()]
+#'   (`prdcurve_warning_unequal_sizes`). An ungrouped data frame with a
+#'   `model` column of several values is refused (`prdcurve_error_model`).
+#'   A call whose neighbour buffers (12 bytes per row and neighbour, twice)
+#'   and curves would exceed the memory limit is refused before it
+#'   allocates (`prdcurve_error_memory`); a failed parallel worker gives
+#'   `prdcurve_error_future` with the way to reset the plan.
+#'
 #' @section Options: `prdcurve.progress` (default `TRUE`) shows a cli
 #'   progress bar on long computations in interactive sessions.
 #'   `prdcurve.check_inputs` (default `TRUE`) warns about input that is
 #'   legal but probably a mistake (an id-like column, fewer rows than
 #'   columns, column scales that differ by more than a factor 100 from the
-#'   median one, all rows equal); `FALSE` silences these checks.
+#'   median one, all rows equal, and the traps above); `FALSE` silences
+#'   these checks. `prdcurve.memory_limit` (default `4 * 1024^3`, 4 GiB)
+#'   is the memory, in bytes, a call may plan to use; `NA` turns the check
+#'   off.
 #'   `prdcurve.precision` (default `"single"`) is the precision of the
 #'   distance engine's matrix products: `"single"` computes them with the
 #'   BLAS's single-precision `sgemm` where it is available (R guarantees
