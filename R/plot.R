@@ -71,8 +71,11 @@ NULL
 autoplot <- function(object, ...) {
   rlang::check_installed("ggplot2", reason = "to draw figures.")
   gg <- asNamespace("ggplot2")
+  caller <- parent.frame()
+  # methods registered on ggplot2's generic, or defined where it is called
   has_method <- any(vapply(class(object), function(cl) {
-    !is.null(utils::getS3method("autoplot", cl, optional = TRUE, envir = gg))
+    !is.null(utils::getS3method("autoplot", cl, optional = TRUE, envir = gg)) ||
+      exists(paste0("autoplot.", cl), envir = caller, mode = "function")
   }, logical(1)))
   if (!has_method) {
     prd_abort(c(
