@@ -109,6 +109,9 @@ summary.prd_curve <- function(object, beta = 8, epsilon = 0.05,
 #'   [tibble::as_tibble()] or `$` for the columns).
 #' @export
 format.prd_curve_summary <- function(x, digits = 3, ...) {
+  if (!any(curve_statistic_names %in% names(x))) {
+    return(format(tibble::as_tibble(x), ...))
+  }
   df <- as.data.frame(x)
   keys <- setdiff(names(df), c(curve_statistic_names,
                                paste0(curve_statistic_names, "_lower"),
@@ -154,6 +157,10 @@ estimate_text <- function(estimate, lower, upper, digits = 3) {
 #' @rdname summary.prd_curve
 #' @export
 print.prd_curve_summary <- function(x, digits = 3, ...) {
+  if (!any(curve_statistic_names %in% names(x))) {
+    print(tibble::as_tibble(x), ...)
+    return(invisible(x))
+  }
   level <- attr(x, "conf_level")
   has_ci <- any(grepl("_lower$", names(x)))
   cat("Summary of ", nrow(x), " PR curve", if (nrow(x) != 1L) "s",
@@ -206,6 +213,9 @@ summary.prd_metrics <- function(object, conf_level = NULL, ...) {
 #' @param digits Decimals of the printed numbers (default 3).
 #' @export
 format.prd_metrics_summary <- function(x, digits = 3, ...) {
+  if (!all(c("model", "metric", "k", "value") %in% names(x))) {
+    return(format(tibble::as_tibble(x), ...))
+  }
   rows <- unique(paste0(x$metric, ifelse(is.na(x$k), "", paste0(" (k = ", x$k, ")"))))
   row_of <- paste0(x$metric, ifelse(is.na(x$k), "", paste0(" (k = ", x$k, ")")))
   models <- unique(x$model)
@@ -219,6 +229,10 @@ format.prd_metrics_summary <- function(x, digits = 3, ...) {
 #' @rdname summary.prd_metrics
 #' @export
 print.prd_metrics_summary <- function(x, digits = 3, ...) {
+  if (!all(c("model", "metric", "k", "value") %in% names(x))) {
+    print(tibble::as_tibble(x), ...)
+    return(invisible(x))
+  }
   level <- attr(x, "conf_level")
   cat("Metrics of ", length(unique(x$model)), " model",
       if (length(unique(x$model)) != 1L) "s",
