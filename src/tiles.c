@@ -1617,6 +1617,8 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
   return n_ex;
 }
 
+#define CROSS_BLOCK 256
+
 void prd_cross(const prd_rows *A, const prd_rows *B, int d,
                const double *centre, const prd_prec *prec,
                const prd_cross_spec *cs, int threads, prd_progress *prog) {
@@ -1634,11 +1636,48 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   cross_side sb = {cs->own_b, cs->own_a, (size_t) cs->ld_b, (size_t) cs->ld_a,
                    cs->ipr_b, cs->cov_b, cs->ppr_b, cs->R_a, cs->R_a * cs->R_a,
                    sa.tol_rel, sa.tol_abs, ra.norm2_max, rb.norm2};
+  /* A pair can change an output only when its distance is within a
+   * window of one of its thresholds: the own radii of its two rows (every
+   * k) and the two ppr radii. u_a[a], u_b[b] bound those of each row, so
+   * a pair above max(u_a[a], u_b[b]) is decided "outside" for every
+   * output without a visit (the visit would decide the same: every
+   * threshold's window lies below the bound), and the visits, in the same
+   * order as without the bound, leave every count and sum as they were. */
+  double TB = (ra.tol_rel > rb.tol_rel ? ra.tol_rel : rb.tol_rel) *
+                (ra.norm2_max + rb.norm2_max) +
+              (ra.tol_abs > rb.tol_abs ? ra.tol_abs : rb.tol_abs);
+  double P = 0.0;
+  if (cs->ppr) {
+    double pa = cs->R_a * cs->R_a, pb = cs->R_b * cs->R_b;
+    P = pa > pb ? pa : pb;
+  }
+  double *u_a = (double *) R_alloc(nA, sizeof(double));
+  double *u_b = (double *) R_alloc(nB, sizeof(double));
+  for (int side = 0; side < 2; side++) {
+    int n = side == 0 ? nA : nB;
+    const double *own = side == 0 ? cs->own_a : cs->own_b;
+    size_t ld = (size_t) (side == 0 ? cs->ld_a : cs->ld_b);
+    double *u = side == 0 ? u_a : u_b;
+    for (int i = 0; i < n; i++) {
+      double t = P;
+      if (cs->ipr || cs->cov)
+        for (int kk = 0; kk < nk; kk++) {
+          double r = own[(size_t) i + (size_t) kk * ld];
+          if (r > t) t = r;
+        }
+      /* 1e-9 t + TB is the widest window; the factor over it covers the
+       * rounding of the bound itself */
+      u[i] = (t * (1.0 + 1e-9) + TB) * (1.0 + 1e-12) + DBL_MIN;
+    }
+  }
   int m = tile_rows(nB, nA, d);
   prd_tile tile;
   tile_alloc(&tile, prec, d, (size_t) m * nB);
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
   int ipr = cs->ipr, cov = cs->cov, ppr = cs->ppr, closed = cs->closed;
+  double *vbuf = (double *) R_alloc((size_t) nt * (nB > CROSS_BLOCK ?
+                                                   nB : CROSS_BLOCK),
+                                    sizeof(double));
   for (int i0 = 0; i0 < nA; i0 += m) {
     int mm = nA - i0 < m ? nA - i0 : m;
     /* the tile (nB x mm) = -2 B A[i0:i0+mm, ]' */
@@ -1656,31 +1695,45 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
       tid = omp_get_thread_num();
 #pragma omp master
       team = omp_get_num_threads();
+#endif
+      double *vb = vbuf + (size_t) tid * (nB > CROSS_BLOCK ? nB : CROSS_BLOCK);
+#ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
       for (int i = 0; i < mm; i++) {
         int a = i0 + i;
-        double qa = ra.norm2[a], ne = 0.0;
-        size_t c0 = (size_t) i * nB;
+        double ne = 0.0, ua = u_a[a];
+        /* the row's distances (as the visit forms them), then the visits
+         * of the pairs under the bound, in order */
+        tile_row(&tile, nB, i, 0, nB, ra.norm2[a], rb.norm2, vb);
         for (int b = 0; b < nB; b++) {
-          double v = qa + rb.norm2[b] + tile_at(&tile, c0 + b);
-          v = v > 0.0 ? v : 0.0;
+          double v = vb[b];
+          if (v > ua && v > u_b[b]) continue;
           ne += cross_visit(&sa, a, b, v, &ra.orig, &rb.orig, d, nk, closed,
                             ipr, cov, ppr);
         }
         n_exact[tid] += ne;
       }
+      /* B's rows: a block of CROSS_BLOCK columns per thread, the tile's
+       * rows in order (each row of B sees A's rows in increasing order,
+       * so its sums are formed in the same order) */
 #ifdef _OPENMP
-#pragma omp for schedule(static, 64)
+#pragma omp for schedule(static, 1)
 #endif
-      for (int b = 0; b < nB; b++) {
-        double qb = rb.norm2[b], ne = 0.0;
+      for (int b0 = 0; b0 < nB; b0 += CROSS_BLOCK) {
+        int nb = nB - b0 < CROSS_BLOCK ? nB - b0 : CROSS_BLOCK;
+        double ne = 0.0;
         for (int i = 0; i < mm; i++) {
           int a = i0 + i;
-          double v = qb + ra.norm2[a] + tile_at(&tile, (size_t) i * nB + b);
-          v = v > 0.0 ? v : 0.0;
-          ne += cross_visit(&sb, b, a, v, &rb.orig, &ra.orig, d, nk, closed,
-                            ipr, cov, ppr);
+          double ua = u_a[a];
+          tile_row(&tile, nB, i, b0, nb, ra.norm2[a], rb.norm2 + b0, vb);
+          for (int j = 0; j < nb; j++) {
+            double v = vb[j];
+            int b = b0 + j;
+            if (v > ua && v > u_b[b]) continue;
+            ne += cross_visit(&sb, b, a, v, &rb.orig, &ra.orig, d, nk,
+                              closed, ipr, cov, ppr);
+          }
         }
         n_exact[tid] += ne;
       }
