@@ -128,7 +128,7 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
  * tile and the own-radius candidates each have a slot, grown on demand;
  * slot -1 or under 1 MiB: R_alloc(). Main thread only. */
 enum { PRD_SCR_REF_A, PRD_SCR_REF_B, PRD_SCR_TILE, PRD_SCR_OWN, PRD_SCR_OWN_B,
-       PRD_SCR_ROW_A, PRD_SCR_ROW_B, PRD_SCR_N };
+       PRD_SCR_ROW_A, PRD_SCR_ROW_B, PRD_SCR_EXACT, PRD_SCR_N };
 void *prd_scratch(int slot, size_t bytes);
 void prd_scratch_release(void);
 /* frees the slots larger than `limit` bytes */

@@ -1575,8 +1575,11 @@ typedef struct {
 
 static double cross_visit(const cross_side *s, int me, int ot, double v,
                           const prd_rows *M, const prd_rows *O, int d,
-                          int nk, int closed, int ipr, int cov, int ppr) {
-  double ex = -1.0, n_ex = 0.0;
+                          int nk, int closed, int ipr, int cov, int ppr,
+                          double *exc, int load) {
+  /* exc: the pair's slot in the tile's cache of exact distances (-1: not
+   * computed); the first side stores, the second loads */
+  double ex = load ? *exc : -1.0, n_ex = 0.0;
   double tb = s->tol_rel * (s->nrm_me[me] + s->nmax_ot) + s->tol_abs;
 #define CROSS_DECIDE(t, res)                                               \
   do {                                                                     \
@@ -1614,6 +1617,7 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
       if (ex < r2) s->psum[me] += log1p(-(1.0 - sqrt(ex) / s->R));
     }
   }
+  if (!load) *exc = ex;
   return n_ex;
 }
 
@@ -1675,6 +1679,11 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   tile_alloc(&tile, prec, d, (size_t) m * nB);
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
   int ipr = cs->ipr, cov = cs->cov, ppr = cs->ppr, closed = cs->closed;
+  /* exact distances of the tile's pairs under the bound (written by A's
+   * pass, read by B's; a pair's exact distance is the same from either
+   * side: sum((x - y)^2) = sum((y - x)^2)) */
+  double *exc = (double *) prd_scratch(PRD_SCR_EXACT,
+                                       (size_t) m * nB * sizeof(double));
   double *vbuf = (double *) R_alloc((size_t) nt * (nB > CROSS_BLOCK ?
                                                    nB : CROSS_BLOCK),
                                     sizeof(double));
@@ -1706,11 +1715,12 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
         /* the row's distances (as the visit forms them), then the visits
          * of the pairs under the bound, in order */
         tile_row(&tile, nB, i, 0, nB, ra.norm2[a], rb.norm2, vb);
+        double *ec = exc + (size_t) i * nB;
         for (int b = 0; b < nB; b++) {
           double v = vb[b];
           if (v > ua && v > u_b[b]) continue;
           ne += cross_visit(&sa, a, b, v, &ra.orig, &rb.orig, d, nk, closed,
-                            ipr, cov, ppr);
+                            ipr, cov, ppr, ec + b, 0);
         }
         n_exact[tid] += ne;
       }
@@ -1731,8 +1741,12 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
             double v = vb[j];
             int b = b0 + j;
             if (v > ua && v > u_b[b]) continue;
+            /* the same pairs pass the bound as in A's pass (the same v):
+             * their exact distances, where A's visit computed them, are
+             * in the cache */
             ne += cross_visit(&sb, b, a, v, &rb.orig, &ra.orig, d, nk,
-                              closed, ipr, cov, ppr);
+                              closed, ipr, cov, ppr,
+                              exc + (size_t) i * nB + b, 1);
           }
         }
         n_exact[tid] += ne;
