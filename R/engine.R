@@ -44,6 +44,23 @@ engine_estimators <- local({
   }
 })
 
+#' The engine planner's sweeps for a request (src/neighbours.c,
+#' nb_plan_make()): `estimators` as in engine_call(), evaluation rows = fit
+#' rows (`self`) or not, `cross` mode, own radii given for no fit set (0),
+#' the real one (1) or both (2). Kinds: "symmetric:real",
+#' "symmetric:generated" (own radii, each pair of a fit set once),
+#' "cross-radii", "cross-decide" (X_f x Y_f once), "full:fit", "full".
+#' @noRd
+engine_plan <- function(estimators, self = TRUE, cross = FALSE, own = 0L) {
+  .Call(ffi_engine_plan, as.character(estimators), isTRUE(self),
+        isTRUE(cross), as.integer(own))
+}
+
+#' The sweeps the engine ran since the last reset, a count per kind (as
+#' engine_plan()); `reset = TRUE` starts the count again.
+#' @noRd
+engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
+
 # The one place the engine's arguments are assembled: .Call(ffi_engine,
 # real, generated, spec). C errors come back as classed R errors.
 engine_call <- function(real, generated, s, ks, estimators, own = NULL,

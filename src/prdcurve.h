@@ -236,6 +236,10 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
 /* ---- neighbours.c ----------------------------------------------------- */
 SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec);
 SEXP ffi_estimators(void);
+SEXP ffi_engine_plan(SEXP est, SEXP self, SEXP cross, SEXP own);
+SEXP ffi_engine_sweeps(SEXP reset);
+/* forked children run one thread (threads.c) */
+void prd_fork_guard(void);
 SEXP ffi_sgemm(void);
 
 /* ---- tiles.c --------------------------------------------------------- */

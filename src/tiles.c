@@ -1627,7 +1627,7 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
                const double *centre, const prd_prec *prec,
                const prd_cross_spec *cs, int threads, prd_progress *prog) {
   int nA = A->n, nB = B->n, nk = cs->nk;
-  if (nA <= 0 || nB <= 0) return;
+  if (nA <= 0 || nB <= 0 || !(cs->ipr || cs->cov || cs->ppr)) return;
   prd_ref ra, rb;
   prd_ref_init(&ra, A, d, centre, prec, PRD_SCR_REF_A);
   prd_ref_init(&rb, B, d, centre, prec, PRD_SCR_REF_B);
