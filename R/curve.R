@@ -239,8 +239,13 @@ curve_methods <- c("knn", "kde", "ipr", "coverage")
 #' @noRd
 resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
   if (is.list(split) || isTRUE(split == 0)) {
-    return(lapply(gens, function(g) resolve_split(split, nrow(real), nrow(g),
-                                                  call = call)))
+    return(lapply(gens, function(g) {
+      if (is.list(split)) {
+        # in a half-sample of the replicates, the user's rows that fall in it
+        split <- split_rows_in_half(split, real, g, call = call)
+      }
+      resolve_split(split, nrow(real), nrow(g), call = call)
+    }))
   }
   # validate the fraction once, then draw the real partition once and one
   # partition per distinct generated size, in order of first appearance
@@ -250,8 +255,7 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
   parts <- lapply(sizes, function(m) split_part(split, m, "generated", call))
   out <- lapply(names(gens), function(nm) {
     py <- parts[[match(nrow(gens[[nm]]), sizes)]]
-    list(fit = list(px$fit, py$fit), eval = list(px$eval, py$eval),
-         split = split)
+    new_split(list(px$fit, py$fit), list(px$eval, py$eval), split)
   })
   names(out) <- names(gens)
   out
