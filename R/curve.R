@@ -306,49 +306,22 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
 #' @noRd
 curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
                            shared = NULL) {
-  other <- setdiff(method, "kde")
   counts <- list()
-  out_bw <- list()
-  # kde joins the others' sweep, with the bandwidths of every k (or the
-  # fixed ones) in that one sweep
-  one_pass <- "kde" %in% method && !is.unsorted(k, strictly = TRUE)
-  if (one_pass) {
-    nb <- engine_neighbours(real, generated, s, k, method, closed = closed,
-                            bandwidth = bandwidth, bandwidth_k = k,
-                            shared = shared)
-    for (m in method) {
-      counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
-    }
-    bw <- matrix(nb$kde_radius, nrow = 2L)
-    bw <- lapply(seq_along(k), function(j) {
-      c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
-    })
-    return(list(counts = counts, bandwidth = bw))
+  # one sweep for every method and k (k is sorted and unique: check_k());
+  # kde with the bandwidths of every k (or the fixed ones) in that sweep
+  kde <- "kde" %in% method
+  nb <- engine_neighbours(real, generated, s, k, method, closed = closed,
+                          bandwidth = if (kde) bandwidth,
+                          bandwidth_k = if (kde) k, shared = shared)
+  for (m in method) {
+    counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
   }
-  if (length(other)) {
-    nb <- engine_neighbours(real, generated, s, k, other, closed = closed,
-                            shared = shared)
-    for (m in other) {
-      counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
-    }
-  }
-  if ("kde" %in% method) {
-    # the kde radii depend on k through the estimated bandwidths
-    ks <- if (is.null(bandwidth)) k else k[1]
-    parts <- lapply(ks, function(kk) {
-      engine_neighbours(real, generated, s, kk, "kde", bandwidth = bandwidth,
-                        bandwidth_k = kk, closed = closed, shared = shared)
-    })
-    idx <- if (is.null(bandwidth)) seq_along(k) else rep(1L, length(k))
-    counts$kde <- list(
-      a = do.call(cbind, lapply(parts[idx], function(p) p$kde_a[, 1])),
-      b = do.call(cbind, lapply(parts[idx], function(p) p$kde_b[, 1]))
-    )
-    out_bw <- lapply(parts[idx], function(p) {
-      c(real = p$kde_radius[1], generated = p$kde_radius[2])
-    })
-  }
-  list(counts = counts, bandwidth = out_bw)
+  if (!kde) return(list(counts = counts, bandwidth = list()))
+  bw <- matrix(nb$kde_radius, nrow = 2L)
+  bw <- lapply(seq_along(k), function(j) {
+    c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
+  })
+  list(counts = counts, bandwidth = bw)
 }
 
 #' The lambda grid of Sajjadi et al. (2018): tan of equally spaced angles

@@ -56,7 +56,7 @@ typedef struct {
 typedef struct {
   void *p[2];
   size_t nrow[2];       /* leading dimension of each output */
-  double r[2], r2[2];   /* its fixed radius pair, and squared */
+  double r[2];          /* its fixed radius pair (distances) */
   const double *rk2;    /* per-k estimators: squared radius pair per k,
                            rk2[2 kk + part] */
   int scatter;
@@ -700,8 +700,6 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     int ncol = est->per_k ? nk : 1;
     base[e].r[0] = rad[e][0];
     base[e].r[1] = rad[e][1];
-    base[e].r2[0] = rad[e][0] * rad[e][0];
-    base[e].r2[1] = rad[e][1] * rad[e][1];
     base[e].rk2 = rk2[e];
     if (e == EST_OWN && req[e] && own_given) {
       SET_VECTOR_ELT(out, slot, VECTOR_ELT(own, 0));

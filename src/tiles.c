@@ -66,7 +66,7 @@
  * The recomputation is unchanged: in double, from the rows as given.
  * Blocks of K_BLOCK = 256 coordinates make the window independent of d
  * (one sgemm of depth d would give gamma_{d+2}(u_s): 2.4e-4 at d = 2,048,
- * and 13.0 recomputations per row instead of 5.2, DESIGN-NOTES.md) and
+ * and 13.0 recomputations per row instead of 5.2, bench/results.md) and
  * cost little: sgemm runs near its peak at depth 256, and adding a block
  * to the tile is one pass over it.
  * Where the window is wide relative to the data (prd_prec_choose()), the
@@ -180,7 +180,7 @@ static double tol_rel_for(int single, int d) {
 /* Single precision stops paying when its window holds too many pairs:
  * the window is about tol_rel * 2 max|a|^2 wide, the squared distances
  * spread over about 2 mean|a|^2 (the real set's total variance). Above
- * this ratio of the two the call runs in double (DESIGN-NOTES.md,
+ * this ratio of the two the call runs in double (bench/results.md,
  * "float32 tiles": measured recomputations). */
 #define SINGLE_MAX_WINDOW 1e-3
 

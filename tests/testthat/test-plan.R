@@ -150,3 +150,47 @@ test_that("the default metrics, their bounds and their docs come from the regist
   needs <- unique(unlist(lapply(manifold_registry, `[[`, "needs")))
   expect_true(all(needs %in% engine_estimators()$name))
 })
+
+test_that("recipe (inst/ARCHITECTURE.md): every curve family is wired from its name to a curve", {
+  set.seed(8)
+  x <- matrix(rnorm(120 * 2), ncol = 2)
+  y <- matrix(rnorm(110 * 2, 0.5), ncol = 2)
+  for (m in curve_methods) {
+    cv <- prd_curve(x, y, method = m, k = 4, angles = 21, split = 0.5)
+    expect_identical(unique(cv$method), m)
+    expect_gte(nrow(cv), 21L)
+    # a PRD curve: alpha(lambda) nondecreasing, beta = alpha / lambda
+    # nonincreasing, both in [0, 1]
+    expect_true(all(diff(cv$precision) >= -1e-12))
+    expect_true(all(diff(cv$recall) <= 1e-12))
+    expect_true(all(cv$precision >= 0 & cv$precision <= 1))
+    expect_true(all(cv$recall >= 0 & cv$recall <= 1))
+  }
+  # families counted by the engine by name give (a, b) counts per
+  # evaluation row
+  table <- engine_estimators()
+  engine_families <- intersect(curve_methods, table$name)
+  for (m in engine_families) {
+    row <- table[table$name == m, ]
+    expect_identical(row$outputs[[1]], paste0(m, c("_a", "_b")))
+    expect_identical(row$rows, "evaluation")
+  }
+})
+
+test_that("recipe (inst/ARCHITECTURE.md): every format has a reader", {
+  # the formats of read_formats() are the branches of read_table_file()'s
+  # switch()
+  find_switch <- function(e) {
+    if (is.call(e) && identical(e[[1]], as.name("switch"))) return(e)
+    if (is.call(e) || is.expression(e)) {
+      for (a in as.list(e)[-1]) {
+        r <- find_switch(a)
+        if (!is.null(r)) return(r)
+      }
+    }
+    NULL
+  }
+  sw <- find_switch(body(read_table_file))
+  branches <- setdiff(names(as.list(sw)), "")
+  expect_setequal(unique(unname(read_formats())), branches)
+})
