@@ -50,8 +50,9 @@
 #' own-set radii (`"ipr"`, estimated `"kde"` bandwidths) come from
 #' symmetric sweeps within each fit set (each pair once), and the real
 #' set's are computed once for all models. Under a non-sequential
-#' `future::plan()` the evaluation rows are dispatched to the workers in
-#' blocks (with a split); results are identical.
+#' `future::plan()` the sweeps run on the workers in blocks of rows (own
+#' radii included; with `split = 0` the curves' sweep stays in the calling
+#' process); results are identical.
 #'
 #' @section Intervals: With `replicates = R > 0`, the whole estimate
 #'   (split included) is recomputed on P = ceiling(R / 2) pairs of
