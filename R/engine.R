@@ -1,4 +1,4 @@
-# Thin wrappers over the C engine (src/tiles.c, src/neighbours.c,
+# Thin wrappers over the C engine (src/neighbours.c, src/products.c ...,
 # src/envelope.c). Inputs are already validated (validate.R).
 
 show_progress <- function() {
@@ -11,12 +11,12 @@ show_progress <- function() {
 engine_has_sgemm <- function() .Call(ffi_sgemm)
 
 #' The BLAS's thread count (NA when it is not OpenBLAS, whose threads the
-#' engine sets to one during its own, split products; src/tiles.c); `n`
+#' engine sets to one during its own, split products; src/products.c); `n`
 #' sets it first and the count before is returned
 #' @noRd
 engine_blas_threads <- function(n = NULL) .Call(ffi_blas_threads, n)
 
-#' Bytes the engine keeps in its scratch slots between calls (src/tiles.c);
+#' Bytes the engine keeps in its scratch slots between calls (src/scratch.c);
 #' `release = TRUE` frees them (after reporting)
 #' @noRd
 engine_scratch <- function(release = FALSE) .Call(ffi_scratch, release)
@@ -84,9 +84,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     # tests); own_buffer: candidates kept per row there (0: default; tests)
     symmetric = !isFALSE(getOption("prdcurve.symmetric")),
     own_buffer = as.integer(getOption("prdcurve.own_buffer", 0L)),
-    # products in single precision where the engine can (tiles.c)
+    # products in single precision where the engine can (products.c)
     single = identical(precision, "single"),
-    # the engine's largest buffers are kept for the next call (tiles.c)
+    # the engine's largest buffers are kept for the next call (scratch.c)
     keep_scratch = !isFALSE(getOption("prdcurve.keep_scratch"))
   )
   with_engine_errors(.Call(ffi_engine, real, generated, spec), call)

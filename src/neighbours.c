@@ -13,7 +13,7 @@
  * or rows of an external query matrix.
  *
  * Adding a ball-count estimator: write its visit function with the
- * primitives of tiles.c (prd_count, prd_count_each, prd_scatter,
+ * primitives of rowops.c (prd_count, prd_count_each, prd_scatter,
  * prd_log_tau_sum) and add its row to `estimators`. Nothing else in C. */
 #include "prdcurve.h"
 #include <math.h>
@@ -545,7 +545,7 @@ static void centred_norms(const double *M, int n, int d, const double *centre,
  *              one per estimator that needs one, named as its `radius`
  *   closed, progress  TRUE or FALSE
  *   single     TRUE: products in single precision where available and
- *              narrow enough (tiles.c), FALSE: double (NULL: TRUE)
+ *              narrow enough (products.c), FALSE: double (NULL: TRUE)
  * Returns a list with every output name of the table (NULL when not
  * computed), with attributes "exact" (exact recomputations), "threads"
  * (the largest thread team used) and "precision" ("single" or "double",
@@ -739,7 +739,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
 
   /* the rows: fit rows of real then of generated, evaluation rows likewise
    * (or the external queries), all centred on the real set's mean for the
-   * BLAS products (tiles.c: the rounding and why decisions stay exact) */
+   * BLAS products (products.c: the rounding and why decisions stay exact) */
   /* read-only pointers: REAL() of an ALTREP wrapper (R wraps a large
    * matrix when it changes only its attributes) duplicates a shared
    * payload to make it writable, 160 MB and half a second at 10,000 x
