@@ -50,8 +50,9 @@
 #' own-set radii (`"ipr"`, estimated `"kde"` bandwidths) come from
 #' symmetric sweeps within each fit set (each pair once), and the real
 #' set's are computed once for all models. Under a non-sequential
-#' `future::plan()` the evaluation rows are dispatched to the workers in
-#' blocks (with a split); results are identical.
+#' `future::plan()` the sweeps run on the workers in blocks of rows (own
+#' radii included; with `split = 0` the curves' sweep stays in the calling
+#' process); results are identical.
 #'
 #' @section Intervals: With `replicates = R > 0`, the whole estimate
 #'   (split included) is recomputed on P = ceiling(R / 2) pairs of
@@ -240,8 +241,13 @@ curve_methods <- c("knn", "kde", "ipr", "coverage")
 #' @noRd
 resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
   if (is.list(split) || isTRUE(split == 0)) {
-    return(lapply(gens, function(g) resolve_split(split, nrow(real), nrow(g),
-                                                  call = call)))
+    return(lapply(gens, function(g) {
+      if (is.list(split)) {
+        # in a half-sample of the replicates, the user's rows that fall in it
+        split <- split_rows_in_half(split, real, g, call = call)
+      }
+      resolve_split(split, nrow(real), nrow(g), call = call)
+    }))
   }
   # validate the fraction once, then draw the real partition once and one
   # partition per distinct generated size, in order of first appearance
@@ -251,8 +257,7 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
   parts <- lapply(sizes, function(m) split_part(split, m, "generated", call))
   out <- lapply(names(gens), function(nm) {
     py <- parts[[match(nrow(gens[[nm]]), sizes)]]
-    list(fit = list(px$fit, py$fit), eval = list(px$eval, py$eval),
-         split = split)
+    new_split(list(px$fit, py$fit), list(px$eval, py$eval), split)
   })
   names(out) <- names(gens)
   out
@@ -303,49 +308,22 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
 #' @noRd
 curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
                            shared = NULL) {
-  other <- setdiff(method, "kde")
   counts <- list()
-  out_bw <- list()
-  # kde joins the others' sweep, with the bandwidths of every k (or the
-  # fixed ones) in that one sweep
-  one_pass <- "kde" %in% method && !is.unsorted(k, strictly = TRUE)
-  if (one_pass) {
-    nb <- engine_neighbours(real, generated, s, k, method, closed = closed,
-                            bandwidth = bandwidth, bandwidth_k = k,
-                            shared = shared)
-    for (m in method) {
-      counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
-    }
-    bw <- matrix(nb$kde_radius, nrow = 2L)
-    bw <- lapply(seq_along(k), function(j) {
-      c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
-    })
-    return(list(counts = counts, bandwidth = bw))
+  # one sweep for every method and k (k is sorted and unique: check_k());
+  # kde with the bandwidths of every k (or the fixed ones) in that sweep
+  kde <- "kde" %in% method
+  nb <- engine_neighbours(real, generated, s, k, method, closed = closed,
+                          bandwidth = if (kde) bandwidth,
+                          bandwidth_k = if (kde) k, shared = shared)
+  for (m in method) {
+    counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
   }
-  if (length(other)) {
-    nb <- engine_neighbours(real, generated, s, k, other, closed = closed,
-                            shared = shared)
-    for (m in other) {
-      counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
-    }
-  }
-  if ("kde" %in% method) {
-    # the kde radii depend on k through the estimated bandwidths
-    ks <- if (is.null(bandwidth)) k else k[1]
-    parts <- lapply(ks, function(kk) {
-      engine_neighbours(real, generated, s, kk, "kde", bandwidth = bandwidth,
-                        bandwidth_k = kk, closed = closed, shared = shared)
-    })
-    idx <- if (is.null(bandwidth)) seq_along(k) else rep(1L, length(k))
-    counts$kde <- list(
-      a = do.call(cbind, lapply(parts[idx], function(p) p$kde_a[, 1])),
-      b = do.call(cbind, lapply(parts[idx], function(p) p$kde_b[, 1]))
-    )
-    out_bw <- lapply(parts[idx], function(p) {
-      c(real = p$kde_radius[1], generated = p$kde_radius[2])
-    })
-  }
-  list(counts = counts, bandwidth = out_bw)
+  if (!kde) return(list(counts = counts, bandwidth = list()))
+  bw <- matrix(nb$kde_radius, nrow = 2L)
+  bw <- lapply(seq_along(k), function(j) {
+    c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
+  })
+  list(counts = counts, bandwidth = bw)
 }
 
 #' The lambda grid of Sajjadi et al. (2018): tan of equally spaced angles

@@ -1,4 +1,4 @@
-# Thin wrappers over the C engine (src/tiles.c, src/neighbours.c,
+# Thin wrappers over the C engine (src/neighbours.c, src/products.c ...,
 # src/envelope.c). Inputs are already validated (validate.R).
 
 show_progress <- function() {
@@ -11,12 +11,12 @@ show_progress <- function() {
 engine_has_sgemm <- function() .Call(ffi_sgemm)
 
 #' The BLAS's thread count (NA when it is not OpenBLAS, whose threads the
-#' engine sets to one during its own, split products; src/tiles.c); `n`
+#' engine sets to one during its own, split products; src/products.c); `n`
 #' sets it first and the count before is returned
 #' @noRd
 engine_blas_threads <- function(n = NULL) .Call(ffi_blas_threads, n)
 
-#' Bytes the engine keeps in its scratch slots between calls (src/tiles.c);
+#' Bytes the engine keeps in its scratch slots between calls (src/scratch.c);
 #' `release = TRUE` frees them (after reporting)
 #' @noRd
 engine_scratch <- function(release = FALSE) .Call(ffi_scratch, release)
@@ -44,6 +44,23 @@ engine_estimators <- local({
   }
 })
 
+#' The engine planner's sweeps for a request (src/neighbours.c,
+#' nb_plan_make()): `estimators` as in engine_call(), evaluation rows = fit
+#' rows (`self`) or not, `cross` mode, own radii given for no fit set (0),
+#' the real one (1) or both (2). Kinds: "symmetric:real",
+#' "symmetric:generated" (own radii, each pair of a fit set once),
+#' "cross-radii", "cross-decide" (X_f x Y_f once), "full:fit", "full".
+#' @noRd
+engine_plan <- function(estimators, self = TRUE, cross = FALSE, own = 0L) {
+  .Call(ffi_engine_plan, as.character(estimators), isTRUE(self),
+        isTRUE(cross), as.integer(own))
+}
+
+#' The sweeps the engine ran since the last reset, a count per kind (as
+#' engine_plan()); `reset = TRUE` starts the count again.
+#' @noRd
+engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
+
 # The one place the engine's arguments are assembled: .Call(ffi_engine,
 # real, generated, spec). C errors come back as classed R errors.
 engine_call <- function(real, generated, s, ks, estimators, own = NULL,
@@ -67,9 +84,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     # tests); own_buffer: candidates kept per row there (0: default; tests)
     symmetric = !isFALSE(getOption("prdcurve.symmetric")),
     own_buffer = as.integer(getOption("prdcurve.own_buffer", 0L)),
-    # products in single precision where the engine can (tiles.c)
+    # products in single precision where the engine can (products.c)
     single = identical(precision, "single"),
-    # the engine's largest buffers are kept for the next call (tiles.c)
+    # the engine's largest buffers are kept for the next call (scratch.c)
     keep_scratch = !isFALSE(getOption("prdcurve.keep_scratch"))
   )
   with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
@@ -189,12 +206,35 @@ engine_neighbours <- function(real, generated, s, ks, what,
     if (is.null(shared) || !own_sweep) return(NULL)
     shared_own_real(shared, real, s, k, call)
   }
+  # on futures (engine-futures.R): own radii computed first, in blocks
+  fut <- engine_futures_on()
+  own_pair <- function(k) {
+    one <- function(x, rows) {
+      r <- own_radii_futures(x, rows, k, precision)
+      if (is.null(r)) {
+        r <- engine_call(x, x[0, , drop = FALSE],
+                         list(fit = list(as.integer(rows), integer()),
+                              eval = NULL), k, "own", precision = precision,
+                         call = call)$own_x
+      }
+      r
+    }
+    ox <- if (!is.null(shared)) shared_own_real(shared, real, s, k, call)
+    if (is.null(ox)) ox <- one(real, s$fit[[1]])
+    list(ox, one(generated, s$fit[[2]]))
+  }
   if (length(derived)) {
     k_own <- sort(unique(c(ks, as.integer(derived))))
-    ox <- own_real(k_own)
-    r <- engine_call(real, generated, s, k_own, "own",
-                     own = if (!is.null(ox)) list(ox, NULL), closed = closed,
-                     precision = precision, call = call)
+    if (fut) {
+      r <- own_pair(k_own)
+      r <- structure(list(own_x = r[[1]], own_y = r[[2]]), exact = 0,
+                     threads = 1L, precision = precision)
+    } else {
+      ox <- own_real(k_own)
+      r <- engine_call(real, generated, s, k_own, "own",
+                       own = if (!is.null(ox)) list(ox, NULL),
+                       closed = closed, precision = precision, call = call)
+    }
     exact <- attr(r, "exact")
     threads <- attr(r, "threads")
     used <- attr(r, "precision")
@@ -221,17 +261,43 @@ engine_neighbours <- function(real, generated, s, ks, what,
       ox <- own_real(ks)
       if (!is.null(ox)) own_arg <- list(ox, NULL)
     }
-    if (engine_use_futures(s, cross)) {
-      if (is.null(own_arg) && "ipr" %in% rest) {
-        # the own radii once, here, not in every worker
-        r <- engine_call(real, generated, s, ks, "own",
-                         precision = precision, call = call)
-        exact <- exact + attr(r, "exact")
-        used <- c(used, attr(r, "precision"))
-        own_arg <- list(r$own_x, r$own_y)
+    self <- is.null(s$eval)
+    sweeps <- if (fut) {
+      engine_plan(rest, self = self, cross = cross,
+                  own = if (is.null(own_arg)) 0L else
+                    if (is.null(own_arg[[2]])) 1L else 2L)
+    }
+    if (fut && any(startsWith(sweeps, "symmetric")) &&
+        (is.null(own_arg) || is.null(own_arg[[2]]))) {
+      # the own radii once, in blocks on the workers
+      own_arg <- own_pair(ks)
+      sweeps <- setdiff(sweeps, c("symmetric:real", "symmetric:generated"))
+    }
+    radii_only <- all(rest %in% c("own", "query_x", "query_y"))
+    if (fut && cross && "cross-decide" %in% sweeps) {
+      out <- cross_futures(real, generated, s, ks, setdiff(rest, "own"),
+                           own_arg, radii, closed, precision)
+      if ("own" %in% rest) {
+        out$own_x <- own_arg[[1]]
+        out$own_y <- own_arg[[2]]
       }
+    } else if (fut && is.list(s$eval) && !cross) {
       out <- engine_futures(real, generated, s, ks, rest, own_arg, radii,
                             closed, precision, call = call)
+    } else if (fut && self && radii_only && "cross-radii" %in% sweeps &&
+               !is.null(xr <- cross_radii_futures(real, generated, s, ks,
+                                                  precision))) {
+      # query_x: own radii of X_f's rows, X_f-radii of Y_f's rows;
+      # query_y: Y_f-radii of X_f's rows, own radii of Y_f's rows
+      outputs <- unlist(table$outputs)
+      out <- stats::setNames(vector("list", length(outputs)), outputs)
+      if ("query_x" %in% rest) out$query_x <- rbind(own_arg[[1]], xr[[2]])
+      if ("query_y" %in% rest) out$query_y <- rbind(xr[[1]], own_arg[[2]])
+      if ("own" %in% rest) {
+        out$own_x <- own_arg[[1]]
+        out$own_y <- own_arg[[2]]
+      }
+      out <- engine_combine_attrs(out, list(xr))
     } else {
       out <- engine_call(real, generated, s, ks, rest, own_arg, radii, closed,
                          cross = cross, precision = precision, call = call)
@@ -255,18 +321,6 @@ engine_neighbours <- function(real, generated, s, ks, what,
   attr(out, "precision") <- if (length(used) == 1L) used else
     if (length(used)) "mixed" else precision
   out
-}
-
-#' Evaluation sweeps go to futures when the user has set a non-sequential
-#' future::plan() (and future.apply is installed), with a split given as
-#' evaluation rows; option prdcurve.future = FALSE turns it off.
-#' @noRd
-engine_use_futures <- function(s, cross = FALSE) {
-  is.list(s$eval) && !isTRUE(cross) &&
-    !isFALSE(getOption("prdcurve.future")) &&
-    requireNamespace("future.apply", quietly = TRUE) &&
-    !inherits(future::plan(), "sequential") &&
-    future::nbrOfWorkers() > 1
 }
 
 #' The evaluation rows in blocks, one future per block (each worker runs
@@ -350,12 +404,18 @@ shared_own_real <- function(shared, real, s, ks, call) {
   for (e in shared$entries) {
     if (identical(e$ks, ks) && identical(e$fit, fx)) return(e$own)
   }
-  r <- engine_call(real, real[0, , drop = FALSE],
-                   list(fit = list(fx, integer()), eval = NULL), ks, "own",
-                   precision = engine_precision(call), call = call)
+  own <- if (engine_futures_on()) {
+    own_radii_futures(real, fx, ks, engine_precision(call))
+  }
+  if (is.null(own)) {
+    own <- engine_call(real, real[0, , drop = FALSE],
+                       list(fit = list(fx, integer()), eval = NULL), ks,
+                       "own", precision = engine_precision(call),
+                       call = call)$own_x
+  }
   shared$entries[[length(shared$entries) + 1L]] <-
-    list(fit = fx, ks = ks, own = r$own_x)
-  r$own_x
+    list(fit = fx, ks = ks, own = own)
+  own
 }
 
 #' Lower envelope of the classifier family (SPEC.md section 2)

@@ -470,9 +470,11 @@ entropy_samples <- function(real, generated, k = 5, split = 0,
                             standardize = c("none", "real")) {
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
+  # one real split shared by every model (paired), as entropy_metrics()
+  sp <- resolve_model_splits(split, sets$real, sets$generated)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
-    s <- resolve_split(split, nrow(sets$real), nrow(g))
+    s <- sp[[m]]
     res <- entropy_core(sets$real, g, s, k)
     part <- function(tab, which, ids) {
       id_col <- if (!is.null(ids)) list(id = ids[tab$row])

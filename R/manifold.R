@@ -105,10 +105,10 @@
 #' @param generated Generated samples (from Q), m x d, same columns: one
 #'   sample set, a named list of sample sets (one per model), or a data
 #'   frame grouped by a model column.
-#' @param metrics Names of the metrics to compute (default: all), any of
-#'   `"precision"`, `"recall"`, `"density"`, `"coverage"`, `"c_precision"`,
-#'   `"sym_precision"`, `"sym_recall"`, `"prc_precision"`, `"prc_recall"`,
-#'   `"p_precision"`, `"p_recall"`.
+#' @param metrics Names of the metrics to compute (default: all, in this
+#'   order):
+#'
+#'   `r manifold_metrics_doc()`
 #' @param k Number of neighbours: one or more whole numbers, each with
 #'   1 <= k <= (smaller fit set size) - 1. Default 5 (Naeem et al. 2020;
 #'   Kynkaanniemi et al. 2019 use 3). Several values are computed in the
@@ -195,11 +195,7 @@
 #'                  replicates = 20)
 #' @export
 manifold_metrics <- function(real, generated,
-                             metrics = c("precision", "recall", "density",
-                                         "coverage", "c_precision",
-                                         "sym_precision", "sym_recall",
-                                         "prc_precision", "prc_recall",
-                                         "p_precision", "p_recall"),
+                             metrics = manifold_metric_names(),
                              k = 5, split = 0, closed = TRUE, k_prime = 1,
                              ppr_scale = 1.2, ppr_k = 4, replicates = 0,
                              conf_level = 0.9, features = NULL, id = NULL,
@@ -208,7 +204,7 @@ manifold_metrics <- function(real, generated,
   if (is.numeric(metrics)) {
     # the old argument order was (real, generated, k, metrics)
     old <- legacy_k_first("manifold_metrics", metrics, k, missing(k),
-                          manifold_metric_names)
+                          manifold_metric_names())
     k <- old$k
     metrics <- old$metrics
   }
@@ -222,7 +218,7 @@ manifold_metrics <- function(real, generated,
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
   check_sample_traps(sets, k, split)
-  metrics <- check_methods(metrics, manifold_metric_names, arg = "metrics")
+  metrics <- check_methods(metrics, manifold_metric_names(), arg = "metrics")
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
   opts$ppr_k_default <- missing(ppr_k)
   replicates <- check_replicates(replicates)
@@ -334,9 +330,11 @@ manifold_samples <- function(real, generated, k = 5, split = 0,
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
   metrics <- c("precision", if (probabilistic) "p_precision")
   shared <- engine_shared()
+  # one real split shared by every model (paired), as manifold_metrics()
+  sp <- resolve_model_splits(split, sets$real, sets$generated)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
-    s <- resolve_split(split, nrow(sets$real), nrow(g))
+    s <- sp[[m]]
     res <- manifold_core(sets$real, g, s, metrics, k, opts, per_sample = TRUE,
                          shared = shared)
     part <- function(tab, which, ids, own) {
@@ -380,7 +378,8 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   sizes <- split_sizes(s)
   limit <- min(sizes[["fit_real"]], sizes[["fit_generated"]]) - 1L
   k <- check_k(k, limit, what = what, call = call)
-  want_ppr <- any(c("p_precision", "p_recall") %in% metrics)
+  want_ppr <- "ppr" %in% unlist(lapply(manifold_registry[metrics], `[[`,
+                                        "needs"))
   ppr_k <- opts$ppr_k
   if (want_ppr && isTRUE(opts$ppr_k_default) && ppr_k > limit && limit >= 1) {
     # the default ppr_k = 4 of Park and Kim does not fit tiny sets
@@ -393,15 +392,12 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   if (want_ppr) check_k(ppr_k, limit, arg = "ppr_k", what = what, call = call)
   k_prime <- opts$k_prime
 
-  uses <- function(m) any(m %in% metrics)
-  est <- c(
-    if (per_sample || uses(c("precision", "recall", "density",
-                             "sym_precision", "sym_recall"))) "ipr",
-    if (per_sample || uses(c("coverage", "c_precision", "sym_precision",
-                             "sym_recall", "prc_precision",
-                             "prc_recall"))) "coverage",
-    if (want_ppr) "ppr"
-  )
+  # the engine's estimators: the needs of the metrics asked for (per-sample
+  # tables: the ball counts of both kinds)
+  reg <- manifold_registry[metrics]
+  est <- unique(c(if (per_sample) c("ipr", "coverage"),
+                  unlist(lapply(reg, `[[`, "needs"))))
+  est <- intersect(c("ipr", "coverage", "ppr"), est)
   ks <- sort(unique(c(k, if (want_ppr) ppr_k)))
   nb <- engine_neighbours(real, generated, s, ks, est,
                           ppr_k = if (want_ppr) ppr_k,
@@ -420,25 +416,16 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   ipr_real <- if ("ipr" %in% est) cnt("ipr_b", ix)
   cov_gen <- if ("coverage" %in% est) cnt("coverage_a", iy)
   cov_real <- if ("coverage" %in% est) cnt("coverage_b", ix)
-  share <- function(m, thr) colMeans(m >= thr)
-  per_k <- list(
-    precision = function() share(ipr_gen, 1),
-    recall = function() share(ipr_real, 1),
-    density = function() colSums(ipr_gen) / (k * n_ey),
-    coverage = function() share(cov_real, 1),
-    c_precision = function() share(cov_gen, 1),
-    sym_precision = function() pmin(share(ipr_gen, 1), share(cov_gen, 1)),
-    sym_recall = function() pmin(share(ipr_real, 1), share(cov_real, 1)),
-    prc_precision = function() share(cov_gen, k_prime),
-    prc_recall = function() share(cov_real, k_prime)
-  )
   # 1 - prod(1 - tau) from the engine's sums of log1p(-tau)
   p_gen <- if (want_ppr) -expm1(nb$ppr_a[iy])
   p_real <- if (want_ppr) -expm1(nb$ppr_b[ix])
+  q <- list(ipr_gen = ipr_gen, ipr_real = ipr_real, cov_gen = cov_gen,
+            cov_real = cov_real, p_gen = p_gen, p_real = p_real, k = k,
+            n_ey = n_ey, k_prime = k_prime)
   rows <- lapply(metrics, function(m) {
-    if (m == "p_precision") return(list(m, ppr_k, mean(p_gen)))
-    if (m == "p_recall") return(list(m, ppr_k, mean(p_real)))
-    list(rep(m, length(k)), k, as.double(per_k[[m]]()))
+    v <- manifold_registry[[m]]$value(q)
+    kk <- if (manifold_registry[[m]]$per_k) k else ppr_k
+    list(rep(m, length(kk)), kk, as.double(v))
   })
   values <- tibble::tibble(
     metric = unlist(lapply(rows, `[[`, 1)),
@@ -476,13 +463,79 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   out
 }
 
-#' The metrics of manifold_metrics(), in output order.
-#' @noRd
-manifold_metric_names <- c("precision", "recall", "density", "coverage",
-                           "c_precision", "sym_precision", "sym_recall",
-                           "prc_precision", "prc_recall", "p_precision",
-                           "p_recall")
+# ---- the registry of the manifold metrics --------------------------------
+#
+# One row per metric: what it needs from the engine (its estimators, in
+# src/neighbours.c's table: "ipr" = the number of the other set's k-NN
+# balls holding a sample, "coverage" = the number of the other set's fit
+# points in the sample's own k-NN ball, "ppr" = the sums of log(1 - tau)),
+# its value from those counts, whether it has a value per k (or one, at
+# ppr_k), its bounds and a line of documentation. The default `metrics`,
+# the engine request, interval clamping and the docs of `metrics` all come
+# from here. The value functions see `q`: ipr_gen, ipr_real, cov_gen,
+# cov_real (counts of the evaluation rows of generated / real, a column per
+# k), p_gen, p_real (1 - prod(1 - tau) per row), k, n_ey (evaluation rows
+# of generated), k_prime.
 
-#' Metrics bounded by [0, 1] (interval clamping)
+manifold_metric <- function(name, needs, value, doc, per_k = TRUE,
+                            lower = 0, upper = 1) {
+  list(name = name, needs = needs, value = value, doc = doc, per_k = per_k,
+       lower = lower, upper = upper)
+}
+
+share <- function(m, thr) colMeans(m >= thr)
+
+manifold_registry <- local({
+  r <- list(
+    manifold_metric("precision", "ipr", function(q) share(q$ipr_gen, 1),
+      "share of generated samples inside some real k-NN ball (Kynkaanniemi et al. 2019)"),
+    manifold_metric("recall", "ipr", function(q) share(q$ipr_real, 1),
+      "share of real samples inside some generated k-NN ball (Kynkaanniemi et al. 2019)"),
+    manifold_metric("density", "ipr",
+      function(q) colSums(q$ipr_gen) / (q$k * q$n_ey),
+      "mean number of real k-NN balls holding a generated sample, over k (Naeem et al. 2020); unbounded above",
+      upper = Inf),
+    manifold_metric("coverage", "coverage", function(q) share(q$cov_real, 1),
+      "share of real samples whose own k-NN ball holds a generated sample (Naeem et al. 2020)"),
+    manifold_metric("c_precision", "coverage", function(q) share(q$cov_gen, 1),
+      "share of generated samples whose own k-NN ball holds a real sample (Khayatkhoei and AbdAlmageed 2023)"),
+    manifold_metric("sym_precision", c("ipr", "coverage"),
+      function(q) pmin(share(q$ipr_gen, 1), share(q$cov_gen, 1)),
+      "min(precision, c_precision) (Khayatkhoei and AbdAlmageed 2023, eq. 5)"),
+    manifold_metric("sym_recall", c("ipr", "coverage"),
+      function(q) pmin(share(q$ipr_real, 1), share(q$cov_real, 1)),
+      "min(recall, coverage) (Khayatkhoei and AbdAlmageed 2023, eq. 6)"),
+    manifold_metric("prc_precision", "coverage",
+      function(q) share(q$cov_gen, q$k_prime),
+      "share of generated samples with at least k_prime real samples in their own k-NN ball (Cheema and Urner 2023)"),
+    manifold_metric("prc_recall", "coverage",
+      function(q) share(q$cov_real, q$k_prime),
+      "share of real samples with at least k_prime generated samples in their own k-NN ball (Cheema and Urner 2023)"),
+    manifold_metric("p_precision", "ppr", function(q) mean(q$p_gen),
+      "mean over generated samples of 1 - prod(1 - tau) over the real balls of radius R (Park and Kim 2023); one value, at ppr_k",
+      per_k = FALSE),
+    manifold_metric("p_recall", "ppr", function(q) mean(q$p_real),
+      "mean over real samples of 1 - prod(1 - tau) over the generated balls (Park and Kim 2023); one value, at ppr_k",
+      per_k = FALSE)
+  )
+  stats::setNames(r, vapply(r, `[[`, "", "name"))
+})
+
+#' The metrics of manifold_metrics(), in output order (the registry's).
 #' @noRd
-manifold_bounded <- setdiff(manifold_metric_names, "density")
+manifold_metric_names <- function() names(manifold_registry)
+
+#' Bounds of a metric for interval clamping: c(lower, upper) (NULL: not a
+#' manifold metric)
+#' @noRd
+manifold_bounds <- function(m) {
+  r <- manifold_registry[[m]]
+  if (is.null(r)) NULL else c(r$lower, r$upper)
+}
+
+#' The docs of `metrics`, from the registry (roxygen inline code)
+#' @noRd
+manifold_metrics_doc <- function() {
+  paste0("* `\"", names(manifold_registry), "\"`: ",
+         vapply(manifold_registry, `[[`, "", "doc"), collapse = "\n")
+}

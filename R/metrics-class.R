@@ -40,11 +40,11 @@ metric_intervals <- function(x, reps, divisor, conf_level) {
     hit <- reps$model == x$model[i] & reps$metric == x$metric[i] &
       reps$k == x$k[i]
     if (!any(hit)) next
-    m <- x$metric[i]
+    b <- manifold_bounds(x$metric[i])
+    if (is.null(b)) b <- c(-Inf, Inf)
     ci <- replicate_interval(
       x$value[i], reps$value[hit], reps$replicate[hit], divisor, conf_level,
-      lower_bound = if (m %in% manifold_metric_names) 0 else -Inf,
-      upper_bound = if (m %in% manifold_bounded) 1 else Inf)
+      lower_bound = b[1], upper_bound = b[2])
     lower[i] <- ci[["lower"]]
     upper[i] <- ci[["upper"]]
   }

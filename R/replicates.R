@@ -26,7 +26,13 @@ run_replicates <- function(real, gens, R, fun) {
     cli::cli_progress_bar("Half-sample replicates", total = 2 * P,
                           .envir = environment())
   }
-  take <- function(x, rows) x[rows, , drop = FALSE]
+  # each half remembers its rows in the full set (a split given as rows
+  # keeps the evaluation rows that fall in the half: split_rows_in_half())
+  take <- function(x, rows) {
+    y <- x[rows, , drop = FALSE]
+    attr(y, "prdcurve_rows") <- rows
+    y
+  }
   results <- vector("list", 2 * P)
   gen_sizes <- vapply(gens, nrow, integer(1))
   for (j in seq_len(P)) {

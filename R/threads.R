@@ -16,6 +16,15 @@
 #'    is set and not `"false"` (as in `R CMD check --as-cran`: CRAN's limit
 #'    of two cores).
 #'
+#' A forked child (`parallel::mclapply()`, future's `multicore`) runs one
+#' thread, as data.table's fork guard does: the OpenMP thread pool does not
+#' survive `fork()`, and a child per core with a thread per core would
+#' oversubscribe the machine. `prd_threads(n)` in the child sets its count
+#' again. Workers of `future` plans that start new R processes run as many
+#' threads as `parallelly::availableCores()` gives them (one per
+#' `multisession` worker; a Slurm job's cores), or
+#' `options(prdcurve.worker_threads = n)`.
+#'
 #' The environment variables are read at every call, so [Sys.setenv()]
 #' takes effect at once. The global OpenMP setting is never changed: each
 #' parallel region asks for its own number of threads. The BLAS used for

@@ -3,7 +3,7 @@
 # shared by several functions. Errors and warnings are classed
 # (R/conditions.R) and name the argument and what was wrong. The few checks
 # that need a function's own context stay next to it (listed in
-# inst/DESIGN-NOTES.md); the C engine re-checks only types and dimensions,
+# bench/results.md, "Validation, conditions ..."); the C engine re-checks only types and dimensions,
 # and its errors are re-raised with a class in R/engine.R.
 
 # ---- sample sets ------------------------------------------------------------
@@ -596,17 +596,51 @@ resolve_split <- function(split, n_real, n_generated,
     }
     fit <- list(setdiff(seq_len(n_real), ev$real),
                 setdiff(seq_len(n_generated), ev$generated))
-    return(list(fit = fit, eval = list(ev$real, ev$generated), split = "rows"))
+    return(new_split(fit, list(ev$real, ev$generated), "rows"))
   }
   check_split_fraction(split, call)
   if (split == 0) {
-    return(list(fit = list(seq_len(n_real), seq_len(n_generated)),
-                eval = NULL, split = 0))
+    return(new_split(list(seq_len(n_real), seq_len(n_generated)), NULL, 0))
   }
   px <- split_part(split, n_real, "real", call)
   py <- split_part(split, n_generated, "generated", call)
-  list(fit = list(px$fit, py$fit), eval = list(px$eval, py$eval),
-       split = split)
+  new_split(list(px$fit, py$fit), list(px$eval, py$eval), split)
+}
+
+#' The resolved split, the one form every function and the engine use:
+#' `fit` (fit rows of real and generated), `eval` (their evaluation rows;
+#' NULL: the fit rows themselves, self excluded), `split` (as given: 0, a
+#' fraction, or "rows") and `kind` ("none", "fraction" or "rows").
+#' @noRd
+new_split <- function(fit, eval, split) {
+  kind <- if (is.null(eval)) "none" else
+    if (identical(split, "rows")) "rows" else "fraction"
+  structure(list(fit = fit, eval = eval, split = split, kind = kind),
+            class = "prdcurve_split")
+}
+
+#' A split given as rows, for a half-sample of the replicates (a subset
+#' whose attribute "prdcurve_rows" holds its rows in the full set): the
+#' user's evaluation rows that fall in the half, as positions in it; the
+#' rest of the half is fitted on. A half without any of a set's evaluation
+#' rows, or with fewer than 2 rows to fit on, is an error (prdcurve_error_split).
+#' @noRd
+split_rows_in_half <- function(split, real, g, call = rlang::caller_env()) {
+  map <- function(rows, x, nm) {
+    from <- attr(x, "prdcurve_rows")
+    if (is.null(from)) return(rows)
+    pos <- which(from %in% rows)
+    if (!length(pos) || length(from) - length(pos) < 2L) {
+      prd_abort(c(
+        "A half-sample of the replicates holds {length(pos)} of the {length(rows)} evaluation row{?s} of {.arg split${nm}} and {length(from) - length(pos)} row{?s} to fit on.",
+        "i" = "Each half keeps the evaluation rows that fall in it, so each half needs at least 1 of them and 2 other rows.",
+        "i" = "Give more evaluation rows, or use {.code replicates = 0}."
+      ), "split", call = call)
+    }
+    pos
+  }
+  list(real = map(split$real, real, "real"),
+       generated = map(split$generated, g, "generated"))
 }
 
 check_split_fraction <- function(split, call = rlang::caller_env()) {

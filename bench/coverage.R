@@ -481,7 +481,7 @@ write_results <- function(res, runs, path = "bench/results.md") {
            "est ± z sd* (delete-d jackknife with d = n/2, Shao and Wu 1989), ",
            "as prdcurve 0.2.0 did; the spread of overlapping halves equals ",
            "Var(theta_n) only for smooth statistics, and it overstated the ",
-           "curve statistics' variance (inst/DESIGN-NOTES.md)."),
+           "curve statistics' variance (bench/results.md, \"Intervals\")."),
     "",
     md_variants(vv),
     "")

@@ -5,6 +5,8 @@
 static const R_CallMethodDef call_methods[] = {
   {"ffi_engine", (DL_FUNC) &ffi_engine, 3},
   {"ffi_estimators", (DL_FUNC) &ffi_estimators, 0},
+  {"ffi_engine_plan", (DL_FUNC) &ffi_engine_plan, 4},
+  {"ffi_engine_sweeps", (DL_FUNC) &ffi_engine_sweeps, 1},
   {"ffi_sgemm", (DL_FUNC) &ffi_sgemm, 0},
   {"ffi_blas_threads", (DL_FUNC) &ffi_blas_threads, 1},
   {"ffi_scratch", (DL_FUNC) &ffi_scratch, 1},
@@ -17,6 +19,7 @@ void attribute_visible R_init_prdcurve(DllInfo *dll) {
   R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
   R_useDynamicSymbols(dll, FALSE);
   R_forceSymbols(dll, TRUE);
+  prd_fork_guard();
 }
 
 void attribute_visible R_unload_prdcurve(DllInfo *dll) {

@@ -34,7 +34,7 @@ int prd_threads_get(void);
  * at most `cap`. */
 int prd_threads_for(int64_t work, int cap);
 
-/* ---- tiles.c: the one blocked distance engine ------------------------- */
+/* ---- the blocked distance engine (products.c, sweep.c, rowops.c ...) -- */
 
 /* Rows of up to two column-major source matrices, selected by 0-based row
  * index: positions 0..n0-1 are rows idx[p] of src[0], positions n0..n-1
@@ -52,10 +52,10 @@ typedef struct {
   int rm_d;
 } prd_rows;
 
-/* Precision of the tile products of one engine call (tiles.c): double
+/* Precision of the tile products of one engine call (products.c): double
  * (dgemm), or single (sgemm) on float copies of the translated rows
  * multiplied by `scale`, a power of two making every squared norm of the
- * call at most 1 (no float overflow; underflow bounded in tiles.c). */
+ * call at most 1 (no float overflow; underflow bounded in products.c). */
 typedef struct {
   int single;
   double scale;
@@ -75,7 +75,7 @@ typedef struct {
   int d;
   const double *norm2;
   double norm2_max;   /* largest squared norm: bounds the rounding error */
-  double tol_rel;     /* rounding bound per unit of squared norm, see tiles.c */
+  double tol_rel;     /* rounding bound per unit of squared norm, see products.c */
   double tol_abs;     /* and its absolute part (float underflow; 0 in double) */
   prd_rows orig;
 } prd_ref;
@@ -124,11 +124,11 @@ typedef struct {
 void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
                   const double *centre, const prd_prec *prec, int slot);
 
-/* Scratch kept between engine calls (tiles.c): the reference blocks, the
+/* Scratch kept between engine calls (scratch.c): the reference blocks, the
  * tile and the own-radius candidates each have a slot, grown on demand;
  * slot -1 or under 1 MiB: R_alloc(). Main thread only. */
 enum { PRD_SCR_REF_A, PRD_SCR_REF_B, PRD_SCR_TILE, PRD_SCR_OWN, PRD_SCR_OWN_B,
-       PRD_SCR_ROW_A, PRD_SCR_ROW_B, PRD_SCR_N };
+       PRD_SCR_ROW_A, PRD_SCR_ROW_B, PRD_SCR_EXACT, PRD_SCR_N };
 void *prd_scratch(int slot, size_t bytes);
 void prd_scratch_release(void);
 /* frees the slots larger than `limit` bytes */
@@ -137,7 +137,7 @@ SEXP ffi_scratch(SEXP release);
 
 /* The precision of an engine call's products: single when `want` and
  * sgemm is available and the rounding window stays narrow for these data
- * (tiles.c); max_norm2: the largest squared norm of the translated rows
+ * (products.c); max_norm2: the largest squared norm of the translated rows
  * the call uses, mean_norm2: their mean over the real rows. */
 prd_prec prd_prec_choose(int want, int d, double max_norm2,
                          double mean_norm2);
@@ -153,7 +153,7 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
 /* k-NN radii (squared, exact; one column of `out`, n x nk, per k of the
  * increasing ks) of every row of `rows` in `rows` itself, self excluded
  * by index, from symmetric tiles: each unordered pair's product once.
- * cap_min: candidates kept per row (0: the default), see tiles.c. */
+ * cap_min: candidates kept per row (0: the default), see radii.c. */
 void prd_own_radii(const prd_rows *rows, int d, const double *centre,
                    const prd_prec *prec, const int *ks, int nk, int threads,
                    int cap_min, prd_progress *prog, double *out);
@@ -236,9 +236,13 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
 /* ---- neighbours.c ----------------------------------------------------- */
 SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec);
 SEXP ffi_estimators(void);
+SEXP ffi_engine_plan(SEXP est, SEXP self, SEXP cross, SEXP own);
+SEXP ffi_engine_sweeps(SEXP reset);
+/* forked children run one thread (threads.c) */
+void prd_fork_guard(void);
 SEXP ffi_sgemm(void);
 
-/* ---- tiles.c --------------------------------------------------------- */
+/* ---- products.c, scratch.c -------------------------------------------- */
 SEXP ffi_blas_threads(SEXP n);
 
 /* ---- threads.c -------------------------------------------------------- */

@@ -17,6 +17,29 @@
 
 static int prd_nthreads = 0; /* 0 = not set: the default */
 
+/* The fork guard (as data.table's): a forked child (parallel::mclapply(),
+ * future's multicore) runs one thread. GNU OpenMP's thread pool does not
+ * survive fork(): a child that starts a parallel region after its parent
+ * has used one can hang; and a child per core, each with a thread per
+ * core, would oversubscribe the machine anyway. prd_threads(n) in the
+ * child sets its count again. */
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#define PRD_HAVE_ATFORK 1
+#endif
+
+static void prd_after_fork_child(void) { prd_nthreads = 1; }
+
+void prd_fork_guard(void) {
+#ifdef PRD_HAVE_ATFORK
+  static int done = 0;
+  if (!done) {
+    pthread_atfork(NULL, NULL, prd_after_fork_child);
+    done = 1;
+  }
+#endif
+}
+
 /* Leading whole number >= 1 of an environment variable; 0 when unset,
  * empty or not a number. OMP_NUM_THREADS may be a list ("4,2"): its first
  * element is the outer level's count. */

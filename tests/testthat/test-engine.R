@@ -485,14 +485,50 @@ test_that("under a multisession future plan the evaluation blocks run as futures
   seq_res <- run()
   old <- future::plan(future::multisession, workers = 2)
   on.exit(future::plan(old), add = TRUE)
-  expect_true(prdcurve:::engine_use_futures(list(eval = list(1L, 1L))))
+  expect_true(prdcurve:::engine_futures_on())
   par_res <- run()
   expect_identical(par_res$cv, seq_res$cv)
-  ppr <- seq_res$m$metric %in% c("p_precision", "p_recall")
-  expect_identical(par_res$m[!ppr, ], seq_res$m[!ppr, ])
-  expect_equal(par_res$m$value[ppr], seq_res$m$value[ppr], tolerance = 1e-12)
+  expect_identical(par_res$m, seq_res$m)
   future::plan(future::sequential)
-  expect_false(prdcurve:::engine_use_futures(list(eval = list(1L, 1L))))
+  expect_false(prdcurve:::engine_futures_on())
+})
+
+test_that("under futures, own radii and the sweeps without a split run on the workers, with the same results", {
+  skip_on_cran()
+  skip_if_not_installed("future.apply")
+  set.seed(316)
+  # ties (a grid) and offsets: exact radii and decisions at the windows
+  real <- matrix(sample(0:5, 420 * 3, TRUE) + 1e3, ncol = 3)
+  gen <- matrix(rnorm(380 * 3, 1e3 + 2), ncol = 3)
+  gen2 <- round(gen)
+  realc <- real + matrix(rnorm(420 * 3, sd = 0.1), ncol = 3)
+  run <- function() {
+    set.seed(9)
+    list(
+      m = manifold_metrics(real, list(a = gen, b = gen2), k = c(2, 6)),
+      four = manifold_metrics(real, gen, k = 4, metrics = c(
+        "precision", "recall", "density", "coverage")),
+      rows = manifold_metrics(real, gen, k = 3,
+                              split = list(real = 1:150, generated = 1:150)),
+      samples = manifold_samples(real, gen2, k = 3, probabilistic = TRUE),
+      ent = entropy_metrics(realc, gen, k = c(1, 3)),
+      own = knn_entropy(gen, k = 4),
+      curve = prd_curve(real, gen, k = 5, angles = 31)
+    )
+  }
+  seq_res <- run()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  prdcurve:::engine_sweeps(reset = TRUE)
+  par_res <- run()
+  here <- prdcurve:::engine_sweeps(reset = TRUE)
+  for (nm in names(seq_res)) expect_identical(par_res[[nm]], seq_res[[nm]])
+  # no sweep ran in this process: own radii, cross decisions and cross
+  # radii without a split went to the workers too
+  expect_identical(sum(here), 0)
+  # the merge of own radii from blocks is the k-th smallest of the parts
+  m <- prdcurve:::merge_smallest(list(cbind(1, 4, 9), cbind(2, 3, 10)), c(1, 3, 5))
+  expect_identical(m, cbind(1, 3, 9))
 })
 
 test_that("prd_curve(k = c(5, 9), method = \"kde\") is one sweep with the curves of each k", {

@@ -141,3 +141,28 @@ test_that("the default honours OMP_NUM_THREADS, OMP_THREAD_LIMIT, _R_CHECK_LIMIT
                      "cat(prd_threads(), {prd_threads(3); prd_threads()})"),
     c(min(2L, cores), min(3L, cores)))
 })
+
+test_that("forked children run one thread (the fork guard), with the same results", {
+  skip_on_os("windows")
+  skip_on_cran()
+  set0 <- prdcurve:::thread_info()[["set"]]
+  prd_threads(2)
+  on.exit(prd_threads(set0), add = TRUE)
+  set.seed(4)
+  x <- matrix(rnorm(600 * 5), ncol = 5)
+  y <- matrix(rnorm(600 * 5, 0.3), ncol = 5)
+  # the parent has used its OpenMP team before forking
+  here <- manifold_metrics(x, y, k = 3)
+  kids <- parallel::mclapply(1:2, function(i) {
+    list(threads = prd_threads(), metrics = manifold_metrics(x, y, k = 3),
+         again = {prd_threads(2); prd_threads()})
+  }, mc.cores = 2)
+  for (kid in kids) {
+    expect_identical(kid$threads, 1L)
+    expect_identical(kid$metrics, here)
+    # prd_threads(n) in the child sets its count again
+    expect_identical(kid$again, min(2L, prdcurve:::thread_info()[["max"]]))
+  }
+  # the parent keeps its count
+  expect_identical(prd_threads(), min(2L, prdcurve:::thread_info()[["max"]]))
+})

@@ -1,0 +1,272 @@
+# Every sweep of the engine on future workers (future::plan()), in blocks of
+# rows that each worker runs with the same C engine. Per-row results do not
+# depend on the blocks, so they are identical to the in-process run:
+#
+# - own radii (symmetric sweeps): the fit rows in blocks B_1..B_m; a task
+#   is a block against itself (symmetric tiles) or a pair of blocks
+#   (B_i x B_j once, both sides): every pair once, as in process. Each task
+#   gives every row its kmax smallest exact distances in that part (radii
+#   at k = 1..kmax), and a row's k-th radius is the k-th smallest of its
+#   parts: the exact k-th distance, the same value.
+# - cross decisions without a split (manifold metrics): X_f in blocks, each
+#   against the whole of Y_f, both sides decided; a row of X_f is complete
+#   in its block, a row of Y_f sums its counts over the blocks (integers:
+#   exact). The ppr sums of Y_f's rows are sums of doubles, whose order
+#   the in-process sweep fixes (over X_f in order), so they come from Y_f
+#   in blocks against the whole of X_f, in that order.
+# - cross radii without a split (entropies): X_f in blocks against Y_f,
+#   Y_f's rows merged from their kmax smallest in each block, as above.
+# - evaluation rows of a split: in blocks against the fit sets.
+# Without a split and with the full sweep (curves with split = 0), the
+# sweep stays in the calling process.
+
+#' Whether the engine's sweeps go to futures: a non-sequential
+#' future::plan() with more than one worker (future.apply installed), and
+#' option prdcurve.future not FALSE.
+#' @noRd
+engine_futures_on <- function() {
+  !isFALSE(getOption("prdcurve.future")) &&
+    requireNamespace("future.apply", quietly = TRUE) &&
+    !inherits(future::plan(), "sequential") &&
+    future::nbrOfWorkers() > 1
+}
+
+#' Tasks to workers: the tasks (with sizes) in nw groups, largest first to
+#' the least loaded group, then one future per group; each task's result
+#' is returned in the order of `tasks`.
+#' @noRd
+engine_run_tasks <- function(tasks, sizes, globals) {
+  nw <- min(future::nbrOfWorkers(), length(tasks))
+  load <- numeric(nw)
+  group <- integer(length(tasks))
+  for (t in order(-sizes)) {
+    w <- which.min(load)
+    group[t] <- w
+    load[w] <- load[w] + sizes[t]
+  }
+  groups <- lapply(seq_len(nw), function(w) tasks[group == w])
+  parts <- future.apply::future_lapply(groups, function(g) {
+    # the worker's own copy of the package provides the engine
+    run <- utils::getFromNamespace("engine_worker", "prdcurve")
+    run(g, globals)
+  }, future.seed = NULL, future.packages = "prdcurve",
+  future.globals = list(globals = globals), future.scheduling = 1)
+  out <- vector("list", length(tasks))
+  for (w in seq_len(nw)) out[group == w] <- parts[[w]]
+  out
+}
+
+#' A worker's tasks: each a call of engine_call() on the sets of
+#' `globals`. The worker runs as many threads as it has cores
+#' (parallelly::availableCores(): one per multisession worker, the
+#' allocation of a Slurm job), or option prdcurve.worker_threads.
+#' @noRd
+engine_worker <- function(tasks, globals) {
+  n <- getOption("prdcurve.worker_threads")
+  if (is.null(n)) {
+    n <- if (requireNamespace("parallelly", quietly = TRUE))
+      parallelly::availableCores() else 1L
+  }
+  old <- thread_info()[["set"]]
+  .Call(ffi_threads, as.integer(n))
+  on.exit(.Call(ffi_threads, as.integer(old)), add = TRUE)
+  lapply(tasks, function(t) {
+    sets <- globals$sets[t$sets]
+    engine_call(sets[[1]], sets[[2]], t$s, t$ks, t$what, own = t$own,
+                radii = t$radii, closed = t$closed, cross = t$cross,
+                precision = t$precision)
+  })
+}
+
+#' Rows in nb blocks of nearly equal size
+#' @noRd
+engine_blocks <- function(rows, nb) {
+  n <- length(rows)
+  nb <- max(1L, min(nb, n))
+  unname(split(rows, cut(seq_len(n), nb, labels = FALSE)))
+}
+
+#' The k-th smallest of each row of the parts (matrices with the same rows,
+#' each row sorted), for each k of ks
+#' @noRd
+merge_smallest <- function(parts, ks) {
+  m <- do.call(cbind, parts)
+  nr <- nrow(m)
+  if (nr == 0L) return(matrix(double(), 0L, length(ks)))
+  o <- order(rep(seq_len(nr), ncol(m)), as.vector(m))
+  s <- matrix(as.vector(m)[o], nr, ncol(m), byrow = TRUE)
+  s[, ks, drop = FALSE]
+}
+
+#' Own radii (squared, a column per k of ks) of the fit rows `rows` of x
+#' within themselves, self excluded, on futures; NULL when the blocks would
+#' be too small for kmax (the caller then computes them in process).
+#' @noRd
+own_radii_futures <- function(x, rows, ks, precision) {
+  rows <- as.integer(rows)
+  kmax <- max(ks)
+  nb <- future::nbrOfWorkers()
+  while (nb > 1L && length(rows) %/% nb < kmax + 1L) nb <- nb - 1L
+  if (nb < 2L) return(NULL)
+  blocks <- engine_blocks(rows, nb)
+  kk <- seq_len(kmax)
+  empty <- x[0, , drop = FALSE]
+  tasks <- list()
+  sizes <- numeric()
+  for (i in seq_len(nb)) {
+    tasks[[length(tasks) + 1L]] <- list(
+      sets = c(1L, 2L), what = "own", ks = kk, cross = FALSE, i = i, j = i,
+      s = list(fit = list(blocks[[i]], integer()), eval = NULL))
+    sizes <- c(sizes, length(blocks[[i]])^2 / 2)
+  }
+  for (i in seq_len(nb - 1L)) for (j in (i + 1L):nb) {
+    # B_i x B_j once: radii of B_i's rows in B_j (query_y) and of B_j's in
+    # B_i (query_x); own radii given (zeros, unused) so that no symmetric
+    # sweep runs
+    zero <- function(b) matrix(0, length(b), kmax)
+    tasks[[length(tasks) + 1L]] <- list(
+      sets = c(1L, 1L), what = c("query_x", "query_y"), ks = kk,
+      cross = FALSE, i = i, j = j,
+      own = list(zero(blocks[[i]]), zero(blocks[[j]])),
+      s = list(fit = list(blocks[[i]], blocks[[j]]), eval = NULL))
+    sizes <- c(sizes, length(blocks[[i]]) * length(blocks[[j]]))
+  }
+  tasks <- lapply(tasks, function(t) {
+    t$radii <- list()
+    t$closed <- TRUE
+    t$precision <- precision
+    t
+  })
+  res <- engine_run_tasks(tasks, sizes, list(sets = list(x, empty)))
+  parts <- rep(list(list()), nb)
+  for (t in seq_along(tasks)) {
+    i <- tasks[[t]]$i
+    j <- tasks[[t]]$j
+    r <- res[[t]]
+    if (i == j) {
+      parts[[i]][[length(parts[[i]]) + 1L]] <- r$own_x
+    } else {
+      ni <- length(blocks[[i]])
+      nj <- length(blocks[[j]])
+      parts[[i]][[length(parts[[i]]) + 1L]] <- r$query_y[seq_len(ni), , drop = FALSE]
+      parts[[j]][[length(parts[[j]]) + 1L]] <-
+        r$query_x[ni + seq_len(nj), , drop = FALSE]
+    }
+  }
+  do.call(rbind, lapply(parts, merge_smallest, ks = ks))
+}
+
+#' Cross decisions without a split (spec$cross) on futures: the outputs of
+#' engine_call(real, generated, s, ks, what, own, radii, closed, cross =
+#' TRUE), own radii given.
+#' @noRd
+cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
+                          precision) {
+  fx <- as.integer(s$fit[[1]])
+  fy <- as.integer(s$fit[[2]])
+  nfx <- length(fx)
+  nfy <- length(fy)
+  nw <- future::nbrOfWorkers()
+  bx <- engine_blocks(seq_len(nfx), nw)
+  counts <- setdiff(what, "ppr")
+  ppr <- "ppr" %in% what
+  tasks <- lapply(bx, function(b) {
+    list(sets = c(1L, 2L), what = what, ks = ks, cross = TRUE,
+         s = list(fit = list(fx[b], fy), eval = NULL),
+         own = list(own[[1]][b, , drop = FALSE], own[[2]]),
+         radii = radii, closed = closed, precision = precision)
+  })
+  sizes <- lengths(bx) * as.double(nfy)
+  by <- list()
+  if (ppr) {
+    # Y_f's ppr sums: Y_f's rows in blocks against X_f (sets swapped)
+    by <- engine_blocks(seq_len(nfy), nw)
+    tasks <- c(tasks, lapply(by, function(b) {
+      list(sets = c(2L, 1L), what = "ppr", ks = ks, cross = TRUE,
+           s = list(fit = list(fy[b], fx), eval = NULL), own = NULL,
+           radii = list(ppr = rev(radii$ppr)), closed = closed,
+           precision = precision)
+    }))
+    sizes <- c(sizes, lengths(by) * as.double(nfx))
+  }
+  res <- engine_run_tasks(tasks, sizes, list(sets = list(real, generated)))
+  rx <- res[seq_along(bx)]
+  out <- rx[[1]]
+  nE <- nfx + nfy
+  for (e in counts) {
+    a <- paste0(e, "_a")
+    b <- paste0(e, "_b")
+    nk <- ncol(rx[[1]][[a]])
+    ma <- matrix(NA_integer_, nE, nk)
+    mb <- matrix(NA_integer_, nE, nk)
+    ya <- matrix(0L, nfy, nk)
+    for (w in seq_along(bx)) {
+      nb <- length(bx[[w]])
+      mb[bx[[w]], ] <- rx[[w]][[b]][seq_len(nb), , drop = FALSE]
+      ya <- ya + rx[[w]][[a]][nb + seq_len(nfy), , drop = FALSE]
+    }
+    ma[nfx + seq_len(nfy), ] <- ya
+    out[[a]] <- ma
+    out[[b]] <- mb
+  }
+  if (ppr) {
+    pa <- matrix(NA_real_, nE, 1L)
+    pb <- matrix(NA_real_, nE, 1L)
+    for (w in seq_along(bx)) {
+      nb <- length(bx[[w]])
+      pb[bx[[w]], ] <- rx[[w]]$ppr_b[seq_len(nb), , drop = FALSE]
+    }
+    ry <- res[length(bx) + seq_along(by)]
+    for (w in seq_along(by)) {
+      nb <- length(by[[w]])
+      pa[nfx + by[[w]], ] <- ry[[w]]$ppr_b[seq_len(nb), , drop = FALSE]
+    }
+    out$ppr_a <- pa
+    out$ppr_b <- pb
+  }
+  out <- engine_combine_attrs(out, res)
+  out
+}
+
+#' Radii of the rows of X_f in Y_f and of Y_f in X_f without a split
+#' (query_y of X_f's rows, query_x of Y_f's rows) on futures: X_f in
+#' blocks against Y_f; Y_f's rows merged from their kmax smallest in each
+#' block. A list of the two (nfx x nk, nfy x nk).
+#' @noRd
+cross_radii_futures <- function(real, generated, s, ks, precision) {
+  fx <- as.integer(s$fit[[1]])
+  fy <- as.integer(s$fit[[2]])
+  kmax <- max(ks)
+  nb <- future::nbrOfWorkers()
+  while (nb > 1L && length(fx) %/% nb < kmax) nb <- nb - 1L
+  if (nb < 2L || length(fy) < kmax) return(NULL)
+  bx <- engine_blocks(seq_len(length(fx)), nb)
+  kk <- seq_len(kmax)
+  tasks <- lapply(bx, function(b) {
+    list(sets = c(1L, 2L), what = c("query_x", "query_y"), ks = kk,
+         cross = FALSE, s = list(fit = list(fx[b], fy), eval = NULL),
+         own = list(matrix(0, length(b), kmax), matrix(0, length(fy), kmax)),
+         radii = list(), closed = TRUE, precision = precision)
+  })
+  res <- engine_run_tasks(tasks, lengths(bx) * as.double(length(fy)),
+                          list(sets = list(real, generated)))
+  xy <- matrix(NA_real_, length(fx), length(ks))
+  yparts <- list()
+  for (w in seq_along(bx)) {
+    nbw <- length(bx[[w]])
+    xy[bx[[w]], ] <- res[[w]]$query_y[seq_len(nbw), ks, drop = FALSE]
+    yparts[[w]] <- res[[w]]$query_x[nbw + seq_len(length(fy)), , drop = FALSE]
+  }
+  out <- list(xy, merge_smallest(yparts, ks))
+  engine_combine_attrs(out, res)
+}
+
+#' The attributes of several engine results, combined
+#' @noRd
+engine_combine_attrs <- function(out, parts) {
+  attr(out, "exact") <- sum(vapply(parts, attr, 0, "exact"))
+  attr(out, "threads") <- max(vapply(parts, attr, 0L, "threads"))
+  used <- unique(vapply(parts, attr, "", "precision"))
+  attr(out, "precision") <- if (length(used) == 1L) used else "mixed"
+  out
+}

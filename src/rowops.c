@@ -1,0 +1,401 @@
+/* Row operations on one distance row: exact comparisons, the selection
+ * of the k-th smallest values, the counting passes. */
+#include "engine.h"
+
+/* ---- exact comparisons --------------------------------------------- */
+
+static inline double prd_tol(const prd_ref *ref, const prd_row *row,
+                             double t) {
+  return 1e-9 * t + ref->tol_rel * (row->q_norm2 + ref->norm2_max) +
+         ref->tol_abs;
+}
+
+/* Exact squared distance between the query and reference row j, from the
+ * rows as given; stored in d2[j] and flagged. */
+static double prd_exact(const prd_ref *ref, prd_row *row, int j) {
+  size_t rs;
+  const double *r = rows_at(&ref->orig, j, &rs);
+  const double *q = row->q0;
+  size_t qs = row->q0_stride;
+  double s = 0.0;
+  for (int l = 0; l < ref->d; l++) {
+    double u = q[(size_t) l * qs] - r[(size_t) l * rs];
+    s += u * u;
+  }
+  if (!row->exact[j]) {
+    row->approx[j] = row->d2[j];
+    row->exact[j] = 1;
+    row->touched[row->n_touched++] = j;
+  }
+  row->d2[j] = s;
+  row->n_exact += 1.0;
+  return s;
+}
+
+static inline int within(const prd_ref *ref, prd_row *row, int j, double t,
+                         double tol, int closed) {
+  double v = row->d2[j];
+  if (v < t - tol) return 1;
+  if (v > t + tol) return 0;
+  if (!row->exact[j]) v = prd_exact(ref, row, j);
+  return closed ? (v <= t) : (v < t);
+}
+
+void prd_row_self(prd_row *row, int skip) {
+  row->d2[skip] = 0.0;
+  row->approx[skip] = 0.0;
+  if (!row->exact[skip]) {
+    row->exact[skip] = 1;
+    row->touched[row->n_touched++] = skip;
+  }
+}
+
+/* ---- bounded max-heap selection of the k smallest values ------------- */
+
+static inline void sift_down(double *h, int n, int i) {
+  double v = h[i];
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && h[c + 1] > h[c]) c++;
+    if (h[c] <= v) break;
+    h[i] = h[c];
+    i = c;
+  }
+  h[i] = v;
+}
+
+/* The kmax smallest values of v[lo..hi) but `skip`, as a max-heap in h
+ * (h[0] the largest of them); returns how many (< kmax if the range is
+ * short). */
+static int select_heap(const double *v, int lo, int hi, int skip, int kmax,
+                       double *h) {
+  int n = 0, j = lo;
+  for (; j < hi && n < kmax; j++) {
+    if (j == skip) continue;
+    h[n++] = v[j];
+  }
+  for (int i = n / 2 - 1; i >= 0; i--) sift_down(h, n, i);
+  /* blocks of 8 values are first tested together (vectorisable): most
+   * blocks hold nothing below the heap's top */
+  double top = n > 0 ? h[0] : R_NegInf;
+  for (; j + 8 <= hi; j += 8) {
+    double any = 0.0; /* a double sum: vectorises (see prd_count()) */
+    for (int u = 0; u < 8; u++) any += v[j + u] < top ? 1.0 : 0.0;
+    if (any == 0.0) continue;
+    for (int u = 0; u < 8; u++) {
+      if (v[j + u] < h[0] && j + u != skip) {
+        h[0] = v[j + u];
+        sift_down(h, n, 0);
+      }
+    }
+    top = h[0];
+  }
+  for (; j < hi; j++) {
+    if (n > 0 && v[j] < h[0] && j != skip) {
+      h[0] = v[j];
+      sift_down(h, n, 0);
+    }
+  }
+  return n;
+}
+
+/* Two passes over the row: the kmax smallest values (bounded heap) give
+ * T, their largest; then every value within T + tol(T) is a candidate
+ * (typically kmax and a few). Windows, exact recomputations and the
+ * selections after them run on the candidates only: values outside lie
+ * above T + tol(T), so above every radius (a recomputation moves a value
+ * by less than half the window, so the radii stay at most T + tol(T) / 2)
+ * and never in a selection's k smallest. The radii are those a selection
+ * over the whole row would give. */
+
+/* the k-th smallest (0-based k) of a[0..n), by quickselect (a reordered) */
+double qselect(double *a, int n, int k) {
+  return quickselect(a, NULL, n, k);
+}
+
+/* the ks-th smallest of a[0..n) (ks increasing, 1-based) into out */
+void select_ks(double *a, int n, const int *ks, int nk, double *out) {
+  for (int kk = 0; kk < nk; kk++) out[kk] = qselect(a, n, ks[kk] - 1);
+}
+
+/* The exact radii from the candidates cand[0..nc): recompute the values
+ * within the window of each radius, select again, until nothing moves. */
+static void kth_select(const prd_ref *ref, prd_row *row, const int *cand,
+                       int nc, const int *ks, int nk, double *out) {
+  double *d2 = row->d2, *cv = row->cval;
+  for (int pass = 0; pass < 5; pass++) {
+    for (int c = 0; c < nc; c++) cv[c] = d2[cand[c]];
+    select_ks(cv, nc, ks, nk, out);
+    if (pass == 4) break;
+    int redo = 0;
+    for (int kk = 0; kk < nk; kk++) {
+      double t = out[kk];
+      double tol = prd_tol(ref, row, t);
+      for (int c = 0; c < nc; c++) {
+        int j = cand[c];
+        double v = d2[j];
+        if (v < t - tol || v > t + tol || row->exact[j]) continue;
+        prd_exact(ref, row, j);
+        redo = 1;
+      }
+    }
+    if (!redo) break;
+  }
+}
+
+/* The candidates of a row range whose values are at most tau, in index
+ * order, `skip` left out (branch-free: the index is written, kept when
+ * the value is in); returns their count. */
+PRD_CLONES
+static int kth_filter(const double *d2, int lo, int hi, int skip, double tau,
+                      int *cand) {
+  int nc = 0;
+  for (int j = lo; j < hi; j++) {
+    cand[nc] = j;
+    nc += (d2[j] <= tau) & (j != skip);
+  }
+  return nc;
+}
+
+/* Sampled threshold: on long ranges (n >= 8 kmax), tau = an order
+ * statistic of a strided sample of the range, chosen so that about twice
+ * kmax values lie below it; one filter pass keeps the values <= tau. When
+ * at least kmax are kept, their kmax-th smallest is the range's T, and
+ * when T + tol(T) <= tau every value within the window is among them: the
+ * same candidates, in the same order, as the heap's two passes. Otherwise
+ * (a sample far off, many ties) the heap decides. On 10,000 values and
+ * kmax = 100 this took the selection from a fifth of a four-curve call at
+ * d = 64 to a twentieth. */
+int prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
+            const int *ks, int nk, double *heap, double *out) {
+  int kmax = ks[nk - 1], n = hi - lo, nc = -1;
+  double *d2 = row->d2, *cv = row->cval;
+  int *cand = row->cand + lo;
+  if (n >= 8 * kmax && n >= 256) {
+    /* about 2 sqrt(n) samples: the selections cost S + 2 kmax + 4 n / S */
+    int S = (int) (2.0 * sqrt((double) n));
+    if (S > 1024) S = 1024;
+    int stride = n / S;
+    for (int u = 0; u < S; u++) cv[u] = d2[lo + (size_t) u * stride];
+    int q = (int) ceil(2.0 * kmax * S / n) + 4;
+    if (q > S) q = S;
+    double tau = qselect(cv, S, q - 1);
+    int m = kth_filter(d2, lo, hi, skip, tau, cand);
+    if (m >= kmax) {
+      for (int c = 0; c < m; c++) cv[c] = d2[cand[c]];
+      double T = qselect(cv, m, kmax - 1), bound = T + prd_tol(ref, row, T);
+      if (bound <= tau) {
+        nc = 0;
+        for (int c = 0; c < m; c++) {
+          int j = cand[c];
+          cand[nc] = j;
+          nc += d2[j] <= bound;
+        }
+      }
+    }
+  }
+  if (nc < 0) {
+    select_heap(d2, lo, hi, skip, kmax, heap);
+    double T = heap[0], bound = T + prd_tol(ref, row, T);
+    nc = kth_filter(d2, lo, hi, skip, bound, cand);
+  }
+  kth_select(ref, row, cand, nc, ks, nk, out);
+  return nc;
+}
+
+/* The radii over [lo1, hi1) u [lo2, hi2) (adjacent or not) from the
+ * candidates prd_kth() left for each range (nc1 at row->cand + lo1, nc2 at
+ * row->cand + lo2), without a pass over the row. The kmax smallest values
+ * of the union are among the kmax smallest of each range; a value left out
+ * of a range's candidates lies above that range's T + tol(T), so its exact
+ * value is above the range's exact kmax-th radius and never among the
+ * union's kmax smallest, nor within the window of a radius the selection
+ * over the whole union would compute: the radii are those of prd_kth()
+ * over the union. */
+void prd_kth_union(const prd_ref *ref, prd_row *row, int lo1, int nc1,
+                   int lo2, int nc2, const int *ks, int nk, double *out) {
+  int kmax = ks[nk - 1];
+  int *c1 = row->cand + lo1, *c2 = row->cand + lo2, *cand, nc = nc1 + nc2;
+  /* one list at the lower range's place (the higher range's candidates
+   * move down; a range holds at least its candidates, so nothing of the
+   * other list is overwritten) */
+  if (lo1 <= lo2) {
+    cand = c1;
+    memmove(c1 + nc1, c2, (size_t) nc2 * sizeof(int));
+  } else {
+    cand = c2;
+    memmove(c2 + nc2, c1, (size_t) nc1 * sizeof(int));
+  }
+  double *d2 = row->d2, *cv = row->cval;
+  for (int c = 0; c < nc; c++) cv[c] = d2[cand[c]];
+  double T = qselect(cv, nc, kmax - 1), bound = T + prd_tol(ref, row, T);
+  int m = 0;
+  for (int c = 0; c < nc; c++) {
+    int j = cand[c];
+    cand[m] = j;
+    m += d2[j] <= bound;
+  }
+  kth_select(ref, row, cand, m, ks, nk, out);
+}
+
+/* ---- the counting passes -------------------------------------------- *
+ *
+ * Each counts, over d2[0..n), the values surely below a threshold
+ * (v < t - tol) and those up to the top of its window (v <= t + tol):
+ * when the two agree no value is in the window and the count is final.
+ * Written with GCC's vector extensions (also clang's): a compare of 4
+ * doubles gives 4 lanes of -1 or 0, summed in 4 integer accumulators;
+ * with AVX2 one instruction each (PRD_CLONES). A plain sum over the
+ * compares vectorises the compare only: GCC keeps the order of floating
+ * point sums, and an integer sum over a double compare does not vectorise
+ * at all (a chain of scalar additions took 16% of a four-curve call). */
+#if defined(__GNUC__)
+typedef double prd_v4d __attribute__((vector_size(32)));
+typedef long long prd_v4l __attribute__((vector_size(32)));
+#define PRD_VEC 1
+#endif
+
+/* a fixed threshold window [below, above] */
+PRD_CLONES
+static void count_window(const double *d2, int n, double below, double above,
+                         int64_t *in, int64_t *upto) {
+  int64_t a = 0, b = 0;
+  int j = 0;
+#ifdef PRD_VEC
+  prd_v4l va = {0, 0, 0, 0}, vb = {0, 0, 0, 0};
+  prd_v4d lo = {below, below, below, below}, hi = {above, above, above, above};
+  for (; j + 4 <= n; j += 4) {
+    prd_v4d x;
+    memcpy(&x, d2 + j, sizeof x);
+    va += (x < lo);
+    vb += (x <= hi);
+  }
+  a = -(va[0] + va[1] + va[2] + va[3]);
+  b = -(vb[0] + vb[1] + vb[2] + vb[3]);
+#endif
+  for (; j < n; j++) {
+    a += d2[j] < below;
+    b += d2[j] <= above;
+  }
+  *in = a;
+  *upto = b;
+}
+
+/* a threshold per value: t[j] with the window 1e-9 t[j] + tol0 */
+PRD_CLONES
+static void count_window_each(const double *d2, const double *t, int n,
+                              double tol0, int64_t *in, int64_t *upto) {
+  int64_t a = 0, b = 0;
+  int j = 0;
+#ifdef PRD_VEC
+  prd_v4l va = {0, 0, 0, 0}, vb = {0, 0, 0, 0};
+  prd_v4d rel = {1e-9, 1e-9, 1e-9, 1e-9}, t0 = {tol0, tol0, tol0, tol0};
+  for (; j + 4 <= n; j += 4) {
+    prd_v4d x, tj;
+    memcpy(&x, d2 + j, sizeof x);
+    memcpy(&tj, t + j, sizeof tj);
+    prd_v4d tol = rel * tj + t0;
+    va += (x < tj - tol);
+    vb += (x <= tj + tol);
+  }
+  a = -(va[0] + va[1] + va[2] + va[3]);
+  b = -(vb[0] + vb[1] + vb[2] + vb[3]);
+#endif
+  for (; j < n; j++) {
+    double tol = 1e-9 * t[j] + tol0;
+    a += d2[j] < t[j] - tol;
+    b += d2[j] <= t[j] + tol;
+  }
+  *in = a;
+  *upto = b;
+}
+
+int prd_count(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
+              int closed) {
+  double tol = prd_tol(ref, row, t), below = t - tol, above = t + tol;
+  const double *d2 = row->d2;
+  int64_t in, upto;
+  count_window(d2 + lo, hi - lo, below, above, &in, &upto);
+  int c = (int) in;
+  if (upto == in) return c;
+  for (int j = lo; j < hi; j++) {
+    double v = d2[j];
+    if (v >= below && v <= above) c += within(ref, row, j, t, tol, closed);
+  }
+  return c;
+}
+
+int prd_count_each(const prd_ref *ref, prd_row *row, int lo, int hi,
+                   const double *t, int closed) {
+  const double *d2 = row->d2;
+  int64_t in, upto;
+  count_window_each(d2 + lo, t, hi - lo, prd_tol(ref, row, 0.0), &in, &upto);
+  if (upto == in) return (int) in;
+  int c = 0;
+  for (int j = lo; j < hi; j++) {
+    double tj = t[j - lo];
+    c += within(ref, row, j, tj, prd_tol(ref, row, tj), closed);
+  }
+  return c;
+}
+
+void prd_scatter(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
+                 int closed, int *acc) {
+  double tol = prd_tol(ref, row, t);
+  for (int j = lo; j < hi; j++) acc[j] += within(ref, row, j, t, tol, closed);
+}
+
+/* r = 0 is the limit r -> 0: tau = 1 at distance 0, else 0. Terms are
+ * decided exactly (inside the ball or not, zero distance or not), and
+ * every term's value comes from the exact distance (the pairs in a ball
+ * are recomputed): so the sum does not depend on the precision of the
+ * products, nor on which other quantities (radii for which k) the call
+ * computes. */
+double prd_log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
+                       double radius) {
+  double r2 = radius * radius, s = 0.0;
+  double tol0 = prd_tol(ref, row, 0.0);
+  if (radius == 0.0) {
+    for (int j = lo; j < hi; j++) {
+      double a = row->exact[j] ? row->approx[j] : row->d2[j];
+      if (a > tol0) continue;
+      double v = row->exact[j] ? row->d2[j] : prd_exact(ref, row, j);
+      if (v == 0.0) return R_NegInf;
+    }
+    return 0.0;
+  }
+  double tol = prd_tol(ref, row, r2);
+  for (int j = lo; j < hi; j++) {
+    double a = row->exact[j] ? row->approx[j] : row->d2[j];
+    if (a > r2 + tol) continue;
+    double v = row->exact[j] ? row->d2[j] : prd_exact(ref, row, j);
+    if (v >= r2) continue;
+    s += log1p(-(1.0 - sqrt(v) / radius));
+  }
+  return s;
+}
+
+
+/* the k-th smallest of v[0..n) (0-based k), by quickselect (v reordered,
+ * jx alongside unless NULL) */
+double quickselect(double *v, int *jx, int n, int k) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    double p = v[lo + (hi - lo) / 2];
+    int a = lo, b = hi;
+    while (a <= b) {
+      while (v[a] < p) a++;
+      while (v[b] > p) b--;
+      if (a <= b) {
+        double t = v[a]; v[a] = v[b]; v[b] = t;
+        if (jx) { int u = jx[a]; jx[a] = jx[b]; jx[b] = u; }
+        a++; b--;
+      }
+    }
+    if (k <= b) hi = b;
+    else if (k >= a) lo = a;
+    else break;
+  }
+  return v[k];
+}
