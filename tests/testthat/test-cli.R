@@ -246,18 +246,31 @@ test_that("files with different feature names or counts", {
                class = "prdcurve_error_columns")
 })
 
-test_that(".npy files on the command line", {
-  skip_if_not_installed("RcppCNPy")
+test_that("float32 .npy and .npz files on the command line", {
   fx <- cli_fixture()
   f_npy <- file.path(fx$dir, "model_x.npy")
-  utils::capture.output(RcppCNPy::npySave(f_npy, fx$generated))
+  write_npy(fx$generated, f_npy, dtype = "<f4")
   cv <- prd_cli(c("--real", fx$f_real, "--generated", f_npy, "--seed", "4",
                   "--method", "knn", "--angles", "21", "--quiet",
                   "--out", file.path(fx$dir, "npy")))
   expect_identical(unique(cv$model), "model_x")
   set.seed(4)
-  expect_same_curve(cv, prd_curve(fx$real, fx$generated, method = "knn",
-                                  angles = 21))
+  expect_same_curve(cv, prd_curve(fx$real, as_float32(fx$generated),
+                                  method = "knn", angles = 21))
+  # an .npz member, chosen with FILE:MEMBER
+  skip_if(!nzchar(Sys.which("zip")), "no zip program to write the .npz")
+  f_npz <- file.path(fx$dir, "cache.npz")
+  write_npz(list(a = fx$real, b = fx$generated), f_npz)
+  cv2 <- prd_cli(c("--real", paste0(f_npz, ":a"),
+                   "--generated", paste0("gen=", f_npz, ":b"), "--seed", "4",
+                   "--method", "knn", "--angles", "21", "--quiet",
+                   "--out", file.path(fx$dir, "npz")))
+  expect_identical(unique(cv2$model), "gen")
+  set.seed(4)
+  expect_same_curve(cv2, prd_curve(fx$real, fx$generated, method = "knn",
+                                   angles = 21))
+  expect_error(prd_cli(c(f_npz, f_npy, "--quiet")), "several arrays",
+               class = "prdcurve_error_file")
 })
 
 test_that("the figure: one panel per model, title with files, k and split", {
