@@ -225,7 +225,7 @@ with_file_errors <- function(expr, path, what, call) {
       stop(e)
     }
     prd_abort(c("Can't read {.file {path}} as {what}.",
-                "x" = "{conditionMessage(e)}"),
+                "x" = "{fread_text(conditionMessage(e))}"),
               kind = "file", call = call)
   })
 }
@@ -248,9 +248,11 @@ read_text <- function(path, header = NA, call = rlang::caller_env()) {
   lost <- grepl("Stopped early|Discarded single-line footer", warns)
   if (any(lost)) {
     prd_abort(c("File {.file {path}} is malformed: its lines don't all have the same number of fields.",
-                "x" = "{warns[lost][1]}"),
+                "x" = "{fread_ragged_text(warns[lost][1])}",
+                "i" = "Every line must have one field per column; fix or remove the line."),
               kind = "file", call = call)
   }
+  warns <- fread_text(warns)
   for (w in warns) {
     prd_warn(c("While reading {.file {path}}:", "!" = "{w}"), kind = "file")
   }
@@ -268,6 +270,38 @@ read_text <- function(path, header = NA, call = rlang::caller_env()) {
     }
   }
   df
+}
+
+#' fread()'s messages without its advice on its own arguments (fill=,
+#' comment.char=, ...), which a caller of prd_read() or the command line
+#' can't pass.
+#' @noRd
+fread_text <- function(msg) {
+  msg <- gsub("\\s*Consider fill=TRUE( and comment\\.char=)?\\.?", "", msg)
+  msg <- gsub("\\s*(Please )?[Cc]onsider (setting |using |passing )?[a-z.]+ ?=[^.]*\\.", "",
+              msg)
+  trimws(msg)
+}
+
+#' fread()'s "Stopped early" / "Discarded single-line footer" warnings in
+#' the terms of the file
+#' @noRd
+fread_ragged_text <- function(msg) {
+  m <- regmatches(msg, regexec(
+    "Stopped early on line ([0-9]+)\\. Expected ([0-9]+) fields but found ([0-9]+)\\..*<<(.*)>>",
+    msg))[[1]]
+  if (length(m)) {
+    return(sprintf("Line %s has %s field%s, the lines before it %s: %s",
+                   m[2], m[4], if (m[4] == "1") "" else "s", m[3],
+                   encodeString(m[5], quote = "\"")))
+  }
+  m <- regmatches(msg, regexec("Discarded single-line footer: <<(.*)>>",
+                               msg))[[1]]
+  if (length(m)) {
+    return(sprintf("The last line has a different number of fields than the lines before it: %s",
+                   encodeString(m[2], quote = "\"")))
+  }
+  fread_text(msg)
 }
 
 #' Parse the header of a .npy file (format version 1.0, 2.0 or 3.0) from
