@@ -344,10 +344,16 @@ cli_estimate <- function(estimate, lower = NULL, upper = NULL) {
 #' Print a table of strings and whole numbers, right-aligned, no row names
 #' @noRd
 cli_print <- function(df) {
-  df[] <- lapply(df, function(col) {
+  cols <- lapply(df, function(col) {
     if (is.double(col)) sprintf("%.3f", col) else as.character(col)
   })
-  print(df, row.names = FALSE, right = TRUE)
+  cols <- Map(function(nm, v) {
+    w <- max(nchar(c(nm, v), type = "width"))
+    formatC(c(nm, v), width = w)
+  }, names(df), cols)
+  lines <- do.call(paste, c(unname(cols), sep = "  "))
+  # one line per row, however wide: a terminal or a file keeps the columns
+  cat(lines, sep = "\n")
   invisible(df)
 }
 
@@ -362,16 +368,27 @@ cli_save_plot <- function(x, path, title) {
                                 envir = asNamespace("ggplot2")))
   }, logical(1)))
   if (!has_method) return(character())
-  p <- ggplot2::autoplot(x)
+  p <- cli_plot(x, title)
   size <- cli_figure_size(p)
-  p <- p + ggplot2::labs(title = title) +
-    ggplot2::theme(plot.title = ggplot2::element_text(size = 8))
   # room for the title's lines
   lines <- length(strsplit(title, "\n", fixed = TRUE)[[1]])
   ggplot2::ggsave(path, p, width = size$width,
                   height = size$height + 0.18 * lines, units = "in",
                   dpi = size$dpi)
   path
+}
+
+#' The figure: autoplot() with a title (one panel per model when there are
+#' several models and methods); the figure size of autoplot() is kept.
+#' @noRd
+cli_plot <- function(x, title) {
+  rlang::check_installed("ggplot2", reason = "to plot PR curves.")
+  p <- ggplot2::autoplot(x)
+  size <- attr(p, "prd_figure_size")
+  p <- p + ggplot2::labs(title = title) +
+    ggplot2::theme(plot.title = ggplot2::element_text(size = 8))
+  if (!is.null(size)) attr(p, "prd_figure_size") <- size
+  p
 }
 
 #' The size at which a figure is saved: prd_figure_size() (R/plot.R), the
