@@ -1,21 +1,22 @@
 #' Command-line entry point: PR curves of generated sets against a real set
 #'
 #' Reads a file of real feature vectors (embeddings) and one or more files
-#' of generated ones with [prd_read()] (CSV/TSV, `.npy`, Parquet, Feather,
-#' `.rds`), computes the [prd_curve()] of every generated file against the
-#' real set (one call, the files as models), writes them to `<prefix>.csv`
-#' (one long table, columns `model`, `method`, `k`, `lambda`, `precision`,
-#' `recall`) and `<prefix>.png` (one panel
-#' per model, when ggplot2 is installed), and prints each curve's
-#' [summary()][summary.prd_curve] per model and method. Meant to be run from
-#' a shell, with the script installed with the package:
+#' of generated ones with [prd_read()] (CSV/TSV, `.npy`/`.npz`, Parquet,
+#' Feather, `.rds`), computes the [prd_curve()] of every generated file
+#' against the real set (one call, the files as models), writes them to
+#' `<prefix>.csv` (one long table, columns `model`, `method`, `k`,
+#' `lambda`, `precision`, `recall`) and `<prefix>.png` (one panel per
+#' model, when ggplot2 is installed), and prints each curve's main
+#' [summary()][summary.prd_curve] statistics per model and method. Meant to
+#' be run from a shell, with the script installed with the package:
 #'
 #' ```
 #' $(Rscript -e 'cat(system.file("scripts", "prdcurve", package = "prdcurve"))') \
-#'   --real real.csv --generated a=gen_a.npy --generated gen_b.csv \
+#'   --real real.npy --generated a=gen_a.npy --generated gen_b.csv \
 #'   [--features SPEC] [--id COLUMN] [--method knn,coverage] [--k 10] \
-#'   [--split 0.5] [--seed 1] [--angles 1001] [--bandwidth 2.5] [--open] \
-#'   [--out prefix] [--quiet]
+#'   [--split 0.5] [--seed 1] [--angles 1001] [--bandwidth 2.5] \
+#'   [--replicates 50] [--metrics] [--compare a] [--open] [--out prefix] \
+#'   [--quiet]
 #' ```
 #'
 #' or as `Rscript -e 'prdcurve::prd_cli()' real.csv generated.csv [options]`.
@@ -28,15 +29,20 @@
 #' * `--generated [LABEL=]FILE`: a set of generated samples, repeatable; the
 #'   label names its curve (column `model`), by default the file's base
 #'   name without extension. Further file arguments are generated files too.
+#'   An array of an `.npz` file is `FILE.npz:NAME` (default label `NAME`);
+#'   without `:NAME`, the file's only array or `arr_0`.
 #' * `--features SPEC`: the feature columns, the same in every file: a
 #'   comma-separated list of column names, `a:b` ranges of names and column
 #'   numbers (`f1,f5:f9` or `1:128`), or a tidyselect expression such as
 #'   `'starts_with("f")'` or `'c(f1:f64, -f13)'` (quote it for the shell).
-#'   Default: every numeric column.
+#'   Default: every numeric column. `.npy`/`.npz` arrays have no column
+#'   names: every column of an array is a feature, and `--features`
+#'   applies to arrays only when it gives column numbers (`1:128`); so one
+#'   `--features` serves a mix of arrays and tables.
 #' * `--id COLUMN`: an identifier column, never a feature (it may be
 #'   missing from some files, for instance `.npy` files).
-#' * `--method`: comma-separated methods, some of `knn`, `kde`, `ipr`,
-#'   `coverage` (default: all four).
+#' * `--method`: comma-separated methods among the package's curve methods
+#'   (those [prd_curve()] accepts); default `knn,kde,ipr,coverage`.
 #' * `--k`: number of neighbours (default: `round(sqrt(fit size))`, see
 #'   [prd_curve()]).
 #' * `--split`: fraction of each set held out for evaluation, in \[0, 1)
@@ -44,15 +50,31 @@
 #' * `--seed`: a whole number given to [set.seed()] before the curves are
 #'   computed (one call of [prd_curve()] with every generated file as a
 #'   model, so every model uses the same split of the real set, and the
-#'   first model's curve equals the curve of a run with that file alone).
-#'   Default: a seed drawn at random (printed, so that the run can be
-#'   repeated).
+#'   first model's curve equals the curve of a run with that file alone),
+#'   and again before the metrics. Default: a seed drawn at random
+#'   (printed, so that the run can be repeated).
 #' * `--angles`: number of \eqn{\lambda} values (default 1001).
 #' * `--bandwidth`: the `"kde"` bandwidth, one value or two separated by a
 #'   comma (real, generated); default estimated.
+#' * `--replicates R`: half-sample replicates for 90% intervals (`replicates`
+#'   of [prd_curve()] and [manifold_metrics()]); default 0 (none). The
+#'   CSV files then hold the intervals and the printed summary shows them.
+#' * `--metrics`: also the scalar metrics, [manifold_metrics()] with its
+#'   default metrics, `k` = `--k` (default 5), no split, the same seed and
+#'   replicates; written to `<prefix>-metrics.csv` (columns of
+#'   [manifold_metrics()]) and printed.
+#' * `--compare BASELINE`: the paired differences of every other model from
+#'   the model labelled `BASELINE`, [prd_compare()] of the curves (needs
+#'   `--replicates` and two generated files or more): written to
+#'   `<prefix>-compare.csv` (columns of [prd_compare()]) and drawn as a
+#'   forest plot, `<prefix>-compare.png`; with `--metrics`, the metrics'
+#'   differences go to `<prefix>-metrics-compare.csv`.
 #' * `--open`: open balls (`closed = FALSE`, the convention of `prdc`).
 #' * `--out PREFIX`: prefix of the output files (default `"prdcurve"`, i.e.
-#'   `prdcurve.csv` and `prdcurve.png` in the working directory).
+#'   `prdcurve.csv` and `prdcurve.png` in the working directory); an
+#'   existing folder, or a path ending in `/`, writes `FOLDER/prdcurve.*`.
+#'   The folder must exist and be writable: this is checked before any
+#'   file is read.
 #' * `--header`, `--no-header`: for delimited text, whether the first line
 #'   holds column names (default: detected, see [prd_read()]).
 #' * `--quiet`: print nothing on standard output and no progress messages
@@ -61,7 +83,10 @@
 #' * `--help`, `-h`: print the usage and return.
 #'
 #' Progress messages ("Read real.csv: 5000 x 2048 in 0.8 s", ...) go to
-#' standard error, the summary table to standard output. Non-numeric
+#' standard error, the tables to standard output: every statistic with
+#' three decimals (`0.912 [0.871, 0.950]` with replicates), one line per
+#' row. Figures are saved at the package's figure size (width and height
+#' of `prd_figure_size()`, 300 dpi), plus the title's lines. Non-numeric
 #' columns that are not selected are ignored with a message naming them.
 #' Every file must give the same number of feature columns; when the
 #' generated file has the real file's feature names in another order, its
@@ -75,12 +100,17 @@
 #'   `recall`; settings in [prd_curve_info()]).
 #' @section Errors: errors have class `prdcurve_error` and a specific
 #'   class: `prdcurve_error_input` for an unknown option, an option missing
-#'   its value or with a bad value, a missing real or generated file
-#'   argument, duplicated labels or a bad `--features`/`--id`;
-#'   `prdcurve_error_file` for a file that does not exist or can't be read
-#'   (see [prd_read()]); `prdcurve_error_columns` when the files' numbers of
-#'   feature columns differ. [prd_curve()]'s own errors (too large a `k`,
-#'   ...) pass through.
+#'   its value or with a bad value (`--replicates 1`, a `--compare` label
+#'   that is not a model, `--compare` without `--replicates`), a missing
+#'   real or generated file argument, duplicated labels, a bad
+#'   `--features`/`--id` or an `.npz` array that does not exist;
+#'   `prdcurve_error_output` when the folder of `--out` does not exist or
+#'   is not writable, or an output file is a folder (before any
+#'   computation); `prdcurve_error_file` for a file that does not exist, is
+#'   a directory or can't be read (see [prd_read()]);
+#'   `prdcurve_error_columns` when the files' numbers of feature columns
+#'   differ. [prd_curve()]'s own errors (too large a `k`, ...) pass
+#'   through.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #'   perspective on precision and recall for generative models.
 #'   arXiv:2405.01611. Sections 2, 4.2.
