@@ -506,9 +506,12 @@ cli_align <- function(real, gen) {
     return(gen)
   }
   if (length(rn) != length(gn)) {
+    wide <- if (length(gn) > length(rn)) gen else real
     prd_abort(c(
       "{.file {gen$path}} and {.file {real$path}} must have the same number of feature columns.",
-      "x" = "{.file {basename(gen$path)}} has {length(gn)}, {.file {basename(real$path)}} has {length(rn)}."
+      "x" = "{.file {basename(gen$path)}} has {length(gn)}, {.file {basename(real$path)}} has {length(rn)}.",
+      "i" = "Choose the feature columns with {.code --features} (and an identifier with {.code --id}).",
+      "i" = "Columns of {.file {basename(wide$path)}}: {.val {utils::head(colnames(wide$x), 8)}}{if (ncol(wide$x) > 8) ', ...' else ''}."
     ), kind = "columns", call = NULL)
   }
   default <- function(nm) identical(nm, paste0("V", seq_along(nm)))
