@@ -1,7 +1,8 @@
 #' Read a set of samples (embeddings) from a file
 #'
 #' Reads one sample set, one row per sample and one column per feature, with
-#' a fast reader chosen by the file's extension (case-insensitive):
+#' a fast reader chosen by the file's extension (case-insensitive; the
+#' extensions read: `r paste0("\x60.", names(read_formats()), "\x60", collapse = ", ")`):
 #'
 #' * `.csv`, `.tsv`, `.txt`: delimited text, read with
 #'   [data.table::fread()] (multi-threaded, [prd_threads()] threads). The

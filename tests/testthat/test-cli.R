@@ -628,3 +628,33 @@ test_that("the README's command-line example runs as written", {
   # the label column is not a feature: 8 features, as in the arrays
   expect_identical(prd_curve_info(cv)$n_fit_real[1], 40L)
 })
+
+test_that("--features applies to arrays as column numbers only", {
+  fx <- cli_fixture()
+  f_real <- file.path(fx$dir, "real.npy")
+  f_gen <- file.path(fx$dir, "gen.npy")
+  write_npy(fx$real, f_real, dtype = "<f4")
+  write_npy(fx$generated, f_gen, dtype = "<f4")
+  # column numbers select in arrays too
+  cv <- prd_cli(c(f_real, f_gen, "--features", "1,3", "--method", "knn",
+                  "--angles", "21", "--seed", "2", "--quiet",
+                  "--out", file.path(fx$dir, "pos")))
+  set.seed(2)
+  ref <- prd_curve(as_float32(fx$real[, c(1, 3)]),
+                   list(gen = as_float32(fx$generated[, c(1, 3)])),
+                   method = "knn", angles = 21)
+  expect_equal(cv$precision, ref$precision, tolerance = 1e-12)
+  # names select in the CSV; the array keeps its 3 columns
+  cv2 <- prd_cli(c(f_real, fx$f_gen, "--features", "v1:v3", "--method",
+                   "knn", "--angles", "21", "--seed", "2", "--quiet",
+                   "--out", file.path(fx$dir, "named")))
+  set.seed(2)
+  ref2 <- prd_curve(as_float32(fx$real), list(gen = fx$generated),
+                    method = "knn", angles = 21)
+  expect_equal(cv2$precision, ref2$precision, tolerance = 1e-12)
+  expect_true(isTRUE(attr(prdcurve:::cli_features("1:4,7"), "positions")))
+  expect_true(isTRUE(attr(prdcurve:::cli_features("c(1:4, -2)"), "positions")))
+  expect_false(isTRUE(attr(prdcurve:::cli_features("f1,f2"), "positions")))
+  expect_false(isTRUE(attr(prdcurve:::cli_features('starts_with("f")'),
+                           "positions")))
+})
