@@ -182,7 +182,19 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   }
   seed <- opt$seed
   if (is.null(seed)) seed <- sample.int(.Machine$integer.max, 1L)
-  gen_x <- lapply(generated, `[[`, "x")
+  # The columns are matched (cli_align() warned where names differ): every
+  # set gets the real set's names, so that prd_curve() sees one set of
+  # features. Renamed in place, without copying a matrix.
+  gen_x <- stats::setNames(vector("list", length(generated)), names(generated))
+  for (i in seq_along(generated)) {
+    x <- generated[[i]]$x
+    generated[[i]]$x <- NULL
+    if (!identical(colnames(x), colnames(real$x))) {
+      dimnames(x) <- list(NULL, colnames(real$x))
+    }
+    gen_x[[i]] <- x
+    rm(x)
+  }
 
   reps <- if (opt$replicates > 0) {
     sprintf(" with %d half-sample replicates", opt$replicates)
@@ -213,15 +225,21 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
     say("Computed in {secs} s.")
     data.table::fwrite(as.data.frame(metrics), out$metrics_csv)
+    mtitle <- cli_title(opt$real$path,
+                        vapply(opt$generated, `[[`, "", "path"), metrics,
+                        what = "manifold_metrics()")
     written <- c(written, out$metrics_csv,
-                 cli_save_plot(metrics, out$metrics_png, title))
+                 cli_save_plot(metrics, out$metrics_png, mtitle))
   }
   comparison <- NULL
   if (!is.null(opt$compare)) {
     comparison <- prd_compare(curve, baseline = opt$compare)
     data.table::fwrite(as.data.frame(comparison), out$compare_csv)
+    ctitle <- cli_title(opt$real$path,
+                        vapply(opt$generated, `[[`, "", "path"), curve,
+                        what = paste("differences from", opt$compare))
     written <- c(written, out$compare_csv,
-                 cli_save_plot(comparison, out$compare_png, title))
+                 cli_save_plot(comparison, out$compare_png, ctitle))
     if (!is.null(metrics)) {
       mcmp <- prd_compare(metrics, baseline = opt$compare)
       data.table::fwrite(as.data.frame(mcmp), out$metrics_compare_csv)
@@ -238,7 +256,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
       "prd_curve: %s (%d rows) vs %s; %d features; k = %s; split = %s; seed = %d%s%s\n\n",
       basename(opt$real$path), nrow(real$x),
       paste(sprintf("%s (%d rows)", names(opt$generated),
-                    vapply(generated, function(g) nrow(g$x), integer(1))),
+                    vapply(gen_x, nrow, integer(1))),
             collapse = ", "),
       ncol(real$x), paste(unique(k), collapse = ", "), format(opt$split),
       seed,
@@ -439,15 +457,22 @@ cli_figure_size <- function(p) {
 
 #' "real.csv vs gen_a.csv, gen_b.csv - k = 71, split = 0.5"
 #' @noRd
-cli_title <- function(real, generated, curve) {
+cli_title <- function(real, generated, curve, what = NULL) {
   dash <- if (isTRUE(l10n_info()$`UTF-8`)) " \u2014 " else " - "
-  info <- prd_curve_info(curve)
-  k <- unique(info$k)
-  k_text <- paste(k, collapse = ", ")
-  split_text <- paste(unique(info$split), collapse = ", ")
   files <- paste0(basename(real), " vs ",
                   paste(basename(generated), collapse = ", "))
-  params <- paste0("k = ", k_text, ", split = ", split_text)
+  if (inherits(curve, "prd_curve")) {
+    info <- prd_curve_info(curve)
+    k_text <- paste(unique(info$k), collapse = ", ")
+    split_text <- paste(unique(info$split), collapse = ", ")
+  } else {
+    # a metrics table: its k and split attributes
+    k_text <- paste(unique(curve$k), collapse = ", ")
+    sp <- attr(curve, "split")
+    split_text <- if (is.numeric(sp)) format(sp) else "rows"
+  }
+  params <- paste0(if (!is.null(what)) paste0(what, ", "),
+                   "k = ", k_text, ", split = ", split_text)
   if (nchar(files) + nchar(params) > 70L) {
     paste0(files, dash, "\n", params)
   } else {
