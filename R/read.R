@@ -419,17 +419,19 @@ read_npy <- function(path, columns = FALSE, call = rlang::caller_env(),
                 "x" = "Its header says ({format(layout[['n']], scientific = FALSE)}, {format(layout[['d']], scientific = FALSE)}) values of {layout[['size']]} byte{?s}: {format(need, big.mark = ',', scientific = FALSE)} bytes; the file has {format(have, big.mark = ',', scientific = FALSE)}."),
               kind = "file", call = call)
   }
-  x <- with_file_errors(
+  # the result is named in C (V1..Vd) and returned as is: modifying it
+  # here would copy it
+  x <- tryCatch(
     .Call(ffi_npy_read, src, h$offset, as.double(layout), columns),
-    shown, "a .npy array", call)
-  rm(src)
-  nm <- paste0("V", seq_len(layout[["d"]]))
+    error = function(e) {
+      prd_abort(c("Can't read {.file {shown}} as a .npy array.",
+                  "x" = "{conditionMessage(e)}"),
+                kind = "file", call = call)
+    })
   if (columns) {
-    names(x) <- nm
-    attr(x, "row.names") <- .set_row_names(as.integer(layout[["n"]]))
-    class(x) <- "data.frame"
-  } else {
-    dimnames(x) <- list(NULL, nm)
+    # a data frame of the columns (the columns themselves are not copied)
+    x <- structure(x, row.names = .set_row_names(as.integer(layout[["n"]])),
+                   class = "data.frame")
   }
   x
 }
