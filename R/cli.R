@@ -1,21 +1,22 @@
 #' Command-line entry point: PR curves of generated sets against a real set
 #'
 #' Reads a file of real feature vectors (embeddings) and one or more files
-#' of generated ones with [prd_read()] (CSV/TSV, `.npy`, Parquet, Feather,
-#' `.rds`), computes the [prd_curve()] of every generated file against the
-#' real set (one call, the files as models), writes them to `<prefix>.csv`
-#' (one long table, columns `model`, `method`, `k`, `lambda`, `precision`,
-#' `recall`) and `<prefix>.png` (one panel
-#' per model, when ggplot2 is installed), and prints each curve's
-#' [summary()][summary.prd_curve] per model and method. Meant to be run from
-#' a shell, with the script installed with the package:
+#' of generated ones with [prd_read()] (CSV/TSV, `.npy`/`.npz`, Parquet,
+#' Feather, `.rds`), computes the [prd_curve()] of every generated file
+#' against the real set (one call, the files as models), writes them to
+#' `<prefix>.csv` (one long table, columns `model`, `method`, `k`,
+#' `lambda`, `precision`, `recall`) and `<prefix>.png` (one panel per
+#' model, when ggplot2 is installed), and prints each curve's main
+#' [summary()][summary.prd_curve] statistics per model and method. Meant to
+#' be run from a shell, with the script installed with the package:
 #'
 #' ```
 #' $(Rscript -e 'cat(system.file("scripts", "prdcurve", package = "prdcurve"))') \
-#'   --real real.csv --generated a=gen_a.npy --generated gen_b.csv \
+#'   --real real.npy --generated a=gen_a.npy --generated gen_b.csv \
 #'   [--features SPEC] [--id COLUMN] [--method knn,coverage] [--k 10] \
-#'   [--split 0.5] [--seed 1] [--angles 1001] [--bandwidth 2.5] [--open] \
-#'   [--out prefix] [--quiet]
+#'   [--split 0.5] [--seed 1] [--angles 1001] [--bandwidth 2.5] \
+#'   [--replicates 50] [--metrics] [--compare a] [--open] [--out prefix] \
+#'   [--quiet]
 #' ```
 #'
 #' or as `Rscript -e 'prdcurve::prd_cli()' real.csv generated.csv [options]`.
@@ -28,15 +29,20 @@
 #' * `--generated [LABEL=]FILE`: a set of generated samples, repeatable; the
 #'   label names its curve (column `model`), by default the file's base
 #'   name without extension. Further file arguments are generated files too.
+#'   An array of an `.npz` file is `FILE.npz:NAME` (default label `NAME`);
+#'   without `:NAME`, the file's only array or `arr_0`.
 #' * `--features SPEC`: the feature columns, the same in every file: a
 #'   comma-separated list of column names, `a:b` ranges of names and column
 #'   numbers (`f1,f5:f9` or `1:128`), or a tidyselect expression such as
 #'   `'starts_with("f")'` or `'c(f1:f64, -f13)'` (quote it for the shell).
-#'   Default: every numeric column.
+#'   Default: every numeric column. `.npy`/`.npz` arrays have no column
+#'   names: every column of an array is a feature, and `--features`
+#'   applies to arrays only when it gives column numbers (`1:128`); so one
+#'   `--features` serves a mix of arrays and tables.
 #' * `--id COLUMN`: an identifier column, never a feature (it may be
 #'   missing from some files, for instance `.npy` files).
-#' * `--method`: comma-separated methods, some of `knn`, `kde`, `ipr`,
-#'   `coverage` (default: all four).
+#' * `--method`: comma-separated methods among the package's curve methods
+#'   (those [prd_curve()] accepts); default `knn,kde,ipr,coverage`.
 #' * `--k`: number of neighbours (default: `round(sqrt(fit size))`, see
 #'   [prd_curve()]).
 #' * `--split`: fraction of each set held out for evaluation, in \[0, 1)
@@ -44,15 +50,31 @@
 #' * `--seed`: a whole number given to [set.seed()] before the curves are
 #'   computed (one call of [prd_curve()] with every generated file as a
 #'   model, so every model uses the same split of the real set, and the
-#'   first model's curve equals the curve of a run with that file alone).
-#'   Default: a seed drawn at random (printed, so that the run can be
-#'   repeated).
+#'   first model's curve equals the curve of a run with that file alone),
+#'   and again before the metrics. Default: a seed drawn at random
+#'   (printed, so that the run can be repeated).
 #' * `--angles`: number of \eqn{\lambda} values (default 1001).
 #' * `--bandwidth`: the `"kde"` bandwidth, one value or two separated by a
 #'   comma (real, generated); default estimated.
+#' * `--replicates R`: half-sample replicates for 90% intervals (`replicates`
+#'   of [prd_curve()] and [manifold_metrics()]); default 0 (none). The
+#'   CSV files then hold the intervals and the printed summary shows them.
+#' * `--metrics`: also the scalar metrics, [manifold_metrics()] with its
+#'   default metrics, `k` = `--k` (default 5), no split, the same seed and
+#'   replicates; written to `<prefix>-metrics.csv` (columns of
+#'   [manifold_metrics()]) and printed.
+#' * `--compare BASELINE`: the paired differences of every other model from
+#'   the model labelled `BASELINE`, [prd_compare()] of the curves (needs
+#'   `--replicates` and two generated files or more): written to
+#'   `<prefix>-compare.csv` (columns of [prd_compare()]) and drawn as a
+#'   forest plot, `<prefix>-compare.png`; with `--metrics`, the metrics'
+#'   differences go to `<prefix>-metrics-compare.csv`.
 #' * `--open`: open balls (`closed = FALSE`, the convention of `prdc`).
 #' * `--out PREFIX`: prefix of the output files (default `"prdcurve"`, i.e.
-#'   `prdcurve.csv` and `prdcurve.png` in the working directory).
+#'   `prdcurve.csv` and `prdcurve.png` in the working directory); an
+#'   existing folder, or a path ending in `/`, writes `FOLDER/prdcurve.*`.
+#'   The folder must exist and be writable: this is checked before any
+#'   file is read.
 #' * `--header`, `--no-header`: for delimited text, whether the first line
 #'   holds column names (default: detected, see [prd_read()]).
 #' * `--quiet`: print nothing on standard output and no progress messages
@@ -61,7 +83,10 @@
 #' * `--help`, `-h`: print the usage and return.
 #'
 #' Progress messages ("Read real.csv: 5000 x 2048 in 0.8 s", ...) go to
-#' standard error, the summary table to standard output. Non-numeric
+#' standard error, the tables to standard output: every statistic with
+#' three decimals (`0.912 [0.871, 0.950]` with replicates), one line per
+#' row. Figures are saved at the package's figure size (width and height
+#' of `prd_figure_size()`, 300 dpi), plus the title's lines. Non-numeric
 #' columns that are not selected are ignored with a message naming them.
 #' Every file must give the same number of feature columns; when the
 #' generated file has the real file's feature names in another order, its
@@ -75,12 +100,17 @@
 #'   `recall`; settings in [prd_curve_info()]).
 #' @section Errors: errors have class `prdcurve_error` and a specific
 #'   class: `prdcurve_error_input` for an unknown option, an option missing
-#'   its value or with a bad value, a missing real or generated file
-#'   argument, duplicated labels or a bad `--features`/`--id`;
-#'   `prdcurve_error_file` for a file that does not exist or can't be read
-#'   (see [prd_read()]); `prdcurve_error_columns` when the files' numbers of
-#'   feature columns differ. [prd_curve()]'s own errors (too large a `k`,
-#'   ...) pass through.
+#'   its value or with a bad value (`--replicates 1`, a `--compare` label
+#'   that is not a model, `--compare` without `--replicates`), a missing
+#'   real or generated file argument, duplicated labels, a bad
+#'   `--features`/`--id` or an `.npz` array that does not exist;
+#'   `prdcurve_error_output` when the folder of `--out` does not exist or
+#'   is not writable, or an output file is a folder (before any
+#'   computation); `prdcurve_error_file` for a file that does not exist, is
+#'   a directory or can't be read (see [prd_read()]);
+#'   `prdcurve_error_columns` when the files' numbers of feature columns
+#'   differ. [prd_curve()]'s own errors (too large a `k`, ...) pass
+#'   through.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #'   perspective on precision and recall for generative models.
 #'   arXiv:2405.01611. Sections 2, 4.2.
@@ -125,12 +155,24 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     if (!opt$quiet) prd_inform(msg, kind = "progress", .envir = .envir)
   }
   features <- cli_features(opt$features)
-  # every file is checked before the first (maybe long) read
-  for (path in c(opt$real, opt$generated)) check_path(path, call = NULL)
+  # every file and the output folder are checked before the first (maybe
+  # long) read and the computation
+  inputs <- c(list(opt$real), unname(opt$generated))
+  for (f in inputs) {
+    check_path(f$path, call = NULL)
+    if (!is.null(f$member) &&
+        !f$member %in% names(npz_members(f$path, call = NULL))) {
+      prd_abort(c("File {.file {f$path}} has no array {.val {f$member}}.",
+                  "i" = "Arrays: {.val {names(npz_members(f$path, call = NULL))}}."),
+                kind = "input", call = NULL)
+    }
+  }
+  out <- cli_outputs(opt$out, metrics = opt$metrics,
+                     compare = !is.null(opt$compare))
 
   real <- cli_read(opt$real, features, opt$id, opt$header, say)
-  generated <- lapply(opt$generated, function(path) {
-    g <- cli_read(path, features, opt$id, opt$header, say)
+  generated <- lapply(opt$generated, function(f) {
+    g <- cli_read(f, features, opt$id, opt$header, say)
     cli_align(real, g)
   })
   ids_seen <- c(real$has_id, vapply(generated, `[[`, logical(1), "has_id"))
@@ -140,44 +182,139 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   }
   seed <- opt$seed
   if (is.null(seed)) seed <- sample.int(.Machine$integer.max, 1L)
+  # The columns are matched (cli_align() warned where names differ): every
+  # set gets the real set's names, so that prd_curve() sees one set of
+  # features. Renamed in place, without copying a matrix.
+  gen_x <- stats::setNames(vector("list", length(generated)), names(generated))
+  for (i in seq_along(generated)) {
+    x <- generated[[i]]$x
+    generated[[i]]$x <- NULL
+    if (!identical(colnames(x), colnames(real$x))) {
+      dimnames(x) <- list(NULL, colnames(real$x))
+    }
+    gen_x[[i]] <- x
+    rm(x)
+  }
 
-  say("Computing curves ({paste(opt$method, collapse = ', ')}) for {length(generated)} model{?s} ...")
+  reps <- if (opt$replicates > 0) {
+    sprintf(" with %d half-sample replicates", opt$replicates)
+  } else ""
+  say("Computing curves ({paste(opt$method, collapse = ', ')}) for {length(generated)} model{?s}{reps} ...")
   t0 <- proc.time()[["elapsed"]]
-  curve <- cli_curves(real$x, lapply(generated, `[[`, "x"), seed = seed,
+  curve <- cli_curves(real$x, gen_x, seed = seed,
                       method = opt$method, k = opt$k, split = opt$split,
                       angles = opt$angles, bandwidth = opt$bandwidth,
-                      closed = opt$closed)
+                      closed = opt$closed, replicates = opt$replicates)
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   say("Computed in {secs} s.")
+  data.table::fwrite(as.data.frame(curve), out$csv)
+  written <- out$csv
+  title <- cli_title(opt$real$path, vapply(opt$generated, `[[`, "", "path"),
+                     curve)
+  written <- c(written, cli_save_plot(curve, out$png, title))
 
-  csv <- paste0(opt$out, ".csv")
-  data.table::fwrite(as.data.frame(curve), csv)
-  png <- paste0(opt$out, ".png")
-  has_ggplot <- requireNamespace("ggplot2", quietly = TRUE)
-  if (has_ggplot) {
-    title <- cli_title(opt$real, opt$generated, curve)
-    n_models <- length(opt$generated)
-    n_col <- min(3L, n_models)
-    ggplot2::ggsave(png, cli_plot(curve, title),
-                    width = 1 + 4 * n_col,
-                    height = 1.4 + 4 * ceiling(n_models / n_col), dpi = 150)
-    say("Wrote {.file {csv}} and {.file {png}}.")
-  } else {
-    say("Wrote {.file {csv}} (install ggplot2 for the figure).")
+  metrics <- NULL
+  if (opt$metrics) {
+    say("Computing the metrics ...")
+    t0 <- proc.time()[["elapsed"]]
+    set.seed(seed)
+    metrics <- manifold_metrics(real$x, gen_x,
+                                k = if (is.null(opt$k)) 5 else opt$k,
+                                closed = opt$closed,
+                                replicates = opt$replicates)
+    secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
+    say("Computed in {secs} s.")
+    data.table::fwrite(as.data.frame(metrics), out$metrics_csv)
+    mtitle <- cli_title(opt$real$path,
+                        vapply(opt$generated, `[[`, "", "path"), metrics,
+                        what = "manifold_metrics()")
+    written <- c(written, out$metrics_csv,
+                 cli_save_plot(metrics, out$metrics_png, mtitle))
   }
+  comparison <- NULL
+  if (!is.null(opt$compare)) {
+    comparison <- prd_compare(curve, baseline = opt$compare)
+    data.table::fwrite(as.data.frame(comparison), out$compare_csv)
+    ctitle <- cli_title(opt$real$path,
+                        vapply(opt$generated, `[[`, "", "path"), curve,
+                        what = paste("differences from", opt$compare))
+    written <- c(written, out$compare_csv,
+                 cli_save_plot(comparison, out$compare_png, ctitle))
+    if (!is.null(metrics)) {
+      mcmp <- prd_compare(metrics, baseline = opt$compare)
+      data.table::fwrite(as.data.frame(mcmp), out$metrics_compare_csv)
+      written <- c(written, out$metrics_compare_csv)
+      comparison <- list(curves = comparison, metrics = mcmp)
+    }
+  }
+  files <- basename(written)
+  say("Wrote {.file {files}} in {.file {out$dir}}.")
+
   if (!opt$quiet) {
     k <- prd_curve_info(curve)$k
     cat(sprintf(
-      "prd_curve: %s (%d rows) vs %s; %d features; k = %s; split = %s; seed = %d%s\n\n",
-      basename(opt$real), nrow(real$x),
+      "prd_curve: %s (%d rows) vs %s; %d features; k = %s; split = %s; seed = %d%s%s\n\n",
+      basename(opt$real$path), nrow(real$x),
       paste(sprintf("%s (%d rows)", names(opt$generated),
-                    vapply(generated, function(g) nrow(g$x), integer(1))),
+                    vapply(gen_x, nrow, integer(1))),
             collapse = ", "),
       ncol(real$x), paste(unique(k), collapse = ", "), format(opt$split),
-      seed, if (is.null(opt$seed)) " (drawn at random; pass --seed to repeat)" else ""))
-    print(format(cli_summary(curve), digits = 3), row.names = FALSE)
+      seed,
+      if (opt$replicates > 0) sprintf("; %d replicates, 90%% intervals",
+                                      opt$replicates) else "",
+      if (is.null(opt$seed)) " (drawn at random; pass --seed to repeat)" else ""))
+    cli_print(cli_summary(curve))
+    if (!is.null(metrics)) {
+      cat("\nMetrics (manifold_metrics(), k = ",
+          paste(unique(metrics$k), collapse = ", "), "):\n\n", sep = "")
+      cli_print(cli_metrics_table(metrics))
+    }
+    if (!is.null(opt$compare)) {
+      cmp <- if (is.list(comparison) && !is.data.frame(comparison))
+        comparison$curves else comparison
+      cat("\nDifferences from ", opt$compare,
+          " (model - baseline, 90% intervals; all statistics in ",
+          basename(out$compare_csv), "):\n\n", sep = "")
+      cli_print(cli_compare_table(cmp))
+    }
   }
   invisible(curve)
+}
+
+#' The output files of a run, from --out, checked before anything is
+#' computed: the folder must exist and be writable, and no output may be
+#' a folder. `--out DIR/` or an existing folder writes DIR/prdcurve.*.
+#' @noRd
+cli_outputs <- function(out, metrics = FALSE, compare = FALSE) {
+  if (dir.exists(out) || grepl("[/\\\\]$", out)) {
+    out <- file.path(sub("[/\\\\]+$", "", out), "prdcurve")
+  }
+  dir <- dirname(out)
+  if (!dir.exists(dir)) {
+    prd_abort(c("The folder of {.code --out} does not exist: {.file {dir}}.",
+                "i" = "Create it first, or give another {.code --out}."),
+              kind = "output", call = NULL)
+  }
+  if (file.access(dir, 2L) != 0L) {
+    prd_abort("The folder of {.code --out} is not writable: {.file {dir}}.",
+              kind = "output", call = NULL)
+  }
+  files <- list(csv = paste0(out, ".csv"), png = paste0(out, ".png"))
+  if (metrics) {
+    files$metrics_csv <- paste0(out, "-metrics.csv")
+    files$metrics_png <- paste0(out, "-metrics.png")
+  }
+  if (compare) {
+    files$compare_csv <- paste0(out, "-compare.csv")
+    files$compare_png <- paste0(out, "-compare.png")
+    if (metrics) files$metrics_compare_csv <- paste0(out, "-metrics-compare.csv")
+  }
+  taken <- unlist(files)[dir.exists(unlist(files))]
+  if (length(taken)) {
+    prd_abort("Can't write {.file {taken[1]}}: it is a folder.",
+              kind = "output", call = NULL)
+  }
+  c(files, dir = dir)
 }
 
 #' The curves of every generated set: one call of prd_curve() with the
@@ -190,31 +327,152 @@ cli_curves <- function(real, generated, seed, ...) {
   prd_curve(real, generated, ...)
 }
 
-#' Per-model, per-method summary
+#' The statistics printed by the command line (every one is in the CSV
+#' files)
 #' @noRd
-cli_summary <- function(curve) as.data.frame(summary(curve))
+cli_key_statistics <- c("auc", "max_precision", "max_recall",
+                        "f_beta_precision", "f_beta_recall")
+
+#' Per-model, per-method summary: the key statistics, with their
+#' intervals when there are replicates
+#' @noRd
+cli_summary <- function(curve) {
+  s <- as.data.frame(summary(curve))
+  keys <- intersect(c("model", "method", "k"), names(s))
+  stats <- intersect(cli_key_statistics, names(s))
+  out <- s[keys]
+  for (st in stats) {
+    out[[st]] <- cli_estimate(s[[st]], s[[paste0(st, "_lower")]],
+                              s[[paste0(st, "_upper")]])
+  }
+  out
+}
+
+#' The metrics table, long: model, metric, k, value (with its interval)
+#' @noRd
+cli_metrics_table <- function(m) {
+  m <- as.data.frame(m)
+  data.frame(model = m$model, metric = m$metric, k = m$k,
+             value = cli_estimate(m$value, cli_col(m, "lower", "conf.low"),
+                                  cli_col(m, "upper", "conf.high")),
+             stringsAsFactors = FALSE)
+}
+
+#' The comparison, key statistics only
+#' @noRd
+cli_compare_table <- function(cmp) {
+  cmp <- as.data.frame(cmp)
+  cmp <- cmp[cmp$statistic %in% cli_key_statistics, , drop = FALSE]
+  data.frame(model = cmp$model, method = cmp$method, k = cmp$k,
+             statistic = cmp$statistic,
+             difference = cli_estimate(cmp$estimate,
+                                       cli_col(cmp, "lower", "conf.low"),
+                                       cli_col(cmp, "upper", "conf.high")),
+             stringsAsFactors = FALSE)
+}
+
+cli_col <- function(df, ...) {
+  for (nm in c(...)) if (nm %in% names(df)) return(df[[nm]])
+  NULL
+}
+
+#' "0.912" or "0.912 [0.871, 0.950]": three decimals everywhere, so that
+#' the columns line up and compare.
+#' @noRd
+cli_estimate <- function(estimate, lower = NULL, upper = NULL) {
+  f <- function(v) ifelse(is.na(v), "NA", sprintf("%.3f", v))
+  out <- f(estimate)
+  if (!is.null(lower) && !is.null(upper)) {
+    ci <- !is.na(lower) & !is.na(upper)
+    out[ci] <- paste0(out[ci], " [", f(lower[ci]), ", ", f(upper[ci]), "]")
+  }
+  out
+}
+
+#' Print a table of strings and whole numbers, right-aligned, no row names
+#' @noRd
+cli_print <- function(df) {
+  cols <- lapply(df, function(col) {
+    if (is.double(col)) sprintf("%.3f", col) else as.character(col)
+  })
+  cols <- Map(function(nm, v) {
+    w <- max(nchar(c(nm, v), type = "width"))
+    formatC(c(nm, v), width = w)
+  }, names(df), cols)
+  lines <- do.call(paste, c(unname(cols), sep = "  "))
+  # one line per row, however wide: a terminal or a file keeps the columns
+  cat(lines, sep = "\n")
+  invisible(df)
+}
+
+#' The figure of a result (curves, metric table, comparison) with a title,
+#' at the package's figure size; nothing without ggplot2 or without an
+#' autoplot() method for the result. Returns the path written, or nothing.
+#' @noRd
+cli_save_plot <- function(x, path, title) {
+  if (!requireNamespace("ggplot2", quietly = TRUE)) return(character())
+  has_method <- any(vapply(class(x), function(cl) {
+    !is.null(utils::getS3method("autoplot", cl, optional = TRUE,
+                                envir = asNamespace("ggplot2")))
+  }, logical(1)))
+  if (!has_method) return(character())
+  p <- cli_plot(x, title)
+  size <- cli_figure_size(p)
+  # room for the title's lines
+  lines <- length(strsplit(title, "\n", fixed = TRUE)[[1]])
+  ggplot2::ggsave(path, p, width = size$width,
+                  height = size$height + 0.18 * lines, units = "in",
+                  dpi = size$dpi)
+  path
+}
 
 #' The figure: autoplot() with a title (one panel per model when there are
-#' several models and methods).
+#' several models and methods); the figure size of autoplot() is kept.
 #' @noRd
-cli_plot <- function(curve, title) {
+cli_plot <- function(x, title) {
   rlang::check_installed("ggplot2", reason = "to plot PR curves.")
-  ggplot2::autoplot(curve) +
-    ggplot2::labs(title = title) +
-    ggplot2::theme(plot.title = ggplot2::element_text(size = 10))
+  p <- ggplot2::autoplot(x)
+  size <- attr(p, "prd_figure_size")
+  p <- p + ggplot2::labs(title = title) +
+    ggplot2::theme(plot.title = ggplot2::element_text(size = 8))
+  if (!is.null(size)) attr(p, "prd_figure_size") <- size
+  p
+}
+
+#' The size at which a figure is saved: prd_figure_size() (R/plot.R), the
+#' package's one documented figure size; a 6.9-inch-wide fallback where
+#' that function is absent.
+#' @noRd
+cli_figure_size <- function(p) {
+  f <- get0("prd_figure_size", envir = topenv(), inherits = FALSE)
+  if (is.function(f)) return(f(p))
+  # a 6.9 in text width, square panels, up to three a row
+  panels <- max(1L, length(unique(ggplot2::ggplot_build(p)$layout$layout$PANEL)))
+  ncol <- min(3L, panels)
+  side <- min(2.15, (6.45 - (ncol - 1) * 0.15) / ncol)
+  nrow <- ceiling(panels / ncol)
+  list(width = 6.9, height = nrow * side + (nrow - 1) * 0.15 + 1.05,
+       units = "in", dpi = 300)
 }
 
 #' "real.csv vs gen_a.csv, gen_b.csv - k = 71, split = 0.5"
 #' @noRd
-cli_title <- function(real, generated, curve) {
+cli_title <- function(real, generated, curve, what = NULL) {
   dash <- if (isTRUE(l10n_info()$`UTF-8`)) " \u2014 " else " - "
-  info <- prd_curve_info(curve)
-  k <- unique(info$k)
-  k_text <- paste(k, collapse = ", ")
-  split_text <- paste(unique(info$split), collapse = ", ")
   files <- paste0(basename(real), " vs ",
                   paste(basename(generated), collapse = ", "))
-  params <- paste0("k = ", k_text, ", split = ", split_text)
+  if (inherits(curve, "prd_curve")) {
+    info <- prd_curve_info(curve)
+    k_text <- paste(unique(info$k), collapse = ", ")
+    split_text <- paste(unique(info$split), collapse = ", ")
+  } else {
+    # a metrics table: its k and split attributes
+    k_text <- paste(unique(curve$k), collapse = ", ")
+    sp <- attr(curve, "split")
+    split_text <- if (is.numeric(sp)) format(sp) else "rows"
+  }
+  params <- paste0(if (!is.null(what)) paste0(what, ", "),
+                   "k = ", k_text, ", split = ", split_text)
   if (nchar(files) + nchar(params) > 70L) {
     paste0(files, dash, "\n", params)
   } else {
@@ -223,13 +481,25 @@ cli_title <- function(real, generated, curve) {
 }
 
 #' Read one file for the CLI: the feature matrix, with progress.
+#'
+#' An array file (.npy, .npz) has no column names: every column is a
+#' feature, and --features applies to it only when it gives column numbers
+#' (1:128); names and tidyselect helpers select in the files that have
+#' named columns. So one --features works for a mix of arrays and tables.
+#' @param f list(path, member)
 #' @noRd
-cli_read <- function(path, features, id, header, say) {
+cli_read <- function(f, features, id, header, say) {
+  path <- f$path
   t0 <- proc.time()[["elapsed"]]
-  df <- read_table_file(path, header = header, call = NULL)
+  df <- read_table_file(path, header = header, member = f$member, call = NULL)
+  is_array <- file_format(path) %in% c("npy", "npz")
+  shown <- if (is.null(f$member)) path else paste0(path, ":", f$member)
+  if (is_array && !is.null(features) && !isTRUE(attr(features, "positions"))) {
+    features <- NULL
+  }
   has_id <- !is.null(id) && id %in% names(df)
   sel <- select_features(df, features, id = if (has_id) id, arg = "--features",
-                         file = path, call = NULL)
+                         file = shown, call = NULL)
   x <- if (!is.matrix(df)) {
     as.matrix(df[sel$features])
   } else if (identical(sel$features, colnames(df))) {
@@ -242,12 +512,12 @@ cli_read <- function(path, features, id, header, say) {
   # here, naming the file; prd_curve() validates everything once more, so
   # the full check runs only when a cheap test fails.
   if (nrow(x) < 2L || !is.finite(sum(x))) {
-    x <- as_samples(x, arg = path, call = NULL)
+    x <- as_samples(x, arg = shown, call = NULL)
   }
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
-  file <- basename(path)
+  file <- basename(shown)
   say("Read {.file {file}}: {nrow(x)} x {ncol(x)} in {secs} s.")
-  list(x = x, path = path, has_id = has_id)
+  list(x = x, path = shown, has_id = has_id, array = is_array)
 }
 
 #' Match a generated set's feature columns with the real set's
@@ -261,13 +531,17 @@ cli_align <- function(real, gen) {
     return(gen)
   }
   if (length(rn) != length(gn)) {
+    wide <- if (length(gn) > length(rn)) gen else real
     prd_abort(c(
       "{.file {gen$path}} and {.file {real$path}} must have the same number of feature columns.",
-      "x" = "{.file {basename(gen$path)}} has {length(gn)}, {.file {basename(real$path)}} has {length(rn)}."
+      "x" = "{.file {basename(gen$path)}} has {length(gn)}, {.file {basename(real$path)}} has {length(rn)}.",
+      "i" = "Choose the feature columns with {.code --features} (and an identifier with {.code --id}).",
+      "i" = "Columns of {.file {basename(wide$path)}}: {.val {utils::head(colnames(wide$x), 8)}}{if (ncol(wide$x) > 8) ', ...' else ''}."
     ), kind = "columns", call = NULL)
   }
   default <- function(nm) identical(nm, paste0("V", seq_along(nm)))
-  if (!default(rn) && !default(gn)) {
+  if (!default(rn) && !default(gn) && !isTRUE(real$array) &&
+      !isTRUE(gen$array)) {
     prd_warn(c(
       "The feature names of {.file {gen$path}} differ from those of {.file {real$path}}: columns are matched by position.",
       "i" = "E.g. {.val {gn[gn != rn][1]}} is matched with {.val {rn[gn != rn][1]}}."
@@ -314,7 +588,12 @@ cli_features <- function(spec) {
                   kind = "input", call = NULL)
       })
   }
-  rlang::new_quosure(expr, env = baseenv())
+  # only numbers, `:`, `-` and c(): column positions
+  positions <- !length(all.vars(expr)) &&
+    all(all.names(expr) %in% c("c", ":", "-"))
+  q <- rlang::new_quosure(expr, env = baseenv())
+  attr(q, "positions") <- positions
+  q
 }
 
 cli_option_list <- function() {
@@ -333,7 +612,9 @@ cli_option_list <- function() {
     mo("--id", type = "character", metavar = "COLUMN",
        help = "identifier column, never a feature"),
     mo("--method", type = "character", metavar = "M1,M2",
-       help = "methods among knn, kde, ipr, coverage (default: all)"),
+       help = paste0("methods among ", paste(curve_methods, collapse = ", "),
+                     " (default: ", paste(cli_default_methods(), collapse = ","),
+                     ")")),
     mo("--k", type = "character", metavar = "K",
        help = "number of neighbours (default: round(sqrt(fit size)))"),
     mo("--split", type = "character", metavar = "S",
@@ -345,10 +626,23 @@ cli_option_list <- function() {
        help = "number of lambda values (default 1001)"),
     mo("--bandwidth", type = "character", metavar = "B",
        help = "kde bandwidth, one value or two (B_REAL,B_GEN); default: estimated"),
+    mo("--replicates", type = "character", metavar = "R",
+       help = paste("half-sample replicates for 90% intervals (0 = none,",
+                    "default; 50 or more for intervals worth reading)")),
+    mo("--metrics", action = "store_true", default = FALSE,
+       help = paste("also the scalar metrics (manifold_metrics(): precision,",
+                    "recall, density, coverage, ...; k = --k or 5, no split),",
+                    "written to PREFIX-metrics.csv")),
+    mo("--compare", type = "character", metavar = "BASELINE",
+       help = paste("paired differences of every model from the model",
+                    "labelled BASELINE (needs --replicates), written to",
+                    "PREFIX-compare.csv and PREFIX-compare.png")),
     mo("--open", action = "store_true", default = FALSE,
        help = "open balls (<, the prdc convention); default closed"),
     mo("--out", type = "character", metavar = "PREFIX",
-       help = "write PREFIX.csv and PREFIX.png (default: prdcurve)"),
+       help = paste("write PREFIX.csv and PREFIX.png (default: prdcurve; a",
+                    "folder, or a path ending in /, writes FOLDER/prdcurve.*);",
+                    "the folder must exist")),
     mo("--header", action = "store_true", default = FALSE,
        help = "the first line of a text file holds column names"),
     mo("--no-header", action = "store_true", default = FALSE,
@@ -366,9 +660,15 @@ cli_parser <- function() {
       "       %prog --real REAL --generated [LABEL=]FILE [--generated ...] [options]",
       "",
       "Precision-recall curves between real and generated embeddings (one row",
-      "per sample, one numeric column per feature; .csv, .tsv, .txt, .npy,",
-      ".parquet, .feather, .arrow or .rds). Writes PREFIX.csv (model, method,",
-      "lambda, precision, recall) and PREFIX.png, prints the summary.",
+      "per sample, one numeric column per feature). Writes PREFIX.csv (model,",
+      "method, k, lambda, precision, recall) and PREFIX.png, prints the summary.",
+      "",
+      strwrap(paste0("Files: ", paste0(".", names(read_formats()), collapse = ", "),
+                     " (see ?prdcurve::prd_read). An .npz array: FILE.npz:NAME ",
+                     "(default: its only array, or arr_0). .npy/.npz arrays have ",
+                     "no column names: all their columns are features, and ",
+                     "--features applies to them only as column numbers."),
+              width = 72),
       sep = "\n"),
     option_list = cli_option_list(), prog = "prdcurve",
     epilogue = "Also: Rscript -e 'prdcurve::prd_cli()' REAL GENERATED [options]. See ?prdcurve::prd_cli.")
@@ -383,7 +683,7 @@ cli_usage <- function() {
 #' @noRd
 cli_parse <- function(args) {
   valued <- c("real", "generated", "features", "id", "method", "k", "split",
-              "seed", "angles", "bandwidth", "out")
+              "seed", "angles", "bandwidth", "replicates", "compare", "out")
   # optparse keeps only the last of a repeated option: collect --generated
   # here, in order. A negative number after an option would be taken for a
   # flag: attach it as --name=value.
@@ -441,8 +741,8 @@ cli_parse <- function(args) {
                 "i" = "Usage: {.code prdcurve REAL GENERATED [options]}; see {.code --help}."),
               kind = "input", call = NULL)
   }
-  opt$real <- real
-  opt$generated <- cli_labels(generated)
+  opt$real <- cli_file_spec(real)
+  opt$generated <- lapply(cli_labels(generated), cli_file_spec)
 
   opt$features <- o$features
   opt$id <- o$id
@@ -450,8 +750,8 @@ cli_parse <- function(args) {
     prd_abort("Option {.code --id} must name a column.", kind = "input",
               call = NULL)
   }
-  choices <- c("knn", "kde", "ipr", "coverage")
-  opt$method <- if (is.null(o$method)) choices else
+  choices <- curve_methods
+  opt$method <- if (is.null(o$method)) cli_default_methods() else
     unique(trimws(strsplit(o$method, ",", fixed = TRUE)[[1]]))
   bad <- setdiff(opt$method, choices)
   if (!length(opt$method) || length(bad)) {
@@ -482,6 +782,31 @@ cli_parse <- function(args) {
     }
     vapply(bw, cli_number, numeric(1), name = "bandwidth", min = 0,
            open_min = TRUE, USE.NAMES = FALSE)
+  }
+  opt$replicates <- if (is.null(o$replicates)) 0L else
+    as.integer(cli_number(o$replicates, "replicates", whole = TRUE, min = 0,
+                          max = 1e5))
+  if (opt$replicates == 1L) {
+    prd_abort(c("Option {.code --replicates} must be 0 (no intervals) or at least 2.",
+                "x" = "It is 1."), kind = "input", call = NULL)
+  }
+  opt$metrics <- isTRUE(o$metrics)
+  opt$compare <- o$compare
+  if (!is.null(opt$compare)) {
+    if (!opt$compare %in% names(opt$generated)) {
+      prd_abort(c("Option {.code --compare} must be the label of a generated file.",
+                  "x" = "It is {.val {opt$compare}}; the labels are {.val {names(opt$generated)}}."),
+                kind = "input", call = NULL)
+    }
+    if (length(opt$generated) < 2L) {
+      prd_abort("Option {.code --compare} needs at least two generated files.",
+                kind = "input", call = NULL)
+    }
+    if (opt$replicates == 0L) {
+      prd_abort(c("Option {.code --compare} needs intervals: give {.code --replicates}.",
+                  "i" = "For instance {.code --replicates 50}."),
+                kind = "input", call = NULL)
+    }
   }
   opt$closed <- !isTRUE(o$open)
   opt$out <- if (is.null(o$out)) "prdcurve" else o$out
@@ -514,10 +839,29 @@ cli_parse_error <- function(msg, valued) {
   } else {
     "Can't parse the command line: {msg}"
   }
-  opts <- paste0("--", c(valued, "open", "header", "no-header", "quiet",
-                         "help"))
+  opts <- paste0("--", c(valued, "metrics", "open", "header", "no-header",
+                         "quiet", "help"))
   prd_abort(c(text, "i" = "Options: {.code {opts}}; see {.code --help}."),
             kind = "input", call = NULL)
+}
+
+#' The methods the command line computes by default: the four estimators
+#' of Sykes et al. (2024) among the package's curve methods.
+#' @noRd
+cli_default_methods <- function() {
+  intersect(c("knn", "kde", "ipr", "coverage"), curve_methods)
+}
+
+#' A file argument: list(path, member), with FILE.npz:NAME naming an array
+#' of an .npz file (unless a file of that whole name exists).
+#' @noRd
+cli_file_spec <- function(spec) {
+  m <- regmatches(spec, regexec("^(.*\\.npz):([^:/\\\\]+)$", spec,
+                                ignore.case = TRUE))[[1]]
+  if (length(m) && !file.exists(spec)) {
+    return(list(path = m[2], member = m[3]))
+  }
+  list(path = spec, member = NULL)
 }
 
 #' Labels of the generated files: LABEL=FILE, or the base name without
@@ -526,9 +870,15 @@ cli_parse_error <- function(msg, valued) {
 cli_labels <- function(specs) {
   labelled <- !file.exists(specs) & grepl("^[^=/\\\\]+=.", specs)
   paths <- ifelse(labelled, sub("^[^=]*=", "", specs), specs)
+  member <- vapply(paths, function(p) {
+    m <- cli_file_spec(p)$member
+    if (is.null(m)) NA_character_ else m
+  }, "", USE.NAMES = FALSE)
   labels <- ifelse(labelled, trimws(sub("=.*$", "", specs)),
-                   sub("\\.[^.]*$", "",
-                       sub("\\.gz$", "", basename(specs), ignore.case = TRUE)))
+                   ifelse(!is.na(member), member,
+                          sub("\\.[^.]*$", "",
+                              sub("\\.gz$", "", basename(specs),
+                                  ignore.case = TRUE))))
   if (any(!nzchar(labels))) {
     prd_abort("Every generated file needs a non-empty label.", kind = "input",
               call = NULL)

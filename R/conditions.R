@@ -8,7 +8,8 @@
 #   errors:   input (a malformed argument), k_too_large, columns (sample sets
 #             whose columns do not match), split, curve (not a valid PR
 #             curve), sampler (a user sampler or density misbehaved),
-#             engine (re-raised from the C engine), replicates, model
+#             engine (re-raised from the C engine), replicates, model,
+#             output (the command line can't write where --out says)
 #   warnings: unused_argument, zero_radius, id_column, transposed, scale,
 #             collapsed, deprecated, k_reduced (a default k lowered to fit),
 #             convergence (k-means did not converge)
@@ -20,6 +21,7 @@
 #' @noRd
 prd_abort <- function(message, kind = "input", ..., call = rlang::caller_env(),
                       .envir = parent.frame()) {
+  call <- user_frame(call)
   cli::cli_abort(message, class = c(paste0("prdcurve_error_", kind), "prdcurve_error"),
                  ..., call = call, .envir = .envir)
 }
@@ -38,4 +40,46 @@ prd_inform <- function(message, kind, ..., .envir = parent.frame()) {
   cli::cli_inform(message,
                   class = c(paste0("prdcurve_message_", kind), "prdcurve_message"),
                   ..., .envir = .envir)
+}
+
+#' Numbers for messages, in plain notation: "0", "0.5", "-0.1",
+#' "1,000,000", "12,345.7"; scientific only beyond what plain notation can
+#' show (|x| >= 1e15 or below 1e-4), written "2.36e200", "1e-20". NA, NaN
+#' and infinities as R prints them.
+#' @noRd
+format_number <- function(x, digits = 6) {
+  x <- as.double(x)
+  vapply(x, function(v) {
+    if (!is.finite(v)) return(format(v))
+    if (v == 0) return("0")
+    if (abs(v) >= 1e-4 && abs(v) < 1e15) {
+      return(format(signif(v, digits), big.mark = ",", scientific = FALSE,
+                    trim = TRUE, digits = digits))
+    }
+    s <- formatC(v, digits = min(digits, 3), format = "g")
+    sub("e\\+?(-?)0*([0-9])", "e\\1\\2", s)
+  }, character(1), USE.NAMES = FALSE)
+}
+
+#' The frame an error is reported from: the caller's frame when it is an
+#' exported function of the package, else the nearest exported function
+#' that called it (so that a check run inside an internal closure or an
+#' lapply() names the user's call, `prd_curve()`, not `FUN()`).
+#' @noRd
+user_frame <- function(call) {
+  if (!is.environment(call)) return(call)
+  frames <- sys.frames()
+  pos <- which(vapply(frames, identical, logical(1), call))
+  if (!length(pos)) return(call)
+  exports <- getNamespaceExports(topenv())
+  fn_name <- function(cl) {
+    f <- cl[[1]]
+    if (is.call(f) && as.character(f[[1]]) %in% c("::", ":::")) f <- f[[3]]
+    if (is.symbol(f)) as.character(f) else ""
+  }
+  calls <- sys.calls()
+  for (j in rev(seq_len(pos[length(pos)]))) {
+    if (fn_name(calls[[j]]) %in% exports) return(frames[[j]])
+  }
+  call
 }

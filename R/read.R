@@ -1,7 +1,8 @@
 #' Read a set of samples (embeddings) from a file
 #'
 #' Reads one sample set, one row per sample and one column per feature, with
-#' a fast reader chosen by the file's extension (case-insensitive):
+#' a fast reader chosen by the file's extension (case-insensitive; the
+#' extensions read: `r paste0("\x60.", names(read_formats()), "\x60", collapse = ", ")`):
 #'
 #' * `.csv`, `.tsv`, `.txt`: delimited text, read with
 #'   [data.table::fread()] (multi-threaded, [prd_threads()] threads). The
@@ -13,13 +14,23 @@
 #'   dropped, with a message. A header-less file gets columns `V1`, ...,
 #'   `Vd`. Compressed `.csv.gz`, `.tsv.gz` and `.txt.gz` files need the
 #'   R.utils package (a [data.table::fread()] requirement).
-#' * `.npy` (also `.npy.gz`): a NumPy array saved with `numpy.save()`, read
-#'   with `RcppCNPy::npyLoad()` (the RcppCNPy package must be installed). A
-#'   2-D array of shape (n, d), C or Fortran order, of dtype `float64` or
-#'   `int64` (the latter with values within R's integer range); a 1-D array
-#'   of length n is n samples of dimension 1. Columns are named `V1`, ...,
-#'   `Vd`. Other dtypes (`float32` in particular) are refused with a
-#'   classed error: convert with `x.astype("float64")` before saving.
+#' * `.npy` (also `.npy.gz`): a NumPy array saved with `numpy.save()`
+#'   (what `torch`/`numpy` embeddings usually are), read natively: the
+#'   header is parsed and the bytes are converted in one pass into one
+#'   double matrix, with no intermediate copy (a 50,000 x 2,048 float32
+#'   file, 400 MB, becomes one 800 MB matrix; `bench/read.R`). A 2-D array
+#'   of shape (n, d) or a 1-D array of length n (n samples of dimension 1);
+#'   C or Fortran order; either byte order; dtype float16, float32,
+#'   float64, int8 to int64, uint8 to uint64 or bool. float32 values are
+#'   converted to the doubles they represent exactly; 64-bit integers
+#'   beyond 2^53 are rounded to the nearest double. Columns are named
+#'   `V1`, ..., `Vd` (an array has no column names). A `.npy.gz` is
+#'   decompressed into memory first.
+#' * `.npz`: a zip of `.npy` arrays (`numpy.savez()`,
+#'   `numpy.savez_compressed()`): the array named by `member`, by default
+#'   the only one, or `arr_0` (the name `numpy.savez(path, x)` gives),
+#'   else an error listing the arrays. It is extracted to a temporary
+#'   folder (stored or deflated) and read as a `.npy` file.
 #' * `.parquet`, `.feather`, `.arrow` (Arrow IPC file format): read with
 #'   `arrow::read_parquet()` or `arrow::read_feather()` (the arrow package
 #'   must be installed).
@@ -55,20 +66,25 @@
 #' @param header For delimited text only: `NA` (default) detects a header
 #'   line, `TRUE` says the first line holds column names, `FALSE` that it is
 #'   data.
+#' @param member For `.npz` files only: the name of the array to read (a
+#'   single string, without `.npy`). Default `NULL`: the only array, or
+#'   `arr_0`.
 #' @return A tibble with one row per sample (n rows): every column of the
 #'   file, or the `id` column followed by the selected feature columns
 #'   (numeric, with the file's names; `V1`, ..., `Vd` when the file has
 #'   none). Pass it, or its feature columns, to [prd_curve()].
 #' @section Errors: every error has class `prdcurve_error` and a specific
 #'   class: `prdcurve_error_file` when the file does not exist, is empty,
-#'   has no data rows, has an unsupported extension, is malformed (ragged
-#'   lines, an unsupported `.npy` dtype or layout, an `.rds` that holds no
-#'   data frame or matrix), has duplicated column names, or when the reader
-#'   fails; `prdcurve_error_input` when an argument is malformed, when the
-#'   `id` column does not exist, when `features` selects no column, a
-#'   column that does not exist or a non-numeric column. A missing
-#'   RcppCNPy (for `.npy`) or arrow (for Parquet and Feather) package is an
-#'   error of class `rlib_error_package_not_found` (from
+#'   has no data rows, has an unsupported extension, is a directory, is
+#'   malformed (ragged lines, a `.npy` dtype that is not numeric, an array
+#'   of more than 2 dimensions, a truncated array, an `.npz` holding
+#'   several arrays and no `member`, an `.rds` that holds no data frame or
+#'   matrix), has duplicated column names, or when the reader fails;
+#'   `prdcurve_error_input` when an argument is malformed, when the `id`
+#'   column does not exist, when `features` selects no column, a column
+#'   that does not exist or a non-numeric column, or when `member` is not
+#'   an array of the `.npz` file. A missing arrow package (for Parquet and
+#'   Feather) is an error of class `rlib_error_package_not_found` (from
 #'   [rlang::check_installed()]), which names the package.
 #' @seealso [prd_curve()], [prd_cli()] (the command line).
 #' @examples
@@ -87,16 +103,26 @@
 #' names(prd_read(path, features = starts_with("f"), id = "id"))
 #' unlink(path)
 #' @export
-prd_read <- function(path, features = NULL, id = NULL, header = NA) {
+prd_read <- function(path, features = NULL, id = NULL, header = NA,
+                     member = NULL) {
   features <- rlang::enquo(features)
   call <- rlang::current_env()
+  if (!is.null(member)) {
+    member <- check_string(member, call = call)
+    if (!identical(file_format(path), "npz")) {
+      prd_abort(c("{.arg member} applies to {.file .npz} files only.",
+                  "x" = "{.file {path}} is not one."),
+                kind = "input", call = call)
+    }
+  }
   if (!is.null(id) && (!is.character(id) || length(id) != 1L || is.na(id) ||
                        !nzchar(id))) {
     prd_abort(c("{.arg id} must be a single column name or {.code NULL}.",
                 "x" = "It is {.obj_type_friendly {id}}."),
               kind = "input", call = call)
   }
-  df <- read_table_file(path, header = header, call = call)
+  df <- read_table_file(path, header = header, member = member,
+                        columns = TRUE, call = call)
   if (!(rlang::quo_is_null(features) && is.null(id))) {
     sel <- select_features(df, features, id = id, arg = "features",
                            file = path, call = call)
@@ -111,12 +137,13 @@ prd_read <- function(path, features = NULL, id = NULL, header = NA) {
 read_formats <- function() {
   c(csv = "text", tsv = "text", txt = "text", csv.gz = "text",
     tsv.gz = "text", txt.gz = "text", npy = "npy", npy.gz = "npy",
-    parquet = "parquet", feather = "feather", arrow = "feather", rds = "rds")
+    npz = "npz", parquet = "parquet", feather = "feather", arrow = "feather", rds = "rds")
 }
 
 #' The format of a file from its extension, or NA
 #' @noRd
 file_format <- function(path) {
+  if (!rlang::is_string(path)) return(NA_character_)
   base <- tolower(basename(path))
   fmts <- read_formats()
   for (ext in names(fmts)[order(-nchar(names(fmts)))]) {
@@ -132,10 +159,14 @@ check_path <- function(path, call = rlang::caller_env()) {
                 "x" = "It is {.obj_type_friendly {path}}."),
               kind = "input", call = call)
   }
-  if (!file.exists(path) || dir.exists(path)) {
-    prd_abort(c("File {.file {path}} does not exist.",
-                if (dir.exists(path)) c("x" = "It is a directory.")),
+  if (dir.exists(path)) {
+    prd_abort(c("{.file {path}} is a directory, not a file.",
+                "i" = "Give the path of a file in it."),
               kind = "file", call = call)
+  }
+  if (!file.exists(path)) {
+    prd_abort("File {.file {path}} does not exist.", kind = "file",
+              call = call)
   }
   fmt <- file_format(path)
   if (is.na(fmt)) {
@@ -155,7 +186,8 @@ check_path <- function(path, call = rlang::caller_env()) {
 #' copy into a data frame); dispatches on the extension; every failure is a
 #' classed error naming the file.
 #' @noRd
-read_table_file <- function(path, header = NA, call = rlang::caller_env()) {
+read_table_file <- function(path, header = NA, member = NULL, columns = FALSE,
+                            call = rlang::caller_env()) {
   fmt <- check_path(path, call = call)
   if (!is.logical(header) || length(header) != 1L) {
     prd_abort("{.arg header} must be {.code NA}, {.code TRUE} or {.code FALSE}.",
@@ -163,7 +195,8 @@ read_table_file <- function(path, header = NA, call = rlang::caller_env()) {
   }
   df <- switch(fmt,
     text = read_text(path, header, call = call),
-    npy = read_npy(path, call = call),
+    npy = read_npy(path, columns = columns, call = call),
+    npz = read_npz(path, member = member, columns = columns, call = call),
     parquet = ,
     feather = read_arrow(path, fmt, call = call),
     rds = read_rds(path, call = call)
@@ -193,7 +226,7 @@ with_file_errors <- function(expr, path, what, call) {
       stop(e)
     }
     prd_abort(c("Can't read {.file {path}} as {what}.",
-                "x" = "{conditionMessage(e)}"),
+                "x" = "{fread_text(conditionMessage(e))}"),
               kind = "file", call = call)
   })
 }
@@ -216,9 +249,11 @@ read_text <- function(path, header = NA, call = rlang::caller_env()) {
   lost <- grepl("Stopped early|Discarded single-line footer", warns)
   if (any(lost)) {
     prd_abort(c("File {.file {path}} is malformed: its lines don't all have the same number of fields.",
-                "x" = "{warns[lost][1]}"),
+                "x" = "{fread_ragged_text(warns[lost][1])}",
+                "i" = "Every line must have one field per column; fix or remove the line."),
               kind = "file", call = call)
   }
+  warns <- fread_text(warns)
   for (w in warns) {
     prd_warn(c("While reading {.file {path}}:", "!" = "{w}"), kind = "file")
   }
@@ -238,22 +273,63 @@ read_text <- function(path, header = NA, call = rlang::caller_env()) {
   df
 }
 
-#' Parse the header of a .npy file (format version 1.0, 2.0 or 3.0)
+#' fread()'s messages without its advice on its own arguments (fill=,
+#' comment.char=, ...), which a caller of prd_read() or the command line
+#' can't pass.
 #' @noRd
-npy_header <- function(path, call = rlang::caller_env()) {
-  con <- gzfile(path, "rb")
-  on.exit(close(con))
-  magic <- readBin(con, "raw", 8L)
-  if (length(magic) < 8L ||
-      !identical(magic[1:6], as.raw(c(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59)))) {
+fread_text <- function(msg) {
+  msg <- gsub("\\s*Consider fill=TRUE( and comment\\.char=)?\\.?", "", msg)
+  msg <- gsub("\\s*(Please )?[Cc]onsider (setting |using |passing )?[a-z.]+ ?=[^.]*\\.", "",
+              msg)
+  trimws(msg)
+}
+
+#' fread()'s "Stopped early" / "Discarded single-line footer" warnings in
+#' the terms of the file
+#' @noRd
+fread_ragged_text <- function(msg) {
+  m <- regmatches(msg, regexec(
+    "Stopped early on line ([0-9]+)\\. Expected ([0-9]+) fields but found ([0-9]+)\\..*<<(.*)>>",
+    msg))[[1]]
+  if (length(m)) {
+    return(sprintf("Line %s has %s field%s, the lines before it %s: %s",
+                   m[2], m[4], if (m[4] == "1") "" else "s", m[3],
+                   encodeString(m[5], quote = "\"")))
+  }
+  m <- regmatches(msg, regexec("Discarded single-line footer: <<(.*)>>",
+                               msg))[[1]]
+  if (length(m)) {
+    return(sprintf("The last line has a different number of fields than the lines before it: %s",
+                   encodeString(m[2], quote = "\"")))
+  }
+  fread_text(msg)
+}
+
+#' Parse the header of a .npy file (format version 1.0, 2.0 or 3.0) from
+#' its first bytes: the dtype (kind, element size, byte order), the shape,
+#' the order and the byte offset of the payload.
+#' @param bytes raw vector: the start of the file (at least the header).
+#' @noRd
+npy_parse_header <- function(bytes, path, call = rlang::caller_env()) {
+  magic <- as.raw(c(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59))
+  if (length(bytes) < 10L || !identical(bytes[1:6], magic)) {
     prd_abort("File {.file {path}} is not a NumPy {.file .npy} file (no NUMPY magic string).",
               kind = "file", call = call)
   }
-  major <- as.integer(magic[7])
+  major <- as.integer(bytes[7])
+  if (!major %in% 1:3) {
+    prd_abort("Can't read {.file {path}}: its .npy format version {major} is unknown (1, 2 and 3 are supported).",
+              kind = "file", call = call)
+  }
   len_size <- if (major == 1L) 2L else 4L
-  len <- readBin(con, "integer", n = 1L, size = len_size, endian = "little",
-                 signed = len_size == 4L)
-  text <- rawToChar(readBin(con, "raw", len))
+  len_bytes <- as.integer(bytes[8L + seq_len(len_size)])
+  len <- sum(len_bytes * 256^(seq_len(len_size) - 1L))
+  offset <- 8 + len_size + len
+  if (length(bytes) < offset) {
+    prd_abort("Can't read {.file {path}}: its .npy header is truncated.",
+              kind = "file", call = call)
+  }
+  text <- rawToChar(bytes[(9L + len_size):offset])
   field <- function(re) {
     m <- regmatches(text, regexec(re, text))[[1]]
     if (length(m) < 2L) NA_character_ else m[2]
@@ -261,46 +337,164 @@ npy_header <- function(path, call = rlang::caller_env()) {
   shape <- field("'shape'\\s*:\\s*\\(([^)]*)\\)")
   dims <- if (is.na(shape)) NA else {
     parts <- trimws(strsplit(shape, ",", fixed = TRUE)[[1]])
-    suppressWarnings(as.numeric(parts[nzchar(parts)]))
+    suppressWarnings(as.numeric(sub("L$", "", parts[nzchar(parts)])))
   }
   list(version = major, descr = field("'descr'\\s*:\\s*'([^']*)'"),
        fortran = identical(field("'fortran_order'\\s*:\\s*(True|False)"),
                            "True"),
-       shape = dims, length = len)
+       shape = dims, offset = offset, header = text)
 }
 
-read_npy <- function(path, call = rlang::caller_env()) {
-  rlang::check_installed("RcppCNPy", reason = "to read .npy files.",
-                         call = call)
-  h <- npy_header(path, call = call)
-  # RcppCNPy reads the raw bytes as float64 or int64 whatever the dtype:
-  # anything else must be refused here, not read as garbage.
-  descr <- if (is.na(h$descr)) "?" else h$descr
-  type <- switch(descr, "<f8" = "numeric", "<i8" = "integer", NA_character_)
-  if (is.na(type)) {
-    prd_abort(c("Can't read {.file {path}}: its dtype {.val {h$descr}} is not supported.",
-                "i" = "Supported: float64 ({.val <f8}) and int64 ({.val <i8}), little-endian.",
-                "i" = "Convert in Python with {.code numpy.save(path, x.astype(\"float64\"))}."),
+#' The .npy dtypes prd_read() reads: kind code for src/npy.c (0 float,
+#' 1 signed integer, 2 unsigned integer, 3 bool) and element sizes.
+#' @noRd
+npy_dtypes <- list(f = list(code = 0, sizes = c(2, 4, 8)),
+                   i = list(code = 1, sizes = c(1, 2, 4, 8)),
+                   u = list(code = 2, sizes = c(1, 2, 4, 8)),
+                   b = list(code = 3, sizes = 1))
+
+#' The conversion layout of a parsed header: c(n, d, kind, size, swap,
+#' fortran), or a classed error naming what is not supported.
+#' @noRd
+npy_layout <- function(h, path, call = rlang::caller_env()) {
+  descr <- h$descr
+  m <- if (is.na(descr)) character() else
+    regmatches(descr, regexec("^([<>|=]?)([fiub])([0-9]+)$", descr))[[1]]
+  size <- if (length(m)) as.numeric(m[4]) else NA
+  if (!length(m) || !size %in% npy_dtypes[[m[3]]]$sizes) {
+    what <- if (is.na(descr)) "a structured dtype" else
+      paste0("dtype ", encodeString(descr, quote = "'"))
+    prd_abort(c("Can't read {.file {path}}: {what} is not a numeric dtype this package reads.",
+                "i" = "Supported: float16, float32, float64, int8 to int64, uint8 to uint64 and bool, either byte order.",
+                "i" = "Convert in Python with {.code numpy.save(path, x.astype(\"float32\"))}."),
               kind = "file", call = call)
   }
   if (anyNA(h$shape) || !length(h$shape) %in% 1:2) {
-    prd_abort(c("Can't read {.file {path}}: it must hold a 1-D or 2-D array.",
-                "x" = "Its shape is ({paste(h$shape, collapse = ', ')})."),
+    prd_abort(c("Can't read {.file {path}}: it must hold a 1-D or 2-D array (samples x features).",
+                "x" = "Its shape is ({paste(h$shape, collapse = ', ')}).",
+                "i" = "Flatten it in Python with {.code x.reshape(len(x), -1)}."),
               kind = "file", call = call)
   }
-  # RcppCNPy reads a version 1.0 header of at most 256 bytes after its
-  # length field (what numpy.save() writes for plain numeric arrays)
-  if (h$version != 1L || h$length > 256L) {
-    prd_abort(c("Can't read {.file {path}}: its .npy header (format version {h$version}.0) is not supported by RcppCNPy.",
-                "i" = "Save it with {.code numpy.save()} as a plain numeric array."),
+  n <- h$shape[1]
+  d <- if (length(h$shape) == 2L) h$shape[2] else 1
+  if (n > .Machine$integer.max || d > .Machine$integer.max) {
+    prd_abort("Can't read {.file {path}}: its shape ({format(n, scientific = FALSE)}, {format(d, scientific = FALSE)}) is too large for an R matrix.",
               kind = "file", call = call)
   }
-  x <- with_file_errors(
-    RcppCNPy::npyLoad(path, type = type, dotranspose = !h$fortran),
-    path, "a .npy array", call)
-  if (is.null(dim(x))) x <- matrix(x, ncol = 1L)
-  colnames(x) <- paste0("V", seq_len(ncol(x)))
+  big <- .Platform$endian == "big"
+  order <- m[2]
+  swap <- size > 1 && ((order == ">" && !big) || (order == "<" && big))
+  c(n = n, d = d, kind = npy_dtypes[[m[3]]]$code, size = size,
+    swap = as.numeric(swap), fortran = as.numeric(h$fortran))
+}
+
+#' Read a .npy file (or .npy.gz) into one double matrix with columns
+#' V1..Vd, or (columns = TRUE) a data frame of d double columns; the bytes
+#' are converted in one pass (src/npy.c) with no intermediate copy of the
+#' payload (a .npy.gz is decompressed into memory first).
+#' @noRd
+read_npy <- function(path, columns = FALSE, call = rlang::caller_env(),
+                     shown = path) {
+  gz <- grepl("\\.gz$", path, ignore.case = TRUE)
+  if (gz) {
+    src <- with_file_errors(read_gz_bytes(path), shown,
+                            "a gzip-compressed .npy file", call)
+    head <- src[seq_len(min(length(src), 65536L + 12L))]
+  } else {
+    src <- path
+    head <- readBin(path, "raw", 12L)
+    if (length(head) == 12L && head[7] %in% as.raw(1:3)) {
+      # the header's length field: 2 bytes (version 1) or 4 (2 and 3)
+      len <- if (head[7] == as.raw(1L)) 10 + sum(as.integer(head[9:10]) * c(1, 256)) else
+        12 + sum(as.integer(head[9:12]) * 256^(0:3))
+      head <- readBin(path, "raw", min(len, 2^31 - 1))
+    }
+  }
+  h <- npy_parse_header(head, shown, call = call)
+  layout <- npy_layout(h, shown, call = call)
+  need <- h$offset + layout[["n"]] * layout[["d"]] * layout[["size"]]
+  have <- if (gz) length(src) else file.size(path)
+  if (have < need) {
+    prd_abort(c("Can't read {.file {shown}}: the file ends before its array does.",
+                "x" = "Its header says ({format(layout[['n']], scientific = FALSE)}, {format(layout[['d']], scientific = FALSE)}) values of {layout[['size']]} byte{?s}: {format(need, big.mark = ',', scientific = FALSE)} bytes; the file has {format(have, big.mark = ',', scientific = FALSE)}."),
+              kind = "file", call = call)
+  }
+  # the result is named in C (V1..Vd) and returned as is: modifying it
+  # here would copy it
+  x <- tryCatch(
+    .Call(ffi_npy_read, src, h$offset, as.double(layout), columns),
+    error = function(e) {
+      prd_abort(c("Can't read {.file {shown}} as a .npy array.",
+                  "x" = "{conditionMessage(e)}"),
+                kind = "file", call = call)
+    })
+  if (columns) {
+    # a data frame of the columns (the columns themselves are not copied)
+    x <- structure(x, row.names = .set_row_names(as.integer(layout[["n"]])),
+                   class = "data.frame")
+  }
   x
+}
+
+#' The decompressed bytes of a gzip file
+#' @noRd
+read_gz_bytes <- function(path) {
+  con <- gzfile(path, "rb")
+  on.exit(close(con))
+  chunks <- list()
+  repeat {
+    b <- readBin(con, "raw", 64L * 1024L^2)
+    if (!length(b)) break
+    chunks[[length(chunks) + 1L]] <- b
+  }
+  if (length(chunks) == 1L) chunks[[1]] else do.call(c, chunks)
+}
+
+#' The arrays of a .npz file (names without ".npy")
+#' @noRd
+npz_members <- function(path, call = rlang::caller_env()) {
+  files <- with_file_errors(utils::unzip(path, list = TRUE)$Name, path,
+                            "a NumPy .npz (zip) file", call)
+  files <- files[grepl("\\.npy$", files)]
+  stats::setNames(files, sub("\\.npy$", "", files))
+}
+
+#' Read one array of a .npz file: the zip member is extracted to a
+#' temporary folder (stored or deflated), read as a .npy file, and removed.
+#' @noRd
+read_npz <- function(path, member = NULL, columns = FALSE,
+                     call = rlang::caller_env()) {
+  members <- npz_members(path, call = call)
+  if (!length(members)) {
+    prd_abort("File {.file {path}} holds no .npy array.", kind = "file",
+              call = call)
+  }
+  if (is.null(member)) {
+    member <- if (length(members) == 1L) names(members) else
+      if ("arr_0" %in% names(members)) "arr_0" else NA_character_
+    if (is.na(member)) {
+      prd_abort(c("File {.file {path}} holds several arrays: say which with {.arg member}.",
+                  "i" = "Arrays: {.val {names(members)}}."),
+                kind = "file", call = call)
+    }
+  } else if (!member %in% names(members)) {
+    prd_abort(c("File {.file {path}} has no array {.val {member}}.",
+                "i" = "Arrays: {.val {names(members)}}."),
+              kind = "input", call = call)
+  }
+  dir <- tempfile("prdcurve-npz")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  file <- with_file_errors(
+    utils::unzip(path, files = members[[member]], exdir = dir,
+                 junkpaths = TRUE),
+    path, "a NumPy .npz (zip) file", call)
+  if (length(file) != 1L || !file.exists(file)) {
+    prd_abort("Can't extract array {.val {member}} from {.file {path}}.",
+              kind = "file", call = call)
+  }
+  read_npy(file, columns = columns, call = call,
+           shown = paste0(path, ":", member))
 }
 
 # arrow is an optional reader that is not declared in Suggests: it is too

@@ -88,7 +88,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
   big <- max(max(x), -min(x))  # no n x d temporary
   if (big > 1e100 || (big > 0 && big < 1e-100)) {
     prd_abort(c(
-      "{.arg {arg}} has values of magnitude {format(big, digits = 3)}: squared distances would {if (big > 1) 'overflow' else 'underflow'}.",
+      "{.arg {arg}} has values of magnitude {format_number(big, digits = 3)}: squared distances would {if (big > 1) 'overflow' else 'underflow'}.",
       "i" = "Every estimator is invariant to a common scale: divide {.arg real} and {.arg generated} by the same constant."
     ), "input", call = call)
   }
@@ -235,7 +235,7 @@ inspect_samples <- function(x, arg, allow_constant = FALSE) {
     s <- s[s > 0]
     if (length(s) >= 2L && max(s) > scale_factor * stats::median(s)) {
       prd_warn(c(
-        "The columns of {.arg {arg}} have very different scales: the largest standard deviation is {format(max(s) / stats::median(s), digits = 3)} times the median one.",
+        "The columns of {.arg {arg}} have very different scales: the largest standard deviation is {format_number(max(s) / stats::median(s), digits = 3)} times the median one.",
         "i" = "Euclidean distances are then dominated by the largest columns; consider {.code standardize = \"real\"}."
       ), "scale")
     }
@@ -429,7 +429,8 @@ is_whole <- function(x) {
 describe <- function(x) {
   if (!length(x)) return("empty")
   if (is.numeric(x) || is.logical(x)) {
-    return(paste(format(utils::head(x, 5), scientific = TRUE, digits = 4),
+    if (is.logical(x)) return(paste(utils::head(x, 5), collapse = ", "))
+    return(paste(format_number(utils::head(x, 5), digits = 4),
                  collapse = ", "))
   }
   cli::format_inline("{.obj_type_friendly {x}}")
@@ -514,8 +515,8 @@ check_k <- function(k, limit, arg = "k", what = "the fit sets",
   }
   if (any(k > limit)) {
     prd_abort(c(
-      "{.arg {arg}} = {format(max(k), scientific = FALSE)} is too large for {what}.",
-      "i" = "{.arg {arg}} must be at most {limit} here."
+      "{.arg {arg}} = {format_number(max(k))} is too large for {what}.",
+      "i" = "{.arg {arg}} must be at most {format_number(limit)} here."
     ), "k_too_large", call = call)
   }
   sort(unique(as.integer(round(k))))
@@ -533,7 +534,7 @@ check_positive <- function(x, arg = rlang::caller_arg(x), len = 1:2,
   if (!is.numeric(x) || !(length(x) %in% len) || !all(is.finite(x)) ||
       any(x <= 0) || any(x > max)) {
     prd_abort(c(
-      "{.arg {arg}} must be {if (length(len) > 1) 'one or two positive finite numbers' else 'a single positive finite number'}{if (is.finite(max)) paste0(' at most ', format(max)) else ''}.",
+      "{.arg {arg}} must be {if (length(len) > 1) 'one or two positive finite numbers' else 'a single positive finite number'}{if (is.finite(max)) paste0(' at most ', format_number(max)) else ''}.",
       "x" = "It is {describe(x)}."
     ), "input", call = call)
   }
@@ -680,6 +681,7 @@ split_sizes <- function(s) {
 #' @noRd
 check_replicates <- function(x, arg = rlang::caller_arg(x),
                              call = rlang::caller_env()) {
+  force(arg)  # before `x` is replaced below
   x <- check_count(x, arg = arg, min = 0, max = 1e5, call = call)
   if (x == 1L) {
     prd_abort(c("{.arg {arg}} must be 0 (no intervals) or at least 2.",

@@ -15,7 +15,7 @@
 #   (b) prd_curve() in this R session on the same matrices, with the same
 #       method, k, split and seed;
 # and the ratio (a) / (b) (target: at most 1.5); the same with the data in
-# .npy files when RcppCNPy is installed. Also utils::read.csv() against
+# float64 .npy files. Also utils::read.csv() against
 # prd_read() on one of the files. Each timing is the best of `BENCH_REPS`
 # runs (default 3), CLI and in-R runs interleaved. The section "Command line" of
 # bench/results.md is replaced (or appended); the other sections are kept
@@ -49,15 +49,14 @@ generated <- as.matrix(prd_read(f_gen))
 mb <- file.size(f_real) / 1e6
 message(sprintf("Wrote two %d x %d CSV files of %.0f MB each", n, d, mb))
 
-has_npy <- requireNamespace("RcppCNPy", quietly = TRUE)
-if (has_npy) {
-  f_real_npy <- file.path(dir, "real.npy")
-  f_gen_npy <- file.path(dir, "generated.npy")
-  invisible(utils::capture.output({
-    RcppCNPy::npySave(f_real_npy, real)
-    RcppCNPy::npySave(f_gen_npy, generated)
-  }))
-}
+# the same values as float64 .npy files (written byte by byte, as
+# numpy.save() does)
+source("tests/testthat/helper-npy.R")
+has_npy <- TRUE
+f_real_npy <- file.path(dir, "real.npy")
+f_gen_npy <- file.path(dir, "generated.npy")
+write_npy(real, f_real_npy, dtype = "<f8")
+write_npy(generated, f_gen_npy, dtype = "<f8")
 
 best <- function(f) min(vapply(seq_len(reps), function(i) f(), numeric(1)))
 
@@ -140,7 +139,7 @@ si <- utils::sessionInfo()
 section <- c(
   "# Command line (bench/cli.R)",
   "",
-  sprintf("Two %s x %s CSV files of Gaussian data (real N(0, I), generated N(0.5 e_1, I); %.0f MB each, written by `data.table::fwrite()`). `CLI s`: `Rscript <prdcurve script> real.csv generated.csv --method M --k %d --split %s --seed 1 --out ...` run with `system2()`, end to end (R start-up, reading both files, the curves, writing the CSV and the PNG); the reading and curve times are those the CLI reports on standard error, `other` is the rest (start-up, packages, outputs). `prd_curve() s`: the same call in R on the same matrices (same method, k, split and seed). `ratio` = CLI / prd_curve() (target: at most 1.5). Best of %d runs, the CLI and in-R runs interleaved. `.npy` rows: the same data as `.npy` files (RcppCNPy), to show what reading text costs. %s; data.table %s; %d cores; prd_threads() = %d. Run on %s; load average (1, 5, 15 min) %s at the start, %s at the end (other jobs were running on the machine when it is above 0).",
+  sprintf("Two %s x %s CSV files of Gaussian data (real N(0, I), generated N(0.5 e_1, I); %.0f MB each, written by `data.table::fwrite()`). `CLI s`: `Rscript <prdcurve script> real.csv generated.csv --method M --k %d --split %s --seed 1 --out ...` run with `system2()`, end to end (R start-up, reading both files, the curves, writing the CSV and the PNG); the reading and curve times are those the CLI reports on standard error, `other` is the rest (start-up, packages, outputs). `prd_curve() s`: the same call in R on the same matrices (same method, k, split and seed). `ratio` = CLI / prd_curve() (target: at most 1.5). Best of %d runs, the CLI and in-R runs interleaved. `.npy` rows: the same data as float64 `.npy` files, to show what reading text costs. %s; data.table %s; %d cores; prd_threads() = %d. Run on %s; load average (1, 5, 15 min) %s at the start, %s at the end (other jobs were running on the machine when it is above 0).",
           format(n, big.mark = ","), format(d, big.mark = ","), mb, k,
           format(split), reps, si$R.version$version.string,
           utils::packageVersion("data.table"), parallel::detectCores(),

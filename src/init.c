@@ -2,6 +2,8 @@
 #include <R_ext/Rdynload.h>
 #include <R_ext/Visibility.h>
 
+SEXP ffi_npy_read(SEXP src, SEXP offset, SEXP layout, SEXP columns);
+
 static const R_CallMethodDef call_methods[] = {
   {"ffi_engine", (DL_FUNC) &ffi_engine, 3},
   {"ffi_estimators", (DL_FUNC) &ffi_estimators, 0},
@@ -12,6 +14,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_scratch", (DL_FUNC) &ffi_scratch, 1},
   {"ffi_envelope", (DL_FUNC) &ffi_envelope, 4},
   {"ffi_threads", (DL_FUNC) &ffi_threads, 1},
+  {"ffi_npy_read", (DL_FUNC) &ffi_npy_read, 4},
   {NULL, NULL, 0}
 };
 

@@ -246,18 +246,31 @@ test_that("files with different feature names or counts", {
                class = "prdcurve_error_columns")
 })
 
-test_that(".npy files on the command line", {
-  skip_if_not_installed("RcppCNPy")
+test_that("float32 .npy and .npz files on the command line", {
   fx <- cli_fixture()
   f_npy <- file.path(fx$dir, "model_x.npy")
-  utils::capture.output(RcppCNPy::npySave(f_npy, fx$generated))
+  write_npy(fx$generated, f_npy, dtype = "<f4")
   cv <- prd_cli(c("--real", fx$f_real, "--generated", f_npy, "--seed", "4",
                   "--method", "knn", "--angles", "21", "--quiet",
                   "--out", file.path(fx$dir, "npy")))
   expect_identical(unique(cv$model), "model_x")
   set.seed(4)
-  expect_same_curve(cv, prd_curve(fx$real, fx$generated, method = "knn",
-                                  angles = 21))
+  expect_same_curve(cv, prd_curve(fx$real, as_float32(fx$generated),
+                                  method = "knn", angles = 21))
+  # an .npz member, chosen with FILE:MEMBER
+  skip_if(!nzchar(Sys.which("zip")), "no zip program to write the .npz")
+  f_npz <- file.path(fx$dir, "cache.npz")
+  write_npz(list(a = fx$real, b = fx$generated), f_npz)
+  cv2 <- prd_cli(c("--real", paste0(f_npz, ":a"),
+                   "--generated", paste0("gen=", f_npz, ":b"), "--seed", "4",
+                   "--method", "knn", "--angles", "21", "--quiet",
+                   "--out", file.path(fx$dir, "npz")))
+  expect_identical(unique(cv2$model), "gen")
+  set.seed(4)
+  expect_same_curve(cv2, prd_curve(fx$real, fx$generated, method = "knn",
+                                   angles = 21))
+  expect_error(prd_cli(c(f_npz, f_npy, "--quiet")), "several arrays",
+               class = "prdcurve_error_file")
 })
 
 test_that("the figure: one panel per model, title with files, k and split", {
@@ -389,14 +402,20 @@ test_that("--open and --bandwidth reach prd_curve()", {
   utils::write.csv(real, fr, row.names = FALSE)
   utils::write.csv(generated, fg, row.names = FALSE)
   out <- file.path(dir, "res")
-  cv <- prd_cli(c(fr, fg, "--method", "kde", "--bandwidth", "1,1.5",
-                  "--open", "--split", "0", "--angles", "51", "--quiet",
-                  "--out", out))
+  # small integers on purpose (ties make open and closed balls differ):
+  # the package's warnings about copies and duplicated rows are expected
+  cv <- suppressWarnings(
+    prd_cli(c(fr, fg, "--method", "kde", "--bandwidth", "1,1.5",
+              "--open", "--split", "0", "--angles", "51", "--quiet",
+              "--out", out)),
+    classes = "prdcurve_warning")
   info <- prd_curve_info(cv)
   expect_equal(c(info$bandwidth_real, info$bandwidth_generated), c(1, 1.5))
   expect_false(info$closed)
-  direct <- prd_curve(real, generated, method = "kde", bandwidth = c(1, 1.5),
-                      closed = FALSE, split = 0, angles = 51)
+  direct <- suppressWarnings(
+    prd_curve(real, generated, method = "kde", bandwidth = c(1, 1.5),
+              closed = FALSE, split = 0, angles = 51),
+    classes = "prdcurve_warning")
   expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
   written <- utils::read.csv(paste0(out, ".csv"))
   expect_equal(written$recall, direct$recall, tolerance = 1e-12)
@@ -435,4 +454,213 @@ test_that("the prdcurve script: exit status, stdout, stderr without a backtrace"
                     stdout = so, stderr = se)
   expect_identical(status, 0L)
   expect_length(readLines(so), 0L)
+})
+
+# the width and height in pixels of a PNG file (its IHDR chunk)
+png_size <- function(path) {
+  b <- readBin(path, "raw", 24L)
+  px <- function(i) sum(as.integer(b[i:(i + 3L)]) * 256^(3:0))
+  c(width = px(17L), height = px(21L))
+}
+
+test_that("--replicates, --metrics and --compare write what the R API computes", {
+  fx <- cli_fixture()
+  set.seed(21)
+  g2 <- matrix(round(rnorm(50 * 3, sd = 0.5), 3), ncol = 3)
+  f_g2 <- file.path(fx$dir, "narrow.csv")
+  utils::write.csv(g2, f_g2, row.names = FALSE)
+  out <- file.path(fx$dir, "run")
+  expect_output(
+    suppressMessages(cv <- prd_cli(c(
+      fx$f_real, fx$f_gen, f_g2, "--method", "knn,ipr", "--k", "4",
+      "--angles", "41", "--seed", "3", "--replicates", "6", "--metrics",
+      "--compare", "gen", "--out", out))),
+    "Differences from gen")
+  models <- list(gen = fx$generated, narrow = g2)
+  set.seed(3)
+  ref <- prd_curve(fx$real, models, method = c("knn", "ipr"), k = 4,
+                   angles = 41, replicates = 6)
+  expect_equal(cv$precision, ref$precision, tolerance = 1e-12)
+  written <- utils::read.csv(paste0(out, ".csv"))
+  expect_equal(written$recall, ref$recall, tolerance = 1e-12)
+  # the metrics: manifold_metrics() with the same seed, k = --k
+  set.seed(3)
+  mref <- manifold_metrics(fx$real, models, k = 4, replicates = 6)
+  m <- utils::read.csv(paste0(out, "-metrics.csv"))
+  expect_identical(m$metric, mref$metric)
+  expect_identical(m$model, mref$model)
+  expect_equal(m$value, mref$value, tolerance = 1e-12)
+  expect_equal(m$lower, mref$lower, tolerance = 1e-12)
+  expect_equal(m$upper, mref$upper, tolerance = 1e-12)
+  # the comparison: prd_compare() of the curves, and of the metrics
+  cref <- as.data.frame(prd_compare(ref, baseline = "gen"))
+  cmp <- utils::read.csv(paste0(out, "-compare.csv"))
+  expect_identical(cmp$statistic, cref$statistic)
+  expect_identical(unique(cmp$model), "narrow")
+  expect_identical(unique(cmp$baseline), "gen")
+  expect_equal(cmp$estimate, cref$estimate, tolerance = 1e-12)
+  expect_equal(cmp$lower, cref$lower, tolerance = 1e-12)
+  mcmp <- utils::read.csv(paste0(out, "-metrics-compare.csv"))
+  expect_equal(mcmp$estimate,
+               prd_compare(mref, baseline = "gen")$estimate, tolerance = 1e-12)
+  # a figure per result that has an autoplot() method, at the package's
+  # figure size (300 dpi), the title's lines added
+  skip_if_not_installed("ggplot2")
+  png <- paste0(out, ".png")
+  size <- prdcurve:::cli_figure_size(ggplot2::autoplot(ref))
+  expect_equal(png_size(png)[["width"]], round(size$width * 300), tolerance = 1)
+  expect_equal(png_size(png)[["height"]], round((size$height + 0.18) * 300),
+               tolerance = 1)
+  if (!is.null(utils::getS3method("autoplot", "prd_comparison",
+                                  optional = TRUE,
+                                  envir = asNamespace("ggplot2")))) {
+    expect_true(file.exists(paste0(out, "-compare.png")))
+  }
+})
+
+test_that("the printed summary has three decimals in every column", {
+  fx <- cli_fixture()
+  txt <- utils::capture.output(suppressMessages(prd_cli(c(
+    fx$f_real, fx$f_gen, "--method", "knn,coverage", "--angles", "41",
+    "--seed", "2", "--replicates", "4", "--out",
+    file.path(fx$dir, "p")))))
+  body <- txt[grepl("^ *gen ", txt)]
+  expect_length(body, 2L)
+  nums <- unlist(regmatches(body, gregexpr("-?[0-9]+\\.[0-9]+", body)))
+  expect_length(nums, 2L * 5L * 3L)  # 5 statistics, each with an interval
+  expect_true(all(grepl("^-?[0-9]+\\.[0-9]{3}$", nums)))
+  set.seed(2)
+  s <- summary(prd_curve(fx$real, list(gen = fx$generated),
+                         method = c("knn", "coverage"), angles = 41,
+                         replicates = 4))
+  expect_identical(regmatches(body[1], regexpr("[0-9]\\.[0-9]{3}", body[1])),
+                   sprintf("%.3f", s$auc[1]))
+})
+
+test_that("--out into a missing folder fails before any file is read", {
+  fx <- cli_fixture()
+  msgs <- character()
+  err <- withCallingHandlers(
+    expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--out",
+                           file.path(fx$dir, "no", "such", "run"))),
+                 class = "prdcurve_error_output"),
+    message = function(m) {
+      msgs <<- c(msgs, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    })
+  expect_match(conditionMessage(err), "does not exist")
+  expect_match(conditionMessage(err), "such", fixed = TRUE)
+  expect_false(any(grepl("Read|Computing", msgs)))
+  # an existing folder, or a path ending in /, writes FOLDER/prdcurve.*
+  sub <- file.path(fx$dir, "results")
+  dir.create(sub)
+  suppressMessages(prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn",
+                             "--angles", "11", "--quiet", "--out", sub)))
+  expect_true(file.exists(file.path(sub, "prdcurve.csv")))
+  # an output file that is a folder
+  dir.create(file.path(fx$dir, "x.csv"))
+  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--quiet", "--out",
+                         file.path(fx$dir, "x"))),
+               "is a folder", class = "prdcurve_error_output")
+})
+
+test_that("--compare and --replicates are checked up front", {
+  fx <- cli_fixture()
+  f_b <- file.path(fx$dir, "b.csv")
+  file.copy(fx$f_gen, f_b)
+  expect_error(prd_cli(c(fx$f_real, fx$f_gen, f_b, "--compare", "gen")),
+               "--replicates", class = "prdcurve_error_input")
+  expect_error(prd_cli(c(fx$f_real, fx$f_gen, f_b, "--compare", "zz",
+                         "--replicates", "4")),
+               "\"gen\" and \"b\"", class = "prdcurve_error_input")
+  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--compare", "gen",
+                         "--replicates", "4")),
+               "two generated", class = "prdcurve_error_input")
+  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--replicates", "1")),
+               "at least 2", class = "prdcurve_error_input")
+  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn,nope")),
+               "Unknown", class = "prdcurve_error_input")
+  # the methods are the package's curve methods
+  usage <- paste(prdcurve:::cli_usage(), collapse = " ")
+  for (m in prdcurve:::curve_methods) expect_match(usage, m, fixed = TRUE)
+  expect_match(usage, ".npz", fixed = TRUE)
+})
+
+test_that("a ragged file and a folder input get errors a user can act on", {
+  fx <- cli_fixture()
+  ragged <- file.path(fx$dir, "ragged.csv")
+  writeLines(c("v1,v2,v3", "1,2,3", "4,5,6", "7,8,9,10", "1,1,1"), ragged)
+  err <- expect_error(prd_cli(c(fx$f_real, ragged, "--quiet")),
+                      class = "prdcurve_error_file")
+  expect_match(conditionMessage(err), "Line 4 has 4 fields")
+  expect_no_match(conditionMessage(err), "fill")
+  expect_no_match(conditionMessage(err), "comment.char")
+  err <- expect_error(prd_cli(c(fx$f_real, fx$dir, "--quiet")),
+                      class = "prdcurve_error_file")
+  expect_match(conditionMessage(err), "is a directory")
+})
+
+test_that("the README's command-line example runs as written", {
+  # three files as in the README: float32 arrays for the real set and
+  # model a, a CSV with an image_id, a label and f1..f8 for model gen_b
+  dir <- tempfile("readme")
+  dir.create(dir)
+  old <- setwd(dir)
+  on.exit(setwd(old), add = TRUE)
+  set.seed(5)
+  real <- matrix(rnorm(80 * 8), ncol = 8)
+  gen_a <- matrix(rnorm(80 * 8, mean = 0.2), ncol = 8)
+  gen_b <- matrix(rnorm(70 * 8, sd = 0.7), ncol = 8)
+  write_npy(real, "real.npy", dtype = "<f4")
+  write_npy(gen_a, "gen_a.npy", dtype = "<f4")
+  csv <- data.frame(image_id = sprintf("img%03d", 1:70),
+                    label = rep(0:6, 10), gen_b)
+  names(csv)[-(1:2)] <- paste0("f", 1:8)
+  data.table::fwrite(csv, "gen_b.csv")
+  args <- c("--real", "real.npy", "--generated", "a=gen_a.npy",
+            "--generated", "gen_b.csv",
+            "--features", 'starts_with("f")', "--id", "image_id",
+            "--method", "knn,coverage", "--seed", "1", "--out", "result")
+  expect_output(cv <- suppressMessages(prd_cli(args)), "max_precision")
+  expect_true(file.exists("result.csv"))
+  expect_identical(unique(cv$model), c("a", "gen_b"))
+  set.seed(1)
+  ref <- prd_curve(as_float32(real),
+                   list(a = as_float32(gen_a), gen_b = gen_b),
+                   method = c("knn", "coverage"))
+  expect_equal(cv$precision, ref$precision, tolerance = 1e-12)
+  expect_equal(utils::read.csv("result.csv")$recall, ref$recall,
+               tolerance = 1e-12)
+  # the label column is not a feature: 8 features, as in the arrays
+  expect_identical(prd_curve_info(cv)$n_fit_real[1], 40L)
+})
+
+test_that("--features applies to arrays as column numbers only", {
+  fx <- cli_fixture()
+  f_real <- file.path(fx$dir, "real.npy")
+  f_gen <- file.path(fx$dir, "gen.npy")
+  write_npy(fx$real, f_real, dtype = "<f4")
+  write_npy(fx$generated, f_gen, dtype = "<f4")
+  # column numbers select in arrays too
+  cv <- prd_cli(c(f_real, f_gen, "--features", "1,3", "--method", "knn",
+                  "--angles", "21", "--seed", "2", "--quiet",
+                  "--out", file.path(fx$dir, "pos")))
+  set.seed(2)
+  ref <- prd_curve(as_float32(fx$real[, c(1, 3)]),
+                   list(gen = as_float32(fx$generated[, c(1, 3)])),
+                   method = "knn", angles = 21)
+  expect_equal(cv$precision, ref$precision, tolerance = 1e-12)
+  # names select in the CSV; the array keeps its 3 columns
+  cv2 <- prd_cli(c(f_real, fx$f_gen, "--features", "v1:v3", "--method",
+                   "knn", "--angles", "21", "--seed", "2", "--quiet",
+                   "--out", file.path(fx$dir, "named")))
+  set.seed(2)
+  ref2 <- prd_curve(as_float32(fx$real), list(gen = fx$generated),
+                    method = "knn", angles = 21)
+  expect_equal(cv2$precision, ref2$precision, tolerance = 1e-12)
+  expect_true(isTRUE(attr(prdcurve:::cli_features("1:4,7"), "positions")))
+  expect_true(isTRUE(attr(prdcurve:::cli_features("c(1:4, -2)"), "positions")))
+  expect_false(isTRUE(attr(prdcurve:::cli_features("f1,f2"), "positions")))
+  expect_false(isTRUE(attr(prdcurve:::cli_features('starts_with("f")'),
+                           "positions")))
 })

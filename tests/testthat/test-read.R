@@ -4,30 +4,6 @@ local_dir <- function() {
   dir
 }
 
-# Write a .npy file by hand (format 1.0), so that the tests control the
-# dtype and the memory order whatever RcppCNPy writes.
-write_npy <- function(path, x, descr = "<f8", fortran = FALSE) {
-  x <- as.matrix(x)
-  shape <- sprintf("(%d, %d)", nrow(x), ncol(x))
-  dict <- sprintf("{'descr': '%s', 'fortran_order': %s, 'shape': %s, }",
-                  descr, if (fortran) "True" else "False", shape)
-  pad <- 64L - (10L + nchar(dict) + 1L) %% 64L
-  header <- paste0(dict, strrep(" ", pad), "\n")
-  con <- file(path, "wb")
-  on.exit(close(con))
-  writeBin(as.raw(c(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0)), con)
-  writeBin(nchar(header), con, size = 2L, endian = "little")
-  writeBin(charToRaw(header), con)
-  values <- if (fortran) as.vector(x) else as.vector(t(x))
-  size <- as.integer(substr(descr, 3, 3))
-  if (startsWith(descr, "<f")) {
-    writeBin(as.double(values), con, size = size, endian = "little")
-  } else {
-    writeBin(as.integer(values), con, size = size, endian = "little")
-  }
-  invisible(path)
-}
-
 # 17 significant digits: the text is the double's exact decimal form
 write_exact <- function(x, path, sep = ",", header = TRUE) {
   txt <- matrix(formatC(x, digits = 17, format = "g"), nrow = nrow(x))
@@ -169,9 +145,11 @@ test_that("file errors are classed and name the file", {
                class = "prdcurve_error_file")
   not_npy <- file.path(dir, "fake.npy")
   writeLines("not numpy", not_npy)
-  if (requireNamespace("RcppCNPy", quietly = TRUE)) {
-    expect_error(prd_read(not_npy), "NUMPY", class = "prdcurve_error_file")
-  }
+  expect_error(prd_read(not_npy), "NUMPY", class = "prdcurve_error_file")
+  # a directory says so
+  err <- expect_error(prd_read(dir), class = "prdcurve_error_file")
+  expect_match(conditionMessage(err), "is a directory, not a file")
+  expect_no_match(conditionMessage(err), "does not exist")
 })
 
 test_that(".rds files: matrices, data frames and embedding list columns", {
@@ -203,35 +181,141 @@ test_that(".rds files: matrices, data frames and embedding list columns", {
   expect_error(prd_read(g), "common length", class = "prdcurve_error_file")
 })
 
-test_that(".npy round trip (RcppCNPy)", {
-  skip_if_not_installed("RcppCNPy")
+fixture <- function(name) test_path("fixtures", name)
+
+test_that(".npy files written by numpy: every value as numpy stores it", {
+  # the fixtures hold x = arange(15).reshape(5, 3) / 7 - 1 (row-major),
+  # saved by numpy 1.24 in several dtypes and layouts
+  x <- matrix((0:14) / 7 - 1, 5, 3, byrow = TRUE)
+  x32 <- as_float32(x)
+  expect_false(identical(x32, x))  # float32 really rounds these values
+  res <- prd_read(fixture("numpy-f4.npy"))
+  expect_identical(names(res), c("V1", "V2", "V3"))
+  expect_identical(unname(as.matrix(res)), x32)
+  expect_identical(unname(as.matrix(prd_read(fixture("numpy-f4-big.npy")))),
+                   x32)
+  expect_identical(
+    unname(as.matrix(prd_read(fixture("numpy-f8-fortran.npy")))), x)
+  f2 <- unname(as.matrix(utils::read.table(fixture("numpy-f2.txt"))))
+  expect_identical(unname(as.matrix(prd_read(fixture("numpy-f2.npy")))), f2)
+  expect_equal(unname(as.matrix(prd_read(fixture("numpy-f2.npy")))), x,
+               tolerance = 1e-3)
+  expect_identical(unname(as.matrix(prd_read(fixture("numpy-i2-big.npy")))),
+                   matrix(as.double(0:14 - 7), 5, 3, byrow = TRUE))
+  expect_identical(unname(as.matrix(prd_read(fixture("numpy-u1.npy")))),
+                   matrix(as.double(0:14), 5, 3, byrow = TRUE))
+})
+
+test_that(".npz files written by numpy: arr_0, named members, deflated", {
+  x <- matrix((0:14) / 7 - 1, 5, 3, byrow = TRUE)
+  # numpy.savez(path, x): one stored member arr_0
+  expect_identical(unname(as.matrix(prd_read(fixture("numpy-savez.npz")))),
+                   as_float32(x))
+  expect_identical(
+    unname(as.matrix(prd_read(fixture("numpy-savez.npz"), member = "arr_0"))),
+    as_float32(x))
+  # numpy.savez_compressed(path, real = x, generated = 2 * x): deflated
+  two <- fixture("numpy-two.npz")
+  expect_identical(unname(as.matrix(prd_read(two, member = "real"))), x)
+  expect_identical(unname(as.matrix(prd_read(two, member = "generated"))),
+                   2 * x)
+  err <- expect_error(prd_read(two), class = "prdcurve_error_file")
+  expect_match(conditionMessage(err), "several arrays")
+  expect_match(conditionMessage(err), "\"real\" and \"generated\"")
+  expect_error(prd_read(two, member = "gen"), "\"real\" and \"generated\"",
+               class = "prdcurve_error_input")
+  expect_error(prd_read(fixture("numpy-f4.npy"), member = "real"),
+               ".npz", class = "prdcurve_error_input")
+  expect_error(prd_read(two, member = 1), "member",
+               class = "prdcurve_error_input")
+})
+
+test_that(".npy written by hand: every dtype, both byte orders, both orders", {
   dir <- local_dir()
+  f <- file.path(dir, "x.npy")
   set.seed(3)
   x <- matrix(rnorm(40 * 6), ncol = 6)
-  f <- file.path(dir, "x.npy")
-  utils::capture.output(RcppCNPy::npySave(f, x))
-  res <- prd_read(f)
-  expect_identical(names(res), paste0("V", 1:6))
-  expect_identical(unname(as.matrix(res)), x)
-  # written by hand, C order and Fortran order
-  write_npy(f, x)
-  expect_identical(unname(as.matrix(prd_read(f))), x)
-  write_npy(f, x, fortran = TRUE)
-  expect_identical(unname(as.matrix(prd_read(f))), x)
-  # int64
-  xi <- matrix(c(1L, -2L, 3L, 4L, 50000L, 6L), ncol = 3)
-  write_npy(f, xi, descr = "<i8")
-  expect_identical(unname(as.matrix(prd_read(f))), xi)
+  for (fortran in c(FALSE, TRUE)) {
+    for (end in c("<", ">")) {
+      write_npy(x, f, dtype = paste0(end, "f8"), fortran = fortran)
+      expect_identical(unname(as.matrix(prd_read(f))), x)
+      write_npy(x, f, dtype = paste0(end, "f4"), fortran = fortran)
+      expect_identical(unname(as.matrix(prd_read(f))), as_float32(x))
+    }
+  }
+  # integers: signed and unsigned, 1 to 8 bytes, both byte orders
+  xi <- matrix(c(1L, -2L, 3L, 4L, 120L, -6L), ncol = 3)
+  for (dt in c("|i1", "<i2", ">i2", "<i4", ">i4", "<i8", ">i8")) {
+    write_npy(xi, f, dtype = dt)
+    expect_identical(unname(as.matrix(prd_read(f))), xi + 0, info = dt)
+  }
+  xu <- matrix(c(1L, 200L, 3L, 4L, 255L, 0L), ncol = 3)
+  for (dt in c("|u1", "<u2", ">u4")) {
+    write_npy(xu, f, dtype = dt)
+    expect_identical(unname(as.matrix(prd_read(f))), xu + 0, info = dt)
+  }
+  write_npy(matrix(c(TRUE, FALSE, TRUE, TRUE), 2), f, dtype = "|b1")
+  expect_identical(unname(as.matrix(prd_read(f))), matrix(c(1, 0, 1, 1), 2))
+  # float16: 1, -2, 0.5, 65504 (largest), 2^-24 (smallest subnormal), -0
+  half <- as.raw(c(0x00, 0x3c, 0x00, 0xc0, 0x00, 0x38, 0xff, 0x7b,
+                   0x01, 0x00, 0x00, 0x80))
+  write_npy(NULL, f, dtype = "<f2", payload = half, shape = c(3L, 2L))
+  expect_identical(unname(as.matrix(prd_read(f))),
+                   matrix(c(1, 0.5, 2^-24, -2, 65504, -0), 3, 2))
+  # format version 2.0 (4-byte header length)
+  write_npy(x, f, dtype = "<f4", version = 2L)
+  expect_identical(unname(as.matrix(prd_read(f))), as_float32(x))
   # a 1-D array is n samples of dimension 1
-  utils::capture.output(RcppCNPy::npySave(f, c(1.5, 2.5, 3.5)))
+  write_npy(c(1.5, 2.5, 3.5), f)
   res <- prd_read(f)
   expect_identical(names(res), "V1")
   expect_identical(res$V1, c(1.5, 2.5, 3.5))
-  # float32 would be read as garbage by npyLoad: refused
-  write_npy(f, x, descr = "<f4")
-  expect_error(prd_read(f), "float64", class = "prdcurve_error_file")
-  write_npy(f, xi, descr = "<i4")
-  expect_error(prd_read(f), "<i4", class = "prdcurve_error_file")
+  # compressed .npy.gz
+  g <- file.path(dir, "x.npy.gz")
+  write_npy(x, f, dtype = ">f4")
+  con <- gzfile(g, "wb")
+  writeBin(readBin(f, "raw", file.size(f)), con)
+  close(con)
+  expect_identical(unname(as.matrix(prd_read(g))), as_float32(x))
+})
+
+test_that("malformed .npy files are classed errors that say what is wrong", {
+  dir <- local_dir()
+  f <- file.path(dir, "x.npy")
+  x <- matrix(1:6 + 0.5, 2)
+  write_npy(NULL, f, dtype = "<c16", payload = raw(96), shape = c(2L, 3L))
+  expect_error(prd_read(f), "'<c16' is not a numeric dtype",
+               class = "prdcurve_error_file")
+  write_npy(NULL, f, dtype = "<f8", payload = raw(64), shape = c(2L, 2L, 2L))
+  expect_error(prd_read(f), "shape is \\(2, 2, 2\\)",
+               class = "prdcurve_error_file")
+  # truncated: the header says 50,000 x 3 float32 values
+  write_npy(NULL, f, dtype = "<f4", payload = raw(24), shape = c(50000L, 3L))
+  err <- expect_error(prd_read(f), class = "prdcurve_error_file")
+  expect_match(conditionMessage(err), "ends before its array")
+  expect_match(conditionMessage(err), "600,128 bytes")  # 128 + 600,000
+  expect_no_match(conditionMessage(err), "e\\+")
+})
+
+test_that("numpy's own output matches the fixtures (when numpy is present)", {
+  has_numpy <- function(py) {
+    nzchar(py) && identical(suppressWarnings(system2(
+      py, c("-c", shQuote("import numpy")), stdout = FALSE, stderr = FALSE)),
+      0L)
+  }
+  pys <- unique(c(Sys.which("python3"), "/usr/bin/python3"))
+  pys <- pys[nzchar(pys) & file.exists(pys)]
+  pys <- Filter(has_numpy, pys)
+  skip_if(!length(pys), "python3 with numpy is not available")
+  py <- pys[[1]]
+  dir <- local_dir()
+  f <- file.path(dir, "py.npy")
+  code <- sprintf(paste0(
+    "import numpy as np; x = np.arange(40 * 7).reshape(40, 7) / 13 - 9; ",
+    "np.save('%s', np.asfortranarray(x.astype('>f4')))"), f)
+  system2(py, c("-c", shQuote(code)))
+  x <- matrix((0:279) / 13 - 9, 40, 7, byrow = TRUE)
+  expect_identical(unname(as.matrix(prd_read(f))), as_float32(x))
 })
 
 test_that("a missing reader package is a classed error naming it", {
@@ -239,16 +323,8 @@ test_that("a missing reader package is a classed error naming it", {
   f <- file.path(dir, "x.parquet")
   writeLines("PAR1", f)
   # arrow is optional and not declared (see R/read.R)
-  if (!nzchar(system.file(package = "arrow"))) {
-    expect_error(prd_read(f), "arrow", class = "rlib_error_package_not_found")
-  }
-  g <- file.path(dir, "x.npy")
-  writeLines("x", g)
-  if (!requireNamespace("RcppCNPy", quietly = TRUE)) {
-    expect_error(prd_read(g), "RcppCNPy",
-                 class = "rlib_error_package_not_found")
-  }
-  expect_true(TRUE)
+  skip_if(nzchar(system.file(package = "arrow")), "arrow is installed")
+  expect_error(prd_read(f), "arrow", class = "rlib_error_package_not_found")
 })
 
 test_that("Parquet and Feather round trip (arrow)", {
