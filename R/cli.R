@@ -439,21 +439,10 @@ cli_plot <- function(x, title) {
   p
 }
 
-#' The size at which a figure is saved: prd_figure_size() (R/plot.R), the
-#' package's one documented figure size; a 6.9-inch-wide fallback where
-#' that function is absent.
+#' The size at which a figure is saved: prd_figure_size(), the package's
+#' one documented figure size.
 #' @noRd
-cli_figure_size <- function(p) {
-  f <- get0("prd_figure_size", envir = topenv(), inherits = FALSE)
-  if (is.function(f)) return(f(p))
-  # a 6.9 in text width, square panels, up to three a row
-  panels <- max(1L, length(unique(ggplot2::ggplot_build(p)$layout$layout$PANEL)))
-  ncol <- min(3L, panels)
-  side <- min(2.15, (6.45 - (ncol - 1) * 0.15) / ncol)
-  nrow <- ceiling(panels / ncol)
-  list(width = 6.9, height = nrow * side + (nrow - 1) * 0.15 + 1.05,
-       units = "in", dpi = 300)
-}
+cli_figure_size <- function(p) prd_figure_size(p)
 
 #' "real.csv vs gen_a.csv, gen_b.csv - k = 71, split = 0.5"
 #' @noRd
