@@ -376,3 +376,57 @@ family_reason <- function(method, d) {
     }
   )
 }
+
+# ---- hubness ---------------------------------------------------------------
+
+#' Hubness of the knn family: skewness of the k-occurrence counts N_k(x) of
+#' the fit points, N_k(x) = the number of evaluation points z with x among
+#' their k nearest fit points, ||x - z|| <= r_k(z; X_f u Y_f) (Radovanovic,
+#' Nanopoulos and Ivanovic 2010). It needs a second pass over the products
+#' of evaluation and fit rows (R's BLAS, in blocks), so it is computed only
+#' when that costs at most `budget` multiply-adds (default 2e9, about a
+#' second; `options(prdcurve.hubness_budget = Inf)` always, 0 never), else
+#' NA. Without a split, a point is not its own neighbour.
+#' @param r2 squared radii of the evaluation rows (real first), a column
+#'   per k.
+#' @return skewness per k (NA when not computed).
+#' @noRd
+knn_hubness <- function(real, generated, s, r2,
+                        budget = getOption("prdcurve.hubness_budget", 2e9)) {
+  r2 <- as.matrix(r2)
+  nf <- length(s$fit[[1]]) + length(s$fit[[2]])
+  ne <- nrow(r2)
+  if (!is.numeric(budget) || as.double(ne) * nf * ncol(real) > budget) {
+    return(rep(NA_real_, ncol(r2)))
+  }
+  fit <- rbind(real[s$fit[[1]], , drop = FALSE],
+               generated[s$fit[[2]], , drop = FALSE])
+  ev <- if (is.null(s$eval)) s$fit else s$eval
+  nfx <- length(s$fit[[1]])
+  fn <- rowSums(fit^2)
+  counts <- matrix(0, nf, ncol(r2))
+  start <- 0L
+  for (set in 1:2) {
+    rows <- ev[[set]]
+    src <- if (set == 1L) real else generated
+    for (i0 in seq(1L, length(rows), by = 1024L)) {
+      idx <- rows[i0:min(length(rows), i0 + 1023L)]
+      z <- src[idx, , drop = FALSE]
+      d2 <- outer(rowSums(z^2), fn, "+") - 2 * tcrossprod(z, fit)
+      if (is.null(s$eval)) {
+        # the point itself (same set, same row) is not its own neighbour
+        self <- match(idx, s$fit[[set]]) + if (set == 2L) nfx else 0L
+        d2[cbind(seq_along(idx), self)] <- Inf
+      }
+      for (j in seq_len(ncol(r2))) {
+        rr <- r2[start + i0 - 1L + seq_along(idx), j]
+        counts[, j] <- counts[, j] + colSums(d2 <= rr * (1 + 1e-12))
+      }
+    }
+    start <- start + length(rows)
+  }
+  apply(counts, 2L, function(v) {
+    sdv <- sqrt(mean((v - mean(v))^2))
+    if (sdv == 0) 0 else mean((v - mean(v))^3) / sdv^3
+  })
+}

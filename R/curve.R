@@ -383,6 +383,9 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
                      settings$closed, shared)
     }
     fs <- fitted_scores(real, gens[[m]], s, need_fit, call = call)
+    hub <- if ("knn" %in% method && !is.null(nb$query_all)) {
+      knn_hubness(real, gens[[m]], s, nb$query_all)
+    }
     ne <- sizes[["eval_real"]]
     ix <- seq_len(ne)
     nb_env <- function(meth, j) {
@@ -426,10 +429,12 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
         for (j in seq_along(k)) {
           env <- nb_env(meth, j)()
           bw <- if (meth == "kde") nb$bandwidth[[j]] else NULL
+          det <- if (meth == "knn") list(hubness = hub[[j]]) else list()
           add(env, meth, k[j],
               curve_info(source = "prd_curve", split = s$split,
                          sizes = sizes, closed = settings$closed,
-                         bandwidth = bw, angles = settings$angles))
+                         bandwidth = bw, angles = settings$angles,
+                         details = det))
         }
       } else if (meth %in% fitted_methods) {
         add(fit_env(meth)(), meth, NA_integer_,
@@ -470,9 +475,10 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
   # fixed ones) in that one sweep
   one_pass <- "kde" %in% method && !is.unsorted(k, strictly = TRUE)
   if (one_pass) {
-    nb <- engine_neighbours(real, generated, s, k, method, closed = closed,
-                            bandwidth = bandwidth, bandwidth_k = k,
-                            shared = shared)
+    nb <- engine_neighbours(real, generated, s, k,
+                            c(method, if ("knn" %in% method) "query_all"),
+                            closed = closed, bandwidth = bandwidth,
+                            bandwidth_k = k, shared = shared)
     for (m in method) {
       counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
     }
@@ -480,11 +486,14 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
     bw <- lapply(seq_along(k), function(j) {
       c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
     })
-    return(list(counts = counts, bandwidth = bw))
+    return(list(counts = counts, bandwidth = bw, query_all = nb$query_all))
   }
+  query_all <- NULL
   if (length(other)) {
-    nb <- engine_neighbours(real, generated, s, k, other, closed = closed,
-                            shared = shared)
+    nb <- engine_neighbours(real, generated, s, k,
+                            c(other, if ("knn" %in% other) "query_all"),
+                            closed = closed, shared = shared)
+    query_all <- nb$query_all
     for (m in other) {
       counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
     }
@@ -505,7 +514,7 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
       c(real = p$kde_radius[1], generated = p$kde_radius[2])
     })
   }
-  list(counts = counts, bandwidth = out_bw)
+  list(counts = counts, bandwidth = out_bw, query_all = query_all)
 }
 
 #' The lambda grid of Sajjadi et al. (2018): tan of equally spaced angles

@@ -331,3 +331,34 @@ test_that("replicates, prd_compare() and summary() take the new methods", {
   expect_warning(prd_curve(s$x, s$y, method = "knn", families = "linear"),
                  class = "prdcurve_warning_unused_argument")
 })
+
+test_that("the knn hubness figure is the skewness of the k-occurrence counts", {
+  set.seed(6)
+  x <- matrix(rnorm(60 * 8), 60)
+  y <- matrix(rnorm(50 * 8, sd = 1.3), 50)
+  skew <- function(v) mean((v - mean(v))^3) / sqrt(mean((v - mean(v))^2))^3
+  for (split in list(0, 0.5)) {
+    set.seed(2)
+    cv <- prd_curve(x, y, method = "knn", k = c(3, 7), split = split)
+    set.seed(2)
+    sp <- resolve_split(split, 60, 50)
+    fit <- rbind(x[sp$fit[[1]], ], y[sp$fit[[2]], ])
+    ev <- if (is.null(sp$eval)) sp$fit else sp$eval
+    z <- rbind(x[ev[[1]], ], y[ev[[2]], ])
+    d2 <- sq_dist(z, fit)
+    if (is.null(sp$eval)) diag(d2) <- Inf # fit rows = evaluation rows
+    inf <- prd_curve_info(cv)
+    for (j in 1:2) {
+      k <- c(3, 7)[j]
+      occ <- numeric(ncol(d2))
+      for (i in seq_len(nrow(d2))) {
+        occ <- occ + (d2[i, ] <= sort(d2[i, ])[k])
+      }
+      expect_equal(inf$details[[j]]$hubness, skew(occ), tolerance = 1e-10)
+    }
+  }
+  old <- options(prdcurve.hubness_budget = 0)
+  on.exit(options(old))
+  cv <- prd_curve(x, y, method = "knn", k = 3)
+  expect_true(is.na(prd_curve_info(cv)$details[[1]]$hubness))
+})
