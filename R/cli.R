@@ -42,7 +42,7 @@
 #' * `--id COLUMN`: an identifier column, never a feature (it may be
 #'   missing from some files, for instance `.npy` files).
 #' * `--method`: comma-separated methods among the package's curve methods
-#'   (those [prd_curve()] accepts); default `knn,kde,ipr,coverage`.
+#'   (those [prd_curve()] accepts); default `tightest`, the default of [prd_curve()].
 #' * `--k`: number of neighbours (default: `round(sqrt(fit size))`, see
 #'   [prd_curve()]).
 #' * `--split`: fraction of each set held out for evaluation, in \[0, 1)
@@ -838,7 +838,7 @@ cli_parse_error <- function(msg, valued) {
 #' of Sykes et al. (2024) among the package's curve methods.
 #' @noRd
 cli_default_methods <- function() {
-  intersect(c("knn", "kde", "ipr", "coverage"), curve_methods)
+  eval(formals(prd_curve)$method)
 }
 
 #' A file argument: list(path, member), with FILE.npz:NAME naming an array

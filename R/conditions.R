@@ -12,7 +12,8 @@
 #             output (the command line can't write where --out says)
 #   warnings: unused_argument, zero_radius, id_column, transposed, scale,
 #             collapsed, deprecated, k_reduced (a default k lowered to fit),
-#             convergence (k-means did not converge)
+#             convergence (k-means did not converge), family_disagreement
+#             (two curve families far apart: the lower is the tighter)
 #   messages: dropped_columns (non-numeric columns ignored)
 
 #' Raise a classed prdcurve error
