@@ -431,6 +431,10 @@ knn_hubness <- function(real, generated, s, r2,
                generated[s$fit[[2]], , drop = FALSE])
   ev <- if (is.null(s$eval)) s$fit else s$eval
   nfx <- length(s$fit[[1]])
+  # centred on the fit rows' mean: a common offset cancels before the
+  # products (||z||^2 + ||x||^2 - 2<z, x> loses digits far from the origin)
+  mu <- colMeans(fit)
+  fit <- fit - rep(mu, each = nrow(fit))
   fn <- rowSums(fit^2)
   counts <- matrix(0, nf, ncol(r2))
   start <- 0L
@@ -440,6 +444,7 @@ knn_hubness <- function(real, generated, s, r2,
     for (i0 in seq(1L, length(rows), by = 1024L)) {
       idx <- rows[i0:min(length(rows), i0 + 1023L)]
       z <- src[idx, , drop = FALSE]
+      z <- z - rep(mu, each = nrow(z))
       d2 <- outer(rowSums(z^2), fn, "+") - 2 * tcrossprod(z, fit)
       if (is.null(s$eval)) {
         # the point itself (same set, same row) is not its own neighbour

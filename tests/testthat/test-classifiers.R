@@ -282,7 +282,10 @@ test_that("families that disagree raise a classed warning naming the tighter", {
   expect_match(conditionMessage(w), "\"quadratic\" is the tighter", fixed = TRUE)
   expect_match(conditionMessage(w), "hubness", fixed = TRUE)
   # agreeing families stay silent
-  expect_no_warning(prd_curve(x, x[sample(600), ] + 0, method = c("linear", "quadratic")))
+  expect_no_warning(
+    prd_curve(x, x[sample(600), ] + 0, method = c("linear", "quadratic")),
+    class = "prdcurve_warning_family_disagreement"
+  )
 })
 
 test_that("fast validity: quadratic and tightest near the truth at d = 256", {
