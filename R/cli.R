@@ -644,7 +644,7 @@ cli_option_list <- function() {
 
 cli_parser <- function() {
   optparse::OptionParser(
-    usage = paste(
+    usage = paste(c(
       "%prog [options] REAL GENERATED [GENERATED ...]",
       "       %prog --real REAL --generated [LABEL=]FILE [--generated ...] [options]",
       "",
@@ -657,8 +657,8 @@ cli_parser <- function() {
                      "(default: its only array, or arr_0). .npy/.npz arrays have ",
                      "no column names: all their columns are features, and ",
                      "--features applies to them only as column numbers."),
-              width = 72),
-      sep = "\n"),
+              width = 72)),
+      collapse = "\n"),
     option_list = cli_option_list(), prog = "prdcurve",
     epilogue = "Also: Rscript -e 'prdcurve::prd_cli()' REAL GENERATED [options]. See ?prdcurve::prd_cli.")
 }

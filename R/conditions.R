@@ -44,7 +44,8 @@ prd_inform <- function(message, kind, ..., .envir = parent.frame()) {
 }
 
 #' Numbers for messages, in plain notation: "0", "0.5", "-0.1",
-#' "1,000,000", "12,345.7"; scientific only beyond what plain notation can
+#' "1,000,000", "12,345.7" (whole numbers exactly, others to `digits`
+#' significant digits); scientific only beyond what plain notation can
 #' show (|x| >= 1e15 or below 1e-4), written "2.36e200", "1e-20". NA, NaN
 #' and infinities as R prints them.
 #' @noRd
@@ -53,6 +54,11 @@ format_number <- function(x, digits = 6) {
   vapply(x, function(v) {
     if (!is.finite(v)) return(format(v))
     if (v == 0) return("0")
+    if (abs(v) < 1e15 && v == round(v)) {
+      # whole numbers exactly: 2,147,483,647
+      return(format(v, big.mark = ",", scientific = FALSE, trim = TRUE,
+                    digits = 15))
+    }
     if (abs(v) >= 1e-4 && abs(v) < 1e15) {
       return(format(signif(v, digits), big.mark = ",", scientific = FALSE,
                     trim = TRUE, digits = digits))

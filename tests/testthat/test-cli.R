@@ -584,6 +584,7 @@ test_that("--compare and --replicates are checked up front", {
   usage <- paste(prdcurve:::cli_usage(), collapse = " ")
   for (m in prdcurve:::curve_methods) expect_match(usage, m, fixed = TRUE)
   expect_match(usage, ".npz", fixed = TRUE)
+  expect_identical(sum(grepl("^Usage:", prdcurve:::cli_usage())), 1L)
 })
 
 test_that("a ragged file and a folder input get errors a user can act on", {
