@@ -84,8 +84,8 @@
 #'   column does not exist, when `features` selects no column, a column
 #'   that does not exist or a non-numeric column, or when `member` is not
 #'   an array of the `.npz` file. A missing arrow package (for Parquet and
-#'   Feather) is an error of class `rlib_error_package_not_found` (from
-#'   [rlang::check_installed()]), which names the package.
+#'   Feather) is an error of class `prdcurve_error_package`, which names
+#'   the package and the alternatives.
 #' @seealso [prd_curve()], [prd_cli()] (the command line).
 #' @examples
 #' set.seed(1)
@@ -502,9 +502,11 @@ read_npz <- function(path, member = NULL, columns = FALSE,
 # but unavailable suggestion makes R CMD check --as-cran report a note.
 # It is looked up at run time, after rlang::check_installed().
 read_arrow <- function(path, fmt, call = rlang::caller_env()) {
-  rlang::check_installed("arrow",
-                         reason = "to read Parquet, Feather and Arrow files.",
-                         call = call)
+  if (!requireNamespace("arrow", quietly = TRUE)) {
+    prd_abort(c("Reading {.file {basename(path)}} needs the {.pkg arrow} package, which is not installed.",
+                "i" = "Install it with {.code install.packages(\"arrow\")}, or save the features as {.file .npy}, {.file .csv} or {.file .rds}."),
+              "package", call = call)
+  }
   reader <- getExportedValue("arrow", if (fmt == "parquet") "read_parquet" else
     "read_feather")
   df <- with_file_errors(reader(path),

@@ -324,7 +324,7 @@ test_that("a missing reader package is a classed error naming it", {
   writeLines("PAR1", f)
   # arrow is optional and not declared (see R/read.R)
   skip_if(nzchar(system.file(package = "arrow")), "arrow is installed")
-  expect_error(prd_read(f), "arrow", class = "rlib_error_package_not_found")
+  expect_error(prd_read(f), "arrow", class = "prdcurve_error_package")
 })
 
 test_that("Parquet and Feather round trip (arrow)", {
