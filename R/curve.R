@@ -141,7 +141,7 @@
 #'
 #' When two families' AUCs of one model differ by more than 0.2 and the
 #' lower is less than half the higher (and, with replicates, their intervals
-#' are disjoint), a warning of class
+#' are disjoint), with at least 50 evaluation rows per set, a warning of class
 #' `prdcurve_warning_family_disagreement` names the tighter (lower) one and
 #' the likely reason.
 #'
