@@ -292,6 +292,11 @@
 #' curve
 #' summary(curve)
 #'
+#' # the default: the lowest of the families' curves, chosen without bias
+#' tight <- prd_curve(real, generated)
+#' summary(tight)[, c("method", "auc")]
+#' prd_curve_info(tight)$details[[1]]$family_auc
+#'
 #' # two models, with intervals
 #' models <- list(near = matrix(rnorm(400 * 8, mean = 0.2), ncol = 8),
 #'                far = generated)
