@@ -361,11 +361,12 @@ envelope_auc <- function(lambda, env) {
 #' true curve, so the lower one is the tighter.
 #' @noRd
 check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
-  if (length(unique(x$method)) < 2L) return(invisible(NULL))
+  if (length(unique(x$method)) < 2L) return(invisible(FALSE))
   info <- prd_curve_info(x)
   if (min(info$n_eval_real, info$n_eval_generated, na.rm = TRUE) < min_rows) {
-    return(invisible(NULL)) # small sets: the families' noise is large
+    return(invisible(FALSE)) # small sets: the families' noise is large
   }
+  warned <- FALSE
   s <- summary(x)
   has_ci <- "auc_lower" %in% names(s)
   for (m in unique(s$model)) {
@@ -391,8 +392,9 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
       "i" = reason,
       "i" = "Read the lower curve, or use {.code method = \"tightest\"}."
     ), "family_disagreement")
+    warned <- TRUE
   }
-  invisible(NULL)
+  invisible(warned)
 }
 
 family_reason <- function(method, d) {
@@ -479,4 +481,81 @@ knn_hubness <- function(real, generated, s, r2,
     sdv <- sqrt(mean((v - mean(v))^2))
     if (sdv == 0) 0 else mean((v - mean(v))^3) / sdv^3
   })
+}
+
+#' A neighbour family alone (no fitted family in the call) is checked
+#' against two O(n d) classifiers fitted on the fit rows: the squared
+#' distance to the real fit mean (both orientations: a noisy or a sharp
+#' model) and the projection on the difference of the fit means (a shift).
+#' Each is a classifier, so its AUC is also an upper bound of the true
+#' AUC; when it is far below the family's, the family's curve is loose and
+#' the same classed warning as for two disagreeing families says so.
+#' Without a split the means come from the other half of each set
+#' (cross-fitting), so no row is scored by a mean it entered.
+#' @noRd
+check_neighbour_family <- function(x, real, generated, splits,
+                                   margin = 0.2, min_rows = 50L) {
+  if (!all(unique(x$method) %in% neighbour_methods)) return(invisible(NULL))
+  info <- prd_curve_info(x)
+  if (min(info$n_eval_real, info$n_eval_generated, na.rm = TRUE) < min_rows) {
+    return(invisible(NULL))
+  }
+  s <- summary(x)
+  lambda <- lambda_grid(201)
+  for (m in unique(s$model)) {
+    sm <- s[s$model == m, , drop = FALSE]
+    hi <- which.max(sm$auc)
+    if (sm$auc[hi] <= 0.5) next
+    ref <- simple_scores(real, generated[[m]], splits[[m]])
+    aucs <- vapply(ref, function(sc) {
+      envelope_auc(lambda, curve_from_scores(sc$real, sc$gen, lambda))
+    }, numeric(1))
+    low <- min(aucs)
+    if (!(sm$auc[hi] - low > margin && low < sm$auc[hi] / 2)) next
+    high <- if (is.na(sm$k[hi])) sm$method[hi] else
+      paste0(sm$method[hi], ", k = ", sm$k[hi])
+    auc_hi <- format(round(sm$auc[hi], 3), nsmall = 3)
+    auc_lo <- format(round(low, 3), nsmall = 3)
+    what <- c(mean = "the projection on the difference of the means",
+              far = "the distance to the real mean (a more dispersed model)",
+              near = "the distance to the real mean (a less dispersed model)")
+    prd_warn(c(
+      "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the curve of a simple classifier, {what[[names(which.min(aucs))]]} (AUC {auc_lo}).",
+      "i" = "Every classifier's curve estimates an upper bound of the true curve, so the true curve is at most near the lower one.",
+      "i" = family_reason(sm$method[hi], ncol(real)),
+      "i" = "Use {.code method = \"tightest\"}, or add {.val quadratic} to {.arg method}."
+    ), "family_disagreement")
+  }
+  invisible(NULL)
+}
+
+#' Scores (low = "real") of the evaluation rows under the three simple
+#' classifiers of check_neighbour_family(), means from the fit rows (or,
+#' without a split, from the other fold).
+#' @noRd
+simple_scores <- function(real, generated, s) {
+  one <- function(fx, fy, ex, ey) {
+    mx <- colMeans(real[fx, , drop = FALSE])
+    w <- colMeans(generated[fy, , drop = FALSE]) - mx
+    sc <- function(z) {
+      z <- z - rep(mx, each = nrow(z))
+      list(mean = drop(z %*% w), dist = rowSums(z^2))
+    }
+    list(real = sc(real[ex, , drop = FALSE]),
+         gen = sc(generated[ey, , drop = FALSE]))
+  }
+  if (!is.null(s$eval)) {
+    r <- one(s$fit[[1]], s$fit[[2]], s$eval[[1]], s$eval[[2]])
+  } else {
+    # odd and even rows: the user's random stream is left untouched
+    halves <- function(n) list(seq.int(1L, n, by = 2L), seq.int(2L, n, by = 2L))
+    fr <- halves(nrow(real))
+    fg <- halves(nrow(generated))
+    a <- one(fr[[2]], fg[[2]], fr[[1]], fg[[1]])
+    b <- one(fr[[1]], fg[[1]], fr[[2]], fg[[2]])
+    r <- list(real = Map(c, a$real, b$real), gen = Map(c, a$gen, b$gen))
+  }
+  list(mean = list(real = r$real$mean, gen = r$gen$mean),
+       far = list(real = r$real$dist, gen = r$gen$dist),
+       near = list(real = -r$real$dist, gen = -r$gen$dist))
 }

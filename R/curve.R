@@ -363,7 +363,9 @@ prd_curve <- function(real, generated, method = "tightest",
                            })
     out <- attach_curve_replicates(out, reps)
   }
-  check_family_agreement(out, ncol(sets$real))
+  if (!check_family_agreement(out, ncol(sets$real))) {
+    check_neighbour_family(out, sets$real, sets$generated, first$splits)
+  }
   out
 }
 

@@ -282,9 +282,12 @@ test_that("families that disagree raise a classed warning naming the tighter", {
   expect_match(conditionMessage(w), "\"quadratic\" is the tighter", fixed = TRUE)
   expect_match(conditionMessage(w), "hubness", fixed = TRUE)
   # agreeing families stay silent
-  expect_no_warning(
-    prd_curve(x, x[sample(600), ] + 0, method = c("linear", "quadratic")),
-    class = "prdcurve_warning_family_disagreement"
+  withCallingHandlers(
+    expect_no_warning(
+      prd_curve(x, x[sample(600), ] + 0, method = c("linear", "quadratic")),
+      class = "prdcurve_warning_family_disagreement"
+    ),
+    prdcurve_warning_copies = function(w) invokeRestart("muffleWarning")
   )
 })
 
@@ -364,4 +367,36 @@ test_that("the knn hubness figure is the skewness of the k-occurrence counts", {
   on.exit(options(old))
   cv <- prd_curve(x, y, method = "knn", k = 3)
   expect_true(is.na(prd_curve_info(cv)$details[[1]]$hubness))
+})
+
+test_that("a neighbour family alone is checked against simple classifiers", {
+  set.seed(71)
+  n <- 1000
+  d <- 256
+  x <- matrix(rnorm(n * d), n)
+  noisy <- matrix(rnorm(n * d, sd = 1.2), n)
+  same <- matrix(rnorm(n * d), n)
+  # the truth is about 0.008 (SPEC section 7); knn says about 0.95
+  w <- NULL
+  cv <- withCallingHandlers(
+    prd_curve(x, noisy, method = "knn", angles = 101),
+    prdcurve_warning_family_disagreement = function(c) {
+      w <<- c
+      invokeRestart("muffleWarning")
+    }
+  )
+  expect_gt(summary(cv)$auc, 0.5)
+  expect_s3_class(w, "prdcurve_warning")
+  expect_match(conditionMessage(w), "more dispersed", fixed = TRUE)
+  # the same distribution: no warning
+  expect_no_warning(prd_curve(x, same, method = "knn", angles = 101),
+                    class = "prdcurve_warning_family_disagreement")
+  # the simple scores by hand: distance to the real fit mean
+  s <- list(fit = list(1:500, 1:500), eval = list(501:1000, 501:1000))
+  sc <- simple_scores(x, noisy, s)
+  mx <- colMeans(x[1:500, ])
+  expect_equal(sc$far$gen, rowSums(sweep(noisy[501:1000, ], 2, mx)^2))
+  expect_equal(sc$near$real, -rowSums(sweep(x[501:1000, ], 2, mx)^2))
+  expect_equal(sc$mean$real, drop(sweep(x[501:1000, ], 2, mx) %*%
+                                    (colMeans(noisy[1:500, ]) - mx)))
 })
