@@ -144,7 +144,15 @@
 #' lower is less than half the higher (and, with replicates, their intervals
 #' are disjoint), with at least 50 evaluation rows per set, a warning of class
 #' `prdcurve_warning_family_disagreement` names the tighter (lower) one and
-#' the likely reason.
+#' the likely reason. A call with neighbour families only is checked the
+#' same way against three simple classifiers fitted on the fit rows in
+#' O(n d) (the squared distance to the real mean, in both orientations,
+#' and the projection on the difference of the means; cross-fitted on odd
+#' and even rows without a split): at d = 256 and 1,024 with 2,000 points
+#' per set, `"knn"` and `"coverage"` give AUC 0.91 to 1.00 to a model with
+#' 1.2 or 0.8 times the real spread (true AUC below 0.01), and the warning
+#' fires in each of these cases and on no model from the real
+#' distribution.
 #'
 #' @section Where each family is loose:
 #' Measured against the exact curves (one draw of 2,000 points per set,
