@@ -21,6 +21,8 @@
 #   --cache DIR    per-check results (default bench/sanity-cache; reused by
 #                  later runs: data are seeded by check and repeat, so a run
 #                  with a new family computes only that family);
+#   --report       compute nothing: tables from the cached repeats (each
+#                  part uses the repeats complete for every check);
 #   --write        write the section "Sanity checks" of bench/results.md and
 #                  inst/extdata/sanity.csv.
 #
@@ -713,22 +715,48 @@ main <- function() {
   todo <- c(if ("scalar" %in% parts) "scalar",
             if ("curves" %in% parts) paste0("curves-", groups))
   t0 <- proc.time()[["elapsed"]]
-  cat(sprintf("sanity checks: %d checks x %d repeats; parts: %s\n",
-              length(chk_names), n_rep, paste(todo, collapse = ", ")))
-  means <- list()
-  for (ch in chk_names) {
-    res <- list()
-    for (p in todo) {
-      tp <- proc.time()[["elapsed"]]
-      res[[p]] <- do.call(rbind, lapply(seq_len(n_rep), function(r) {
-        run_part(ch, r, p, cache)
-      }))
-      cat(sprintf("  %-45s %-10s %7.1f s\n", ch, p,
-                  proc.time()[["elapsed"]] - tp))
+  if (!flag("report")) {
+    # repeat-major, so that an interrupted run leaves whole repeats
+    cat(sprintf("sanity checks: %d checks x %d repeats; parts: %s\n",
+                length(chk_names), n_rep, paste(todo, collapse = ", ")))
+    for (r in seq_len(n_rep)) {
+      for (ch in chk_names) {
+        for (p in todo) {
+          tp <- proc.time()[["elapsed"]]
+          run_part(ch, r, p, cache)
+          cat(sprintf("  repeat %2d  %-45s %-32s %7.1f s\n", r, ch, p,
+                      proc.time()[["elapsed"]] - tp))
+        }
+      }
     }
-    means[[ch]] <- mean_values(do.call(rbind, res), checks[[ch]])
   }
   wall <- proc.time()[["elapsed"]] - t0
+  report(chk_names, todo, n_rep, cache, wall, families)
+}
+
+# Pass/fail tables from the cache: each part uses its repeats 1..R that
+# are complete for every check (R <= n_rep).
+report <- function(chk_names, todo, n_rep, cache, wall = NA, families = NULL) {
+  have <- function(ch, r, p) {
+    file.exists(file.path(cache, sprintf("%s__%02d__%s.rds", ch, r,
+                                         gsub(",", "+", p, fixed = TRUE))))
+  }
+  reps <- vapply(todo, function(p) {
+    r <- 0L
+    while (r < n_rep && all(vapply(chk_names, have, logical(1), r + 1L, p))) {
+      r <- r + 1L
+    }
+    r
+  }, integer(1))
+  todo <- todo[reps > 0]
+  reps <- reps[reps > 0]
+  means <- list()
+  for (ch in chk_names) {
+    res <- lapply(todo, function(p) {
+      do.call(rbind, lapply(seq_len(reps[[p]]), function(r) run_part(ch, r, p, cache)))
+    })
+    means[[ch]] <- mean_values(do.call(rbind, res), checks[[ch]])
+  }
   verdicts <- verdict_table(means)
   # the paper's metrics under their own reading (C-Prec = prc_recall read
   # as fidelity, C-Rec = prc_precision read as diversity)
@@ -743,8 +771,7 @@ main <- function() {
     port$published <- NA_character_
   }
   list(verdicts = verdicts, port = port, means = means, wall = wall,
-       repeats = n_rep, families = if ("curves" %in% parts) families,
-       checks = chk_names)
+       repeats = reps, families = families, checks = chk_names)
 }
 
 # Wide pass/fail table of one reading: rows check x desideratum, columns
@@ -789,6 +816,7 @@ if (sys.nframe() == 0L) {
   cat(sprintf("\nport check: %d cells (10 paper metrics x %d rows); published verdict known for %d; agreement %d of %d\n",
               nrow(p), nrow(p) / 10, sum(known),
               sum(p$verdict[known] == p$published[known]), sum(known)))
-  cat(sprintf("wall time %.0f s (%d repeats)\n", out$wall, out$repeats))
+  cat(sprintf("wall time %.0f s; repeats: %s\n", out$wall,
+              paste(names(out$repeats), out$repeats, sep = " ", collapse = ", ")))
   saveRDS(out, file.path(opt("cache", "bench/sanity-cache"), "last-run.rds"))
 }
