@@ -689,7 +689,7 @@ paper_metrics <- data.frame(
 published <- function() {
   f <- "bench/sanity-published.csv"
   if (!file.exists(f)) return(NULL)
-  utils::read.csv(f, stringsAsFactors = FALSE)
+  utils::read.csv(f, colClasses = "character")
 }
 
 passes <- function(v) v %in% c("T", "L", "H")
@@ -797,6 +797,134 @@ md_table <- function(df) {
     apply(df, 1, function(r) paste0("| ", paste(r, collapse = " | "), " |")))
 }
 
+check_label <- c(
+  "gaussian-mean-difference" = "Gaussian mean difference",
+  "gaussian-mean-difference-with-outlier" = "Gaussian mean difference + outlier",
+  "gaussian-std-difference" = "Gaussian std. deviation difference",
+  "gaussian-mixture-simultaneous-mode-dropping" = "Simultaneous mode dropping",
+  "gaussian-mixture-sequential-mode-dropping" = "Sequential mode dropping",
+  "gaussian-mixture-mode-dropping-invention" = "Mode dropping + invention",
+  "uniform-hypersphere-surface" = "Hypersphere surface",
+  "uniform-hypercube-varying-size" = "Hypercube, varying sample size",
+  "uniform-hypercube-varying-syn-size" = "Hypercube, varying syn. size",
+  "sphere-torus" = "Sphere vs. torus",
+  "one-vs-two-modes" = "Mode collapse",
+  "gaussian-scaling-one-dimension" = "Scaling one dimension",
+  "gaussian-mean-difference-with-pareto" = "Gaussian mean difference + Pareto",
+  "gaussian-high-dim-one-disjoint-dim" = "One disjoint dim. + many identical",
+  "discrete-numerical-vs-continuous-numerical" = "Discrete vs. continuous numerical")
+
+# Columns of the table of one reading: the scalar metrics of that reading
+# (with the paper's cover metric under its reading), then per family auc
+# and max_precision (fidelity) or max_recall (diversity).
+table_columns <- function(reading, families) {
+  sc <- if (reading == "fidelity") {
+    c("precision", "density", "c_precision", "sym_precision", "prc_precision",
+      "p_precision", "prc_recall")
+  } else {
+    c("recall", "coverage", "sym_recall", "prc_recall", "p_recall",
+      "prc_precision")
+  }
+  ext <- if (reading == "fidelity") "max_precision" else "max_recall"
+  c(sc, as.vector(rbind(paste0(families, ":auc"), paste0(families, ":", ext))))
+}
+
+# The verdicts of every column, with the cover metric's reading of the paper.
+all_verdicts <- function(out) {
+  cover <- out$port[(out$port$metric == "prc_recall" & out$port$reading == "fidelity") |
+                      (out$port$metric == "prc_precision" & out$port$reading == "diversity"),
+                    c("check", "desideratum", "reading", "metric", "verdict")]
+  rbind(out$verdicts, cover)
+}
+
+column_label <- function(m, reading = "") {
+  m <- sub(":max_precision$", " maxP", sub(":max_recall$", " maxR", sub(":auc$", " auc", m)))
+  if (reading == "fidelity") m <- sub("^prc_recall$", "prc_recall (their C-Prec)", m)
+  if (reading == "diversity") m <- sub("^prc_precision$", "prc_precision (their C-Rec)", m)
+  m
+}
+
+write_outputs <- function(out, path_md = "bench/results.md",
+                          path_csv = "inst/extdata/sanity.csv") {
+  v <- all_verdicts(out)
+  fams <- out$families
+  fams <- fams[paste0(fams, ":auc") %in% v$metric]
+  # CSV: one row per check, desideratum, reading and metric
+  pm <- out$port[c("check", "desideratum", "reading", "metric", "paper",
+                   "published")]
+  csv <- merge(v, pm, by = c("check", "desideratum", "reading", "metric"),
+               all.x = TRUE)
+  csv$family <- ifelse(grepl(":", csv$metric), sub(":.*", "", csv$metric), NA)
+  csv$summary <- ifelse(grepl(":", csv$metric), sub(".*:", "", csv$metric), NA)
+  csv$metric <- ifelse(grepl(":", csv$metric), NA, csv$metric)
+  csv$repeats <- ifelse(is.na(csv$family), out$repeats[["scalar"]],
+                        out$repeats[grep("^curves-", names(out$repeats))][1])
+  csv <- csv[order(match(csv$check, names(checks)), csv$desideratum,
+                   csv$reading, csv$family, csv$metric, csv$summary),
+             c("check", "desideratum", "reading", "metric", "family",
+               "summary", "verdict", "paper", "published", "repeats")]
+  dir.create(dirname(path_csv), showWarnings = FALSE, recursive = TRUE)
+  utils::write.csv(csv, path_csv, row.names = FALSE, na = "")
+
+  sec <- c("# Sanity checks of Raisa, van Breugel and van der Schaar (2025)", "")
+  rep_txt <- paste(sprintf("%s %d", sub("^curves-", "curves ", names(out$repeats)),
+                           out$repeats), collapse = "; ")
+  sec <- c(sec, paste0(
+    "`bench/sanity.R`: the 15 sanity checks of Raisa, van Breugel and van der ",
+    "Schaar (ICML 2025, arXiv:2505.22450), with their sizes (1,000 points per set ",
+    "unless a check varies a size), their settings per metric and their pass/fail ",
+    "rules, on every scalar metric of `manifold_metrics()` and on `auc`, ",
+    "`max_precision`, `max_recall` of the curve families (`prd_curve()` defaults, ",
+    "split 0.5; data standardized by the real set as in their code). ",
+    "Repeats per part (the value at a setting is the mean over them; the paper uses 10): ",
+    rep_txt, ". Wall time of the run: ", round(out$wall / 60, 1),
+    " min on the shared 2-core machine (nice 10, one engine thread per process)."), "")
+  sec <- c(sec, paste0(
+    "Rows: check x desideratum (D1b purpose, D2 hyperparameters, D3 data, D4 ",
+    "bounds, D5 invariance), 30 rows per reading. T pass, F fail, L/H pass as a ",
+    "\"low\" or \"high\" diversity metric (both count as passes). `auc` is read ",
+    "both ways. Their precision cover (C-Prec) counts over the real points and is ",
+    "this package's `prc_recall` read as a fidelity metric (their recall cover is ",
+    "`prc_precision` read as diversity); the columns so marked give those readings."), "")
+  # summary of passes
+  cols <- unique(c(table_columns("fidelity", fams), table_columns("diversity", fams)))
+  cnt <- function(m, rd) {
+    x <- v$verdict[v$metric == m & v$reading == rd]
+    if (!length(x)) "" else sprintf("%d / %d", sum(passes(x)), length(x))
+  }
+  summ <- data.frame(column = column_label(cols),
+                     fidelity = vapply(cols, cnt, "", "fidelity"),
+                     diversity = vapply(cols, cnt, "", "diversity"))
+  sec <- c(sec, paste0("Passes per column (of 30 rows per reading; `prc_recall` ",
+                       "read as fidelity is their C-Prec, `prc_precision` read as ",
+                       "diversity their C-Rec):"), "", md_table(summ), "")
+  for (rd in c("fidelity", "diversity")) {
+    w <- wide_table(v, rd, table_columns(rd, fams))
+    w$check <- check_label[w$check]
+    w$desideratum <- desideratum_label[w$desideratum]
+    names(w) <- c("check", "desideratum", column_label(names(w)[-(1:2)], rd))
+    sec <- c(sec, paste0("Read as ", rd, ":"), "", md_table(w), "")
+  }
+  p <- out$port
+  known <- !is.na(p$published)
+  dis <- p[known & p$verdict != p$published, ]
+  sec <- c(sec, paste0(
+    "Port check. Their 10 metrics other than alpha-precision/beta-recall are ",
+    "this package's `precision`, `recall` (k = 3), `density`, `coverage` (k = 5), ",
+    "`prc_recall`, `prc_precision` (k = 15, k_prime = 5), `sym_precision`, ",
+    "`sym_recall` (k = 5, open balls), `p_precision`, `p_recall` (a = 1.2, k = 4): ",
+    nrow(p), " cells. Published verdicts were available here for ", sum(known),
+    " of them (`bench/sanity-published.csv`: rows of their Table 3 and the D3 row ",
+    "of Table 4, from secondary transcriptions of the paper; the full tables could ",
+    "not be retrieved): ours agree in ", sum(p$verdict[known] == p$published[known]), " of ", sum(known),
+    " cells", if (nrow(dis)) paste0("; the others: ", paste(sprintf(
+      "%s, %s, %s (ours %s, published %s)", check_label[dis$check],
+      desideratum_label[dis$desideratum], dis$paper, dis$verdict, dis$published),
+      collapse = "; ")) else "", "."), "")
+  write_section(sec, path_md)
+  invisible(csv)
+}
+
 if (sys.nframe() == 0L) {
   out <- main()
   v <- out$verdicts
@@ -819,4 +947,5 @@ if (sys.nframe() == 0L) {
   cat(sprintf("wall time %.0f s; repeats: %s\n", out$wall,
               paste(names(out$repeats), out$repeats, sep = " ", collapse = ", ")))
   saveRDS(out, file.path(opt("cache", "bench/sanity-cache"), "last-run.rds"))
+  if (flag("write")) write_outputs(out)
 }
