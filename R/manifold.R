@@ -97,10 +97,12 @@
 #' of Raisa, van Breugel and van der Schaar (2025), its precision cover is
 #' this package's `prc_recall` (and its recall cover is `prc_precision`).
 #' For two uniform supports of equal volume, the setting of Cheema and
-#' Urner's experiments, the two coincide; otherwise they do not (for a
-#' generator that covers the real modes and invents as many new ones, the
-#' real points are all covered, the generated ones only half). To compare
-#' with numbers from that code, read its precision cover as `prc_recall`.
+#' Urner's experiments, the two coincide; otherwise they do not: in the
+#' check "mode dropping + invention" of Raisa et al. (five real modes, a
+#' generator with the same five and five invented ones; their k = 15,
+#' `k_prime = 5`), `prc_precision` is 0.48 (half of the generated points
+#' lie in invented modes) and `prc_recall` 0.78. To compare with numbers
+#' from that code, read its precision cover as `prc_recall`.
 #'
 #' @section Probabilistic precision on exact duplicates:
 #' Park and Kim (2023) weight a generated point y by \eqn{1 - \prod_x (1 -
