@@ -57,6 +57,8 @@ source("bench/common.R")
 # the checks feed legal but unusual inputs on purpose (1,001 columns for
 # 1,000 rows, columns 10^6 apart before standardization)
 options(prdcurve.check_inputs = FALSE)
+# the hubness diagnostic of knn curves is not used here
+options(prdcurve.hubness_budget = 0)
 
 args <- commandArgs(trailingOnly = TRUE)
 opt <- function(name, default) {
@@ -587,6 +589,26 @@ scalar_block <- function(b) {
   merge(lv, v, by = "model")
 }
 
+# auc, max_precision and max_recall of every curve of a prd_curve object,
+# as summary.prd_curve() computes them (area of the PR set by the
+# trapezoid rule in the angle, the lambda = Inf and lambda = 0 rows), without
+# its other statistics.
+curve_summaries <- function(cv) {
+  cv <- as.data.frame(cv)
+  key <- paste(cv$model, cv$method, sep = "\r")
+  do.call(rbind, lapply(split(seq_len(nrow(cv)), key), function(i) {
+    o <- i[order(cv$lambda[i])]
+    th <- atan(cv$lambda[o])
+    a <- cv$precision[o]
+    b <- cv$recall[o]
+    r2 <- a^2 + b^2
+    n <- length(o)
+    data.frame(model = cv$model[o[1]], method = cv$method[o[1]],
+               auc = sum(diff(th) * (r2[-1] + r2[-n]) / 4),
+               max_precision = a[n], max_recall = b[1])
+  }))
+}
+
 curve_block <- function(b, families, seed) {
   # equal-size generated sets share one call (k depends on the fit sizes)
   sizes <- vapply(b$gens, nrow, integer(1))
@@ -596,7 +618,7 @@ curve_block <- function(b, families, seed) {
     set.seed(seed)
     cv <- suppressWarnings(prd_curve(b$real, b$gens[ms], method = families,
                                      standardize = "real"))
-    s <- as.data.frame(summary(cv))
+    s <- curve_summaries(cv)
     rbind(
       data.frame(model = s$model, metric = paste0(s$method, ":auc"), value = s$auc),
       data.frame(model = s$model, metric = paste0(s$method, ":max_precision"),
@@ -741,19 +763,21 @@ report <- function(chk_names, todo, n_rep, cache, wall = NA, families = NULL) {
     file.exists(file.path(cache, sprintf("%s__%02d__%s.rds", ch, r,
                                          gsub(",", "+", p, fixed = TRUE))))
   }
+  # repeats 1..R complete for each check and part
   reps <- vapply(todo, function(p) {
-    r <- 0L
-    while (r < n_rep && all(vapply(chk_names, have, logical(1), r + 1L, p))) {
-      r <- r + 1L
-    }
-    r
-  }, integer(1))
-  todo <- todo[reps > 0]
-  reps <- reps[reps > 0]
+    vapply(chk_names, function(ch) {
+      r <- 0L
+      while (r < n_rep && have(ch, r + 1L, p)) r <- r + 1L
+      r
+    }, integer(1))
+  }, integer(length(chk_names)))
+  reps <- matrix(reps, nrow = length(chk_names), dimnames = list(chk_names, todo))
+  todo <- todo[colSums(reps > 0) == length(chk_names)]
+  reps <- reps[, todo, drop = FALSE]
   means <- list()
   for (ch in chk_names) {
     res <- lapply(todo, function(p) {
-      do.call(rbind, lapply(seq_len(reps[[p]]), function(r) run_part(ch, r, p, cache)))
+      do.call(rbind, lapply(seq_len(reps[ch, p]), function(r) run_part(ch, r, p, cache)))
     })
     means[[ch]] <- mean_values(do.call(rbind, res), checks[[ch]])
   }
@@ -837,6 +861,18 @@ all_verdicts <- function(out) {
   rbind(out$verdicts, cover)
 }
 
+# "scalar: 2 repeats (6 checks), 1 (9 checks); ..." from the check x part
+# matrix of repeats.
+repeats_text <- function(reps) {
+  paste(vapply(colnames(reps), function(p) {
+    tab <- table(reps[, p])
+    tab <- tab[order(-as.integer(names(tab)))]
+    paste0(sub("^curves-", "curves ", p), ": ",
+           paste(sprintf("%s (%d checks)", names(tab), as.integer(tab)),
+                 collapse = ", "))
+  }, ""), collapse = "; ")
+}
+
 column_label <- function(m, reading = "") {
   m <- sub(":max_precision$", " maxP", sub(":max_recall$", " maxR", sub(":auc$", " auc", m)))
   if (reading == "fidelity") m <- sub("^prc_recall$", "prc_recall (their C-Prec)", m)
@@ -857,8 +893,13 @@ write_outputs <- function(out, path_md = "bench/results.md",
   csv$family <- ifelse(grepl(":", csv$metric), sub(":.*", "", csv$metric), NA)
   csv$summary <- ifelse(grepl(":", csv$metric), sub(".*:", "", csv$metric), NA)
   csv$metric <- ifelse(grepl(":", csv$metric), NA, csv$metric)
-  csv$repeats <- ifelse(is.na(csv$family), out$repeats[["scalar"]],
-                        out$repeats[grep("^curves-", names(out$repeats))][1])
+  reps <- out$repeats
+  part_of <- function(f) {
+    if (is.na(f)) return("scalar")
+    cp <- grep("^curves-", colnames(reps), value = TRUE)
+    cp[vapply(cp, function(p) f %in% split_list(sub("^curves-", "", p)), logical(1))][1]
+  }
+  csv$repeats <- mapply(function(ch, f) reps[ch, part_of(f)], csv$check, csv$family)
   csv <- csv[order(match(csv$check, names(checks)), csv$desideratum,
                    csv$reading, csv$family, csv$metric, csv$summary),
              c("check", "desideratum", "reading", "metric", "family",
@@ -867,8 +908,7 @@ write_outputs <- function(out, path_md = "bench/results.md",
   utils::write.csv(csv, path_csv, row.names = FALSE, na = "")
 
   sec <- c("# Sanity checks of Raisa, van Breugel and van der Schaar (2025)", "")
-  rep_txt <- paste(sprintf("%s %d", sub("^curves-", "curves ", names(out$repeats)),
-                           out$repeats), collapse = "; ")
+  rep_txt <- repeats_text(out$repeats)
   sec <- c(sec, paste0(
     "`bench/sanity.R`: the 15 sanity checks of Raisa, van Breugel and van der ",
     "Schaar (ICML 2025, arXiv:2505.22450), with their sizes (1,000 points per set ",
@@ -944,8 +984,7 @@ if (sys.nframe() == 0L) {
   cat(sprintf("\nport check: %d cells (10 paper metrics x %d rows); published verdict known for %d; agreement %d of %d\n",
               nrow(p), nrow(p) / 10, sum(known),
               sum(p$verdict[known] == p$published[known]), sum(known)))
-  cat(sprintf("wall time %.0f s; repeats: %s\n", out$wall,
-              paste(names(out$repeats), out$repeats, sep = " ", collapse = ", ")))
+  cat(sprintf("wall time %.0f s; repeats: %s\n", out$wall, repeats_text(out$repeats)))
   saveRDS(out, file.path(opt("cache", "bench/sanity-cache"), "last-run.rds"))
   if (flag("write")) write_outputs(out)
 }
