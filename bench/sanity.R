@@ -654,7 +654,11 @@ run_part <- function(check, repeat_ind, part, cache) {
   })
   res <- do.call(rbind, res)
   res$repeat_ind <- repeat_ind
-  saveRDS(res, file)
+  # written under a temporary name, then renamed: processes that share the
+  # cache never read a partial file
+  tmp <- paste0(file, ".", Sys.getpid(), ".tmp")
+  saveRDS(res, tmp)
+  file.rename(tmp, file)
   res
 }
 
