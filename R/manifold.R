@@ -86,16 +86,17 @@
 #'   0 only (the limit R -> 0).
 #'
 #' @section Precision cover counts over the generated points:
-#' Cheema and Urner (2023) define precision cover as a fidelity measure:
-#' the share of the generated points whose neighbourhood among the
-#' generated points holds enough real points, and their own ground truth
-#' for uniform supports calls precision the share of the generated support
-#' covered by the real one. Sykes et al. (2024, eq. 19) restate it the same
-#' way, and so does `prc_precision`. Their released function
-#' `PRCover(P, Q, k, C)` counts its "precision" over the points of its
-#' first argument; called with the real set first, as in the sanity checks
-#' of Raisa, van Breugel and van der Schaar (2025), its precision cover is
-#' this package's `prc_recall` (and its recall cover is `prc_precision`).
+#' Precision cover is Cheema and Urner's (2023) fidelity measure. Sykes et
+#' al. (2024, eq. 19) state it over the generated points (the share of
+#' generated points whose neighbourhood among the generated points holds
+#' at least k' real points), the ground truth in Cheema and Urner's code
+#' calls precision the share of the generated support covered by the real
+#' one, and `prc_precision` computes it so. Their released function
+#' `PRCover(P, Q, k, C)` (P the real set, as in the rest of their code)
+#' counts its "precision" over the points of P; called with the real set
+#' first, as in the sanity checks of Raisa, van Breugel and van der Schaar
+#' (2025), its precision cover is this package's `prc_recall` (and its
+#' recall cover is `prc_precision`).
 #' For two uniform supports of equal volume, the setting of Cheema and
 #' Urner's experiments, the two coincide; otherwise they do not: in the
 #' check "mode dropping + invention" of Raisa et al. (five real modes, a
