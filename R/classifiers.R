@@ -356,11 +356,16 @@ envelope_auc <- function(lambda, env) {
 #' Warn (class prdcurve_warning_family_disagreement) when two families'
 #' curves of one model disagree: the AUCs differ by more than `margin` and
 #' the lower is less than half the higher, and, with replicates, their
-#' intervals do not overlap. Every family estimates an upper bound of the
+#' intervals do not overlap; only with at least `min_rows` evaluation rows
+#' per set. Every family estimates an upper bound of the
 #' true curve, so the lower one is the tighter.
 #' @noRd
-check_family_agreement <- function(x, d, margin = 0.2) {
+check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
   if (length(unique(x$method)) < 2L) return(invisible(NULL))
+  info <- prd_curve_info(x)
+  if (min(info$n_eval_real, info$n_eval_generated, na.rm = TRUE) < min_rows) {
+    return(invisible(NULL)) # small sets: the families' noise is large
+  }
   s <- summary(x)
   has_ci <- "auc_lower" %in% names(s)
   for (m in unique(s$model)) {
@@ -427,8 +432,13 @@ knn_hubness <- function(real, generated, s, r2,
   if (!is.numeric(budget) || as.double(ne) * nf * ncol(real) > budget) {
     return(rep(NA_real_, ncol(r2)))
   }
-  fit <- rbind(real[s$fit[[1]], , drop = FALSE],
-               generated[s$fit[[2]], , drop = FALSE])
+  fit0 <- rbind(real[s$fit[[1]], , drop = FALSE],
+                generated[s$fit[[2]], , drop = FALSE])
+  # centred (a common offset of the data would cost the inner products
+  # their precision); pairs within 1e-9 of the radius are recomputed from
+  # the original rows, as the engine does
+  centre <- colMeans(fit0)
+  fit <- fit0 - rep(centre, each = nf)
   ev <- if (is.null(s$eval)) s$fit else s$eval
   nfx <- length(s$fit[[1]])
   fn <- rowSums(fit^2)
@@ -439,8 +449,9 @@ knn_hubness <- function(real, generated, s, r2,
     src <- if (set == 1L) real else generated
     for (i0 in seq(1L, length(rows), by = 1024L)) {
       idx <- rows[i0:min(length(rows), i0 + 1023L)]
-      z <- src[idx, , drop = FALSE]
-      d2 <- outer(rowSums(z^2), fn, "+") - 2 * tcrossprod(z, fit)
+      z0 <- src[idx, , drop = FALSE]
+      z <- z0 - rep(centre, each = length(idx))
+      d2 <- pmax(outer(rowSums(z^2), fn, "+") - 2 * tcrossprod(z, fit), 0)
       if (is.null(s$eval)) {
         # the point itself (same set, same row) is not its own neighbour
         self <- match(idx, s$fit[[set]]) + if (set == 2L) nfx else 0L
@@ -448,7 +459,18 @@ knn_hubness <- function(real, generated, s, r2,
       }
       for (j in seq_len(ncol(r2))) {
         rr <- r2[start + i0 - 1L + seq_along(idx), j]
-        counts[, j] <- counts[, j] + colSums(d2 <= rr * (1 + 1e-12))
+        # (the radius itself is a distance of the engine, which may sum
+        # the squares in another order: 1e-12 relative slack)
+        inside <- d2 <= rr
+        near <- which(abs(d2 - rr) <= 1e-9 * rr, arr.ind = TRUE)
+        for (q in seq_len(nrow(near))) {
+          a <- near[q, 1]
+          b <- near[q, 2]
+          if (is.finite(d2[a, b])) {
+            inside[a, b] <- sum((z0[a, ] - fit0[b, ])^2) <= rr[a] * (1 + 1e-12)
+          }
+        }
+        counts[, j] <- counts[, j] + colSums(inside)
       }
     }
     start <- start + length(rows)
