@@ -795,7 +795,13 @@ report <- function(chk_names, todo, n_rep, cache, wall = NA, families = NULL) {
   both <- verdict_table(lapply(means, function(m) {
     m[m$metric %in% paper_metrics$metric, , drop = FALSE]
   }), both = TRUE)
-  port <- merge(paper_metrics, both, by = c("metric", "reading"))
+  port <- if (is.null(both)) {
+    data.frame(check = character(), desideratum = character(),
+               paper = character(), metric = character(), reading = character(),
+               verdict = character())
+  } else {
+    merge(paper_metrics, both, by = c("metric", "reading"))
+  }
   pub <- published()
   if (!is.null(pub)) {
     port <- merge(port, pub, by = c("check", "desideratum", "paper"), all.x = TRUE)
