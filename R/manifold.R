@@ -85,6 +85,43 @@
 #'   point has `ppr_k` exact copies, R = 0 and \eqn{\tau} is 1 at distance
 #'   0 only (the limit R -> 0).
 #'
+#' @section Precision cover counts over the generated points:
+#' Precision cover is Cheema and Urner's (2023) fidelity measure. Sykes et
+#' al. (2024, eq. 19) state it over the generated points (the share of
+#' generated points whose neighbourhood among the generated points holds
+#' at least k' real points), the ground truth in Cheema and Urner's code
+#' calls precision the share of the generated support covered by the real
+#' one, and `prc_precision` computes it so. Their released function
+#' `PRCover(P, Q, k, C)` (P the real set, as in the rest of their code)
+#' counts its "precision" over the points of P; called with the real set
+#' first, as in the sanity checks of Raisa, van Breugel and van der Schaar
+#' (2025), its precision cover is this package's `prc_recall` (and its
+#' recall cover is `prc_precision`).
+#' For two uniform supports of equal volume, the setting of Cheema and
+#' Urner's experiments, the two coincide; otherwise they do not: in the
+#' check "mode dropping + invention" of Raisa et al. (five real modes, a
+#' generator with the same five and five invented ones; their k = 15,
+#' `k_prime = 5`), `prc_precision` is 0.49 (half of the generated points
+#' lie in invented modes) and `prc_recall` 0.80 (means of three draws of
+#' 1,000 points per set). To compare with numbers
+#' from that code, read its precision cover as `prc_recall`.
+#'
+#' @section Probabilistic precision on exact duplicates:
+#' Park and Kim (2023) weight a generated point y by \eqn{1 - \prod_x (1 -
+#' \tau(\|y - x\|))}, with \eqn{\tau(u) = \max(0, 1 - u / R)} the
+#' probability that y lies in the support around the real point x. When
+#' every fit point has at least `ppr_k` exact duplicates, the mean k-NN
+#' distance is 0 and so is R; \eqn{\tau} is then undefined at u = 0, and
+#' its limit as R decreases to 0 is 1 at u = 0 and 0 elsewhere: an exact
+#' copy of a real point lies in that point's support, so it counts. This
+#' package takes that limit (`p_precision` is then the share of generated
+#' points equal to some real point). Their released code, also used by
+#' Raisa et al. (2025), first sets \eqn{\tau = 0} wherever \eqn{u \ge a
+#' \bar r}{u >= a mean(r)}; with R = 0 that holds for every pair, exact
+#' copies included, and it returns 0 even when the generated set is a copy
+#' of the real one, the opposite of what the metric measures. The two agree
+#' whenever R > 0, and on every setting of those sanity checks.
+#'
 #' @section Computation:
 #' One sweep of the tiled distance engine gives every requested metric for
 #' every value of `k` (the k-NN radii for all `k` come from the same
@@ -172,6 +209,11 @@
 #'
 #' Park, D. and Kim, S. (2023). Probabilistic precision and recall
 #' towards reliable evaluation of generative models. ICCV.
+#'
+#' Raisa, O., van Breugel, B. and van der Schaar, M. (2025). Position: all
+#' current generative fidelity and diversity metrics are flawed. ICML.
+#' arXiv:2505.22450. (Their sanity checks on this package's metrics and
+#' curves: `bench/sanity.R` in the source repository.)
 #'
 #' Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #' perspective on precision and recall for generative models.
