@@ -450,8 +450,8 @@ cli_parse <- function(args) {
     prd_abort("Option {.code --id} must name a column.", kind = "input",
               call = NULL)
   }
-  choices <- c("knn", "kde", "ipr", "coverage")
-  opt$method <- if (is.null(o$method)) choices else
+  choices <- curve_methods
+  opt$method <- if (is.null(o$method)) c("knn", "kde", "ipr", "coverage") else
     unique(trimws(strsplit(o$method, ",", fixed = TRUE)[[1]]))
   bad <- setdiff(opt$method, choices)
   if (!length(opt$method) || length(bad)) {

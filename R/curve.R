@@ -31,6 +31,12 @@
 #'   \eqn{\#\{y : \|y - z\| \le r_k(z; X_f)\}} (coverage of Naeem et al.
 #'   2020 and Khayatkhoei and AbdAlmageed 2023; section 2.4.4).
 #'
+#' Fitted classifier families (section "Fitted families and the combined
+#' curve" below): `"linear"` (shrunk linear discriminant), `"quadratic"`
+#' (regularised quadratic discriminant) and `"tightest"` (at each
+#' \eqn{\lambda} the lowest of several families' curves, chosen without
+#' bias).
+#'
 #' The family is every threshold rule \eqn{1[s \le t]}, \eqn{1[s < t]}, the
 #' two trivial classifiers and the two literature extremes \eqn{1[a \ge 1]}
 #' and \eqn{1[b = 0]}; its lower envelope is computed exactly (convex hull
@@ -86,6 +92,59 @@
 #'   models" vignette and `inst/extdata/calibration.csv`).
 #'   `k` must fit the half-samples; an odd `R` is rounded up.
 #'
+#' @section Fitted families and the combined curve:
+#' By the dual form, *every* classifier's error pair gives
+#' \eqn{\lambda\,\mathrm{fpr} + \mathrm{fnr} \ge \alpha_\lambda}: each
+#' family's curve estimates an **upper bound** of the true curve, tight only
+#' for the likelihood-ratio classifier (Simon, Webster and Rabin 2019; Sykes
+#' et al. 2024). The neighbour families are weak in high dimension with a
+#' few thousand points, and their votes collapse under hubness. The fitted
+#' families estimate \eqn{\log q/p} and feed the same threshold envelope
+#' (score \eqn{s(z)}, low = "real"):
+#'
+#' * `"linear"`: \eqn{s(z) = w \cdot (z - c)}, \eqn{w = \hat\Sigma^{-1}
+#'   (\hat\mu_Y - \hat\mu_X)}, \eqn{c = (\hat\mu_X + \hat\mu_Y)/2},
+#'   \eqn{\hat\Sigma = (1 - \rho) S + \rho\, m I} with \eqn{S} the
+#'   pooled within-set covariance of the fit rows, \eqn{m = \mathrm{tr}
+#'   S / d} and \eqn{\rho} the closed-form shrinkage of Ledoit and Wolf
+#'   (2004, Lemmas 3.2-3.4; the noise term summed over the two sets, each
+#'   centred on its own mean).
+#' * `"quadratic"`: \eqn{s(z) = \log \hat q(z) - \log \hat p(z)} with
+#'   Gaussian densities whose covariances are regularised as in Friedman
+#'   (1989): each set's \eqn{S_k} is first shrunk toward the pooled
+#'   covariance rescaled to the set's own trace (so a change of dispersion
+#'   survives), with intensity \eqn{\min(1, \widehat{\mathrm{noise}}(S_k) /
+#'   \|S_k - T_k\|_F^2)}, then toward \eqn{m_k I} with the Ledoit-Wolf
+#'   intensity; both closed form, from the fit rows only. It sees changes of
+#'   dispersion (noisy or sharp models) that `"linear"` cannot.
+#' * `"tightest"`: the evaluation rows of each set are halved at random
+#'   (R's RNG); at each \eqn{\lambda} the family with the lowest
+#'   \eqn{\hat\alpha_\lambda} on one half is read on the other half, the
+#'   halves are swapped and the two readings averaged (\eqn{\beta = \alpha /
+#'   \lambda}; the extremes likewise). The choice never sees the rows it is
+#'   read on, so it is not biased low by the selection (with one family it
+#'   is that family's curve averaged over the two halves). The families are
+#'   `families` (default: `"linear"`, `"quadratic"` and the four neighbour
+#'   families at each `k`); which one was chosen at each \eqn{\lambda} is
+#'   in `prd_curve_info(x)$details` (`chosen`, with each family's AUC in
+#'   `family_auc`).
+#'
+#' The fitted families never score their own fit rows (a classifier scored
+#' on its fit rows overfits and its curve drops below the truth): with
+#' `split = 0` they **cross-fit**: each set is cut at random into two folds
+#' and each fold is scored by the classifiers fitted on the other fold of
+#' both sets (`details$cross_fit`; `n_fit_*` are then the fold sizes).
+#' Covariances are factorised with `chol()` of the d x d matrix, or of the
+#' Gram matrix of the fit rows when d exceeds their number (Woodbury), so
+#' they cost \eqn{O(n d \min(n, d))} through R's BLAS. Their curves carry
+#' `k = NA`.
+#'
+#' When two families' AUCs of one model differ by more than 0.2 and the
+#' lower is less than half the higher (and, with replicates, their intervals
+#' are disjoint), a warning of class
+#' `prdcurve_warning_family_disagreement` names the tighter (lower) one and
+#' the likely reason.
+#'
 #' @section Extreme points:
 #' \eqn{\hat\beta_0} is the smallest fpr among the rules with fnr = 0, so a
 #' single generated evaluation point that looks "real" (score 0: no
@@ -104,8 +163,9 @@
 #' @param generated Generated samples (from Q), m x d, same columns: one
 #'   sample set, a named list of sample sets (one per model), or a data
 #'   frame grouped by a model column (`dplyr::group_by(df, model)`).
-#' @param method One or more of `"knn"`, `"kde"`, `"ipr"`, `"coverage"`
-#'   (default: all four).
+#' @param method One or more of `"knn"`, `"kde"`, `"ipr"`, `"coverage"`,
+#'   `"linear"`, `"quadratic"`, `"tightest"` (default: the four neighbour
+#'   families).
 #' @param k Number of neighbours: one or more whole numbers, each with
 #'   1 <= k <= (smallest fit set size) - 1, all served by one pass. Default
 #'   `round(sqrt(min(fit sizes)))`, which satisfies k -> Inf, k / n -> 0
@@ -136,6 +196,8 @@
 #'   every column by the real set's mean and standard deviation (all sets
 #'   the same way). Euclidean distances are not scale-free: use it when
 #'   columns have different units.
+#' @param families For `"tightest"`: the families it combines (default
+#'   `"linear"`, `"quadratic"`, `"knn"`, `"kde"`, `"ipr"`, `"coverage"`).
 #' @return A `prd_curve`: a tibble with one row per model, method, `k` and
 #'   \eqn{\lambda}, columns `model` (the generated set's name;
 #'   `"generated"` for a single set), `method`, `k`, `lambda` (0, the grid,
@@ -164,6 +226,18 @@
 #'   perspective on precision and recall for generative models.
 #'   arXiv:2405.01611. Sections 2, 4.2, eq. 9.
 #'
+#'   Ledoit, O. and Wolf, M. (2004). A well-conditioned estimator for
+#'   large-dimensional covariance matrices. Journal of Multivariate
+#'   Analysis 88, 365-411. \doi{10.1016/S0047-259X(03)00096-4}.
+#'
+#'   Friedman, J. H. (1989). Regularized discriminant analysis. Journal of
+#'   the American Statistical Association 84, 165-175.
+#'   \doi{10.1080/01621459.1989.10478752}.
+#'
+#'   Simon, L., Webster, R. and Rabin, J. (2019). Revisiting precision
+#'   recall definition for generative modeling. ICML, PMLR 97, 5799-5808
+#'   (the duality of PR curves and classification).
+#'
 #'   Wolter, K. M. (2007). Introduction to Variance Estimation, 2nd ed.,
 #'   chapter 2 (the method of random groups). Springer.
 #'   \doi{10.1007/978-0-387-35099-8}.
@@ -187,16 +261,29 @@ prd_curve <- function(real, generated,
                       method = c("knn", "kde", "ipr", "coverage"),
                       k = NULL, split = 0.5, closed = TRUE, angles = 1001,
                       bandwidth = NULL, replicates = 0, features = NULL,
-                      id = NULL, standardize = c("none", "real")) {
+                      id = NULL, standardize = c("none", "real"),
+                      families = NULL) {
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
   method <- check_methods(method, curve_methods)
   closed <- check_flag(closed)
   angles <- check_angles(angles)
   replicates <- check_replicates(replicates)
+  if (is.null(families)) {
+    families <- tightest_default
+  } else {
+    families <- check_methods(families, setdiff(curve_methods, "tightest"),
+                              arg = "families")
+    if (!"tightest" %in% method) {
+      prd_warn("{.arg families} is used by the {.val tightest} method only; it is ignored here.",
+               "unused_argument")
+    }
+  }
+  used <- union(setdiff(method, "tightest"),
+                if ("tightest" %in% method) families)
   if (!is.null(bandwidth)) {
     bandwidth <- check_positive(bandwidth, max = 1e150)
-    if (!"kde" %in% method) {
+    if (!"kde" %in% used) {
       prd_warn("{.arg bandwidth} is used by the {.val kde} method only; it is ignored here.",
                "unused_argument")
       bandwidth <- NULL
@@ -217,7 +304,8 @@ prd_curve <- function(real, generated,
   k <- check_k(k, first$limit, what = "the fit sets")
   lambda <- lambda_grid(angles)
   settings <- list(method = method, k = k, closed = closed,
-                   bandwidth = bandwidth, lambda = lambda, angles = angles)
+                   bandwidth = bandwidth, lambda = lambda, angles = angles,
+                   families = families)
   out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
@@ -228,10 +316,12 @@ prd_curve <- function(real, generated,
                            })
     out <- attach_curve_replicates(out, reps)
   }
+  check_family_agreement(out, ncol(sets$real))
   out
 }
 
-curve_methods <- c("knn", "kde", "ipr", "coverage")
+curve_methods <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
+                   "tightest")
 
 #' One split per model, sharing the real set's partition (paired models)
 #' and one partition per distinct generated size (identical generated sets
@@ -262,35 +352,111 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
 curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
                             call = rlang::caller_env()) {
   k <- settings$k
-  if (!is.null(check_limit)) {
+  method <- settings$method
+  tight <- "tightest" %in% method
+  families <- if (tight) settings$families else character()
+  used <- union(setdiff(method, "tightest"), families)
+  need_nb <- intersect(neighbour_methods, used)
+  need_fit <- intersect(fitted_methods, used)
+  if (!is.null(check_limit) && length(need_nb)) {
     check_k(k, check_limit, what = "the half-samples of the replicates",
             call = call)
   }
-  method <- settings$method
+  # halves of the evaluation rows for "tightest": the real set's shared by
+  # every model (paired comparisons), one per distinct generated size
+  halves <- list()
+  if (tight) {
+    sz <- lapply(splits, split_sizes)
+    ner <- sz[[1]][["eval_real"]]
+    halves$real <- random_halves(ner)
+    neg <- unique(vapply(sz, function(z) z[["eval_generated"]], numeric(1)))
+    halves$gen <- lapply(neg, random_halves)
+    names(halves$gen) <- neg
+  }
   pieces <- list()
   shared <- engine_shared()
   for (m in names(gens)) {
     s <- splits[[m]]
     sizes <- split_sizes(s)
-    nb <- curve_evidence(real, gens[[m]], s, k, method, settings$bandwidth,
-                         settings$closed, shared)
+    nb <- if (length(need_nb)) {
+      curve_evidence(real, gens[[m]], s, k, need_nb, settings$bandwidth,
+                     settings$closed, shared)
+    }
+    fs <- fitted_scores(real, gens[[m]], s, need_fit, call = call)
+    hub <- if ("knn" %in% method && !is.null(nb$query_all)) {
+      knn_hubness(real, gens[[m]], s, nb$query_all)
+    }
     ne <- sizes[["eval_real"]]
     ix <- seq_len(ne)
+    nb_env <- function(meth, j) {
+      a <- nb$counts[[meth]]$a[, j]
+      b <- nb$counts[[meth]]$b[, j]
+      ar <- a[ix]
+      br <- b[ix]
+      ag <- a[-ix]
+      bg <- b[-ix]
+      function(ir = seq_along(ar), ig = seq_along(ag)) {
+        curve_from_evidence(ar[ir], br[ir], ag[ig], bg[ig], settings$lambda,
+                            sizes[["fit_real"]], sizes[["fit_generated"]])
+      }
+    }
+    fit_env <- function(meth) {
+      sc <- fs$scores[[meth]]
+      function(ir = seq_along(sc$real), ig = seq_along(sc$gen)) {
+        curve_from_scores(sc$real[ir], sc$gen[ig], settings$lambda)
+      }
+    }
+    fit_info <- function(meth, extra = list()) {
+      fsz <- sizes
+      cross <- is.null(s$eval) && meth %in% c(fitted_methods, "tightest") &&
+        length(need_fit)
+      if (cross) {
+        # two folds: each half is fitted on the other
+        fsz[["fit_real"]] <- floor(sizes[["eval_real"]] / 2)
+        fsz[["fit_generated"]] <- floor(sizes[["eval_generated"]] / 2)
+      }
+      curve_info(source = "prd_curve", split = s$split, sizes = fsz,
+                 closed = settings$closed, angles = settings$angles,
+                 details = c(list(cross_fit = cross), extra))
+    }
+    add <- function(env, meth, kk, info) {
+      pieces[[length(pieces) + 1L]] <<- new_prd_curve(
+        settings$lambda, env$precision, env$recall, env$max_precision,
+        env$max_recall, method = meth, model = m, k = kk, info = info)
+    }
     for (meth in method) {
-      for (j in seq_along(k)) {
-        a <- nb$counts[[meth]]$a[, j]
-        b <- nb$counts[[meth]]$b[, j]
-        env <- curve_from_evidence(a[ix], b[ix], a[-ix], b[-ix],
-                                   settings$lambda, sizes[["fit_real"]],
-                                   sizes[["fit_generated"]])
-        bw <- if (meth == "kde") nb$bandwidth[[j]] else NULL
-        pieces[[length(pieces) + 1L]] <- new_prd_curve(
-          settings$lambda, env$precision, env$recall, env$max_precision,
-          env$max_recall, method = meth, model = m, k = k[j],
-          info = curve_info(source = "prd_curve", split = s$split,
-                            sizes = sizes, closed = settings$closed,
-                            bandwidth = bw, angles = settings$angles)
-        )
+      if (meth %in% neighbour_methods) {
+        for (j in seq_along(k)) {
+          env <- nb_env(meth, j)()
+          bw <- if (meth == "kde") nb$bandwidth[[j]] else NULL
+          det <- if (meth == "knn") list(hubness = hub[[j]]) else list()
+          add(env, meth, k[j],
+              curve_info(source = "prd_curve", split = s$split,
+                         sizes = sizes, closed = settings$closed,
+                         bandwidth = bw, angles = settings$angles,
+                         details = det))
+        }
+      } else if (meth %in% fitted_methods) {
+        add(fit_env(meth)(), meth, NA_integer_,
+            fit_info(meth, fs$details[[meth]]))
+      } else if (meth == "tightest") {
+        ks <- if (length(intersect(families, neighbour_methods))) k else NA_integer_
+        hg <- halves$gen[[as.character(sizes[["eval_generated"]])]]
+        for (j in seq_along(ks)) {
+          envs <- list()
+          for (f in families) {
+            envs[[f]] <- if (f %in% neighbour_methods) nb_env(f, j) else
+              fit_env(f)
+          }
+          env <- tightest_envelope(envs, halves$real, hg, settings$lambda)
+          fam_auc <- vapply(envs, function(f) {
+            e <- f()
+            envelope_auc(settings$lambda, e)
+          }, numeric(1))
+          add(env, meth, ks[j],
+              fit_info(meth, list(families = families, chosen = env$chosen,
+                                  family_auc = fam_auc)))
+        }
       }
     }
   }
@@ -309,9 +475,10 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
   # fixed ones) in that one sweep
   one_pass <- "kde" %in% method && !is.unsorted(k, strictly = TRUE)
   if (one_pass) {
-    nb <- engine_neighbours(real, generated, s, k, method, closed = closed,
-                            bandwidth = bandwidth, bandwidth_k = k,
-                            shared = shared)
+    nb <- engine_neighbours(real, generated, s, k,
+                            c(method, if ("knn" %in% method) "query_all"),
+                            closed = closed, bandwidth = bandwidth,
+                            bandwidth_k = k, shared = shared)
     for (m in method) {
       counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
     }
@@ -319,11 +486,14 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
     bw <- lapply(seq_along(k), function(j) {
       c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
     })
-    return(list(counts = counts, bandwidth = bw))
+    return(list(counts = counts, bandwidth = bw, query_all = nb$query_all))
   }
+  query_all <- NULL
   if (length(other)) {
-    nb <- engine_neighbours(real, generated, s, k, other, closed = closed,
-                            shared = shared)
+    nb <- engine_neighbours(real, generated, s, k,
+                            c(other, if ("knn" %in% other) "query_all"),
+                            closed = closed, shared = shared)
+    query_all <- nb$query_all
     for (m in other) {
       counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
     }
@@ -344,7 +514,7 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
       c(real = p$kde_radius[1], generated = p$kde_radius[2])
     })
   }
-  list(counts = counts, bandwidth = out_bw)
+  list(counts = counts, bandwidth = out_bw, query_all = query_all)
 }
 
 #' The lambda grid of Sajjadi et al. (2018): tan of equally spaced angles

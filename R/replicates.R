@@ -99,7 +99,7 @@ attach_curve_replicates <- function(out, reps) {
   }))
   for (i in seq_len(nrow(info))) {
     hit <- long$model == info$model[i] & long$method == info$method[i] &
-      long$k == info$k[i]
+      vctrs::vec_equal(long$k, info$k[i], na_equal = TRUE)
     info$replicates[[i]] <- long[hit, c("replicate", "lambda", "precision",
                                         "recall")]
     info$divisor[i] <- reps$divisor

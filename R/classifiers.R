@@ -1,0 +1,432 @@
+# Fitted classifier families of prd_curve() (SPEC.md section 7): a linear
+# discriminant with a Ledoit-Wolf shrunk pooled covariance, a regularised
+# quadratic discriminant (Friedman 1989), and the combined curve
+# "tightest". Every family gives each evaluation row a score, low = "real"
+# (an estimate of log q/p up to a constant), which feeds the same envelope
+# as the neighbour families (curve_from_scores()).
+#
+# Covariances are kept as a S_X + b S_Y + c I, S_k = A_k' A_k / n_k with A_k
+# the fit rows of set k centred on their own mean. Every Frobenius norm the
+# shrinkage needs is a combination of ||S_X||^2, ||S_Y||^2, <S_X, S_Y> and
+# the traces, so the shrinkage is closed form. Solves go through chol() of
+# the d x d matrix (d <= n fit rows), or of the n x n Gram matrix by the
+# Woodbury identity (d > n), so memory and time stay O(min(n, d)^2) and
+# O(n d min(n, d)).
+
+fitted_methods <- c("linear", "quadratic")
+neighbour_methods <- c("knn", "kde", "ipr", "coverage")
+
+#' Centred fit rows of both sets and the second moments the shrinkage needs
+#' @noRd
+cov_parts <- function(Xf, Yf) {
+  nx <- nrow(Xf)
+  ny <- nrow(Yf)
+  d <- ncol(Xf)
+  mx <- colMeans(Xf)
+  my <- colMeans(Yf)
+  Ax <- sweep(Xf, 2L, mx)
+  Ay <- sweep(Yf, 2L, my)
+  dual <- d > nx + ny
+  if (dual) {
+    Gxx <- tcrossprod(Ax)
+    Gyy <- tcrossprod(Ay)
+    Gxy <- tcrossprod(Ax, Ay)
+    ff <- c(xx = sum(Gxx^2) / nx^2, yy = sum(Gyy^2) / ny^2,
+            xy = sum(Gxy^2) / (nx * ny))
+    G <- rbind(cbind(Gxx, Gxy), cbind(t(Gxy), Gyy))
+    Sx <- Sy <- NULL
+  } else {
+    Sx <- crossprod(Ax) / nx
+    Sy <- crossprod(Ay) / ny
+    ff <- c(xx = sum(Sx^2), yy = sum(Sy^2), xy = sum(Sx * Sy))
+    G <- NULL
+  }
+  rx <- rowSums(Ax^2)
+  ry <- rowSums(Ay^2)
+  list(nx = nx, ny = ny, d = d, mx = mx, my = my, Ax = Ax, Ay = Ay,
+       dual = dual, G = G, Sx = Sx, Sy = Sy, ff = ff,
+       tr = c(x = sum(rx) / nx, y = sum(ry) / ny),
+       r4 = c(x = sum(rx^2), y = sum(ry^2)))
+}
+
+#' ||a S_X + b S_Y + c I||_F^2
+#' @noRd
+cov_norm2 <- function(p, a, b, c) {
+  a^2 * p$ff[["xx"]] + b^2 * p$ff[["yy"]] + 2 * a * b * p$ff[["xy"]] +
+    2 * a * c * p$tr[["x"]] + 2 * b * c * p$tr[["y"]] + c^2 * p$d
+}
+
+#' Ledoit-Wolf (2004) estimate of the summed variance of the entries of a
+#' sample covariance a S_X + b S_Y: b-bar^2 of their Lemma 3.3 times d (the
+#' cross term between the two sets is 0, they are independent):
+#' sum_i ||a_i a_i' - S||^2 / n^2 = (sum_i ||a_i||^4 - n ||S||^2) / n^2.
+#' @noRd
+cov_noise <- function(p, a, b) {
+  ex <- max(0, p$r4[["x"]] / p$nx^2 - p$ff[["xx"]] / p$nx)
+  ey <- max(0, p$r4[["y"]] / p$ny^2 - p$ff[["yy"]] / p$ny)
+  a^2 * ex + b^2 * ey
+}
+
+#' Ledoit-Wolf shrinkage intensity toward m I of a S_X + b S_Y
+#' (m = its trace / d): rho = min(1, noise / ||S - m I||^2).
+#' @noRd
+lw_intensity <- function(p, a, b, noise = cov_noise(p, a, b)) {
+  m <- (a * p$tr[["x"]] + b * p$tr[["y"]]) / p$d
+  delta2 <- cov_norm2(p, a, b, -m)
+  rho <- if (delta2 <= 0) 1 else min(1, max(0, noise / delta2))
+  list(rho = rho, m = m)
+}
+
+#' A solver for Sigma = a S_X + b S_Y + c I: quad(V) = the quadratic forms
+#' v' Sigma^-1 v of the rows of V, solve(v) = Sigma^-1 v, logdet.
+#' @noRd
+cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
+  # keep Sigma positive definite when the sample covariances are singular
+  scale <- (a * p$tr[["x"]] + b * p$tr[["y"]]) / p$d + c
+  c <- max(c, 1e-10 * max(scale, .Machine$double.xmin))
+  fail <- function(e) {
+    prd_abort(c("The covariance of the fit rows could not be factorised.",
+                "i" = "Are the columns constant or the values not finite?"),
+              "input", call = call)
+  }
+  if (!p$dual) {
+    M <- a * p$Sx + b * p$Sy
+    diag(M) <- diag(M) + c
+    R <- tryCatch(chol(M), error = fail)
+    return(list(
+      quad = function(V) colSums(backsolve(R, t(V), transpose = TRUE)^2),
+      solve = function(v) backsolve(R, backsolve(R, v, transpose = TRUE)),
+      logdet = 2 * sum(log(diag(R)))
+    ))
+  }
+  # Woodbury: (A' W A + c I)^-1 = (I - A' W^1/2 M^-1 W^1/2 A) / c with
+  # M = c I + W^1/2 G W^1/2, G = A A' (rows of both sets)
+  A <- rbind(p$Ax, p$Ay)
+  sw <- sqrt(c(rep(a / p$nx, p$nx), rep(b / p$ny, p$ny)))
+  M <- p$G * tcrossprod(sw)
+  diag(M) <- diag(M) + c
+  R <- tryCatch(chol(M), error = fail)
+  n <- nrow(A)
+  list(
+    quad = function(V) {
+      B <- tcrossprod(A, V) * sw # n x n_e
+      (rowSums(V^2) - colSums(backsolve(R, B, transpose = TRUE)^2)) / c
+    },
+    solve = function(v) {
+      u <- sw * (A %*% v)
+      u <- backsolve(R, backsolve(R, u, transpose = TRUE))
+      (v - crossprod(A, sw * u)) / c
+    },
+    logdet = (p$d - n) * log(c) + 2 * sum(log(diag(R)))
+  )
+}
+
+#' Fit the linear discriminant (SPEC.md section 7): w = Sigma^-1 (mu_Y -
+#' mu_X), Sigma = (1 - rho) S_pooled + rho m I (Ledoit and Wolf 2004).
+#' Returns the scoring function (high = "generated") and the settings.
+#' @noRd
+fit_linear <- function(p, call = rlang::caller_env()) {
+  n <- p$nx + p$ny
+  a0 <- p$nx / n
+  b0 <- p$ny / n
+  lw <- lw_intensity(p, a0, b0)
+  sol <- cov_solver(p, (1 - lw$rho) * a0, (1 - lw$rho) * b0, lw$rho * lw$m,
+                    call = call)
+  w <- drop(sol$solve(p$my - p$mx))
+  centre <- (p$mx + p$my) / 2
+  list(score = function(Z) drop(Z %*% w) - sum(centre * w),
+       shrinkage = lw$rho)
+}
+
+#' Fit the regularised quadratic discriminant (Friedman 1989) in closed
+#' form: for each set k, first toward the pooled covariance rescaled to the
+#' set's own trace, T_k = (m_k / m_p) S_p (so that a change of dispersion
+#' survives the pooling), with intensity lambda_k = min(1, noise(S_k) /
+#' ||S_k - T_k||^2); then toward m_k I with the Ledoit-Wolf intensity of
+#' the blend. Score log q(z) - log p(z) up to a constant.
+#' @noRd
+fit_quadratic <- function(p, call = rlang::caller_env()) {
+  n <- p$nx + p$ny
+  a0 <- p$nx / n
+  b0 <- p$ny / n
+  mp <- (a0 * p$tr[["x"]] + b0 * p$tr[["y"]]) / p$d
+  noise_p <- cov_noise(p, a0, b0)
+  one <- function(own) {
+    mk <- p$tr[[own]] / p$d
+    t <- if (mp > 0) mk / mp else 1
+    # S_k - T_k as a S_X + b S_Y
+    if (own == "x") {
+      da <- 1 - t * a0
+      db <- -t * b0
+      noise_k <- cov_noise(p, 1, 0)
+    } else {
+      da <- -t * a0
+      db <- 1 - t * b0
+      noise_k <- cov_noise(p, 0, 1)
+    }
+    dist2 <- cov_norm2(p, da, db, 0)
+    lam <- if (dist2 <= 0) 1 else min(1, max(0, noise_k / dist2))
+    # C = (1 - lam) S_k + lam T_k
+    if (own == "x") {
+      ca <- (1 - lam) + lam * t * a0
+      cb <- lam * t * b0
+    } else {
+      ca <- lam * t * a0
+      cb <- (1 - lam) + lam * t * b0
+    }
+    noise_c <- (1 - lam)^2 * noise_k + (lam * t)^2 * noise_p
+    lw <- lw_intensity(p, ca, cb, noise = noise_c)
+    sol <- cov_solver(p, (1 - lw$rho) * ca, (1 - lw$rho) * cb, lw$rho * lw$m,
+                      call = call)
+    list(sol = sol, pooling = lam, shrinkage = lw$rho)
+  }
+  fx <- one("x")
+  fy <- one("y")
+  list(
+    score = function(Z) {
+      qx <- fx$sol$quad(sweep(Z, 2L, p$mx))
+      qy <- fy$sol$quad(sweep(Z, 2L, p$my))
+      0.5 * (qx - qy) + 0.5 * (fx$sol$logdet - fy$sol$logdet)
+    },
+    pooling = c(real = fx$pooling, generated = fy$pooling),
+    shrinkage = c(real = fx$shrinkage, generated = fy$shrinkage)
+  )
+}
+
+#' Scores of the fitted families on the evaluation rows of a split (real
+#' evaluation rows, then generated), high = "generated". Without a split
+#' (s$eval NULL) the rows are cross-fitted: each set is cut at random (R's
+#' RNG) into two folds, and each fold is scored by the classifiers fitted on
+#' the other fold of both sets, so no row is scored by a classifier fitted
+#' on it.
+#' @return list(scores = list(<family> = list(real, gen)), details =
+#'   list(<family> = list of settings), folds = NULL or the folds).
+#' @noRd
+fitted_scores <- function(real, generated, s, families,
+                          call = rlang::caller_env()) {
+  if (!length(families)) return(list(scores = list(), details = list()))
+  fit_one <- function(fx, fy, ex, ey) {
+    p <- cov_parts(real[fx, , drop = FALSE], generated[fy, , drop = FALSE])
+    out <- list()
+    for (fam in families) {
+      f <- switch(fam, linear = fit_linear(p, call = call),
+                  quadratic = fit_quadratic(p, call = call))
+      out[[fam]] <- list(
+        real = f$score(real[ex, , drop = FALSE]),
+        gen = f$score(generated[ey, , drop = FALSE]),
+        settings = f[setdiff(names(f), "score")]
+      )
+    }
+    out
+  }
+  if (!is.null(s$eval)) {
+    res <- fit_one(s$fit[[1]], s$fit[[2]], s$eval[[1]], s$eval[[2]])
+    scores <- lapply(res, function(r) list(real = r$real, gen = r$gen))
+    details <- lapply(res, function(r) r$settings)
+    return(list(scores = scores, details = details))
+  }
+  folds <- lapply(list(nrow(real), nrow(generated)), cross_folds, call = call)
+  sr <- lapply(families, function(f) numeric(nrow(real)))
+  sg <- lapply(families, function(f) numeric(nrow(generated)))
+  names(sr) <- names(sg) <- families
+  details <- list()
+  for (v in 1:2) {
+    res <- fit_one(folds[[1]][[3 - v]], folds[[2]][[3 - v]],
+                   folds[[1]][[v]], folds[[2]][[v]])
+    for (fam in families) {
+      sr[[fam]][folds[[1]][[v]]] <- res[[fam]]$real
+      sg[[fam]][folds[[2]][[v]]] <- res[[fam]]$gen
+      details[[fam]][[v]] <- res[[fam]]$settings
+    }
+  }
+  scores <- lapply(families, function(f) list(real = sr[[f]], gen = sg[[f]]))
+  names(scores) <- families
+  details <- lapply(details, function(dd) {
+    # the two folds' settings side by side
+    mapply(function(u, w) (u + w) / 2, dd[[1]], dd[[2]], SIMPLIFY = FALSE)
+  })
+  list(scores = scores, details = details)
+}
+
+#' Two random folds of 1..n (R's RNG), each with at least 2 rows.
+#' @noRd
+cross_folds <- function(n, call = rlang::caller_env()) {
+  if (n < 4L) {
+    prd_abort(c(
+      "Cross-fitting (with {.code split = 0}) needs at least 4 rows per set.",
+      "x" = "A set has {n} rows."
+    ), "split", call = call)
+  }
+  perm <- sample.int(n)
+  h <- floor(n / 2)
+  list(sort(perm[seq_len(h)]), sort(perm[-seq_len(h)]))
+}
+
+# ---- the combined curve ----------------------------------------------------
+
+#' The "tightest" curve (SPEC.md section 7) from several families' envelope
+#' functions `env(ir, ig)` (envelope on the evaluation positions ir of real
+#' and ig of generated). The evaluation rows are halved at random (halves
+#' given); at each lambda the family with the lowest alpha on one half is
+#' read on the other half, and the two readings are averaged. The extremes
+#' (alpha_inf, beta_0) are chosen the same way.
+#' @return list(precision, recall, max_precision, max_recall, chosen: a
+#'   tibble lambda, first, second (the family chosen on each half)).
+#' @noRd
+tightest_envelope <- function(envs, halves_real, halves_gen, lambda) {
+  fam <- names(envs)
+  e <- lapply(1:2, function(h) {
+    lapply(envs, function(f) f(halves_real[[h]], halves_gen[[h]]))
+  })
+  pick <- function(field, h) {
+    vals <- vapply(e[[h]], function(r) r[[field]], numeric(length(e[[h]][[1]][[field]])))
+    vals <- matrix(vals, ncol = length(fam))
+    vals
+  }
+  cross <- function(field) {
+    v1 <- pick(field, 1)
+    v2 <- pick(field, 2)
+    c1 <- max.col(-v1, ties.method = "first")
+    c2 <- max.col(-v2, ties.method = "first")
+    idx <- seq_len(nrow(v1))
+    list(value = (v2[cbind(idx, c1)] + v1[cbind(idx, c2)]) / 2,
+         first = fam[c1], second = fam[c2])
+  }
+  a <- cross("precision")
+  ainf <- cross("max_precision")
+  b0 <- cross("max_recall")
+  alpha <- pmin(a$value, 1)
+  list(precision = alpha, recall = pmin(alpha / lambda, 1),
+       max_precision = ainf$value, max_recall = b0$value,
+       chosen = tibble::tibble(lambda = c(0, lambda, Inf),
+                               first = c(b0$first, a$first, ainf$first),
+                               second = c(b0$second, a$second, ainf$second)))
+}
+
+#' Random halves of 1..n (R's RNG); with n = 1 both halves are that row.
+#' @noRd
+random_halves <- function(n) {
+  if (n < 2L) return(list(seq_len(n), seq_len(n)))
+  perm <- sample.int(n)
+  h <- floor(n / 2)
+  list(sort(perm[seq_len(h)]), sort(perm[-seq_len(h)]))
+}
+
+#' The families "tightest" combines unless `families` is given.
+#' @noRd
+tightest_default <- c("linear", "quadratic", "knn", "kde", "ipr", "coverage")
+
+#' Area of an envelope (a list as from curve_from_scores()).
+#' @noRd
+envelope_auc <- function(lambda, env) {
+  curve_stats(c(0, lambda, Inf), c(0, env$precision, env$max_precision),
+              c(env$max_recall, env$recall, 0))[["auc"]]
+}
+
+# ---- diagnostics -----------------------------------------------------------
+
+#' Warn (class prdcurve_warning_family_disagreement) when two families'
+#' curves of one model disagree: the AUCs differ by more than `margin` and
+#' the lower is less than half the higher, and, with replicates, their
+#' intervals do not overlap. Every family estimates an upper bound of the
+#' true curve, so the lower one is the tighter.
+#' @noRd
+check_family_agreement <- function(x, d, margin = 0.2) {
+  if (length(unique(x$method)) < 2L) return(invisible(NULL))
+  s <- summary(x)
+  has_ci <- "auc_lower" %in% names(s)
+  for (m in unique(s$model)) {
+    sm <- s[s$model == m, , drop = FALSE]
+    hi <- which.max(sm$auc)
+    lo <- which.min(sm$auc)
+    gap <- sm$auc[hi] - sm$auc[lo]
+    disjoint <- !has_ci || !is.finite(sm$auc_lower[hi]) ||
+      !is.finite(sm$auc_upper[lo]) || sm$auc_lower[hi] > sm$auc_upper[lo]
+    apart <- gap > margin && sm$auc[lo] < sm$auc[hi] / 2 && disjoint
+    if (!isTRUE(apart)) next
+    lab <- function(i) {
+      if (is.na(sm$k[i])) sm$method[i] else paste0(sm$method[i], ", k = ", sm$k[i])
+    }
+    high <- lab(hi)
+    low <- lab(lo)
+    auc_hi <- format(round(sm$auc[hi], 3), nsmall = 3)
+    auc_lo <- format(round(sm$auc[lo], 3), nsmall = 3)
+    reason <- family_reason(sm$method[hi], d)
+    prd_warn(c(
+      "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the {.val {low}} curve (AUC {auc_lo}).",
+      "i" = "Every family's curve estimates an upper bound of the true curve, so {.val {low}} is the tighter one.",
+      "i" = reason,
+      "i" = "Read the lower curve, or use {.code method = \"tightest\"}."
+    ), "family_disagreement")
+  }
+  invisible(NULL)
+}
+
+family_reason <- function(method, d) {
+  switch(method,
+    linear = "A linear classifier does not see changes of dispersion or shape.",
+    quadratic = "A Gaussian quadratic classifier misses structure that is not in the first two moments (modes, manifolds, heavy tails).",
+    tightest = "The combined curve picks among its families with noise; compare their curves.",
+    if (d >= 64) {
+      paste0("Neighbour classifiers are weak in ", d, " dimensions with a few",
+             " thousand points, and their votes collapse under hubness (a few",
+             " fit points are the neighbours of most evaluation points).")
+    } else {
+      "Neighbour classifiers are noisy with few points per neighbourhood."
+    }
+  )
+}
+
+# ---- hubness ---------------------------------------------------------------
+
+#' Hubness of the knn family: skewness of the k-occurrence counts N_k(x) of
+#' the fit points, N_k(x) = the number of evaluation points z with x among
+#' their k nearest fit points, ||x - z|| <= r_k(z; X_f u Y_f) (Radovanovic,
+#' Nanopoulos and Ivanovic 2010). It needs a second pass over the products
+#' of evaluation and fit rows (R's BLAS, in blocks), so it is computed only
+#' when that costs at most `budget` multiply-adds (default 2e9, about a
+#' second; `options(prdcurve.hubness_budget = Inf)` always, 0 never), else
+#' NA. Without a split, a point is not its own neighbour.
+#' @param r2 squared radii of the evaluation rows (real first), a column
+#'   per k.
+#' @return skewness per k (NA when not computed).
+#' @noRd
+knn_hubness <- function(real, generated, s, r2,
+                        budget = getOption("prdcurve.hubness_budget", 2e9)) {
+  r2 <- as.matrix(r2)
+  nf <- length(s$fit[[1]]) + length(s$fit[[2]])
+  ne <- nrow(r2)
+  if (!is.numeric(budget) || as.double(ne) * nf * ncol(real) > budget) {
+    return(rep(NA_real_, ncol(r2)))
+  }
+  fit <- rbind(real[s$fit[[1]], , drop = FALSE],
+               generated[s$fit[[2]], , drop = FALSE])
+  ev <- if (is.null(s$eval)) s$fit else s$eval
+  nfx <- length(s$fit[[1]])
+  fn <- rowSums(fit^2)
+  counts <- matrix(0, nf, ncol(r2))
+  start <- 0L
+  for (set in 1:2) {
+    rows <- ev[[set]]
+    src <- if (set == 1L) real else generated
+    for (i0 in seq(1L, length(rows), by = 1024L)) {
+      idx <- rows[i0:min(length(rows), i0 + 1023L)]
+      z <- src[idx, , drop = FALSE]
+      d2 <- outer(rowSums(z^2), fn, "+") - 2 * tcrossprod(z, fit)
+      if (is.null(s$eval)) {
+        # the point itself (same set, same row) is not its own neighbour
+        self <- match(idx, s$fit[[set]]) + if (set == 2L) nfx else 0L
+        d2[cbind(seq_along(idx), self)] <- Inf
+      }
+      for (j in seq_len(ncol(r2))) {
+        rr <- r2[start + i0 - 1L + seq_along(idx), j]
+        counts[, j] <- counts[, j] + colSums(d2 <= rr * (1 + 1e-12))
+      }
+    }
+    start <- start + length(rows)
+  }
+  apply(counts, 2L, function(v) {
+    sdv <- sqrt(mean((v - mean(v))^2))
+    if (sdv == 0) 0 else mean((v - mean(v))^3) / sdv^3
+  })
+}

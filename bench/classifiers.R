@@ -1,0 +1,40 @@
+# Time of each curve family of prd_curve() at n rows per set and d columns
+# (split 0.5, bench_data(): N(0, I) vs N(0.5 e1, I)): one family per call,
+# medians of `reps` calls, all in this one process so the ratios to knn are
+# measured under the same load.
+#
+# Usage (package root, prdcurve installed):
+#   Rscript bench/classifiers.R [N = 10000] [D = 2048] [REPS = 3]
+args <- commandArgs(trailingOnly = TRUE)
+n <- if (length(args) >= 1) as.integer(args[1]) else 10000L
+d <- if (length(args) >= 2) as.integer(args[2]) else 2048L
+reps <- if (length(args) >= 3) as.integer(args[3]) else 3L
+suppressPackageStartupMessages(library(prdcurve))
+source("bench/common.R")
+dat <- bench_data(n, d)
+
+cases <- list(
+  knn = list(method = "knn"),
+  linear = list(method = "linear"),
+  quadratic = list(method = "quadratic"),
+  "tightest (linear, quadratic)" =
+    list(method = "tightest", families = c("linear", "quadratic")),
+  "tightest (linear, quadratic, knn)" =
+    list(method = "tightest", families = c("linear", "quadratic", "knn")),
+  "tightest (default families)" = list(method = "tightest")
+)
+times <- matrix(NA_real_, reps, length(cases), dimnames = list(NULL, names(cases)))
+for (r in seq_len(reps)) {
+  for (nm in names(cases)) { # interleaved, so load changes hit every case
+    set.seed(r)
+    times[r, nm] <- system.time(suppressWarnings(
+      do.call(prd_curve, c(list(dat$real, dat$generated), cases[[nm]]))
+    ))[["elapsed"]]
+  }
+}
+med <- apply(times, 2, stats::median)
+tab <- data.frame(family = names(med), median_s = round(med, 2),
+                  runs = apply(times, 2, function(t) paste(sprintf("%.2f", t), collapse = " ")),
+                  ratio_to_knn = round(med / med[["knn"]], 2), row.names = NULL)
+cat(sprintf("n = %d per set, d = %d, split 0.5, %d runs each (interleaved)\n", n, d, reps))
+print(tab, right = FALSE)

@@ -1,0 +1,364 @@
+# The fitted families (linear, quadratic) and the combined curve, against
+# brute-force R computations written from their definitions (SPEC.md
+# section 7): d x d matrices, solve(), the Ledoit-Wolf formulas term by term,
+# and every threshold rule tried at every lambda.
+
+# Ledoit and Wolf (2004), Lemmas 3.2-3.4, with their normalised norm
+# ||A||^2 = tr(A A') / d, for the pooled within-set covariance S = sum_k
+# (n_k / n) S_k of sets of centred rows (S_k = a_k' a_k / n_k): the noise
+# b-bar^2 is the sum of each set's own, (n_k / n)^2 (1 / n_k^2) sum_i
+# ||a_i a_i' - S_k||^2 (the sets are independent); with one set it is the
+# paper's formula.
+brute_lw <- function(sets) {
+  d <- ncol(sets[[1]])
+  n <- sum(vapply(sets, nrow, 1L))
+  nrm <- function(A) sum(diag(A %*% t(A))) / d
+  S <- matrix(0, d, d)
+  b2bar <- 0
+  for (a in sets) {
+    Sk <- crossprod(a) / nrow(a)
+    S <- S + nrow(a) / n * Sk
+    b2bar <- b2bar + (nrow(a) / n)^2 * sum(vapply(seq_len(nrow(a)), function(i) {
+      nrm(tcrossprod(a[i, ]) - Sk)
+    }, 0)) / nrow(a)^2
+  }
+  m <- sum(diag(S)) / d
+  delta2 <- nrm(S - m * diag(d))
+  rho <- min(b2bar, delta2) / delta2
+  list(sigma = rho * m * diag(d) + (1 - rho) * S, rho = rho, m = m)
+}
+
+centre <- function(x) sweep(x, 2, colMeans(x))
+
+brute_linear_scores <- function(xf, yf, z) {
+  lw <- brute_lw(list(centre(xf), centre(yf)))
+  w <- solve(lw$sigma, colMeans(yf) - colMeans(xf))
+  drop((z - matrix((colMeans(xf) + colMeans(yf)) / 2, nrow(z), ncol(z),
+                   byrow = TRUE)) %*% w)
+}
+
+# Friedman (1989) regularised covariance of one set, with the closed-form
+# intensities of R/classifiers.R written out on d x d matrices.
+brute_rda_sigma <- function(own, other) {
+  d <- ncol(own)
+  ao <- centre(own)
+  at <- centre(other)
+  n <- nrow(ao) + nrow(at)
+  So <- crossprod(ao) / nrow(ao)
+  St <- crossprod(at) / nrow(at)
+  Sp <- (nrow(ao) * So + nrow(at) * St) / n
+  frob <- function(A) sum(A^2)
+  noise <- function(a, S) sum(vapply(seq_len(nrow(a)), function(i) {
+    frob(tcrossprod(a[i, ]) - S)
+  }, 0)) / nrow(a)^2
+  e_own <- noise(ao, So)
+  e_p <- (nrow(ao)^2 * e_own + nrow(at)^2 * noise(at, St)) / n^2
+  mo <- sum(diag(So)) / d
+  mp <- sum(diag(Sp)) / d
+  Tk <- (mo / mp) * Sp
+  lam <- min(1, e_own / frob(So - Tk))
+  C <- (1 - lam) * So + lam * Tk
+  e_c <- (1 - lam)^2 * e_own + (lam * mo / mp)^2 * e_p
+  rho <- min(1, e_c / frob(C - mo * diag(d)))
+  (1 - rho) * C + rho * mo * diag(d)
+}
+
+brute_quadratic_scores <- function(xf, yf, z) {
+  sx <- brute_rda_sigma(xf, yf)
+  sy <- brute_rda_sigma(yf, xf)
+  q <- function(S, mu) {
+    v <- sweep(z, 2, mu)
+    rowSums((v %*% solve(S)) * v)
+  }
+  ld <- function(S) as.numeric(determinant(S)$modulus)
+  0.5 * (q(sx, colMeans(xf)) - q(sy, colMeans(yf))) + 0.5 * (ld(sx) - ld(sy))
+}
+
+# Every threshold rule on the scores (high = generated) at every lambda.
+brute_score_curve <- function(sr, sg, lambda) {
+  rules <- list(c(1, 0), c(0, 1)) # f = 0 always, f = 1 always: (fpr, fnr)
+  for (t in sort(unique(c(sr, sg)))) {
+    rules <- c(rules, list(c(mean(sr > t), mean(sg <= t)),
+                           c(mean(sr >= t), mean(sg < t))))
+  }
+  err <- do.call(rbind, rules)
+  alpha <- vapply(lambda, function(l) min(l * err[, 1] + err[, 2]), 0)
+  data.frame(lambda = c(0, lambda, Inf),
+             precision = c(0, alpha, min(err[err[, 1] == 0, 2])),
+             recall = c(min(err[err[, 2] == 0, 1]), alpha / lambda, 0))
+}
+
+expect_curve_equal <- function(cv, ref, tol = 1e-10) {
+  expect_equal(cv$lambda, ref$lambda)
+  expect_equal(cv$precision, pmin(ref$precision, 1), tolerance = tol)
+  expect_equal(cv$recall, pmin(ref$recall, 1), tolerance = tol)
+}
+
+two_sets <- function(n, d, shift = 1, sd = 1.3, seed = 1) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * d), n)
+  y <- matrix(rnorm(n * d, sd = sd), n)
+  y[, 1] <- y[, 1] + shift
+  list(x = x, y = y)
+}
+
+test_that("linear and quadratic equal brute-force discriminants (d < n and d > n)", {
+  old <- options(prdcurve.check_inputs = FALSE) # d > n on purpose
+  on.exit(options(old))
+  for (d in c(4, 70)) { # 70 > 60 fit rows: the Gram (dual) path
+    s <- two_sets(45, d, seed = d)
+    sp <- list(real = seq(2, 45, by = 3), generated = seq(1, 45, by = 3))
+    fx <- setdiff(1:45, sp$real)
+    fy <- setdiff(1:45, sp$generated)
+    expect_identical(cov_parts(s$x[fx, ], s$y[fy, ])$dual, d == 70)
+    lambda <- lambda_grid(25)
+    for (meth in c("linear", "quadratic")) {
+      cv <- prd_curve(s$x, s$y, method = meth, split = sp, angles = 25)
+      bf <- if (meth == "linear") brute_linear_scores else brute_quadratic_scores
+      z <- rbind(s$x[sp$real, ], s$y[sp$generated, ])
+      sc <- bf(s$x[fx, ], s$y[fy, ], z)
+      ne <- length(sp$real)
+      expect_curve_equal(cv, brute_score_curve(sc[1:ne], sc[-(1:ne)], lambda))
+      expect_true(all(is.na(cv$k)))
+      # the fitted scores themselves, not only their ranks
+      p <- cov_parts(s$x[fx, ], s$y[fy, ])
+      f <- if (meth == "linear") fit_linear(p) else fit_quadratic(p)
+      expect_equal(f$score(z), sc, tolerance = 1e-8)
+    }
+  }
+})
+
+test_that("the Ledoit-Wolf intensity equals the paper's formula", {
+  s <- two_sets(40, 6, seed = 3)
+  p <- cov_parts(s$x, s$y)
+  # one set: Ledoit and Wolf's own estimator
+  lw <- lw_intensity(p, 1, 0)
+  ref <- brute_lw(list(centre(s$x)))
+  expect_equal(lw$rho, ref$rho, tolerance = 1e-12)
+  expect_equal(lw$m, ref$m, tolerance = 1e-12)
+  expect_gt(lw$rho, 0)
+  expect_lt(lw$rho, 1)
+  # the pooled within-set covariance
+  lw <- lw_intensity(p, 0.5, 0.5)
+  ref <- brute_lw(list(centre(s$x), centre(s$y)))
+  expect_equal(lw$rho, ref$rho, tolerance = 1e-12)
+  # the dual (Gram) moments equal the primal ones
+  big_x <- cbind(s$x, s$x[, 1:2] * 2, matrix(rnorm(40 * 80), 40))
+  big_y <- cbind(s$y, s$y[, 1:2] * 2, matrix(rnorm(40 * 80), 40))
+  q <- cov_parts(big_x, big_y)
+  expect_true(q$dual)
+  expect_equal(q$ff[["xx"]], sum((crossprod(centre(big_x)) / 40)^2),
+               tolerance = 1e-10)
+  expect_equal(q$ff[["xy"]], sum(crossprod(centre(big_x)) / 40 *
+                                   crossprod(centre(big_y)) / 40),
+               tolerance = 1e-10)
+  ref <- brute_lw(list(centre(big_x), centre(big_y)))
+  expect_equal(lw_intensity(q, 0.5, 0.5)$rho, ref$rho, tolerance = 1e-10)
+})
+
+test_that("split = 0 cross-fits: no row is scored by a classifier fitted on it", {
+  s <- two_sets(30, 3, seed = 5)
+  lambda <- lambda_grid(15)
+  for (meth in c("linear", "quadratic")) {
+    set.seed(11)
+    cv <- prd_curve(s$x, s$y, method = meth, split = 0, angles = 15)
+    set.seed(11)
+    px <- sample.int(30)
+    py <- sample.int(30)
+    folds <- list(list(sort(px[1:15]), sort(px[-(1:15)])),
+                  list(sort(py[1:15]), sort(py[-(1:15)])))
+    bf <- if (meth == "linear") brute_linear_scores else brute_quadratic_scores
+    sr <- numeric(30)
+    sg <- numeric(30)
+    for (v in 1:2) {
+      fx <- folds[[1]][[3 - v]]
+      fy <- folds[[2]][[3 - v]]
+      ex <- folds[[1]][[v]]
+      ey <- folds[[2]][[v]]
+      expect_length(intersect(fx, ex), 0)
+      sc <- bf(s$x[fx, ], s$y[fy, ], rbind(s$x[ex, ], s$y[ey, ]))
+      sr[ex] <- sc[seq_along(ex)]
+      sg[ey] <- sc[-seq_along(ex)]
+    }
+    expect_curve_equal(cv, brute_score_curve(sr, sg, lambda))
+    inf <- prd_curve_info(cv)
+    expect_true(inf$details[[1]]$cross_fit)
+    expect_equal(inf$n_fit_real, 15L)
+  }
+  # scored in-sample, a quadratic classifier with d close to n overfits
+  # and puts P = Q far below the true curve (AUC 1); cross-fitted it stays
+  # an upper bound
+  set.seed(2)
+  x <- matrix(rnorm(120 * 40), 120)
+  y <- matrix(rnorm(120 * 40), 120)
+  p <- cov_parts(x, y)
+  f <- fit_quadratic(p)
+  insample <- brute_score_curve(f$score(x), f$score(y), lambda_grid(101))
+  auc_in <- curve_stats(insample$lambda, insample$precision,
+                        insample$recall)[["auc"]]
+  cv <- prd_curve(x, y, method = "quadratic", split = 0, angles = 101)
+  expect_lt(auc_in, 0.8)
+  expect_gt(summary(cv)$auc, 0.85)
+})
+
+test_that("tightest with one family is the mean of its halves; duplicates change nothing", {
+  s <- two_sets(200, 5, seed = 8)
+  set.seed(3)
+  one <- prd_curve(s$x, s$y, method = "tightest", families = "linear",
+                   angles = 31)
+  set.seed(3)
+  two <- prd_curve(s$x, s$y, method = "tightest",
+                   families = c("linear", "linear"), angles = 31)
+  expect_equal(one$precision, two$precision)
+  # by hand: the same split, then the halves of the evaluation rows
+  set.seed(3)
+  sp <- resolve_split(0.5, 200, 200)
+  hr <- random_halves(100)
+  hg <- random_halves(100)
+  p <- cov_parts(s$x[sp$fit[[1]], ], s$y[sp$fit[[2]], ])
+  f <- fit_linear(p)
+  sr <- f$score(s$x[sp$eval[[1]], ])
+  sg <- f$score(s$y[sp$eval[[2]], ])
+  lambda <- lambda_grid(31)
+  h1 <- brute_score_curve(sr[hr[[1]]], sg[hg[[1]]], lambda)
+  h2 <- brute_score_curve(sr[hr[[2]]], sg[hg[[2]]], lambda)
+  expect_equal(one$precision, pmin((h1$precision + h2$precision) / 2, 1),
+               tolerance = 1e-12)
+  inf <- prd_curve_info(one)$details[[1]]
+  expect_equal(inf$families, "linear")
+  expect_true(all(inf$chosen$first == "linear"))
+})
+
+test_that("choosing on one half and reading on the other is unbiased", {
+  # two families with the same distribution of scores (independent noise on
+  # the log-likelihood ratio): the cross-fitted choice has the mean of one
+  # family; the naive lower envelope of the two is biased low
+  lambda <- lambda_grid(21)
+  one_run <- function(seed) {
+    set.seed(seed)
+    n <- 300
+    xr <- rnorm(n)
+    xg <- rnorm(n, 1)
+    noisy <- function() {
+      sr <- xr + rnorm(n, sd = 1.5)
+      sg <- xg + rnorm(n, sd = 1.5)
+      function(ir = seq_len(n), ig = seq_len(n)) {
+        curve_from_scores(sr[ir], sg[ig], lambda)
+      }
+    }
+    envs <- list(A = noisy(), B = noisy())
+    h <- list(random_halves(n), random_halves(n))
+    tt <- tightest_envelope(envs, h[[1]], h[[2]], lambda)
+    single <- tightest_envelope(envs["A"], h[[1]], h[[2]], lambda)
+    naive <- pmin(envs$A()$precision, envs$B()$precision)
+    c(tight = mean(tt$precision), single = mean(single$precision),
+      naive = mean(naive), full = mean(envs$A()$precision))
+  }
+  r <- vapply(1:150, one_run, numeric(4))
+  m <- rowMeans(r)
+  se <- apply(r["tight", ] - r["single", , drop = FALSE], 1, stats::sd) /
+    sqrt(ncol(r))
+  expect_lt(abs(m[["tight"]] - m[["single"]]), 3 * se + 1e-3)
+  # the naive minimum over the same rows is clearly lower
+  expect_gt(m[["full"]] - m[["naive"]], 0.01)
+})
+
+test_that("families that disagree raise a classed warning naming the tighter", {
+  set.seed(4)
+  d <- 128
+  x <- matrix(rnorm(600 * d), 600)
+  y <- matrix(rnorm(600 * d, sd = 1.2), 600)
+  w <- NULL
+  cv <- withCallingHandlers(
+    prd_curve(x, y, method = c("knn", "quadratic")),
+    prdcurve_warning_family_disagreement = function(cnd) {
+      w <<- cnd
+      invokeRestart("muffleWarning")
+    })
+  s <- summary(cv)
+  expect_gt(s$auc[s$method == "knn"], 0.5)
+  expect_lt(s$auc[s$method == "quadratic"], 0.1)
+  expect_s3_class(w, "prdcurve_warning")
+  expect_match(conditionMessage(w), "\"quadratic\" is the tighter", fixed = TRUE)
+  expect_match(conditionMessage(w), "hubness", fixed = TRUE)
+  # agreeing families stay silent
+  expect_no_warning(prd_curve(x, x[sample(600), ] + 0, method = c("linear", "quadratic")))
+})
+
+test_that("fast validity: quadratic and tightest near the truth at d = 256", {
+  skip_on_cran()
+  d <- 256
+  n <- 1000
+  set.seed(21)
+  x <- matrix(rnorm(n * d), n)
+  noisy <- matrix(rnorm(n * d, sd = 1.2), n)
+  shifted <- matrix(rnorm(n * d), n)
+  shifted[, 1] <- shifted[, 1] + 2
+  cv <- suppressWarnings(prd_curve(
+    x, list(noisy = noisy, shifted = shifted),
+    method = c("quadratic", "tightest"), families = c("linear", "quadratic")))
+  s <- summary(cv)
+  auc <- function(model, meth) s$auc[s$model == model & s$method == meth]
+  truth_shift <- summary(prd_truth_gaussian(rep(0, d), c(2, rep(0, d - 1))))$auc
+  # N(0, I) vs N(0, 1.2^2 I), d = 256: true AUC 0.008 (Monte Carlo, 2e4)
+  truth_noisy <- 0.008
+  for (meth in c("quadratic", "tightest")) {
+    expect_lt(abs(auc("noisy", meth) - truth_noisy), 0.05)
+    # with 500 fit rows per set the estimated direction of the mean shift
+    # is off by cos^2 = 4 / (4 + 2 d / 500): separation 1.79 instead of 2,
+    # AUC about 0.07 above the truth (0.01 with 2,500 fit rows)
+    expect_lt(abs(auc("shifted", meth) - truth_shift), 0.1)
+  }
+})
+
+test_that("replicates, prd_compare() and summary() take the new methods", {
+  s <- two_sets(150, 4, seed = 9)
+  set.seed(1)
+  cv <- suppressWarnings(prd_curve(s$x, list(a = s$y, b = s$x[sample(150), ]),
+                                   method = c("linear", "tightest"),
+                                   families = c("linear", "quadratic", "knn"),
+                                   replicates = 4, angles = 51))
+  inf <- prd_curve_info(cv)
+  expect_true(all(vapply(inf$replicates, NROW, 1L) == 4L * 53L))
+  cmp <- prd_compare(cv, baseline = "b")
+  auc <- cmp[cmp$statistic == "auc", ]
+  expect_setequal(auc$method, c("linear", "tightest"))
+  expect_true(all(auc$estimate < 0 & auc$upper < 0))
+  expect_error(prd_curve(s$x, s$y, method = "cubic"),
+               class = "prdcurve_error_input")
+  expect_error(prd_curve(s$x, s$y, method = "tightest", families = "cubic"),
+               class = "prdcurve_error_input")
+  expect_warning(prd_curve(s$x, s$y, method = "knn", families = "linear"),
+                 class = "prdcurve_warning_unused_argument")
+})
+
+test_that("the knn hubness figure is the skewness of the k-occurrence counts", {
+  set.seed(6)
+  x <- matrix(rnorm(60 * 8), 60)
+  y <- matrix(rnorm(50 * 8, sd = 1.3), 50)
+  skew <- function(v) mean((v - mean(v))^3) / sqrt(mean((v - mean(v))^2))^3
+  for (split in list(0, 0.5)) {
+    set.seed(2)
+    cv <- prd_curve(x, y, method = "knn", k = c(3, 7), split = split)
+    set.seed(2)
+    sp <- resolve_split(split, 60, 50)
+    fit <- rbind(x[sp$fit[[1]], ], y[sp$fit[[2]], ])
+    ev <- if (is.null(sp$eval)) sp$fit else sp$eval
+    z <- rbind(x[ev[[1]], ], y[ev[[2]], ])
+    d2 <- sq_dist(z, fit)
+    if (is.null(sp$eval)) diag(d2) <- Inf # fit rows = evaluation rows
+    inf <- prd_curve_info(cv)
+    for (j in 1:2) {
+      k <- c(3, 7)[j]
+      occ <- numeric(ncol(d2))
+      for (i in seq_len(nrow(d2))) {
+        occ <- occ + (d2[i, ] <= sort(d2[i, ])[k])
+      }
+      expect_equal(inf$details[[j]]$hubness, skew(occ), tolerance = 1e-10)
+    }
+  }
+  old <- options(prdcurve.hubness_budget = 0)
+  on.exit(options(old))
+  cv <- prd_curve(x, y, method = "knn", k = 3)
+  expect_true(is.na(prd_curve_info(cv)$details[[1]]$hubness))
+})
