@@ -48,9 +48,9 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
   gauss <- function(n) matrix(stats::rnorm(n * d), n, d)
   e1 <- c(1, rep(0, d - 1L))
   zero <- rep(0, d)
-  shifted <- function(v) function(n) {
-    x <- gauss(n)
-    x + rep(v, each = n)
+  shifted <- function(v) {
+    force(v)  # the loop variable changes before the sampler is called
+    function(n) gauss(n) + rep(v, each = n)
   }
   nu <- 5
   t_scale <- sqrt((nu - 2) / nu)

@@ -34,14 +34,16 @@
 #   --repeats 10,5,2          repeats for each size of --sizes (one number: all)
 #   --large-dims 16,64,256    the dims at which n = 20,000 runs (n > 5,000)
 #   --parts grid,coverage     --draws 100 (coverage draws per setting)
-#   --replicates 20           half-sample replicates (10 pairs) in the coverage part
-#   --coverage-dims 64,256    --coverage-sizes 1000:1000,1000:500 (real:generated)
+#   --replicates 10           half-sample replicates (5 pairs) in the coverage part
+#   --coverage-settings 64:1000:1000,256:1000:1000,256:1000:500
+#                             coverage part: d:n_real:n_generated
 #   --cores 2                 forked worker processes (each one engine thread;
 #                             OPENBLAS_NUM_THREADS=1 is set by re-running the script)
 #   --csv inst/extdata/validity.csv   --results bench/results.md
 #   --save FILE.rds           every estimate and interval (raw, not shipped)
 #   --report FILE.rds[,FILE2.rds]      tables (and --write) from saved runs
 #   --truth-n 1e6             Monte Carlo draws of the radial truths
+#   --no-manifold             no manifold_metrics() in the coverage part
 # Every task (d, n, repeat, group) uses its own seed, so any one reproduces
 # alone: source("bench/validity.R"); grid_task(list(d = 256, n = 1000, rep = 1, group = "gauss")).
 
@@ -76,18 +78,21 @@ repeats <- rep_len(nums(opt("repeats", if (fast) "1" else "10,5,2")), length(siz
 large_dims <- nums(opt("large-dims", "16,64,256"))
 parts <- strsplit(opt("parts", "grid,coverage"), ",")[[1]]
 n_draws <- as.integer(opt("draws", if (fast) "20" else "100"))
-n_reps <- as.integer(opt("replicates", "20"))
-cov_dims <- nums(opt("coverage-dims", if (fast) "256" else "64,256"))
-cov_sizes <- lapply(strsplit(strsplit(opt("coverage-sizes", "1000:1000,1000:500"), ",")[[1]], ":"),
-                    as.integer)
+n_reps <- as.integer(opt("replicates", "10"))
+cov_settings <- lapply(strsplit(strsplit(opt("coverage-settings",
+  if (fast) "256:1000:1000,256:1000:500" else "64:1000:1000,256:1000:1000,256:1000:500"),
+  ",")[[1]], ":"), as.numeric)
+cov_dims <- unique(vapply(cov_settings, `[[`, 0, 1))
 csv_path <- opt("csv", "inst/extdata/validity.csv")
 results_path <- opt("results", "bench/results.md")
 truth_n <- as.numeric(opt("truth-n", "1e6"))
+manifold <- !flag("no-manifold")
+save_to <- opt("save", "")
 conf_level <- 0.9
 # the models of the coverage part (a subset: mean shift, noise, heavy tails,
 # outliers, and a dropped mode of a mixture)
-cov_models <- c("same", "shift_axis_1", "var_1.2", "student_t", "outliers",
-                "drop_1", "drop_2")
+cov_models <- c("shift_axis_1", "var_1.2", "student_t", "outliers", "drop_1",
+                "drop_2")
 
 group_index <- c(gauss = 1L, mixture = 2L, aniso = 3L)
 seed_of <- function(d, n, rep, group, part = 0L) {
@@ -109,17 +114,30 @@ group_at <- function(d, group) {
   sc[[match(group, vapply(sc, `[[`, "", "name"))]]
 }
 
-# Run `fun` on every warning of the call, keep the classes (the warnings are
-# part of the result: a family far above the truth should warn).
+# Evaluate `expr`, muffling its warnings and keeping their classes and
+# messages (the warnings are part of the result: a family far above the
+# truth should warn, naming the model).
 with_warnings <- function(expr) {
-  classes <- character()
+  caught <- list()
   value <- withCallingHandlers(expr, warning = function(w) {
-    classes <<- c(classes, paste(setdiff(class(w), c("warning", "condition",
-                                                     "rlang_warning")),
-                                 collapse = "/"))
+    cls <- setdiff(class(w), c("warning", "condition", "rlang_warning"))
+    caught[[length(caught) + 1L]] <<- list(class = paste(cls, collapse = "/"),
+                                           message = conditionMessage(w))
     invokeRestart("muffleWarning")
   })
-  list(value = value, warnings = paste(unique(classes), collapse = ";"))
+  list(value = value, caught = caught)
+}
+
+# The classes of the caught warnings whose message names model `m` (or that
+# name no model of `models`), ";"-separated.
+warnings_for <- function(caught, m, models) {
+  quoted <- function(x) paste0("[\"'\u201c\u2018]", gsub(".", "\\.", x, fixed = TRUE),
+                               "[\"'\u201d\u2019]")
+  hit <- vapply(caught, function(w) {
+    named <- vapply(models, function(x) grepl(quoted(x), w$message), logical(1))
+    named[[m]] || !any(named)
+  }, logical(1))
+  paste(unique(vapply(caught[hit], `[[`, "", "class")), collapse = ";")
 }
 
 # ---- part 1: the grid ---------------------------------------------------------
@@ -129,9 +147,10 @@ grid_task <- function(task) {
   set.seed(seed_of(task$d, task$n, task$rep, task$group))
   real <- g$real(task$n)
   gens <- lapply(g$models, function(m) m$sample(task$n))
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- proc.time()
   fit <- with_warnings(prd_curve(real, gens, method = families))
-  secs <- proc.time()[["elapsed"]] - t0
+  secs <- (proc.time() - t0)[["elapsed"]]
+  cpu <- sum((proc.time() - t0)[c("user.self", "sys.self")])
   cv <- fit$value
   s <- summary(cv)
   rows <- lapply(names(g$models), function(m) {
@@ -145,8 +164,9 @@ grid_task <- function(task) {
                truth_max_precision = ts$max_precision,
                max_precision = sm$max_precision,
                truth_max_recall = ts$max_recall, max_recall = sm$max_recall,
-               iou = unname(iou[match(sm$method, names(iou))]),
-               seconds = secs, warnings = fit$warnings)
+               iou = unname(iou[match(sm$method, sub("/.*", "", names(iou)))]),
+               seconds = secs, cpu = cpu,
+               warnings = warnings_for(fit$caught, m, names(g$models)))
   })
   do.call(rbind, rows)
 }
@@ -177,46 +197,72 @@ coverage_task <- function(task) {
   set.seed(seed_of(task$d, task$n_real * 10 + task$n_gen, task$draw, task$group, 1L))
   real <- g$real(task$n_real)
   gens <- lapply(models, function(m) m$sample(task$n_gen))
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- proc.time()
   fit <- with_warnings(prd_curve(real, gens, method = families,
                                  replicates = n_reps))
   cv <- fit$value
+  # the statistics of every curve and of its replicates, and the intervals
+  # of summary() and prd_compare() (the same internal rule:
+  # estimate +- t_P sqrt(v), clamped to [0, 1] for summary())
   stats <- c("auc", "max_precision", "max_recall")
-  s <- summary(cv, conf_level = conf_level)
+  info <- prd_curve_info(cv)
+  curve_values <- function(rows) {
+    prdcurve:::curve_stats(rows$lambda, rows$precision, rows$recall)[stats]
+  }
+  per <- lapply(seq_len(nrow(info)), function(i) {
+    rows <- cv[cv$model == info$model[i] & cv$method == info$method[i], ]
+    rc <- info$replicates[[i]]
+    reps <- vapply(split(rc, rc$replicate), curve_values, numeric(length(stats)))
+    list(model = info$model[i], method = info$method[i], estimate = curve_values(rows),
+         reps = reps, ids = sort(unique(rc$replicate)), divisor = info$divisor[i])
+  })
   truth <- lapply(models, function(m) summary(m$truth))
-  est <- do.call(rbind, lapply(stats, function(st) {
-    data.frame(scenario = s$model, method = s$method, statistic = st,
-               truth = vapply(s$model, function(m) truth[[m]][[st]], 0),
-               estimate = s[[st]], lower = s[[paste0(st, "_lower")]],
-               upper = s[[paste0(st, "_upper")]])
+  est <- do.call(rbind, lapply(per, function(p) {
+    ci <- vapply(stats, function(st) prdcurve:::replicate_interval(
+      p$estimate[[st]], p$reps[st, ], p$ids, p$divisor, conf_level, 0, 1), numeric(2))
+    data.frame(scenario = p$model, method = p$method, statistic = stats,
+               truth = vapply(stats, function(st) truth[[p$model]][[st]], 0),
+               estimate = unname(p$estimate), lower = ci[1, ], upper = ci[2, ])
   }))
-  cmp <- do.call(rbind, lapply(names(models)[-length(models)], function(b) {
-    cc <- prd_compare(cv, baseline = b, conf_level = conf_level)
-    cc <- cc[cc$statistic == "auc" &
-               match(cc$model, names(models)) > match(b, names(models)), ]
-    if (!nrow(cc)) return(NULL)
-    data.frame(scenario = paste(cc$model, "-", b), method = cc$method,
-               statistic = "auc_difference",
-               truth = vapply(cc$model, function(m) truth[[m]]$auc, 0) - truth[[b]]$auc,
-               estimate = cc$estimate, lower = cc$lower, upper = cc$upper)
+  ms <- names(models)
+  cmp <- do.call(rbind, lapply(families, function(f) {
+    pf <- Filter(function(p) p$method == f, per)
+    pf <- pf[match(ms, vapply(pf, `[[`, "", "model"))]
+    do.call(rbind, lapply(utils::combn(length(ms), 2, simplify = FALSE), function(ij) {
+      a <- pf[[ij[2]]]
+      b <- pf[[ij[1]]]
+      diff <- a$estimate[["auc"]] - b$estimate[["auc"]]
+      ci <- prdcurve:::replicate_interval(diff, a$reps["auc", ] - b$reps["auc", ],
+                                          a$ids, a$divisor, conf_level)
+      data.frame(scenario = paste(a$model, "-", b$model), method = f,
+                 statistic = "auc_difference",
+                 truth = truth[[a$model]]$auc - truth[[b$model]]$auc,
+                 estimate = diff, lower = ci[[1]], upper = ci[[2]])
+    }))
   }))
-  mm <- with_warnings(manifold_metrics(real, gens, k = 5, replicates = n_reps,
-                                       metrics = c("precision", "recall",
-                                                   "density", "coverage")))$value
-  man <- data.frame(scenario = mm$model, method = "manifold (k = 5)",
-                    statistic = mm$metric, truth = NA_real_,
-                    estimate = mm$value, lower = mm$lower, upper = mm$upper)
-  out <- rbind(est, cmp, man)
+  out <- rbind(est, cmp)
+  if (manifold) {
+    mm <- with_warnings(manifold_metrics(real, gens, k = 5, replicates = n_reps,
+                                         metrics = c("precision", "recall",
+                                                     "density", "coverage")))$value
+    out <- rbind(out, data.frame(scenario = mm$model, method = "manifold (k = 5)",
+                                 statistic = mm$metric, truth = NA_real_,
+                                 estimate = mm$value, lower = mm$lower, upper = mm$upper))
+  }
   out$kind <- ifelse(out$statistic == "auc_difference", "compare", "interval")
+  out$warnings <- vapply(sub(" - .*", "", out$scenario), warnings_for, "",
+                         caught = fit$caught, models = ms)
   cbind(data.frame(d = task$d, n_real = task$n_real, n_generated = task$n_gen,
                    draw = task$draw, group = task$group),
-        out, seconds = proc.time()[["elapsed"]] - t0,
-        warnings = fit$warnings)
+        out, seconds = (proc.time() - t0)[["elapsed"]],
+        cpu = sum((proc.time() - t0)[c("user.self", "sys.self")]))
 }
 
 coverage_tasks <- function() {
   tasks <- list()
-  for (d in cov_dims) for (sz in cov_sizes) for (i in seq_len(n_draws)) {
+  for (st in cov_settings) for (i in seq_len(n_draws)) {
+    d <- st[1]
+    sz <- st[2:3]
     for (grp in c("gauss", "mixture")) {
       tasks[[length(tasks) + 1L]] <- list(d = d, n_real = sz[1], n_gen = sz[2],
                                           draw = i, group = grp,
@@ -269,6 +315,11 @@ run_tasks <- function(tasks, fun, label) {
         i <- running[[pid]]$i
         results[[i]] <- failed(done[[pid]], i)
         running[[pid]] <- NULL
+        # what is done so far, for a run that is stopped: --save FILE gives
+        # FILE-<label>.partial.rds
+        if (nzchar(save_to)) {
+          saveRDS(do.call(rbind, results), sub("\\.rds$", paste0("-", label, ".partial.rds"), save_to))
+        }
         cli::cli_progress_update(id = bar)
       }
     }
@@ -298,7 +349,9 @@ accuracy_table <- function(res) {
                iou = mean(g$iou),
                # estimated AUC > 0.5 where the truth is below 0.05
                false_high = mean(g$truth_auc < 0.05 & g$auc > 0.5),
-               warned = mean(nzchar(g$warnings)),
+               false_high_unwarned = mean(g$truth_auc < 0.05 & g$auc > 0.5 &
+                                            !grepl("family_disagreement", g$warnings)),
+               warned = mean(grepl("family_disagreement", g$warnings)),
                warnings = paste(unique(unlist(strsplit(g$warnings, ";"))), collapse = ";"))
   }))
   out[order(out$d, out$n_real, out$group, out$scenario, match(out$method, unique(out$method[method_order(out$method)]))), ]
@@ -340,8 +393,12 @@ coverage_table <- function(cres) {
                                          cres$scenario, cres$method, cres$statistic),
                               drop = TRUE), function(g) {
     own <- mean(g$estimate)
-    hit_own <- g$lower <= own & own <= g$upper
-    hit_truth <- if (is.na(g$truth[1])) NA else g$lower <= g$truth & g$truth <= g$upper
+    # 1e-6: the trapezoid AUC of a curve at 1 is 1 + 1e-6 and its interval
+    # is clamped to [.., 1]
+    tol <- 1e-6
+    hit_own <- g$lower - tol <= own & own <= g$upper + tol
+    hit_truth <- if (is.na(g$truth[1])) NA else
+      g$lower - tol <= g$truth & g$truth <= g$upper + tol
     data.frame(kind = "coverage", d = g$d[1], n_real = g$n_real[1],
                n_generated = g$n_generated[1], group = g$group[1],
                scenario = g$scenario[1], method = g$method[1],
@@ -563,7 +620,6 @@ if (!interactive() && sys.nframe() == 0L) {
                 truth_seconds = truth_seconds, load_min = min(loads), load_max = max(loads),
                 families = families, repeats = repeats, sizes = sizes,
                 draws = n_draws, replicates = n_reps)
-    save_to <- opt("save", "")
     if (nzchar(save_to)) saveRDS(list(grid = grid_res, coverage = cov_res, run = run), save_to)
   }
   acc <- rk <- st <- cov <- cmpt <- NULL
