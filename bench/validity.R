@@ -274,11 +274,14 @@ coverage_tasks <- function() {
 
 # ---- running ---------------------------------------------------------------------
 
-# Run the tasks (largest first) in `cores` forked processes, one engine
+# Run the tasks in `cores` forked processes, one engine
 # thread each, with a progress bar.
 run_tasks <- function(tasks, fun, label) {
   if (!length(tasks)) return(NULL)
-  tasks <- tasks[order(-vapply(tasks, `[[`, 0, "cost"))]
+  # whole repeats (draws) first, the largest tasks of each first: a stopped
+  # run's partial save holds complete repeats
+  round_of <- vapply(tasks, function(t) as.numeric(if (is.null(t$rep)) t$draw else t$rep), 0)
+  tasks <- tasks[order(round_of, -vapply(tasks, `[[`, 0, "cost"))]
   options(cli.progress_show_after = 0, cli.progress_clear = FALSE)
   bar <- cli::cli_progress_bar(label, total = length(tasks), .envir = environment(),
                                format = "{label} {cli::pb_bar} {cli::pb_current}/{cli::pb_total} | {cli::pb_elapsed} | ETA {cli::pb_eta}")
