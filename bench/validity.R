@@ -597,7 +597,23 @@ if (!interactive() && sys.nframe() == 0L) {
     saved <- lapply(strsplit(report_from, ",")[[1]], readRDS)
     grid_res <- do.call(rbind, lapply(saved, `[[`, "grid"))
     cov_res <- do.call(rbind, lapply(saved, `[[`, "coverage"))
-    run <- saved[[1]]$run
+    # runs of the parts side by side (concurrent processes): the wall time
+    # is the longest, each part's its own
+    runs <- lapply(saved, `[[`, "run")
+    run <- runs[[1]]
+    run$command <- paste(vapply(runs, `[[`, "", "command"), collapse = "` and `")
+    run$wall <- max(vapply(runs, `[[`, 0, "wall"))
+    run$wall_grid <- max(vapply(runs, `[[`, 0, "wall_grid"))
+    run$wall_coverage <- max(vapply(runs, `[[`, 0, "wall_coverage"))
+    run$truth_seconds <- max(vapply(runs, `[[`, 0, "truth_seconds"))
+    run$load_min <- min(vapply(runs, `[[`, 0, "load_min"))
+    run$load_max <- max(vapply(runs, `[[`, 0, "load_max"))
+    run$concurrent <- length(runs)
+    for (nm in c("draws", "replicates")) {
+      has <- Filter(function(r) !is.null(r[[nm]]), runs)
+      if (length(has)) run[[nm]] <- has[[length(has)]][[nm]]
+    }
+    n_reps <- run$replicates
   } else {
     t0 <- proc.time()[["elapsed"]]
     loads <- load1()
