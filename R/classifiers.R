@@ -83,7 +83,8 @@ lw_intensity <- function(p, a, b, noise = cov_noise(p, a, b)) {
 cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
   # keep Sigma positive definite when the sample covariances are singular
   scale <- (a * p$tr[["x"]] + b * p$tr[["y"]]) / p$d + c
-  c <- max(c, 1e-10 * max(scale, .Machine$double.xmin))
+  c <- max(c, 1e-10 * scale)
+  if (!(c > 0)) c <- 1 # every fit row equal: any positive multiple of I
   fail <- function(e) {
     prd_abort(c("The covariance of the fit rows could not be factorised.",
                 "i" = "Are the columns constant or the values not finite?"),
@@ -303,10 +304,9 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda) {
                                second = c(b0$second, a$second, ainf$second)))
 }
 
-#' Random halves of 1..n (R's RNG); with n = 1 both halves are that row.
+#' Random halves of 1..n (R's RNG), n >= 2.
 #' @noRd
 random_halves <- function(n) {
-  if (n < 2L) return(list(seq_len(n), seq_len(n)))
   perm <- sample.int(n)
   h <- floor(n / 2)
   list(sort(perm[seq_len(h)]), sort(perm[-seq_len(h)]))

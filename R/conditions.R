@@ -11,7 +11,8 @@
 #             engine (re-raised from the C engine), replicates, model
 #   warnings: unused_argument, zero_radius, id_column, transposed, scale,
 #             collapsed, deprecated, k_reduced (a default k lowered to fit),
-#             convergence (k-means did not converge)
+#             convergence (k-means did not converge), family_disagreement
+#             (two curve families far apart: the lower is the tighter)
 #   messages: dropped_columns (non-numeric columns ignored)
 
 #' Raise a classed prdcurve error

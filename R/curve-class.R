@@ -115,7 +115,15 @@ bind_curves <- function(curves) {
 #'   numbers of rows or draws), `bandwidth_real`, `bandwidth_generated`
 #'   (kde bandwidths, in feature units), `angles`, `details` (a list of
 #'   further settings, e.g. `delta` of [prd_truth_gaussian()] or the Monte
-#'   Carlo `std_error` of [prd_truth()]), `replicates` (the replicate
+#'   Carlo `std_error` of [prd_truth()]; for [prd_curve()]: `hubness` of a
+#'   `"knn"` curve, the skewness of the k-occurrence counts of the fit
+#'   points (how often each is among the k nearest fit points of an
+#'   evaluation point; Radovanovic, Nanopoulos and Ivanovic 2010), computed
+#'   when its extra pass over the products costs at most
+#'   `getOption("prdcurve.hubness_budget", 2e9)` multiply-adds, else `NA`;
+#'   `shrinkage`, `pooling` and `cross_fit` of the fitted families;
+#'   `families`, `chosen` (the family chosen on each half at each
+#'   \eqn{\lambda}) and `family_auc` of `"tightest"`), `replicates` (the replicate
 #'   curves, when computed: replicates 2j - 1 and 2j are the complementary
 #'   halves of pair j) and `divisor` (c of the section Intervals of
 #'   [prd_curve()]: 4 when every set has an even number of rows).

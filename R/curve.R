@@ -163,9 +163,11 @@
 #' @param generated Generated samples (from Q), m x d, same columns: one
 #'   sample set, a named list of sample sets (one per model), or a data
 #'   frame grouped by a model column (`dplyr::group_by(df, model)`).
-#' @param method One or more of `"knn"`, `"kde"`, `"ipr"`, `"coverage"`,
-#'   `"linear"`, `"quadratic"`, `"tightest"` (default: the four neighbour
-#'   families).
+#' @param method One or more of `"tightest"` (default), `"knn"`, `"kde"`,
+#'   `"ipr"`, `"coverage"`, `"linear"`, `"quadratic"`. The four neighbour
+#'   families (the default of earlier versions) remain exact to the
+#'   authors' code: ask for them by name,
+#'   `method = c("knn", "kde", "ipr", "coverage")`.
 #' @param k Number of neighbours: one or more whole numbers, each with
 #'   1 <= k <= (smallest fit set size) - 1, all served by one pass. Default
 #'   `round(sqrt(min(fit sizes)))`, which satisfies k -> Inf, k / n -> 0
@@ -216,11 +218,15 @@
 #'   `angles`, `features` or `id`), `prdcurve_error_columns` (sets with
 #'   different columns), `prdcurve_error_k_too_large` (`k` does not fit the
 #'   fit sets, or the half-samples with `replicates`),
-#'   `prdcurve_error_split` (`split` not in \[0, 1) or invalid rows),
+#'   `prdcurve_error_split` (`split` not in \[0, 1) or invalid rows;
+#'   fewer than 4 rows per set to cross-fit `"linear"` or `"quadratic"`
+#'   with `split = 0`; fewer than 2 evaluation rows per set for
+#'   `"tightest"`),
 #'   `prdcurve_error_replicates`. Warnings (class `prdcurve_warning_*`):
 #'   `id_column`, `transposed` (fewer rows than columns), `scale`
 #'   (very different column scales), `collapsed` (all real rows equal),
-#'   `unused_argument`; silence the input checks with
+#'   `unused_argument`, `family_disagreement` (two families' curves far
+#'   apart, see above); silence the input checks with
 #'   `options(prdcurve.check_inputs = FALSE)`.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #'   perspective on precision and recall for generative models.
@@ -257,8 +263,7 @@
 #' cv <- prd_curve(real, models, method = "knn", replicates = 20)
 #' summary(cv)[, c("model", "method", "auc", "auc_lower", "auc_upper")]
 #' @export
-prd_curve <- function(real, generated,
-                      method = c("knn", "kde", "ipr", "coverage"),
+prd_curve <- function(real, generated, method = "tightest",
                       k = NULL, split = 0.5, closed = TRUE, angles = 1001,
                       bandwidth = NULL, replicates = 0, features = NULL,
                       id = NULL, standardize = c("none", "real"),
@@ -370,6 +375,13 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
     ner <- sz[[1]][["eval_real"]]
     halves$real <- random_halves(ner)
     neg <- unique(vapply(sz, function(z) z[["eval_generated"]], numeric(1)))
+    if (min(ner, neg) < 2) {
+      prd_abort(c(
+        "{.val tightest} needs at least 2 evaluation rows per set (one per half).",
+        "x" = "A set has {min(ner, neg)} evaluation row{?s}.",
+        "i" = "Use more rows or a larger {.arg split}."
+      ), "split", call = call)
+    }
     halves$gen <- lapply(neg, random_halves)
     names(halves$gen) <- neg
   }

@@ -104,7 +104,7 @@ test_that("several models in one call equal separate calls, with a model column"
                                 metrics = c("precision", "recall"))$value)
   e <- entropy_metrics(real, list(a = gen_a, b = gen_b))
   expect_equal(e$value[e$model == "a"], entropy_metrics(real, gen_a)$value)
-  expect_error(prd_curve(real, list(a = gen_a, a = gen_b)),
+  expect_error(prd_curve(real, list(a = gen_a, a = gen_b), method = c("knn", "kde", "ipr", "coverage")),
                class = "prdcurve_error_model")
 })
 

@@ -154,9 +154,9 @@ test_that("a common offset of 1e6 changes nothing and needs few exact recomputat
   expect_identical(x6 - 1e6, x0)
   for (sp in list(0, 0.5)) {
     set.seed(5)
-    a <- prd_curve(x0, y0, split = sp, angles = 101)
+    a <- prd_curve(x0, y0, split = sp, angles = 101, method = c("knn", "kde", "ipr", "coverage"))
     set.seed(5)
-    b <- prd_curve(x6, y6, split = sp, angles = 101)
+    b <- prd_curve(x6, y6, split = sp, angles = 101, method = c("knn", "kde", "ipr", "coverage"))
     expect_identical(a, b)
   }
   m0 <- manifold_metrics(x0, y0, k = c(3, 5))
@@ -169,9 +169,9 @@ test_that("a common offset of 1e6 changes nothing and needs few exact recomputat
   # on continuous data without near-ties, the plain offset gives the same
   # curve (the data themselves move by at most 6e-11)
   set.seed(5)
-  a <- prd_curve(real, generated, split = 0, angles = 101)
+  a <- prd_curve(real, generated, split = 0, angles = 101, method = c("knn", "kde", "ipr", "coverage"))
   set.seed(5)
-  b <- prd_curve(real + 1e6, generated + 1e6, split = 0, angles = 101)
+  b <- prd_curve(real + 1e6, generated + 1e6, split = 0, angles = 101, method = c("knn", "kde", "ipr", "coverage"))
   expect_identical(a$precision, b$precision)
   expect_identical(a$recall, b$recall)
   expect_equal(attr(a, "bandwidth"), attr(b, "bandwidth"), tolerance = 1e-8)
@@ -218,7 +218,7 @@ test_that("an interrupt inside the engine stays an interrupt", {
     "x <- matrix(rnorm(20000 * 50), ncol = 50)",
     "y <- matrix(rnorm(20000 * 50), ncol = 50)",
     "system(sprintf('(sleep 0.5; kill -INT %d) >/dev/null 2>&1 &', Sys.getpid()))",
-    "r <- tryCatch(prd_curve(x, y, split = 0),",
+    "r <- tryCatch(prd_curve(x, y, split = 0, method = 'knn'),",
     "  interrupt = function(e) 'interrupt',",
     "  error = function(e) paste(class(e), collapse = ' '))",
     "cat(if (is.character(r)) r else 'finished')"

@@ -283,18 +283,18 @@ curve_sets <- union(c(paste("real", names(bad_sets)), names(pair_sets)), core)
 for (nm in curve_sets) local({
   s <- sample_variants[[nm]]
   add("prd_curve", nm, function()
-    prd_curve(s[[1]], s[[2]], split = 0.5, angles = 51), curve_ok)
+    prd_curve(s[[1]], s[[2]], split = 0.5, angles = 51, method = c("knn", "kde", "ipr", "coverage")), curve_ok)
 })
 # k: the fit sets have 20 rows (split 0.5 of 40): 1 <= k <= 19
 for (k in c(bad_counts, list(1, 19, 20, c(3, 5)))) local({
   kk <- k
   add("prd_curve", paste("k =", count_label(kk)), function()
-    prd_curve(X, Y, k = kk, angles = 51), curve_ok)
+    prd_curve(X, Y, k = kk, angles = 51, method = c("knn", "kde", "ipr", "coverage")), curve_ok)
 })
 for (sp in bad_splits) local({
   ss <- sp
   add("prd_curve", paste("split =", split_label(ss)), function()
-    prd_curve(X, Y, split = ss, angles = 51), curve_ok)
+    prd_curve(X, Y, split = ss, angles = 51, method = c("knn", "kde", "ipr", "coverage")), curve_ok)
 })
 for (a in list(2, 3, 1e7, NA, 2.5, "a", 1e6 + 1)) local({
   aa <- a
@@ -318,7 +318,7 @@ add("prd_curve", "bandwidth with method knn", function()
 for (cl in list(NA, "yes", c(TRUE, FALSE), FALSE)) local({
   cc <- cl
   add("prd_curve", paste("closed =", count_label(cc)), function()
-    prd_curve(X, Y, closed = cc, angles = 51), curve_ok)
+    prd_curve(X, Y, closed = cc, angles = 51, method = c("knn", "kde", "ipr", "coverage")), curve_ok)
 })
 
 # ---- manifold_metrics -------------------------------------------------------------
@@ -975,13 +975,13 @@ for (obj in list(cv_one, cv_rep, m_rep, 1, "a", data.frame(x = 1))) local({
       function(x) if (is.data.frame(x)) NULL else "not a data frame")
 })
 add("prd_curve", "replicates = 1", function()
-  prd_curve(X, Y, replicates = 1, angles = 11), curve_ok)
+  prd_curve(X, Y, replicates = 1, angles = 11, method = c("knn", "kde", "ipr", "coverage")), curve_ok)
 add("prd_curve", "replicates = 2, k too large for halves", function()
-  prd_curve(X, Y, k = 15, replicates = 2, angles = 11), curve_ok)
+  prd_curve(X, Y, k = 15, replicates = 2, angles = 11, method = c("knn", "kde", "ipr", "coverage")), curve_ok)
 add("prd_curve", "replicates = -1", function()
-  prd_curve(X, Y, replicates = -1, angles = 11), curve_ok)
+  prd_curve(X, Y, replicates = -1, angles = 11, method = c("knn", "kde", "ipr", "coverage")), curve_ok)
 add("prd_curve", "replicates = NA", function()
-  prd_curve(X, Y, replicates = NA, angles = 11), curve_ok)
+  prd_curve(X, Y, replicates = NA, angles = 11, method = c("knn", "kde", "ipr", "coverage")), curve_ok)
 
 # ---- run -------------------------------------------------------------------------------
 

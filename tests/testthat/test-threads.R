@@ -43,7 +43,7 @@ test_that("results are identical for 1 and 2 threads", {
   run <- function(n, r, g, sp) {
     prd_threads(n)
     set.seed(4)
-    prd_curve(r, g, split = sp, angles = 101)
+    prd_curve(r, g, split = sp, angles = 101, method = c("knn", "kde", "ipr", "coverage"))
   }
   for (sp in list(0, 0.5)) {
     one <- run(1, real, generated, sp)

@@ -27,10 +27,10 @@ test_that("NA, NaN and Inf are rejected with the argument and the rows", {
 test_that("non-numeric inputs are rejected or their columns ignored", {
   df <- data.frame(a = x[, 1], b = letters[1:20], c = x[, 2])
   # the character column is not a feature: a message names it
-  expect_message(cv <- prd_curve(df, y, split = 0, angles = 5),
+  expect_message(cv <- prd_curve(df, y, split = 0, angles = 5, method = c("knn", "kde", "ipr", "coverage")),
                  class = "prdcurve_message_dropped_columns")
   expect_identical(cv$precision,
-                   prd_curve(x, y, split = 0, angles = 5)$precision)
+                   prd_curve(x, y, split = 0, angles = 5, method = c("knn", "kde", "ipr", "coverage"))$precision)
   expect_error(prd_curve(df, y, features = c(a, b)),
                class = "prdcurve_error_input")
   expect_error(prd_curve(x, matrix(as.character(y), ncol = 2)),
@@ -120,7 +120,7 @@ test_that("too few rows are rejected; collapsed sets are measured", {
                  class = "prdcurve_warning_collapsed")
   # rows with zero variance in one column only are fine
   z <- cbind(rnorm(7), 1)
-  expect_equal(nrow(prd_curve(x, z, split = 0, k = 1, angles = 5)), 4 * 7)
+  expect_equal(nrow(prd_curve(x, z, split = 0, k = 1, angles = 5, method = c("knn", "kde", "ipr", "coverage"))), 4 * 7)
 })
 
 test_that("method, angles, bandwidth and closed are checked", {
@@ -169,8 +169,9 @@ test_that("integer matrices and data frames give identical results", {
   # row and column names do not matter
   xn <- xd
   dimnames(xn) <- list(paste0("r", 1:30), c("a", "b", "c"))
-  expect_identical(prd_curve(xn, yd, split = 0, angles = 51),
-                   prd_curve(xd, yd, split = 0, angles = 51))
+  # (set.seed: "tightest" halves the evaluation rows at random)
+  expect_identical({set.seed(1); prd_curve(xn, yd, split = 0, angles = 51)},
+                   {set.seed(1); prd_curve(xd, yd, split = 0, angles = 51)})
 })
 
 test_that("an id column is not a feature; features selects columns", {
