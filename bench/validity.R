@@ -24,16 +24,17 @@
 # paired interval of the AUC difference excludes 0.
 #
 # Usage (package root, prdcurve installed):
-#   Rscript bench/validity.R                  # the full suite (about an hour, quiet machine)
+#   Rscript bench/validity.R                  # the full suite (about 45 minutes on a quiet
+#                                             # 2-core machine: see "Budget" below)
 #   Rscript bench/validity.R --fast           # d = 256, n = 1,000, one repeat, 20 draws
 #   Rscript bench/validity.R --write          # also write the CSV and the results section
 # Options:
 #   --families knn,kde,...   families (default: every method of prd_curve(),
 #                            "tightest" included when available)
 #   --dims 16,64,256,1024,2048        --sizes 1000,5000,20000
-#   --repeats 10,5,2          repeats for each size of --sizes (one number: all)
+#   --repeats 5,3,1           repeats for each size of --sizes (one number: all)
 #   --large-dims 16,64,256    the dims at which n = 20,000 runs (n > 5,000)
-#   --parts grid,coverage     --draws 100 (coverage draws per setting)
+#   --parts grid,coverage     --draws 50 (coverage draws per setting)
 #   --replicates 10           half-sample replicates (5 pairs) in the coverage part
 #   --coverage-settings 64:1000:1000,256:1000:1000,256:1000:500
 #                             coverage part: d:n_real:n_generated
@@ -44,6 +45,14 @@
 #   --report FILE.rds[,FILE2.rds]      tables (and --write) from saved runs
 #   --truth-n 1e6             Monte Carlo draws of the radial truths
 #   --no-manifold             no manifold_metrics() in the coverage part
+# Budget. CPU seconds per task measured on a loaded machine (2026-11-24,
+# one engine and one BLAS thread per task, seven families; the `cpu` column
+# of --save): one call of the 12 models of N(0, I) takes about 65 s at
+# n = 5,000, d = 1,024; a coverage draw (4 + 2 models, R = 10) about 19 s at
+# n = 1,000, d = 256. With the defaults (repeats 5, 3, 1 for n = 1,000,
+# 5,000, 20,000; n = 20,000 at d = 16, 64, 256; 50 draws of three coverage
+# settings) the suite needs about 5,000 CPU seconds: about 45 minutes in
+# two processes on a quiet 2-core machine.
 # Every task (d, n, repeat, group) uses its own seed, so any one reproduces
 # alone: source("bench/validity.R"); grid_task(list(d = 256, n = 1000, rep = 1, group = "gauss")).
 
@@ -74,10 +83,10 @@ families <- strsplit(opt("families", paste(c(
   intersect("tightest", available)), collapse = ",")), ",")[[1]]
 dims <- nums(opt("dims", if (fast) "256" else "16,64,256,1024,2048"))
 sizes <- nums(opt("sizes", if (fast) "1000" else "1000,5000,20000"))
-repeats <- rep_len(nums(opt("repeats", if (fast) "1" else "10,5,2")), length(sizes))
+repeats <- rep_len(nums(opt("repeats", if (fast) "1" else "5,3,1")), length(sizes))
 large_dims <- nums(opt("large-dims", "16,64,256"))
 parts <- strsplit(opt("parts", "grid,coverage"), ",")[[1]]
-n_draws <- as.integer(opt("draws", if (fast) "20" else "100"))
+n_draws <- as.integer(opt("draws", if (fast) "20" else "50"))
 n_reps <- as.integer(opt("replicates", "10"))
 cov_settings <- lapply(strsplit(strsplit(opt("coverage-settings",
   if (fast) "256:1000:1000,256:1000:500" else "64:1000:1000,256:1000:1000,256:1000:500"),
