@@ -516,14 +516,29 @@ targets_lines <- function(acc, rk, cmpt) {
   lo <- a[a$d <= 256, ]
   hi <- a[a$d >= 1024, ]
   r <- rk[rk$method == "tightest", ]
-  c(sprintf("- n = 5,000, d <= 256: largest mean |AUC error| of `tightest` %s (%s, d = %s); target 0.05: %s.",
+  c(if (nrow(lo)) sprintf("- n = 5,000, d <= 256: largest mean |AUC error| of `tightest` %s (%s, d = %s); target 0.05: %s.",
             fmt(max(lo$mean_abs_error)), lo$scenario[which.max(lo$mean_abs_error)],
             lo$d[which.max(lo$mean_abs_error)],
             if (max(lo$mean_abs_error) <= 0.05) "met" else "not met"),
+    if (nrow(lo)) sprintf("  Scenarios above 0.05: %s.", {
+      b <- lo[lo$mean_abs_error > 0.05, ]
+      if (nrow(b)) paste(sprintf("%s at d = %s (%s)", b$scenario, b$d, fmt(b$mean_abs_error)),
+                         collapse = ", ") else "none"
+    }),
     if (nrow(hi)) sprintf("- n = 5,000, d >= 1,024: largest %s (%s, d = %s); target 0.15: %s.",
                           fmt(max(hi$mean_abs_error)), hi$scenario[which.max(hi$mean_abs_error)],
                           hi$d[which.max(hi$mean_abs_error)],
                           if (max(hi$mean_abs_error) <= 0.15) "met" else "not met"),
+    if (nrow(hi)) sprintf("  Scenarios above 0.15: %s.", {
+      b <- hi[hi$mean_abs_error > 0.15, ]
+      if (nrow(b)) paste(sprintf("%s at d = %s (%s)", b$scenario, b$d, fmt(b$mean_abs_error)),
+                         collapse = ", ") else "none"
+    }),
+    sprintf("- Families reporting an AUC above 0.5 where the truth is below 0.05, without the warning naming the model: %s.", {
+      u <- acc[acc$false_high_unwarned > 0, ]
+      if (nrow(u)) paste(unique(sprintf("%s (%s, d = %s, n = %s)", u$method, u$scenario, u$d, big(u$n_real))),
+                         collapse = "; ") else "none"
+    }),
     sprintf("- Ranking by `tightest` AUC: %s of %s pairs agree with the truth (target 100%%).",
             big(sum(round(r$agree * r$count))), big(sum(r$count))),
     if (!is.null(cmpt) && any(cmpt$method == "tightest")) {
@@ -550,6 +565,7 @@ write_results <- function(run, acc, rk, st, cov, cmpt, path = results_path) {
       run$command, run$date, run$version, run$commit, R.version.string, run$cores,
       fmt(run$wall / 60, 1), fmt(run$wall_grid / 60, 1), fmt(run$wall_coverage / 60, 1),
       fmt(run$truth_seconds, 0), fmt(run$load_min, 1), fmt(run$load_max, 1)),
+    if (!is.null(run$note)) c("", run$note),
     "",
     paste0("Grid: ", grid_line, "; families ", paste0("`", unique(acc$method), "`", collapse = ", "),
            ". ", length(unique(acc$scenario)), " scenarios in three calls per ",
