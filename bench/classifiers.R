@@ -1,7 +1,10 @@
 # Time of each curve family of prd_curve() at n rows per set and d columns
 # (split 0.5, bench_data(): N(0, I) vs N(0.5 e1, I)): one family per call,
 # medians of `reps` calls, all in this one process so the ratios to knn are
-# measured under the same load.
+# measured under the same load. Both the elapsed time and the CPU time of
+# the process (user + system, summed over its threads) are reported: on a
+# shared machine the elapsed time depends on the other load, the CPU time
+# much less.
 #
 # Usage (package root, prdcurve installed):
 #   Rscript bench/classifiers.R [N = 10000] [D = 2048] [REPS = 3]
@@ -24,17 +27,24 @@ cases <- list(
   "tightest (default families)" = list(method = "tightest")
 )
 times <- matrix(NA_real_, reps, length(cases), dimnames = list(NULL, names(cases)))
+cpu <- times
 for (r in seq_len(reps)) {
   for (nm in names(cases)) { # interleaved, so load changes hit every case
     set.seed(r)
-    times[r, nm] <- system.time(suppressWarnings(
+    st <- system.time(suppressWarnings(
       do.call(prd_curve, c(list(dat$real, dat$generated), cases[[nm]]))
-    ))[["elapsed"]]
+    ))
+    times[r, nm] <- st[["elapsed"]]
+    cpu[r, nm] <- st[["user.self"]] + st[["sys.self"]]
   }
 }
 med <- apply(times, 2, stats::median)
-tab <- data.frame(family = names(med), median_s = round(med, 2),
-                  runs = apply(times, 2, function(t) paste(sprintf("%.2f", t), collapse = " ")),
-                  ratio_to_knn = round(med / med[["knn"]], 2), row.names = NULL)
+medc <- apply(cpu, 2, stats::median)
+runs <- function(m) apply(m, 2, function(t) paste(sprintf("%.1f", t), collapse = " "))
+tab <- data.frame(family = names(med), elapsed_s = round(med, 2),
+                  elapsed_runs = runs(times),
+                  elapsed_ratio = round(med / med[["knn"]], 2),
+                  cpu_s = round(medc, 2), cpu_runs = runs(cpu),
+                  cpu_ratio = round(medc / medc[["knn"]], 2), row.names = NULL)
 cat(sprintf("n = %d per set, d = %d, split 0.5, %d runs each (interleaved)\n", n, d, reps))
 print(tab, right = FALSE)
