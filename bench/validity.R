@@ -24,7 +24,7 @@
 # paired interval of the AUC difference excludes 0.
 #
 # Usage (package root, prdcurve installed):
-#   Rscript bench/validity.R                  # the full suite (about 45 minutes on a quiet
+#   Rscript bench/validity.R                  # the full suite (about an hour on a quiet
 #                                             # 2-core machine: see "Budget" below)
 #   Rscript bench/validity.R --fast           # d = 256, n = 1,000, one repeat, 20 draws
 #   Rscript bench/validity.R --write          # also write the CSV and the results section
@@ -45,14 +45,15 @@
 #   --report FILE.rds[,FILE2.rds]      tables (and --write) from saved runs
 #   --truth-n 1e6             Monte Carlo draws of the radial truths
 #   --no-manifold             no manifold_metrics() in the coverage part
-# Budget. CPU seconds per task measured on a loaded machine (2026-11-24,
-# one engine and one BLAS thread per task, seven families; the `cpu` column
-# of --save): one call of the 12 models of N(0, I) takes about 65 s at
-# n = 5,000, d = 1,024; a coverage draw (4 + 2 models, R = 10) about 19 s at
-# n = 1,000, d = 256. With the defaults (repeats 5, 3, 1 for n = 1,000,
-# 5,000, 20,000; n = 20,000 at d = 16, 64, 256; 50 draws of three coverage
-# settings) the suite needs about 5,000 CPU seconds: about 45 minutes in
-# two processes on a quiet 2-core machine.
+# Budget. CPU seconds measured on a loaded machine (2026-11-24, one engine
+# and one BLAS thread per task, seven families; the `cpu` column of --save):
+# one repeat of the grid (all 16 scenarios, d = 16 to 2,048) took 63 s at
+# n = 1,000 and 502 s at n = 5,000 (263 s of it at d = 2,048); at n = 5,000,
+# d = 16, 64 and 256 together 156 s, so about 2,500 s at n = 20,000 (n^2);
+# a coverage draw (4 + 2 models, R = 10) 15-19 s per setting. The defaults
+# (repeats 5, 3, 1 for n = 1,000, 5,000, 20,000; n = 20,000 at d = 16, 64,
+# 256; 50 draws of three coverage settings) need about 7,000 CPU seconds:
+# about an hour in two processes on a quiet 2-core machine.
 # Every task (d, n, repeat, group) uses its own seed, so any one reproduces
 # alone: source("bench/validity.R"); grid_task(list(d = 256, n = 1000, rep = 1, group = "gauss")).
 
