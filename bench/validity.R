@@ -1,0 +1,706 @@
+# The validity suite: prdcurve's curves against the true PR curve.
+#
+# Each scenario is a pair of distributions with an exact or Monte Carlo
+# true curve (prdcurve:::validity_scenarios(), R/validity.R): mean shifts
+# of 0.5, 1 and 2 sd along an axis and along a random direction, variance
+# deflation (0.8) and inflation (1.2), mode dropping in a mixture (1 and 2
+# of 4 modes), mode collapse (20 distinct points), 5% outliers, heavy tails
+# (multivariate Student t, 5 df), anisotropic covariance (Mahalanobis
+# shift 1 and 2), and Q = P. The models of one real distribution are
+# estimated in one prd_curve() call on one real set, so pairs of them can
+# be ranked, as a user compares models.
+#
+# Part "grid" (no replicates): for every d, n, repeat and family, the AUC
+# error against the truth, the IoU with the true curve (prd_iou()), and
+# the ranking of every pair of models of the same call whose true AUCs
+# differ by more than 0.01 (agreeing when the estimated AUCs are in the
+# true order).
+# Part "coverage" (replicates, a smaller sub-grid): 90% half-sample
+# intervals (summary(conf_level = 0.9); prd_compare()'s paired interval for
+# the differences) and how often they contain the estimator's own mean
+# (the mean of the estimates over the draws) and the truth, equal and
+# unequal set sizes; the manifold metrics (manifold_metrics(k = 5)) for
+# their own mean. A pair of models ranks "by the interval" when the
+# paired interval of the AUC difference excludes 0.
+#
+# Usage (package root, prdcurve installed):
+#   Rscript bench/validity.R                  # the full suite (about an hour on a quiet
+#                                             # 2-core machine: see "Budget" below)
+#   Rscript bench/validity.R --fast           # d = 256, n = 1,000, one repeat, 20 draws
+#   Rscript bench/validity.R --write          # also write the CSV and the results section
+# Options:
+#   --families knn,kde,...   families (default: every method of prd_curve(),
+#                            "tightest" included when available)
+#   --dims 16,64,256,1024,2048        --sizes 1000,5000,20000
+#   --repeats 5,3,1           repeats for each size of --sizes (one number: all)
+#   --large-dims 16,64,256    the dims at which n = 20,000 runs (n > 5,000)
+#   --parts grid,coverage     --draws 50 (coverage draws per setting)
+#   --replicates 10           half-sample replicates (5 pairs) in the coverage part
+#   --coverage-settings 64:1000:1000,256:1000:1000,256:1000:500
+#                             coverage part: d:n_real:n_generated
+#   --cores 2                 forked worker processes (each one engine thread;
+#                             OPENBLAS_NUM_THREADS=1 is set by re-running the script)
+#   --csv inst/extdata/validity.csv   --results bench/results.md
+#   --save FILE.rds           every estimate and interval (raw, not shipped)
+#   --report FILE.rds[,FILE2.rds]      tables (and --write) from saved runs
+#   --truth-n 1e6             Monte Carlo draws of the radial truths
+#   --no-manifold             no manifold_metrics() in the coverage part
+# Budget. CPU seconds measured on a loaded machine (2026-11-24, one engine
+# and one BLAS thread per task, seven families; the `cpu` column of --save):
+# one repeat of the grid (all 16 scenarios, d = 16 to 2,048) took 63 s at
+# n = 1,000 and 502 s at n = 5,000 (263 s of it at d = 2,048); at n = 5,000,
+# d = 16, 64 and 256 together 156 s, so about 2,500 s at n = 20,000 (n^2);
+# a coverage draw (4 + 2 models, R = 10) 15-19 s per setting. The defaults
+# (repeats 5, 3, 1 for n = 1,000, 5,000, 20,000; n = 20,000 at d = 16, 64,
+# 256; 50 draws of three coverage settings) need about 7,000 CPU seconds:
+# about an hour in two processes on a quiet 2-core machine.
+# Every task (d, n, repeat, group) uses its own seed, so any one reproduces
+# alone: source("bench/validity.R"); grid_task(list(d = 256, n = 1000, rep = 1, group = "gauss")).
+
+suppressPackageStartupMessages(library(prdcurve))
+source("bench/common.R")
+
+args <- commandArgs(trailingOnly = TRUE)
+opt <- function(name, default) {
+  i <- match(paste0("--", name), args)
+  if (is.na(i)) default else args[i + 1L]
+}
+flag <- function(name) paste0("--", name) %in% args
+nums <- function(x) as.numeric(strsplit(x, ",")[[1]])
+
+fast <- flag("fast")
+cores <- as.integer(opt("cores", "2"))
+if (!interactive() && sys.nframe() == 0L && cores > 1L &&
+    !nzchar(Sys.getenv("OPENBLAS_NUM_THREADS"))) {
+  # one BLAS thread per worker: re-run with the variable set before start
+  Sys.setenv(OPENBLAS_NUM_THREADS = "1")
+  status <- system2(file.path(R.home("bin"), "Rscript"),
+                    c("bench/validity.R", shQuote(args)))
+  quit(save = "no", status = status)
+}
+available <- prdcurve:::curve_methods
+families <- strsplit(opt("families", paste(c(
+  intersect(c("knn", "kde", "ipr", "coverage", "linear", "quadratic"), available),
+  intersect("tightest", available)), collapse = ",")), ",")[[1]]
+dims <- nums(opt("dims", if (fast) "256" else "16,64,256,1024,2048"))
+sizes <- nums(opt("sizes", if (fast) "1000" else "1000,5000,20000"))
+repeats <- rep_len(nums(opt("repeats", if (fast) "1" else "5,3,1")), length(sizes))
+large_dims <- nums(opt("large-dims", "16,64,256"))
+parts <- strsplit(opt("parts", "grid,coverage"), ",")[[1]]
+n_draws <- as.integer(opt("draws", if (fast) "20" else "50"))
+n_reps <- as.integer(opt("replicates", "10"))
+cov_settings <- lapply(strsplit(strsplit(opt("coverage-settings",
+  if (fast) "256:1000:1000,256:1000:500" else "64:1000:1000,256:1000:1000,256:1000:500"),
+  ",")[[1]], ":"), as.numeric)
+cov_dims <- unique(vapply(cov_settings, `[[`, 0, 1))
+csv_path <- opt("csv", "inst/extdata/validity.csv")
+results_path <- opt("results", "bench/results.md")
+truth_n <- as.numeric(opt("truth-n", "1e6"))
+manifold <- !flag("no-manifold")
+save_to <- opt("save", "")
+conf_level <- 0.9
+# the models of the coverage part (a subset: mean shift, noise, heavy tails,
+# outliers, and a dropped mode of a mixture)
+cov_models <- c("shift_axis_1", "var_1.2", "student_t", "outliers", "drop_1",
+                "drop_2")
+
+group_index <- c(gauss = 1L, mixture = 2L, aniso = 3L)
+seed_of <- function(d, n, rep, group, part = 0L) {
+  as.integer((part * 7L + match(d, c(16, 64, 256, 1024, 2048), nomatch = 6L)) * 1e6 +
+               n %% 100003 * 7 + rep * 101 + group_index[[group]])
+}
+
+# Truths per d, computed once in the main process (forked workers share them).
+scenario_cache <- new.env()
+scenarios_at <- function(d) {
+  key <- as.character(d)
+  if (is.null(scenario_cache[[key]])) {
+    scenario_cache[[key]] <- prdcurve:::validity_scenarios(d, truth_n = truth_n)
+  }
+  scenario_cache[[key]]
+}
+group_at <- function(d, group) {
+  sc <- scenarios_at(d)
+  sc[[match(group, vapply(sc, `[[`, "", "name"))]]
+}
+
+# Evaluate `expr`, muffling its warnings and keeping their classes and
+# messages (the warnings are part of the result: a family far above the
+# truth should warn, naming the model).
+with_warnings <- function(expr) {
+  caught <- list()
+  value <- withCallingHandlers(expr, warning = function(w) {
+    cls <- setdiff(class(w), c("warning", "condition", "rlang_warning"))
+    caught[[length(caught) + 1L]] <<- list(class = paste(cls, collapse = "/"),
+                                           message = conditionMessage(w))
+    invokeRestart("muffleWarning")
+  })
+  list(value = value, caught = caught)
+}
+
+# The classes of the caught warnings whose message names model `m` (or that
+# name no model of `models`), ";"-separated.
+warnings_for <- function(caught, m, models) {
+  quoted <- function(x) paste0("[\"'\u201c\u2018]", gsub(".", "\\.", x, fixed = TRUE),
+                               "[\"'\u201d\u2019]")
+  hit <- vapply(caught, function(w) {
+    named <- vapply(models, function(x) grepl(quoted(x), w$message), logical(1))
+    named[[m]] || !any(named)
+  }, logical(1))
+  paste(unique(vapply(caught[hit], `[[`, "", "class")), collapse = ";")
+}
+
+# ---- part 1: the grid ---------------------------------------------------------
+
+grid_task <- function(task) {
+  g <- group_at(task$d, task$group)
+  set.seed(seed_of(task$d, task$n, task$rep, task$group))
+  real <- g$real(task$n)
+  gens <- lapply(g$models, function(m) m$sample(task$n))
+  t0 <- proc.time()
+  fit <- with_warnings(prd_curve(real, gens, method = families))
+  secs <- (proc.time() - t0)[["elapsed"]]
+  cpu <- sum((proc.time() - t0)[c("user.self", "sys.self")])
+  cv <- fit$value
+  s <- summary(cv)
+  rows <- lapply(names(g$models), function(m) {
+    tr <- g$models[[m]]$truth
+    ts <- summary(tr)
+    sm <- s[s$model == m, ]
+    iou <- prd_iou(cv[cv$model == m, ], tr)
+    data.frame(d = task$d, n = task$n, rep = task$rep, group = task$group,
+               scenario = m, method = sm$method,
+               truth_auc = ts$auc, auc = sm$auc,
+               truth_max_precision = ts$max_precision,
+               max_precision = sm$max_precision,
+               truth_max_recall = ts$max_recall, max_recall = sm$max_recall,
+               iou = unname(iou[match(sm$method, sub("/.*", "", names(iou)))]),
+               seconds = secs, cpu = cpu,
+               warnings = warnings_for(fit$caught, m, names(g$models)))
+  })
+  do.call(rbind, rows)
+}
+
+grid_tasks <- function() {
+  tasks <- list()
+  for (i in seq_along(sizes)) for (d in dims) {
+    n <- sizes[i]
+    if (n > 5000 && !d %in% large_dims) next
+    for (r in seq_len(repeats[i])) for (grp in names(group_index)) {
+      tasks[[length(tasks) + 1L]] <- list(d = d, n = n, rep = r, group = grp,
+                                          cost = n^2 * (d + 64) *
+                                            length(group_at(d, grp)$models))
+    }
+  }
+  tasks
+}
+
+# ---- part 2: interval coverage --------------------------------------------------
+
+# Estimates and 90% intervals of auc, max_precision, max_recall of every
+# model and family (summary()'s intervals), the paired intervals of every
+# pair of models' differences (prd_compare()'s, for every baseline), and the
+# manifold metrics' intervals.
+coverage_task <- function(task) {
+  g <- group_at(task$d, task$group)
+  models <- g$models[intersect(cov_models, names(g$models))]
+  set.seed(seed_of(task$d, task$n_real * 10 + task$n_gen, task$draw, task$group, 1L))
+  real <- g$real(task$n_real)
+  gens <- lapply(models, function(m) m$sample(task$n_gen))
+  t0 <- proc.time()
+  fit <- with_warnings(prd_curve(real, gens, method = families,
+                                 replicates = n_reps))
+  cv <- fit$value
+  # the statistics of every curve and of its replicates, and the intervals
+  # of summary() and prd_compare() (the same internal rule:
+  # estimate +- t_P sqrt(v), clamped to [0, 1] for summary())
+  stats <- c("auc", "max_precision", "max_recall")
+  info <- prd_curve_info(cv)
+  curve_values <- function(rows) {
+    prdcurve:::curve_stats(rows$lambda, rows$precision, rows$recall)[stats]
+  }
+  per <- lapply(seq_len(nrow(info)), function(i) {
+    rows <- cv[cv$model == info$model[i] & cv$method == info$method[i], ]
+    rc <- info$replicates[[i]]
+    reps <- vapply(split(rc, rc$replicate), curve_values, numeric(length(stats)))
+    list(model = info$model[i], method = info$method[i], estimate = curve_values(rows),
+         reps = reps, ids = sort(unique(rc$replicate)), divisor = info$divisor[i])
+  })
+  truth <- lapply(models, function(m) summary(m$truth))
+  est <- do.call(rbind, lapply(per, function(p) {
+    ci <- vapply(stats, function(st) prdcurve:::replicate_interval(
+      p$estimate[[st]], p$reps[st, ], p$ids, p$divisor, conf_level, 0, 1), numeric(2))
+    data.frame(scenario = p$model, method = p$method, statistic = stats,
+               truth = vapply(stats, function(st) truth[[p$model]][[st]], 0),
+               estimate = unname(p$estimate), lower = ci[1, ], upper = ci[2, ])
+  }))
+  ms <- names(models)
+  cmp <- do.call(rbind, lapply(families, function(f) {
+    pf <- Filter(function(p) p$method == f, per)
+    pf <- pf[match(ms, vapply(pf, `[[`, "", "model"))]
+    do.call(rbind, lapply(utils::combn(length(ms), 2, simplify = FALSE), function(ij) {
+      a <- pf[[ij[2]]]
+      b <- pf[[ij[1]]]
+      diff <- a$estimate[["auc"]] - b$estimate[["auc"]]
+      ci <- prdcurve:::replicate_interval(diff, a$reps["auc", ] - b$reps["auc", ],
+                                          a$ids, a$divisor, conf_level)
+      data.frame(scenario = paste(a$model, "-", b$model), method = f,
+                 statistic = "auc_difference",
+                 truth = truth[[a$model]]$auc - truth[[b$model]]$auc,
+                 estimate = diff, lower = ci[[1]], upper = ci[[2]])
+    }))
+  }))
+  out <- rbind(est, cmp)
+  if (manifold) {
+    mm <- with_warnings(manifold_metrics(real, gens, k = 5, replicates = n_reps,
+                                         metrics = c("precision", "recall",
+                                                     "density", "coverage")))$value
+    out <- rbind(out, data.frame(scenario = mm$model, method = "manifold (k = 5)",
+                                 statistic = mm$metric, truth = NA_real_,
+                                 estimate = mm$value, lower = mm$lower, upper = mm$upper))
+  }
+  out$kind <- ifelse(out$statistic == "auc_difference", "compare", "interval")
+  out$warnings <- vapply(sub(" - .*", "", out$scenario), warnings_for, "",
+                         caught = fit$caught, models = ms)
+  cbind(data.frame(d = task$d, n_real = task$n_real, n_generated = task$n_gen,
+                   draw = task$draw, group = task$group),
+        out, seconds = (proc.time() - t0)[["elapsed"]],
+        cpu = sum((proc.time() - t0)[c("user.self", "sys.self")]))
+}
+
+coverage_tasks <- function() {
+  tasks <- list()
+  for (st in cov_settings) for (i in seq_len(n_draws)) {
+    d <- st[1]
+    sz <- st[2:3]
+    for (grp in c("gauss", "mixture")) {
+      tasks[[length(tasks) + 1L]] <- list(d = d, n_real = sz[1], n_gen = sz[2],
+                                          draw = i, group = grp,
+                                          cost = sz[1] * sz[2] * (d + 64) * 40)
+    }
+  }
+  tasks
+}
+
+# ---- running ---------------------------------------------------------------------
+
+# Run the tasks in `cores` forked processes, one engine
+# thread each, with a progress bar.
+run_tasks <- function(tasks, fun, label) {
+  if (!length(tasks)) return(NULL)
+  # whole repeats (draws) first, the largest tasks of each first: a stopped
+  # run's partial save holds complete repeats
+  round_of <- vapply(tasks, function(t) as.numeric(if (is.null(t$rep)) t$draw else t$rep), 0)
+  tasks <- tasks[order(round_of, -vapply(tasks, `[[`, 0, "cost"))]
+  options(cli.progress_show_after = 0, cli.progress_clear = FALSE)
+  bar <- cli::cli_progress_bar(label, total = length(tasks), .envir = environment(),
+                               format = "{label} {cli::pb_bar} {cli::pb_current}/{cli::pb_total} | {cli::pb_elapsed} | ETA {cli::pb_eta}")
+  results <- vector("list", length(tasks))
+  failed <- function(res, i) {
+    if (inherits(res, "try-error")) {
+      stop("task ", paste(names(tasks[[i]]), unlist(tasks[[i]]), collapse = " "),
+           " failed: ", res)
+    }
+    res
+  }
+  if (cores <= 1L) {
+    prd_threads(2)
+    for (i in seq_along(tasks)) {
+      results[[i]] <- failed(try(fun(tasks[[i]])), i)
+      cli::cli_progress_update(id = bar)
+    }
+  } else {
+    running <- list()
+    nxt <- 1L
+    while (nxt <= length(tasks) || length(running)) {
+      while (length(running) < cores && nxt <= length(tasks)) {
+        i <- nxt
+        job <- parallel::mcparallel({
+          prd_threads(1)
+          try(fun(tasks[[i]]))
+        }, silent = FALSE)
+        running[[as.character(job$pid)]] <- list(job = job, i = i)
+        nxt <- nxt + 1L
+      }
+      done <- parallel::mccollect(lapply(running, `[[`, "job"), wait = FALSE,
+                                  timeout = 1)
+      for (pid in names(done)) {
+        i <- running[[pid]]$i
+        results[[i]] <- failed(done[[pid]], i)
+        running[[pid]] <- NULL
+        # what is done so far, for a run that is stopped: --save FILE gives
+        # FILE-<label>.partial.rds
+        if (nzchar(save_to)) {
+          saveRDS(do.call(rbind, results), sub("\\.rds$", paste0("-", label, ".partial.rds"), save_to))
+        }
+        cli::cli_progress_update(id = bar)
+      }
+    }
+  }
+  cli::cli_progress_done(id = bar)
+  do.call(rbind, results)
+}
+
+# ---- tables -----------------------------------------------------------------------
+
+method_order <- function(m) {
+  base <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "tightest")
+  order(match(m, base, nomatch = 99), m)
+}
+
+accuracy_table <- function(res) {
+  keys <- unique(res[c("d", "n", "group", "scenario", "method")])
+  out <- do.call(rbind, lapply(split(res, list(res$d, res$n, res$scenario, res$method),
+                                     drop = TRUE), function(g) {
+    err <- g$auc - g$truth_auc
+    data.frame(kind = "accuracy", d = g$d[1], n_real = g$n[1],
+               n_generated = g$n[1], group = g$group[1],
+               scenario = g$scenario[1], method = g$method[1],
+               statistic = "auc", count = nrow(g), truth = g$truth_auc[1],
+               estimate = mean(g$auc), sd = if (nrow(g) > 1) stats::sd(g$auc) else NA,
+               mean_abs_error = mean(abs(err)), max_abs_error = max(abs(err)),
+               iou = mean(g$iou),
+               # estimated AUC > 0.5 where the truth is below 0.05
+               false_high = mean(g$truth_auc < 0.05 & g$auc > 0.5),
+               false_high_unwarned = mean(g$truth_auc < 0.05 & g$auc > 0.5 &
+                                            !grepl("family_disagreement", g$warnings)),
+               warned = mean(grepl("family_disagreement", g$warnings)),
+               warnings = paste(unique(unlist(strsplit(g$warnings, ";"))), collapse = ";"))
+  }))
+  out[order(out$d, out$n_real, out$group, out$scenario, match(out$method, unique(out$method[method_order(out$method)]))), ]
+}
+
+# every pair of models in the same call with true AUCs more than `tol` apart
+ranking_pairs <- function(res, tol = 0.01) {
+  do.call(rbind, lapply(split(res, list(res$d, res$n, res$rep, res$group, res$method),
+                              drop = TRUE), function(g) {
+    if (nrow(g) < 2) return(NULL)
+    ij <- utils::combn(nrow(g), 2)
+    dt <- g$truth_auc[ij[2, ]] - g$truth_auc[ij[1, ]]
+    de <- g$auc[ij[2, ]] - g$auc[ij[1, ]]
+    keep <- abs(dt) > tol
+    if (!any(keep)) return(NULL)
+    data.frame(d = g$d[1], n = g$n[1], rep = g$rep[1], method = g$method[1],
+               pair = paste(g$scenario[ij[2, keep]], "-", g$scenario[ij[1, keep]]),
+               true_difference = dt[keep], estimated_difference = de[keep],
+               agree = sign(de[keep]) == sign(dt[keep]))
+  }))
+}
+
+ranking_table <- function(pairs) {
+  do.call(rbind, lapply(split(pairs, list(pairs$d, pairs$n, pairs$method), drop = TRUE),
+                        function(g) {
+    data.frame(kind = "ranking", d = g$d[1], n_real = g$n[1], n_generated = g$n[1],
+               group = NA, scenario = NA, method = g$method[1],
+               statistic = "auc", count = nrow(g), agree = mean(g$agree),
+               worst_pair = if (any(!g$agree)) {
+                 w <- g[!g$agree, ]
+                 w$pair[which.max(abs(w$true_difference))]
+               } else NA_character_)
+  }))
+}
+
+coverage_table <- function(cres) {
+  cres <- cres[cres$kind == "interval", ]
+  do.call(rbind, lapply(split(cres, list(cres$d, cres$n_real, cres$n_generated,
+                                         cres$scenario, cres$method, cres$statistic),
+                              drop = TRUE), function(g) {
+    own <- mean(g$estimate)
+    # 1e-6: the trapezoid AUC of a curve at 1 is 1 + 1e-6 and its interval
+    # is clamped to [.., 1]
+    tol <- 1e-6
+    hit_own <- g$lower - tol <= own & own <= g$upper + tol
+    hit_truth <- if (is.na(g$truth[1])) NA else
+      g$lower - tol <= g$truth & g$truth <= g$upper + tol
+    data.frame(kind = "coverage", d = g$d[1], n_real = g$n_real[1],
+               n_generated = g$n_generated[1], group = g$group[1],
+               scenario = g$scenario[1], method = g$method[1],
+               statistic = g$statistic[1], count = nrow(g), truth = g$truth[1],
+               estimate = own, sd = stats::sd(g$estimate),
+               coverage_own = mean(hit_own, na.rm = TRUE),
+               coverage_truth = mean(hit_truth, na.rm = TRUE),
+               width = mean(g$upper - g$lower, na.rm = TRUE))
+  }))
+}
+
+compare_table <- function(cres) {
+  cres <- cres[cres$kind == "compare", ]
+  do.call(rbind, lapply(split(cres, list(cres$d, cres$n_real, cres$n_generated,
+                                         cres$method), drop = TRUE), function(g) {
+    g <- g[abs(g$truth) > 0.01, ]
+    excl <- g$lower > 0 | g$upper < 0
+    data.frame(kind = "compare", d = g$d[1], n_real = g$n_real[1],
+               n_generated = g$n_generated[1], group = NA, scenario = NA,
+               method = g$method[1], statistic = "auc_difference",
+               count = nrow(g), agree = mean(sign(g$estimate) == sign(g$truth)),
+               excluding_zero = mean(excl),
+               agree_when_excluding = if (any(excl))
+                 mean(sign(g$estimate[excl]) == sign(g$truth[excl])) else NA,
+               wrong_when_excluding = sum(excl & sign(g$estimate) != sign(g$truth)))
+  }))
+}
+
+bind_fill <- function(...) {
+  tabs <- Filter(Negate(is.null), list(...))
+  cols <- unique(unlist(lapply(tabs, names)))
+  do.call(rbind, lapply(tabs, function(t) {
+    for (cn in setdiff(cols, names(t))) t[[cn]] <- NA
+    t[cols]
+  }))
+}
+
+# The summary per family and d (n = 5,000 if run, else the largest n): mean
+# |AUC error| over the scenarios, IoU, ranking agreement, coverage.
+summary_table <- function(acc, rk, cov, n) {
+  a <- acc[acc$n_real == n, ]
+  out <- do.call(rbind, lapply(split(a, list(a$d, a$method), drop = TRUE), function(g) {
+    r <- rk[rk$d == g$d[1] & rk$n_real == n & rk$method == g$method[1], ]
+    cv <- if (!is.null(cov)) cov[cov$d == g$d[1] & cov$method == g$method[1] &
+                                   cov$statistic == "auc" &
+                                   cov$n_real == cov$n_generated, ]
+    data.frame(d = g$d[1], method = g$method[1],
+               mean_abs_error = mean(g$mean_abs_error),
+               max_abs_error = max(g$mean_abs_error),
+               worst = g$scenario[which.max(g$mean_abs_error)],
+               iou = mean(g$iou),
+               ranking = if (nrow(r)) r$agree else NA,
+               false_high = sum(g$false_high > 0),
+               false_high_unwarned = sum(g$false_high_unwarned > 0),
+               coverage_own = if (length(cv) && nrow(cv)) mean(cv$coverage_own) else NA,
+               coverage_truth = if (length(cv) && nrow(cv)) mean(cv$coverage_truth) else NA)
+  }))
+  out[order(out$d, match(out$method, unique(out$method[method_order(out$method)]))), ]
+}
+
+fmt <- function(x, digits = 3) ifelse(is.na(x), "", formatC(x, format = "f", digits = digits))
+pct <- function(x) ifelse(is.na(x), "", paste0(formatC(100 * x, format = "f", digits = 0), "%"))
+big <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
+
+md_summary <- function(st) {
+  c("| d | family | mean abs AUC error | worst scenario (abs error) | IoU | ranking agreement | AUC > 0.5 where truth < 0.05 (without the warning) | 90% interval covers own mean | covers truth |",
+    "|---:|---|---:|---|---:|---:|---:|---:|---:|",
+    sprintf("| %s | %s | %s | %s (%s) | %s | %s | %s (%s) | %s | %s |", big(st$d), st$method,
+            fmt(st$mean_abs_error), st$worst, fmt(st$max_abs_error), fmt(st$iou),
+            pct(st$ranking), st$false_high, st$false_high_unwarned,
+            pct(st$coverage_own), pct(st$coverage_truth)))
+}
+
+md_scenarios <- function(acc, d, n) {
+  a <- acc[acc$d == d & acc$n_real == n, ]
+  meths <- unique(a$method[method_order(a$method)])
+  sc <- unique(a$scenario)
+  c(paste0("| scenario | truth | ", paste(meths, collapse = " | "), " |"),
+    paste0("|---|---:|", paste(rep("---:", length(meths)), collapse = "|"), "|"),
+    vapply(sc, function(s) {
+      r <- a[a$scenario == s, ]
+      paste0("| ", s, " | ", fmt(r$truth[1]), " | ",
+             paste(fmt(r$estimate[match(meths, r$method)]), collapse = " | "), " |")
+    }, ""))
+}
+
+md_coverage <- function(cov) {
+  c("| d | n real : generated | scenario | family | statistic | draws | own mean | truth | covers own mean | covers truth | mean width |",
+    "|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|",
+    sprintf("| %s | %s : %s | %s | %s | %s | %d | %s | %s | %s%s | %s | %s |",
+            big(cov$d), big(cov$n_real), big(cov$n_generated), cov$scenario,
+            cov$method, cov$statistic, cov$count, fmt(cov$estimate), fmt(cov$truth),
+            pct(cov$coverage_own),
+            ifelse(cov$coverage_own < 0.85 | cov$coverage_own > 0.95, " *", ""),
+            pct(cov$coverage_truth), fmt(cov$width)))
+}
+
+targets_lines <- function(acc, rk, cmpt) {
+  if (!"tightest" %in% acc$method) {
+    return("`tightest` was not part of this run: the targets of the combined curve are not measured here.")
+  }
+  a <- acc[acc$method == "tightest" & acc$n_real == 5000, ]
+  lo <- a[a$d <= 256, ]
+  hi <- a[a$d >= 1024, ]
+  r <- rk[rk$method == "tightest", ]
+  c(if (nrow(lo)) sprintf("- n = 5,000, d <= 256: largest mean |AUC error| of `tightest` %s (%s, d = %s); target 0.05: %s.",
+            fmt(max(lo$mean_abs_error)), lo$scenario[which.max(lo$mean_abs_error)],
+            lo$d[which.max(lo$mean_abs_error)],
+            if (max(lo$mean_abs_error) <= 0.05) "met" else "not met"),
+    if (nrow(lo)) sprintf("  Scenarios above 0.05: %s.", {
+      b <- lo[lo$mean_abs_error > 0.05, ]
+      if (nrow(b)) paste(sprintf("%s at d = %s (%s)", b$scenario, b$d, fmt(b$mean_abs_error)),
+                         collapse = ", ") else "none"
+    }),
+    if (nrow(hi)) sprintf("- n = 5,000, d >= 1,024: largest %s (%s, d = %s); target 0.15: %s.",
+                          fmt(max(hi$mean_abs_error)), hi$scenario[which.max(hi$mean_abs_error)],
+                          hi$d[which.max(hi$mean_abs_error)],
+                          if (max(hi$mean_abs_error) <= 0.15) "met" else "not met"),
+    if (nrow(hi)) sprintf("  Scenarios above 0.15: %s.", {
+      b <- hi[hi$mean_abs_error > 0.15, ]
+      if (nrow(b)) paste(sprintf("%s at d = %s (%s)", b$scenario, b$d, fmt(b$mean_abs_error)),
+                         collapse = ", ") else "none"
+    }),
+    sprintf("- Families reporting an AUC above 0.5 where the truth is below 0.05, without the warning naming the model: %s.", {
+      u <- acc[acc$false_high_unwarned > 0, ]
+      if (nrow(u)) paste(unique(sprintf("%s (%s, d = %s, n = %s)", u$method, u$scenario, u$d, big(u$n_real))),
+                         collapse = "; ") else "none"
+    }),
+    sprintf("- Ranking by `tightest` AUC: %s of %s pairs agree with the truth (target 100%%).",
+            big(sum(round(r$agree * r$count))), big(sum(r$count))),
+    if (!is.null(cmpt) && any(cmpt$method == "tightest")) {
+      cc <- cmpt[cmpt$method == "tightest", ]
+      sprintf("- `prd_compare()` on `tightest`, coverage part: %s of pairs with an interval excluding 0 have the wrong sign.",
+              big(sum(cc$wrong_when_excluding)))
+    })
+}
+
+write_results <- function(run, acc, rk, st, cov, cmpt, path = results_path) {
+  n_sum <- if (5000 %in% acc$n_real) 5000 else max(acc$n_real)
+  grid_line <- paste(vapply(split(acc, acc$n_real), function(a) {
+    sprintf("n = %s at d = %s (%s repeats)", big(a$n_real[1]),
+            paste(big(sort(unique(a$d))), collapse = ", "), big(max(a$count)))
+  }, ""), collapse = "; ")
+  sec <- c(
+    "# Validity: the curves against the true curve",
+    "",
+    sprintf(paste(
+      "`Rscript bench/validity.R %s`, %s, prdcurve %s (commit %s), %s; %d worker",
+      "processes with one engine and one BLAS thread each. Wall time %s minutes",
+      "(grid %s, coverage %s; truths %s s), load average %s-%s during the run",
+      "(the machine was shared: a quiet machine is faster)."),
+      run$command, run$date, run$version, run$commit, R.version.string, run$cores,
+      fmt(run$wall / 60, 1), fmt(run$wall_grid / 60, 1), fmt(run$wall_coverage / 60, 1),
+      fmt(run$truth_seconds, 0), fmt(run$load_min, 1), fmt(run$load_max, 1)),
+    if (!is.null(run$note)) c("", run$note),
+    "",
+    paste0("Grid: ", grid_line, "; families ", paste0("`", unique(acc$method), "`", collapse = ", "),
+           ". ", length(unique(acc$scenario)), " scenarios in three calls per ",
+           "(d, n, repeat), one per real distribution (`prdcurve:::validity_scenarios()`). ",
+           "Defaults, split 0.5, no replicates. AUC error = estimate - truth; ",
+           "ranking: every pair of models of one call whose true AUCs differ by more ",
+           "than 0.01 agrees when the estimated AUCs are in the true order."),
+    "",
+    sprintf("## Summary per family and d (n = %s per set)", big(n_sum)),
+    "",
+    paste0("Mean and worst (over scenarios) of the mean |AUC error| over repeats; mean IoU with ",
+           "the true curve; share of ranked pairs in the true order; number of scenarios ",
+           "where an estimate exceeded 0.5 with a truth below 0.05 (in brackets: in some repeat without a ",
+           "`prdcurve_warning_family_disagreement` naming the model); coverage of the 90% ",
+           "interval of the AUC (coverage part, equal sizes, mean over its scenarios; ",
+           "blank where the coverage part did not run at this d)."),
+    "",
+    md_summary(st),
+    "",
+    targets_lines(acc, rk, cmpt),
+    "")
+  for (d in sort(unique(acc$d))) {
+    sec <- c(sec, sprintf("## Mean AUC per scenario, d = %s, n = %s", big(d), big(n_sum)), "",
+             md_scenarios(acc, d, n_sum), "")
+  }
+  if (!is.null(cov)) {
+    cc <- cov[cov$method != "manifold (k = 5)" | TRUE, ]
+    sec <- c(sec, "## What the 90% intervals cover", "",
+      paste0(max(cov$count), " draws per setting, R = ", n_reps, " replicates (",
+             n_reps %/% 2, " pairs of complementary halves), `summary(conf_level = 0.9)` ",
+             "and `manifold_metrics(k = 5)`'s intervals. `covers own mean`: share of draws ",
+             "whose interval contains the mean of the estimates over the draws (what the ",
+             "half-sample intervals are built for); `covers truth`: share containing the ",
+             "true value. `*`: own-mean coverage outside 85-95% (with ", max(cov$count),
+             " draws a calibrated interval falls within about ",
+             fmt(100 * (0.9 - 2 * sqrt(0.09 / max(cov$count))), 0), "-",
+             fmt(100 * (0.9 + 2 * sqrt(0.09 / max(cov$count))), 0), "%)."),
+      "", md_coverage(cc), "")
+    if (!is.null(cmpt)) {
+      sec <- c(sec, "## Paired comparisons (`prd_compare()`) against the true order", "",
+        "Pairs of models of one call whose true AUCs differ by more than 0.01, every draw.",
+        "",
+        "| d | n real : generated | family | pairs | sign agrees | interval excludes 0 | wrong sign when excluding 0 |",
+        "|---:|---|---|---:|---:|---:|---:|",
+        sprintf("| %s | %s : %s | %s | %d | %s | %s | %d |", big(cmpt$d), big(cmpt$n_real),
+                big(cmpt$n_generated), cmpt$method, cmpt$count, pct(cmpt$agree),
+                pct(cmpt$excluding_zero), cmpt$wrong_when_excluding), "")
+    }
+  }
+  write_section(sec, path)
+}
+
+if (!interactive() && sys.nframe() == 0L) {
+  load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
+  report_from <- opt("report", "")
+  if (nzchar(report_from)) {
+    saved <- lapply(strsplit(report_from, ",")[[1]], readRDS)
+    grid_res <- do.call(rbind, lapply(saved, `[[`, "grid"))
+    cov_res <- do.call(rbind, lapply(saved, `[[`, "coverage"))
+    # runs of the parts side by side (concurrent processes): the wall time
+    # is the longest, each part's its own
+    runs <- lapply(saved, `[[`, "run")
+    run <- runs[[1]]
+    run$command <- paste(vapply(runs, `[[`, "", "command"), collapse = "` and `")
+    run$wall <- max(vapply(runs, `[[`, 0, "wall"))
+    run$wall_grid <- max(vapply(runs, `[[`, 0, "wall_grid"))
+    run$wall_coverage <- max(vapply(runs, `[[`, 0, "wall_coverage"))
+    run$truth_seconds <- max(vapply(runs, `[[`, 0, "truth_seconds"))
+    run$load_min <- min(vapply(runs, `[[`, 0, "load_min"))
+    run$load_max <- max(vapply(runs, `[[`, 0, "load_max"))
+    run$concurrent <- length(runs)
+    for (nm in c("draws", "replicates")) {
+      has <- Filter(function(r) !is.null(r[[nm]]), runs)
+      if (length(has)) run[[nm]] <- has[[length(has)]][[nm]]
+    }
+    n_reps <- run$replicates
+  } else {
+    t0 <- proc.time()[["elapsed"]]
+    loads <- load1()
+    truth_seconds <- sum(vapply(unique(c(dims, if ("coverage" %in% parts) cov_dims)),
+                                function(d) attr(scenarios_at(d), "seconds"), 0))
+    message(sprintf("Truths: %.0f s. Families: %s.", truth_seconds,
+                    paste(families, collapse = ", ")))
+    grid_res <- NULL
+    cov_res <- NULL
+    tg <- proc.time()[["elapsed"]]
+    if ("grid" %in% parts) grid_res <- run_tasks(grid_tasks(), grid_task, "grid")
+    loads <- c(loads, load1())
+    tc <- proc.time()[["elapsed"]]
+    if ("coverage" %in% parts) cov_res <- run_tasks(coverage_tasks(), coverage_task, "coverage")
+    loads <- c(loads, load1())
+    commit <- tryCatch(system2("git", c("rev-parse", "--short", "HEAD"), stdout = TRUE),
+                       error = function(e) "?")
+    run <- list(command = paste(args, collapse = " "), date = format(Sys.time(), "%Y-%m-%d %H:%M UTC", tz = "UTC"),
+                version = as.character(utils::packageVersion("prdcurve")),
+                commit = commit, cores = cores,
+                wall = proc.time()[["elapsed"]] - t0, wall_grid = tc - tg,
+                wall_coverage = proc.time()[["elapsed"]] - tc,
+                truth_seconds = truth_seconds, load_min = min(loads), load_max = max(loads),
+                families = families, repeats = repeats, sizes = sizes,
+                draws = n_draws, replicates = n_reps)
+    if (nzchar(save_to)) saveRDS(list(grid = grid_res, coverage = cov_res, run = run), save_to)
+  }
+  acc <- rk <- st <- cov <- cmpt <- NULL
+  if (!is.null(grid_res)) {
+    acc <- accuracy_table(grid_res)
+    rk <- ranking_table(ranking_pairs(grid_res))
+  }
+  if (!is.null(cov_res)) {
+    cov <- coverage_table(cov_res)
+    cmpt <- compare_table(cov_res)
+  }
+  if (!is.null(acc)) {
+    n_sum <- if (5000 %in% acc$n_real) 5000 else max(acc$n_real)
+    st <- summary_table(acc, rk, cov, n_sum)
+    old <- options(width = 200)
+    cat(sprintf("\nSummary per family and d (n = %s per set)\n", big(n_sum)))
+    show <- st
+    num <- vapply(show, is.double, logical(1))
+    show[num] <- lapply(show[num], round, 3)
+    print(show, row.names = FALSE)
+    options(old)
+    cat(targets_lines(acc, rk, cmpt), sep = "\n")
+  }
+  if (!is.null(cov)) {
+    cat("\nCoverage of the 90% intervals (auc)\n")
+    print(cov[cov$statistic == "auc", c("d", "n_real", "n_generated", "scenario", "method",
+                                         "count", "coverage_own", "coverage_truth")],
+          row.names = FALSE)
+  }
+  cat(sprintf("\nWall time %.1f minutes.\n", run$wall / 60))
+  if (flag("write")) {
+    utils::write.csv(bind_fill(acc, rk, cov, cmpt), csv_path, row.names = FALSE, na = "")
+    write_results(run, acc, rk, st, cov, cmpt)
+    cat("Wrote ", csv_path, " and ", results_path, "\n", sep = "")
+  }
+}

@@ -1,0 +1,174 @@
+# The validity suite (bench/validity.R): its truths against closed forms and
+# independent computations, and a fast subset of its grid (d = 256, n =
+# 1,000) against the bounds it reports.
+
+shift_alpha <- function(lambda, delta) {
+  # alpha_lambda of N(0, I) against N(mu, I), |mu| = delta (Simon et al.
+  # 2019, Theorem 4; SPEC.md section 5), written out here
+  t <- log(lambda) / delta + delta / 2
+  pmin(lambda * pnorm(t, lower.tail = FALSE) + pnorm(t - delta), pmin(lambda, 1))
+}
+
+test_that("the shifted and anisotropic truths are the closed form with delta = s", {
+  sc <- validity_scenarios(16, which = c("shift_axis_0.5", "shift_random_2",
+                                         "aniso_1", "aniso_2"), angles = 101)
+  models <- c(sc[[1]]$models, sc[[2]]$models)
+  delta <- c(shift_axis_0.5 = 0.5, shift_random_2 = 2, aniso_1 = 1, aniso_2 = 2)
+  for (m in names(delta)) {
+    tr <- models[[m]]$truth
+    inner <- tr$lambda > 0 & is.finite(tr$lambda)
+    expect_equal(curve_detail(tr, "delta"), delta[[m]], tolerance = 1e-12)
+    expect_equal(tr$precision[inner], shift_alpha(tr$lambda[inner], delta[[m]]),
+                 tolerance = 1e-12)
+  }
+  # Mahalanobis distance of the anisotropic mean, by brute force
+  set.seed(3)
+  x <- models$aniso_2$sample(40000)
+  s <- sc[[2]]$real(40000)
+  mu <- colMeans(x) - colMeans(s)
+  v <- apply(s, 2, var)
+  expect_equal(sqrt(sum(mu^2 / v)), 2, tolerance = 0.1)
+  # the sampler's shift is the truth's (every loop value its own)
+  set.seed(4)
+  x <- models$shift_axis_0.5$sample(40000)
+  expect_equal(mean(x[, 1]), 0.5, tolerance = 0.05)
+  expect_equal(sqrt(sum(colMeans(models$shift_random_2$sample(40000))^2)), 2,
+               tolerance = 0.03)
+})
+
+test_that("the radial truths equal the chi-square closed form and full-dimensional Monte Carlo", {
+  d <- 16
+  sc <- validity_scenarios(d, which = c("var_1.2", "outliers", "student_t"),
+                           truth_n = 2e5, angles = 41)
+  models <- sc[[1]]$models
+  # variance inflation s = 1.2: log q - log p = -d log s + r2 (1 - 1 / s^2) / 2,
+  # r2 ~ chi2_d under P and s^2 chi2_d under Q
+  s <- 1.2
+  tr <- models$var_1.2$truth
+  inner <- tr$lambda > 0 & is.finite(tr$lambda)
+  lam <- tr$lambda[inner]
+  cut <- (log(lam) + d * log(s)) * 2 / (1 - 1 / s^2)
+  exact <- lam * pchisq(cut, d, lower.tail = FALSE) + pchisq(cut / s^2, d)
+  expect_equal(tr$precision[inner], pmin(exact, pmin(lam, 1)), tolerance = 0.01)
+  expect_lt(abs(summary(tr)$auc - 0.6694), 0.005)
+  # outliers and Student t: prd_truth() in all 16 dimensions, with the
+  # scenario's own sampler and independently written log-densities
+  mix <- gaussian_mixture(rbind(rep(0, d), rep(0, d)), sd = c(1, 3),
+                          weights = c(0.95, 0.05))
+  nu <- 5
+  sc2 <- sqrt((nu - 2) / nu)
+  log_t <- function(x) {
+    r2 <- rowSums(x^2)
+    lgamma((nu + d) / 2) - lgamma(nu / 2) - d / 2 * log(nu * pi) - d * log(sc2) -
+      (nu + d) / 2 * log1p(r2 / (nu * sc2^2))
+  }
+  log_p <- function(x) colSums(dnorm(t(x), log = TRUE))
+  real <- function(n) matrix(rnorm(n * d), n, d)
+  set.seed(5)
+  full <- list(
+    outliers = prd_truth(log_p, mix$log_density, real, models$outliers$sample,
+                         n = 2e4, angles = 41),
+    student_t = prd_truth(log_p, log_t, real, models$student_t$sample,
+                          n = 2e4, angles = 41))
+  for (m in names(full)) {
+    expect_lt(max(abs(full[[m]]$precision - models[[m]]$truth$precision)), 0.02)
+    expect_lt(abs(summary(full[[m]])$auc - models[[m]]$truth_auc), 0.01)
+  }
+})
+
+test_that("the mixture and collapse truths", {
+  sc <- validity_scenarios(16, which = c("collapse", "drop_1"), angles = 41)
+  collapse <- sc[[1]]$models$collapse
+  # 20 atoms against a continuous P: mutually singular, the origin
+  expect_equal(summary(collapse$truth)$auc, 0)
+  expect_equal(nrow(unique(collapse$sample(200))), 20)
+  # one of four modes 4 apart dropped: exact quadrature against Monte Carlo
+  drop <- sc[[2]]$models$drop_1
+  set.seed(6)
+  mu <- c(0, 4, 8, 12) / 4  # / sqrt(16)
+  centres <- outer(mu, rep(1, 16))
+  mc <- prd_truth(gaussian_mixture(centres),
+                  gaussian_mixture(centres, weights = c(1, 1, 1, 0)),
+                  n = 4e4, angles = 41)
+  expect_lt(max(abs(mc$precision - drop$truth$precision)), 0.02)
+  # its maximal precision is 1 and recall 3/4 up to the modes' overlap
+  expect_equal(summary(drop$truth)$max_precision, 1)
+  expect_gt(drop$truth$recall[2], 0.74)
+})
+
+# The fast subset: d = 256, n = 1,000 per set, the models Q = P, mean
+# shifts 1 and 2 along e_1 and variance inflation 1.2 (true AUC 1, 0.68,
+# 0.26, 0.007), every family in one call.
+fast_subset <- local({
+  cache <- NULL
+  function() {
+    if (is.null(cache)) {
+      sc <- validity_scenarios(256, which = c("same", "shift_axis_1",
+                                              "shift_axis_2", "var_1.2"),
+                               truth_n = 1e5)[[1]]
+      set.seed(16)
+      real <- sc$real(1000)
+      gens <- lapply(sc$models, function(m) m$sample(1000))
+      caught <- list()
+      cv <- withCallingHandlers(prd_curve(real, gens, method = curve_methods),
+                                warning = function(w) {
+                                  caught[[length(caught) + 1L]] <<- w
+                                  invokeRestart("muffleWarning")
+                                })
+      s <- summary(cv)
+      s$truth <- vapply(s$model, function(m) sc$models[[m]]$truth_auc, 0)
+      cache <<- list(curve = cv, summary = s, warnings = caught, sc = sc)
+    }
+    cache
+  }
+})
+
+test_that("fast subset: the AUC errors and IoU the suite reports", {
+  skip_on_cran()
+  fs <- fast_subset()
+  s <- fs$summary
+  err <- s$auc - s$truth
+  # the neighbour families are far above the truth for the noisy model
+  # (the failure the suite measures): knn and coverage near 1 against 0.007
+  noisy <- s$model == "var_1.2"
+  expect_true(all(s$auc[noisy & s$method %in% c("knn", "coverage")] > 0.9))
+  # the quadratic family sees the change of dispersion
+  expect_lt(abs(err[noisy & s$method == "quadratic"]), 0.05)
+  # the combined curve: within 0.05 where its best family is, and never
+  # far above the lowest family
+  tight <- s[s$method == "tightest", ]
+  lowest <- vapply(tight$model, function(m) min(s$auc[s$model == m & s$method != "tightest"]), 0)
+  expect_true(all(tight$auc <= lowest + 0.05))
+  expect_lt(abs(tight$auc[tight$model == "var_1.2"] - tight$truth[tight$model == "var_1.2"]), 0.05)
+  expect_lt(abs(tight$auc[tight$model == "same"] - 1), 0.05)
+  # at this size (n = 1,000; the issue's bound of 0.05 is for n = 5,000)
+  # the suite measures at most 0.13 (mean shift 1, a curve above the truth)
+  expect_true(all(abs(tight$auc - tight$truth) < 0.15))
+  expect_true(all(tight$auc > tight$truth - 0.05))
+  # IoU with the true curve, as the suite computes it
+  iou <- prd_iou(fs$curve[fs$curve$model == "same", ], fs$sc$models$same$truth)
+  expect_true(all(iou > 0.9))
+})
+
+test_that("fast subset: the combined curve ranks the models as the truth", {
+  skip_on_cran()
+  s <- fast_subset()$summary
+  for (f in "tightest") {
+    sf <- s[s$method == f, ]
+    expect_equal(sf$model[order(-sf$auc)], sf$model[order(-sf$truth)])
+  }
+})
+
+test_that("fast subset: no AUC above 0.5 where the truth is below 0.05 without the warning", {
+  skip_on_cran()
+  fs <- fast_subset()
+  s <- fs$summary
+  high <- s[s$truth < 0.05 & s$auc > 0.5, ]
+  expect_gt(nrow(high), 0)  # knn and coverage on the noisy model
+  for (m in unique(high$model)) {
+    expect_true(any(vapply(fs$warnings, function(w) {
+      inherits(w, "prdcurve_warning_family_disagreement") &&
+        grepl(m, conditionMessage(w), fixed = TRUE)
+    }, logical(1))), label = paste("a family_disagreement warning for", m))
+  }
+})
