@@ -46,11 +46,13 @@ if (what == "scalars") {
   cat("RESULT", med, med[["all11"]] / med[["curves"]],
       med[["four"]] / med[["curves"]], "\n")
 } else if (what == "future") {
-  # CPU seconds of this process's children (the multisession workers)
+  # CPU seconds of the multisession workers (their command lines name
+  # this session's temporary directory; they are not its children)
   kids_cpu <- function() {
-    pids <- system(sprintf("ps -o pid= --ppid %d", Sys.getpid()), intern = TRUE)
+    pids <- system(sprintf("pgrep -f %s", shQuote(tempdir())), intern = TRUE)
+    pids <- setdiff(trimws(pids), as.character(Sys.getpid()))
     tot <- 0
-    for (p in trimws(pids)) {
+    for (p in pids) {
       f <- sprintf("/proc/%s/stat", p)
       if (!file.exists(f)) next
       st <- strsplit(readLines(f), " ")[[1]]
