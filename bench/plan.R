@@ -67,7 +67,7 @@ if (what == "scalars") {
   invisible(future::value(future::future(prdcurve::prd_threads())))
   rows <- character()
   for (m in list(all11 = NULL, four = four)) {
-    met <- if (is.null(m)) prdcurve:::manifold_metric_names else m
+    met <- if (is.null(m)) prdcurve:::manifold_metric_names() else m
     res <- replicate(reps, {
       options(prdcurve.future = FALSE)
       prd_threads(2)
