@@ -21,7 +21,7 @@ engine_blas_threads <- function(n = NULL) .Call(ffi_blas_threads, n)
 #' @noRd
 engine_scratch <- function(release = FALSE) .Call(ffi_scratch, release)
 
-#' The engine's estimator table, from C (src/neighbours.c)
+#' The engine's estimator table, from C (src/estimators.c)
 #'
 #' One row per per-row quantity the engine computes: `name` (what
 #' `engine_neighbours()` takes in `what`), `outputs` (the names of its
@@ -44,7 +44,7 @@ engine_estimators <- local({
   }
 })
 
-#' The engine planner's sweeps for a request (src/neighbours.c,
+#' The engine planner's sweeps for a request (src/plan.c,
 #' nb_plan_make()): `estimators` as in engine_call(), evaluation rows = fit
 #' rows (`self`) or not, `cross` mode, own radii given for no fit set (0),
 #' the real one (1) or both (2). Kinds: "symmetric:real",

@@ -508,7 +508,7 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
 # ---- the registry of the manifold metrics --------------------------------
 #
 # One row per metric: what it needs from the engine (its estimators, in
-# src/neighbours.c's table: "ipr" = the number of the other set's k-NN
+# src/estimators.c's table: "ipr" = the number of the other set's k-NN
 # balls holding a sample, "coverage" = the number of the other set's fit
 # points in the sample's own k-NN ball, "ppr" = the sums of log(1 - tau)),
 # its value from those counts, whether it has a value per k (or one, at

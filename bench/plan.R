@@ -46,11 +46,13 @@ if (what == "scalars") {
   cat("RESULT", med, med[["all11"]] / med[["curves"]],
       med[["four"]] / med[["curves"]], "\n")
 } else if (what == "future") {
-  # CPU seconds of this process's children (the multisession workers)
+  # CPU seconds of the multisession workers (their command lines name
+  # this session's temporary directory; they are not its children)
   kids_cpu <- function() {
-    pids <- system(sprintf("ps -o pid= --ppid %d", Sys.getpid()), intern = TRUE)
+    pids <- system(sprintf("pgrep -f %s", shQuote(tempdir())), intern = TRUE)
+    pids <- setdiff(trimws(pids), as.character(Sys.getpid()))
     tot <- 0
-    for (p in trimws(pids)) {
+    for (p in pids) {
       f <- sprintf("/proc/%s/stat", p)
       if (!file.exists(f)) next
       st <- strsplit(readLines(f), " ")[[1]]
@@ -65,7 +67,7 @@ if (what == "scalars") {
   invisible(future::value(future::future(prdcurve::prd_threads())))
   rows <- character()
   for (m in list(all11 = NULL, four = four)) {
-    met <- if (is.null(m)) prdcurve:::manifold_metric_names else m
+    met <- if (is.null(m)) prdcurve:::manifold_metric_names() else m
     res <- replicate(reps, {
       options(prdcurve.future = FALSE)
       prd_threads(2)

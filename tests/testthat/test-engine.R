@@ -1,4 +1,4 @@
-# The engine's contract (R/engine.R, src/neighbours.c, src/tiles.c): the
+# The engine's contract (R/engine.R, src/neighbours.c, src/products.c ...): the
 # estimator table R learns from C, classed engine errors, exactness under a
 # common offset, interrupts.
 

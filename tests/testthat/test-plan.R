@@ -1,4 +1,4 @@
-# The engine's planner (src/neighbours.c, nb_plan_make()): which sweeps a
+# The engine's planner (src/plan.c, nb_plan_make()): which sweeps a
 # request runs, and that a call's metrics, k values and models share them.
 
 test_that("the planner's sweeps for each estimator combination", {
