@@ -45,12 +45,12 @@ engine_run_tasks <- function(tasks, sizes, globals) {
     load[w] <- load[w] + sizes[t]
   }
   groups <- lapply(seq_len(nw), function(w) tasks[group == w])
-  parts <- future.apply::future_lapply(groups, function(g) {
+  parts <- with_future_errors(future.apply::future_lapply(groups, function(g) {
     # the worker's own copy of the package provides the engine
     run <- utils::getFromNamespace("engine_worker", "prdcurve")
     run(g, globals)
   }, future.seed = NULL, future.packages = "prdcurve",
-  future.globals = list(globals = globals), future.scheduling = 1)
+  future.globals = list(globals = globals), future.scheduling = 1))
   out <- vector("list", length(tasks))
   for (w in seq_len(nw)) out[group == w] <- parts[[w]]
   out

@@ -12,12 +12,12 @@ DEB="r-cran-cli r-cran-rlang r-cran-tibble r-cran-vctrs r-cran-lifecycle \
 r-cran-generics r-cran-tidyselect r-cran-ggplot2 r-cran-knitr \
 r-cran-rmarkdown r-cran-testthat r-cran-withr r-cran-mvtnorm r-cran-dplyr \
 r-cran-data.table r-cran-optparse r-cran-future r-cran-future.apply \
-r-cran-png pandoc qpdf devscripts libopenblas0-pthread"
+r-cran-parallelly r-cran-png pandoc qpdf devscripts libopenblas0-pthread"
 # arrow (optional, for Parquet and Feather) is deliberately not installed:
 # it is too heavy to build.
 R_PKGS="cli rlang tibble vctrs lifecycle generics tidyselect ggplot2 knitr \
 rmarkdown testthat withr mvtnorm dplyr data.table optparse future \
-future.apply png"
+future.apply parallelly png"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then
