@@ -502,7 +502,7 @@ read_npz <- function(path, member = NULL, columns = FALSE,
 # but unavailable suggestion makes R CMD check --as-cran report a note.
 # It is looked up at run time, after rlang::check_installed().
 read_arrow <- function(path, fmt, call = rlang::caller_env()) {
-  if (!requireNamespace("arrow", quietly = TRUE)) {
+  if (!rlang::is_installed("arrow")) {
     prd_abort(c("Reading {.file {basename(path)}} needs the {.pkg arrow} package, which is not installed.",
                 "i" = "Install it with {.code install.packages(\"arrow\")}, or save the features as {.file .npy}, {.file .csv} or {.file .rds}."),
               "package", call = call)

@@ -20,7 +20,7 @@ dir.create(outdir, showWarnings = FALSE, recursive = TRUE)
 suppressPackageStartupMessages(library(prdcurve))
 data("digits", package = "prdcurve", envir = environment())
 
-methods <- c("knn", "kde", "ipr", "coverage")
+methods <- c("tightest", "knn", "kde", "ipr", "coverage")
 set.seed(2026)
 res <- prd_class_subset(as.matrix(digits[, 1:64]), digits$digit,
                         q = c(1, 3, 5, 7, 9), method = methods)
@@ -42,8 +42,9 @@ if (requireNamespace("ggplot2", quietly = TRUE)) {
   truth <- curves[curves$method == "truth", ]
   p <- ggplot2::ggplot(est, ggplot2::aes(x = .data$recall,
                                          y = .data$precision,
-                                         colour = .data$method)) +
-    ggplot2::geom_path(linewidth = 0.7) +
+                                         colour = .data$method,
+                                         linetype = .data$method)) +
+    ggplot2::geom_path(linewidth = 0.6) +
     ggplot2::geom_path(data = truth, colour = "black", linetype = "dashed",
                        linewidth = 0.5) +
     ggplot2::facet_wrap(~panel, nrow = 1) +
@@ -53,8 +54,15 @@ if (requireNamespace("ggplot2", quietly = TRUE)) {
     ggplot2::scale_y_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
                                 expand = c(0, 0.02)) +
     ggplot2::coord_equal() +
+    # readable on white and in greyscale: no yellow, a line type per method
+    ggplot2::scale_colour_manual(values = c(tightest = "#D55E00", knn = "#0072B2",
+                                            kde = "#009E73", ipr = "#E69F00",
+                                            coverage = "#CC79A7")) +
+    ggplot2::scale_linetype_manual(values = c(tightest = "solid", knn = "longdash",
+                                              kde = "dotdash", ipr = "dotted",
+                                              coverage = "twodash")) +
     ggplot2::labs(
-      x = "recall", y = "precision", colour = "method",
+      x = "recall", y = "precision", colour = "method", linetype = "method",
       title = "Class-subset experiment on digits",
       subtitle = "P: digits 0-4; Q: digits 0 to q-1; dashed: the true rectangle"
     ) +
