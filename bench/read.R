@@ -128,7 +128,7 @@ load <- tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3],
 
 fmt <- function(x, d = 2) formatC(x, format = "f", digits = d, big.mark = ",")
 sec <- c(
-  "## Reading .npy files",
+  "# Reading .npy files",
   "",
   sprintf(paste0("`bench/read.R`, %s: a %s x %s float32 `.npy` file (%s MB) ",
                  "and the same values as CSV (%s MB, written by `fwrite`). ",
