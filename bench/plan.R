@@ -32,7 +32,7 @@ secs <- function(expr) system.time(expr)[["elapsed"]]
 if (what == "scalars") {
   prd_threads(2)
   t <- replicate(reps, c(
-    curves = secs(prd_curve(real, gen)),
+    curves = secs(prd_curve(real, gen, method = c("knn", "kde", "ipr", "coverage"))),
     all11 = secs(manifold_metrics(real, gen, k = 5)),
     four = secs(manifold_metrics(real, gen, k = 5, metrics = four))))
   med <- apply(t, 1, stats::median)
