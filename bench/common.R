@@ -37,3 +37,14 @@ write_section <- function(sec, path = "bench/results.md") {
   writeLines(new, path)
   invisible(path)
 }
+
+# The command-line options of a benchmark script: opt("draws", 200) is the
+# value after --draws (a string) or the default; flag("write") is TRUE when
+# --write is given.
+opt <- function(name, default, args = commandArgs(trailingOnly = TRUE)) {
+  i <- match(paste0("--", name), args)
+  if (is.na(i)) default else args[i + 1L]
+}
+flag <- function(name, args = commandArgs(trailingOnly = TRUE)) {
+  paste0("--", name) %in% args
+}

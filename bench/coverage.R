@@ -37,11 +37,6 @@ suppressPackageStartupMessages(library(prdcurve))
 source("bench/common.R")
 
 args <- commandArgs(trailingOnly = TRUE)
-opt <- function(name, default) {
-  i <- match(paste0("--", name), args)
-  if (is.na(i)) default else args[i + 1L]
-}
-flag <- function(name) paste0("--", name) %in% args
 
 n_draws <- as.integer(opt("draws", Sys.getenv("COVERAGE_DRAWS", "200")))
 n_reps <- as.integer(opt("replicates", Sys.getenv("COVERAGE_REPLICATES", "40")))

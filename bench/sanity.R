@@ -64,11 +64,6 @@ options(prdcurve.check_inputs = FALSE)
 options(prdcurve.hubness_budget = 0)
 
 args <- commandArgs(trailingOnly = TRUE)
-opt <- function(name, default) {
-  i <- match(paste0("--", name), args)
-  if (is.na(i)) default else args[i + 1L]
-}
-flag <- function(name) paste0("--", name) %in% args
 split_list <- function(x) strsplit(x, ",", fixed = TRUE)[[1]]
 
 # ---------------------------------------------------------------------------

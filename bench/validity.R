@@ -61,11 +61,6 @@ suppressPackageStartupMessages(library(prdcurve))
 source("bench/common.R")
 
 args <- commandArgs(trailingOnly = TRUE)
-opt <- function(name, default) {
-  i <- match(paste0("--", name), args)
-  if (is.na(i)) default else args[i + 1L]
-}
-flag <- function(name) paste0("--", name) %in% args
 nums <- function(x) as.numeric(strsplit(x, ",")[[1]])
 
 fast <- flag("fast")
