@@ -75,7 +75,8 @@ if (!interactive() && sys.nframe() == 0L && cores > 1L &&
 }
 available <- prdcurve:::curve_methods
 families <- strsplit(opt("families", paste(c(
-  intersect(c("knn", "kde", "ipr", "coverage", "linear", "quadratic"), available),
+  intersect(c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "stacked"),
+            available),
   intersect("tightest", available)), collapse = ",")), ",")[[1]]
 dims <- nums(opt("dims", if (fast) "256" else "16,64,256,1024,2048"))
 sizes <- nums(opt("sizes", if (fast) "1000" else "1000,5000,20000"))
@@ -339,7 +340,8 @@ run_tasks <- function(tasks, fun, label) {
 # ---- tables -----------------------------------------------------------------------
 
 method_order <- function(m) {
-  base <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "tightest")
+  base <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "stacked",
+            "tightest")
   order(match(m, base, nomatch = 99), m)
 }
 
