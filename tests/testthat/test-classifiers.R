@@ -485,3 +485,26 @@ test_that("stacked sees heavy tails that the quadratic discriminant cannot", {
   expect_gt(err[["quadratic"]], 0.2)
   expect_lt(abs(err[["stacked"]]), 0.05)
 })
+
+test_that("tightest leaves out families whose halves disagree (fragile extremes)", {
+  skip_on_cran()
+  # digits, P = digits 0-4, Q = digit 0 (true AUC 0.197, maximal recall
+  # 0.197): on one half of the evaluation rows kde and ipr look tightest,
+  # on the other a single generated point without generated neighbours
+  # sets their maximal recall to 1; read there, they would put the
+  # combined curve at AUC 0.32 with maximal recall 1
+  data("digits", package = "prdcurve", envir = environment())
+  set.seed(2026)
+  res <- prd_class_subset(as.matrix(digits[, 1:64]), digits$digit, q = 1,
+                          method = c("tightest", "kde", "knn"))
+  s <- summary(res$curves)
+  tight <- s[s$method == "tightest", ]
+  truth <- s[s$method == "truth", ]
+  expect_lt(abs(tight$auc - truth$auc), 0.05)
+  expect_lt(tight$max_recall, 0.3)
+  expect_equal(s$max_recall[s$method == "kde"], 1)
+  inf <- prd_curve_info(res$curves)
+  det <- inf$details[[which(inf$method == "tightest")]]
+  expect_true(all(c("kde", "ipr") %in% det$unstable))
+  expect_false(any(c(det$chosen$first, det$chosen$second) %in% det$unstable))
+})
