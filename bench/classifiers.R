@@ -33,6 +33,7 @@ cases <- list(
   knn = list(method = "knn"),
   linear = list(method = "linear"),
   quadratic = list(method = "quadratic"),
+  stacked = list(method = "stacked"),
   "tightest (linear, quadratic)" =
     list(method = "tightest", families = c("linear", "quadratic")),
   "tightest (linear, quadratic, knn)" =
