@@ -400,32 +400,21 @@ cross_folds <- function(n, call = rlang::caller_env()) {
 #' and ig of generated). The evaluation rows are halved at random (halves
 #' given); at each lambda the family with the lowest alpha on one half is
 #' read on the other half, and the two readings are averaged. The extremes
-#' (alpha_inf, beta_0) are chosen the same way. Families whose AUCs on the
-#' two halves differ by more than max(0.05, 4 x the median difference) are
-#' left out first (unless that leaves none).
-#' @return list(precision, recall, max_precision, max_recall, unstable (the
-#'   families left out), chosen: a tibble lambda, first, second (the family
-#'   chosen on each half)).
+#' (alpha_inf, beta_0) are chosen the same way.
+#' @return list(precision, recall, max_precision, max_recall, half_gap (each
+#'   family's |AUC on half 1 - AUC on half 2|), chosen: a tibble lambda,
+#'   first, second (the family chosen on each half)).
 #' @noRd
 tightest_envelope <- function(envs, halves_real, halves_gen, lambda) {
   e <- lapply(1:2, function(h) {
     lapply(envs, function(f) f(halves_real[[h]], halves_gen[[h]]))
   })
-  # stability screen: a family whose AUC differs between the halves far
-  # more than the others' (a few points decide its curve: one generated
-  # point with no generated neighbour sets kde's maximal recall to 1) is
-  # left out. The screen reads only |AUC_1 - AUC_2|: for exchangeable
-  # halves the difference is uncorrelated with the sum (independent when
-  # the two are jointly normal), so the screen does not bias the readings
-  # low. With identical families it leaves out all or none.
+  # the gap between each family's AUCs on the two halves (a diagnostic: a
+  # few points decide the curve of a family with a large gap)
   gap <- vapply(seq_along(envs), function(i) {
     abs(envelope_auc(lambda, e[[1]][[i]]) - envelope_auc(lambda, e[[2]][[i]]))
   }, numeric(1))
-  stable <- gap <= max(0.05, 4 * stats::median(gap))
-  if (!any(stable)) stable[] <- TRUE
-  unstable <- unique(names(envs)[!stable])
-  e <- lapply(e, function(h) h[stable])
-  fam <- names(envs)[stable]
+  fam <- names(envs)
   pick <- function(field, h) {
     vals <- vapply(e[[h]], function(r) r[[field]], numeric(length(e[[h]][[1]][[field]])))
     vals <- matrix(vals, ncol = length(fam))
@@ -445,7 +434,8 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda) {
   b0 <- cross("max_recall")
   alpha <- pmin(a$value, 1)
   list(precision = alpha, recall = pmin(alpha / lambda, 1),
-       max_precision = ainf$value, max_recall = b0$value, unstable = unstable,
+       max_precision = ainf$value, max_recall = b0$value,
+       half_gap = stats::setNames(gap, names(envs)),
        chosen = tibble::tibble(lambda = c(0, lambda, Inf),
                                first = c(b0$first, a$first, ainf$first),
                                second = c(b0$second, a$second, ainf$second)))
