@@ -123,7 +123,8 @@ bind_curves <- function(curves) {
 #'   `getOption("prdcurve.hubness_budget", 2e9)` multiply-adds, else `NA`;
 #'   `shrinkage`, `pooling` and `cross_fit` of the fitted families;
 #'   `families`, `chosen` (the family chosen on each half at each
-#'   \eqn{\lambda}) and `family_auc` of `"tightest"`), `replicates` (the replicate
+#'   \eqn{\lambda}), `family_auc` and `half_gap` (each family's |AUC on
+#'   one half - AUC on the other|) of `"tightest"`), `replicates` (the replicate
 #'   curves, when computed: replicates 2j - 1 and 2j are the complementary
 #'   halves of pair j) and `divisor` (c of the section Intervals of
 #'   [prd_curve()]: 4 when every set has an even number of rows).
