@@ -432,13 +432,34 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda) {
   a <- cross("precision")
   ainf <- cross("max_precision")
   b0 <- cross("max_recall")
-  alpha <- pmin(a$value, 1)
-  list(precision = alpha, recall = pmin(alpha / lambda, 1),
-       max_precision = ainf$value, max_recall = b0$value,
+  # readings of different families at neighbouring lambdas need not form a
+  # PR curve: take the smallest one above them that does (only raised, so
+  # still an upper-bound estimate; with one family nothing changes)
+  pr <- pr_majorant(pmin(a$value, 1), lambda, ainf$value, b0$value)
+  list(precision = pr$alpha, recall = pmin(pr$alpha / lambda, 1),
+       max_precision = pr$max_precision, max_recall = pr$max_recall,
        half_gap = stats::setNames(gap, names(envs)),
        chosen = tibble::tibble(lambda = c(0, lambda, Inf),
                                first = c(b0$first, a$first, ainf$first),
                                second = c(b0$second, a$second, ainf$second)))
+}
+
+#' The smallest curve at or above the values alpha (on the increasing grid
+#' lambda) that is a PR curve: alpha nondecreasing and alpha / lambda
+#' nonincreasing in lambda (Simon et al. 2019, Theorem 2), with the extremes
+#' alpha_inf >= every alpha and beta_0 >= every alpha / lambda; alpha <= 1.
+#' @noRd
+pr_majorant <- function(alpha, lambda, max_precision, max_recall) {
+  repeat {
+    old <- alpha
+    alpha <- cummax(alpha)
+    beta <- rev(cummax(rev(alpha / lambda)))
+    alpha <- pmin(beta * lambda, 1)
+    if (isTRUE(all(alpha == old))) break
+  }
+  list(alpha = alpha,
+       max_precision = max(max_precision, alpha),
+       max_recall = min(1, max(max_recall, pmin(alpha / lambda, 1))))
 }
 
 #' Random halves of 1..n (R's RNG), n >= 2.

@@ -525,3 +525,25 @@ test_that("tightest reports each family's gap between the halves", {
   gap <- prd_curve_info(cv)$details[[1]]$half_gap
   expect_equal(gap[["quadratic"]], abs(a[1] - a[2]), tolerance = 1e-12)
 })
+
+test_that("the combined curve is raised to the smallest PR curve above its readings", {
+  lambda <- c(0.5, 1, 2, 4)
+  # a dip in alpha and a rise of alpha / lambda between families' readings
+  r <- pr_majorant(c(0.30, 0.25, 0.90, 0.95), lambda, 0.9, 0.5)
+  # alpha nondecreasing: 0.25 -> 0.30; alpha / lambda nonincreasing:
+  # 0.90 / 2 = 0.45 > 0.30 / 1, so alpha(1) >= 0.45 and alpha(0.5) >= 0.225
+  expect_equal(r$alpha, c(0.30, 0.45, 0.90, 0.95))
+  expect_equal(r$max_precision, 0.95)
+  expect_equal(r$max_recall, 0.6)
+  # a PR curve already is its own majorant
+  a <- c(0.2, 0.35, 0.5, 0.6)
+  expect_identical(pr_majorant(a, lambda, 0.7, 0.5)$alpha, a)
+  # smallest: lowering any value breaks a constraint
+  for (i in seq_along(lambda)) {
+    b <- r$alpha
+    b[i] <- b[i] - 0.01
+    ok <- all(diff(b) >= 0) && all(diff(b / lambda) <= 0) &&
+      all(b >= c(0.30, 0.25, 0.90, 0.95))
+    expect_false(ok)
+  }
+})
