@@ -140,7 +140,10 @@
 #'   (R's RNG); at each \eqn{\lambda} the family with the lowest
 #'   \eqn{\hat\alpha_\lambda} on one half is read on the other half, the
 #'   halves are swapped and the two readings averaged (\eqn{\beta = \alpha /
-#'   \lambda}; the extremes likewise). The choice never sees the rows it is
+#'   \lambda}; the extremes likewise); the readings, which may come from
+#'   different families at neighbouring \eqn{\lambda}, are then raised to
+#'   the smallest PR curve above them (\eqn{\alpha} nondecreasing,
+#'   \eqn{\beta} nonincreasing; unchanged with one family). The choice never sees the rows it is
 #'   read on, so it is not biased low by the selection (with one family it
 #'   is that family's curve averaged over the two halves). The families are
 #'   `families` (default: `"linear"`, `"quadratic"`, `"stacked"` and the
