@@ -17,8 +17,12 @@
 # - cross radii without a split (entropies): X_f in blocks against Y_f,
 #   Y_f's rows merged from their kmax smallest in each block, as above.
 # - evaluation rows of a split: in blocks against the fit sets.
-# Without a split and with the full sweep (curves with split = 0), the
-# sweep stays in the calling process.
+# - the full sweep without a split (curves with split = 0): the fit rows
+#   (X_f's, then Y_f's) in blocks, each block's rows evaluated against the
+#   whole fit sets with their fit positions given (spec$self_rows), so each
+#   row is left out of its own balls as in process; own radii given
+#   (computed first, in blocks as above). A row's counts and radii are
+#   complete in its block.
 
 #' Whether the engine's sweeps go to futures: a non-sequential
 #' future::plan() with more than one worker (future.apply installed), and
@@ -72,6 +76,10 @@ engine_worker <- function(tasks, globals) {
   on.exit(.Call(ffi_threads, as.integer(old)), add = TRUE)
   lapply(tasks, function(t) {
     sets <- globals$sets[t$sets]
+    if (!is.null(t$fit_all)) {
+      # a block of the full sweep: the fit rows are the globals'
+      t$s$fit <- globals$fit
+    }
     engine_call(sets[[1]], sets[[2]], t$s, t$ks, t$what, own = t$own,
                 radii = t$radii, closed = t$closed, cross = t$cross,
                 precision = t$precision)
@@ -269,4 +277,40 @@ engine_combine_attrs <- function(out, parts) {
   used <- unique(vapply(parts, attr, "", "precision"))
   attr(out, "precision") <- if (length(used) == 1L) used else "mixed"
   out
+}
+
+#' The full sweep without a split (eval = the fit rows, self left out) on
+#' futures: the fit rows in blocks of nearly equal size (one per worker),
+#' each block's rows as evaluation rows against the whole fit sets, with
+#' their fit positions (`self_rows`). `own`: own radii of both fit sets
+#' (given when an estimator needs them). The outputs of engine_call(real,
+#' generated, s, ks, what, own, radii, closed), evaluation rows bound back
+#' in order (X_f's, then Y_f's).
+#' @noRd
+full_futures <- function(real, generated, s, ks, what, own, radii, closed,
+                         precision) {
+  fx <- as.integer(s$fit[[1]])
+  fy <- as.integer(s$fit[[2]])
+  nfx <- length(fx)
+  nF <- nfx + length(fy)
+  blocks <- engine_blocks(seq_len(nF), future::nbrOfWorkers())
+  tasks <- lapply(blocks, function(p) {
+    px <- p[p <= nfx]
+    py <- p[p > nfx] - nfx
+    list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
+         fit_all = TRUE,
+         s = list(eval = list(fx[px], fy[py]), self_rows = p),
+         own = own, radii = radii, closed = closed, precision = precision)
+  })
+  res <- engine_run_tasks(tasks, lengths(blocks) * as.double(nF),
+                          list(sets = list(real, generated),
+                               fit = list(fx, fy)))
+  table <- engine_estimators()
+  eval_out <- unlist(table$outputs[table$rows == "evaluation"])
+  out <- res[[1]]
+  for (o in names(out)) {
+    if (!(o %in% eval_out) || is.null(out[[o]])) next
+    out[[o]] <- do.call(rbind, lapply(res, `[[`, o))
+  }
+  engine_combine_attrs(out, res)
 }

@@ -72,6 +72,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
   spec <- list(
     fit = lapply(s$fit, as.integer),
     eval = eval,
+    # evaluation rows that are fit rows, left out of their own balls as
+    # without a split: their positions in the fit rows (engine-futures.R)
+    self_rows = if (!is.null(s$self_rows)) as.integer(s$self_rows),
     ks = as.integer(ks),
     estimators = as.character(estimators),
     own = own,
@@ -274,7 +277,25 @@ engine_neighbours <- function(real, generated, s, ks, what,
       sweeps <- setdiff(sweeps, c("symmetric:real", "symmetric:generated"))
     }
     radii_only <- all(rest %in% c("own", "query_x", "query_y"))
-    if (fut && cross && "cross-decide" %in% sweeps) {
+    full_fut <- fut && self && !cross && "full" %in% sweeps
+    own_out <- FALSE
+    if (full_fut && (is.null(own_arg) || is.null(own_arg[[2]])) &&
+        ("own" %in% rest ||
+         any(vapply(table$needs[match(rest, table$name)],
+                    function(nd) "own_radii" %in% nd, TRUE)))) {
+      # the full sweep would find the own radii by scattering each row's
+      # own ball (and return them): on futures they come first, in blocks
+      own_arg <- own_pair(ks)
+      own_out <- TRUE
+    }
+    if (full_fut) {
+      out <- full_futures(real, generated, s, ks, setdiff(rest, "own"),
+                          own_arg, radii, closed, precision)
+      if (own_out) {
+        out$own_x <- own_arg[[1]]
+        out$own_y <- own_arg[[2]]
+      }
+    } else if (fut && cross && "cross-decide" %in% sweeps) {
       out <- cross_futures(real, generated, s, ks, setdiff(rest, "own"),
                            own_arg, radii, closed, precision)
       if ("own" %in% rest) {
