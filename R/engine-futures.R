@@ -25,12 +25,12 @@
 #   complete in its block.
 
 #' Whether the engine's sweeps go to futures: a non-sequential
-#' future::plan() with more than one worker (future.apply installed), and
-#' option prdcurve.future not FALSE.
+#' future::plan() with more than one worker (package future installed),
+#' and option prdcurve.future not FALSE.
 #' @noRd
 engine_futures_on <- function() {
   !isFALSE(getOption("prdcurve.future")) &&
-    requireNamespace("future.apply", quietly = TRUE) &&
+    requireNamespace("future", quietly = TRUE) &&
     !inherits(future::plan(), "sequential") &&
     future::nbrOfWorkers() > 1
 }
@@ -39,7 +39,8 @@ engine_futures_on <- function() {
 #' the least loaded group, then one future per group; each task's result
 #' is returned in the order of `tasks`.
 #' @noRd
-engine_run_tasks <- function(tasks, sizes, globals) {
+engine_run_tasks <- function(tasks, sizes, globals,
+                             call = rlang::caller_env()) {
   nw <- min(future::nbrOfWorkers(), length(tasks))
   load <- numeric(nw)
   group <- integer(length(tasks))
@@ -49,15 +50,31 @@ engine_run_tasks <- function(tasks, sizes, globals) {
     load[w] <- load[w] + sizes[t]
   }
   groups <- lapply(seq_len(nw), function(w) tasks[group == w])
-  parts <- with_future_errors(future.apply::future_lapply(groups, function(g) {
-    # the worker's own copy of the package provides the engine
-    run <- utils::getFromNamespace("engine_worker", "prdcurve")
-    run(g, globals)
-  }, future.seed = NULL, future.packages = "prdcurve",
-  future.globals = list(globals = globals), future.scheduling = 1))
+  parts <- engine_future_map(groups, "engine_worker", globals, call = call)
   out <- vector("list", length(tasks))
   for (w in seq_len(nw)) out[group == w] <- parts[[w]]
   out
+}
+
+#' One future per item: `run` (the name of a function of the package,
+#' called as run(item, globals) by the worker's own copy of the package),
+#' the values in the order of `items`. The values are collected one by one
+#' with future::value(), which waits on the worker's connection: the
+#' calling process does not poll while the workers compute (as
+#' future.apply's resolve() loop does, at a measurable CPU cost).
+#' @noRd
+engine_future_map <- function(items, run, globals,
+                              call = rlang::caller_env()) {
+  with_future_errors({
+    fs <- lapply(items, function(item) {
+      future::future({
+        f <- utils::getFromNamespace(run, "prdcurve")
+        f(item, globals)
+      }, globals = list(item = item, globals = globals, run = run),
+      packages = "prdcurve", seed = NULL)
+    })
+    lapply(fs, future::value)
+  }, call)
 }
 
 #' A worker's tasks: each a call of engine_call() on the sets of
@@ -95,12 +112,33 @@ engine_blocks <- function(rows, nb) {
 }
 
 #' The k-th smallest of each row of the parts (matrices with the same rows,
-#' each row sorted), for each k of ks
+#' each row sorted), for each k of ks. Two parts a, b: the k-th smallest of
+#' their union is min over i of max(a_i, b_(k-i)) (a_0 = b_0 = -Inf), one
+#' of the values itself, in O(k) vector operations per k; more parts are
+#' sorted row by row.
 #' @noRd
 merge_smallest <- function(parts, ks) {
-  m <- do.call(cbind, parts)
-  nr <- nrow(m)
+  nr <- nrow(parts[[1]])
   if (nr == 0L) return(matrix(double(), 0L, length(ks)))
+  if (length(parts) == 2L) {
+    a <- parts[[1]]
+    b <- parts[[2]]
+    na <- ncol(a)
+    nb <- ncol(b)
+    out <- matrix(Inf, nr, length(ks))
+    for (j in seq_along(ks)) {
+      k <- ks[j]
+      r <- rep(Inf, nr)
+      for (i in max(0L, k - nb):min(k, na)) {
+        v <- if (i == 0L) b[, k] else if (i == k) a[, i] else
+          pmax(a[, i], b[, k - i])
+        r <- pmin(r, v)
+      }
+      out[, j] <- r
+    }
+    return(out)
+  }
+  m <- do.call(cbind, parts)
   o <- order(rep(seq_len(nr), ncol(m)), as.vector(m))
   s <- matrix(as.vector(m)[o], nr, ncol(m), byrow = TRUE)
   s[, ks, drop = FALSE]
@@ -111,57 +149,80 @@ merge_smallest <- function(parts, ks) {
 #' be too small for kmax (the caller then computes them in process).
 #' @noRd
 own_radii_futures <- function(x, rows, ks, precision) {
-  rows <- as.integer(rows)
+  own_radii_futures_sets(list(x), list(rows), ks, precision)[[1]]
+}
+
+#' Own radii of several sets (`xs`, fit rows `rows_list`) in one round of
+#' futures, their tasks balanced together; a list with one matrix per set,
+#' NULL for a set whose blocks would be too small for kmax.
+#' @noRd
+own_radii_futures_sets <- function(xs, rows_list, ks, precision) {
   kmax <- max(ks)
-  nb <- future::nbrOfWorkers()
-  while (nb > 1L && length(rows) %/% nb < kmax + 1L) nb <- nb - 1L
-  if (nb < 2L) return(NULL)
-  blocks <- engine_blocks(rows, nb)
   kk <- seq_len(kmax)
-  empty <- x[0, , drop = FALSE]
+  nsets <- length(xs)
+  empty <- nsets + 1L
+  zero <- function(b) matrix(0, length(b), kmax)
   tasks <- list()
   sizes <- numeric()
-  for (i in seq_len(nb)) {
-    tasks[[length(tasks) + 1L]] <- list(
-      sets = c(1L, 2L), what = "own", ks = kk, cross = FALSE, i = i, j = i,
-      s = list(fit = list(blocks[[i]], integer()), eval = NULL))
-    sizes <- c(sizes, length(blocks[[i]])^2 / 2)
+  plan <- vector("list", nsets)
+  for (g in seq_len(nsets)) {
+    rows <- as.integer(rows_list[[g]])
+    nb <- future::nbrOfWorkers()
+    while (nb > 1L && length(rows) %/% nb < kmax + 1L) nb <- nb - 1L
+    if (nb < 2L) next
+    blocks <- engine_blocks(rows, nb)
+    first <- length(tasks) + 1L
+    for (i in seq_len(nb)) {
+      tasks[[length(tasks) + 1L]] <- list(
+        sets = c(g, empty), what = "own", ks = kk, cross = FALSE, i = i,
+        j = i, s = list(fit = list(blocks[[i]], integer()), eval = NULL))
+      sizes <- c(sizes, length(blocks[[i]])^2 / 2)
+    }
+    for (i in seq_len(nb - 1L)) for (j in (i + 1L):nb) {
+      # B_i x B_j once: radii of B_i's rows in B_j (query_y) and of B_j's
+      # in B_i (query_x); own radii given (zeros, unused) so that no
+      # symmetric sweep runs
+      tasks[[length(tasks) + 1L]] <- list(
+        sets = c(g, g), what = c("query_x", "query_y"), ks = kk,
+        cross = FALSE, i = i, j = j,
+        own = list(zero(blocks[[i]]), zero(blocks[[j]])),
+        s = list(fit = list(blocks[[i]], blocks[[j]]), eval = NULL))
+      sizes <- c(sizes, length(blocks[[i]]) * length(blocks[[j]]))
+    }
+    plan[[g]] <- list(blocks = blocks, tasks = first:length(tasks))
   }
-  for (i in seq_len(nb - 1L)) for (j in (i + 1L):nb) {
-    # B_i x B_j once: radii of B_i's rows in B_j (query_y) and of B_j's in
-    # B_i (query_x); own radii given (zeros, unused) so that no symmetric
-    # sweep runs
-    zero <- function(b) matrix(0, length(b), kmax)
-    tasks[[length(tasks) + 1L]] <- list(
-      sets = c(1L, 1L), what = c("query_x", "query_y"), ks = kk,
-      cross = FALSE, i = i, j = j,
-      own = list(zero(blocks[[i]]), zero(blocks[[j]])),
-      s = list(fit = list(blocks[[i]], blocks[[j]]), eval = NULL))
-    sizes <- c(sizes, length(blocks[[i]]) * length(blocks[[j]]))
-  }
+  out <- vector("list", nsets)
+  if (!length(tasks)) return(out)
   tasks <- lapply(tasks, function(t) {
     t$radii <- list()
     t$closed <- TRUE
     t$precision <- precision
     t
   })
-  res <- engine_run_tasks(tasks, sizes, list(sets = list(x, empty)))
-  parts <- rep(list(list()), nb)
-  for (t in seq_along(tasks)) {
-    i <- tasks[[t]]$i
-    j <- tasks[[t]]$j
-    r <- res[[t]]
-    if (i == j) {
-      parts[[i]][[length(parts[[i]]) + 1L]] <- r$own_x
-    } else {
-      ni <- length(blocks[[i]])
-      nj <- length(blocks[[j]])
-      parts[[i]][[length(parts[[i]]) + 1L]] <- r$query_y[seq_len(ni), , drop = FALSE]
-      parts[[j]][[length(parts[[j]]) + 1L]] <-
-        r$query_x[ni + seq_len(nj), , drop = FALSE]
+  res <- engine_run_tasks(tasks, sizes,
+                          list(sets = c(xs, list(xs[[1]][0, , drop = FALSE]))))
+  for (g in seq_len(nsets)) {
+    if (is.null(plan[[g]])) next
+    blocks <- plan[[g]]$blocks
+    parts <- rep(list(list()), length(blocks))
+    for (t in plan[[g]]$tasks) {
+      i <- tasks[[t]]$i
+      j <- tasks[[t]]$j
+      r <- res[[t]]
+      if (i == j) {
+        parts[[i]][[length(parts[[i]]) + 1L]] <- r$own_x
+      } else {
+        ni <- length(blocks[[i]])
+        nj <- length(blocks[[j]])
+        parts[[i]][[length(parts[[i]]) + 1L]] <-
+          r$query_y[seq_len(ni), , drop = FALSE]
+        parts[[j]][[length(parts[[j]]) + 1L]] <-
+          r$query_x[ni + seq_len(nj), , drop = FALSE]
+      }
     }
+    out[[g]] <- do.call(rbind, lapply(parts, merge_smallest, ks = ks))
   }
-  do.call(rbind, lapply(parts, merge_smallest, ks = ks))
+  out
 }
 
 #' Cross decisions without a split (spec$cross) on futures: the outputs of

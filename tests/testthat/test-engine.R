@@ -470,7 +470,7 @@ test_that("several models share the real set's own radii, with results identical
 
 test_that("under a multisession future plan the evaluation blocks run as futures, with the same results", {
   skip_on_cran()
-  skip_if_not_installed("future.apply")
+  skip_if_not_installed("future")
   set.seed(314)
   real <- matrix(sample(0:4, 500 * 3, TRUE) + 0, ncol = 3)
   gen <- matrix(rnorm(450 * 3, 1), ncol = 3)
@@ -497,7 +497,7 @@ test_that("under a multisession future plan the evaluation blocks run as futures
 
 test_that("under futures, own radii and the sweeps without a split run on the workers, with the same results", {
   skip_on_cran()
-  skip_if_not_installed("future.apply")
+  skip_if_not_installed("future")
   set.seed(316)
   # ties (a grid) and offsets: exact radii and decisions at the windows
   real <- matrix(sample(0:5, 420 * 3, TRUE) + 1e3, ncol = 3)
@@ -574,7 +574,7 @@ test_that("evaluation rows given with their fit positions (self_rows) are left o
 
 test_that("under futures, the full sweep without a split (prd_curve(split = 0)) runs on the workers, with the same results", {
   skip_on_cran()
-  skip_if_not_installed("future.apply")
+  skip_if_not_installed("future")
   set.seed(318)
   # ties (a grid) and offsets: exact radii and decisions at the windows
   real <- matrix(sample(0:5, 430 * 3, TRUE) + 1e3, ncol = 3)
