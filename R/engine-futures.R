@@ -2,20 +2,21 @@
 # rows that each worker runs with the same C engine. Per-row results do not
 # depend on the blocks, so they are identical to the in-process run:
 #
-# - own radii (symmetric sweeps): the fit rows in blocks B_1..B_m; a task
-#   is a block against itself (symmetric tiles) or a pair of blocks
-#   (B_i x B_j once, both sides): every pair once, as in process. Each task
-#   gives every row its kmax smallest exact distances in that part (radii
-#   at k = 1..kmax), and a row's k-th radius is the k-th smallest of its
-#   parts: the exact k-th distance, the same value.
+# - own radii (symmetric sweeps in process): each fit set's rows in
+#   blocks, a block's rows against the whole set, each row left out of its
+#   own radii by its fit position (spec$self_rows): the exact k-th
+#   distances, the same values (see own_radii_futures_sets() for why not
+#   blocks against blocks).
 # - cross decisions without a split (manifold metrics): X_f in blocks, each
 #   against the whole of Y_f, both sides decided; a row of X_f is complete
 #   in its block, a row of Y_f sums its counts over the blocks (integers:
 #   exact). The ppr sums of Y_f's rows are sums of doubles, whose order
 #   the in-process sweep fixes (over X_f in order), so they come from Y_f
 #   in blocks against the whole of X_f, in that order.
-# - cross radii without a split (entropies): X_f in blocks against Y_f,
-#   Y_f's rows merged from their kmax smallest in each block, as above.
+# - cross radii without a split (entropies): X_f in blocks against Y_f
+#   (each pair once), Y_f's rows merged from their kmax smallest in each
+#   block: a row's k-th radius is the k-th smallest of its parts, the
+#   exact k-th distance, the same value.
 # - evaluation rows of a split: in blocks against the fit sets.
 # - the full sweep without a split (curves with split = 0): the fit rows
 #   (X_f's, then Y_f's) in blocks, each block's rows evaluated against the
@@ -80,7 +81,8 @@ engine_future_map <- function(items, run, globals,
 #' A worker's tasks: each a call of engine_call() on the sets of
 #' `globals`. The worker runs as many threads as it has cores
 #' (parallelly::availableCores(): one per multisession worker, the
-#' allocation of a Slurm job), or option prdcurve.worker_threads.
+#' allocation of a Slurm job), or option prdcurve.worker_threads; the
+#' BLAS (OpenBLAS) as many.
 #' @noRd
 engine_worker <- function(tasks, globals) {
   n <- getOption("prdcurve.worker_threads")
@@ -91,6 +93,11 @@ engine_worker <- function(tasks, globals) {
   old <- thread_info()[["set"]]
   .Call(ffi_threads, as.integer(n))
   on.exit(.Call(ffi_threads, as.integer(old)), add = TRUE)
+  # the BLAS's own threads too: with one engine thread the products are
+  # one BLAS call, whose threads (OpenBLAS: one per core of the machine,
+  # not of the worker) would oversubscribe the worker's share
+  old_blas <- engine_blas_threads(as.integer(n))
+  if (!is.na(old_blas)) on.exit(engine_blas_threads(old_blas), add = TRUE)
   lapply(tasks, function(t) {
     sets <- globals$sets[t$sets]
     if (!is.null(t$fit_all)) {
@@ -145,82 +152,59 @@ merge_smallest <- function(parts, ks) {
 }
 
 #' Own radii (squared, a column per k of ks) of the fit rows `rows` of x
-#' within themselves, self excluded, on futures; NULL when the blocks would
-#' be too small for kmax (the caller then computes them in process).
+#' within themselves, self excluded, on futures; NULL when there are too
+#' few rows for blocks (the caller then computes them in process).
 #' @noRd
 own_radii_futures <- function(x, rows, ks, precision) {
   own_radii_futures_sets(list(x), list(rows), ks, precision)[[1]]
 }
 
 #' Own radii of several sets (`xs`, fit rows `rows_list`) in one round of
-#' futures, their tasks balanced together; a list with one matrix per set,
-#' NULL for a set whose blocks would be too small for kmax.
+#' futures, their tasks balanced together: each set's fit rows in blocks,
+#' a block's rows as evaluation rows against the whole fit set with their
+#' fit positions (`self_rows`: self left out), their radii in it
+#' (query_x) at ks only. A list with one matrix per set (NULL for a set of
+#' fewer than two rows).
+#'
+#' Blocks against the whole set compute each pair twice, where the
+#' symmetric sweep of the calling process computes it once; blocks against
+#' blocks (each pair once) would need every k up to max(ks) from each part
+#' to merge them (the k-th smallest of their union), and that selection
+#' and its exact distances cost more than the products saved (2 cores,
+#' one thread per block: 3,000 x 2,048 at k = 55, 0.92 s in blocks against
+#' the whole set, 2.25 s in blocks against blocks, 0.91 s for the
+#' symmetric sweep in process; 10,000 x 64 at k = 100, 0.57 s, 6.46 s and
+#' 0.52 s).
 #' @noRd
 own_radii_futures_sets <- function(xs, rows_list, ks, precision) {
-  kmax <- max(ks)
-  kk <- seq_len(kmax)
   nsets <- length(xs)
   empty <- nsets + 1L
-  zero <- function(b) matrix(0, length(b), kmax)
+  nw <- future::nbrOfWorkers()
   tasks <- list()
   sizes <- numeric()
   plan <- vector("list", nsets)
   for (g in seq_len(nsets)) {
     rows <- as.integer(rows_list[[g]])
-    nb <- future::nbrOfWorkers()
-    while (nb > 1L && length(rows) %/% nb < kmax + 1L) nb <- nb - 1L
-    if (nb < 2L) next
-    blocks <- engine_blocks(rows, nb)
+    if (length(rows) < 2L) next
+    blocks <- engine_blocks(seq_along(rows), nw)
     first <- length(tasks) + 1L
-    for (i in seq_len(nb)) {
+    for (p in blocks) {
       tasks[[length(tasks) + 1L]] <- list(
-        sets = c(g, empty), what = "own", ks = kk, cross = FALSE, i = i,
-        j = i, s = list(fit = list(blocks[[i]], integer()), eval = NULL))
-      sizes <- c(sizes, length(blocks[[i]])^2 / 2)
+        sets = c(g, empty), what = "query_x", ks = ks, cross = FALSE,
+        s = list(fit = list(rows, integer()),
+                 eval = list(rows[p], integer()), self_rows = p),
+        own = NULL, radii = list(), closed = TRUE, precision = precision)
+      sizes <- c(sizes, length(p) * as.double(length(rows)))
     }
-    for (i in seq_len(nb - 1L)) for (j in (i + 1L):nb) {
-      # B_i x B_j once: radii of B_i's rows in B_j (query_y) and of B_j's
-      # in B_i (query_x); own radii given (zeros, unused) so that no
-      # symmetric sweep runs
-      tasks[[length(tasks) + 1L]] <- list(
-        sets = c(g, g), what = c("query_x", "query_y"), ks = kk,
-        cross = FALSE, i = i, j = j,
-        own = list(zero(blocks[[i]]), zero(blocks[[j]])),
-        s = list(fit = list(blocks[[i]], blocks[[j]]), eval = NULL))
-      sizes <- c(sizes, length(blocks[[i]]) * length(blocks[[j]]))
-    }
-    plan[[g]] <- list(blocks = blocks, tasks = first:length(tasks))
+    plan[[g]] <- first:length(tasks)
   }
   out <- vector("list", nsets)
   if (!length(tasks)) return(out)
-  tasks <- lapply(tasks, function(t) {
-    t$radii <- list()
-    t$closed <- TRUE
-    t$precision <- precision
-    t
-  })
   res <- engine_run_tasks(tasks, sizes,
                           list(sets = c(xs, list(xs[[1]][0, , drop = FALSE]))))
   for (g in seq_len(nsets)) {
     if (is.null(plan[[g]])) next
-    blocks <- plan[[g]]$blocks
-    parts <- rep(list(list()), length(blocks))
-    for (t in plan[[g]]$tasks) {
-      i <- tasks[[t]]$i
-      j <- tasks[[t]]$j
-      r <- res[[t]]
-      if (i == j) {
-        parts[[i]][[length(parts[[i]]) + 1L]] <- r$own_x
-      } else {
-        ni <- length(blocks[[i]])
-        nj <- length(blocks[[j]])
-        parts[[i]][[length(parts[[i]]) + 1L]] <-
-          r$query_y[seq_len(ni), , drop = FALSE]
-        parts[[j]][[length(parts[[j]]) + 1L]] <-
-          r$query_x[ni + seq_len(nj), , drop = FALSE]
-      }
-    }
-    out[[g]] <- do.call(rbind, lapply(parts, merge_smallest, ks = ks))
+    out[[g]] <- do.call(rbind, lapply(res[plan[[g]]], `[[`, "query_x"))
   }
   out
 }
