@@ -223,11 +223,17 @@ cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
   bx <- engine_blocks(seq_len(nfx), nw)
   counts <- setdiff(what, "ppr")
   ppr <- "ppr" %in% what
+  # the ppr sums of the rows of one side only are kept from each task (X_f's
+  # here, Y_f's below): the other side's radius is 0, so its sums (unused)
+  # cost no log terms, and only the kept side's radius bounds the pairs the
+  # sweep visits. The kept sums visit the same pairs in the same order.
+  rx_radii <- radii
+  if (ppr) rx_radii$ppr <- c(0, radii$ppr[2])
   tasks <- lapply(bx, function(b) {
     list(sets = c(1L, 2L), what = what, ks = ks, cross = TRUE,
          s = list(fit = list(fx[b], fy), eval = NULL),
          own = list(own[[1]][b, , drop = FALSE], own[[2]]),
-         radii = radii, closed = closed, precision = precision)
+         radii = rx_radii, closed = closed, precision = precision)
   })
   sizes <- lengths(bx) * as.double(nfy)
   by <- list()
@@ -237,7 +243,7 @@ cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
     tasks <- c(tasks, lapply(by, function(b) {
       list(sets = c(2L, 1L), what = "ppr", ks = ks, cross = TRUE,
            s = list(fit = list(fy[b], fx), eval = NULL), own = NULL,
-           radii = list(ppr = rev(radii$ppr)), closed = closed,
+           radii = list(ppr = c(0, radii$ppr[1])), closed = closed,
            precision = precision)
     }))
     sizes <- c(sizes, lengths(by) * as.double(nfx))
