@@ -59,8 +59,9 @@
 #' symmetric sweeps within each fit set (each pair once), and the real
 #' set's are computed once for all models. Under a non-sequential
 #' `future::plan()` the sweeps run on the workers in blocks of rows (own
-#' radii included; with `split = 0` the curves' sweep stays in the calling
-#' process); results are identical.
+#' radii included, and with `split = 0` the sweep of every fit row against
+#' both fit sets, each row still left out of its own balls); results are
+#' identical.
 #'
 #' @section Intervals: With `replicates = R > 0`, the whole estimate
 #'   (split included) is recomputed on P = ceiling(R / 2) pairs of

@@ -2,31 +2,36 @@
 # rows that each worker runs with the same C engine. Per-row results do not
 # depend on the blocks, so they are identical to the in-process run:
 #
-# - own radii (symmetric sweeps): the fit rows in blocks B_1..B_m; a task
-#   is a block against itself (symmetric tiles) or a pair of blocks
-#   (B_i x B_j once, both sides): every pair once, as in process. Each task
-#   gives every row its kmax smallest exact distances in that part (radii
-#   at k = 1..kmax), and a row's k-th radius is the k-th smallest of its
-#   parts: the exact k-th distance, the same value.
+# - own radii (symmetric sweeps in process): each fit set's rows in
+#   blocks, a block's rows against the whole set, each row left out of its
+#   own radii by its fit position (spec$self_rows): the exact k-th
+#   distances, the same values (see own_radii_futures_sets() for why not
+#   blocks against blocks).
 # - cross decisions without a split (manifold metrics): X_f in blocks, each
 #   against the whole of Y_f, both sides decided; a row of X_f is complete
 #   in its block, a row of Y_f sums its counts over the blocks (integers:
 #   exact). The ppr sums of Y_f's rows are sums of doubles, whose order
 #   the in-process sweep fixes (over X_f in order), so they come from Y_f
 #   in blocks against the whole of X_f, in that order.
-# - cross radii without a split (entropies): X_f in blocks against Y_f,
-#   Y_f's rows merged from their kmax smallest in each block, as above.
+# - cross radii without a split (entropies): X_f in blocks against Y_f
+#   (each pair once), Y_f's rows merged from their kmax smallest in each
+#   block: a row's k-th radius is the k-th smallest of its parts, the
+#   exact k-th distance, the same value.
 # - evaluation rows of a split: in blocks against the fit sets.
-# Without a split and with the full sweep (curves with split = 0), the
-# sweep stays in the calling process.
+# - the full sweep without a split (curves with split = 0): the fit rows
+#   (X_f's, then Y_f's) in blocks, each block's rows evaluated against the
+#   whole fit sets with their fit positions given (spec$self_rows), so each
+#   row is left out of its own balls as in process; own radii given
+#   (computed first, in blocks as above). A row's counts and radii are
+#   complete in its block.
 
 #' Whether the engine's sweeps go to futures: a non-sequential
-#' future::plan() with more than one worker (future.apply installed), and
-#' option prdcurve.future not FALSE.
+#' future::plan() with more than one worker (package future installed),
+#' and option prdcurve.future not FALSE.
 #' @noRd
 engine_futures_on <- function() {
   !isFALSE(getOption("prdcurve.future")) &&
-    requireNamespace("future.apply", quietly = TRUE) &&
+    requireNamespace("future", quietly = TRUE) &&
     !inherits(future::plan(), "sequential") &&
     future::nbrOfWorkers() > 1
 }
@@ -35,7 +40,8 @@ engine_futures_on <- function() {
 #' the least loaded group, then one future per group; each task's result
 #' is returned in the order of `tasks`.
 #' @noRd
-engine_run_tasks <- function(tasks, sizes, globals) {
+engine_run_tasks <- function(tasks, sizes, globals,
+                             call = rlang::caller_env()) {
   nw <- min(future::nbrOfWorkers(), length(tasks))
   load <- numeric(nw)
   group <- integer(length(tasks))
@@ -45,21 +51,38 @@ engine_run_tasks <- function(tasks, sizes, globals) {
     load[w] <- load[w] + sizes[t]
   }
   groups <- lapply(seq_len(nw), function(w) tasks[group == w])
-  parts <- with_future_errors(future.apply::future_lapply(groups, function(g) {
-    # the worker's own copy of the package provides the engine
-    run <- utils::getFromNamespace("engine_worker", "prdcurve")
-    run(g, globals)
-  }, future.seed = NULL, future.packages = "prdcurve",
-  future.globals = list(globals = globals), future.scheduling = 1))
+  parts <- engine_future_map(groups, "engine_worker", globals, call = call)
   out <- vector("list", length(tasks))
   for (w in seq_len(nw)) out[group == w] <- parts[[w]]
   out
 }
 
+#' One future per item: `run` (the name of a function of the package,
+#' called as run(item, globals) by the worker's own copy of the package),
+#' the values in the order of `items`. The values are collected one by one
+#' with future::value(), which waits on the worker's connection: the
+#' calling process does not poll while the workers compute (as
+#' future.apply's resolve() loop does, at a measurable CPU cost).
+#' @noRd
+engine_future_map <- function(items, run, globals,
+                              call = rlang::caller_env()) {
+  with_future_errors({
+    fs <- lapply(items, function(item) {
+      future::future({
+        f <- utils::getFromNamespace(run, "prdcurve")
+        f(item, globals)
+      }, globals = list(item = item, globals = globals, run = run),
+      packages = "prdcurve", seed = NULL)
+    })
+    lapply(fs, future::value)
+  }, call)
+}
+
 #' A worker's tasks: each a call of engine_call() on the sets of
 #' `globals`. The worker runs as many threads as it has cores
 #' (parallelly::availableCores(): one per multisession worker, the
-#' allocation of a Slurm job), or option prdcurve.worker_threads.
+#' allocation of a Slurm job), or option prdcurve.worker_threads; the
+#' BLAS (OpenBLAS) as many.
 #' @noRd
 engine_worker <- function(tasks, globals) {
   n <- getOption("prdcurve.worker_threads")
@@ -70,8 +93,17 @@ engine_worker <- function(tasks, globals) {
   old <- thread_info()[["set"]]
   .Call(ffi_threads, as.integer(n))
   on.exit(.Call(ffi_threads, as.integer(old)), add = TRUE)
+  # the BLAS's own threads too: with one engine thread the products are
+  # one BLAS call, whose threads (OpenBLAS: one per core of the machine,
+  # not of the worker) would oversubscribe the worker's share
+  old_blas <- engine_blas_threads(as.integer(n))
+  if (!is.na(old_blas)) on.exit(engine_blas_threads(old_blas), add = TRUE)
   lapply(tasks, function(t) {
     sets <- globals$sets[t$sets]
+    if (!is.null(t$fit_all)) {
+      # a block of the full sweep: the fit rows are the globals'
+      t$s$fit <- globals$fit
+    }
     engine_call(sets[[1]], sets[[2]], t$s, t$ks, t$what, own = t$own,
                 radii = t$radii, closed = t$closed, cross = t$cross,
                 precision = t$precision)
@@ -87,73 +119,94 @@ engine_blocks <- function(rows, nb) {
 }
 
 #' The k-th smallest of each row of the parts (matrices with the same rows,
-#' each row sorted), for each k of ks
+#' each row sorted), for each k of ks. Two parts a, b: the k-th smallest of
+#' their union is min over i of max(a_i, b_(k-i)) (a_0 = b_0 = -Inf), one
+#' of the values itself, in O(k) vector operations per k; more parts are
+#' sorted row by row.
 #' @noRd
 merge_smallest <- function(parts, ks) {
-  m <- do.call(cbind, parts)
-  nr <- nrow(m)
+  nr <- nrow(parts[[1]])
   if (nr == 0L) return(matrix(double(), 0L, length(ks)))
+  if (length(parts) == 2L) {
+    a <- parts[[1]]
+    b <- parts[[2]]
+    na <- ncol(a)
+    nb <- ncol(b)
+    out <- matrix(Inf, nr, length(ks))
+    for (j in seq_along(ks)) {
+      k <- ks[j]
+      r <- rep(Inf, nr)
+      for (i in max(0L, k - nb):min(k, na)) {
+        v <- if (i == 0L) b[, k] else if (i == k) a[, i] else
+          pmax(a[, i], b[, k - i])
+        r <- pmin(r, v)
+      }
+      out[, j] <- r
+    }
+    return(out)
+  }
+  m <- do.call(cbind, parts)
   o <- order(rep(seq_len(nr), ncol(m)), as.vector(m))
   s <- matrix(as.vector(m)[o], nr, ncol(m), byrow = TRUE)
   s[, ks, drop = FALSE]
 }
 
 #' Own radii (squared, a column per k of ks) of the fit rows `rows` of x
-#' within themselves, self excluded, on futures; NULL when the blocks would
-#' be too small for kmax (the caller then computes them in process).
+#' within themselves, self excluded, on futures; NULL when there are too
+#' few rows for blocks (the caller then computes them in process).
 #' @noRd
 own_radii_futures <- function(x, rows, ks, precision) {
-  rows <- as.integer(rows)
-  kmax <- max(ks)
-  nb <- future::nbrOfWorkers()
-  while (nb > 1L && length(rows) %/% nb < kmax + 1L) nb <- nb - 1L
-  if (nb < 2L) return(NULL)
-  blocks <- engine_blocks(rows, nb)
-  kk <- seq_len(kmax)
-  empty <- x[0, , drop = FALSE]
+  own_radii_futures_sets(list(x), list(rows), ks, precision)[[1]]
+}
+
+#' Own radii of several sets (`xs`, fit rows `rows_list`) in one round of
+#' futures, their tasks balanced together: each set's fit rows in blocks,
+#' a block's rows as evaluation rows against the whole fit set with their
+#' fit positions (`self_rows`: self left out), their radii in it
+#' (query_x) at ks only. A list with one matrix per set (NULL for a set of
+#' fewer than two rows).
+#'
+#' Blocks against the whole set compute each pair twice, where the
+#' symmetric sweep of the calling process computes it once; blocks against
+#' blocks (each pair once) would need every k up to max(ks) from each part
+#' to merge them (the k-th smallest of their union), and that selection
+#' and its exact distances cost more than the products saved (2 cores,
+#' one thread per block: 3,000 x 2,048 at k = 55, 0.92 s in blocks against
+#' the whole set, 2.25 s in blocks against blocks, 0.91 s for the
+#' symmetric sweep in process; 10,000 x 64 at k = 100, 0.57 s, 6.46 s and
+#' 0.52 s).
+#' @noRd
+own_radii_futures_sets <- function(xs, rows_list, ks, precision) {
+  nsets <- length(xs)
+  empty <- nsets + 1L
+  nw <- future::nbrOfWorkers()
   tasks <- list()
   sizes <- numeric()
-  for (i in seq_len(nb)) {
-    tasks[[length(tasks) + 1L]] <- list(
-      sets = c(1L, 2L), what = "own", ks = kk, cross = FALSE, i = i, j = i,
-      s = list(fit = list(blocks[[i]], integer()), eval = NULL))
-    sizes <- c(sizes, length(blocks[[i]])^2 / 2)
-  }
-  for (i in seq_len(nb - 1L)) for (j in (i + 1L):nb) {
-    # B_i x B_j once: radii of B_i's rows in B_j (query_y) and of B_j's in
-    # B_i (query_x); own radii given (zeros, unused) so that no symmetric
-    # sweep runs
-    zero <- function(b) matrix(0, length(b), kmax)
-    tasks[[length(tasks) + 1L]] <- list(
-      sets = c(1L, 1L), what = c("query_x", "query_y"), ks = kk,
-      cross = FALSE, i = i, j = j,
-      own = list(zero(blocks[[i]]), zero(blocks[[j]])),
-      s = list(fit = list(blocks[[i]], blocks[[j]]), eval = NULL))
-    sizes <- c(sizes, length(blocks[[i]]) * length(blocks[[j]]))
-  }
-  tasks <- lapply(tasks, function(t) {
-    t$radii <- list()
-    t$closed <- TRUE
-    t$precision <- precision
-    t
-  })
-  res <- engine_run_tasks(tasks, sizes, list(sets = list(x, empty)))
-  parts <- rep(list(list()), nb)
-  for (t in seq_along(tasks)) {
-    i <- tasks[[t]]$i
-    j <- tasks[[t]]$j
-    r <- res[[t]]
-    if (i == j) {
-      parts[[i]][[length(parts[[i]]) + 1L]] <- r$own_x
-    } else {
-      ni <- length(blocks[[i]])
-      nj <- length(blocks[[j]])
-      parts[[i]][[length(parts[[i]]) + 1L]] <- r$query_y[seq_len(ni), , drop = FALSE]
-      parts[[j]][[length(parts[[j]]) + 1L]] <-
-        r$query_x[ni + seq_len(nj), , drop = FALSE]
+  plan <- vector("list", nsets)
+  for (g in seq_len(nsets)) {
+    rows <- as.integer(rows_list[[g]])
+    if (length(rows) < 2L) next
+    blocks <- engine_blocks(seq_along(rows), nw)
+    first <- length(tasks) + 1L
+    for (p in blocks) {
+      tasks[[length(tasks) + 1L]] <- list(
+        sets = c(g, empty), what = "query_x", ks = ks, cross = FALSE,
+        s = list(fit = list(rows, integer()),
+                 eval = list(rows[p], integer()), self_rows = p),
+        own = NULL, radii = list(), closed = TRUE, precision = precision)
+      sizes <- c(sizes, length(p) * as.double(length(rows)))
     }
+    plan[[g]] <- first:length(tasks)
   }
-  do.call(rbind, lapply(parts, merge_smallest, ks = ks))
+  out <- vector("list", nsets)
+  if (!length(tasks)) return(out)
+  res <- engine_run_tasks(tasks, sizes,
+                          list(sets = c(xs, list(xs[[1]][0, , drop = FALSE]))))
+  for (g in seq_len(nsets)) {
+    if (is.null(plan[[g]])) next
+    out[[g]] <- do.call(rbind, lapply(res[plan[[g]]], `[[`, "query_x"))
+  }
+  out
 }
 
 #' Cross decisions without a split (spec$cross) on futures: the outputs of
@@ -170,11 +223,17 @@ cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
   bx <- engine_blocks(seq_len(nfx), nw)
   counts <- setdiff(what, "ppr")
   ppr <- "ppr" %in% what
+  # the ppr sums of the rows of one side only are kept from each task (X_f's
+  # here, Y_f's below): the other side's radius is 0, so its sums (unused)
+  # cost no log terms, and only the kept side's radius bounds the pairs the
+  # sweep visits. The kept sums visit the same pairs in the same order.
+  rx_radii <- radii
+  if (ppr) rx_radii$ppr <- c(0, radii$ppr[2])
   tasks <- lapply(bx, function(b) {
     list(sets = c(1L, 2L), what = what, ks = ks, cross = TRUE,
          s = list(fit = list(fx[b], fy), eval = NULL),
          own = list(own[[1]][b, , drop = FALSE], own[[2]]),
-         radii = radii, closed = closed, precision = precision)
+         radii = rx_radii, closed = closed, precision = precision)
   })
   sizes <- lengths(bx) * as.double(nfy)
   by <- list()
@@ -184,7 +243,7 @@ cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
     tasks <- c(tasks, lapply(by, function(b) {
       list(sets = c(2L, 1L), what = "ppr", ks = ks, cross = TRUE,
            s = list(fit = list(fy[b], fx), eval = NULL), own = NULL,
-           radii = list(ppr = rev(radii$ppr)), closed = closed,
+           radii = list(ppr = c(0, radii$ppr[1])), closed = closed,
            precision = precision)
     }))
     sizes <- c(sizes, lengths(by) * as.double(nfx))
@@ -269,4 +328,40 @@ engine_combine_attrs <- function(out, parts) {
   used <- unique(vapply(parts, attr, "", "precision"))
   attr(out, "precision") <- if (length(used) == 1L) used else "mixed"
   out
+}
+
+#' The full sweep without a split (eval = the fit rows, self left out) on
+#' futures: the fit rows in blocks of nearly equal size (one per worker),
+#' each block's rows as evaluation rows against the whole fit sets, with
+#' their fit positions (`self_rows`). `own`: own radii of both fit sets
+#' (given when an estimator needs them). The outputs of engine_call(real,
+#' generated, s, ks, what, own, radii, closed), evaluation rows bound back
+#' in order (X_f's, then Y_f's).
+#' @noRd
+full_futures <- function(real, generated, s, ks, what, own, radii, closed,
+                         precision) {
+  fx <- as.integer(s$fit[[1]])
+  fy <- as.integer(s$fit[[2]])
+  nfx <- length(fx)
+  nF <- nfx + length(fy)
+  blocks <- engine_blocks(seq_len(nF), future::nbrOfWorkers())
+  tasks <- lapply(blocks, function(p) {
+    px <- p[p <= nfx]
+    py <- p[p > nfx] - nfx
+    list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
+         fit_all = TRUE,
+         s = list(eval = list(fx[px], fy[py]), self_rows = p),
+         own = own, radii = radii, closed = closed, precision = precision)
+  })
+  res <- engine_run_tasks(tasks, lengths(blocks) * as.double(nF),
+                          list(sets = list(real, generated),
+                               fit = list(fx, fy)))
+  table <- engine_estimators()
+  eval_out <- unlist(table$outputs[table$rows == "evaluation"])
+  out <- res[[1]]
+  for (o in names(out)) {
+    if (!(o %in% eval_out) || is.null(out[[o]])) next
+    out[[o]] <- do.call(rbind, lapply(res, `[[`, o))
+  }
+  engine_combine_attrs(out, res)
 }

@@ -72,6 +72,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
   spec <- list(
     fit = lapply(s$fit, as.integer),
     eval = eval,
+    # evaluation rows that are fit rows, left out of their own balls as
+    # without a split: their positions in the fit rows (engine-futures.R)
+    self_rows = if (!is.null(s$self_rows)) as.integer(s$self_rows),
     ks = as.integer(ks),
     estimators = as.character(estimators),
     own = own,
@@ -209,19 +212,23 @@ engine_neighbours <- function(real, generated, s, ks, what,
   # on futures (engine-futures.R): own radii computed first, in blocks
   fut <- engine_futures_on()
   own_pair <- function(k) {
-    one <- function(x, rows) {
-      r <- own_radii_futures(x, rows, k, precision)
-      if (is.null(r)) {
-        r <- engine_call(x, x[0, , drop = FALSE],
-                         list(fit = list(as.integer(rows), integer()),
-                              eval = NULL), k, "own", precision = precision,
-                         call = call)$own_x
-      }
-      r
+    in_process <- function(x, rows) {
+      engine_call(x, x[0, , drop = FALSE],
+                  list(fit = list(as.integer(rows), integer()), eval = NULL),
+                  k, "own", precision = precision, call = call)$own_x
     }
-    ox <- if (!is.null(shared)) shared_own_real(shared, real, s, k, call)
-    if (is.null(ox)) ox <- one(real, s$fit[[1]])
-    list(ox, one(generated, s$fit[[2]]))
+    # the real set's from the shared cache, or both sets' in one round of
+    # futures (their tasks balanced together)
+    ox <- if (!is.null(shared)) shared_own_get(shared, s, k)
+    r <- if (is.null(ox)) {
+      own_radii_futures_sets(list(real, generated), s$fit, k, precision)
+    } else {
+      list(ox, own_radii_futures(generated, s$fit[[2]], k, precision))
+    }
+    if (is.null(r[[1]])) r[[1]] <- in_process(real, s$fit[[1]])
+    if (is.null(ox) && !is.null(shared)) shared_own_put(shared, s, k, r[[1]])
+    if (is.null(r[[2]])) r[[2]] <- in_process(generated, s$fit[[2]])
+    r
   }
   if (length(derived)) {
     k_own <- sort(unique(c(ks, as.integer(derived))))
@@ -274,7 +281,25 @@ engine_neighbours <- function(real, generated, s, ks, what,
       sweeps <- setdiff(sweeps, c("symmetric:real", "symmetric:generated"))
     }
     radii_only <- all(rest %in% c("own", "query_x", "query_y"))
-    if (fut && cross && "cross-decide" %in% sweeps) {
+    full_fut <- fut && self && !cross && "full" %in% sweeps
+    own_out <- FALSE
+    if (full_fut && (is.null(own_arg) || is.null(own_arg[[2]])) &&
+        ("own" %in% rest ||
+         any(vapply(table$needs[match(rest, table$name)],
+                    function(nd) "own_radii" %in% nd, TRUE)))) {
+      # the full sweep would find the own radii by scattering each row's
+      # own ball (and return them): on futures they come first, in blocks
+      own_arg <- own_pair(ks)
+      own_out <- TRUE
+    }
+    if (full_fut) {
+      out <- full_futures(real, generated, s, ks, setdiff(rest, "own"),
+                          own_arg, radii, closed, precision)
+      if (own_out) {
+        out$own_x <- own_arg[[1]]
+        out$own_y <- own_arg[[2]]
+      }
+    } else if (fut && cross && "cross-decide" %in% sweeps) {
       out <- cross_futures(real, generated, s, ks, setdiff(rest, "own"),
                            own_arg, radii, closed, precision)
       if ("own" %in% rest) {
@@ -323,65 +348,36 @@ engine_neighbours <- function(real, generated, s, ks, what,
   out
 }
 
-#' The evaluation rows in blocks, one future per block (each worker runs
-#' the same C engine on its block against the fit sets, own radii given),
-#' the per-row outputs bound back in order in R. Per-row results do not
-#' depend on the blocks, so they equal the in-process run.
+#' The evaluation rows in blocks, one per worker (each worker runs the
+#' same C engine on its block against the fit sets, own radii given), the
+#' per-row outputs bound back in order in R. Per-row results do not depend
+#' on the blocks, so they equal the in-process run.
 #' @noRd
 engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
                            precision, call = rlang::caller_env()) {
+  ex <- as.integer(s$eval[[1]])
+  ey <- as.integer(s$eval[[2]])
+  nex <- length(ex)
+  ne <- nex + length(ey)
   nw <- future::nbrOfWorkers()
-  chunk <- function(v) {
-    if (!length(v)) return(rep(list(v), nw))
-    split(v, cut(seq_along(v), min(nw, length(v)), labels = FALSE))[
-      as.character(seq_len(nw))]
-  }
-  ex <- chunk(as.integer(s$eval[[1]]))
-  ey <- chunk(as.integer(s$eval[[2]]))
-  blocks <- lapply(seq_len(nw), function(w) {
-    list(if (is.null(ex[[w]])) integer() else ex[[w]],
-         if (is.null(ey[[w]])) integer() else ey[[w]])
+  # blocks of the evaluation rows (real's, then generated's), in order
+  blocks <- if (ne > 0L) engine_blocks(seq_len(ne), nw) else list(integer())
+  tasks <- lapply(blocks, function(p) {
+    list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
+         s = list(fit = s$fit,
+                  eval = list(ex[p[p <= nex]], ey[p[p > nex] - nex])),
+         own = own, radii = radii, closed = closed, precision = precision)
   })
-  blocks <- blocks[vapply(blocks, function(b) length(b[[1]]) + length(b[[2]]),
-                          0L) > 0L]
-  fit <- s$fit
-  parts <- with_future_errors(future.apply::future_lapply(blocks, function(b) {
-    # the worker's own copy of the package provides the engine
-    block <- utils::getFromNamespace("engine_block", "prdcurve")
-    block(real, generated, fit, b, ks, what, own, radii, closed, precision)
-  }, future.seed = NULL, future.packages = "prdcurve",
-  future.globals = list(real = real, generated = generated, fit = fit,
-                        ks = ks,
-                        what = what, own = own, radii = radii,
-                        closed = closed, precision = precision)), call)
+  parts <- engine_run_tasks(tasks, pmax(lengths(blocks), 1),
+                            list(sets = list(real, generated)), call = call)
   table <- engine_estimators()
   eval_out <- unlist(table$outputs[table$rows == "evaluation"])
   out <- parts[[1]]
   for (o in names(out)) {
     if (!(o %in% eval_out) || is.null(out[[o]])) next
-    xs <- lapply(seq_along(parts), function(w) {
-      parts[[w]][[o]][seq_along(blocks[[w]][[1]]), , drop = FALSE]
-    })
-    ys <- lapply(seq_along(parts), function(w) {
-      parts[[w]][[o]][length(blocks[[w]][[1]]) + seq_along(blocks[[w]][[2]]),
-                      , drop = FALSE]
-    })
-    out[[o]] <- do.call(rbind, c(xs, ys))
+    out[[o]] <- do.call(rbind, lapply(parts, `[[`, o))
   }
-  attr(out, "exact") <- sum(vapply(parts, attr, 0, "exact"))
-  attr(out, "threads") <- max(vapply(parts, attr, 0L, "threads"))
-  used <- unique(vapply(parts, attr, "", "precision"))
-  attr(out, "precision") <- if (length(used) == 1L) used else "mixed"
-  out
-}
-
-#' One block of evaluation rows, in a worker
-#' @noRd
-engine_block <- function(real, generated, fit, eval, ks, what, own, radii,
-                         closed, precision = "single") {
-  f <- utils::getFromNamespace("engine_call", "prdcurve")
-  f(real, generated, list(fit = fit, eval = eval), ks, what, own, radii,
-    closed, precision = precision)
+  engine_combine_attrs(out, parts)
 }
 
 #' A cache for the work that depends on the real set only, shared by the
@@ -399,11 +395,9 @@ engine_shared <- function() {
 #' so they do not depend on the precision of the products.
 #' @noRd
 shared_own_real <- function(shared, real, s, ks, call) {
+  own <- shared_own_get(shared, s, ks)
+  if (!is.null(own)) return(own)
   fx <- as.integer(s$fit[[1]])
-  ks <- as.integer(ks)
-  for (e in shared$entries) {
-    if (identical(e$ks, ks) && identical(e$fit, fx)) return(e$own)
-  }
   own <- if (engine_futures_on()) {
     own_radii_futures(real, fx, ks, engine_precision(call))
   }
@@ -413,9 +407,27 @@ shared_own_real <- function(shared, real, s, ks, call) {
                        "own", precision = engine_precision(call),
                        call = call)$own_x
   }
-  shared$entries[[length(shared$entries) + 1L]] <-
-    list(fit = fx, ks = ks, own = own)
+  shared_own_put(shared, s, ks, own)
   own
+}
+
+#' The cached own radii of the real fit rows of `s` at ks, or NULL
+#' @noRd
+shared_own_get <- function(shared, s, ks) {
+  fx <- as.integer(s$fit[[1]])
+  ks <- as.integer(ks)
+  for (e in shared$entries) {
+    if (identical(e$ks, ks) && identical(e$fit, fx)) return(e$own)
+  }
+  NULL
+}
+
+#' Cache the own radii `own` of the real fit rows of `s` at ks
+#' @noRd
+shared_own_put <- function(shared, s, ks, own) {
+  shared$entries[[length(shared$entries) + 1L]] <-
+    list(fit = as.integer(s$fit[[1]]), ks = as.integer(ks), own = own)
+  invisible(own)
 }
 
 #' Lower envelope of the classifier family (SPEC.md section 2)

@@ -23,7 +23,8 @@
 #' again. Workers of `future` plans that start new R processes run as many
 #' threads as `parallelly::availableCores()` gives them (one per
 #' `multisession` worker; a Slurm job's cores), or
-#' `options(prdcurve.worker_threads = n)`.
+#' `options(prdcurve.worker_threads = n)`; during the engine's work there,
+#' OpenBLAS runs as many threads too.
 #'
 #' The environment variables are read at every call, so [Sys.setenv()]
 #' takes effect at once. The global OpenMP setting is never changed: each

@@ -7,12 +7,17 @@
 #                                            four scalars (no split) vs the
 #                                            four curves (prd_curve(), split
 #                                            0.5 default)
-#   Rscript bench/plan.R future N D [REPS]    manifold_metrics() without a
-#                                            split (11 metrics and four), in
-#                                            process with 2 threads vs
-#                                            multisession, 2 workers of one
-#                                            thread; the workers' share of
-#                                            the CPU time
+#   Rscript bench/plan.R future N D [REPS] [CASES]
+#                                            manifold_metrics() without a
+#                                            split (11 metrics and four) and
+#                                            the four neighbour curves with
+#                                            split = 0, in process with 2
+#                                            threads vs multisession, 2
+#                                            workers of one thread; the
+#                                            workers' share of the CPU time.
+#                                            CASES: a comma-separated subset
+#                                            of all11,four,curve0 (default
+#                                            all three)
 # Prints a table and a line "RESULT ...".
 args <- commandArgs(trailingOnly = TRUE)
 what <- args[1]
@@ -65,30 +70,41 @@ if (what == "scalars") {
   options(prdcurve.worker_threads = 1L)
   # warm the workers (package loaded)
   invisible(future::value(future::future(prdcurve::prd_threads())))
+  cases <- if (length(args) >= 5) strsplit(args[5], ",")[[1]] else
+    c("all11", "four", "curve0")
+  nb <- c("knn", "kde", "ipr", "coverage")
+  calls <- list(
+    all11 = function() manifold_metrics(real, gen, k = 5),
+    four = function() manifold_metrics(real, gen, k = 5, metrics = four),
+    curve0 = function() prd_curve(real, gen, split = 0, method = nb))
+  labels <- c(all11 = "11 metrics", four = "four scalars",
+              curve0 = "four curves, split = 0")
   rows <- character()
-  for (m in list(all11 = NULL, four = four)) {
-    met <- if (is.null(m)) prdcurve:::manifold_metric_names() else m
+  for (cs in cases) {
     res <- replicate(reps, {
       options(prdcurve.future = FALSE)
       prd_threads(2)
-      t_in <- secs(a <- manifold_metrics(real, gen, k = 5, metrics = met))
+      l0 <- load1()
+      t_in <- secs(a <- calls[[cs]]())
       options(prdcurve.future = TRUE)
       k0 <- kids_cpu(); s0 <- self_cpu()
-      t_fu <- secs(b <- manifold_metrics(real, gen, k = 5, metrics = met))
+      t_fu <- secs(b <- calls[[cs]]())
       k1 <- kids_cpu(); s1 <- self_cpu()
       stopifnot(identical(a, b))
       c(in_process = t_in, futures = t_fu,
-        workers_share = (k1 - k0) / ((k1 - k0) + (s1 - s0)))
+        workers_share = (k1 - k0) / ((k1 - k0) + (s1 - s0)),
+        caller_cpu = s1 - s0, load = (l0 + load1()) / 2)
     })
     med <- apply(res, 1, stats::median)
     rows <- c(rows, sprintf(
-      "| %s, %s x %d, no split | in process (2 threads) %.2f s | 2 workers x 1 thread %.2f s (%.2fx) | workers' CPU share %.0f%% | identical | load %.1f |",
-      if (is.null(m)) "11 metrics" else "four scalars",
-      format(n, big.mark = ","), d, med[["in_process"]], med[["futures"]],
-      med[["futures"]] / med[["in_process"]], 100 * med[["workers_share"]],
-      load1()))
+      "| %s, %s x %d, no split | in process (2 threads) %.2f s | 2 workers x 1 thread %.2f s (%.2fx) | workers' CPU share %.0f%% (calling process %.2f s) | identical | load %.1f |",
+      labels[[cs]], format(n, big.mark = ","), d, med[["in_process"]],
+      med[["futures"]], med[["futures"]] / med[["in_process"]],
+      100 * med[["workers_share"]], med[["caller_cpu"]], med[["load"]]))
     cat(rows[length(rows)], "\n")
-    cat("ratios per run:", paste(sprintf("%.2f", res["futures", ] / res["in_process", ]), collapse = " "), "\n")
+    cat("ratios per run:", paste(sprintf("%.2f", res["futures", ] / res["in_process", ]), collapse = " "),
+        "; shares:", paste(sprintf("%.0f%%", 100 * res["workers_share", ]), collapse = " "),
+        "; loads:", paste(sprintf("%.1f", res["load", ]), collapse = " "), "\n")
   }
   future::plan(future::sequential)
 }

@@ -11,6 +11,8 @@ typedef struct {
   nb_call c;
   int nEx;             /* evaluation rows of real (the rest: generated) */
   int self;            /* query row i is fit row i */
+  const int *self_pos; /* or (evaluation rows that are fit rows): query row
+                          i is fit row self_pos[i]; NULL: none */
   int needs;           /* radii to compute for every row */
   int act[N_EST];      /* estimators visited in this sweep */
   int n_act;
@@ -24,7 +26,7 @@ static void nb_visit(void *ctx, const prd_ref *ref, prd_row *row) {
   nb_sweep *w = (nb_sweep *) ctx;
   int i = row->i, nFx = w->c.nFx, nF = w->c.nF, nk = w->c.nk;
   int isx = w->self ? (i < nFx) : (i < w->nEx);
-  int s = w->self ? i : -1;
+  int s = w->self ? i : (w->self_pos ? w->self_pos[i] : -1);
   double *heap = w->heap + (size_t) row->tid * w->kmax;
   double *rx = w->kbuf + (size_t) row->tid * 3 * nk, *ry = rx + nk,
          *ra = ry + nk;
@@ -115,10 +117,25 @@ static void centred_norms(const double *M, int n, int d, const double *centre,
   }
 }
 
+/* spec$self_rows: NULL, or with evaluation rows given as two index
+ * vectors that are fit rows themselves, the position of each in the fit
+ * rows (1-based: X_f's rows 1..nFx, then Y_f's): that fit row is the
+ * query itself, left out as without a split (a block of the no-split
+ * sweep, R/engine-futures.R). 0-based positions, or NULL. */
+static const int *self_rows(SEXP v, int self, int external, int nE, int nF) {
+  if (Rf_isNull(v)) return NULL;
+  if (self || external || TYPEOF(v) != INTSXP || Rf_length(v) != nE)
+    Rf_error("`spec$self_rows` must be NULL or the fit positions of the evaluation rows");
+  int len;
+  return index0(v, nF, &len);
+}
+
 /* .Call(ffi_engine, real, generated, spec), spec a named list:
  *   fit        list of two integer vectors: fit rows of real, generated
  *   eval       NULL (the fit rows, self-excluded by index), a list of two
  *              integer vectors, or a double matrix of external queries
+ *   self_rows  NULL, or the fit positions of evaluation rows that are fit
+ *              rows (self-excluded as without a split; self_rows())
  *   ks         increasing positive integers
  *   estimators names of rows of the estimator table
  *   own        NULL or own radii of the fit rows: list of two double
@@ -161,6 +178,8 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     ey = index0(VECTOR_ELT(eval, 1), nY, &nEy);
   }
   int nF = nFx + nFy, nE = nEx + nEy;
+  const int *self_pos = self_rows(list_get(spec, "self_rows"), self, external,
+                                  nE, nF);
 
   SEXP ks_ = list_get(spec, "ks");
   int nk = Rf_length(ks_);
@@ -224,7 +243,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   int sym_radii = plan.sym_radii, own_sym = plan.own_sym;
 
   /* every radius is taken in a set that holds k points besides z */
-  int sx = self ? 1 : 0, nd_fit = plan.nd_fit, nd_eval = plan.nd_eval;
+  int sx = self || self_pos ? 1 : 0, nd_fit = plan.nd_fit, nd_eval = plan.nd_eval;
   if (((nd_fit & NEED_ROWN) &&
        ((nFx > 0 && nFx - 1 < kmax) || (nFy > 0 && nFy - 1 < kmax))) ||
       ((nd_eval & NEED_RX) && nFx - sx < kmax) ||
@@ -510,6 +529,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     }
     if (main_sweep) {
       w.self = self;
+      w.self_pos = self_pos;
       w.n_act = 0;
       w.needs = 0;
       int scatter = self && on[EST_OWN] && !own_given && !own_sym;

@@ -470,7 +470,7 @@ test_that("several models share the real set's own radii, with results identical
 
 test_that("under a multisession future plan the evaluation blocks run as futures, with the same results", {
   skip_on_cran()
-  skip_if_not_installed("future.apply")
+  skip_if_not_installed("future")
   set.seed(314)
   real <- matrix(sample(0:4, 500 * 3, TRUE) + 0, ncol = 3)
   gen <- matrix(rnorm(450 * 3, 1), ncol = 3)
@@ -497,7 +497,7 @@ test_that("under a multisession future plan the evaluation blocks run as futures
 
 test_that("under futures, own radii and the sweeps without a split run on the workers, with the same results", {
   skip_on_cran()
-  skip_if_not_installed("future.apply")
+  skip_if_not_installed("future")
   set.seed(316)
   # ties (a grid) and offsets: exact radii and decisions at the windows
   real <- matrix(sample(0:5, 420 * 3, TRUE) + 1e3, ncol = 3)
@@ -531,6 +531,96 @@ test_that("under futures, own radii and the sweeps without a split run on the wo
   # the merge of own radii from blocks is the k-th smallest of the parts
   m <- prdcurve:::merge_smallest(list(cbind(1, 4, 9), cbind(2, 3, 10)), c(1, 3, 5))
   expect_identical(m, cbind(1, 3, 9))
+})
+
+test_that("evaluation rows given with their fit positions (self_rows) are left out of their own balls as without a split", {
+  set.seed(317)
+  # ties (a grid): radii and counts decided at the windows
+  real <- matrix(sample(0:4, 260 * 3, TRUE) + 0, ncol = 3)
+  gen <- matrix(sample(0:4, 230 * 3, TRUE) + 0.5, ncol = 3)
+  fit <- list(c(3:200, 240:260), 11:220)
+  nfx <- length(fit[[1]])
+  nF <- nfx + length(fit[[2]])
+  what <- c("knn", "coverage", "ipr", "kde", "query_x", "query_y",
+            "query_all")
+  ks <- c(1L, 4L, 9L)
+  own <- prdcurve:::engine_call(real, gen, list(fit = fit, eval = NULL), ks,
+                                "own")[c("own_x", "own_y")]
+  for (closed in c(TRUE, FALSE)) {
+    whole <- prdcurve:::engine_call(real, gen, list(fit = fit, eval = NULL),
+                                    ks, what, own = unname(own),
+                                    radii = list(kde = c(1, 1.5)),
+                                    closed = closed)
+    # one block of fit positions (rows of both sets, out of order within
+    # the fit rows' list is not allowed: X_f's first, then Y_f's)
+    p <- c(5:40, nfx + 1:30, nfx + 150:160)
+    px <- p[p <= nfx]
+    py <- p[p > nfx] - nfx
+    part <- prdcurve:::engine_call(
+      real, gen, list(fit = fit, eval = list(fit[[1]][px], fit[[2]][py]),
+                      self_rows = p),
+      ks, what, own = unname(own), radii = list(kde = c(1, 1.5)),
+      closed = closed)
+    for (o in c("knn_a", "knn_b", "coverage_a", "coverage_b", "ipr_a",
+                "ipr_b", "kde_a", "kde_b", "query_x", "query_y",
+                "query_all")) {
+      expect_identical(part[[o]], whole[[o]][p, , drop = FALSE])
+    }
+  }
+  expect_error(prdcurve:::engine_call(
+    real, gen, list(fit = fit, eval = list(1:3, 1:2), self_rows = 1:4), ks,
+    "knn"), class = "prdcurve_error_engine")
+})
+
+test_that("under futures, the full sweep without a split (prd_curve(split = 0)) runs on the workers, with the same results", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  set.seed(318)
+  # ties (a grid) and offsets: exact radii and decisions at the windows
+  real <- matrix(sample(0:5, 430 * 3, TRUE) + 1e3, ncol = 3)
+  gen <- matrix(rnorm(370 * 3, 1e3 + 2), ncol = 3)
+  gen2 <- round(gen)
+  nb <- c("knn", "kde", "ipr", "coverage")
+  s0 <- list(fit = list(1:430, 1:370), eval = NULL)
+  run <- function() {
+    set.seed(9)
+    list(
+      curve0 = prd_curve(real, list(a = gen, b = gen2), k = c(2, 5, 9),
+                         split = 0, angles = 31, method = nb),
+      open0 = prd_curve(real, gen2, k = 4, split = 0, angles = 31,
+                        method = nb, closed = FALSE),
+      bw0 = prd_curve(real, gen, k = 3, split = 0, angles = 31,
+                      method = c("kde", "knn"), bandwidth = c(1, 2)),
+      curve5 = prd_curve(real, gen, k = c(3, 6), split = 0.5, angles = 31,
+                         method = nb),
+      tight0 = suppressWarnings(
+        prd_curve(real, gen, k = 5, split = 0, angles = 31),
+        classes = "prdcurve_warning_family_disagreement"),
+      ipr = prdcurve:::engine_neighbours(real, gen2, s0, c(1, 7), "ipr"),
+      knn = prdcurve:::engine_neighbours(real, gen, s0, 3,
+                                         c("own", "knn", "query_all")),
+      mixed = prdcurve:::engine_neighbours(real, gen, s0, c(2, 4),
+                                           c("coverage", "query_x", "kde"),
+                                           bandwidth = 1.5)
+    )
+  }
+  seq_res <- run()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  prdcurve:::engine_sweeps(reset = TRUE)
+  par_res <- run()
+  here <- prdcurve:::engine_sweeps(reset = TRUE)
+  for (nm in names(seq_res)) {
+    a <- par_res[[nm]]
+    b <- seq_res[[nm]]
+    if (startsWith(class(a)[1], "list")) {
+      attr(a, "exact") <- attr(b, "exact") <- NULL
+      attr(a, "threads") <- attr(b, "threads") <- NULL
+    }
+    expect_identical(a, b)
+  }
+  # no sweep ran in this process
+  expect_identical(sum(here), 0)
 })
 
 test_that("prd_curve(k = c(5, 9), method = \"kde\") is one sweep with the curves of each k", {
