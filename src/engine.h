@@ -24,7 +24,7 @@
  * in an AVX2 version picked on machines that have it: 4 doubles per
  * instruction instead of SSE2's 2. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__linux__) && defined(__GLIBC__)
+    defined(__linux__) && defined(__GLIBC__) && !defined(PRD_NO_CLONES)
 #define PRD_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define PRD_CLONES

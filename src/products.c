@@ -227,7 +227,7 @@ void tile_row(const prd_tile *t, int nb, int i, int j0, int n,
  * BLAS is called as before, from the main thread. The products are the
  * same sums either way up to rounding, which the exact decisions absorb:
  * results do not change. */
-#if defined(__unix__) || defined(__APPLE__)
+#if (defined(__unix__) || defined(__APPLE__)) && !defined(PRD_NO_BLAS_SERIAL)
 #include <dlfcn.h>
 #define PRD_HAVE_DLSYM 1
 #endif

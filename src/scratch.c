@@ -21,7 +21,7 @@ static size_t scr_n[PRD_SCR_N];
  * then cost 40% less per byte, measured with a C loop touching 256 MiB),
  * else plain malloc(). */
 static void *scratch_alloc(size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(PRD_NO_HUGEPAGE)
   if (bytes >= ((size_t) 4 << 20)) {
     void *p = NULL;
     size_t al = (size_t) 2 << 20;
