@@ -1,5 +1,6 @@
-/* Cross decisions: X_f x Y_f once, both sides decided against known
- * radii (manifold metrics without a split). */
+/* The decide handler: X_f x Y_f once through the tile loop
+ * (prd_sweep()), both sides' ball counts and ppr sums decided against
+ * known radii (manifold metrics without a split, prd_cross()). */
 #include "engine.h"
 
 /* ---- cross-set sweep: X_f x Y_f once, both sides fed ---------------- *
@@ -7,9 +8,9 @@
  * Without a split, the scalar metrics need of the pairs (x, y) only
  * decisions against radii already known (own radii, fixed radii): no
  * selection in the other set. So each cross pair is computed once: a tile
- * of rows of A against all of B (one dgemm), then A's rows scan their
+ * of rows of A against all of B (one product), then A's rows scan their
  * segments (one thread per row) and B's rows scan their column of the
- * tile (one thread per row, the tile's rows in order): every output is
+ * tile (a block of rows per thread, the tile's rows in order): every output is
  * owned by one thread and summed in a fixed order, so results do not
  * depend on the thread count. Decisions are exact as in prd_count(): a
  * pair within the rounding window of a threshold is recomputed from the

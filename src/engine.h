@@ -50,7 +50,7 @@ static inline const double *rows_at(const prd_rows *rows, int p,
 }
 
 /* the block of translated rows from row i0 on, in the ref's precision */
-static const void *block_at(const prd_ref *ref, int i0) {
+static inline const void *block_at(const prd_ref *ref, int i0) {
   if (ref->prec.single) return (const void *) (ref->fdata + i0);
   return (const void *) (ref->data + i0);
 }
@@ -69,13 +69,6 @@ typedef struct {
   int in_g, last_in_gs;
   double back;
 } prd_tile;
-
-/* the product at c (see prd_tile) */
-static inline double tile_at(const prd_tile *t, size_t c) {
-  double p = t->in_g ? t->g[c] : 0.0;
-  if (t->last_in_gs) p += t->back * (double) t->gs[c];
-  return p;
-}
 
 /* The rounding window of a comparison of an approximate squared distance
  * with a threshold t (products.c's header derives it): a pair within it
