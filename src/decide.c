@@ -77,26 +77,23 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
   /* exc: the pair's slot in the tile's cache of exact distances (-1: not
    * computed); the first side stores, the second loads */
   double ex = load ? *exc : -1.0, n_ex = 0.0;
-  double nq = s->nrm_me[me], nmax = s->nmax_ot;
+  double w0 = prd_window0(s->tol_rel, s->nrm_me[me], s->nmax_ot, s->tol_abs);
   for (int kk = 0; kk < nk; kk++) {
     if (ipr) {
       double t = s->r_ot[(size_t) ot + (size_t) kk * s->ld_ot];
       s->in_ot[(size_t) me + (size_t) kk * s->ld_me] += cross_decide(
-        v, t, prd_window(t, s->tol_rel, nq, nmax, s->tol_abs), closed, &ex,
-        &n_ex, M, me, O, ot, d);
+        v, t, prd_window(t, w0), closed, &ex, &n_ex, M, me, O, ot, d);
     }
     if (cov) {
       double t = s->r_me[(size_t) me + (size_t) kk * s->ld_me];
       s->ot_in[(size_t) me + (size_t) kk * s->ld_me] += cross_decide(
-        v, t, prd_window(t, s->tol_rel, nq, nmax, s->tol_abs), closed, &ex,
-        &n_ex, M, me, O, ot, d);
+        v, t, prd_window(t, w0), closed, &ex, &n_ex, M, me, O, ot, d);
     }
   }
   if (ppr) {
     /* as prd_log_tau_sum(): membership decided exactly, every term's
      * value from the exact distance */
-    double r2 = s->R2, tol = prd_window(r2, s->tol_rel, nq, nmax, s->tol_abs);
-    double tol0 = prd_window(0.0, s->tol_rel, nq, nmax, s->tol_abs);
+    double r2 = s->R2, tol = prd_window(r2, w0), tol0 = w0;
     if (s->R == 0.0) {
       if (v <= tol0) {
         if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
@@ -168,9 +165,10 @@ static double dec_rows(void *h, const prd_span *s, int i, int tid) {
    * summed in its own order (the same values as pair_exact()) */
   if (c->ppr) {
     int q4[4], n4 = 0;
+    double preach = c->preach;
     for (int k = 0; k < nc; k++) {
       int b = cand[k];
-      if (vb[b] > c->preach) {
+      if (vb[b] > preach) {
         ec[b] = -1.0;
         continue;
       }
@@ -185,10 +183,13 @@ static double dec_rows(void *h, const prd_span *s, int i, int tid) {
       ec[q4[k]] = pair_exact(&ra->orig, a, &rb->orig, q4[k], d);
     ne += n4;
   }
+  const cross_side *sa = &c->sa;
+  int nk = c->nk, closed = c->closed, ipr = c->ipr, cov = c->cov,
+      ppr = c->ppr;
   for (int k = 0; k < nc; k++) {
     int b = cand[k];
-    ne += cross_visit(&c->sa, a, b, vb[b], &ra->orig, &rb->orig, d, c->nk,
-                      c->closed, c->ipr, c->cov, c->ppr, ec + b, c->ppr, 1);
+    ne += cross_visit(sa, a, b, vb[b], &ra->orig, &rb->orig, d, nk, closed,
+                      ipr, cov, ppr, ec + b, ppr, 1);
   }
   return ne;
 }
@@ -200,19 +201,23 @@ static double dec_columns(void *h, const prd_span *s, int b0, int b1,
   int nB = s->nb, nb = b1 - b0, d = c->d;
   double ne = 0.0;
   double *vb = c->vbuf + (size_t) tid * dec_vlen(nB);
+  const double *u_a = c->u_a, *u_b = c->u_b, *qn = s->qn, *cn = s->cn + b0;
+  const cross_side *sb = &c->sb;
+  double *exc = c->exc;
+  int nk = c->nk, closed = c->closed, ipr = c->ipr, cov = c->cov,
+      ppr = c->ppr;
   for (int i = 0; i < s->mm; i++) {
     int a = s->i0 + i;
-    double ua = c->u_a[a];
-    tile_row(s->t, nB, i, b0, nb, s->qn[i], s->cn + b0, vb);
+    double ua = u_a[a];
+    tile_row(s->t, nB, i, b0, nb, qn[i], cn, vb);
     for (int j = 0; j < nb; j++) {
       double v = vb[j];
       int b = b0 + j;
-      if (v > ua && v > c->u_b[b]) continue;
+      if (v > ua && v > u_b[b]) continue;
       /* the same pairs pass the bound as in A's pass (the same v): their
        * exact distances, where A's visit computed them, are in the cache */
-      ne += cross_visit(&c->sb, b, a, v, &rb->orig, &ra->orig, d, c->nk,
-                        c->closed, c->ipr, c->cov, c->ppr,
-                        c->exc + (size_t) i * nB + b, 1, 0);
+      ne += cross_visit(sb, b, a, v, &rb->orig, &ra->orig, d, nk, closed,
+                        ipr, cov, ppr, exc + (size_t) i * nB + b, 1, 0);
     }
   }
   return ne;
@@ -242,8 +247,8 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
    * output without a visit (the visit would decide the same: every
    * threshold's window lies below the bound), and the visits, in the same
    * order as without the bound, leave every count and sum as they were. */
-  double TB = prd_window(0.0, sa.tol_rel, ra.norm2_max, rb.norm2_max,
-                         sa.tol_abs);
+  double TB = prd_window0(sa.tol_rel, ra.norm2_max, rb.norm2_max,
+                          sa.tol_abs);
   double P = 0.0;
   if (cs->ppr) {
     double pa = cs->R_a * cs->R_a, pb = cs->R_b * cs->R_b;
@@ -263,7 +268,7 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
           double r = own[(size_t) i + (size_t) kk * ld];
           if (r > t) t = r;
         }
-      /* PRD_WINDOW_REL t + TB is the widest window (prd_window()); the
+      /* prd_window(t, TB) is the widest window; the
        * factor over it covers the rounding of the bound itself */
       u[i] = (t * (1.0 + PRD_WINDOW_REL) + TB) * (1.0 + 1e-12) + DBL_MIN;
     }

@@ -72,16 +72,19 @@ typedef struct {
 
 /* The rounding window of a comparison of an approximate squared distance
  * with a threshold t (products.c's header derives it): a pair within it
- * of t is recomputed exactly. qn: the row's squared norm, nmax: the
- * largest squared norm of the rows it is compared with, tol_rel and
- * tol_abs: the reference's (prd_ref). The engine's only window: every
- * decision, candidate bound and selection takes it from here; its part
- * independent of t is prd_window(0, ...), and PRD_WINDOW_REL is its part
- * relative to t (the vectorised count and the cross sweep's bound). */
+ * of t is recomputed exactly. The engine's only window: every decision,
+ * candidate bound and selection takes it from prd_window(t, w0), w0 its
+ * part independent of t, prd_window0() of the row's squared norm qn, the
+ * largest squared norm nmax of the rows it is compared with, and the
+ * reference's tol_rel and tol_abs (prd_ref). PRD_WINDOW_REL is its part
+ * relative to t (for the vectorised count and the cross sweep's bound). */
 #define PRD_WINDOW_REL 1e-9
-static inline double prd_window(double t, double tol_rel, double qn,
-                                double nmax, double tol_abs) {
-  return PRD_WINDOW_REL * t + (tol_rel * (qn + nmax) + tol_abs);
+static inline double prd_window0(double tol_rel, double qn, double nmax,
+                                 double tol_abs) {
+  return tol_rel * (qn + nmax) + tol_abs;
+}
+static inline double prd_window(double t, double w0) {
+  return PRD_WINDOW_REL * t + w0;
 }
 
 /* exact squared distance between row a of A and row b of B, as given, in

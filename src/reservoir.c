@@ -102,7 +102,8 @@ static void own_buf_init(own_buf *b, const prd_ref *me, const prd_ref *ot,
 }
 
 static inline double own_tol(const own_buf *b, int i, double t) {
-  return prd_window(t, b->tol_rel, b->nrm[i], b->nmax, b->tol_abs);
+  return prd_window(t, prd_window0(b->tol_rel, b->nrm[i], b->nmax,
+                                   b->tol_abs));
 }
 
 static void own_compact(own_buf *b, int i) {
