@@ -169,14 +169,14 @@ engine_neighbours <- function(real, generated, s, ks, what,
     prd_abort("Unknown engine estimator{?s}: {.val {unknown}}.", "engine",
               call = call)
   }
-  ks <- sort(unique(as.integer(ks)))
+  ks <- k_norm(ks)
   derived <- NULL
   if ("kde" %in% what && is.null(radii$kde)) {
     if (!is.null(bandwidth)) {
       radii$kde <- rep_len(as.double(bandwidth), 2L)
     } else if (!is.null(bandwidth_k)) {
       if (length(bandwidth_k) > 1L &&
-          !identical(sort(unique(as.integer(bandwidth_k))), ks)) {
+          !identical(k_norm(bandwidth_k), ks)) {
         prd_abort("{.arg bandwidth_k} must be one k or the k values.",
                   "engine", call = call)
       }
@@ -231,7 +231,7 @@ engine_neighbours <- function(real, generated, s, ks, what,
     r
   }
   if (length(derived)) {
-    k_own <- sort(unique(c(ks, as.integer(derived))))
+    k_own <- k_norm(ks, derived)
     if (fut) {
       r <- own_pair(k_own)
       r <- structure(list(own_x = r[[1]], own_y = r[[2]]), exact = 0,

@@ -440,7 +440,7 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   est <- unique(c(if (per_sample) c("ipr", "coverage"),
                   unlist(lapply(reg, `[[`, "needs"))))
   est <- intersect(c("ipr", "coverage", "ppr"), est)
-  ks <- sort(unique(c(k, if (want_ppr) ppr_k)))
+  ks <- k_norm(k, if (want_ppr) ppr_k)
   nb <- engine_neighbours(real, generated, s, ks, est,
                           ppr_k = if (want_ppr) ppr_k,
                           ppr_scale = if (want_ppr) opts$ppr_scale,

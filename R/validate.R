@@ -519,8 +519,15 @@ check_k <- function(k, limit, arg = "k", what = "the fit sets",
       "i" = "{.arg {arg}} must be at most {format_number(limit)} here."
     ), "k_too_large", call = call)
   }
-  sort(unique(as.integer(round(k))))
+  k_norm(k)
 }
+
+#' The one normal form of neighbour counts: sorted unique integers. Every
+#' k vector the engine sees is in it: check_k() returns it, and the unions
+#' of k values (the metrics' k with ppr_k, the derived k of kde and ppr
+#' radii) are formed by it. `...`: whole numbers (validated by check_k()).
+#' @noRd
+k_norm <- function(...) sort(unique(as.integer(round(c(...)))))
 
 check_angles <- function(angles, call = rlang::caller_env()) {
   check_count(angles, "angles", min = 3, max = 1e6, call = call)

@@ -1,7 +1,8 @@
 /* Private declarations of the distance engine, shared by its files
- * (products.c, scratch.c, rowops.c, sweep.c, radii.c, cross.c): the
- * tile, the inline row accessors and the functions one file uses from
- * another. The public interface is prdcurve.h. */
+ * (products.c, scratch.c, rowops.c, sweep.c, visit.c, reservoir.c,
+ * decide.c): the tile, the one tile loop and its handlers' protocol, the
+ * rounding window, the inline row accessors and the functions one file
+ * uses from another. The public interface is prdcurve.h. */
 #ifndef PRD_ENGINE_H
 #define PRD_ENGINE_H
 
@@ -49,7 +50,7 @@ static inline const double *rows_at(const prd_rows *rows, int p,
 }
 
 /* the block of translated rows from row i0 on, in the ref's precision */
-static const void *block_at(const prd_ref *ref, int i0) {
+static inline const void *block_at(const prd_ref *ref, int i0) {
   if (ref->prec.single) return (const void *) (ref->fdata + i0);
   return (const void *) (ref->data + i0);
 }
@@ -69,11 +70,21 @@ typedef struct {
   double back;
 } prd_tile;
 
-/* the product at c (see prd_tile) */
-static inline double tile_at(const prd_tile *t, size_t c) {
-  double p = t->in_g ? t->g[c] : 0.0;
-  if (t->last_in_gs) p += t->back * (double) t->gs[c];
-  return p;
+/* The rounding window of a comparison of an approximate squared distance
+ * with a threshold t (products.c's header derives it): a pair within it
+ * of t is recomputed exactly. The engine's only window: every decision,
+ * candidate bound and selection takes it from prd_window(t, w0), w0 its
+ * part independent of t, prd_window0() of the row's squared norm qn, the
+ * largest squared norm nmax of the rows it is compared with, and the
+ * reference's tol_rel and tol_abs (prd_ref). PRD_WINDOW_REL is its part
+ * relative to t (for the vectorised count and the cross sweep's bound). */
+#define PRD_WINDOW_REL 1e-9
+static inline double prd_window0(double tol_rel, double qn, double nmax,
+                                 double tol_abs) {
+  return tol_rel * (qn + nmax) + tol_abs;
+}
+static inline double prd_window(double t, double w0) {
+  return PRD_WINDOW_REL * t + w0;
 }
 
 /* exact squared distance between row a of A and row b of B, as given, in
@@ -91,6 +102,59 @@ static inline double pair_exact(const prd_rows *A, int a, const prd_rows *B,
   return s;
 }
 
+/* ---- the tile loop (sweep.c) and its result handlers ----------------- *
+ *
+ * Every sweep of the engine is prd_sweep(): tiles of rows against the
+ * columns (a reference set), one product per tile (tile_products()),
+ * then, in one parallel region per tile, the handler's `rows` hook on
+ * every row of the tile (one thread per row, dynamic) and its `columns`
+ * hook on blocks of `col_block` columns (one thread per block, each block
+ * reading the tile's rows in order). Each hook owns what it writes for
+ * its row or its block, so results do not depend on the thread count.
+ * `begin` runs once before the first tile (buffers for at most m rows x
+ * nb columns per tile and nt threads), `end` once after the last; both on
+ * the main thread, outside the tile's lifetime (they may run sweeps of
+ * their own). Handlers: visit.c (a visitor per row, prd_tiles()),
+ * reservoir.c (candidate buffers for k-th radii), decide.c (ball counts
+ * and ppr sums against known radii). */
+
+/* one tile as the hooks see it */
+typedef struct {
+  const prd_tile *t; /* the products, leading dimension nb */
+  int nb, mm;        /* columns and rows of the tile */
+  int i0;            /* position of its first row among the sweep's rows */
+  int col0;          /* position of its first column among the columns */
+  const double *qn;  /* squared norms of its rows (mm) */
+  const double *cn;  /* squared norms of its columns (nb) */
+} prd_span;
+
+typedef struct {
+  void (*begin)(void *h, int m, int nb, int nt);
+  /* row i of the tile, by thread tid; returns exact recomputations */
+  double (*rows)(void *h, const prd_span *s, int i, int tid);
+  /* columns [c0, c1) of the tile, by thread tid; the same */
+  double (*columns)(void *h, const prd_span *s, int c0, int c1, int tid);
+  void (*end)(void *h);
+  int col_block;     /* columns per call of `columns` */
+} prd_handler;
+
+/* What a sweep runs over. The rows are `rows` (gathered already: tiles
+ * are blocks of it) or, when it is NULL, the query rows `qry`, gathered
+ * tile by tile. symmetric: the rows are the columns and each pair is
+ * visited once: the tile of rows [i0, i0 + mm) has the columns [i0, n),
+ * its `rows` hook sees all of them and its `columns` hook the later rows
+ * [i0 + mm, n). Progress: tick_num / tick_den per row. */
+typedef struct {
+  const prd_ref *cols;
+  const prd_ref *rows;
+  const prd_query *qry;
+  int symmetric;
+  double tick_num, tick_den;
+} prd_sweep_spec;
+
+void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
+               int threads, prd_progress *prog);
+
 /* products.c */
 void tile_alloc(prd_tile *t, const prd_prec *prec, int d, size_t len);
 void tile_row(const prd_tile *t, int nb, int i, int j0, int n, double qn,
@@ -105,9 +169,5 @@ void gather(const prd_rows *rows, int lo, int n, int d,
 double quickselect(double *v, int *jx, int n, int k);
 double qselect(double *a, int n, int k);
 void select_ks(double *a, int n, const int *ks, int nk, double *out);
-/* sweep.c */
-int tile_rows(int n_ref, int n_query, int d);
-void tiles_interrupt(prd_progress *prog);
-void tile_done(prd_progress *prog, int team, double ticks);
 
 #endif

@@ -142,8 +142,9 @@ SEXP ffi_scratch(SEXP release);
 prd_prec prd_prec_choose(int want, int d, double max_norm2,
                          double mean_norm2);
 
-/* Stream all query rows against the reference in tiles: one dgemm per tile
- * (called outside any parallel region), then the visitor on each row in an
+/* Stream all query rows against the reference in tiles (the tile loop
+ * prd_sweep() with the visit handler, visit.c): one product per tile
+ * (outside any parallel region), then the visitor on each row in an
  * OpenMP loop of at most `threads` threads. Checks for user interrupts and
  * ticks the progress bar between tiles. All scratch memory comes from
  * R_alloc, so an interrupt leaks nothing. */
@@ -153,7 +154,7 @@ void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
 /* k-NN radii (squared, exact; one column of `out`, n x nk, per k of the
  * increasing ks) of every row of `rows` in `rows` itself, self excluded
  * by index, from symmetric tiles: each unordered pair's product once.
- * cap_min: candidates kept per row (0: the default), see radii.c. */
+ * cap_min: candidates kept per row (0: the default), see reservoir.c. */
 void prd_own_radii(const prd_rows *rows, int d, const double *centre,
                    const prd_prec *prec, const int *ks, int nk, int threads,
                    int cap_min, prd_progress *prog, double *out);

@@ -2,10 +2,10 @@
  * reduction over the squared Euclidean distances between query rows and a
  * reference set. Distances are produced tile by tile (one dgemm, or sgemm
  * below, per tile of query rows against the whole reference set), so
- * memory is O(tile rows x reference rows), never O(n^2); a visitor
- * consumes each row of a tile through the primitives of this file, which
- * decide every comparison exactly. Rows are independent: per-row results
- * do not depend on the number of threads.
+ * memory is O(tile rows x reference rows), never O(n^2); the one tile
+ * loop (prd_sweep(), sweep.c) hands each tile to a result handler, which
+ * decides every comparison exactly (rowops.c, reservoir.c, decide.c).
+ * Per-row results do not depend on the number of threads.
  *
  * Rounding. The BLAS product works on rows translated by a centre c (the
  * real set's mean, chosen by the caller): distances are translation
@@ -21,6 +21,7 @@
  * |a~ - b~|^2, gamma_n = n u / (1 - n u). The sum of both is below
  *   tol = 1e-9 t + tol_rel (|a~|^2 + max |b~|^2),
  *   tol_rel = max(1e-12, 4 (d + 3) u)
+ * (the engine's one window function: prd_window(), engine.h)
  * for a comparison with threshold t (D^2 near t; the factor 2 over the
  * bound covers the rounding of the norms themselves). A pair whose
  * approximate squared distance is within tol of t is recomputed exactly
@@ -116,9 +117,6 @@ void gather(const prd_rows *rows, int lo, int n, int d,
 }
 
 /* ---- the precision of the products ---------------------------------- */
-
-/* reference rows per sgemm call when several coordinate blocks are summed
- * (tile_part()): 2,048 x 256 query rows x 12 bytes stay in the L3 cache */
 
 #define U_DOUBLE (DBL_EPSILON / 2.0) /* 2^-53 */
 #define U_SINGLE (FLT_EPSILON / 2.0) /* 2^-24 */

@@ -6,8 +6,8 @@
 
 static inline double prd_tol(const prd_ref *ref, const prd_row *row,
                              double t) {
-  return 1e-9 * t + ref->tol_rel * (row->q_norm2 + ref->norm2_max) +
-         ref->tol_abs;
+  return prd_window(t, prd_window0(ref->tol_rel, row->q_norm2,
+                                   ref->norm2_max, ref->tol_abs));
 }
 
 /* Exact squared distance between the query and reference row j, from the
@@ -282,7 +282,8 @@ static void count_window(const double *d2, int n, double below, double above,
   *upto = b;
 }
 
-/* a threshold per value: t[j] with the window 1e-9 t[j] + tol0 */
+/* a threshold per value: t[j] with the window prd_window(t[j], tol0)
+ * (the vector lanes spell it out) */
 PRD_CLONES
 static void count_window_each(const double *d2, const double *t, int n,
                               double tol0, int64_t *in, int64_t *upto) {
@@ -290,7 +291,8 @@ static void count_window_each(const double *d2, const double *t, int n,
   int j = 0;
 #ifdef PRD_VEC
   prd_v4l va = {0, 0, 0, 0}, vb = {0, 0, 0, 0};
-  prd_v4d rel = {1e-9, 1e-9, 1e-9, 1e-9}, t0 = {tol0, tol0, tol0, tol0};
+  prd_v4d rel = {PRD_WINDOW_REL, PRD_WINDOW_REL, PRD_WINDOW_REL,
+                 PRD_WINDOW_REL}, t0 = {tol0, tol0, tol0, tol0};
   for (; j + 4 <= n; j += 4) {
     prd_v4d x, tj;
     memcpy(&x, d2 + j, sizeof x);
@@ -303,7 +305,7 @@ static void count_window_each(const double *d2, const double *t, int n,
   b = -(vb[0] + vb[1] + vb[2] + vb[3]);
 #endif
   for (; j < n; j++) {
-    double tol = 1e-9 * t[j] + tol0;
+    double tol = prd_window(t[j], tol0);
     a += d2[j] < t[j] - tol;
     b += d2[j] <= t[j] + tol;
   }
@@ -330,7 +332,9 @@ int prd_count_each(const prd_ref *ref, prd_row *row, int lo, int hi,
                    const double *t, int closed) {
   const double *d2 = row->d2;
   int64_t in, upto;
-  count_window_each(d2 + lo, t, hi - lo, prd_tol(ref, row, 0.0), &in, &upto);
+  double tol0 = prd_window0(ref->tol_rel, row->q_norm2, ref->norm2_max,
+                            ref->tol_abs);
+  count_window_each(d2 + lo, t, hi - lo, tol0, &in, &upto);
   if (upto == in) return (int) in;
   int c = 0;
   for (int j = lo; j < hi; j++) {

@@ -1,5 +1,6 @@
-/* The full sweep (prd_tiles()): query rows in tiles against the whole
- * reference set, a visitor per row; progress and interrupts. */
+/* The one tile loop of the engine (prd_sweep()): every sweep runs here,
+ * its work done by a result handler (engine.h); progress and interrupts
+ * between tiles. */
 #include "engine.h"
 #include <cli/progress.h>
 
@@ -24,7 +25,7 @@ void prd_progress_done(SEXP bar) {
 
 /* ---- the tile loop ---------------------------------------------------- */
 
-int tile_rows(int n_ref, int n_query, int d) {
+static int tile_rows(int n_ref, int n_query, int d) {
   /* The distance tile holds rows x n_ref values: near 64 MiB of doubles
    * where the products need long tiles (d > 256: the reference block is
    * read once per tile), 16 MiB below, where the passes over the tile
@@ -40,7 +41,7 @@ int tile_rows(int n_ref, int n_query, int d) {
 /* Between tiles, on the main thread: raise a pending user interrupt as an
  * R interrupt condition (scratch memory is R_alloc'ed and goes with the
  * jump; the bar is closed first). */
-void tiles_interrupt(prd_progress *prog) {
+static void tiles_interrupt(prd_progress *prog) {
   if (R_ToplevelExec(check_interrupt_fn, NULL)) return;
   prd_progress_done(prog->bar);
   SEXP nsname = PROTECT(Rf_mkString("rlang"));
@@ -53,7 +54,7 @@ void tiles_interrupt(prd_progress *prog) {
 
 /* After a tile: record the thread team, advance the progress by `ticks`
  * rows, honour a user interrupt and update the bar */
-void tile_done(prd_progress *prog, int team, double ticks) {
+static void tile_done(prd_progress *prog, int team, double ticks) {
   if (team > prog->team) prog->team = team;
   prog->ticks += ticks;
   tiles_interrupt(prog);
@@ -61,90 +62,94 @@ void tile_done(prd_progress *prog, int team, double ticks) {
     cli_progress_set(prog->bar, prog->ticks);
 }
 
-void prd_tiles(const prd_ref *ref, const prd_query *qry, prd_visitor visit,
-               void *ctx, int threads, prd_progress *prog) {
-  int nr = ref->n, d = ref->d, nq = qry->rows.n;
-  if (nq <= 0 || nr <= 0) return;
-  int m = tile_rows(nr, nq, d);
+void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
+               int threads, prd_progress *prog) {
+  const prd_ref *C = sw->cols, *R = sw->rows;
+  int nc = C->n, d = C->d;
+  int nr = sw->symmetric ? nc : R ? R->n : sw->qry->rows.n;
+  if (nr <= 0 || nc <= 0) return;
+  int m = tile_rows(nc, nr, d);
   int nt = threads < 1 ? 1 : threads;
-  const prd_prec *prec = &ref->prec;
-  size_t qlen = (size_t) m * (d > 0 ? d : 1);
-  double *qt = prec->single ? NULL :
-    (double *) R_alloc(qlen, sizeof(double));
-  float *qtf = prec->single ? (float *) R_alloc(qlen, sizeof(float)) : NULL;
-  double *qn = (double *) R_alloc(m, sizeof(double));
+  const prd_prec *prec = &C->prec;
+  /* before the loop's own buffers: begin() may run sweeps of its own */
+  if (h->begin) h->begin(ctx, m, nc, nt);
+  /* query rows: gathered per tile, translated, column-major (leading
+   * dimension mm), with their squared norms */
+  double *qt = NULL, *qn = NULL;
+  float *qtf = NULL;
+  if (!sw->symmetric && !R) {
+    size_t qlen = (size_t) m * (d > 0 ? d : 1);
+    if (prec->single) qtf = (float *) R_alloc(qlen, sizeof(float));
+    else qt = (double *) R_alloc(qlen, sizeof(double));
+    qn = (double *) R_alloc(m, sizeof(double));
+  }
   prd_tile tile;
-  tile_alloc(&tile, prec, d, (size_t) m * nr);
-  /* each thread's distance row: filled from the tile, then cache-resident
-   * for the visitor's passes (in double precision the tile's own column) */
-  double *rowbuf = prec->single ?
-    (double *) R_alloc((size_t) nt * nr, sizeof(double)) : NULL;
-  unsigned char *exact = (unsigned char *) R_alloc((size_t) nt * nr, 1);
-  int *touched = (int *) R_alloc((size_t) nt * nr, sizeof(int));
-  double *approx = (double *) R_alloc((size_t) nt * nr, sizeof(double));
-  int *cand = (int *) R_alloc((size_t) nt * nr, sizeof(int));
-  double *cval = (double *) R_alloc((size_t) nt * nr, sizeof(double));
-  /* each thread's query row as given, contiguous: the exact
-   * recomputations read it once per pair */
-  double *q0 = (double *) R_alloc((size_t) nt * (d > 0 ? d : 1),
-                                  sizeof(double));
+  tile_alloc(&tile, prec, d, (size_t) m * nc);
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
-  memset(exact, 0, (size_t) nt * nr);
-
-  for (int i0 = 0; i0 < nq; i0 += m) {
-    int mm = nq - i0 < m ? nq - i0 : m;
-    /* the tile's query rows, translated (column-major, leading dim. mm) */
-    gather(&qry->rows, i0, mm, d, qry->centre, prec->scale, qt, qtf, qn,
-           NULL, nt);
-    /* g (nr x mm) = -2 * ref %*% t(qt): column i holds query i's products */
-    tile_products(prec, nr, mm, d, block_at(ref, 0), nr,
-                  prec->single ? (const void *) qtf : (const void *) qt, mm,
-                  &tile, nt);
-    int use = prd_threads_for((int64_t) mm * nr, nt);
+  for (int i0 = 0; i0 < nr; i0 += m) {
+    int mm = nr - i0 < m ? nr - i0 : m;
+    prd_span s = {&tile, nc, mm, i0, 0, NULL, C->norm2};
+    const void *B = block_at(C, 0), *A;
+    int lda;
+    if (sw->symmetric) {
+      /* the rows [i0, i0 + mm) against the columns [i0, n) */
+      s.nb = nc - i0;
+      s.col0 = i0;
+      s.cn = C->norm2 + i0;
+      s.qn = s.cn;
+      B = block_at(C, i0);
+      A = B;
+      lda = nc;
+    } else if (R) {
+      s.qn = R->norm2 + i0;
+      A = block_at(R, i0);
+      lda = R->n;
+    } else {
+      gather(&sw->qry->rows, i0, mm, d, sw->qry->centre, prec->scale, qt,
+             qtf, qn, NULL, nt);
+      s.qn = qn;
+      A = prec->single ? (const void *) qtf : (const void *) qt;
+      lda = mm;
+    }
+    /* the tile (nb x mm) = -2 B A': column i holds row i0 + i's products
+     * with every column */
+    tile_products(prec, s.nb, mm, d, B, nc, A, lda, &tile, nt);
+    int c_from = sw->symmetric ? mm : 0;
+    int cb = h->col_block > 0 ? h->col_block : 1;
+    int nblk = h->columns ? (s.nb - c_from + cb - 1) / cb : 0;
+    int use = prd_threads_for((int64_t) mm * s.nb, nt);
     int team = 1;
     for (int t = 0; t < nt; t++) n_exact[t] = 0.0;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(use)
 #endif
     {
+      int tid = 0;
 #ifdef _OPENMP
+      tid = omp_get_thread_num();
 #pragma omp master
       team = omp_get_num_threads();
+#endif
+      if (h->rows) {
+#ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
-      for (int i = 0; i < mm; i++) {
-        int tid = 0;
+        for (int i = 0; i < mm; i++) n_exact[tid] += h->rows(ctx, &s, i, tid);
+      }
+      /* (the loop above ends with a barrier: the columns see every row's
+       * work of this tile) */
 #ifdef _OPENMP
-        tid = omp_get_thread_num();
+#pragma omp for schedule(static, 1)
 #endif
-        prd_row row;
-        row.i = i0 + i;
-        row.tid = tid;
-        row.d2 = rowbuf ? rowbuf + (size_t) tid * nr :
-                          tile.g + (size_t) i * nr;
-        row.q_norm2 = qn[i];
-        size_t qs;
-        const double *qr = rows_at(&qry->rows, i0 + i, &qs);
-        double *qc = q0 + (size_t) tid * d;
-        for (int l = 0; l < d; l++) qc[l] = qr[(size_t) l * qs];
-        row.q0 = qc;
-        row.q0_stride = 1;
-        row.exact = exact + (size_t) tid * nr;
-        row.touched = touched + (size_t) tid * nr;
-        row.cand = cand + (size_t) tid * nr;
-        row.cval = cval + (size_t) tid * nr;
-        row.approx = approx + (size_t) tid * nr;
-        row.n_touched = 0;
-        row.n_exact = 0.0;
-        tile_row(&tile, nr, i, 0, nr, qn[i], ref->norm2, row.d2);
-        visit(ctx, ref, &row);
-        for (int t = 0; t < row.n_touched; t++) row.exact[row.touched[t]] = 0;
-        n_exact[tid] += row.n_exact;
+      for (int k = 0; k < nblk; k++) {
+        int c0 = c_from + k * cb;
+        int c1 = s.nb - c0 < cb ? s.nb : c0 + cb;
+        n_exact[tid] += h->columns(ctx, &s, c0, c1, tid);
       }
     }
     (void) use;
     for (int t = 0; t < nt; t++) prog->exact += n_exact[t];
-    tile_done(prog, team, mm);
+    tile_done(prog, team, (double) mm * sw->tick_num / sw->tick_den);
   }
+  if (h->end) h->end(ctx);
 }
-

@@ -1,5 +1,7 @@
-/* k-NN radii from candidate buffers: own radii (symmetric tiles, each
- * pair once) and the radii of two sets in each other (X x Y once). */
+/* The reservoir handler: k-NN radii from candidate buffers, fed by the
+ * tile loop (prd_sweep()): own radii (symmetric tiles, each pair once,
+ * prd_own_radii()) and the radii of two sets in each other (X x Y once,
+ * prd_cross_radii()). */
 #include "engine.h"
 
 /* ---- own-set radii: each unordered pair once ------------------------ *
@@ -18,7 +20,7 @@
  * Per-row state: a buffer of candidates (approximate squared distance,
  * index) holding every value seen so far that is at most
  * bound = T + tol(T), T the kmax-th smallest value seen (the rounding
- * window of prd_tol()). A full buffer is compacted: T by quickselect, and
+ * window prd_window()). A full buffer is compacted: T by quickselect, and
  * the values above the new bound are dropped. Values dropped, or never
  * admitted, exceed kmax smaller ones and lie above every window the
  * final selection can use (T only decreases), so the buffer finally holds
@@ -100,7 +102,8 @@ static void own_buf_init(own_buf *b, const prd_ref *me, const prd_ref *ot,
 }
 
 static inline double own_tol(const own_buf *b, int i, double t) {
-  return 1e-9 * t + b->tol_rel * (b->nrm[i] + b->nmax) + b->tol_abs;
+  return prd_window(t, prd_window0(b->tol_rel, b->nrm[i], b->nmax,
+                                   b->tol_abs));
 }
 
 static void own_compact(own_buf *b, int i) {
@@ -175,54 +178,6 @@ static void own_feed_cols(own_buf *b, const prd_tile *t, int nb, int mm,
     }
   }
 }
-
-/* One tile's products (nb x mm: tile rows i0.. i0 + mm - 1 with squared
- * norms qn, columns the rows col0.. of the reference, squared norms cn)
- * to candidate buffers, in one parallel region: each tile row pushes its
- * segment into bs (NULL: none; `self`: the column of the row itself, i,
- * left out), one thread per row; then the columns [c_from, nb) push into
- * bc (NULL: none), FEED_COLS at a time, one thread per block. rowbuf:
- * threads x nb doubles. Returns the thread team that ran. */
-static int feed_tile(own_buf *bs, own_buf *bc, const prd_tile *t, int nb,
-                     int mm, int i0, int col0, const double *qn,
-                     const double *cn, int self, int c_from, double *rowbuf,
-                     int nt) {
-  int team = 1;
-  int use = prd_threads_for((int64_t) mm * nb, nt);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(use)
-#endif
-  {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#pragma omp master
-    team = omp_get_num_threads();
-#endif
-    if (bs) {
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-      for (int i = 0; i < mm; i++)
-        own_feed_row(bs, t, nb, i, nb, qn[i], cn, i0 + i, self ? i : -1,
-                     col0, rowbuf + (size_t) tid * nb);
-    }
-    if (bc) {
-      int nblk = (nb - c_from + FEED_COLS - 1) / FEED_COLS;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-      for (int k = 0; k < nblk; k++) {
-        int c0 = c_from + k * FEED_COLS;
-        int c1 = nb - c0 < FEED_COLS ? nb : c0 + FEED_COLS;
-        own_feed_cols(bc, t, nb, mm, qn, cn, c0, c1, col0, i0);
-      }
-    }
-  }
-  (void) use;
-  return team;
-}
-
 
 /* prd_kth() on the candidates of row i of `me` (candidate indices are
  * rows of `ot`): recompute exactly every value within the window of a
@@ -393,39 +348,126 @@ static void own_seed(own_buf *b, const prd_rows *me, const prd_rows *ot,
   b->seed = seed;
 }
 
+
+
+/* ---- the reservoir handler ------------------------------------------- *
+ *
+ * A side per set whose radii are wanted: side 0 the sweep's rows, each
+ * pushing its segment of the tile into its buffer (the `rows` hook, one
+ * thread per row), side 1 the columns, each pushing its column of the
+ * tile (the `columns` hook, FEED_COLS columns per thread): every row's
+ * buffer is owned by one thread at a time. In the symmetric sweep both
+ * are the one set's buffer (the tile's rows their segments, the later
+ * rows their columns). begin(): the buffers and their seeds; end(): the
+ * exact radii from the candidates, rows with too many near-ties (or a
+ * seed too low) by the full-row engine. */
+typedef struct {
+  int on;
+  const prd_rows *rows, *ot_rows; /* the side's rows and the others, as
+                                     given to the sweep */
+  const prd_ref *me, *ot;         /* the same, gathered */
+  int n_vals, slot;               /* values per row; scratch slot */
+  double *out;                    /* radii, n x nk */
+  own_buf b;
+} res_side;
+
+typedef struct {
+  res_side side[2];
+  int self;                       /* symmetric: one set, self excluded */
+  int d, nk, cap_min, nt;
+  const int *ks;
+  const double *centre;
+  const prd_prec *prec;
+  prd_progress *prog;
+  double *rowbuf;                 /* threads x nb */
+} res_handler;
+
+static void res_begin(void *h, int m, int nb, int nt) {
+  res_handler *r = (res_handler *) h;
+  (void) m;
+  int kmax = r->ks[r->nk - 1];
+  r->nt = nt;
+  for (int p = 0; p < 2; p++) {
+    res_side *sd = &r->side[p];
+    if (!sd->on) continue;
+    own_buf_init(&sd->b, sd->me, sd->ot, sd->n_vals, kmax, r->cap_min,
+                 sd->slot);
+    own_seed(&sd->b, sd->rows, sd->ot_rows, r->self, r->d, r->centre,
+             r->prec, kmax, r->cap_min, nt, r->prog);
+  }
+  r->rowbuf = (double *) R_alloc((size_t) nt * nb, sizeof(double));
+}
+
+static double res_rows(void *h, const prd_span *s, int i, int tid) {
+  res_handler *r = (res_handler *) h;
+  own_feed_row(&r->side[0].b, s->t, s->nb, i, s->nb, s->qn[i], s->cn,
+               s->i0 + i, r->self ? i : -1, s->col0,
+               r->rowbuf + (size_t) tid * s->nb);
+  return 0.0;
+}
+
+static double res_columns(void *h, const prd_span *s, int c0, int c1,
+                          int tid) {
+  res_handler *r = (res_handler *) h;
+  (void) tid;
+  own_feed_cols(&r->side[r->self ? 0 : 1].b, s->t, s->nb, s->mm, s->qn,
+                s->cn, c0, c1, s->col0, s->i0);
+  return 0.0;
+}
+
+static void res_end(void *h) {
+  res_handler *r = (res_handler *) h;
+  for (int p = 0; p < 2; p++) {
+    res_side *sd = &r->side[p];
+    if (!sd->on) continue;
+    own_finish(&sd->me->orig, &sd->ot->orig, r->d, &sd->b, r->ks, r->nk,
+               r->nt, r->prog, sd->out);
+    own_overflow(sd->ot, sd->rows, r->centre, &sd->b, r->self, r->ks, r->nk,
+                 r->nt, r->prog, sd->out);
+  }
+}
+
+static void res_init(res_handler *r, int self, int d, const double *centre,
+                     const prd_prec *prec, const int *ks, int nk,
+                     int cap_min, prd_progress *prog) {
+  memset(r, 0, sizeof(*r));
+  r->self = self;
+  r->d = d;
+  r->centre = centre;
+  r->prec = prec;
+  r->ks = ks;
+  r->nk = nk;
+  r->cap_min = cap_min;
+  r->prog = prog;
+}
+
+static void res_side_set(res_side *sd, const prd_rows *rows,
+                         const prd_rows *ot_rows, const prd_ref *me,
+                         const prd_ref *ot, int n_vals, int slot,
+                         double *out) {
+  sd->on = 1;
+  sd->rows = rows;
+  sd->ot_rows = ot_rows;
+  sd->me = me;
+  sd->ot = ot;
+  sd->n_vals = n_vals;
+  sd->slot = slot;
+  sd->out = out;
+}
+
 void prd_own_radii(const prd_rows *rows, int d, const double *centre,
                    const prd_prec *prec, const int *ks, int nk, int threads,
                    int cap_min, prd_progress *prog, double *out) {
-  int n = rows->n, kmax = ks[nk - 1];
+  int n = rows->n;
   if (n <= 0) return;
   prd_ref ref;
   prd_ref_init(&ref, rows, d, centre, prec, PRD_SCR_REF_A);
-  int nt = threads < 1 ? 1 : threads;
-  own_buf b;
-  own_buf_init(&b, &ref, &ref, n - 1, kmax, cap_min, PRD_SCR_OWN);
-  own_seed(&b, rows, rows, 1, d, centre, prec, kmax, cap_min, nt, prog);
-
-  int m = tile_rows(n, n, d);
-  prd_tile tile;
-  tile_alloc(&tile, prec, d, (size_t) m * n);
-  double *rowbuf = (double *) R_alloc((size_t) nt * n, sizeof(double));
-  const double *rn = ref.norm2;
-  for (int i0 = 0; i0 < n; i0 += m) {
-    int mm = n - i0 < m ? n - i0 : m, nc = n - i0;
-    /* the tile (nc x mm) = -2 F[i0:n, ] F[i0:i0+mm, ]' : column i holds
-     * row i0 + i's products with the rows i0.. n-1 */
-    const void *Fi = block_at(&ref, i0);
-    tile_products(prec, nc, mm, d, Fi, n, Fi, n, &tile, nt);
-    /* the tile's rows: their segments; later rows: their columns */
-    int team = feed_tile(&b, &b, &tile, nc, mm, i0, i0, rn + i0, rn + i0, 1,
-                         mm, rowbuf, nt);
-    tile_done(prog, team, mm);
-  }
-
-  /* exact radii from the candidates; rows with too many near-ties (or a
-   * seed too low): the full-row engine */
-  own_finish(&ref.orig, &ref.orig, d, &b, ks, nk, nt, prog, out);
-  own_overflow(&ref, rows, centre, &b, 1, ks, nk, nt, prog, out);
+  res_handler r;
+  res_init(&r, 1, d, centre, prec, ks, nk, cap_min, prog);
+  res_side_set(&r.side[0], rows, rows, &ref, &ref, n - 1, PRD_SCR_OWN, out);
+  prd_handler h = {res_begin, res_rows, res_columns, res_end, FEED_COLS};
+  prd_sweep_spec sw = {&ref, NULL, NULL, 1, 1.0, 1.0};
+  prd_sweep(&sw, &h, &r, threads, prog);
 }
 
 
@@ -436,11 +478,10 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
  * a row's k smallest values only, not its whole row at once. So each
  * cross pair is computed once, as in prd_cross(): a tile of rows of A
  * against all of B (one product), A's rows pushing their segments into
- * their candidate buffers (one thread per row), then B's rows pushing
- * their column of the tile (one thread per row): every row's buffer is
- * owned by one thread at a time. The buffers, their windows (the row's
- * squared norm plus the largest of the other set's: prd_tol() of these
- * pairs), the exact recomputation and the final selection are those of
+ * their candidate buffers, B's rows their column of the tile (the
+ * reservoir handler's two sides). The buffers, their windows (the row's
+ * squared norm plus the largest of the other set's: prd_window() of
+ * these pairs), the exact recomputation and the final selection are those of
  * prd_own_radii() without self-exclusion, so the radii are the exact k-th
  * distances, the same as the full-row engine's, whatever the thread
  * count; rows with too many near-ties go to the full-row engine against
@@ -458,42 +499,14 @@ void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
   prd_ref ra, rb;
   prd_ref_init(&ra, A, d, centre, prec, PRD_SCR_REF_A);
   prd_ref_init(&rb, B, d, centre, prec, PRD_SCR_REF_B);
-  int nt = threads < 1 ? 1 : threads;
-  own_buf ba, bb;
-  if (do_a) {
-    own_buf_init(&ba, &ra, &rb, nB, kmax, cap_min, PRD_SCR_OWN);
-    own_seed(&ba, A, B, 0, d, centre, prec, kmax, cap_min, nt, prog);
-  }
-  if (do_b) {
-    own_buf_init(&bb, &rb, &ra, nA, kmax, cap_min, PRD_SCR_OWN_B);
-    own_seed(&bb, B, A, 0, d, centre, prec, kmax, cap_min, nt, prog);
-  }
-
-  int m = tile_rows(nB, nA, d);
-  prd_tile tile;
-  tile_alloc(&tile, prec, d, (size_t) m * nB);
-  double *rowbuf = (double *) R_alloc((size_t) nt * nB, sizeof(double));
-  for (int i0 = 0; i0 < nA; i0 += m) {
-    int mm = nA - i0 < m ? nA - i0 : m;
-    /* the tile (nB x mm) = -2 B A[i0:i0+mm, ]' : column i holds row i0 + i
-     * of A's products with every row of B */
-    tile_products(prec, nB, mm, d, block_at(&rb, 0), nB, block_at(&ra, i0),
-                  nA, &tile, nt);
-    /* A's rows: their segments; B's rows: their columns of the tile */
-    int team = feed_tile(do_a ? &ba : NULL, do_b ? &bb : NULL, &tile, nB, mm,
-                         i0, 0, ra.norm2 + i0, rb.norm2, 0, 0, rowbuf, nt);
-    tile_done(prog, team, (double) mm * (nA + nB) / nA);
-  }
-
-  /* exact radii from the candidates; rows with too many near-ties: the
-   * full-row engine against the other set */
-  if (do_a) {
-    own_finish(&ra.orig, &rb.orig, d, &ba, ks, nk, nt, prog, out_a);
-    own_overflow(&rb, A, centre, &ba, 0, ks, nk, nt, prog, out_a);
-  }
-  if (do_b) {
-    own_finish(&rb.orig, &ra.orig, d, &bb, ks, nk, nt, prog, out_b);
-    own_overflow(&ra, B, centre, &bb, 0, ks, nk, nt, prog, out_b);
-  }
+  res_handler r;
+  res_init(&r, 0, d, centre, prec, ks, nk, cap_min, prog);
+  if (do_a)
+    res_side_set(&r.side[0], A, B, &ra, &rb, nB, PRD_SCR_OWN, out_a);
+  if (do_b)
+    res_side_set(&r.side[1], B, A, &rb, &ra, nA, PRD_SCR_OWN_B, out_b);
+  prd_handler h = {res_begin, do_a ? res_rows : NULL,
+                   do_b ? res_columns : NULL, res_end, FEED_COLS};
+  prd_sweep_spec sw = {&rb, &ra, NULL, 0, (double) (nA + nB), (double) nA};
+  prd_sweep(&sw, &h, &r, threads, prog);
 }
-

@@ -1,0 +1,297 @@
+/* The decide handler: X_f x Y_f once through the tile loop
+ * (prd_sweep()), both sides' ball counts and ppr sums decided against
+ * known radii (manifold metrics without a split, prd_cross()). */
+#include "engine.h"
+
+/* ---- cross-set sweep: X_f x Y_f once, both sides fed ---------------- *
+ *
+ * Without a split, the scalar metrics need of the pairs (x, y) only
+ * decisions against radii already known (own radii, fixed radii): no
+ * selection in the other set. So each cross pair is computed once: a tile
+ * of rows of A against all of B (one product), then A's rows scan their
+ * segments (one thread per row) and B's rows scan their column of the
+ * tile (a block of rows per thread, the tile's rows in order): every output is
+ * owned by one thread and summed in a fixed order, so results do not
+ * depend on the thread count. Decisions are exact as in prd_count(): a
+ * pair within the rounding window of a threshold is recomputed from the
+ * rows as given. */
+
+/* One pair seen from one side: `me` owns the outputs (radii rm, counts
+ * in_other for "me in the other's ball", other_in for "the other in my
+ * ball", sum over the other's balls of radius R). Returns exact
+ * recomputations. */
+typedef struct {
+  const double *r_me, *r_ot;  /* own radii (squared), column kk at kk * ld */
+  size_t ld_me, ld_ot;
+  int *in_ot, *ot_in;         /* counts, column kk at kk * ld_me */
+  double *psum;
+  double R, R2;               /* ppr radius of the other set's balls */
+  double tol_rel, tol_abs, nmax_ot;
+  const double *nrm_me;
+} cross_side;
+
+/* pair_exact() of row a of A with the rows b[0..3] of B, the four sums
+ * interleaved (independent chains), each in the order of pair_exact():
+ * out[b[j]] = the exact squared distance */
+static void pair_exact4(const prd_rows *A, int a, const prd_rows *B,
+                        const int *b, int d, double *out) {
+  size_t qs, s0, s1, s2, s3;
+  const double *q = rows_at(A, a, &qs);
+  const double *r0 = rows_at(B, b[0], &s0), *r1 = rows_at(B, b[1], &s1),
+               *r2 = rows_at(B, b[2], &s2), *r3 = rows_at(B, b[3], &s3);
+  double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
+  for (int l = 0; l < d; l++) {
+    double x = q[(size_t) l * qs];
+    double u0 = x - r0[(size_t) l * s0], u1 = x - r1[(size_t) l * s1],
+           u2 = x - r2[(size_t) l * s2], u3 = x - r3[(size_t) l * s3];
+    t0 += u0 * u0;
+    t1 += u1 * u1;
+    t2 += u2 * u2;
+    t3 += u3 * u3;
+  }
+  out[b[0]] = t0;
+  out[b[1]] = t1;
+  out[b[2]] = t2;
+  out[b[3]] = t3;
+}
+
+/* v, the approximate squared distance of the pair (me, ot), against the
+ * threshold t with the window tol: 1 inside. Within the window the exact
+ * distance decides (*ex: computed once per pair, -1 until then). */
+static inline int cross_decide(double v, double t, double tol, int closed,
+                               double *ex, double *n_ex, const prd_rows *M,
+                               int me, const prd_rows *O, int ot, int d) {
+  if (v < t - tol) return 1;
+  if (v > t + tol) return 0;
+  if (*ex < 0.0) {
+    *ex = pair_exact(M, me, O, ot, d);
+    *n_ex += 1.0;
+  }
+  return closed ? (*ex <= t) : (*ex < t);
+}
+
+static double cross_visit(const cross_side *s, int me, int ot, double v,
+                          const prd_rows *M, const prd_rows *O, int d,
+                          int nk, int closed, int ipr, int cov, int ppr,
+                          double *exc, int load, int store) {
+  /* exc: the pair's slot in the tile's cache of exact distances (-1: not
+   * computed); the first side stores, the second loads */
+  double ex = load ? *exc : -1.0, n_ex = 0.0;
+  double w0 = prd_window0(s->tol_rel, s->nrm_me[me], s->nmax_ot, s->tol_abs);
+  for (int kk = 0; kk < nk; kk++) {
+    if (ipr) {
+      double t = s->r_ot[(size_t) ot + (size_t) kk * s->ld_ot];
+      s->in_ot[(size_t) me + (size_t) kk * s->ld_me] += cross_decide(
+        v, t, prd_window(t, w0), closed, &ex, &n_ex, M, me, O, ot, d);
+    }
+    if (cov) {
+      double t = s->r_me[(size_t) me + (size_t) kk * s->ld_me];
+      s->ot_in[(size_t) me + (size_t) kk * s->ld_me] += cross_decide(
+        v, t, prd_window(t, w0), closed, &ex, &n_ex, M, me, O, ot, d);
+    }
+  }
+  if (ppr) {
+    /* as prd_log_tau_sum(): membership decided exactly, every term's
+     * value from the exact distance */
+    double r2 = s->R2, tol = prd_window(r2, w0), tol0 = w0;
+    if (s->R == 0.0) {
+      if (v <= tol0) {
+        if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
+        if (ex == 0.0) s->psum[me] = R_NegInf;
+      }
+    } else if (v <= r2 + tol) {
+      if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
+      if (ex < r2) s->psum[me] += log1p(-(1.0 - sqrt(ex) / s->R));
+    }
+  }
+  if (store) *exc = ex;
+  return n_ex;
+}
+
+#define CROSS_BLOCK 256
+
+/* ---- the decide handler ---------------------------------------------- *
+ *
+ * The rows (A's) visit their pairs under the bound in order (the `rows`
+ * hook), then B's rows, CROSS_BLOCK of them per thread, visit theirs,
+ * the tile's rows in order (the `columns` hook): each row of B sees A's
+ * rows in increasing order, so its sums are formed in the same order
+ * whatever the tiles and threads. */
+typedef struct {
+  cross_side sa, sb;
+  const prd_ref *ra, *rb;
+  const double *u_a, *u_b;
+  double preach;
+  int d, nk, closed, ipr, cov, ppr;
+  /* exact distances of the tile's pairs under the bound (written by A's
+   * pass, read by B's; a pair's exact distance is the same from either
+   * side: sum((x - y)^2) = sum((y - x)^2)) */
+  double *exc;
+  int *cbuf;    /* threads x nB: candidates */
+  double *vbuf; /* threads x max(nB, CROSS_BLOCK): distances */
+} dec_handler;
+
+static size_t dec_vlen(int nB) {
+  return (size_t) (nB > CROSS_BLOCK ? nB : CROSS_BLOCK);
+}
+
+static void dec_begin(void *h, int m, int nb, int nt) {
+  dec_handler *c = (dec_handler *) h;
+  c->exc = (double *) prd_scratch(PRD_SCR_EXACT,
+                                  (size_t) m * nb * sizeof(double));
+  c->cbuf = (int *) R_alloc((size_t) nt * (nb > 0 ? nb : 1), sizeof(int));
+  c->vbuf = (double *) R_alloc((size_t) nt * dec_vlen(nb), sizeof(double));
+}
+
+static double dec_rows(void *h, const prd_span *s, int i, int tid) {
+  dec_handler *c = (dec_handler *) h;
+  const prd_ref *ra = c->ra, *rb = c->rb;
+  int nB = s->nb, a = s->i0 + i, d = c->d;
+  double ne = 0.0, ua = c->u_a[a];
+  const double *u_b = c->u_b;
+  double *vb = c->vbuf + (size_t) tid * dec_vlen(nB);
+  /* the row's distances (as the visit forms them), then the visits of
+   * the pairs under the bound, in order */
+  tile_row(s->t, nB, i, 0, nB, s->qn[i], s->cn, vb);
+  double *ec = c->exc + (size_t) i * nB;
+  int *cand = c->cbuf + (size_t) tid * nB, nc = 0;
+  for (int b = 0; b < nB; b++) {
+    double v = vb[b];
+    cand[nc] = b;
+    nc += !(v > ua && v > u_b[b]);
+  }
+  /* with ppr, most pairs under the bound need their exact distance
+   * (ppr's terms are computed from it): four pairs at a time, each
+   * summed in its own order (the same values as pair_exact()) */
+  if (c->ppr) {
+    int q4[4], n4 = 0;
+    double preach = c->preach;
+    for (int k = 0; k < nc; k++) {
+      int b = cand[k];
+      if (vb[b] > preach) {
+        ec[b] = -1.0;
+        continue;
+      }
+      q4[n4++] = b;
+      if (n4 == 4) {
+        pair_exact4(&ra->orig, a, &rb->orig, q4, d, ec);
+        ne += 4.0;
+        n4 = 0;
+      }
+    }
+    for (int k = 0; k < n4; k++)
+      ec[q4[k]] = pair_exact(&ra->orig, a, &rb->orig, q4[k], d);
+    ne += n4;
+  }
+  const cross_side *sa = &c->sa;
+  int nk = c->nk, closed = c->closed, ipr = c->ipr, cov = c->cov,
+      ppr = c->ppr;
+  for (int k = 0; k < nc; k++) {
+    int b = cand[k];
+    ne += cross_visit(sa, a, b, vb[b], &ra->orig, &rb->orig, d, nk, closed,
+                      ipr, cov, ppr, ec + b, ppr, 1);
+  }
+  return ne;
+}
+
+static double dec_columns(void *h, const prd_span *s, int b0, int b1,
+                          int tid) {
+  dec_handler *c = (dec_handler *) h;
+  const prd_ref *ra = c->ra, *rb = c->rb;
+  int nB = s->nb, nb = b1 - b0, d = c->d;
+  double ne = 0.0;
+  double *vb = c->vbuf + (size_t) tid * dec_vlen(nB);
+  const double *u_a = c->u_a, *u_b = c->u_b, *qn = s->qn, *cn = s->cn + b0;
+  const cross_side *sb = &c->sb;
+  double *exc = c->exc;
+  int nk = c->nk, closed = c->closed, ipr = c->ipr, cov = c->cov,
+      ppr = c->ppr;
+  for (int i = 0; i < s->mm; i++) {
+    int a = s->i0 + i;
+    double ua = u_a[a];
+    tile_row(s->t, nB, i, b0, nb, qn[i], cn, vb);
+    for (int j = 0; j < nb; j++) {
+      double v = vb[j];
+      int b = b0 + j;
+      if (v > ua && v > u_b[b]) continue;
+      /* the same pairs pass the bound as in A's pass (the same v): their
+       * exact distances, where A's visit computed them, are in the cache */
+      ne += cross_visit(sb, b, a, v, &rb->orig, &ra->orig, d, nk, closed,
+                        ipr, cov, ppr, exc + (size_t) i * nB + b, 1, 0);
+    }
+  }
+  return ne;
+}
+
+
+void prd_cross(const prd_rows *A, const prd_rows *B, int d,
+               const double *centre, const prd_prec *prec,
+               const prd_cross_spec *cs, int threads, prd_progress *prog) {
+  int nA = A->n, nB = B->n, nk = cs->nk;
+  if (nA <= 0 || nB <= 0 || !(cs->ipr || cs->cov || cs->ppr)) return;
+  prd_ref ra, rb;
+  prd_ref_init(&ra, A, d, centre, prec, PRD_SCR_REF_A);
+  prd_ref_init(&rb, B, d, centre, prec, PRD_SCR_REF_B);
+  cross_side sa = {cs->own_a, cs->own_b, (size_t) cs->ld_a, (size_t) cs->ld_b,
+                   cs->ipr_a, cs->cov_a, cs->ppr_a, cs->R_b, cs->R_b * cs->R_b,
+                   ra.tol_rel > rb.tol_rel ? ra.tol_rel : rb.tol_rel,
+                   ra.tol_abs > rb.tol_abs ? ra.tol_abs : rb.tol_abs,
+                   rb.norm2_max, ra.norm2};
+  cross_side sb = {cs->own_b, cs->own_a, (size_t) cs->ld_b, (size_t) cs->ld_a,
+                   cs->ipr_b, cs->cov_b, cs->ppr_b, cs->R_a, cs->R_a * cs->R_a,
+                   sa.tol_rel, sa.tol_abs, ra.norm2_max, rb.norm2};
+  /* A pair can change an output only when its distance is within a
+   * window of one of its thresholds: the own radii of its two rows (every
+   * k) and the two ppr radii. u_a[a], u_b[b] bound those of each row, so
+   * a pair above max(u_a[a], u_b[b]) is decided "outside" for every
+   * output without a visit (the visit would decide the same: every
+   * threshold's window lies below the bound), and the visits, in the same
+   * order as without the bound, leave every count and sum as they were. */
+  double TB = prd_window0(sa.tol_rel, ra.norm2_max, rb.norm2_max,
+                          sa.tol_abs);
+  double P = 0.0;
+  if (cs->ppr) {
+    double pa = cs->R_a * cs->R_a, pb = cs->R_b * cs->R_b;
+    P = pa > pb ? pa : pb;
+  }
+  double *u_a = (double *) R_alloc(nA, sizeof(double));
+  double *u_b = (double *) R_alloc(nB, sizeof(double));
+  for (int side = 0; side < 2; side++) {
+    int n = side == 0 ? nA : nB;
+    const double *own = side == 0 ? cs->own_a : cs->own_b;
+    size_t ld = (size_t) (side == 0 ? cs->ld_a : cs->ld_b);
+    double *u = side == 0 ? u_a : u_b;
+    for (int i = 0; i < n; i++) {
+      double t = P;
+      if (cs->ipr || cs->cov)
+        for (int kk = 0; kk < nk; kk++) {
+          double r = own[(size_t) i + (size_t) kk * ld];
+          if (r > t) t = r;
+        }
+      /* prd_window(t, TB) is the widest window; the
+       * factor over it covers the rounding of the bound itself */
+      u[i] = (t * (1.0 + PRD_WINDOW_REL) + TB) * (1.0 + 1e-12) + DBL_MIN;
+    }
+  }
+  /* pairs within reach of a ppr ball (as u_a, u_b with t = P) */
+  double preach = (P * (1.0 + PRD_WINDOW_REL) + TB) * (1.0 + 1e-12) +
+                  DBL_MIN;
+  dec_handler c;
+  memset(&c, 0, sizeof(c));
+  c.sa = sa;
+  c.sb = sb;
+  c.ra = &ra;
+  c.rb = &rb;
+  c.u_a = u_a;
+  c.u_b = u_b;
+  c.preach = preach;
+  c.d = d;
+  c.nk = nk;
+  c.closed = cs->closed;
+  c.ipr = cs->ipr;
+  c.cov = cs->cov;
+  c.ppr = cs->ppr;
+  prd_handler h = {dec_begin, dec_rows, dec_columns, NULL, CROSS_BLOCK};
+  prd_sweep_spec sw = {&rb, &ra, NULL, 0, (double) (nA + nB), (double) nA};
+  prd_sweep(&sw, &h, &c, threads, prog);
+}
