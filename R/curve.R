@@ -376,7 +376,8 @@ prd_curve <- function(real, generated, method = "tightest",
   closed <- check_flag(closed)
   angles <- check_angles(angles)
   replicates <- check_replicates(replicates)
-  if (is.null(families)) {
+  default_families <- is.null(families)
+  if (default_families) {
     families <- tightest_default
   } else {
     families <- check_methods(families, setdiff(curve_methods, "tightest"),
@@ -405,6 +406,15 @@ prd_curve <- function(real, generated, method = "tightest",
     list(splits = sp, limit = limit)
   }
   first <- est(sets$real, sets$generated)
+  if (default_families) {
+    # "stacked" needs 4 fit rows per set (two folds of 2), also in the
+    # cross-fitted folds (split = 0) and the half-samples (replicates); on
+    # smaller sets the default "tightest" goes without it
+    rows <- first$limit + 1
+    if (is.null(first$splits[[1]]$eval)) rows <- floor(rows / 2)
+    if (replicates > 0L) rows <- floor(rows / 2)
+    if (rows < 4) families <- setdiff(families, "stacked")
+  }
   if (is.null(k)) {
     k <- max(1L, min(first$limit, round(sqrt(first$limit + 1))))
   }
