@@ -158,7 +158,7 @@
 #'   rows per half), one generated point without generated neighbours sets
 #'   the maximal recall of `"kde"` and `"ipr"` to 1 on the half that holds
 #'   it (half gaps 0.20 and 0.14, against at most 0.04 for the others), and
-#'   the combined curve has AUC 0.32 against the true 0.197 (knn 0.187).
+#'   the combined curve has AUC 0.33 against the true 0.197 (knn 0.187).
 #'   Leaving such families out by their gap was measured and rejected: at
 #'   1,000 points per set the gaps of the tight families reach 0.07 too,
 #'   and leaving them out put a Student t model at AUC 0.98 (true 0.17).
