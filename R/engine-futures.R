@@ -356,12 +356,5 @@ full_futures <- function(real, generated, s, ks, what, own, radii, closed,
   res <- engine_run_tasks(tasks, lengths(blocks) * as.double(nF),
                           list(sets = list(real, generated),
                                fit = list(fx, fy)))
-  table <- engine_estimators()
-  eval_out <- unlist(table$outputs[table$rows == "evaluation"])
-  out <- res[[1]]
-  for (o in names(out)) {
-    if (!(o %in% eval_out) || is.null(out[[o]])) next
-    out[[o]] <- do.call(rbind, lapply(res, `[[`, o))
-  }
-  engine_combine_attrs(out, res)
+  engine_bind_blocks(res)
 }

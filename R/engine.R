@@ -370,6 +370,14 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
   })
   parts <- engine_run_tasks(tasks, pmax(lengths(blocks), 1),
                             list(sets = list(real, generated)), call = call)
+  engine_bind_blocks(parts)
+}
+
+#' The engine outputs of blocks of evaluation rows (in order) as one: the
+#' per-evaluation-row outputs bound by rows, the rest from the first block,
+#' attributes combined.
+#' @noRd
+engine_bind_blocks <- function(parts) {
   table <- engine_estimators()
   eval_out <- unlist(table$outputs[table$rows == "evaluation"])
   out <- parts[[1]]
