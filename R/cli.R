@@ -444,12 +444,20 @@ cli_plot <- function(x, title) {
 #' @noRd
 cli_figure_size <- function(p) prd_figure_size(p)
 
-#' "real.csv vs gen_a.csv, gen_b.csv - k = 71, split = 0.5"
+#' "real.csv vs gen_a.csv, gen_b.csv - k = 71, split = 0.5"; a model
+#' named otherwise than its file (`--generated noisy=a.npy`) as
+#' "noisy (a.npy)", the name the legend and panels use.
 #' @noRd
 cli_title <- function(real, generated, curve, what = NULL) {
   dash <- if (isTRUE(l10n_info()$`UTF-8`)) " \u2014 " else " - "
-  files <- paste0(basename(real), " vs ",
-                  paste(basename(generated), collapse = ", "))
+  lab <- basename(generated)
+  nm <- names(generated)
+  if (!is.null(nm)) {
+    stem <- sub("\\.[^.]*$", "", sub("\\.(gz|bz2|xz|zip)$", "", lab))
+    own <- nzchar(nm) & nm != stem
+    lab[own] <- paste0(nm[own], " (", lab[own], ")")
+  }
+  files <- paste0(basename(real), " vs ", paste(lab, collapse = ", "))
   if (inherits(curve, "prd_curve")) {
     info <- prd_curve_info(curve)
     k_text <- paste(unique(info$k), collapse = ", ")

@@ -287,6 +287,9 @@ test_that("the figure: one panel per model, title with files, k and split", {
   expect_gt(file.size(paste0(out, ".png")), 10000)
   title <- prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen, gen_b = f_b), cv)
   expect_match(title, "real.csv vs gen.csv, gen_b.csv")
+  # a model named otherwise than its file: the name of the legend, then the file
+  expect_match(prdcurve:::cli_title(fx$f_real, c(noisy = fx$f_gen, gen_b = f_b), cv),
+               "real.csv vs noisy (gen.csv), gen_b.csv", fixed = TRUE)
   expect_match(title, "k = 6, split = 0.4", fixed = TRUE)
   p <- prdcurve:::cli_plot(cv, title)
   built <- ggplot2::ggplot_build(p)
