@@ -306,7 +306,7 @@ engine_neighbours <- function(real, generated, s, ks, what,
         out$own_x <- own_arg[[1]]
         out$own_y <- own_arg[[2]]
       }
-    } else if (fut && is.list(s$eval) && !cross) {
+    } else if (fut && (is.list(s$eval) || is.matrix(s$eval)) && !cross) {
       out <- engine_futures(real, generated, s, ks, rest, own_arg, radii,
                             closed, precision, call = call)
     } else if (fut && self && radii_only && "cross-radii" %in% sweeps &&
@@ -351,10 +351,26 @@ engine_neighbours <- function(real, generated, s, ks, what,
 #' The evaluation rows in blocks, one per worker (each worker runs the
 #' same C engine on its block against the fit sets, own radii given), the
 #' per-row outputs bound back in order in R. Per-row results do not depend
-#' on the blocks, so they equal the in-process run.
+#' on the blocks, so they equal the in-process run. The evaluation rows
+#' are positions in the two sets (a list) or query points of their own (a
+#' matrix, as prd_kde_plugin()'s draws), each block sent with its rows.
 #' @noRd
 engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
                            precision, call = rlang::caller_env()) {
+  if (is.matrix(s$eval)) {
+    z <- s$eval
+    blocks <- if (nrow(z) > 0L) engine_blocks(seq_len(nrow(z)),
+                                              future::nbrOfWorkers())
+    else list(integer())
+    tasks <- lapply(blocks, function(p) {
+      list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
+           s = list(fit = s$fit, eval = z[p, , drop = FALSE]),
+           own = own, radii = radii, closed = closed, precision = precision)
+    })
+    parts <- engine_run_tasks(tasks, pmax(lengths(blocks), 1),
+                              list(sets = list(real, generated)), call = call)
+    return(engine_bind_blocks(parts))
+  }
   ex <- as.integer(s$eval[[1]])
   ey <- as.integer(s$eval[[2]])
   nex <- length(ex)

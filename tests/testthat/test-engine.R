@@ -515,7 +515,9 @@ test_that("under futures, own radii and the sweeps without a split run on the wo
       samples = manifold_samples(real, gen2, k = 3, probabilistic = TRUE),
       ent = entropy_metrics(realc, gen, k = c(1, 3)),
       own = knn_entropy(gen, k = 4),
-      curve = prd_curve(real, gen, k = 5, angles = 31)
+      curve = prd_curve(real, gen, k = 5, angles = 31),
+      # its own radii (the bandwidth) and its external draws
+      plugin = prd_kde_plugin(real, gen, n_mc = 300, angles = 31)
     )
   }
   seq_res <- run()
