@@ -506,6 +506,38 @@ md_coverage <- function(cov) {
             pct(cov$coverage_truth), fmt(cov$width)))
 }
 
+# Pooled calibration per family and statistic: the own-mean coverage over
+# every cell (setting x scenario) and a dispersion test of the cells'
+# counts against Binomial(draws, 0.9) (chi-square with one degree of
+# freedom per cell): a calibrated interval has pooled coverage near 90%
+# and no spread beyond the binomial noise of its cells.
+pooled_coverage <- function(cov) {
+  cov$hits <- round(cov$coverage_own * cov$count)
+  do.call(rbind, lapply(split(cov, list(cov$method, cov$statistic), drop = TRUE),
+                        function(z) {
+    chi <- sum((z$hits - 0.9 * z$count)^2 / (0.09 * z$count))
+    w <- which.min(z$coverage_own)
+    data.frame(method = z$method[1], statistic = z$statistic[1], cells = nrow(z),
+               pooled = sum(z$hits) / sum(z$count),
+               outside = sum(z$coverage_own < 0.85 | z$coverage_own > 0.95),
+               lowest = z$coverage_own[w],
+               lowest_at = sprintf("%s, d = %s, %s : %s", z$scenario[w], big(z$d[w]),
+                                   big(z$n_real[w]), big(z$n_generated[w])),
+               chi2 = chi, p = stats::pchisq(chi, nrow(z), lower.tail = FALSE))
+  }))
+}
+
+md_pooled <- function(pc) {
+  rank <- match(pc$method, c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
+                             "stacked", "tightest"), nomatch = 99)
+  pc <- pc[order(pc$statistic != "auc", pc$statistic, rank, pc$method), ]
+  c("| family | statistic | cells | pooled own-mean coverage | cells outside 85-95% | lowest cell | dispersion chi^2 (p) |",
+    "|---|---|---:|---:|---:|---|---:|",
+    sprintf("| %s | %s | %d | %s | %d | %s (%s) | %s (%s) |", pc$method, pc$statistic,
+            pc$cells, pct(pc$pooled), pc$outside, pct(pc$lowest), pc$lowest_at,
+            fmt(pc$chi2, 1), formatC(pc$p, format = "g", digits = 2)))
+}
+
 targets_lines <- function(acc, rk, cmpt) {
   if (!"tightest" %in% acc$method) {
     return("`tightest` was not part of this run: the targets of the combined curve are not measured here.")
@@ -601,7 +633,9 @@ write_results <- function(run, acc, rk, st, cov, cmpt, path = results_path) {
              " draws a calibrated interval falls within about ",
              fmt(100 * (0.9 - 2 * sqrt(0.09 / max(cov$count))), 0), "-",
              fmt(100 * (0.9 + 2 * sqrt(0.09 / max(cov$count))), 0), "%)."),
-      "", md_coverage(cc), "")
+      "", md_coverage(cc), "",
+      "Pooled over the cells above (a calibrated 90% interval: pooled coverage near 90%, dispersion p not small; with the cells' draws about 1 cell in 6 falls outside 85-95% by chance):",
+      "", md_pooled(pooled_coverage(cc)), "")
     if (!is.null(cmpt)) {
       sec <- c(sec, "## Paired comparisons (`prd_compare()`) against the true order", "",
         "Pairs of models of one call whose true AUCs differ by more than 0.01, every draw.",
