@@ -241,7 +241,10 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     written <- c(written, out$compare_csv,
                  cli_save_plot(comparison, out$compare_png, ctitle))
     if (!is.null(metrics)) {
-      mcmp <- prd_compare(metrics, baseline = opt$compare)
+      # (the same models: their unequal sizes were told with the curves)
+      mcmp <- withCallingHandlers(
+        prd_compare(metrics, baseline = opt$compare),
+        prdcurve_warning_unequal_sizes = function(w) invokeRestart("muffleWarning"))
       data.table::fwrite(as.data.frame(mcmp), out$metrics_compare_csv)
       written <- c(written, out$metrics_compare_csv)
       comparison <- list(curves = comparison, metrics = mcmp)

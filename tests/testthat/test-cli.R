@@ -567,6 +567,25 @@ test_that("--out into a missing folder fails before any file is read", {
                "is a folder", class = "prdcurve_error_output")
 })
 
+test_that("models of unequal sizes are warned about once, not once per comparison", {
+  fx <- cli_fixture()
+  set.seed(22)
+  g2 <- matrix(round(rnorm(40 * 3, sd = 0.5), 3), ncol = 3)
+  f_g2 <- file.path(fx$dir, "small.csv")
+  utils::write.csv(g2, f_g2, row.names = FALSE)
+  n_warn <- 0L
+  withCallingHandlers(
+    suppressMessages(prd_cli(c(
+      fx$f_real, fx$f_gen, f_g2, "--method", "knn", "--k", "4", "--angles", "21",
+      "--seed", "3", "--replicates", "6", "--metrics", "--compare", "gen",
+      "--quiet", "--out", file.path(fx$dir, "uneq")))),
+    prdcurve_warning_unequal_sizes = function(w) {
+      n_warn <<- n_warn + 1L
+      invokeRestart("muffleWarning")
+    })
+  expect_identical(n_warn, 1L)
+})
+
 test_that("--compare and --replicates are checked up front", {
   fx <- cli_fixture()
   f_b <- file.path(fx$dir, "b.csv")
