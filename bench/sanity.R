@@ -928,7 +928,7 @@ write_outputs <- function(out, path_md = "bench/results.md",
     "Repeats per part (the value at a setting is the mean over them; the paper uses 10): ",
     rep_txt, ". ", if (nzchar(opt("note", ""))) paste0(opt("note", ""), " ") else "",
     "Wall time: ", round(out$wall / 60, 1),
-    " min on the shared 2-core machine (nice 10, one engine thread per process)."), "")
+    " min on the 2-core machine (one engine thread per process)."), "")
   sec <- c(sec, paste0(
     "Rows: check x desideratum (D1b purpose, D2 hyperparameters, D3 data, D4 ",
     "bounds, D5 invariance), 30 rows per reading. T pass, F fail, L/H pass as a ",
