@@ -253,8 +253,9 @@
 #' than 0.011 below) but costs more accuracy than it gains (mean absolute
 #' AUC error 0.014 to 0.026 at d = 256, 0.052 to 0.065 at d = 1,024 with
 #' 5,000 points per set), so the package keeps the papers' in-sample
-#' thresholds (bench/results.md). And every curve here is an estimate for this sample size: its
-#' intervals cover the estimator's mean, not the true curve.
+#' thresholds (bench/results.md). And every curve here is an estimate for
+#' this sample size: its intervals cover the estimator's mean, not the
+#' true curve.
 #'
 #' @section Extreme points:
 #' \eqn{\hat\beta_0} is the smallest fpr among the rules with fnr = 0, so a

@@ -359,9 +359,10 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
                            precision, call = rlang::caller_env()) {
   if (is.matrix(s$eval)) {
     z <- s$eval
-    blocks <- if (nrow(z) > 0L) engine_blocks(seq_len(nrow(z)),
-                                              future::nbrOfWorkers())
-    else list(integer())
+    blocks <- list(integer())
+    if (nrow(z) > 0L) {
+      blocks <- engine_blocks(seq_len(nrow(z)), future::nbrOfWorkers())
+    }
     tasks <- lapply(blocks, function(p) {
       list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
            s = list(fit = s$fit, eval = z[p, , drop = FALSE]),
