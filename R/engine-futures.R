@@ -50,8 +50,8 @@ engine_run_tasks <- function(tasks, sizes, globals,
     group[t] <- w
     load[w] <- load[w] + sizes[t]
   }
-  groups <- lapply(seq_len(nw), function(w) tasks[group == w])
-  parts <- engine_future_map(groups, "engine_worker", globals, call = call)
+  items <- engine_task_items(tasks, group, nw, globals)
+  parts <- engine_future_map(items, "engine_worker_group", NULL, call = call)
   out <- vector("list", length(tasks))
   for (w in seq_len(nw)) out[group == w] <- parts[[w]]
   out
@@ -110,6 +110,30 @@ engine_worker <- function(tasks, globals) {
   })
 }
 
+#' One item per worker: its tasks (group == w) and the globals with only
+#' the sets they use, the tasks' set numbers renumbered (a worker that
+#' computes one set's own radii is not sent the other set).
+#' @noRd
+engine_task_items <- function(tasks, group, nw, globals) {
+  lapply(seq_len(nw), function(w) {
+    g <- tasks[group == w]
+    used <- sort(unique(unlist(lapply(g, `[[`, "sets"))))
+    g <- lapply(g, function(t) {
+      t$sets <- match(t$sets, used)
+      t
+    })
+    gl <- globals
+    gl$sets <- globals$sets[used]
+    list(tasks = g, globals = gl)
+  })
+}
+
+#' A worker's group of tasks with the sets they use (engine_run_tasks())
+#' @noRd
+engine_worker_group <- function(item, globals) {
+  engine_worker(item$tasks, item$globals)
+}
+
 #' Rows in nb blocks of nearly equal size
 #' @noRd
 engine_blocks <- function(rows, nb) {
@@ -160,11 +184,12 @@ own_radii_futures <- function(x, rows, ks, precision) {
 }
 
 #' Own radii of several sets (`xs`, fit rows `rows_list`) in one round of
-#' futures, their tasks balanced together: each set's fit rows in blocks,
-#' a block's rows as evaluation rows against the whole fit set with their
-#' fit positions (`self_rows`: self left out), their radii in it
-#' (query_x) at ks only. A list with one matrix per set (NULL for a set of
-#' fewer than two rows).
+#' futures, their tasks balanced together. With at least as many sets as
+#' workers, each set is one task (the symmetric sweep, as in process);
+#' else each set's fit rows in blocks, a block's rows as evaluation rows
+#' against the whole fit set with their fit positions (`self_rows`: self
+#' left out), their radii in it (query_x) at ks only. A list with one
+#' matrix per set (NULL for a set of fewer than two rows).
 #'
 #' Blocks against the whole set compute each pair twice, where the
 #' symmetric sweep of the calling process computes it once; blocks against
@@ -183,9 +208,24 @@ own_radii_futures_sets <- function(xs, rows_list, ks, precision) {
   tasks <- list()
   sizes <- numeric()
   plan <- vector("list", nsets)
+  big <- vapply(rows_list, length, 1L) >= 2L
+  # no more workers than sets: each set whole to one worker, in the
+  # symmetric sweep of the calling process (each pair once, half the
+  # products of blocks against the whole set; 20,000 x 256, two sets on
+  # two workers: bench/results.md), the sets balanced by their pairs
+  whole <- sum(big) >= nw
   for (g in seq_len(nsets)) {
     rows <- as.integer(rows_list[[g]])
     if (length(rows) < 2L) next
+    if (whole) {
+      tasks[[length(tasks) + 1L]] <- list(
+        sets = c(g, empty), what = "own", ks = ks, cross = FALSE,
+        s = list(fit = list(rows, integer()), eval = NULL),
+        own = NULL, radii = list(), closed = TRUE, precision = precision)
+      sizes <- c(sizes, as.double(length(rows))^2 / 2)
+      plan[[g]] <- length(tasks)
+      next
+    }
     blocks <- engine_blocks(seq_along(rows), nw)
     first <- length(tasks) + 1L
     for (p in blocks) {
@@ -204,7 +244,8 @@ own_radii_futures_sets <- function(xs, rows_list, ks, precision) {
                           list(sets = c(xs, list(xs[[1]][0, , drop = FALSE]))))
   for (g in seq_len(nsets)) {
     if (is.null(plan[[g]])) next
-    out[[g]] <- do.call(rbind, lapply(res[plan[[g]]], `[[`, "query_x"))
+    out[[g]] <- if (whole) res[[plan[[g]]]]$own_x else
+      do.call(rbind, lapply(res[plan[[g]]], `[[`, "query_x"))
   }
   out
 }

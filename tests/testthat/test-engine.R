@@ -530,6 +530,15 @@ test_that("under futures, own radii and the sweeps without a split run on the wo
   # no sweep ran in this process: own radii, cross decisions and cross
   # radii without a split went to the workers too
   expect_identical(sum(here), 0)
+  # each worker is sent only the sets its tasks use
+  tk <- list(list(sets = c(1L, 3L)), list(sets = c(2L, 3L)), list(sets = c(1L, 2L)))
+  it <- prdcurve:::engine_task_items(tk, c(1L, 2L, 2L), 2L,
+                                     list(sets = list("x", "y", "e"), fit = 1))
+  expect_identical(it[[1]]$globals$sets, list("x", "e"))
+  expect_identical(it[[1]]$tasks[[1]]$sets, c(1L, 2L))
+  expect_identical(it[[2]]$globals$sets, list("x", "y", "e"))
+  expect_identical(lapply(it[[2]]$tasks, `[[`, "sets"), list(c(2L, 3L), c(1L, 2L)))
+  expect_identical(it[[2]]$globals$fit, 1)
   # the merge of own radii from blocks is the k-th smallest of the parts
   m <- prdcurve:::merge_smallest(list(cbind(1, 4, 9), cbind(2, 3, 10)), c(1, 3, 5))
   expect_identical(m, cbind(1, 3, 9))
