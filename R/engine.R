@@ -265,7 +265,11 @@ engine_neighbours <- function(real, generated, s, ks, what,
   if (length(rest)) {
     own_arg <- own
     if (is.null(own_arg)) {
-      ox <- own_real(ks)
+      # on futures, the real set's own radii from the cache only: when they
+      # are not there, own_pair() below computes both sets' in one round
+      # (and caches the real set's), not one round per set
+      ox <- if (!fut) own_real(ks) else
+        if (!is.null(shared) && own_sweep) shared_own_get(shared, s, ks)
       if (!is.null(ox)) own_arg <- list(ox, NULL)
     }
     self <- is.null(s$eval)
