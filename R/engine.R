@@ -212,11 +212,7 @@ engine_neighbours <- function(real, generated, s, ks, what,
   # on futures (engine-futures.R): own radii computed first, in blocks
   fut <- engine_futures_on()
   own_pair <- function(k) {
-    in_process <- function(x, rows) {
-      engine_call(x, x[0, , drop = FALSE],
-                  list(fit = list(as.integer(rows), integer()), eval = NULL),
-                  k, "own", precision = precision, call = call)$own_x
-    }
+    in_process <- function(x, rows) own_radii_local(x, rows, k, precision, call)
     # the real set's from the shared cache, or both sets' in one round of
     # futures (their tasks balanced together)
     ox <- if (!is.null(shared)) shared_own_get(shared, s, k)
@@ -361,32 +357,23 @@ engine_neighbours <- function(real, generated, s, ks, what,
 #' @noRd
 engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
                            precision, call = rlang::caller_env()) {
+  # the evaluation rows of block p (positions 1..ne in order: real's, then
+  # generated's; or the rows of the query matrix)
   if (is.matrix(s$eval)) {
-    z <- s$eval
-    blocks <- list(integer())
-    if (nrow(z) > 0L) {
-      blocks <- engine_blocks(seq_len(nrow(z)), future::nbrOfWorkers())
-    }
-    tasks <- lapply(blocks, function(p) {
-      list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
-           s = list(fit = s$fit, eval = z[p, , drop = FALSE]),
-           own = own, radii = radii, closed = closed, precision = precision)
-    })
-    parts <- engine_run_tasks(tasks, pmax(lengths(blocks), 1),
-                              list(sets = list(real, generated)), call = call)
-    return(engine_bind_blocks(parts))
+    ne <- nrow(s$eval)
+    rows_of <- function(p) s$eval[p, , drop = FALSE]
+  } else {
+    ex <- as.integer(s$eval[[1]])
+    ey <- as.integer(s$eval[[2]])
+    nex <- length(ex)
+    ne <- nex + length(ey)
+    rows_of <- function(p) list(ex[p[p <= nex]], ey[p[p > nex] - nex])
   }
-  ex <- as.integer(s$eval[[1]])
-  ey <- as.integer(s$eval[[2]])
-  nex <- length(ex)
-  ne <- nex + length(ey)
   nw <- future::nbrOfWorkers()
-  # blocks of the evaluation rows (real's, then generated's), in order
   blocks <- if (ne > 0L) engine_blocks(seq_len(ne), nw) else list(integer())
   tasks <- lapply(blocks, function(p) {
     list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
-         s = list(fit = s$fit,
-                  eval = list(ex[p[p <= nex]], ey[p[p > nex] - nex])),
+         s = list(fit = s$fit, eval = rows_of(p)),
          own = own, radii = radii, closed = closed, precision = precision)
   })
   parts <- engine_run_tasks(tasks, pmax(lengths(blocks), 1),
@@ -420,24 +407,26 @@ engine_shared <- function() {
 }
 
 #' The own radii of the real fit rows at ks, from the cache or computed
-#' once (one symmetric sweep over X_f) and cached. The radii are exact,
-#' so they do not depend on the precision of the products.
+#' once in process (one symmetric sweep over X_f) and cached. The radii
+#' are exact, so they do not depend on the precision of the products.
+#' (On futures engine_neighbours() reads the cache only and computes both
+#' sets' radii in one round, own_pair().)
 #' @noRd
 shared_own_real <- function(shared, real, s, ks, call) {
   own <- shared_own_get(shared, s, ks)
   if (!is.null(own)) return(own)
-  fx <- as.integer(s$fit[[1]])
-  own <- if (engine_futures_on()) {
-    own_radii_futures(real, fx, ks, engine_precision(call))
-  }
-  if (is.null(own)) {
-    own <- engine_call(real, real[0, , drop = FALSE],
-                       list(fit = list(fx, integer()), eval = NULL), ks,
-                       "own", precision = engine_precision(call),
-                       call = call)$own_x
-  }
+  own <- own_radii_local(real, s$fit[[1]], ks, engine_precision(call), call)
   shared_own_put(shared, s, ks, own)
   own
+}
+
+#' Own radii (squared, a column per k of ks) of the rows `rows` of x within
+#' themselves, self excluded: one symmetric sweep in this process.
+#' @noRd
+own_radii_local <- function(x, rows, ks, precision, call) {
+  engine_call(x, x[0, , drop = FALSE],
+              list(fit = list(as.integer(rows), integer()), eval = NULL), ks,
+              "own", precision = precision, call = call)$own_x
 }
 
 #' The cached own radii of the real fit rows of `s` at ks, or NULL

@@ -13,6 +13,15 @@ cli_fixture <- function(header = TRUE, dir = tempfile("prdcli")) {
        dir = dir)
 }
 
+# a second generated model (n rows, sd 0.5) written next to the fixture's
+cli_second_model <- function(fx, n, seed, name) {
+  set.seed(seed)
+  g <- matrix(round(rnorm(n * 3, sd = 0.5), 3), ncol = 3)
+  f <- file.path(fx$dir, name)
+  utils::write.csv(g, f, row.names = FALSE)
+  list(x = g, file = f)
+}
+
 curve_columns <- c("method", "k", "lambda", "precision", "recall")
 
 expect_same_curve <- function(object, expected) {
@@ -468,10 +477,9 @@ png_size <- function(path) {
 
 test_that("--replicates, --metrics and --compare write what the R API computes", {
   fx <- cli_fixture()
-  set.seed(21)
-  g2 <- matrix(round(rnorm(50 * 3, sd = 0.5), 3), ncol = 3)
-  f_g2 <- file.path(fx$dir, "narrow.csv")
-  utils::write.csv(g2, f_g2, row.names = FALSE)
+  m2 <- cli_second_model(fx, 50, 21, "narrow.csv")
+  g2 <- m2$x
+  f_g2 <- m2$file
   out <- file.path(fx$dir, "run")
   expect_output(
     suppressMessages(cv <- prd_cli(c(
@@ -569,10 +577,7 @@ test_that("--out into a missing folder fails before any file is read", {
 
 test_that("models of unequal sizes are warned about once, not once per comparison", {
   fx <- cli_fixture()
-  set.seed(22)
-  g2 <- matrix(round(rnorm(40 * 3, sd = 0.5), 3), ncol = 3)
-  f_g2 <- file.path(fx$dir, "small.csv")
-  utils::write.csv(g2, f_g2, row.names = FALSE)
+  f_g2 <- cli_second_model(fx, 40, 22, "small.csv")$file
   n_warn <- 0L
   withCallingHandlers(
     suppressMessages(prd_cli(c(
