@@ -8,11 +8,12 @@
 #   distances, the same values (see own_radii_futures_sets() for why not
 #   blocks against blocks).
 # - cross decisions without a split (manifold metrics): X_f in blocks, each
-#   against the whole of Y_f, both sides decided; a row of X_f is complete
-#   in its block, a row of Y_f sums its counts over the blocks (integers:
-#   exact). The ppr sums of Y_f's rows are sums of doubles, whose order
-#   the in-process sweep fixes (over X_f in order), so they come from Y_f
-#   in blocks against the whole of X_f, in that order.
+#   against the whole of Y_f, both sides decided, each pair once; a row of
+#   X_f is complete in its block, a row of Y_f sums its counts over the
+#   blocks (integers: exact). The ppr sums of Y_f's rows are sums of
+#   doubles whose order the engine fixes in blocks of X_f's rows
+#   (prd_cross()): the blocks start at multiples of that block, so their
+#   partial sums are the engine's, added in the same order.
 # - cross radii without a split (entropies): X_f in blocks against Y_f
 #   (each pair once), Y_f's rows merged from their kmax smallest in each
 #   block: a row's k-th radius is the k-th smallest of its parts, the
@@ -106,7 +107,7 @@ engine_worker <- function(tasks, globals) {
     }
     engine_call(sets[[1]], sets[[2]], t$s, t$ks, t$what, own = t$own,
                 radii = t$radii, closed = t$closed, cross = t$cross,
-                precision = t$precision)
+                precision = t$precision, ppr_parts = isTRUE(t$ppr_parts))
   })
 }
 
@@ -134,12 +135,16 @@ engine_worker_group <- function(item, globals) {
   engine_worker(item$tasks, item$globals)
 }
 
-#' Rows in nb blocks of nearly equal size
+#' Rows in nb blocks of nearly equal size, each starting at a multiple of
+#' `align` positions (fewer blocks when there are fewer such starts)
 #' @noRd
-engine_blocks <- function(rows, nb) {
+engine_blocks <- function(rows, nb, align = 1L) {
   n <- length(rows)
-  nb <- max(1L, min(nb, n))
-  unname(split(rows, cut(seq_len(n), nb, labels = FALSE)))
+  units <- ceiling(n / align)
+  nb <- max(1L, min(nb, units))
+  if (nb == 1L) return(list(rows))
+  unit <- (seq_len(n) - 1L) %/% align + 1L
+  unname(split(rows, cut(seq_len(units), nb, labels = FALSE)[unit]))
 }
 
 #' The k-th smallest of each row of the parts (matrices with the same rows,
@@ -252,7 +257,12 @@ own_radii_futures_sets <- function(xs, rows_list, ks, precision) {
 
 #' Cross decisions without a split (spec$cross) on futures: the outputs of
 #' engine_call(real, generated, s, ks, what, own, radii, closed, cross =
-#' TRUE), own radii given.
+#' TRUE), own radii given. X_f in blocks, each against the whole of Y_f,
+#' each pair once: X_f's rows are complete in their block; Y_f's counts
+#' are summed over the blocks (integers), and Y_f's ppr sums are formed as
+#' the engine forms them, from partial sums per block of
+#' engine_ppr_block() rows of X_f (the tasks' blocks start at its
+#' multiples) added in block order.
 #' @noRd
 cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
                           precision) {
@@ -260,37 +270,19 @@ cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
   fy <- as.integer(s$fit[[2]])
   nfx <- length(fx)
   nfy <- length(fy)
-  nw <- future::nbrOfWorkers()
-  bx <- engine_blocks(seq_len(nfx), nw)
   counts <- setdiff(what, "ppr")
   ppr <- "ppr" %in% what
-  # the ppr sums of the rows of one side only are kept from each task (X_f's
-  # here, Y_f's below): the other side's radius is 0, so its sums (unused)
-  # cost no log terms, and only the kept side's radius bounds the pairs the
-  # sweep visits. The kept sums visit the same pairs in the same order.
-  rx_radii <- radii
-  if (ppr) rx_radii$ppr <- c(0, radii$ppr[2])
+  bx <- engine_blocks(seq_len(nfx), future::nbrOfWorkers(),
+                      align = if (ppr) engine_ppr_block() else 1L)
   tasks <- lapply(bx, function(b) {
     list(sets = c(1L, 2L), what = what, ks = ks, cross = TRUE,
          s = list(fit = list(fx[b], fy), eval = NULL),
          own = list(own[[1]][b, , drop = FALSE], own[[2]]),
-         radii = rx_radii, closed = closed, precision = precision)
+         radii = radii, closed = closed, precision = precision,
+         ppr_parts = ppr)
   })
-  sizes <- lengths(bx) * as.double(nfy)
-  by <- list()
-  if (ppr) {
-    # Y_f's ppr sums: Y_f's rows in blocks against X_f (sets swapped)
-    by <- engine_blocks(seq_len(nfy), nw)
-    tasks <- c(tasks, lapply(by, function(b) {
-      list(sets = c(2L, 1L), what = "ppr", ks = ks, cross = TRUE,
-           s = list(fit = list(fy[b], fx), eval = NULL), own = NULL,
-           radii = list(ppr = c(0, radii$ppr[1])), closed = closed,
-           precision = precision)
-    }))
-    sizes <- c(sizes, lengths(by) * as.double(nfx))
-  }
-  res <- engine_run_tasks(tasks, sizes, list(sets = list(real, generated)))
-  rx <- res[seq_along(bx)]
+  rx <- engine_run_tasks(tasks, lengths(bx) * as.double(nfy),
+                         list(sets = list(real, generated)))
   out <- rx[[1]]
   nE <- nfx + nfy
   for (e in counts) {
@@ -312,20 +304,19 @@ cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
   if (ppr) {
     pa <- matrix(NA_real_, nE, 1L)
     pb <- matrix(NA_real_, nE, 1L)
+    sy <- numeric(nfy)
     for (w in seq_along(bx)) {
       nb <- length(bx[[w]])
       pb[bx[[w]], ] <- rx[[w]]$ppr_b[seq_len(nb), , drop = FALSE]
+      parts <- attr(rx[[w]], "ppr_parts")
+      for (j in seq_len(ncol(parts))) sy <- sy + parts[, j]
     }
-    ry <- res[length(bx) + seq_along(by)]
-    for (w in seq_along(by)) {
-      nb <- length(by[[w]])
-      pa[nfx + by[[w]], ] <- ry[[w]]$ppr_b[seq_len(nb), , drop = FALSE]
-    }
+    pa[nfx + seq_len(nfy), ] <- sy
     out$ppr_a <- pa
     out$ppr_b <- pb
   }
-  out <- engine_combine_attrs(out, res)
-  out
+  attr(out, "ppr_parts") <- NULL
+  engine_combine_attrs(out, rx)
 }
 
 #' Radii of the rows of X_f in Y_f and of Y_f in X_f without a split

@@ -44,6 +44,12 @@ engine_estimators <- local({
   }
 })
 
+#' The rows of X_f over which the engine forms each partial ppr sum of a
+#' row of Y_f (src/prdcurve.h, PRD_PPR_BLOCK): without a split, Y_f's ppr
+#' sums are these partial sums added in block order.
+#' @noRd
+engine_ppr_block <- function() attr(engine_estimators(), "ppr_block")
+
 #' The engine planner's sweeps for a request (src/plan.c,
 #' nb_plan_make()): `estimators` as in engine_call(), evaluation rows = fit
 #' rows (`self`) or not, `cross` mode, own radii given for no fit set (0),
@@ -66,7 +72,7 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 engine_call <- function(real, generated, s, ks, estimators, own = NULL,
                         radii = list(), closed = TRUE, cross = FALSE,
                         precision = engine_precision(call),
-                        call = rlang::caller_env()) {
+                        ppr_parts = FALSE, call = rlang::caller_env()) {
   eval <- s$eval
   if (is.list(eval)) eval <- lapply(eval, as.integer)
   spec <- list(
@@ -82,6 +88,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     closed = isTRUE(closed),
     progress = show_progress(),
     cross = isTRUE(cross),
+    # with cross: Y_f's ppr partial sums per block of X_f (attribute
+    # "ppr_parts"; cross_futures())
+    ppr_parts = isTRUE(ppr_parts),
     # own radii, and without a split the radii of query_x/query_y, from
     # symmetric and cross tiles, each pair once (FALSE: the full sweep, for
     # tests); own_buffer: candidates kept per row there (0: default; tests)

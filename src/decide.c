@@ -127,6 +127,10 @@ typedef struct {
    * pass, read by B's; a pair's exact distance is the same from either
    * side: sum((x - y)^2) = sum((y - x)^2)) */
   double *exc;
+  /* B's ppr partial sums over the current block of A's rows (sb.psum
+   * points here), added onto psum_b (and stored in parts) at the end of
+   * each block */
+  double *part, *psum_b, *parts;
   int *cbuf;    /* threads x nB: candidates */
   double *vbuf; /* threads x max(nB, CROSS_BLOCK): distances */
 } dec_handler;
@@ -194,6 +198,19 @@ static double dec_rows(void *h, const prd_span *s, int i, int tid) {
   return ne;
 }
 
+/* The end of block `blk` of A's rows for B's rows [b0, b1): their
+ * partial ppr sums onto the totals (and into column blk of parts), then
+ * from 0 again */
+static void dec_flush(dec_handler *c, int nB, int blk, int b0, int b1) {
+  double *part = c->part, *tot = c->psum_b;
+  double *col = c->parts ? c->parts + (size_t) blk * nB : NULL;
+  for (int b = b0; b < b1; b++) {
+    tot[b] += part[b];
+    if (col) col[b] = part[b];
+    part[b] = 0.0;
+  }
+}
+
 static double dec_columns(void *h, const prd_span *s, int b0, int b1,
                           int tid) {
   dec_handler *c = (dec_handler *) h;
@@ -209,6 +226,8 @@ static double dec_columns(void *h, const prd_span *s, int b0, int b1,
   for (int i = 0; i < s->mm; i++) {
     int a = s->i0 + i;
     double ua = u_a[a];
+    if (ppr && a > 0 && a % PRD_PPR_BLOCK == 0)
+      dec_flush(c, nB, a / PRD_PPR_BLOCK - 1, b0, b1);
     tile_row(s->t, nB, i, b0, nb, qn[i], cn, vb);
     for (int j = 0; j < nb; j++) {
       double v = vb[j];
@@ -291,7 +310,15 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   c.ipr = cs->ipr;
   c.cov = cs->cov;
   c.ppr = cs->ppr;
+  if (cs->ppr) {
+    c.part = (double *) R_alloc(nB, sizeof(double));
+    for (int b = 0; b < nB; b++) c.part[b] = 0.0;
+    c.psum_b = cs->ppr_b;
+    c.parts = cs->ppr_parts;
+    c.sb.psum = c.part;
+  }
   prd_handler h = {dec_begin, dec_rows, dec_columns, NULL, CROSS_BLOCK};
   prd_sweep_spec sw = {&rb, &ra, NULL, 0, (double) (nA + nB), (double) nA};
   prd_sweep(&sw, &h, &c, threads, prog);
+  if (cs->ppr) dec_flush(&c, nB, (nA - 1) / PRD_PPR_BLOCK, 0, nB);
 }

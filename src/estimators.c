@@ -186,6 +186,10 @@ SEXP ffi_estimators(void) {
   SET_VECTOR_ELT(out, 4, type);
   SET_VECTOR_ELT(out, 5, needs);
   SET_VECTOR_ELT(out, 6, radius);
+  /* the block of X_f's rows over which Y_f's ppr sums are formed
+   * (prd_cross()): the futures' tasks start at its multiples */
+  Rf_setAttrib(out, Rf_install("ppr_block"),
+               PROTECT(Rf_ScalarInteger(PRD_PPR_BLOCK))); np++;
   UNPROTECT(np);
   return out;
 }

@@ -482,6 +482,17 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     cs.ppr_b = (double *) R_alloc(nFy + 1, sizeof(double));
     for (int i = 0; i < nFx; i++) cs.ppr_a[i] = 0.0;
     for (int i = 0; i < nFy; i++) cs.ppr_b[i] = 0.0;
+    /* spec$ppr_parts = TRUE: the partial sums of Y_f's rows per block of
+     * X_f as well (attribute "ppr_parts"; the futures' tasks) */
+    SEXP parts_ = list_get(spec, "ppr_parts");
+    SEXP parts = R_NilValue;
+    if (cs.ppr && nFx > 0 && !Rf_isNull(parts_) &&
+        flag(parts_, "ppr_parts")) {
+      int nblk = (nFx + PRD_PPR_BLOCK - 1) / PRD_PPR_BLOCK;
+      parts = PROTECT(Rf_allocMatrix(REALSXP, nFy, nblk)); np++;
+      Rf_setAttrib(out, Rf_install("ppr_parts"), parts);
+      cs.ppr_parts = REAL(parts);
+    }
     prd_rows xr = {{X, NULL}, {nX, 0}, fx, nFx, nFx};
     prd_rows yr = {{Y, NULL}, {nY, 0}, fy, nFy, nFy};
     prd_cross(&xr, &yr, d, centre, &prec, &cs, threads, &prog);

@@ -173,14 +173,23 @@ void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
  * balls of A and B. Outputs (zeroed by the caller), A's rows:
  * ipr_a = #B whose own ball holds the row, cov_a = #B in the row's own
  * ball, ppr_a = sum over B of log(1 - tau) with radius R_b; B's rows
- * likewise. ipr, cov, ppr: which to compute. */
+ * likewise. ipr, cov, ppr: which to compute.
+ *
+ * The order of the sums: a row of A sums over B in order; a row of B sums
+ * over A in blocks of PRD_PPR_BLOCK rows (A's rows [0, 1024), [1024,
+ * 2048), ...), each block's partial sum from 0 in order, then the partial
+ * sums in block order onto ppr_b. So a block of A that starts at a
+ * multiple of PRD_PPR_BLOCK gives the same partial sums on its own (the
+ * futures' tasks): ppr_parts (nB x ceil(nA / PRD_PPR_BLOCK), or NULL)
+ * receives them. */
+#define PRD_PPR_BLOCK 1024
 typedef struct {
   int nk, closed, ipr, cov, ppr;
   const double *own_a, *own_b;
   int ld_a, ld_b;
   double R_a, R_b;
   int *ipr_a, *ipr_b, *cov_a, *cov_b;
-  double *ppr_a, *ppr_b;
+  double *ppr_a, *ppr_b, *ppr_parts;
 } prd_cross_spec;
 void prd_cross(const prd_rows *A, const prd_rows *B, int d,
                const double *centre, const prd_prec *prec,

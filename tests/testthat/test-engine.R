@@ -286,6 +286,57 @@ test_that("own radii from symmetric tiles equal the full sweep's, ties and offse
                    vapply(1:300, function(i) kth_skip(d2[i, ], 7, i), 0))
 })
 
+test_that("without a split, Y_f's ppr sums are partial sums per block of X_f added in order, which a block of X_f gives alone", {
+  set.seed(318)
+  B <- prdcurve:::engine_ppr_block()
+  expect_identical(B, 1024L)
+  nx <- 2L * B + 300L
+  real <- matrix(rnorm(nx * 4), ncol = 4)
+  gen <- matrix(rnorm(500 * 4, 0.3), ncol = 4)
+  fy <- seq_len(500)
+  s <- list(fit = list(seq_len(nx), fy), eval = NULL)
+  own <- prdcurve:::engine_call(real, gen, s, 3L, "own")[c("own_x", "own_y")]
+  R <- c(1.1, 1.3) # ppr radii (distances) of the balls of X_f and Y_f
+  what <- c("ipr", "coverage", "ppr")
+  full <- prdcurve:::engine_call(real, gen, s, 3L, what, own = own,
+                                 radii = list(ppr = R), cross = TRUE,
+                                 ppr_parts = TRUE)
+  parts <- attr(full, "ppr_parts")
+  expect_identical(dim(parts), c(500L, 3L))
+  total <- numeric(500)
+  for (j in 1:3) total <- total + parts[, j]
+  expect_identical(full$ppr_a[nx + fy, 1], total)
+  # each part: the sum over its block of log(dist / R_a) within R_a
+  dist <- sqrt(sq_dist(gen, real))
+  blk <- (seq_len(nx) - 1L) %/% B + 1L
+  for (j in 1:3) {
+    dj <- dist[, blk == j]
+    expect_equal(parts[, j], rowSums(ifelse(dj < R[1], log(dj / R[1]), 0)),
+                 tolerance = 1e-12)
+  }
+  # the rows of X_f from the second block on, alone: the same parts, and
+  # the same sums of their own rows
+  b <- (B + 1L):nx
+  tail <- prdcurve:::engine_call(real, gen, list(fit = list(b, fy), eval = NULL),
+                                 3L, what,
+                                 own = list(own[[1]][b, , drop = FALSE], own[[2]]),
+                                 radii = list(ppr = R), cross = TRUE,
+                                 ppr_parts = TRUE)
+  expect_identical(attr(tail, "ppr_parts"), parts[, 2:3])
+  expect_identical(tail$ppr_b[seq_along(b), 1], full$ppr_b[b, 1])
+  # without ppr_parts no attribute; the sums the same
+  plain <- prdcurve:::engine_call(real, gen, s, 3L, what, own = own,
+                                  radii = list(ppr = R), cross = TRUE)
+  expect_null(attr(plain, "ppr_parts"))
+  expect_identical(plain$ppr_a, full$ppr_a)
+  # the futures' blocks start at multiples of the block
+  bl <- prdcurve:::engine_blocks(seq_len(nx), 2L, align = B)
+  expect_identical(vapply(bl, `[`, 0L, 1L), c(1L, 2L * B + 1L))
+  expect_identical(unlist(bl), seq_len(nx))
+  expect_identical(prdcurve:::engine_blocks(1:10, 3L),
+                   list(1:4, 5:7, 8:10))
+})
+
 test_that("the cross sweep (no split: X_f x Y_f once) equals the full sweep", {
   set.seed(312)
   for (d in c(1L, 4L, 30L)) {
@@ -504,12 +555,16 @@ test_that("under futures, own radii and the sweeps without a split run on the wo
   gen <- matrix(rnorm(380 * 3, 1e3 + 2), ncol = 3)
   gen2 <- round(gen)
   realc <- real + matrix(rnorm(420 * 3, sd = 0.1), ncol = 3)
+  big <- matrix(rnorm(2300 * 3, 1e3 + 1), ncol = 3)
   run <- function() {
     set.seed(9)
     list(
       m = manifold_metrics(real, list(a = gen, b = gen2), k = c(2, 6)),
       four = manifold_metrics(real, gen, k = 4, metrics = c(
         "precision", "recall", "density", "coverage")),
+      # more than one block of X_f for the ppr sums of Y_f's rows
+      ppr = manifold_metrics(big, gen, k = 3,
+                             metrics = c("p_precision", "p_recall", "coverage")),
       rows = manifold_metrics(real, gen, k = 3,
                               split = list(real = 1:150, generated = 1:150)),
       samples = manifold_samples(real, gen2, k = 3, probabilistic = TRUE),
