@@ -549,67 +549,16 @@ family_reason <- function(method, d) {
 #' Hubness of the knn family: skewness of the k-occurrence counts N_k(x) of
 #' the fit points, N_k(x) = the number of evaluation points z with x among
 #' their k nearest fit points, ||x - z|| <= r_k(z; X_f u Y_f) (Radovanovic,
-#' Nanopoulos and Ivanovic 2010). It needs a second pass over the products
-#' of evaluation and fit rows (R's BLAS, in blocks), so it is computed only
-#' when that costs at most `budget` multiply-adds (default 2e9, about a
-#' second; `options(prdcurve.hubness_budget = Inf)` always, 0 never), else
-#' NA. Without a split, a point is not its own neighbour.
-#' @param r2 squared radii of the evaluation rows (real first), a column
+#' Nanopoulos and Ivanovic 2010), counted by the engine in the knn family's
+#' own sweep (estimator "hub"; without a split a point is not its own
+#' neighbour).
+#' @param counts the engine's k-occurrences, a row per fit row, a column
 #'   per k.
-#' @return skewness per k (NA when not computed).
+#' @return the (population) skewness per k; 0 when every count is equal.
 #' @noRd
-knn_hubness <- function(real, generated, s, r2,
-                        budget = getOption("prdcurve.hubness_budget", 2e9)) {
-  r2 <- as.matrix(r2)
-  nf <- length(s$fit[[1]]) + length(s$fit[[2]])
-  ne <- nrow(r2)
-  if (!is.numeric(budget) || as.double(ne) * nf * ncol(real) > budget) {
-    return(rep(NA_real_, ncol(r2)))
-  }
-  fit0 <- rbind(real[s$fit[[1]], , drop = FALSE],
-                generated[s$fit[[2]], , drop = FALSE])
-  # centred (a common offset of the data would cost the inner products
-  # their precision); pairs within 1e-9 of the radius are recomputed from
-  # the original rows, as the engine does
-  centre <- colMeans(fit0)
-  fit <- fit0 - rep(centre, each = nf)
-  ev <- if (is.null(s$eval)) s$fit else s$eval
-  nfx <- length(s$fit[[1]])
-  fn <- rowSums(fit^2)
-  counts <- matrix(0, nf, ncol(r2))
-  start <- 0L
-  for (set in 1:2) {
-    rows <- ev[[set]]
-    src <- if (set == 1L) real else generated
-    for (i0 in seq(1L, length(rows), by = 1024L)) {
-      idx <- rows[i0:min(length(rows), i0 + 1023L)]
-      z0 <- src[idx, , drop = FALSE]
-      z <- z0 - rep(centre, each = length(idx))
-      d2 <- pmax(outer(rowSums(z^2), fn, "+") - 2 * tcrossprod(z, fit), 0)
-      if (is.null(s$eval)) {
-        # the point itself (same set, same row) is not its own neighbour
-        self <- match(idx, s$fit[[set]]) + if (set == 2L) nfx else 0L
-        d2[cbind(seq_along(idx), self)] <- Inf
-      }
-      for (j in seq_len(ncol(r2))) {
-        rr <- r2[start + i0 - 1L + seq_along(idx), j]
-        # (the radius itself is a distance of the engine, which may sum
-        # the squares in another order: 1e-12 relative slack)
-        inside <- d2 <= rr
-        near <- which(abs(d2 - rr) <= 1e-9 * rr, arr.ind = TRUE)
-        for (q in seq_len(nrow(near))) {
-          a <- near[q, 1]
-          b <- near[q, 2]
-          if (is.finite(d2[a, b])) {
-            inside[a, b] <- sum((z0[a, ] - fit0[b, ])^2) <= rr[a] * (1 + 1e-12)
-          }
-        }
-        counts[, j] <- counts[, j] + colSums(inside)
-      }
-    }
-    start <- start + length(rows)
-  }
+hub_skewness <- function(counts) {
   apply(counts, 2L, function(v) {
+    v <- as.double(v)
     sdv <- sqrt(mean((v - mean(v))^2))
     if (sdv == 0) 0 else mean((v - mean(v))^3) / sdv^3
   })

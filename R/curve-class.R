@@ -118,9 +118,9 @@ bind_curves <- function(curves) {
 #'   Carlo `std_error` of [prd_truth()]; for [prd_curve()]: `hubness` of a
 #'   `"knn"` curve, the skewness of the k-occurrence counts of the fit
 #'   points (how often each is among the k nearest fit points of an
-#'   evaluation point; Radovanovic, Nanopoulos and Ivanovic 2010), computed
-#'   when its extra pass over the products costs at most
-#'   `getOption("prdcurve.hubness_budget", 2e9)` multiply-adds, else `NA`;
+#'   evaluation point; Radovanovic, Nanopoulos and Ivanovic 2010; counted
+#'   in the knn family's own sweep, at every size; 0 when every count is
+#'   equal, above 1 a few hubs take most of the votes);
 #'   `shrinkage`, `pooling` and `cross_fit` of the fitted families;
 #'   `families`, `chosen` (the family chosen on each half at each
 #'   \eqn{\lambda}), `family_auc` and `half_gap` (each family's |AUC on

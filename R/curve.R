@@ -531,9 +531,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
                      settings$closed, shared)
     }
     fs <- fitted_scores(real, gens[[m]], s, need_fit, call = call)
-    hub <- if ("knn" %in% method && !is.null(nb$query_all)) {
-      knn_hubness(real, gens[[m]], s, nb$query_all)
-    }
+    hub <- if ("knn" %in% method && !is.null(nb$hub)) hub_skewness(nb$hub)
     ne <- sizes[["eval_real"]]
     ix <- seq_len(ne)
     nb_env <- function(meth, j) {
@@ -620,10 +618,10 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
   counts <- list()
   # one sweep for every method and k (k is sorted and unique: check_k());
   # kde with the bandwidths of every k (or the fixed ones) in that sweep;
-  # knn also returns the evaluation rows' radii (the hubness diagnostic)
+  # knn also counts the k-occurrences of the fit rows (hubness diagnostic)
   kde <- "kde" %in% method
   nb <- engine_neighbours(real, generated, s, k,
-                          c(method, if ("knn" %in% method) "query_all"),
+                          c(method, if ("knn" %in% method) "hub"),
                           closed = closed, bandwidth = if (kde) bandwidth,
                           bandwidth_k = if (kde) k, shared = shared)
   for (m in method) {
@@ -636,7 +634,7 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
       c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
     })
   }
-  list(counts = counts, bandwidth = bw, query_all = nb$query_all)
+  list(counts = counts, bandwidth = bw, hub = nb$hub)
 }
 
 #' The lambda grid of Sajjadi et al. (2018): tan of equally spaced angles

@@ -26,7 +26,9 @@ engine_scratch <- function(release = FALSE) .Call(ffi_scratch, release)
 #' One row per per-row quantity the engine computes: `name` (what
 #' `engine_neighbours()` takes in `what`), `outputs` (the names of its
 #' results: two, for X_f and Y_f, or one), `rows` ("evaluation": a row per
-#' evaluation point; "fit": a row per fit row), `columns` ("k": a column
+#' evaluation point; "fit": a row per fit row; "hits": one output, a row
+#' per fit row (X_f's, then Y_f's) counted by the evaluation points),
+#' `columns` ("k": a column
 #' per k; "one"), `type` ("integer" or "double"), `needs` (radii the engine
 #' computes for it: "radius_x", "radius_y", "radius_all" of the row in X_f,
 #' Y_f, X_f u Y_f, "radius_own" in its own fit set, "own_radii" of every
@@ -391,16 +393,22 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
 }
 
 #' The engine outputs of blocks of evaluation rows (in order) as one: the
-#' per-evaluation-row outputs bound by rows, the rest from the first block,
+#' per-evaluation-row outputs bound by rows, the counts per fit row
+#' ("hits") summed over the blocks, the rest from the first block,
 #' attributes combined.
 #' @noRd
 engine_bind_blocks <- function(parts) {
   table <- engine_estimators()
   eval_out <- unlist(table$outputs[table$rows == "evaluation"])
+  hit_out <- unlist(table$outputs[table$rows == "hits"])
   out <- parts[[1]]
   for (o in names(out)) {
-    if (!(o %in% eval_out) || is.null(out[[o]])) next
-    out[[o]] <- do.call(rbind, lapply(parts, `[[`, o))
+    if (is.null(out[[o]])) next
+    if (o %in% eval_out) {
+      out[[o]] <- do.call(rbind, lapply(parts, `[[`, o))
+    } else if (o %in% hit_out) {
+      out[[o]] <- Reduce(`+`, lapply(parts, `[[`, o))
+    }
   }
   engine_combine_attrs(out, parts)
 }

@@ -31,6 +31,14 @@
 #define PRD_CLONES
 #endif
 
+/* GCC's vector extensions (also clang's): 4 doubles per operation, one
+ * AVX2 instruction in the PRD_CLONES versions */
+#if defined(__GNUC__)
+typedef double prd_v4d __attribute__((vector_size(32)));
+typedef long long prd_v4l __attribute__((vector_size(32)));
+#define PRD_VEC 1
+#endif
+
 /* reference rows per sgemm call when several coordinate blocks are summed
  * (tile_part()): 2,048 x 256 query rows x 12 bytes stay in the L3 cache */
 #define R_CHUNK 2048

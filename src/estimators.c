@@ -112,6 +112,18 @@ static void visit_ppr(const nb_call *c, const prd_ref *ref, prd_row *row,
 }
 
 
+/* hub: the k-occurrences of the fit rows, +1 for each fit row within
+ * r_k(z; X_f u Y_f) of the evaluation point z, z itself left out
+ * (hubness: Radovanovic, Nanopoulos and Ivanovic 2010) */
+static void visit_hub(const nb_call *c, const prd_ref *ref, prd_row *row,
+                      const nb_radii *q, nb_out *o) {
+  for (int kk = 0; kk < c->nk; kk++) {
+    int *acc = &OUT_I(o, 0, 0, kk);
+    prd_scatter(ref, row, 0, c->nF, q->rall[kk], c->closed, acc);
+    if (q->self >= 0) acc[q->self] -= 1;
+  }
+}
+
 /* ---- the estimator table ------------------------------------------------ */
 
 
@@ -137,7 +149,9 @@ const nb_estimator estimators[] = {
   {"kde",       {"kde_a", "kde_b"},           ROWS_EVAL, 1, INTSXP,
      0,                     "kde",  visit_kde},
   {"ppr",       {"ppr_a", "ppr_b"},           ROWS_EVAL, 0, REALSXP,
-     0,                     "ppr",  visit_ppr}
+     0,                     "ppr",  visit_ppr},
+  {"hub",       {"hub", NULL},                ROWS_HITS, 1, INTSXP,
+     NEED_RALL,             NULL,   visit_hub}
 };
 
 
@@ -168,7 +182,9 @@ SEXP ffi_estimators(void) {
     SET_VECTOR_ELT(outs, e, o);
     for (int p = 0; p < n_outputs(est); p++)
       SET_STRING_ELT(o, p, Rf_mkChar(est->out[p]));
-    SET_STRING_ELT(rows, e, Rf_mkChar(est->rows == ROWS_FIT ? "fit" : "evaluation"));
+    SET_STRING_ELT(rows, e, Rf_mkChar(est->rows == ROWS_FIT ? "fit" :
+                                      est->rows == ROWS_HITS ? "hits" :
+                                      "evaluation"));
     SET_STRING_ELT(columns, e, Rf_mkChar(est->per_k ? "k" : "one"));
     SET_STRING_ELT(type, e, Rf_mkChar(est->type == INTSXP ? "integer" : "double"));
     int nn = 0;

@@ -15,7 +15,9 @@ enum {
   NEED_OWN = 16  /* the own radii of every fit row */
 };
 
-enum { ROWS_EVAL = 0, ROWS_FIT = 1 };
+/* ROWS_HITS: one output, a row per fit row (X_f's, then Y_f's), counted
+ * by the evaluation rows' visits (per-thread accumulators) */
+enum { ROWS_EVAL = 0, ROWS_FIT = 1, ROWS_HITS = 2 };
 
 /* The call, as every visit function sees it. */
 typedef struct {
@@ -31,6 +33,7 @@ typedef struct {
 typedef struct {
   int i;
   int isx;              /* a row of real (or an external query) */
+  int self;             /* its own fit position (left out), or -1 */
   const double *rx, *ry, *rall; /* squared radii, one per k, when needed */
 } nb_radii;
 
@@ -68,7 +71,7 @@ typedef struct {
 
 /* rows of the estimator table (estimators.c); EST_OWN is the row
  * NEED_OWN refers to */
-#define N_EST 9
+#define N_EST 10
 #define EST_OWN 0
 extern const nb_estimator estimators[N_EST];
 

@@ -44,7 +44,7 @@ static void nb_visit(void *ctx, const prd_ref *ref, prd_row *row) {
     else
       prd_kth(ref, row, 0, nF, s, w->c.ks, nk, heap, ra);
   }
-  nb_radii q = {i, isx, rx, ry, ra};
+  nb_radii q = {i, isx, s, rx, ry, ra};
   nb_out *o = w->outs + (size_t) row->tid * N_EST;
   for (int a = 0; a < w->n_act; a++) {
     int e = w->act[a];
@@ -308,7 +308,8 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     }
     if (!on[e]) continue;
     for (int p = 0; p < n_outputs(est); p++) {
-      int nrow = est->rows == ROWS_FIT ? (p == 0 ? nFx : nFy) : nE;
+      int nrow = est->rows == ROWS_FIT ? (p == 0 ? nFx : nFy) :
+                 est->rows == ROWS_HITS ? nF : nE;
       SEXP m = Rf_allocMatrix(est->type, nrow, ncol);
       SET_VECTOR_ELT(out, slot + p, m);
       base[e].p[p] = est->type == INTSXP ? (void *) INTEGER(m) : (void *) REAL(m);
@@ -549,7 +550,8 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
         if (e == EST_OWN && own_sym) continue;
         w.act[w.n_act++] = e;
         w.needs |= estimators[e].needs;
-        if (scatter && (estimators[e].needs & NEED_OWN)) {
+        if ((scatter && (estimators[e].needs & NEED_OWN)) ||
+            estimators[e].rows == ROWS_HITS) {
           /* per-thread integer accumulators, summed after the sweep: the
            * counts do not depend on the number of threads */
           w.needs |= NEED_ROWN;

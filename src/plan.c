@@ -49,7 +49,7 @@ void nb_plan_make(const int *req, int self, int cross, int symmetric,
 
   int eval_any = 0;
   for (int e = 0; e < N_EST; e++)
-    if (on[e] && estimators[e].rows == ROWS_EVAL) eval_any = 1;
+    if (on[e] && estimators[e].rows != ROWS_FIT) eval_any = 1;
   /* Without a split, radii only (entropies: query_x, query_y, and own):
    * query_x of X_f's rows and query_y of Y_f's rows are own radii
    * (symmetric tiles), query_y of X_f's rows and query_x of Y_f's rows

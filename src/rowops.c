@@ -250,11 +250,6 @@ void prd_kth_union(const prd_ref *ref, prd_row *row, int lo1, int nc1,
  * compares vectorises the compare only: GCC keeps the order of floating
  * point sums, and an integer sum over a double compare does not vectorise
  * at all (a chain of scalar additions took 16% of a four-curve call). */
-#if defined(__GNUC__)
-typedef double prd_v4d __attribute__((vector_size(32)));
-typedef long long prd_v4l __attribute__((vector_size(32)));
-#define PRD_VEC 1
-#endif
 
 /* a fixed threshold window [below, above] */
 PRD_CLONES

@@ -366,10 +366,12 @@ test_that("the knn hubness figure is the skewness of the k-occurrence counts", {
       expect_equal(inf$details[[j]]$hubness, skew(occ), tolerance = 1e-10)
     }
   }
-  old <- options(prdcurve.hubness_budget = 0)
-  on.exit(options(old))
-  cv <- prd_curve(x, y, method = "knn", k = 3)
-  expect_true(is.na(prd_curve_info(cv)$details[[1]]$hubness))
+  # the engine's counts: every fit row's k-occurrences, summed over the
+  # evaluation rows (at least k each)
+  sp <- list(fit = list(1:30, 1:25), eval = list(31:60, 26:50))
+  nb <- prdcurve:::engine_neighbours(x, y, sp, c(3L, 7L), c("knn", "hub"))
+  expect_identical(dim(nb$hub), c(55L, 2L))
+  expect_true(all(colSums(nb$hub) >= c(3, 7) * 55))
 })
 
 test_that("a neighbour family alone is checked against simple classifiers", {

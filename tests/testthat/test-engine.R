@@ -14,22 +14,23 @@ test_that("the estimator table lists every quantity with its shape", {
   expect_false(anyDuplicated(unlist(tab$outputs)) > 0)
   # the estimators the package's functions use (new rows may be added)
   used <- c("own", "query_x", "query_y", "query_all", "knn", "coverage",
-            "ipr", "kde", "ppr")
+            "ipr", "kde", "ppr", "hub")
   t9 <- tab[match(used, tab$name), ]
   expect_identical(t9$name, used)
   expect_identical(unlist(t9$outputs),
                    c("own_x", "own_y", "query_x", "query_y", "query_all",
                      "knn_a", "knn_b", "coverage_a", "coverage_b", "ipr_a",
-                     "ipr_b", "kde_a", "kde_b", "ppr_a", "ppr_b"))
-  expect_identical(t9$rows, c("fit", rep("evaluation", 8)))
-  expect_identical(t9$columns, c(rep("k", 8), "one"))
-  expect_identical(t9$type, c(rep("double", 4), rep("integer", 4), "double"))
-  expect_identical(t9$radius, c(rep(NA, 7), "kde", "ppr"))
+                     "ipr_b", "kde_a", "kde_b", "ppr_a", "ppr_b", "hub"))
+  expect_identical(t9$rows, c("fit", rep("evaluation", 8), "hits"))
+  expect_identical(t9$columns, c(rep("k", 8), "one", "k"))
+  expect_identical(t9$type, c(rep("double", 4), rep("integer", 4), "double",
+                              "integer"))
+  expect_identical(t9$radius, c(rep(NA, 7), "kde", "ppr", NA))
   expect_identical(t9$needs, list("radius_own", "radius_x", "radius_y",
                                   "radius_all", "radius_all",
                                   c("radius_x", "radius_y"), "own_radii",
-                                  character(), character()))
-  expect_true(all(tab$rows %in% c("fit", "evaluation")))
+                                  character(), character(), "radius_all"))
+  expect_true(all(tab$rows %in% c("fit", "evaluation", "hits")))
   expect_true(all(tab$columns %in% c("k", "one")))
   expect_true(all(tab$type %in% c("integer", "double")))
   expect_true(all(lengths(tab$outputs) %in% 1:2))
@@ -62,7 +63,8 @@ test_that("each estimator's outputs have the shape its table row states", {
       outs <- tab$outputs[[e]]
       for (p in seq_along(outs)) {
         m <- nb[[outs[p]]]
-        rows <- if (tab$rows[e] == "fit") n_fit[[p]] else n_eval
+        rows <- switch(tab$rows[e], fit = n_fit[[p]], hits = sum(n_fit),
+                       n_eval)
         cols <- if (tab$columns[e] == "k") length(ks) else 1L
         expect_identical(dim(m), c(rows, cols))
         expect_identical(typeof(m), tab$type[e])
@@ -571,6 +573,10 @@ test_that("under futures, own radii and the sweeps without a split run on the wo
       ent = entropy_metrics(realc, gen, k = c(1, 3)),
       own = knn_entropy(gen, k = 4),
       curve = prd_curve(real, gen, k = 5, angles = 31),
+      # the knn family's k-occurrences (hubness), with and without a split
+      knn0 = prd_curve(realc, gen, k = 4, angles = 31, method = "knn",
+                       split = 0),
+      knn = prd_curve(realc, gen, k = 4, angles = 31, method = "knn"),
       # its own radii (the bandwidth) and its external draws
       plugin = prd_kde_plugin(real, gen, n_mc = 300, angles = 31)
     )
