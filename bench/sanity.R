@@ -61,7 +61,7 @@ source("bench/common.R")
 # 1,000 rows, columns 10^6 apart before standardization)
 options(prdcurve.check_inputs = FALSE)
 # the hubness diagnostic of knn curves is not used here
-options(prdcurve.hubness_budget = 0)
+
 
 args <- commandArgs(trailingOnly = TRUE)
 split_list <- function(x) strsplit(x, ",", fixed = TRUE)[[1]]

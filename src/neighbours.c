@@ -553,8 +553,9 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
         if ((scatter && (estimators[e].needs & NEED_OWN)) ||
             estimators[e].rows == ROWS_HITS) {
           /* per-thread integer accumulators, summed after the sweep: the
-           * counts do not depend on the number of threads */
-          w.needs |= NEED_ROWN;
+           * counts do not depend on the number of threads (the own balls
+           * that ipr scatters need each row's own radii) */
+          if (estimators[e].needs & NEED_OWN) w.needs |= NEED_ROWN;
           for (int t = 0; t < threads; t++) {
             nb_out *o = w.outs + (size_t) t * N_EST + e;
             o->scatter = 1;

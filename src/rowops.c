@@ -339,10 +339,30 @@ int prd_count_each(const prd_ref *ref, prd_row *row, int lo, int hi,
   return c;
 }
 
+PRD_CLONES
 void prd_scatter(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
                  int closed, int *acc) {
-  double tol = prd_tol(ref, row, t);
-  for (int j = lo; j < hi; j++) acc[j] += within(ref, row, j, t, tol, closed);
+  double tol = prd_tol(ref, row, t), above = t + tol;
+  /* most values lie above the window (outside the ball): skipped sixteen
+   * at a time by four vector compares, without a store */
+  const double *d2 = row->d2;
+  int j = lo;
+#ifdef PRD_VEC
+  prd_v4d ab = {above, above, above, above};
+  for (; j + 16 <= hi; j += 16) {
+    prd_v4d x0, x1, x2, x3;
+    memcpy(&x0, d2 + j, sizeof x0);
+    memcpy(&x1, d2 + j + 4, sizeof x1);
+    memcpy(&x2, d2 + j + 8, sizeof x2);
+    memcpy(&x3, d2 + j + 12, sizeof x3);
+    prd_v4l m = (x0 <= ab) | (x1 <= ab) | (x2 <= ab) | (x3 <= ab);
+    if (!(m[0] | m[1] | m[2] | m[3])) continue;
+    for (int u = j; u < j + 16; u++)
+      if (d2[u] <= above) acc[u] += within(ref, row, u, t, tol, closed);
+  }
+#endif
+  for (; j < hi; j++)
+    if (d2[j] <= above) acc[j] += within(ref, row, j, t, tol, closed);
 }
 
 /* r = 0 is the limit r -> 0: tau = 1 at distance 0, else 0. Terms are
