@@ -13,14 +13,50 @@
 # envelope of the thresholds on it (the same envelope as every family).
 # Split 0.5, n points per set, one draw (seed 3).
 #
+# With --skewness: the hubness figure of prd_curve_info() (skewness of the
+# knn family's k-occurrence counts, from the engine) beside the knn and
+# true AUC, and the seconds of the knn curve, at sizes where the full
+# distance matrices above would not fit.
+#
 # Usage (package root, prdcurve installed):
 #   Rscript bench/hubness.R [--dims 16,256,1024] [--n 1000]
+#   Rscript bench/hubness.R --skewness [--dims 16,256,2048] [--n 10000]
 suppressPackageStartupMessages(library(prdcurve))
 source("bench/common.R")
 ns <- asNamespace("prdcurve")
 dims <- as.numeric(strsplit(opt("dims", "16,256,1024"), ",")[[1]])
 n <- as.integer(opt("n", "1000"))
 scen <- c("shift_axis_1", "var_0.8", "var_1.2", "outliers", "student_t", "drop_1")
+if (flag("skewness")) {
+  rows <- list()
+  for (d in dims) {
+    for (g in ns$validity_scenarios(d, which = scen, truth_n = 2e5)) {
+      set.seed(3)
+      x <- g$real(n)
+      for (m in names(g$models)) {
+        y <- g$models[[m]]$sample(n)
+        set.seed(4)
+        t0 <- proc.time()[["elapsed"]]
+        cv <- suppressWarnings(prd_curve(x, y, method = "knn", angles = 201))
+        sec <- proc.time()[["elapsed"]] - t0
+        rows[[length(rows) + 1L]] <- data.frame(
+          d = d, scenario = m, truth = round(g$models[[m]]$truth_auc, 3),
+          knn = round(summary(cv)$auc, 3),
+          hubness = round(prd_curve_info(cv)$details[[1]]$hubness, 2),
+          seconds = round(sec, 2))
+      }
+    }
+  }
+  res <- do.call(rbind, rows)
+  cat(sprintf("n = %s per set, split 0.5, k = %d (the default)\n\n",
+              format(n, big.mark = ","), prd_curve_info(cv)$k))
+  cat("|", paste(names(res), collapse = " | "), "|\n")
+  cat("|", paste(rep("---", ncol(res)), collapse = " | "), "|\n")
+  for (i in seq_len(nrow(res))) {
+    cat("|", paste(format(res[i, ], big.mark = ","), collapse = " | "), "|\n")
+  }
+  quit(save = "no")
+}
 lam <- ns$lambda_grid(201)
 auc_of <- function(sr, sg) ns$envelope_auc(lam, ns$curve_from_scores(sr, sg, lam))
 rows <- list()

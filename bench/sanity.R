@@ -60,8 +60,6 @@ source("bench/common.R")
 # the checks feed legal but unusual inputs on purpose (1,001 columns for
 # 1,000 rows, columns 10^6 apart before standardization)
 options(prdcurve.check_inputs = FALSE)
-# the hubness diagnostic of knn curves is not used here
-
 
 args <- commandArgs(trailingOnly = TRUE)
 split_list <- function(x) strsplit(x, ",", fixed = TRUE)[[1]]
