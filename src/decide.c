@@ -160,6 +160,10 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
 }
 
 #define CROSS_BLOCK 256
+/* from this many coordinates on, the ppr pairs' exact distances come
+ * from the blocked pass (dec_prep()): nearly every pair is within reach
+ * there (bench/results.md) */
+#define PPR_PANEL_D 256
 
 /* ---- the decide handler ---------------------------------------------- *
  *
@@ -182,9 +186,88 @@ typedef struct {
    * points here), added onto psum_b (and stored in parts) at the end of
    * each block */
   double *part, *psum_b, *parts;
+  /* with ppr in high dimension: B's rows in panels of four (panel P holds
+   * rows 4P..4P+3, coordinate l of row 4P + j at P * 4d + 4l + j), and
+   * the rows of B per block of the blocked exact distances (dec_prep()) */
+  const double *panel;
+  int bsub;
   int *cbuf;    /* threads x nB: candidates */
   double *vbuf; /* threads x max(nB, CROSS_BLOCK): distances */
 } dec_handler;
+
+/* The exact squared distances of four rows of A (q[u], stride qs[u])
+ * with the eight rows of B of two consecutive panels (p, p + 4d), out[8u
+ * + v]: each pair's sum in the lanes of a vector, in the order of
+ * pair_exact() (the same values) */
+PRD_CLONES
+static void exact_4x8(const double *const *q, const size_t *qs,
+                      const double *p, int d, double *out) {
+  const double *p1 = p + (size_t) 4 * d;
+#ifdef PRD_VEC
+  prd_v4d t[8];
+  for (int v = 0; v < 8; v++) t[v] = (prd_v4d) {0.0, 0.0, 0.0, 0.0};
+  for (int l = 0; l < d; l++) {
+    prd_v4d y0, y1;
+    memcpy(&y0, p + (size_t) 4 * l, sizeof y0);
+    memcpy(&y1, p1 + (size_t) 4 * l, sizeof y1);
+    for (int u = 0; u < 4; u++) {
+      double x = q[u][(size_t) l * qs[u]];
+      prd_v4d xv = {x, x, x, x};
+      prd_v4d u0 = xv - y0, u1 = xv - y1;
+      t[2 * u] += u0 * u0;
+      t[2 * u + 1] += u1 * u1;
+    }
+  }
+  for (int u = 0; u < 4; u++) {
+    memcpy(out + 8 * u, &t[2 * u], 4 * sizeof(double));
+    memcpy(out + 8 * u + 4, &t[2 * u + 1], 4 * sizeof(double));
+  }
+#else
+  for (int u = 0; u < 4; u++)
+    for (int v = 0; v < 8; v++) {
+      const double *y = (v < 4 ? p : p1) + (v % 4);
+      double t = 0.0;
+      for (int l = 0; l < d; l++) {
+        double w = q[u][(size_t) l * qs[u]] - y[(size_t) 4 * l];
+        t += w * w;
+      }
+      out[8 * u + v] = t;
+    }
+#endif
+}
+
+/* The `prep` hook with panels: the exact distances of every pair of the
+ * tile's rows and the columns [c0, c1) into the cache, before the rows'
+ * visits. In high dimension nearly every pair lies within reach of a ppr
+ * ball and needs its exact distance; computed row by row, each row of A
+ * would read all of B from memory. Here a block of bsub rows of B stays
+ * in the cache while the tile's rows pass over it four at a time. */
+static double dec_prep(void *h, const prd_span *s, int c0, int c1,
+                       int tid) {
+  (void) tid;
+  dec_handler *c = (dec_handler *) h;
+  int nB = s->nb, mm = s->mm, d = c->d;
+  double out[32];
+  for (int b0 = c0; b0 < c1; b0 += c->bsub) {
+    int b1 = c1 - b0 < c->bsub ? c1 : b0 + c->bsub;
+    for (int i = 0; i < mm; i += 4) {
+      int ni = mm - i < 4 ? mm - i : 4;
+      const double *q[4];
+      size_t qs[4];
+      for (int u = 0; u < 4; u++)
+        q[u] = rows_at(&c->ra->orig, s->i0 + i + (u < ni ? u : 0), &qs[u]);
+      for (int b = b0; b < b1; b += 8) {
+        exact_4x8(q, qs, c->panel + (size_t) (b / 4) * 4 * d, d, out);
+        int nv = b1 - b < 8 ? b1 - b : 8;
+        for (int u = 0; u < ni; u++) {
+          double *e = c->exc + (size_t) (i + u) * nB + b;
+          for (int v = 0; v < nv; v++) e[v] = out[8 * u + v];
+        }
+      }
+    }
+  }
+  return (double) mm * (c1 - c0);
+}
 
 static size_t dec_vlen(int nB) {
   return (size_t) (nB > CROSS_BLOCK ? nB : CROSS_BLOCK);
@@ -218,7 +301,7 @@ static double dec_rows(void *h, const prd_span *s, int i, int tid) {
   /* with ppr, most pairs under the bound need their exact distance
    * (ppr's terms are computed from it): four pairs at a time, each
    * summed in its own order (the same values as pair_exact()) */
-  if (c->ppr) {
+  if (c->ppr && !c->panel) {
     int q4[4], n4 = 0;
     double preach = c->preach;
     for (int k = 0; k < nc; k++) {
@@ -368,7 +451,24 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
     c.parts = cs->ppr_parts;
     c.sb.psum = c.part;
   }
-  prd_handler h = {dec_begin, dec_rows, dec_columns, NULL, CROSS_BLOCK};
+  if (cs->ppr && d >= PPR_PANEL_D && nB > 0) {
+    /* B's rows in panels of four, the last ones padded with zero rows */
+    int npan = (nB + 7) / 8 * 2;
+    double *pan = (double *) R_alloc((size_t) npan * 4 * d, sizeof(double));
+    for (int b = 0; b < npan * 4; b++) {
+      double *dst = pan + (size_t) (b / 4) * 4 * d + (b % 4);
+      size_t rs;
+      const double *r = b < nB ? rows_at(&rb.orig, b, &rs) : NULL;
+      for (int l = 0; l < d; l++)
+        dst[(size_t) 4 * l] = r ? r[(size_t) l * rs] : 0.0;
+    }
+    c.panel = pan;
+    /* rows of B per block: 512 KiB of them, a multiple of 8 */
+    int bs = (int) (524288 / ((size_t) 8 * d)) / 8 * 8;
+    c.bsub = bs < 8 ? 8 : bs > CROSS_BLOCK ? CROSS_BLOCK : bs;
+  }
+  prd_handler h = {dec_begin, dec_rows, dec_columns, NULL, CROSS_BLOCK,
+                   c.panel ? dec_prep : NULL};
   prd_sweep_spec sw = {&rb, &ra, NULL, 0, (double) (nA + nB), (double) nA};
   prd_sweep(&sw, &h, &c, threads, prog);
   if (cs->ppr) dec_flush(&c, nB, (nA - 1) / PRD_PPR_BLOCK, 0, nB);

@@ -143,7 +143,10 @@ typedef struct {
   /* columns [c0, c1) of the tile, by thread tid; the same */
   double (*columns)(void *h, const prd_span *s, int c0, int c1, int tid);
   void (*end)(void *h);
-  int col_block;     /* columns per call of `columns` */
+  int col_block;     /* columns per call of `columns` (and of `prep`) */
+  /* before the rows: columns [c0, c1) of the tile, by thread tid (NULL:
+   * none); returns exact recomputations */
+  double (*prep)(void *h, const prd_span *s, int c0, int c1, int tid);
 } prd_handler;
 
 /* What a sweep runs over. The rows are `rows` (gathered already: tiles

@@ -130,6 +130,18 @@ void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
 #pragma omp master
       team = omp_get_num_threads();
 #endif
+      if (h->prep) {
+        int np = (s.nb + cb - 1) / cb;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int k = 0; k < np; k++) {
+          int c0 = k * cb;
+          int c1 = s.nb - c0 < cb ? s.nb : c0 + cb;
+          n_exact[tid] += h->prep(ctx, &s, c0, c1, tid);
+        }
+        /* (a barrier: the rows see every column block's work) */
+      }
       if (h->rows) {
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)

@@ -339,6 +339,38 @@ test_that("without a split, Y_f's ppr sums are partial sums per block of X_f add
                    list(1:4, 5:7, 8:10))
 })
 
+test_that("from d = 256 on, the ppr pairs' exact distances come from the blocked pass, the same values", {
+  set.seed(319)
+  # 255 coordinates (row by row) and the same with a zero coordinate added
+  # (256: the blocked pass): every distance is the same sum, plus 0
+  n1 <- 530
+  n2 <- 470
+  real <- matrix(rnorm(n1 * 255), n1)
+  gen <- matrix(rnorm(n2 * 255, 0.05), n2)
+  gen[1:20, ] <- real[1:20, ]
+  s <- list(fit = list(seq_len(n1), seq_len(n2)), eval = NULL)
+  run <- function(x, y, threads) {
+    old <- prd_threads(threads)
+    on.exit(prd_threads(old))
+    r <- prdcurve:::engine_neighbours(x, y, s, c(3L, 5L),
+                                      c("ipr", "coverage", "ppr"), ppr_k = 4L,
+                                      ppr_scale = 1.2, cross = TRUE)
+    attr(r, "exact") <- NULL
+    attr(r, "threads") <- NULL
+    r
+  }
+  rows <- run(real, gen, 2L)
+  blocked <- run(cbind(real, 0), cbind(gen, 0), 2L)
+  expect_identical(blocked, rows)
+  expect_identical(run(cbind(real, 0), cbind(gen, 0), 1L), blocked)
+  # and against the brute force
+  dist <- sqrt(sq_dist(gen, real))
+  R <- rows$ppr_radius
+  expect_equal(rows$ppr_a[n1 + seq_len(n2), 1],
+               rowSums(ifelse(dist < R[1], log(dist / R[1]), 0)),
+               tolerance = 1e-12)
+})
+
 test_that("the cross sweep (no split: X_f x Y_f once) equals the full sweep", {
   set.seed(312)
   for (d in c(1L, 4L, 30L)) {
