@@ -339,14 +339,14 @@ test_that("without a split, Y_f's ppr sums are partial sums per block of X_f add
                    list(1:4, 5:7, 8:10))
 })
 
-test_that("from d = 256 on, the ppr pairs' exact distances come from the blocked pass, the same values", {
+test_that("from d = 128 on, the ppr pairs' exact distances come from the blocked pass, the same values", {
   set.seed(319)
-  # 255 coordinates (row by row) and the same with a zero coordinate added
-  # (256: the blocked pass): every distance is the same sum, plus 0
+  # 127 coordinates (row by row) and the same with a zero coordinate added
+  # (128: the blocked pass): every distance is the same sum, plus 0
   n1 <- 530
   n2 <- 470
-  real <- matrix(rnorm(n1 * 255), n1)
-  gen <- matrix(rnorm(n2 * 255, 0.05), n2)
+  real <- matrix(rnorm(n1 * 127), n1)
+  gen <- matrix(rnorm(n2 * 127, 0.05), n2)
   gen[1:20, ] <- real[1:20, ]
   s <- list(fit = list(seq_len(n1), seq_len(n2)), eval = NULL)
   run <- function(x, y, threads) {
