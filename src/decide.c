@@ -55,57 +55,6 @@ static void pair_exact4(const prd_rows *A, int a, const prd_rows *B,
   out[b[3]] = t3;
 }
 
-/* pair_exact() of row a of A with the rows b, ..., b + 3 of B when they
- * lie side by side in one column-major matrix (r, stride rs): the four
- * sums in the lanes of one vector, each in the order of pair_exact() (the
- * same values), one load of B per coordinate */
-PRD_CLONES
-static void pair_exact4c(const double *q, size_t qs, const double *r,
-                         size_t rs, int d, double *out) {
-#ifdef PRD_VEC
-  prd_v4d t = {0.0, 0.0, 0.0, 0.0};
-  for (int l = 0; l < d; l++) {
-    double x = q[(size_t) l * qs];
-    prd_v4d xv = {x, x, x, x}, y;
-    memcpy(&y, r + (size_t) l * rs, sizeof y);
-    prd_v4d u = xv - y;
-    t += u * u;
-  }
-  memcpy(out, &t, sizeof t);
-#else
-  double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
-  for (int l = 0; l < d; l++) {
-    double x = q[(size_t) l * qs];
-    const double *y = r + (size_t) l * rs;
-    double u0 = x - y[0], u1 = x - y[1], u2 = x - y[2], u3 = x - y[3];
-    t0 += u0 * u0;
-    t1 += u1 * u1;
-    t2 += u2 * u2;
-    t3 += u3 * u3;
-  }
-  out[0] = t0;
-  out[1] = t1;
-  out[2] = t2;
-  out[3] = t3;
-#endif
-}
-
-/* the four pairs (a, b[0..3]) into out[b[j]]: side by side in B (and
- * consecutive), one vector per coordinate; otherwise four scalar chains */
-static void pair_exact4_any(const prd_rows *A, int a, const prd_rows *B,
-                            const int *b, int d, double *out) {
-  if (b[3] == b[0] + 3) {
-    size_t qs, s0, s3;
-    const double *q = rows_at(A, a, &qs);
-    const double *r0 = rows_at(B, b[0], &s0), *r3 = rows_at(B, b[3], &s3);
-    if (s0 == s3 && r3 == r0 + 3 && s0 >= 4) {
-      pair_exact4c(q, qs, r0, s0, d, out + b[0]);
-      return;
-    }
-  }
-  pair_exact4(A, a, B, b, d, out);
-}
-
 /* v, the approximate squared distance of the pair (me, ot), against the
  * threshold t with the window tol: 1 inside. Within the window the exact
  * distance decides (*ex: computed once per pair, -1 until then). */
@@ -326,7 +275,7 @@ static double dec_rows(void *h, const prd_span *s, int i, int tid) {
       }
       q4[n4++] = b;
       if (n4 == 4) {
-        pair_exact4_any(&ra->orig, a, &rb->orig, q4, d, ec);
+        pair_exact4(&ra->orig, a, &rb->orig, q4, d, ec);
         ne += 4.0;
         n4 = 0;
       }
