@@ -517,7 +517,8 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
     low <- lab(lo)
     auc_hi <- format(round(sm$auc[hi], 3), nsmall = 3)
     auc_lo <- format(round(sm$auc[lo], 3), nsmall = 3)
-    reason <- family_reason(sm$method[hi], d)
+    reason <- family_reason(sm$method[hi], d,
+                            curve_hubness(info, m, sm$method[hi], sm$k[hi]))
     prd_warn(c(
       "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the {.val {low}} curve (AUC {auc_lo}).",
       "i" = "Every family's curve estimates an upper bound of the true curve, so {.val {low}} is the tighter one.",
@@ -529,15 +530,31 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
   invisible(warned)
 }
 
-family_reason <- function(method, d) {
+#' The hubness figure of one curve (model, method, k) of a prd_curve_info()
+#' table: a number for knn curves, else NA.
+#' @noRd
+curve_hubness <- function(info, model, method, k) {
+  i <- which(info$model == model & info$method == method &
+               (is.na(k) | info$k %in% k))
+  h <- if (length(i)) info$details[[i[1]]]$hubness
+  if (is.numeric(h) && length(h) == 1L) h else NA_real_
+}
+
+family_reason <- function(method, d, hubness = NA_real_) {
   switch(method,
     linear = "A linear classifier does not see changes of dispersion or shape.",
     quadratic = "A Gaussian quadratic classifier misses structure that is not in the first two moments (modes, manifolds, heavy tails).",
     tightest = "The combined curve picks among its families with noise; compare their curves.",
     if (d >= 64) {
+      hub <- if (is.finite(hubness)) {
+        paste0(" Here the skewness of the k-occurrence counts is ",
+               format(round(hubness, 1), nsmall = 1), " (about 2 where knn",
+               " was close to the truth in the validity suite, 5.5 to 12",
+               " where it collapsed).")
+      } else ""
       paste0("Neighbour classifiers are weak in ", d, " dimensions with a few",
              " thousand points, and their votes collapse under hubness (a few",
-             " fit points are the neighbours of most evaluation points).")
+             " fit points are the neighbours of most evaluation points).", hub)
     } else {
       "Neighbour classifiers are noisy with few points per neighbourhood."
     }
@@ -603,7 +620,8 @@ check_neighbour_family <- function(x, real, generated, splits,
     prd_warn(c(
       "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the curve of a simple classifier, {what[[names(which.min(aucs))]]} (AUC {auc_lo}).",
       "i" = "Every classifier's curve estimates an upper bound of the true curve, so the true curve is at most near the lower one.",
-      "i" = family_reason(sm$method[hi], ncol(real)),
+      "i" = family_reason(sm$method[hi], ncol(real),
+                          curve_hubness(info, m, sm$method[hi], sm$k[hi])),
       "i" = "Use {.code method = \"tightest\"}, or add {.val quadratic} to {.arg method}."
     ), "family_disagreement")
   }

@@ -393,6 +393,12 @@ test_that("a neighbour family alone is checked against simple classifiers", {
   expect_gt(summary(cv)$auc, 0.5)
   expect_s3_class(w, "prdcurve_warning")
   expect_match(conditionMessage(w), "more dispersed", fixed = TRUE)
+  # with the knn curve's own hubness figure
+  hub <- prd_curve_info(cv)$details[[1]]$hubness
+  expect_gt(hub, 3)
+  expect_match(conditionMessage(w), paste0(
+    "skewness of the k-occurrence counts is ", format(round(hub, 1), nsmall = 1)),
+    fixed = TRUE)
   # the same distribution: no warning
   expect_no_warning(prd_curve(x, same, method = "knn", angles = 101),
                     class = "prdcurve_warning_family_disagreement")
