@@ -186,8 +186,13 @@ SEXP ffi_npy_read(SEXP src, SEXP offset, SEXP layout, SEXP columns) {
    * (set here, so that R never copies the result to name it) */
   SEXP nm = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t) d)); nprot++;
   for (size_t j = 0; j < d; j++) {
-    char lab[32];
-    snprintf(lab, sizeof lab, "V%.0f", (double) j + 1);
+    /* "V" and the decimal digits of j + 1 */
+    char dig[24], lab[26];
+    int nd = 0;
+    for (size_t v = j + 1; v > 0; v /= 10) dig[nd++] = (char) ('0' + v % 10);
+    lab[0] = 'V';
+    for (int i = 0; i < nd; i++) lab[1 + i] = dig[nd - 1 - i];
+    lab[1 + nd] = '\0';
     SET_STRING_ELT(nm, (R_xlen_t) j, Rf_mkChar(lab));
   }
   if (as_cols) {
