@@ -27,7 +27,8 @@ ns <- asNamespace("prdcurve")
 dims <- as.numeric(strsplit(opt("dims", "16,256,1024"), ",")[[1]])
 n <- as.integer(opt("n", "1000"))
 scen <- c("shift_axis_1", "var_0.8", "var_1.2", "outliers", "student_t", "drop_1")
-if (flag("skewness")) {
+# every (d, scenario model): f(d, m, g, x, y), one data frame row each
+each_case <- function(f) {
   rows <- list()
   for (d in dims) {
     for (g in ns$validity_scenarios(d, which = scen, truth_n = 2e5)) {
@@ -35,21 +36,27 @@ if (flag("skewness")) {
       x <- g$real(n)
       for (m in names(g$models)) {
         y <- g$models[[m]]$sample(n)
-        set.seed(4)
-        t0 <- proc.time()[["elapsed"]]
-        cv <- suppressWarnings(prd_curve(x, y, method = "knn", angles = 201))
-        sec <- proc.time()[["elapsed"]] - t0
-        rows[[length(rows) + 1L]] <- data.frame(
-          d = d, scenario = m, truth = round(g$models[[m]]$truth_auc, 3),
-          knn = round(summary(cv)$auc, 3),
-          hubness = round(prd_curve_info(cv)$details[[1]]$hubness, 2),
-          seconds = round(sec, 2))
+        rows[[length(rows) + 1L]] <- f(d, m, g, x, y)
       }
     }
   }
-  res <- do.call(rbind, rows)
+  do.call(rbind, rows)
+}
+if (flag("skewness")) {
+  res <- each_case(function(d, m, g, x, y) {
+    set.seed(4)
+    t0 <- proc.time()[["elapsed"]]
+    cv <- suppressWarnings(prd_curve(x, y, method = "knn", angles = 201))
+    sec <- proc.time()[["elapsed"]] - t0
+    data.frame(d = d, scenario = m, truth = round(g$models[[m]]$truth_auc, 3),
+               knn = round(summary(cv)$auc, 3),
+               hubness = round(prd_curve_info(cv)$details[[1]]$hubness, 2),
+               seconds = round(sec, 2), k = prd_curve_info(cv)$k)
+  })
+  k <- res$k[1]
+  res$k <- NULL
   cat(sprintf("n = %s per set, split 0.5, k = %d (the default)\n\n",
-              format(n, big.mark = ","), prd_curve_info(cv)$k))
+              format(n, big.mark = ","), k))
   cat("|", paste(names(res), collapse = " | "), "|\n")
   cat("|", paste(rep("---", ncol(res)), collapse = " | "), "|\n")
   for (i in seq_len(nrow(res))) {
@@ -59,46 +66,37 @@ if (flag("skewness")) {
 }
 lam <- ns$lambda_grid(201)
 auc_of <- function(sr, sg) ns$envelope_auc(lam, ns$curve_from_scores(sr, sg, lam))
-rows <- list()
-for (d in dims) {
-  for (g in ns$validity_scenarios(d, which = scen, truth_n = 2e5)) {
-    set.seed(3)
-    x <- g$real(n)
-    for (m in names(g$models)) {
-      y <- g$models[[m]]$sample(n)
-      h <- seq_len(n / 2)
-      fit <- rbind(x[h, ], y[h, ])
-      lab <- rep(0:1, each = n / 2)
-      ev <- rbind(x[-h, ], y[-h, ])
-      k <- round(sqrt(n / 2))
-      d2 <- pmax(outer(rowSums(ev^2), rowSums(fit^2), "+") - 2 * tcrossprod(ev, fit), 0)
-      ff <- pmax(outer(rowSums(fit^2), rowSums(fit^2), "+") - 2 * tcrossprod(fit), 0)
-      diag(ff) <- Inf
-      sig <- sqrt(apply(ff, 1, function(r) sort(r, partial = k)[k]))
-      vote <- function(s) apply(s, 1, function(r) mean(lab[order(r)[1:k]]))
-      dist <- sqrt(d2)
-      fd <- sqrt(ff)
-      fd[!is.finite(fd)] <- NA
-      mu_f <- rowMeans(fd, na.rm = TRUE)
-      sd_f <- apply(fd, 1, stats::sd, na.rm = TRUE)
-      ne <- nrow(ev)
-      mp <- stats::pnorm(dist, rep(mu_f, each = ne), rep(sd_f, each = ne),
-                         lower.tail = FALSE) *
-        stats::pnorm(dist, rowMeans(dist), apply(dist, 1, stats::sd),
-                     lower.tail = FALSE)
-      a <- function(s) auc_of(s[seq_len(n / 2)], s[-seq_len(n / 2)])
-      pc <- summary(suppressWarnings(prd_curve(x, y, method = c("knn", "kde", "tightest"),
-                                               angles = 201)))
-      rows[[length(rows) + 1L]] <- data.frame(
-        d = d, scenario = m, truth = g$models[[m]]$truth_auc,
-        knn_vote = a(vote(d2)), local_scaling = a(vote(dist / rep(sig, each = ne))),
-        mutual_proximity = a(vote(-mp)),
-        knn = pc$auc[pc$method == "knn"], kde = pc$auc[pc$method == "kde"],
-        tightest = pc$auc[pc$method == "tightest"])
-    }
-  }
-}
-res <- do.call(rbind, rows)
+res <- each_case(function(d, m, g, x, y) {
+  h <- seq_len(n / 2)
+  fit <- rbind(x[h, ], y[h, ])
+  lab <- rep(0:1, each = n / 2)
+  ev <- rbind(x[-h, ], y[-h, ])
+  k <- round(sqrt(n / 2))
+  d2 <- pmax(outer(rowSums(ev^2), rowSums(fit^2), "+") - 2 * tcrossprod(ev, fit), 0)
+  ff <- pmax(outer(rowSums(fit^2), rowSums(fit^2), "+") - 2 * tcrossprod(fit), 0)
+  diag(ff) <- Inf
+  sig <- sqrt(apply(ff, 1, function(r) sort(r, partial = k)[k]))
+  vote <- function(s) apply(s, 1, function(r) mean(lab[order(r)[1:k]]))
+  dist <- sqrt(d2)
+  fd <- sqrt(ff)
+  fd[!is.finite(fd)] <- NA
+  mu_f <- rowMeans(fd, na.rm = TRUE)
+  sd_f <- apply(fd, 1, stats::sd, na.rm = TRUE)
+  ne <- nrow(ev)
+  mp <- stats::pnorm(dist, rep(mu_f, each = ne), rep(sd_f, each = ne),
+                     lower.tail = FALSE) *
+    stats::pnorm(dist, rowMeans(dist), apply(dist, 1, stats::sd),
+                 lower.tail = FALSE)
+  a <- function(s) auc_of(s[seq_len(n / 2)], s[-seq_len(n / 2)])
+  pc <- summary(suppressWarnings(prd_curve(x, y, method = c("knn", "kde", "tightest"),
+                                           angles = 201)))
+  data.frame(
+    d = d, scenario = m, truth = g$models[[m]]$truth_auc,
+    knn_vote = a(vote(d2)), local_scaling = a(vote(dist / rep(sig, each = ne))),
+    mutual_proximity = a(vote(-mp)),
+    knn = pc$auc[pc$method == "knn"], kde = pc$auc[pc$method == "kde"],
+    tightest = pc$auc[pc$method == "tightest"])
+})
 num <- vapply(res, is.numeric, logical(1)) & names(res) != "d"
 res[num] <- lapply(res[num], round, 3)
 print(res, row.names = FALSE, width = 200)
