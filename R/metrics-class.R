@@ -32,10 +32,16 @@ attach_metric_replicates <- function(out, reps, conf_level = 0.9) {
 
 #' Intervals of every row of a metrics table from its replicate values,
 #' clamped to the metric's range: [0, 1] for the manifold metrics but
-#' density ([0, Inf)), none for the entropy metrics.
+#' density ([0, Inf)), none for the entropy metrics. A share of n
+#' evaluation rows (precision, recall, coverage, ...: the registry's
+#' `over`) also holds the Wilson score interval of the share (Wilson
+#' 1927): at 0 or 1 every half-sample gives the same value and the
+#' half-sample interval alone has width 0 (it covered its own mean in 8%
+#' of the draws there, bench/results.md).
 #' @noRd
 metric_intervals <- function(x, reps, divisor, conf_level) {
   lower <- upper <- rep(NA_real_, nrow(x))
+  sizes <- attr(x, "eval_sizes")
   for (i in seq_len(nrow(x))) {
     hit <- reps$model == x$model[i] & reps$metric == x$metric[i] &
       reps$k == x$k[i]
@@ -45,10 +51,34 @@ metric_intervals <- function(x, reps, divisor, conf_level) {
     ci <- replicate_interval(
       x$value[i], reps$value[hit], reps$replicate[hit], divisor, conf_level,
       lower_bound = b[1], upper_bound = b[2])
+    over <- manifold_over(x$metric[i])
+    if (!is.na(over) && !is.null(sizes) && !anyNA(ci) &&
+        x$model[i] %in% rownames(sizes)) {
+      w <- wilson_interval(x$value[i], sizes[x$model[i], paste0("eval_", over)],
+                           conf_level)
+      ci <- c(lower = min(ci[["lower"]], w[["lower"]]),
+              upper = max(ci[["upper"]], w[["upper"]]))
+    }
     lower[i] <- ci[["lower"]]
     upper[i] <- ci[["upper"]]
   }
   list(lower = lower, upper = upper)
+}
+
+#' The Wilson score interval of a share p of n rows at level conf_level
+#' (Wilson 1927, JASA 22: 209-212, doi:10.1080/01621459.1927.10502953):
+#' centre (p + z^2 / 2n) / (1 + z^2 / n), half-width
+#' z / (1 + z^2 / n) sqrt(p (1 - p) / n + z^2 / 4n^2), inside [0, 1].
+#' @noRd
+wilson_interval <- function(p, n, conf_level) {
+  if (!is.finite(p) || !is.finite(n) || n < 1) {
+    return(c(lower = NA_real_, upper = NA_real_))
+  }
+  z <- stats::qnorm((1 + conf_level) / 2)
+  a <- z^2 / n
+  centre <- (p + a / 2) / (1 + a)
+  half <- z / (1 + a) * sqrt(p * (1 - p) / n + a / (4 * n))
+  c(lower = max(0, centre - half), upper = min(1, centre + half))
 }
 
 #' @export

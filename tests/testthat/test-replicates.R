@@ -134,10 +134,53 @@ test_that("intervals are the estimate +- t_P sqrt(mean(D^2) / 4) of the pairs, c
     v <- r$value[order(r$replicate)]
     D <- v[c(1, 3, 5, 7, 9, 11)] - v[c(2, 4, 6, 8, 10, 12)]
     se <- sqrt(mean(D^2) / 4)
-    hi <- if (mm$metric[i] == "density") Inf else 1
-    expect_equal(mm$lower[i], max(0, mm$value[i] - q * se))
-    expect_equal(mm$upper[i], min(hi, mm$value[i] + q * se))
+    lo <- max(0, mm$value[i] - q * se)
+    hi <- mm$value[i] + q * se
+    if (mm$metric[i] == "recall") {
+      # a share of the 120 real rows: also the Wilson score interval
+      z <- stats::qnorm(0.95)
+      p <- mm$value[i]
+      w <- ((p + z^2 / 240) + c(-1, 1) * z * sqrt(p * (1 - p) / 120 + z^2 / (4 * 120^2))) /
+        (1 + z^2 / 120)
+      lo <- min(lo, w[1])
+      hi <- min(1, max(hi, w[2]))
+    }
+    expect_equal(mm$lower[i], lo)
+    expect_equal(mm$upper[i], hi)
   }
+})
+
+test_that("a share at 0 or 1 in every half-sample gets the Wilson interval, not [0, 0]", {
+  z <- stats::qnorm(0.95)
+  # Wilson (1927) at p = 1 and p = 0 over n rows: [1 / (1 + z^2 / n), 1]
+  # and [0, (z^2 / n) / (1 + z^2 / n)]; in between, the closed form
+  expect_equal(prdcurve:::wilson_interval(1, 150, 0.9),
+               c(lower = 1 / (1 + z^2 / 150), upper = 1))
+  expect_equal(prdcurve:::wilson_interval(0, 150, 0.9),
+               c(lower = 0, upper = (z^2 / 150) / (1 + z^2 / 150)))
+  expect_equal(unname(prdcurve:::wilson_interval(0.3, 50, 0.9)),
+               ((0.3 + z^2 / 100) + c(-1, 1) * z *
+                  sqrt(0.3 * 0.7 / 50 + z^2 / (4 * 50^2))) / (1 + z^2 / 50))
+  # sets far apart: precision and recall are 0 in every half-sample; the
+  # intervals are Wilson's over the evaluation rows (split 0.5: 40
+  # generated, 75 real), at the table's level and at tidy()'s
+  set.seed(23)
+  real <- gauss(150, 3)
+  far <- gauss(80, 3, shift = 50)
+  m0 <- manifold_metrics(real, far, metrics = c("precision", "recall"), k = 3,
+                         replicates = 6, conf_level = 0.8, split = 0.5)
+  expect_identical(m0$value, c(0, 0))
+  expect_true(all(attr(m0, "replicates")$value == 0))
+  expect_identical(unname(attr(m0, "eval_sizes")[1, ]), c(75L, 40L))
+  z8 <- stats::qnorm(0.9)
+  expect_identical(m0$lower, c(0, 0))
+  expect_equal(m0$upper, c((z8^2 / 40) / (1 + z8^2 / 40),
+                           (z8^2 / 75) / (1 + z8^2 / 75)))
+  expect_equal(tidy(m0, conf.level = 0.9)$conf.high,
+               c((z^2 / 40) / (1 + z^2 / 40), (z^2 / 75) / (1 + z^2 / 75)))
+  # density is no share: its interval stays [0, 0]
+  md <- manifold_metrics(real, far, metrics = "density", k = 3, replicates = 4)
+  expect_identical(c(md$lower, md$upper), c(0, 0))
 })
 
 test_that("replicates reproduce under set.seed()", {
