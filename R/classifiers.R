@@ -633,15 +633,18 @@ check_neighbour_family <- function(x, real, generated, splits,
 #' without a split, from the other fold).
 #' @noRd
 simple_scores <- function(real, generated, s) {
+  # means and scores without copies of the rows (one product, one pass)
+  sub_mean <- function(x, rows) {
+    drop(crossprod(x, tabulate(rows, nrow(x)) / length(rows)))
+  }
   one <- function(fx, fy, ex, ey) {
-    mx <- colMeans(real[fx, , drop = FALSE])
-    w <- colMeans(generated[fy, , drop = FALSE]) - mx
-    sc <- function(z) {
-      z <- z - rep(mx, each = nrow(z))
-      list(mean = drop(z %*% w), dist = rowSums(z^2))
+    mx <- sub_mean(real, fx)
+    w <- sub_mean(generated, fy) - mx
+    sc <- function(z, rows) {
+      r <- .Call(ffi_row_scores, z, as.integer(rows), mx, w)
+      list(mean = r$proj, dist = r$dist)
     }
-    list(real = sc(real[ex, , drop = FALSE]),
-         gen = sc(generated[ey, , drop = FALSE]))
+    list(real = sc(real, ex), gen = sc(generated, ey))
   }
   if (!is.null(s$eval)) {
     r <- one(s$fit[[1]], s$fit[[2]], s$eval[[1]], s$eval[[2]])

@@ -15,6 +15,8 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_envelope", (DL_FUNC) &ffi_envelope, 4},
   {"ffi_threads", (DL_FUNC) &ffi_threads, 1},
   {"ffi_npy_read", (DL_FUNC) &ffi_npy_read, 4},
+  {"ffi_scan", (DL_FUNC) &ffi_scan, 1},
+  {"ffi_row_scores", (DL_FUNC) &ffi_row_scores, 4},
   {NULL, NULL, 0}
 };
 

@@ -242,6 +242,10 @@ void prd_progress_done(SEXP bar);
 
 /* ---- envelope.c ------------------------------------------------------- */
 SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
+/* scan.c: one-pass scans of a sample matrix (input check, the simple
+ * classifiers' scores) */
+SEXP ffi_scan(SEXP x);
+SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w);
 
 /* ---- neighbours.c ----------------------------------------------------- */
 SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec);

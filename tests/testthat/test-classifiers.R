@@ -410,6 +410,23 @@ test_that("a neighbour family alone is checked against simple classifiers", {
   expect_equal(sc$near$real, -rowSums(sweep(x[501:1000, ], 2, mx)^2))
   expect_equal(sc$mean$real, drop(sweep(x[501:1000, ], 2, mx) %*%
                                     (colMeans(noisy[1:500, ]) - mx)))
+  # without a split: the odd rows scored by the even rows' means, then the
+  # even rows by the odd rows'
+  s0 <- list(fit = list(1:1000, 1:1000), eval = NULL)
+  sc0 <- simple_scores(x, noisy, s0)
+  odd <- seq(1, 1000, by = 2)
+  even <- seq(2, 1000, by = 2)
+  m_e <- colMeans(x[even, ])
+  m_o <- colMeans(x[odd, ])
+  expect_equal(sc0$far$gen, c(rowSums(sweep(noisy[odd, ], 2, m_e)^2),
+                              rowSums(sweep(noisy[even, ], 2, m_o)^2)))
+  expect_equal(sc0$mean$real, c(
+    drop(sweep(x[odd, ], 2, m_e) %*% (colMeans(noisy[even, ]) - m_e)),
+    drop(sweep(x[even, ], 2, m_o) %*% (colMeans(noisy[odd, ]) - m_o))))
+  # the one-pass input scan: every value finite, the largest magnitude
+  expect_identical(.Call(prdcurve:::ffi_scan, cbind(c(1, -7.5), c(2, 3))), c(1, 7.5))
+  expect_identical(.Call(prdcurve:::ffi_scan, cbind(c(1, NA), c(-9, 3))), c(0, 9))
+  expect_identical(.Call(prdcurve:::ffi_scan, cbind(c(Inf, 0))), c(0, 0))
 })
 
 test_that("the ridge logistic regression equals glm() without the ridge", {
