@@ -50,10 +50,10 @@ SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w) {
   double *ds = REAL(dist), *ps = REAL(proj);
   for (int i = 0; i < m; i++) ds[i] = ps[i] = 0.0;
   for (int l = 0; l < d; l++) {
-    const double *col = X + (size_t) l * n - 1;
+    const double *col = X + (size_t) l * n;
     double cl = c[l], wl = wv[l];
     for (int i = 0; i < m; i++) {
-      double v = col[r[i]] - cl;
+      double v = col[r[i] - 1] - cl;
       ds[i] += v * v;
       ps[i] += v * wl;
     }
