@@ -139,9 +139,11 @@
 #'
 #'   A share of n evaluation rows (`precision`, `recall`, `coverage`,
 #'   `c_precision`, `sym_precision`, `sym_recall`, `prc_precision`,
-#'   `prc_recall`) gets the hull of that interval and the Wilson score
-#'   interval of the share (Wilson 1927, \doi{10.1080/01621459.1927.10502953}):
-#'   at 0 or 1 every half-sample gives the same value, and the half-sample
+#'   `prc_recall`) or a mean of terms in \[0, 1\] over them (`p_precision`,
+#'   `p_recall`; a share's variance is the largest such a mean can have)
+#'   gets the hull of that interval and the Wilson score interval of the
+#'   share (Wilson 1927, \doi{10.1080/01621459.1927.10502953}): at 0 or 1
+#'   every half-sample gives the same value, and the half-sample
 #'   interval alone had width 0 (a recall of 1 in nearly every draw: it
 #'   covered its own mean in 8% of 40 draws; with the Wilson part, 100%).
 #'   In the interior the half-sample interval is the wider one and the
@@ -592,10 +594,10 @@ manifold_registry <- local({
       over = "real"),
     manifold_metric("p_precision", "ppr", function(q) mean(q$p_gen),
       "mean over generated samples of 1 - prod(1 - tau) over the real balls of radius R (Park and Kim 2023); one value, at ppr_k",
-      per_k = FALSE),
+      per_k = FALSE, over = "generated"),
     manifold_metric("p_recall", "ppr", function(q) mean(q$p_real),
       "mean over real samples of 1 - prod(1 - tau) over the generated balls (Park and Kim 2023); one value, at ppr_k",
-      per_k = FALSE)
+      per_k = FALSE, over = "real")
   )
   stats::setNames(r, vapply(r, `[[`, "", "name"))
 })
@@ -612,8 +614,10 @@ manifold_bounds <- function(m) {
   if (is.null(r)) NULL else c(r$lower, r$upper)
 }
 
-#' The set a share metric counts over ("real", "generated"), NA for the
-#' others (and for names not in the registry)
+#' The set a share metric (or a mean of terms in [0, 1]) counts over
+#' ("real", "generated"), NA for the others (and for names not in the
+#' registry): its intervals also hold the Wilson interval
+#' (metric_intervals())
 #' @noRd
 manifold_over <- function(m) {
   r <- manifold_registry[[m]]

@@ -178,7 +178,14 @@ test_that("a share at 0 or 1 in every half-sample gets the Wilson interval, not 
                            (z8^2 / 75) / (1 + z8^2 / 75)))
   expect_equal(tidy(m0, conf.level = 0.9)$conf.high,
                c((z^2 / 40) / (1 + z^2 / 40), (z^2 / 75) / (1 + z^2 / 75)))
-  # density is no share: its interval stays [0, 0]
+  # the sets the Wilson part counts over; density is no share: its
+  # interval stays [0, 0]
+  expect_identical(vapply(manifold_metric_names(), prdcurve:::manifold_over, ""),
+                   c(precision = "generated", recall = "real", density = NA,
+                     coverage = "real", c_precision = "generated",
+                     sym_precision = "generated", sym_recall = "real",
+                     prc_precision = "generated", prc_recall = "real",
+                     p_precision = "generated", p_recall = "real"))
   md <- manifold_metrics(real, far, metrics = "density", k = 3, replicates = 4)
   expect_identical(c(md$lower, md$upper), c(0, 0))
 })
