@@ -494,6 +494,34 @@ group_name <- function(method, k) {
   if (all(is.na(method))) "k" else "method"
 }
 
+#' Invisible points that widen a panel whose values (estimates and interval
+#' ends) span less than 1e-3 times their size (at least 1e-3): a recall of
+#' 1 beside one of 0.99999999 would otherwise get an axis whose labels all
+#' read "1". The window is kept inside [0, 1] when every value is and the
+#' panel is no difference (`bounded`).
+#' @noRd
+panel_min_span <- function(d, bounded = TRUE) {
+  out <- lapply(split(d, d$panel, drop = TRUE), function(z) {
+    v <- c(z$estimate, z$lower, z$upper)
+    v <- v[is.finite(v)]
+    if (!length(v)) return(NULL)
+    lo <- min(v)
+    hi <- max(v)
+    need <- 1e-3 * max(1, abs(lo), abs(hi))
+    if (hi - lo >= need) return(NULL)
+    a <- (lo + hi) / 2 - need / 2
+    b <- a + need
+    if (bounded && lo >= 0 && hi <= 1) {
+      if (b > 1) { a <- a - (b - 1); b <- 1 }
+      if (a < 0) { b <- b - a; a <- 0 }
+    }
+    tibble::tibble(panel = z$panel[1], x = c(a, b))
+  })
+  out <- out[!vapply(out, is.null, logical(1))]
+  if (!length(out)) return(tibble::tibble(panel = d$panel[0], x = numeric()))
+  vctrs::vec_rbind(!!!out)
+}
+
 #' Points with intervals, one panel per statistic, one line per row label,
 #' groups offset vertically with a colour and line type each.
 #' @noRd
@@ -519,6 +547,7 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
   ci <- d[is.finite(d$lower) & is.finite(d$upper), , drop = FALSE]
   p <- ggplot2::ggplot(d, ggplot2::aes(x = .data$estimate, y = .data$y,
                                        colour = .data$group))
+
   if (zero) {
     p <- p + ggplot2::geom_vline(xintercept = 0, colour = "grey40",
                                  linewidth = 0.4)
@@ -529,7 +558,14 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
                               yend = .data$y, linetype = .data$group),
       linewidth = 0.6)
   }
-  p <- p + ggplot2::geom_point(ggplot2::aes(shape = .data$group), size = 1.8) +
+  p <- p + ggplot2::geom_point(ggplot2::aes(shape = .data$group), size = 1.8)
+  # (last, so that the layers above keep their places)
+  span <- panel_min_span(d, bounded = !zero)
+  if (nrow(span)) {
+    p <- p + ggplot2::geom_blank(data = span, ggplot2::aes(x = .data$x),
+                                 inherit.aes = FALSE)
+  }
+  p <- p +
     ggplot2::scale_colour_manual(values = pal, name = group_name,
                                  drop = FALSE) +
     ggplot2::scale_linetype_manual(values = lty, name = group_name,

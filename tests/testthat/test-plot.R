@@ -313,6 +313,27 @@ test_that("autoplot() of a metric table: a point and an interval per model", {
   expect_equal(sort(b0$data[[1]]$x), sort(m0$value))
 })
 
+test_that("a metric panel whose values nearly agree gets a readable axis", {
+  skip_if_not_installed("ggplot2")
+  # values 1 - 8e-9 and 1 (p_recall of two models in 256 dimensions): a
+  # panel of width 8e-9 would label every tick "1"; it is widened to
+  # 1e-3, inside [0, 1]
+  m <- new_prd_metrics(tibble::tibble(
+    model = c("good", "noisy", "good", "noisy"),
+    metric = c("p_recall", "p_recall", "recall", "recall"),
+    k = c(4L, 4L, 5L, 5L), value = c(1 - 8e-9, 1, 0.634, 0.9997)))
+  b <- ggplot2::ggplot_build(ggplot2::autoplot(m))
+  r <- lapply(b$layout$panel_scales_x, function(s) s$range$range)
+  expect_equal(r[[1]], c(0.999, 1))
+  expect_equal(r[[2]], c(0.634, 0.9997))
+  labs <- b$layout$panel_params[[1]]$x$get_labels()
+  expect_gt(length(unique(labs[!is.na(labs)])), 2)
+  # a difference panel stays centred (no [0, 1] window)
+  expect_equal(panel_min_span(tibble::tibble(panel = factor("d"), estimate = 0,
+                                             lower = 0, upper = 0),
+                              bounded = FALSE)$x, c(-5e-4, 5e-4))
+})
+
 test_that("every figure is written to a PNG of the documented size, filled", {
   skip_if_not_installed("ggplot2")
   skip_if_not_installed("png")
