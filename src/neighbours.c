@@ -102,15 +102,7 @@ static void centred_norms(const double *M, int n, int d, const double *centre,
                           double *mx, double *sum) {
   if (n <= 0) return;
   double *nr = (double *) R_alloc(n, sizeof(double));
-  for (int i = 0; i < n; i++) nr[i] = 0.0;
-  for (int l = 0; l < d; l++) {
-    const double *col = M + (size_t) l * n;
-    double c = centre[l];
-    for (int i = 0; i < n; i++) {
-      double v = col[i] - c;
-      nr[i] += v * v;
-    }
-  }
+  prd_row_scores(M, n, d, NULL, n, centre, NULL, nr, NULL);
   for (int i = 0; i < n; i++) {
     if (nr[i] > *mx) *mx = nr[i];
     *sum += nr[i];
