@@ -44,8 +44,10 @@
 #'   tent kernel \eqn{\tau(u) = \max(0, 1 - u / R_X)}, the mean over
 #'   \eqn{y \in Y_e} of \eqn{1 - \prod_{x \in X_f} (1 - \tau(\|y - x\|))};
 #'   `p_recall` swaps the roles (radius \eqn{R_Y} from \eqn{Y_f}). The
-#'   product is computed as \eqn{\exp \sum \log(1 - \tau)} with `log1p()`,
-#'   never as a raw product. These two do not depend on `k`.
+#'   product is computed as \eqn{1 - \exp \sum \log(1 - \tau)}, each
+#'   sum as half the log of a product of \eqn{\|y - x\|^2 / R^2} whose
+#'   binary exponent is kept apart (no underflow, one log per point), and
+#'   \eqn{1 - \exp} with `expm1()`. These two do not depend on `k`.
 #'
 #' Without a split, the literature's scalar metrics are error rates of the
 #' two extreme classifiers of [prd_curve()]'s families: `precision` and
@@ -490,7 +492,7 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   ipr_real <- if ("ipr" %in% est) cnt("ipr_b", ix)
   cov_gen <- if ("coverage" %in% est) cnt("coverage_a", iy)
   cov_real <- if ("coverage" %in% est) cnt("coverage_b", ix)
-  # 1 - prod(1 - tau) from the engine's sums of log1p(-tau)
+  # 1 - prod(1 - tau) from the engine's sums of log(1 - tau)
   p_gen <- if (want_ppr) -expm1(nb$ppr_a[iy])
   p_real <- if (want_ppr) -expm1(nb$ppr_b[ix])
   q <- list(ipr_gen = ipr_gen, ipr_real = ipr_real, cov_gen = cov_gen,

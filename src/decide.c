@@ -24,7 +24,7 @@ typedef struct {
   const double *r_me, *r_ot;  /* own radii (squared), column kk at kk * ld */
   size_t ld_me, ld_ot;
   int *in_ot, *ot_in;         /* counts, column kk at kk * ld_me */
-  double *psum;
+  prd_lprod *pp;              /* ppr products (engine.h) */
   double R, R2;               /* ppr radius of the other set's balls */
   double tol_rel, tol_abs, nmax_ot;
   const double *nrm_me;
@@ -55,19 +55,144 @@ static void pair_exact4(const prd_rows *A, int a, const prd_rows *B,
   out[b[3]] = t3;
 }
 
+/* The exact squared distances of row q with eight rows r[j] (row-major),
+ * out[j]: each pair in a lane of a vector, its sum in the order of
+ * pair_exact() (the same values) */
+static inline __attribute__((always_inline)) void exact8_rm(const double *q, const double *const *r, int d,
+                             double *out) {
+#ifdef PRD_VEC
+  /* two groups of four lanes: two independent chains of additions */
+  prd_v4d t0 = {0.0, 0.0, 0.0, 0.0}, t1 = t0;
+  int l = 0;
+#if defined(__GNUC__) && !defined(__clang__)
+  /* four coordinates of each row in one load, transposed in registers */
+  const prd_v4l lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, h0 = {0, 1, 4, 5},
+                h1 = {2, 3, 6, 7};
+  for (; l + 4 <= d; l += 4) {
+    prd_v4d xq;
+    memcpy(&xq, q + l, sizeof xq);
+    for (int g = 0; g < 2; g++) {
+      prd_v4d a, b, c, e;
+      memcpy(&a, r[4 * g] + l, sizeof a);
+      memcpy(&b, r[4 * g + 1] + l, sizeof b);
+      memcpy(&c, r[4 * g + 2] + l, sizeof c);
+      memcpy(&e, r[4 * g + 3] + l, sizeof e);
+      prd_v4d ab0 = __builtin_shuffle(a, b, lo),
+              ab1 = __builtin_shuffle(a, b, hi),
+              ce0 = __builtin_shuffle(c, e, lo),
+              ce1 = __builtin_shuffle(c, e, hi);
+      /* y_j: coordinate l + j of the four rows */
+      prd_v4d y0 = __builtin_shuffle(ab0, ce0, h0),
+              y1 = __builtin_shuffle(ab1, ce1, h0),
+              y2 = __builtin_shuffle(ab0, ce0, h1),
+              y3 = __builtin_shuffle(ab1, ce1, h1);
+      prd_v4d t = g ? t1 : t0;
+      prd_v4d u0 = (prd_v4d) {xq[0], xq[0], xq[0], xq[0]} - y0;
+      t += u0 * u0;
+      prd_v4d u1 = (prd_v4d) {xq[1], xq[1], xq[1], xq[1]} - y1;
+      t += u1 * u1;
+      prd_v4d u2 = (prd_v4d) {xq[2], xq[2], xq[2], xq[2]} - y2;
+      t += u2 * u2;
+      prd_v4d u3 = (prd_v4d) {xq[3], xq[3], xq[3], xq[3]} - y3;
+      t += u3 * u3;
+      if (g) t1 = t; else t0 = t;
+    }
+  }
+#endif
+  for (; l < d; l++) {
+    double x = q[l];
+    prd_v4d xv = {x, x, x, x};
+    prd_v4d y0 = {r[0][l], r[1][l], r[2][l], r[3][l]};
+    prd_v4d y1 = {r[4][l], r[5][l], r[6][l], r[7][l]};
+    prd_v4d u0 = xv - y0, u1 = xv - y1;
+    t0 += u0 * u0;
+    t1 += u1 * u1;
+  }
+  for (int j = 0; j < 4; j++) {
+    out[j] = t0[j];
+    out[j + 4] = t1[j];
+  }
+#else
+  double t[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  for (int l = 0; l < d; l++) {
+    double x = q[l];
+    for (int j = 0; j < 8; j++) {
+      double u = x - r[j][l];
+      t[j] += u * u;
+    }
+  }
+  for (int j = 0; j < 8; j++) out[j] = t[j];
+#endif
+}
+
+/* The exact squared distances of row q with the rows of B at those of
+ * the candidates cand[0..nc) within reach (vb[b] <= preach) into ec[b],
+ * -1 for the others; q and B row-major (B's row b at rm + b d), eight
+ * pairs at a time (exact8_rm()). The rows of B lie anywhere in a set
+ * larger than the L2 cache: each is prefetched when it is chosen, eight
+ * pairs before its distance is computed. Returns the pairs computed. */
+PRD_CLONES
+static int exact_reach_rm(const double *q, const double *rm, int d,
+                          const int *cand, int nc, const double *vb,
+                          double preach, double *ec) {
+  int sel[16], ns = 0, n = 0;
+  const double *r[8];
+  double out[8];
+  for (int k = 0; k < nc; k++) {
+    int b = cand[k];
+    if (vb[b] > preach) {
+      ec[b] = -1.0;
+      continue;
+    }
+    const double *row = rm + (size_t) b * d;
+    for (int l = 0; l < d; l += 8) __builtin_prefetch(row + l);
+    sel[ns++] = b;
+    if (ns < 16) continue;
+    for (int j = 0; j < 8; j++) r[j] = rm + (size_t) sel[j] * d;
+    exact8_rm(q, r, d, out);
+    for (int j = 0; j < 8; j++) {
+      ec[sel[j]] = out[j];
+      sel[j] = sel[j + 8];
+    }
+    n += 8;
+    ns = 8;
+  }
+  int j0 = 0;
+  if (ns >= 8) {
+    for (int j = 0; j < 8; j++) r[j] = rm + (size_t) sel[j] * d;
+    exact8_rm(q, r, d, out);
+    for (int j = 0; j < 8; j++) ec[sel[j]] = out[j];
+    j0 = 8;
+  }
+  for (int k = j0; k < ns; k++) {
+    const double *row = rm + (size_t) sel[k] * d;
+    double t = 0.0;
+    for (int l = 0; l < d; l++) {
+      double u = q[l] - row[l];
+      t += u * u;
+    }
+    ec[sel[k]] = t;
+  }
+  return n + ns;
+}
+
 /* v, the approximate squared distance of the pair (me, ot), against the
  * threshold t with the window tol: 1 inside. Within the window the exact
  * distance decides (*ex: computed once per pair, -1 until then). */
 static inline int cross_decide(double v, double t, double tol, int closed,
                                double *ex, double *n_ex, const prd_rows *M,
                                int me, const prd_rows *O, int ot, int d) {
-  if (v < t - tol) return 1;
-  if (v > t + tol) return 0;
-  if (*ex < 0.0) {
-    *ex = pair_exact(M, me, O, ot, d);
-    *n_ex += 1.0;
+  /* one rarely taken branch: outside the window the answer is a flag
+   * (about half of the pairs that reach here are inside a ball, which a
+   * branch on it would mispredict) */
+  if (__builtin_expect((v >= t - tol) & (v <= t + tol), 0)) {
+    if (*ex < 0.0) {
+      *ex = pair_exact(M, me, O, ot, d);
+      *n_ex += 1.0;
+    }
+    return closed ? (*ex <= t) : (*ex < t);
   }
-  return closed ? (*ex <= t) : (*ex < t);
+  return v < t - tol;
 }
 
 static double cross_visit(const cross_side *s, int me, int ot, double v,
@@ -97,11 +222,12 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
     if (s->R == 0.0) {
       if (v <= tol0) {
         if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
-        if (ex == 0.0) s->psum[me] = R_NegInf;
+        if (ex == 0.0) s->pp[me].m = 0.0;
       }
     } else if (v <= r2 + tol) {
       if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
-      if (ex < r2) s->psum[me] += log1p(-(1.0 - sqrt(ex) / s->R));
+      /* a factor of 1 outside the ball (exact: the product is kept) */
+      lprod_mul(&s->pp[me], ex < r2 ? ex / r2 : 1.0);
     }
   }
   if (store) *exc = ex;
@@ -134,10 +260,11 @@ typedef struct {
    * pass, read by B's; a pair's exact distance is the same from either
    * side: sum((x - y)^2) = sum((y - x)^2)) */
   double *exc;
-  /* B's ppr partial sums over the current block of A's rows (sb.psum
-   * points here), added onto psum_b (and stored in parts) at the end of
-   * each block */
-  double *part, *psum_b, *parts;
+  /* B's ppr products over the current block of A's rows (sb.pp points
+   * here): their sums of log(1 - tau), the block's partial sums, are
+   * added onto psum_b (and stored in parts) at the end of each block */
+  prd_lprod *part;
+  double *psum_b, *parts;
   /* with ppr in high dimension: B's rows in panels of four (panel P holds
    * rows 4P..4P+3, coordinate l of row 4P + j at P * 4d + 4l + j), and
    * the rows of B per block of the blocked exact distances (dec_prep()) */
@@ -262,9 +389,13 @@ static double dec_rows(void *h, const prd_span *s, int i, int tid) {
     nc += !(v > ua && v > u_b[b]);
   }
   /* with ppr, most pairs under the bound need their exact distance
-   * (ppr's terms are computed from it): four pairs at a time, each
-   * summed in its own order (the same values as pair_exact()) */
-  if (c->ppr && !c->panel) {
+   * (ppr's terms are computed from it): several pairs at a time, each
+   * summed in its own order (the same values as pair_exact()); eight in
+   * vector lanes where the rows are row-major (d >= 16), else four */
+  if (c->ppr && !c->panel && ra->orig.rm && rb->orig.rm) {
+    ne += exact_reach_rm(ra->orig.rm + (size_t) a * d, rb->orig.rm, d, cand,
+                         nc, vb, c->preach, ec);
+  } else if (c->ppr && !c->panel) {
     int q4[4], n4 = 0;
     double preach = c->preach;
     for (int k = 0; k < nc; k++) {
@@ -299,12 +430,15 @@ static double dec_rows(void *h, const prd_span *s, int i, int tid) {
  * partial ppr sums onto the totals (and into column blk of parts), then
  * from 0 again */
 static void dec_flush(dec_handler *c, int nB, int blk, int b0, int b1) {
-  double *part = c->part, *tot = c->psum_b;
+  prd_lprod *part = c->part;
+  double *tot = c->psum_b;
   double *col = c->parts ? c->parts + (size_t) blk * nB : NULL;
   for (int b = b0; b < b1; b++) {
-    tot[b] += part[b];
-    if (col) col[b] = part[b];
-    part[b] = 0.0;
+    double v = lprod_log(&part[b]);
+    tot[b] += v;
+    if (col) col[b] = v;
+    part[b].m = 1.0;
+    part[b].e = 0;
   }
 }
 
@@ -349,12 +483,12 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   prd_ref_init(&ra, A, d, centre, prec, PRD_SCR_REF_A);
   prd_ref_init(&rb, B, d, centre, prec, PRD_SCR_REF_B);
   cross_side sa = {cs->own_a, cs->own_b, (size_t) cs->ld_a, (size_t) cs->ld_b,
-                   cs->ipr_a, cs->cov_a, cs->ppr_a, cs->R_b, cs->R_b * cs->R_b,
+                   cs->ipr_a, cs->cov_a, NULL, cs->R_b, cs->R_b * cs->R_b,
                    ra.tol_rel > rb.tol_rel ? ra.tol_rel : rb.tol_rel,
                    ra.tol_abs > rb.tol_abs ? ra.tol_abs : rb.tol_abs,
                    rb.norm2_max, ra.norm2};
   cross_side sb = {cs->own_b, cs->own_a, (size_t) cs->ld_b, (size_t) cs->ld_a,
-                   cs->ipr_b, cs->cov_b, cs->ppr_b, cs->R_a, cs->R_a * cs->R_a,
+                   cs->ipr_b, cs->cov_b, NULL, cs->R_a, cs->R_a * cs->R_a,
                    sa.tol_rel, sa.tol_abs, ra.norm2_max, rb.norm2};
   /* A pair can change an output only when its distance is within a
    * window of one of its thresholds: the own radii of its two rows (every
@@ -408,11 +542,15 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   c.cov = cs->cov;
   c.ppr = cs->ppr;
   if (cs->ppr) {
-    c.part = (double *) R_alloc(nB, sizeof(double));
-    for (int b = 0; b < nB; b++) c.part[b] = 0.0;
+    c.part = (prd_lprod *) R_alloc(nB, sizeof(prd_lprod));
+    for (int b = 0; b < nB; b++) c.part[b] = (prd_lprod) {1.0, 0};
     c.psum_b = cs->ppr_b;
     c.parts = cs->ppr_parts;
-    c.sb.psum = c.part;
+    c.sb.pp = c.part;
+    /* A's rows see all of B in one visit: a product each, its log added
+     * onto ppr_a at the end */
+    c.sa.pp = (prd_lprod *) R_alloc(nA, sizeof(prd_lprod));
+    for (int a = 0; a < nA; a++) c.sa.pp[a] = (prd_lprod) {1.0, 0};
   }
   if (cs->ppr && d >= PPR_PANEL_D && nB > 0) {
     /* B's rows in panels of four, the last ones padded with zero rows (a
@@ -435,5 +573,8 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
                    c.panel ? dec_prep : NULL};
   prd_sweep_spec sw = {&rb, &ra, NULL, 0, (double) (nA + nB), (double) nA};
   prd_sweep(&sw, &h, &c, threads, prog);
-  if (cs->ppr) dec_flush(&c, nB, (nA - 1) / PRD_PPR_BLOCK, 0, nB);
+  if (cs->ppr) {
+    dec_flush(&c, nB, (nA - 1) / PRD_PPR_BLOCK, 0, nB);
+    for (int a = 0; a < nA; a++) cs->ppr_a[a] = lprod_log(&c.sa.pp[a]);
+  }
 }

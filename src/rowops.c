@@ -373,7 +373,7 @@ void prd_scatter(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
  * computes. */
 double prd_log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
                        double radius) {
-  double r2 = radius * radius, s = 0.0;
+  double r2 = radius * radius;
   double tol0 = prd_tol(ref, row, 0.0);
   if (radius == 0.0) {
     for (int j = lo; j < hi; j++) {
@@ -385,14 +385,15 @@ double prd_log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,
     return 0.0;
   }
   double tol = prd_tol(ref, row, r2);
+  prd_lprod p = {1.0, 0};
   for (int j = lo; j < hi; j++) {
     double a = row->exact[j] ? row->approx[j] : row->d2[j];
     if (a > r2 + tol) continue;
     double v = row->exact[j] ? row->d2[j] : prd_exact(ref, row, j);
     if (v >= r2) continue;
-    s += log1p(-(1.0 - sqrt(v) / radius));
+    lprod_mul(&p, v / r2);
   }
-  return s;
+  return lprod_log(&p);
 }
 
 

@@ -113,6 +113,25 @@ test_that("every metric and per-sample count equals the brute force", {
   }
 })
 
+
+test_that("the row-major paths of 16 to 127 columns and the panels from 128 on equal the brute force", {
+  # p_precision and p_recall compute their pairs' exact distances eight
+  # at a time from d = 16 on (tails of d and of the candidates
+  # included), from panels of four rows from d = 128 on
+  for (d in c(16L, 19L, 45L, 130L)) {
+    set.seed(d)
+    n <- if (d > 100) 140L else 70L
+    real <- matrix(rnorm(n * d), ncol = d)
+    generated <- matrix(rnorm((n + 13L) * d, mean = 0.3, sd = 0.95), ncol = d)
+    for (sp in list(0, 0.4)) {
+      m <- compare_manifold(real, generated, k = c(2, 4), split = sp,
+                            closed = TRUE, k_prime = 2)
+      p <- m$value[m$metric %in% c("p_precision", "p_recall")]
+      # not at 1 in double precision: the sums of log(1 - tau) show
+      expect_true(all(p > 0.5 & p < 0.999))
+    }
+  }
+})
 test_that("the brute force agrees on integer data with many ties", {
   set.seed(202)
   real <- matrix(sample(0:3, 40 * 3, replace = TRUE), ncol = 3)
