@@ -8,22 +8,24 @@
  * Without a split, the scalar metrics need of the pairs (x, y) only
  * decisions against radii already known (own radii, fixed radii): no
  * selection in the other set. So each cross pair is computed once: a tile
- * of rows of A against all of B (one product), then A's rows scan their
- * segments (one thread per row) and B's rows scan their column of the
- * tile (a block of rows per thread, the tile's rows in order): every output is
- * owned by one thread and summed in a fixed order, so results do not
- * depend on the thread count. Decisions are exact as in prd_count(): a
- * pair within the rounding window of a threshold is recomputed from the
- * rows as given. */
+ * of rows of A against all of B (one product), then each block of
+ * CROSS_BLOCK columns (B's rows) is visited by one thread, the tile's
+ * rows in order, both sides of each pair at once: B's rows own their
+ * outputs, A's rows write theirs into the block's partials, which are
+ * then added (counts) or multiplied (ppr) in block order. Every output is
+ * formed in a fixed order, so results do not depend on the thread count.
+ * Decisions are exact as in prd_count(): a pair within the rounding
+ * window of a threshold is recomputed from the rows as given. */
 
-/* One pair seen from one side: `me` owns the outputs (radii rm, counts
- * in_other for "me in the other's ball", other_in for "the other in my
- * ball", sum over the other's balls of radius R). Returns exact
+/* One pair seen from one side: `me` has the outputs (counts in_ot for
+ * "me in the other's ball", ot_in for "the other in my ball", the product
+ * over the other's balls of radius R), at index mo. Returns exact
  * recomputations. */
 typedef struct {
   const double *r_me, *r_ot;  /* own radii (squared), column kk at kk * ld */
   size_t ld_me, ld_ot;
-  int *in_ot, *ot_in;         /* counts, column kk at kk * ld_me */
+  int *in_ot, *ot_in;         /* counts, column kk at kk * ld_out */
+  size_t ld_out;
   prd_lprod *pp;              /* ppr products (engine.h) */
   double R, R2;               /* ppr radius of the other set's balls */
   double tol_rel, tol_abs, nmax_ot;
@@ -195,10 +197,10 @@ static inline int cross_decide(double v, double t, double tol, int closed,
   return v < t - tol;
 }
 
-static double cross_visit(const cross_side *s, int me, int ot, double v,
-                          const prd_rows *M, const prd_rows *O, int d,
-                          int nk, int closed, int ipr, int cov, int ppr,
-                          double *exc, int load, int store) {
+static double cross_visit(const cross_side *s, int me, int mo, int ot,
+                          double v, const prd_rows *M, const prd_rows *O,
+                          int d, int nk, int closed, int ipr, int cov,
+                          int ppr, double *exc, int load, int store) {
   /* exc: the pair's slot in the tile's cache of exact distances (-1: not
    * computed); the first side stores, the second loads */
   double ex = load ? *exc : -1.0, n_ex = 0.0;
@@ -206,12 +208,12 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
   for (int kk = 0; kk < nk; kk++) {
     if (ipr) {
       double t = s->r_ot[(size_t) ot + (size_t) kk * s->ld_ot];
-      s->in_ot[(size_t) me + (size_t) kk * s->ld_me] += cross_decide(
+      s->in_ot[(size_t) mo + (size_t) kk * s->ld_out] += cross_decide(
         v, t, prd_window(t, w0), closed, &ex, &n_ex, M, me, O, ot, d);
     }
     if (cov) {
       double t = s->r_me[(size_t) me + (size_t) kk * s->ld_me];
-      s->ot_in[(size_t) me + (size_t) kk * s->ld_me] += cross_decide(
+      s->ot_in[(size_t) mo + (size_t) kk * s->ld_out] += cross_decide(
         v, t, prd_window(t, w0), closed, &ex, &n_ex, M, me, O, ot, d);
     }
   }
@@ -222,12 +224,12 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
     if (s->R == 0.0) {
       if (v <= tol0) {
         if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
-        if (ex == 0.0) s->pp[me].m = 0.0;
+        if (ex == 0.0) s->pp[mo].m = 0.0;
       }
     } else if (v <= r2 + tol) {
       if (ex < 0.0) { ex = pair_exact(M, me, O, ot, d); n_ex += 1.0; }
       /* a factor of 1 outside the ball (exact: the product is kept) */
-      lprod_mul(&s->pp[me], ex < r2 ? ex / r2 : 1.0);
+      lprod_mul(&s->pp[mo], ex < r2 ? ex / r2 : 1.0);
     }
   }
   if (store) *exc = ex;
@@ -236,7 +238,7 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
 
 #define CROSS_BLOCK 256
 /* from this many coordinates on, the ppr pairs' exact distances come
- * from the blocked pass (dec_prep()), which computes every pair: most
+ * from the panels (dec_panels()), which compute every pair: most
  * pairs are within reach of a ppr ball there, and the row-by-row pass
  * reads B from memory (p_precision and p_recall at 20,000 x 128: 11.0 s
  * against 17.1 s; at 20,000 x 64 the row-by-row pass is faster, 4.7 s
@@ -245,33 +247,47 @@ static double cross_visit(const cross_side *s, int me, int ot, double v,
 
 /* ---- the decide handler ---------------------------------------------- *
  *
- * The rows (A's) visit their pairs under the bound in order (the `rows`
- * hook), then B's rows, CROSS_BLOCK of them per thread, visit theirs,
- * the tile's rows in order (the `columns` hook): each row of B sees A's
- * rows in increasing order, so its sums are formed in the same order
- * whatever the tiles and threads. */
+ * One hook, `prep`, per block of CROSS_BLOCK columns (B's rows), one
+ * thread each: the tile's rows in order visit the pairs of the block
+ * under the bound, both sides at once. A row of B sees A's rows in
+ * increasing order, so its sums are formed in the same order whatever the
+ * tiles and threads. A row of A writes its counts and its ppr product
+ * into the block's partials; the `rows` hook, after every block, adds
+ * the counts and multiplies the products in block order (dec_reduce()).
+ * The blocks are fixed (multiples of CROSS_BLOCK of B, which is whole in
+ * every call, also on futures), so the result is too. */
 typedef struct {
   cross_side sa, sb;
   const prd_ref *ra, *rb;
   const double *u_a, *u_b;
   double preach;
   int d, nk, closed, ipr, cov, ppr;
-  /* exact distances of the tile's pairs under the bound (written by A's
-   * pass, read by B's; a pair's exact distance is the same from either
-   * side: sum((x - y)^2) = sum((y - x)^2)) */
+  /* exact distances of the tile's pairs, row i's at i * nb (its block's
+   * pairs under the bound, or every pair with panels; a pair's exact
+   * distance is the same from either side: sum((x - y)^2) = sum((y -
+   * x)^2)) */
   double *exc;
   /* B's ppr products over the current block of A's rows (sb.pp points
    * here): their sums of log(1 - tau), the block's partial sums, are
    * added onto psum_b (and stored in parts) at the end of each block */
   prd_lprod *part;
   double *psum_b, *parts;
+  /* A's rows' outputs (ld_a) and the blocks' partials of the tile's rows:
+   * block k's counts at k * m * nk (column kk at kk * m), products at k *
+   * m */
+  int *ipr_a, *cov_a;
+  size_t ld_a;
+  double *psum_a;
+  int m, nblk;
+  int *pa_ipr, *pa_cov;
+  prd_lprod *pa_pp;
   /* with ppr in high dimension: B's rows in panels of four (panel P holds
    * rows 4P..4P+3, coordinate l of row 4P + j at P * 4d + 4l + j), and
-   * the rows of B per block of the blocked exact distances (dec_prep()) */
+   * the rows of B per sub-block of the panels' exact distances */
   const double *panel;
   int bsub;
-  int *cbuf;    /* threads x nB: candidates */
-  double *vbuf; /* threads x max(nB, CROSS_BLOCK): distances */
+  int *cbuf;    /* threads x CROSS_BLOCK: candidates */
+  double *vbuf; /* threads x CROSS_BLOCK: distances */
 } dec_handler;
 
 /* The exact squared distances of four rows of A (q[u], stride qs[u])
@@ -326,16 +342,13 @@ static void exact_4x8(const double *const *q, const size_t *qs,
 #endif
 }
 
-/* The `prep` hook with panels: the exact distances of every pair of the
- * tile's rows and the columns [c0, c1) into the cache, before the rows'
- * visits. In high dimension nearly every pair lies within reach of a ppr
- * ball and needs its exact distance; computed row by row, each row of A
- * would read all of B from memory. Here a block of bsub rows of B stays
- * in the cache while the tile's rows pass over it four at a time. */
-static double dec_prep(void *h, const prd_span *s, int c0, int c1,
-                       int tid) {
-  (void) tid;
-  dec_handler *c = (dec_handler *) h;
+/* With panels: the exact distances of every pair of the tile's rows and
+ * the columns [c0, c1). In high dimension nearly every pair lies within
+ * reach of a ppr ball and needs its exact distance; computed row by row,
+ * each row of A would read all of B from memory. Here a sub-block of bsub
+ * rows of B stays in the cache while the tile's rows pass over it four at
+ * a time. */
+static double dec_panels(dec_handler *c, const prd_span *s, int c0, int c1) {
   int nB = s->nb, mm = s->mm, d = c->d;
   double out[32];
   for (int b0 = c0; b0 < c1; b0 += c->bsub) {
@@ -359,71 +372,19 @@ static double dec_prep(void *h, const prd_span *s, int c0, int c1,
   return (double) mm * (c1 - c0);
 }
 
-static size_t dec_vlen(int nB) {
-  return (size_t) (nB > CROSS_BLOCK ? nB : CROSS_BLOCK);
-}
-
 static void dec_begin(void *h, int m, int nb, int nt) {
   dec_handler *c = (dec_handler *) h;
   c->exc = (double *) prd_scratch(PRD_SCR_EXACT,
                                   (size_t) m * nb * sizeof(double));
-  c->cbuf = (int *) R_alloc((size_t) nt * (nb > 0 ? nb : 1), sizeof(int));
-  c->vbuf = (double *) R_alloc((size_t) nt * dec_vlen(nb), sizeof(double));
-}
-
-static double dec_rows(void *h, const prd_span *s, int i, int tid) {
-  dec_handler *c = (dec_handler *) h;
-  const prd_ref *ra = c->ra, *rb = c->rb;
-  int nB = s->nb, a = s->i0 + i, d = c->d;
-  double ne = 0.0, ua = c->u_a[a];
-  const double *u_b = c->u_b;
-  double *vb = c->vbuf + (size_t) tid * dec_vlen(nB);
-  /* the row's distances (as the visit forms them), then the visits of
-   * the pairs under the bound, in order */
-  tile_row(s->t, nB, i, 0, nB, s->qn[i], s->cn, vb);
-  double *ec = c->exc + (size_t) i * nB;
-  int *cand = c->cbuf + (size_t) tid * nB, nc = 0;
-  for (int b = 0; b < nB; b++) {
-    double v = vb[b];
-    cand[nc] = b;
-    nc += !(v > ua && v > u_b[b]);
-  }
-  /* with ppr, most pairs under the bound need their exact distance
-   * (ppr's terms are computed from it): several pairs at a time, each
-   * summed in its own order (the same values as pair_exact()); eight in
-   * vector lanes where the rows are row-major (d >= 16), else four */
-  if (c->ppr && !c->panel && ra->orig.rm && rb->orig.rm) {
-    ne += exact_reach_rm(ra->orig.rm + (size_t) a * d, rb->orig.rm, d, cand,
-                         nc, vb, c->preach, ec);
-  } else if (c->ppr && !c->panel) {
-    int q4[4], n4 = 0;
-    double preach = c->preach;
-    for (int k = 0; k < nc; k++) {
-      int b = cand[k];
-      if (vb[b] > preach) {
-        ec[b] = -1.0;
-        continue;
-      }
-      q4[n4++] = b;
-      if (n4 == 4) {
-        pair_exact4(&ra->orig, a, &rb->orig, q4, d, ec);
-        ne += 4.0;
-        n4 = 0;
-      }
-    }
-    for (int k = 0; k < n4; k++)
-      ec[q4[k]] = pair_exact(&ra->orig, a, &rb->orig, q4[k], d);
-    ne += n4;
-  }
-  const cross_side *sa = &c->sa;
-  int nk = c->nk, closed = c->closed, ipr = c->ipr, cov = c->cov,
-      ppr = c->ppr;
-  for (int k = 0; k < nc; k++) {
-    int b = cand[k];
-    ne += cross_visit(sa, a, b, vb[b], &ra->orig, &rb->orig, d, nk, closed,
-                      ipr, cov, ppr, ec + b, ppr, 1);
-  }
-  return ne;
+  c->cbuf = (int *) R_alloc((size_t) nt * CROSS_BLOCK, sizeof(int));
+  c->vbuf = (double *) R_alloc((size_t) nt * CROSS_BLOCK, sizeof(double));
+  c->m = m;
+  c->nblk = (nb + CROSS_BLOCK - 1) / CROSS_BLOCK;
+  size_t np = (size_t) c->nblk * m;
+  size_t nc = np * (c->nk > 0 ? c->nk : 1);
+  c->pa_ipr = c->ipr ? (int *) R_alloc(nc, sizeof(int)) : NULL;
+  c->pa_cov = c->cov ? (int *) R_alloc(nc, sizeof(int)) : NULL;
+  c->pa_pp = c->ppr ? (prd_lprod *) R_alloc(np, sizeof(prd_lprod)) : NULL;
 }
 
 /* The end of block `blk` of A's rows for B's rows [b0, b1): their
@@ -442,35 +403,127 @@ static void dec_flush(dec_handler *c, int nB, int blk, int b0, int b1) {
   }
 }
 
-static double dec_columns(void *h, const prd_span *s, int b0, int b1,
-                          int tid) {
+/* The pairs of the tile's rows and the columns [b0, b1) (block k = b0 /
+ * CROSS_BLOCK), both sides: B's outputs directly, A's into block k's
+ * partials */
+static double dec_block(void *h, const prd_span *s, int b0, int b1,
+                        int tid) {
   dec_handler *c = (dec_handler *) h;
   const prd_ref *ra = c->ra, *rb = c->rb;
-  int nB = s->nb, nb = b1 - b0, d = c->d;
-  double ne = 0.0;
-  double *vb = c->vbuf + (size_t) tid * dec_vlen(nB);
-  const double *u_a = c->u_a, *u_b = c->u_b, *qn = s->qn, *cn = s->cn + b0;
-  const cross_side *sb = &c->sb;
-  double *exc = c->exc;
-  int nk = c->nk, closed = c->closed, ipr = c->ipr, cov = c->cov,
+  int nB = s->nb, nb = b1 - b0, mm = s->mm, d = c->d, nk = c->nk;
+  int k = b0 / CROSS_BLOCK, closed = c->closed, ipr = c->ipr, cov = c->cov,
       ppr = c->ppr;
-  for (int i = 0; i < s->mm; i++) {
+  double ne = 0.0;
+  if (c->panel) ne += dec_panels(c, s, b0, b1);
+  double *vb = c->vbuf + (size_t) tid * CROSS_BLOCK;
+  int *cand = c->cbuf + (size_t) tid * CROSS_BLOCK;
+  const double *u_a = c->u_a, *u_b = c->u_b + b0, *cn = s->cn + b0;
+  /* A's side: block k's partials, row i of the tile at i */
+  cross_side sa = c->sa;
+  size_t off = (size_t) k * c->m * (nk > 0 ? nk : 1);
+  sa.ld_out = (size_t) c->m;
+  if (ipr) {
+    sa.in_ot = c->pa_ipr + off;
+    for (int kk = 0; kk < nk; kk++)
+      for (int i = 0; i < mm; i++) sa.in_ot[(size_t) kk * c->m + i] = 0;
+  }
+  if (cov) {
+    sa.ot_in = c->pa_cov + off;
+    for (int kk = 0; kk < nk; kk++)
+      for (int i = 0; i < mm; i++) sa.ot_in[(size_t) kk * c->m + i] = 0;
+  }
+  if (ppr) {
+    sa.pp = c->pa_pp + (size_t) k * c->m;
+    for (int i = 0; i < mm; i++) sa.pp[i] = (prd_lprod) {1.0, 0};
+  }
+  const cross_side *sb = &c->sb;
+  int fast = ppr && !c->panel && ra->orig.rm && rb->orig.rm;
+  for (int i = 0; i < mm; i++) {
     int a = s->i0 + i;
     double ua = u_a[a];
     if (ppr && a > 0 && a % PRD_PPR_BLOCK == 0)
       dec_flush(c, nB, a / PRD_PPR_BLOCK - 1, b0, b1);
-    tile_row(s->t, nB, i, b0, nb, qn[i], cn, vb);
+    tile_row(s->t, nB, i, b0, nb, s->qn[i], cn, vb);
+    int nc = 0;
     for (int j = 0; j < nb; j++) {
       double v = vb[j];
-      int b = b0 + j;
-      if (v > ua && v > u_b[b]) continue;
-      /* the same pairs pass the bound as in A's pass (the same v): their
-       * exact distances, where A's visit computed them, are in the cache */
-      ne += cross_visit(sb, b, a, v, &rb->orig, &ra->orig, d, nk, closed,
-                        ipr, cov, ppr, exc + (size_t) i * nB + b, 1, 0);
+      cand[nc] = j;
+      nc += !(v > ua && v > u_b[j]);
+    }
+    /* the block's exact distances of row i (ec[j]: column b0 + j) */
+    double *ec = c->exc + (size_t) i * nB + b0;
+    /* with ppr, most pairs under the bound need their exact distance
+     * (ppr's terms are computed from it): several pairs at a time, each
+     * summed in its own order (the same values as pair_exact()); eight
+     * in vector lanes where the rows are row-major (d >= 16), else four */
+    if (fast) {
+      ne += exact_reach_rm(ra->orig.rm + (size_t) a * d,
+                           rb->orig.rm + (size_t) b0 * d, d, cand, nc, vb,
+                           c->preach, ec);
+    } else if (ppr && !c->panel) {
+      int q4[4], n4 = 0;
+      double *er = c->exc + (size_t) i * nB;
+      for (int t = 0; t < nc; t++) {
+        int b = b0 + cand[t];
+        if (vb[cand[t]] > c->preach) {
+          er[b] = -1.0;
+          continue;
+        }
+        q4[n4++] = b;
+        if (n4 == 4) {
+          pair_exact4(&ra->orig, a, &rb->orig, q4, d, er);
+          ne += 4.0;
+          n4 = 0;
+        }
+      }
+      for (int t = 0; t < n4; t++)
+        er[q4[t]] = pair_exact(&ra->orig, a, &rb->orig, q4[t], d);
+      ne += n4;
+    }
+    for (int t = 0; t < nc; t++) {
+      int j = cand[t], b = b0 + j;
+      double v = vb[j];
+      /* A's visit computes the exact distance where a decision needs it
+       * (unless known: with ppr) and leaves it for B's */
+      ne += cross_visit(&sa, a, i, b, v, &ra->orig, &rb->orig, d, nk,
+                        closed, ipr, cov, ppr, ec + j, ppr, 1);
+      ne += cross_visit(sb, b, b, a, v, &rb->orig, &ra->orig, d, nk, closed,
+                        ipr, cov, ppr, ec + j, 1, 0);
     }
   }
   return ne;
+}
+
+/* After every block: row i's counts and ppr product from the blocks'
+ * partials, in block order */
+static double dec_reduce(void *h, const prd_span *s, int i, int tid) {
+  (void) tid;
+  dec_handler *c = (dec_handler *) h;
+  int a = s->i0 + i, nk = c->nk, m = c->m;
+  size_t bs = (size_t) m * (nk > 0 ? nk : 1);
+  for (int kk = 0; kk < nk; kk++) {
+    size_t o = (size_t) kk * m + i, out = (size_t) a + (size_t) kk * c->ld_a;
+    if (c->ipr) {
+      int t = 0;
+      for (int k = 0; k < c->nblk; k++) t += c->pa_ipr[(size_t) k * bs + o];
+      c->ipr_a[out] += t;
+    }
+    if (c->cov) {
+      int t = 0;
+      for (int k = 0; k < c->nblk; k++) t += c->pa_cov[(size_t) k * bs + o];
+      c->cov_a[out] += t;
+    }
+  }
+  if (c->ppr) {
+    prd_lprod p = {1.0, 0};
+    for (int k = 0; k < c->nblk; k++) {
+      const prd_lprod *q = &c->pa_pp[(size_t) k * m + i];
+      lprod_mul(&p, q->m);
+      p.e += q->e;
+    }
+    c->psum_a[a] = lprod_log(&p);
+  }
+  return 0.0;
 }
 
 
@@ -483,12 +536,14 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   prd_ref_init(&ra, A, d, centre, prec, PRD_SCR_REF_A);
   prd_ref_init(&rb, B, d, centre, prec, PRD_SCR_REF_B);
   cross_side sa = {cs->own_a, cs->own_b, (size_t) cs->ld_a, (size_t) cs->ld_b,
-                   cs->ipr_a, cs->cov_a, NULL, cs->R_b, cs->R_b * cs->R_b,
+                   cs->ipr_a, cs->cov_a, (size_t) cs->ld_a, NULL, cs->R_b,
+                   cs->R_b * cs->R_b,
                    ra.tol_rel > rb.tol_rel ? ra.tol_rel : rb.tol_rel,
                    ra.tol_abs > rb.tol_abs ? ra.tol_abs : rb.tol_abs,
                    rb.norm2_max, ra.norm2};
   cross_side sb = {cs->own_b, cs->own_a, (size_t) cs->ld_b, (size_t) cs->ld_a,
-                   cs->ipr_b, cs->cov_b, NULL, cs->R_a, cs->R_a * cs->R_a,
+                   cs->ipr_b, cs->cov_b, (size_t) cs->ld_b, NULL, cs->R_a,
+                   cs->R_a * cs->R_a,
                    sa.tol_rel, sa.tol_abs, ra.norm2_max, rb.norm2};
   /* A pair can change an output only when its distance is within a
    * window of one of its thresholds: the own radii of its two rows (every
@@ -541,16 +596,16 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   c.ipr = cs->ipr;
   c.cov = cs->cov;
   c.ppr = cs->ppr;
+  c.ipr_a = cs->ipr_a;
+  c.cov_a = cs->cov_a;
+  c.ld_a = (size_t) cs->ld_a;
+  c.psum_a = cs->ppr_a;
   if (cs->ppr) {
     c.part = (prd_lprod *) R_alloc(nB, sizeof(prd_lprod));
     for (int b = 0; b < nB; b++) c.part[b] = (prd_lprod) {1.0, 0};
     c.psum_b = cs->ppr_b;
     c.parts = cs->ppr_parts;
     c.sb.pp = c.part;
-    /* A's rows see all of B in one visit: a product each, its log added
-     * onto ppr_a at the end */
-    c.sa.pp = (prd_lprod *) R_alloc(nA, sizeof(prd_lprod));
-    for (int a = 0; a < nA; a++) c.sa.pp[a] = (prd_lprod) {1.0, 0};
   }
   if (cs->ppr && d >= PPR_PANEL_D && nB > 0) {
     /* B's rows in panels of four, the last ones padded with zero rows (a
@@ -569,12 +624,9 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
     int bs = (int) (524288 / ((size_t) 8 * d)) / 8 * 8;
     c.bsub = bs < 8 ? 8 : bs > CROSS_BLOCK ? CROSS_BLOCK : bs;
   }
-  prd_handler h = {dec_begin, dec_rows, dec_columns, NULL, CROSS_BLOCK,
-                   c.panel ? dec_prep : NULL};
+  prd_handler h = {dec_begin, dec_reduce, NULL, NULL, CROSS_BLOCK,
+                   dec_block};
   prd_sweep_spec sw = {&rb, &ra, NULL, 0, (double) (nA + nB), (double) nA};
   prd_sweep(&sw, &h, &c, threads, prog);
-  if (cs->ppr) {
-    dec_flush(&c, nB, (nA - 1) / PRD_PPR_BLOCK, 0, nB);
-    for (int a = 0; a < nA; a++) cs->ppr_a[a] = lprod_log(&c.sa.pp[a]);
-  }
+  if (cs->ppr) dec_flush(&c, nB, (nA - 1) / PRD_PPR_BLOCK, 0, nB);
 }
