@@ -81,6 +81,24 @@ wilson_interval <- function(p, n, conf_level) {
   c(lower = max(0, centre - half), upper = min(1, centre + half))
 }
 
+#' Newcombe's hybrid score interval of a difference p1 - p2 of two shares
+#' of n1 and n2 rows (Newcombe 1998, Statistics in Medicine 17: 873-890,
+#' doi:10.1002/(SICI)1097-0258(19980430)17:8<873::AID-SIM779>3.0.CO;2-I,
+#' method 10), from the Wilson intervals (l1, u1) and (l2, u2) of the two:
+#' lower = d - sqrt((p1 - l1)^2 + (u2 - p2)^2),
+#' upper = d + sqrt((u1 - p1)^2 + (p2 - l2)^2), d = p1 - p2. It treats
+#' the shares as independent: for two shares of the same rows (a recall of
+#' two models over the real set), which are positively correlated, it is
+#' conservative.
+#' @noRd
+newcombe_interval <- function(p1, n1, p2, n2, conf_level) {
+  w1 <- wilson_interval(p1, n1, conf_level)
+  w2 <- wilson_interval(p2, n2, conf_level)
+  d <- p1 - p2
+  c(lower = d - sqrt((p1 - w1[["lower"]])^2 + (w2[["upper"]] - p2)^2),
+    upper = d + sqrt((w1[["upper"]] - p1)^2 + (p2 - w2[["lower"]])^2))
+}
+
 #' @export
 tbl_sum.prd_metrics <- function(x, ...) {
   n_rep <- attr(x, "replicates")

@@ -128,9 +128,45 @@ attach_curve_replicates <- function(out, reps) {
 #' \frac{1}{4P}\sum_j D_j^2} over the P pairs (random groups, Wolter 2007,
 #' chapter 2; see the section Intervals of [prd_curve()]). Two identical
 #' generated sets get the same halves, so their difference is exactly 0
-#' with interval \[0, 0\]. An interval that excludes 0 says the two models
-#' differ at level `conf_level` in that statistic, for this real set;
-#' measured calibration is in the "Comparing models" vignette.
+#' with interval \[0, 0\] (except in a metrics table whose statistics all
+#' sit at their bounds: see Shares at their bound). An interval that excludes 0 says the
+#' two models differ at level `conf_level` in that statistic, for this real
+#' set; measured calibration is in the "Comparing models" vignette.
+#'
+#' @section Shares at their bound: A share of [manifold_metrics()]
+#'   (`precision`, `recall`, `coverage`, `c_precision`, `sym_precision`,
+#'   `sym_recall`, `prc_precision`, `prc_recall`, `p_precision`,
+#'   `p_recall`) at 0 or 1 has halves cut off at the bound, whose spread
+#'   understates the difference's: two different models with a recall of 1
+#'   in every half have every half-sample difference 0, and the
+#'   half-sample interval is \[0, 0\]. When the share of either model sits
+#'   at 0 or 1 (to within half an evaluation row) in its estimate or in
+#'   some half, the interval is therefore the hull of the half-sample
+#'   interval and Newcombe's hybrid score interval of a difference of two
+#'   proportions (Newcombe 1998, method 10, built from the Wilson
+#'   intervals of the two shares over their evaluation rows), as the
+#'   single-model intervals of [manifold_metrics()] hold the Wilson
+#'   interval. Newcombe's interval takes the two shares as independent; for
+#'   shares of the same real rows (`recall`, `coverage`), which are
+#'   positively correlated, it is conservative. Away from the bound the
+#'   half-sample interval is kept as it is: the hull there would widen
+#'   calibrated paired intervals by 3% to 6% (d = 16, 1,000 rows per set,
+#'   `bench/results.md`). At the bound (d = 64, 500 rows per set, 40
+#'   draws), for two models with a recall of 1 in every draw, the 90%
+#'   half-sample interval of the difference alone covered the mean
+#'   difference in 35% of the draws (mean width 0.0014), with Newcombe's
+#'   part in 100% (width 0.011); for a model at 0.994 against one at 1,
+#'   90% alone and 97.5% with it.
+#'
+#'   A model is taken for a copy of the baseline, and keeps exactly 0 with
+#'   interval \[0, 0\], when every statistic of the table has the same
+#'   estimate and the same half-sample values for both and one of these
+#'   values is off its statistic's bounds (a share not at 0 or 1, a
+#'   `density` above 0; two different models differ in `density`, say). A
+#'   table whose statistics all sit at their bounds cannot tell a copy from
+#'   a different model there; both get Newcombe's interval, the
+#'   conservative side. Curves and the entropy
+#'   metrics keep the half-sample interval.
 #'
 #' @param x A [prd_curve()], [manifold_metrics()] or [entropy_metrics()]
 #'   result with at least two models and `replicates > 0`.
@@ -151,6 +187,11 @@ attach_curve_replicates <- function(out, reps) {
 #' @references Wolter, K. M. (2007). Introduction to Variance Estimation,
 #'   2nd ed., chapter 2 (the method of random groups). Springer.
 #'   \doi{10.1007/978-0-387-35099-8}.
+#'
+#'   Newcombe, R. G. (1998). Interval estimation for the difference between
+#'   independent proportions: comparison of eleven methods. Statistics in
+#'   Medicine 17(8), 873-890.
+#'   \doi{10.1002/(SICI)1097-0258(19980430)17:8<873::AID-SIM779>3.0.CO;2-I}.
 #' @examples
 #' set.seed(1)
 #' real <- matrix(rnorm(300 * 4), ncol = 4)
@@ -180,6 +221,7 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
   base_est <- est[est$model == baseline, , drop = FALSE]
   base_rep <- reps[reps$model == baseline, , drop = FALSE]
   rows <- list()
+  same <- list()
   for (m in setdiff(models, baseline)) {
     e <- est[est$model == m, , drop = FALSE]
     for (i in seq_len(nrow(e))) {
@@ -197,6 +239,23 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
       diff <- e$estimate[i] - b$estimate[1]
       ci <- replicate_interval(diff, rm$value - rb$value, rm$replicate,
                                long$divisor, conf_level)
+      n1 <- share_rows(x, e$statistic[i], m)
+      n2 <- share_rows(x, e$statistic[i], baseline)
+      if (!anyNA(ci) && !is.na(n1) && !is.na(n2) &&
+          (at_share_bound(c(e$estimate[i], rm$value), n1) ||
+           at_share_bound(c(b$estimate[1], rb$value), n2))) {
+        if (is.null(same[[m]])) {
+          same[[m]] <- same_models(est, reps, m, baseline, x)
+        }
+        if (!same[[m]]) {
+          nc <- newcombe_interval(e$estimate[i], n1, b$estimate[1], n2,
+                                  conf_level)
+          if (!anyNA(nc)) {
+            ci <- c(lower = min(ci[["lower"]], nc[["lower"]]),
+                    upper = max(ci[["upper"]], nc[["upper"]]))
+          }
+        }
+      }
       rows[[length(rows) + 1L]] <- tibble::tibble(
         model = m, baseline = baseline, method = e$method[i], k = e$k[i],
         statistic = e$statistic[i], estimate = diff,
@@ -208,6 +267,68 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
   out <- tibble::new_tibble(out, nrow = nrow(out), class = "prd_comparison")
   attr(out, "conf_level") <- conf_level
   out
+}
+
+#' The evaluation rows n behind a share statistic (precision, recall, ...:
+#' the registry's `over`) of one model of a metrics table; NA for another
+#' statistic, a curve, or a table without `eval_sizes`.
+#' @noRd
+share_rows <- function(x, statistic, model) {
+  sizes <- attr(x, "eval_sizes")
+  if (!inherits(x, "prd_metrics") || is.null(sizes)) return(NA_real_)
+  over <- manifold_over(statistic)
+  if (is.na(over) || !model %in% rownames(sizes)) return(NA_real_)
+  as.numeric(sizes[model, paste0("eval_", over)])
+}
+
+#' Whether a share of n rows sits at its bound in its estimate or in some
+#' half-sample: within half an evaluation row of 0 or 1 (exactly there for
+#' a count share; p_precision and p_recall, means of terms in [0, 1], can
+#' miss 1 by rounding). There the halves are cut off at the bound, and
+#' their spread says little about the estimate's.
+#' @noRd
+at_share_bound <- function(values, n) {
+  v <- values[is.finite(values)]
+  any(v < 0.5 / n | v > 1 - 0.5 / n)
+}
+
+#' Whether models m and b of a metrics table are the same generated set, as
+#' far as the table can tell: every statistic has the same estimate and
+#' the same replicate values for both (identical sets get identical
+#' halves), and one of these values is off its statistic's bounds (a
+#' share within half an evaluation row of 0 or 1, a density of 0: two
+#' different sets can both have a recall of 1 in every half; with nothing
+#' else to tell them apart, they count as different, the conservative
+#' side).
+#' @noRd
+same_models <- function(est, reps, m, b, x) {
+  pick <- function(tab, model, by) {
+    tab <- tab[tab$model == model, , drop = FALSE]
+    key <- do.call(paste, c(unname(as.list(tab[by])), sep = "\r"))
+    o <- order(key)
+    list(key = key[o], value = tab[[setdiff(names(tab), c("model", by))]][o],
+         statistic = tab$statistic[o])
+  }
+  informative <- function(p) {
+    for (st in unique(p$statistic)) {
+      v <- p$value[p$statistic == st]
+      v <- v[is.finite(v)]
+      n <- share_rows(x, st, m)
+      range <- if (is.na(n)) manifold_bounds(st) else c(0.5 / n, 1 - 0.5 / n)
+      if (is.null(range)) range <- c(-Inf, Inf)
+      if (any(v > range[1] & v < range[2])) return(TRUE)
+    }
+    FALSE
+  }
+  by_est <- c("method", "k", "statistic")
+  by_rep <- c(by_est, "replicate")
+  em <- pick(est, m, by_est)
+  eb <- pick(est, b, by_est)
+  rm <- pick(reps, m, by_rep)
+  rb <- pick(reps, b, by_rep)
+  identical(em$key, eb$key) && identical(em$value, eb$value) &&
+    identical(rm$key, rb$key) && identical(rm$value, rb$value) &&
+    (informative(em) || informative(rm))
 }
 
 #' Estimates and replicate values of every statistic, long:

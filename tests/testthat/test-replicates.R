@@ -281,6 +281,134 @@ test_that("prd_compare() of a model with a copy of itself: exactly 0, interval [
   }
 })
 
+test_that("Newcombe's interval of a difference of shares", {
+  nc <- prdcurve:::newcombe_interval
+  # Newcombe (1998), Table II, method 10 at 95%, to the 4 decimals printed
+  expect_equal(round(unname(nc(56 / 70, 70, 48 / 80, 80, 0.95)), 4),
+               c(0.0524, 0.3339))
+  expect_equal(round(unname(nc(9 / 10, 10, 3 / 10, 10, 0.95)), 4),
+               c(0.1705, 0.8090))
+  expect_equal(round(unname(nc(0, 10, 0, 20, 0.95)), 4), c(-0.1611, 0.2775))
+  # by hand at 90%: 7/8 - 2/5, Wilson limits in Newcombe's form
+  # (2x + z^2 -+ z sqrt(z^2 + 4 x (n - x) / n)) / (2 (n + z^2))
+  z <- stats::qnorm(0.95)
+  wil <- function(x, n) {
+    (2 * x + z^2 + c(-1, 1) * z * sqrt(z^2 + 4 * x * (n - x) / n)) /
+      (2 * (n + z^2))
+  }
+  w1 <- wil(7, 8)
+  w2 <- wil(2, 5)
+  d <- 7 / 8 - 2 / 5
+  expect_equal(unname(nc(7 / 8, 8, 2 / 5, 5, 0.9)),
+               c(d - sqrt((7 / 8 - w1[1])^2 + (w2[2] - 2 / 5)^2),
+                 d + sqrt((w1[2] - 7 / 8)^2 + (2 / 5 - w2[1])^2)),
+               tolerance = 1e-12)
+  # at the bound: a share within half an evaluation row of 0 or 1
+  at <- prdcurve:::at_share_bound
+  expect_true(at(c(0.99, 1), 100))
+  expect_true(at(c(0.5, 1 - 8e-9), 100))
+  expect_true(at(c(0.5, 0), 100))
+  expect_false(at(c(0.99, 0.98, NA), 100))
+  # a copy: the same values everywhere, one of them off its bounds
+  same <- function(density_a, density_b) {
+    x <- structure(list(), class = "prd_metrics", eval_sizes = matrix(
+      100L, 2, 2, dimnames = list(c("a", "b"), c("eval_real", "eval_generated"))))
+    st <- c("recall", "density")
+    est <- tibble::tibble(model = rep(c("a", "b"), each = 2),
+                          method = NA_character_, k = 3L, statistic = rep(st, 2),
+                          estimate = c(1, density_a, 1, density_b))
+    reps <- tibble::tibble(model = rep(c("a", "b"), each = 4),
+                           method = NA_character_, k = 3L,
+                           statistic = rep(rep(st, each = 2), 2),
+                           replicate = rep(1:2, 4),
+                           value = c(1, 1, density_a, density_a,
+                                     1, 1, density_b, density_b))
+    prdcurve:::same_models(est, reps, "a", "b", x)
+  }
+  expect_true(same(0.2, 0.2))
+  expect_false(same(0.2, 0.3))
+  # a recall of 1 and a density of 0 everywhere: no value tells them apart
+  expect_false(same(0, 0))
+})
+
+test_that("prd_compare() of shares at their bound: Newcombe's interval, copies still [0, 0]", {
+  # d = 32, 80 rows per set: generated sets wider than the real one cover
+  # every real row, in the full sets and in every half
+  set.seed(58)
+  real <- gauss(80, 32)
+  b <- gauss(80, 32) * 1.5
+  c2 <- gauss(80, 32) * 2
+  mm <- manifold_metrics(real, list(b = b, c = c2, copy = b),
+                         metrics = c("recall", "density"), k = 3,
+                         replicates = 8)
+  reps <- attr(mm, "replicates")
+  expect_true(all(mm$value[mm$metric == "recall"] == 1))
+  expect_true(all(reps$value[reps$metric == "recall"] == 1))
+  cmp <- prd_compare(mm, baseline = "b", conf_level = 0.9)
+  # the copy: exactly 0 with interval [0, 0] (its density tells it apart
+  # from a different set at the same bound)
+  same <- cmp[cmp$model == "copy", ]
+  expect_identical(same$estimate, c(0, 0))
+  expect_identical(same$lower, c(0, 0))
+  expect_identical(same$upper, c(0, 0))
+  # a different model: every half-sample difference of recall is 0, so the
+  # half-sample interval is [0, 0]; Newcombe's at p1 = p2 = 1 over the 80
+  # shared real rows is -+ z^2 / (80 + z^2)
+  z <- stats::qnorm(0.95)
+  rec <- cmp[cmp$model == "c" & cmp$statistic == "recall", ]
+  expect_identical(rec$estimate, 0)
+  expect_equal(c(rec$lower, rec$upper), c(-1, 1) * z^2 / (80 + z^2),
+               tolerance = 1e-12)
+  expect_equal(c(rec$lower, rec$upper),
+               unname(prdcurve:::newcombe_interval(1, 80, 1, 80, 0.9)))
+  # density is no share: its interval stays the half-sample one
+  den <- cmp[cmp$model == "c" & cmp$statistic == "density", ]
+  rd <- function(m) {
+    r <- reps[reps$model == m & reps$metric == "density", ]
+    r$value[order(r$replicate)]
+  }
+  dv <- rd("c") - rd("b")
+  D <- dv[c(TRUE, FALSE)] - dv[c(FALSE, TRUE)]
+  expect_equal(c(den$lower, den$upper),
+               den$estimate + c(-1, 1) * stats::qt(0.95, 4) * sqrt(mean(D^2) / 4))
+  # a table of the bounded share alone cannot tell a copy from a different
+  # set at the same bound: both get Newcombe's interval (the conservative
+  # side)
+  set.seed(59)
+  mr <- manifold_metrics(real, list(b = b, c = c2, copy = b),
+                         metrics = "recall", k = 3, replicates = 8)
+  cr <- prd_compare(mr, baseline = "b")
+  expect_identical(cr$estimate, c(0, 0))
+  expect_equal(cr$lower, rep(-z^2 / (80 + z^2), 2), tolerance = 1e-12)
+  expect_equal(cr$upper, rep(z^2 / (80 + z^2), 2), tolerance = 1e-12)
+})
+
+test_that("prd_compare() of shares away from their bound keeps the half-sample interval", {
+  set.seed(42)
+  real <- gauss(120, 3)
+  mm <- manifold_metrics(real, list(a = gauss(120, 3, 0.3),
+                                    b = gauss(120, 3, 1.2)),
+                         metrics = c("precision", "recall", "coverage"),
+                         k = 3, replicates = 10)
+  reps <- attr(mm, "replicates")
+  # no estimate or half-sample value at 0 or 1
+  expect_true(all(mm$value > 0 & mm$value < 1))
+  expect_true(all(reps$value > 0 & reps$value < 1))
+  cmp <- prd_compare(mm, baseline = "a", conf_level = 0.9)
+  for (st in c("precision", "recall", "coverage")) {
+    rv <- function(m) {
+      r <- reps[reps$model == m & reps$metric == st, ]
+      r$value[order(r$replicate)]
+    }
+    dv <- rv("b") - rv("a")
+    D <- dv[c(TRUE, FALSE)] - dv[c(FALSE, TRUE)]
+    row <- cmp[cmp$statistic == st, ]
+    expect_equal(c(row$lower, row$upper),
+                 row$estimate + c(-1, 1) * stats::qt(0.95, 5) * sqrt(mean(D^2) / 4),
+                 tolerance = 1e-12, label = st)
+  }
+})
+
 test_that("conf_level of the metric functions sets the level of lower and upper", {
   set.seed(52)
   real <- gauss(100, 3)
