@@ -146,7 +146,8 @@ static inline double lprod_log(const prd_lprod *a) {
  *
  * Every sweep of the engine is prd_sweep(): tiles of rows against the
  * columns (a reference set), one product per tile (tile_products()),
- * then, in one parallel region per tile, the handler's `rows` hook on
+ * then, in one parallel region per tile, the handler's `prep` hook on
+ * blocks of `col_block` columns (one thread per block), its `rows` hook on
  * every row of the tile (one thread per row, dynamic) and its `columns`
  * hook on blocks of `col_block` columns (one thread per block, each block
  * reading the tile's rows in order). Each hook owns what it writes for
