@@ -175,10 +175,12 @@ void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
  * ball, ppr_a = sum over B of log(1 - tau) with radius R_b; B's rows
  * likewise. ipr, cov, ppr: which to compute.
  *
- * The order of the sums: a row of A sums over B in order; a row of B sums
- * over A in blocks of PRD_PPR_BLOCK rows (A's rows [0, 1024), [1024,
- * 2048), ...), each block's partial sum from 0 in order, then the partial
- * sums in block order onto ppr_b. So a block of A that starts at a
+ * The order of the sums (each a product of dist^2 / R^2, engine.h's
+ * prd_lprod, and its log): a row of A multiplies over B in blocks of 256
+ * of B's rows, each in order, then the blocks' products in block order; a
+ * row of B over A in blocks of PRD_PPR_BLOCK rows (A's rows [0, 1024),
+ * [1024, 2048), ...), each block's partial sum from 0 in order, then the
+ * partial sums in block order onto ppr_b. So a block of A that starts at a
  * multiple of PRD_PPR_BLOCK gives the same partial sums on its own (the
  * futures' tasks): ppr_parts (nB x ceil(nA / PRD_PPR_BLOCK), or NULL)
  * receives them. */
