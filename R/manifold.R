@@ -474,7 +474,9 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
   est <- unique(c(if (per_sample) c("ipr", "coverage"),
                   unlist(lapply(reg, `[[`, "needs"))))
   est <- intersect(c("ipr", "coverage", "ppr"), est)
-  ks <- k_norm(k, if (want_ppr) ppr_k)
+  # the counts at k only; ppr_k's own radii (the ppr radius) come with the
+  # own radii (engine_neighbours()'s derived radii)
+  ks <- k_norm(k)
   nb <- engine_neighbours(real, generated, s, ks, est,
                           ppr_k = if (want_ppr) ppr_k,
                           ppr_scale = if (want_ppr) opts$ppr_scale,
