@@ -120,7 +120,8 @@ static inline double pair_exact(const prd_rows *A, int a, const prd_rows *B,
  * about a quarter of all pairs at d = 64). Every factor is in [0, 1]; a
  * factor or product below 2^-256 moves its exponent into e, so the
  * mantissa m stays in (2^-512, 1] (0 for a pair at distance 0: log 0 =
- * -Inf, the term of tau = 1). */
+ * -Inf, the term of tau = 1). R^2 is finite (ffi_engine() refuses radii
+ * whose square is not). */
 typedef struct {
   double m;
   int e;
