@@ -263,6 +263,12 @@ engine_neighbours <- function(real, generated, s, ks, what,
     if ("ppr" %in% what && is.null(radii$ppr)) {
       radii$ppr <- ppr_scale * c(mean_dist(r$own_x, ppr_k),
                                  mean_dist(r$own_y, ppr_k))
+      if (!all(is.finite(radii$ppr^2))) {
+        prd_abort(c(
+          "{.arg ppr_scale} = {format_number(ppr_scale)} makes the kernel radius of {.code p_precision} and {.code p_recall} {format_number(max(radii$ppr), digits = 3)}, whose square overflows.",
+          "i" = "Use a smaller {.arg ppr_scale} (Park and Kim use 1.2), or rescale the data."
+        ), "input", call = call)
+      }
     }
     cols <- match(ks, k_own)
     own <- list(r$own_x[, cols, drop = FALSE], r$own_y[, cols, drop = FALSE])

@@ -451,6 +451,10 @@ test_that("arguments are validated with the argument's name", {
                class = "prdcurve_error", regexp = "ppr_scale")
   expect_error(manifold_metrics(real, generated, ppr_scale = c(1, 2)),
                class = "prdcurve_error", regexp = "ppr_scale")
+  # a radius whose square overflows: named, not an engine failure
+  expect_error(manifold_metrics(real * 1e20, generated * 1e20,
+                                metrics = "p_precision", ppr_scale = 1e140),
+               class = "prdcurve_error_input", regexp = "ppr_scale")
   expect_error(manifold_metrics(real, generated, k = 3, ppr_k = 12),
                class = "prdcurve_error", regexp = "ppr_k")
   # ppr_k only limits the set sizes when p_* are requested
