@@ -165,8 +165,11 @@ attach_curve_replicates <- function(out, reps) {
 #'   `density` above 0; two different models differ in `density`, say). A
 #'   table whose statistics all sit at their bounds cannot tell a copy from
 #'   a different model there; both get Newcombe's interval, the
-#'   conservative side. Curves and the entropy
-#'   metrics keep the half-sample interval.
+#'   conservative side. Of a curve's statistics, `max_precision` and
+#'   `max_recall` are shares too (of the generated and of the real
+#'   evaluation rows: see [summary.prd_curve()]) and follow the same rule;
+#'   the other statistics of curves and the entropy metrics keep the
+#'   half-sample interval.
 #'
 #' @param x A [prd_curve()], [manifold_metrics()] or [entropy_metrics()]
 #'   result with at least two models and `replicates > 0`.
@@ -239,8 +242,8 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
       diff <- e$estimate[i] - b$estimate[1]
       ci <- replicate_interval(diff, rm$value - rb$value, rm$replicate,
                                long$divisor, conf_level)
-      n1 <- share_rows(x, e$statistic[i], m)
-      n2 <- share_rows(x, e$statistic[i], baseline)
+      n1 <- share_rows(x, e$statistic[i], m, e$method[i], e$k[i])
+      n2 <- share_rows(x, e$statistic[i], baseline, e$method[i], e$k[i])
       if (!anyNA(ci) && !is.na(n1) && !is.na(n2) &&
           (at_share_bound(c(e$estimate[i], rm$value), n1) ||
            at_share_bound(c(b$estimate[1], rb$value), n2))) {
@@ -273,7 +276,13 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
 #' the registry's `over`) of one model of a metrics table; NA for another
 #' statistic, a curve, or a table without `eval_sizes`.
 #' @noRd
-share_rows <- function(x, statistic, model) {
+share_rows <- function(x, statistic, model, method = NA, k = NA) {
+  if (inherits(x, "prd_curve")) {
+    over <- curve_share_over(statistic)
+    inf <- if (!is.na(over)) info_of(x, model, method, k)
+    if (is.null(inf)) return(NA_real_)
+    return(as.numeric(inf[[paste0("n_eval_", over)]]))
+  }
   sizes <- attr(x, "eval_sizes")
   if (!inherits(x, "prd_metrics") || is.null(sizes)) return(NA_real_)
   over <- manifold_over(statistic)
@@ -314,7 +323,16 @@ same_models <- function(est, reps, m, b, x) {
       v <- p$value[p$statistic == st]
       v <- v[is.finite(v)]
       n <- share_rows(x, st, m)
-      range <- if (is.na(n)) manifold_bounds(st) else c(0.5 / n, 1 - 0.5 / n)
+      range <- if (!is.na(n)) {
+        c(0.5 / n, 1 - 0.5 / n)
+      } else if (inherits(x, "prd_curve")) {
+        # a curve's statistics lie in [0, 1]; median_lambda (in [0, Inf))
+        # is arbitrary for a curve of area 0 (the ray that halves nothing)
+        if (st == "median_lambda") next
+        c(0, 1)
+      } else {
+        manifold_bounds(st)
+      }
       if (is.null(range)) range <- c(-Inf, Inf)
       if (any(v > range[1] & v < range[2])) return(TRUE)
     }

@@ -32,7 +32,13 @@
 #' gets an interval: columns `<statistic>_lower` and `<statistic>_upper`
 #' next to it, from the complementary half-sample replicates (random
 #' groups; see the section Intervals of [prd_curve()]), clamped to the
-#' statistic's range.
+#' statistic's range. `max_precision` is a share of the generated
+#' evaluation rows (those the classifier, at its extreme threshold, cannot
+#' tell from real ones) and `max_recall` one of the real evaluation rows;
+#' where one sits at 0 or 1 (to within half a row, in its estimate or in
+#' some half-sample) its halves sit there too and their spread is 0 or
+#' nearly, so its interval also holds the Wilson score interval of the
+#' share (Wilson 1927), as the shares of [manifold_metrics()] do.
 #'
 #' @param object A [prd_curve()] result (any curve of this package, or
 #'   several bound with [rbind()] or `dplyr::bind_rows()`).
@@ -81,12 +87,14 @@ summary.prd_curve <- function(object, beta = 8, epsilon = 0.05,
         curve_stats(rc$lambda, rc$precision, rc$recall, beta, epsilon)
       }, numeric(length(st)))
     }
+    n_eval <- if (!is.null(inf)) {
+      c(real = inf$n_eval_real, generated = inf$n_eval_generated)
+    }
     for (nm in names(st)) {
       out[[nm]] <- st[[nm]]
       if (!is.null(reps)) {
-        ci <- replicate_interval(st[[nm]], rep_stats[nm, ], rep_ids,
-                                 inf$divisor, conf_level, lower_bound = 0,
-                                 upper_bound = if (nm == "median_lambda") Inf else 1)
+        ci <- curve_interval(nm, st[[nm]], rep_stats[nm, ], rep_ids,
+                             inf$divisor, conf_level, n_eval)
         out[[paste0(nm, "_lower")]] <- ci[["lower"]]
         out[[paste0(nm, "_upper")]] <- ci[["upper"]]
       }
@@ -240,6 +248,38 @@ print.prd_metrics_summary <- function(x, digits = 3, ...) {
       "\n", sep = "")
   if (nrow(x)) print(noquote(format(x, digits = digits)), right = TRUE)
   invisible(x)
+}
+
+#' The set whose evaluation rows a curve statistic is a share of: at
+#' lambda -> Inf the precision alpha is the share of the generated
+#' evaluation rows the classifier cannot tell from real ones, at lambda ->
+#' 0 the recall beta that of the real rows; NA for the other statistics
+#' @noRd
+curve_share_over <- function(statistic) {
+  switch(statistic, max_precision = "generated", max_recall = "real",
+         NA_character_)
+}
+
+#' The interval of one curve statistic from its replicate values: the
+#' half-sample interval, clamped to [0, 1] (median_lambda: [0, Inf)); for
+#' max_precision and max_recall, shares of n_eval[[set]] evaluation rows,
+#' at their bound (0 or 1 in the estimate or in some half) also the Wilson
+#' score interval, as for the shares of manifold_metrics()
+#' (metric_intervals()): the halves sit at the bound too, and their
+#' spread, 0 or nearly, says nothing of the estimate's.
+#' @noRd
+curve_interval <- function(statistic, estimate, values, ids, divisor,
+                           conf_level, n_eval = NULL) {
+  ci <- replicate_interval(estimate, values, ids, divisor, conf_level,
+                           lower_bound = 0,
+                           upper_bound = if (statistic == "median_lambda") Inf else 1)
+  over <- curve_share_over(statistic)
+  if (is.na(over) || anyNA(ci) || is.null(n_eval)) return(ci)
+  n <- as.numeric(n_eval[[over]])
+  if (is.na(n) || n < 1 || !at_share_bound(c(estimate, values), n)) return(ci)
+  w <- wilson_interval(estimate, n, conf_level)
+  c(lower = min(ci[["lower"]], w[["lower"]]),
+    upper = max(ci[["upper"]], w[["upper"]]))
 }
 
 #' The statistics of summary.prd_curve(), in output order.

@@ -208,8 +208,9 @@ coverage_task <- function(task) {
                                  replicates = n_reps))
   cv <- fit$value
   # the statistics of every curve and of its replicates, and the intervals
-  # of summary() and prd_compare() (the same internal rule:
-  # estimate +- t_P sqrt(v), clamped to [0, 1] for summary())
+  # of summary() (curve_interval(): estimate +- t_P sqrt(v), clamped to
+  # [0, 1], with the Wilson part for max_precision and max_recall at their
+  # bound) and the half-sample part of prd_compare()'s
   stats <- c("auc", "max_precision", "max_recall")
   info <- prd_curve_info(cv)
   curve_values <- function(rows) {
@@ -220,12 +221,14 @@ coverage_task <- function(task) {
     rc <- info$replicates[[i]]
     reps <- vapply(split(rc, rc$replicate), curve_values, numeric(length(stats)))
     list(model = info$model[i], method = info$method[i], estimate = curve_values(rows),
-         reps = reps, ids = sort(unique(rc$replicate)), divisor = info$divisor[i])
+         reps = reps, ids = sort(unique(rc$replicate)), divisor = info$divisor[i],
+         n_eval = c(real = info$n_eval_real[i], generated = info$n_eval_generated[i]))
   })
   truth <- lapply(models, function(m) summary(m$truth))
   est <- do.call(rbind, lapply(per, function(p) {
-    ci <- vapply(stats, function(st) prdcurve:::replicate_interval(
-      p$estimate[[st]], p$reps[st, ], p$ids, p$divisor, conf_level, 0, 1), numeric(2))
+    ci <- vapply(stats, function(st) prdcurve:::curve_interval(
+      st, p$estimate[[st]], p$reps[st, ], p$ids, p$divisor, conf_level, p$n_eval),
+      numeric(2))
     data.frame(scenario = p$model, method = p$method, statistic = stats,
                truth = vapply(stats, function(st) truth[[p$model]][[st]], 0),
                estimate = unname(p$estimate), lower = ci[1, ], upper = ci[2, ])

@@ -409,6 +409,59 @@ test_that("prd_compare() of shares away from their bound keeps the half-sample i
   }
 })
 
+test_that("curves: max_precision and max_recall at their bound hold the Wilson interval; compare gives Newcombe's, copies [0, 0]", {
+  # d = 32, 80 rows per set, no split: knn tells every row of a much
+  # wider generated set from the real ones (max_precision = max_recall =
+  # 0 in the full sets and in every half)
+  set.seed(58)
+  real <- gauss(80, 32)
+  b <- gauss(80, 32) * 1.5
+  c2 <- gauss(80, 32) * 2
+  c3 <- gauss(80, 32) * 2.5
+  cv <- suppressWarnings(prd_curve(real, list(b = b, c = c2, d = c3,
+                                              copy = b),
+                                   method = "knn", split = 0, k = 3,
+                                   replicates = 8, angles = 51))
+  s <- summary(cv, conf_level = 0.9)
+  info <- prd_curve_info(cv)
+  half_values <- function(i, st) {
+    reps <- info$replicates[[i]]
+    vapply(split(reps, reps$replicate), function(r) {
+      prdcurve:::curve_stats(r$lambda, r$precision, r$recall)[[st]]
+    }, 0)
+  }
+  for (i in 2:3) for (st in c("max_precision", "max_recall")) {
+    expect_identical(s[[st]][i], 0)
+    expect_true(all(half_values(i, st) == 0))
+  }
+  # the half-sample interval is [0, 0]; Wilson's at p = 0 over 80 rows
+  z <- stats::qnorm(0.95)
+  w <- z^2 / (80 + z^2)
+  expect_identical(info$n_eval_real, rep(80L, 4))
+  expect_identical(s$max_recall_lower[2:3], c(0, 0))
+  expect_equal(s$max_recall_upper[2:3], c(w, w), tolerance = 1e-12)
+  expect_equal(s$max_precision_upper[2:3], c(w, w), tolerance = 1e-12)
+  # auc is no share: the half-sample interval alone (b: off its bounds)
+  r1 <- half_values(1, "auc")
+  expect_true(s$auc[1] > 0.01)
+  D <- r1[c(TRUE, FALSE)] - r1[c(FALSE, TRUE)]
+  half <- stats::qt(0.95, 4) * sqrt(mean(D^2) / 4)
+  expect_equal(c(s$auc_lower[1], s$auc_upper[1]),
+               c(max(0, s$auc[1] - half), min(1, s$auc[1] + half)),
+               tolerance = 1e-12)
+  # two different models at 0: Newcombe's interval -+ z^2 / (80 + z^2)
+  cmp <- prd_compare(cv, baseline = "c", conf_level = 0.9)
+  for (st in c("max_precision", "max_recall")) {
+    row <- cmp[cmp$model == "d" & cmp$statistic == st, ]
+    expect_identical(row$estimate, 0)
+    expect_equal(c(row$lower, row$upper), c(-w, w), tolerance = 1e-12)
+  }
+  # a copy of a model whose auc is off its bounds: 0 with [0, 0]
+  cb <- prd_compare(cv, baseline = "b")
+  same <- cb[cb$model == "copy", ]
+  expect_true(all(same$estimate == 0 & same$lower == 0 & same$upper == 0))
+})
+
 test_that("conf_level of the metric functions sets the level of lower and upper", {
   set.seed(52)
   real <- gauss(100, 3)
