@@ -574,11 +574,15 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
                                 name = group_name, drop = FALSE) +
     ggplot2::scale_y_continuous(breaks = seq_along(rows), labels = rev(rows),
                                 expand = ggplot2::expansion(add = 0.5)) +
+    # about four ticks: a panel spanning 1e-3 otherwise gets five-decimal
+    # labels, and those at the ends of neighbouring panels run together
+    ggplot2::scale_x_continuous(n.breaks = 4) +
     ggplot2::facet_wrap(ggplot2::vars(.data$panel), scales = "free_x",
                         ncol = min(3L, nlevels(panel))) +
     ggplot2::labs(x = xlab, y = NULL) +
     prd_theme() +
     ggplot2::theme(panel.grid.major.y = ggplot2::element_blank(),
+                   panel.spacing.x = ggplot2::unit(1.4, "lines"),
                    legend.key.width = ggplot2::unit(1.6, "lines"))
   if (ng == 1L) p <- p + ggplot2::theme(legend.position = "none")
   n_panels <- nlevels(panel)

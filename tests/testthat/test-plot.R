@@ -328,6 +328,11 @@ test_that("a metric panel whose values nearly agree gets a readable axis", {
   expect_equal(r[[2]], c(0.634, 0.9997))
   labs <- b$layout$panel_params[[1]]$x$get_labels()
   expect_gt(length(unique(labs[!is.na(labs)])), 2)
+  # about four ticks of at most four decimals (five-decimal labels at the
+  # ends of neighbouring panels ran together)
+  labs <- labs[!is.na(labs)]
+  expect_lte(length(labs), 4)
+  expect_lte(max(nchar(sub("^[^.]*\\.?", "", labs))), 4)
   # a difference panel stays centred (no [0, 1] window)
   expect_equal(panel_min_span(tibble::tibble(panel = factor("d"), estimate = 0,
                                              lower = 0, upper = 0),
