@@ -421,12 +421,29 @@ cli_save_plot <- function(x, path, title) {
   if (!has_method) return(character())
   p <- cli_plot(x, title)
   size <- cli_figure_size(p)
+  fitted <- cli_fit_title(title, size$width)
+  if (!identical(fitted, title)) {
+    title <- fitted
+    p <- p + ggplot2::labs(title = title)
+  }
   # room for the title's lines
   lines <- length(strsplit(title, "\n", fixed = TRUE)[[1]])
   ggplot2::ggsave(path, p, width = size$width,
                   height = size$height + 0.18 * lines, units = "in",
                   dpi = size$dpi)
   path
+}
+
+#' A one-line title wider than a figure of `width` inches (about 14
+#' characters an inch at the title's 8 points: the curves' 3.3-inch
+#' figure cut "... split = 0.5" to "split = 0.") on two lines, after its
+#' dash
+#' @noRd
+cli_fit_title <- function(title, width) {
+  if (grepl("\n", title, fixed = TRUE) || nchar(title) <= 14 * width) {
+    return(title)
+  }
+  sub("( \u2014 | - )", "\\1\n", title)
 }
 
 #' The figure: autoplot() with a title (one panel per model when there are

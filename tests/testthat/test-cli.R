@@ -692,3 +692,16 @@ test_that("--features applies to arrays as column numbers only", {
   expect_false(isTRUE(attr(prdcurve:::cli_features('starts_with("f")'),
                            "positions")))
 })
+
+test_that("a title wider than its figure goes on two lines after its dash", {
+  long <- "real.npy vs good.npy, noisy.npy - k = 32, split = 0.5"
+  # the curves' figure is 3.3 inches wide: about 46 characters
+  expect_identical(prdcurve:::cli_fit_title(long, 3.3),
+                   "real.npy vs good.npy, noisy.npy - \nk = 32, split = 0.5")
+  expect_identical(prdcurve:::cli_fit_title(long, 6.9), long)
+  two <- "a.csv vs b.csv - \nk = 5, split = 0"
+  expect_identical(prdcurve:::cli_fit_title(two, 1), two)
+  em <- "real.npy vs good.npy, noisy.npy \u2014 k = 32, split = 0.5"
+  expect_identical(prdcurve:::cli_fit_title(em, 3.3),
+                   "real.npy vs good.npy, noisy.npy \u2014 \nk = 32, split = 0.5")
+})
