@@ -156,7 +156,12 @@
 #'   62% to 70% of the draws and `recall` in 72% to 78%, `coverage` with
 #'   5% outliers in 75% to 78%; the pooled
 #'   coverage over the 18 settings is 93% for `precision`, 90% for
-#'   `recall`, 89% for `coverage` and 84% for `density`.
+#'   `recall`, 89% for `coverage` and 84% for `density`. For `density` the
+#'   reason is measured (`bench/density-rate.R`): there its variance does
+#'   not fall with the sample size (the same at 500 and at 1,000 rows per
+#'   set, while its mean grows from 18 to 26 at d = 64), so the halves'
+#'   1/n rule makes its intervals too narrow by a factor of about
+#'   \eqn{\sqrt 2}.
 #'
 #' @param real Real samples (from P): a numeric matrix or data frame, one
 #'   row per sample (n x d). Integer matrices are accepted.
