@@ -114,6 +114,33 @@ test_that("every metric and per-sample count equals the brute force", {
 })
 
 
+test_that("the brute force agrees where a count's window holds more than 64 values", {
+  # 300 rows on the corners of a square: about 75 copies of each point, so
+  # the windows of the thresholds 0 and 1 hold far more than the 64
+  # positions the counting passes note (the full scan takes over)
+  set.seed(204)
+  real <- matrix(sample(0:1, 300 * 2, replace = TRUE), ncol = 2)
+  generated <- matrix(sample(0:1, 280 * 2, replace = TRUE), ncol = 2)
+  for (sp in list(0, 0.5)) {
+    k <- c(3L, 90L)
+    set.seed(7)
+    smp <- manifold_samples(real, generated, k = k, split = sp)
+    set.seed(7)
+    s <- prdcurve:::resolve_split(sp, nrow(real), nrow(generated))
+    # (p_precision's brute force is 0 / 0 at a zero radius: counts only)
+    br <- suppressWarnings(brute_manifold(real, generated, k, s$fit, s$eval))
+    for (j in seq_along(k)) {
+      b <- br$per_k[[j]]
+      g <- smp[smp$set == "generated" & smp$k == k[j], ]
+      r <- smp[smp$set == "real" & smp$k == k[j], ]
+      expect_identical(g$n_balls, as.integer(b$gen$n_real_balls))
+      expect_identical(g$n_in_ball, as.integer(b$gen$n_real_in_ball))
+      expect_identical(r$n_balls, as.integer(b$real$n_generated_balls))
+      expect_identical(r$n_in_ball, as.integer(b$real$n_generated_in_ball))
+    }
+  }
+})
+
 test_that("the row-major paths of 16 to 127 columns and the panels from 128 on equal the brute force", {
   # p_precision and p_recall compute their pairs' exact distances eight
   # at a time from d = 16 on (tails of d and of the candidates
