@@ -533,8 +533,11 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
   int nA = A->n, nB = B->n, nk = cs->nk;
   if (nA <= 0 || nB <= 0 || !(cs->ipr || cs->cov || cs->ppr)) return;
   prd_ref ra, rb;
-  prd_ref_init(&ra, A, d, centre, prec, PRD_SCR_REF_A);
-  prd_ref_init(&rb, B, d, centre, prec, PRD_SCR_REF_B);
+  prd_ref_init(&ra, A, d, 0, centre, prec, PRD_SCR_REF_A);
+  /* with ppr in high dimension B's copy for the exact distances is in
+   * panels of four rows (dec_panels()) */
+  prd_ref_init(&rb, B, d, cs->ppr && d >= PPR_PANEL_D, centre, prec,
+               PRD_SCR_REF_B);
   cross_side sa = {cs->own_a, cs->own_b, (size_t) cs->ld_a, (size_t) cs->ld_b,
                    cs->ipr_a, cs->cov_a, (size_t) cs->ld_a, NULL, cs->R_b,
                    cs->R_b * cs->R_b,
@@ -607,19 +610,12 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
     c.parts = cs->ppr_parts;
     c.sb.pp = c.part;
   }
-  if (cs->ppr && d >= PPR_PANEL_D && nB > 0) {
-    /* B's rows in panels of four, the last ones padded with zero rows (a
-     * copy of B: nB x d doubles for the call, 800 MB at 50,000 x 2,048) */
-    int npan = (nB + 7) / 8 * 2;
-    double *pan = (double *) R_alloc((size_t) npan * 4 * d, sizeof(double));
-    for (int b = 0; b < npan * 4; b++) {
-      double *dst = pan + (size_t) (b / 4) * 4 * d + (b % 4);
-      size_t rs;
-      const double *r = b < nB ? rows_at(&rb.orig, b, &rs) : NULL;
-      for (int l = 0; l < d; l++)
-        dst[(size_t) 4 * l] = r ? r[(size_t) l * rs] : 0.0;
-    }
-    c.panel = pan;
+  if (rb.orig.rm && rb.orig.rm_panel) {
+    /* B's rows in panels of four, the last ones padded with zero rows: the
+     * reference's own copy of the rows as given (prd_ref_init()), which
+     * the exact recomputations read too (one copy of B, not two: 800 MB
+     * at 50,000 x 2,048) */
+    c.panel = rb.orig.rm;
     /* rows of B per block: 512 KiB of them, a multiple of 8 */
     int bs = (int) (524288 / ((size_t) 8 * d)) / 8 * 8;
     c.bsub = bs < 8 ? 8 : bs > CROSS_BLOCK ? CROSS_BLOCK : bs;

@@ -49,6 +49,10 @@ typedef long long prd_v4l __attribute__((vector_size(32)));
 static inline const double *rows_at(const prd_rows *rows, int p,
                                     size_t *stride) {
   if (rows->rm) {
+    if (rows->rm_panel) {
+      *stride = 4;
+      return rows->rm + (size_t) (p >> 2) * 4 * rows->rm_d + (p & 3);
+    }
     *stride = 1;
     return rows->rm + (size_t) p * rows->rm_d;
   }
@@ -209,7 +213,7 @@ void tile_products(const prd_prec *prec, int nb, int na, int d,
                    prd_tile *t, int threads);
 void gather(const prd_rows *rows, int lo, int n, int d,
             const double *centre, double scale, double *out, float *outf,
-            double *norm2, double *rm, int threads);
+            double *norm2, double *rm, int rm_panel, int threads);
 /* rowops.c */
 double quickselect(double *v, int *jx, int n, int k);
 double qselect(double *a, int n, int k);

@@ -516,7 +516,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   }
   if (pre_sweep || main_sweep) {
     prd_ref ref;
-    prd_ref_init(&ref, &fit_rows, d, centre, &prec, PRD_SCR_REF_A);
+    prd_ref_init(&ref, &fit_rows, d, 0, centre, &prec, PRD_SCR_REF_A);
 
     if (pre_sweep) {
       w.self = 1;

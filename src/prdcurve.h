@@ -47,9 +47,11 @@ typedef struct {
   int n0;
   /* optional: the same n rows as given, row-major (n x rm_d), contiguous
    * for the exact recomputations (prd_ref_init()); NULL: read the sources
-   * with their stride */
+   * with their stride. rm_panel: in panels of four rows instead (panel P
+   * holds rows 4P..4P+3, coordinate l of row 4P + j at P 4 rm_d + 4 l + j;
+   * zero rows up to a multiple of 8) */
   const double *rm;
-  int rm_d;
+  int rm_d, rm_panel;
 } prd_rows;
 
 /* Precision of the tile products of one engine call (products.c): double
@@ -121,7 +123,7 @@ typedef struct {
 /* Gather the rows of `rows` translated by `centre` (NULL: none) into a
  * column-major block (in the precision `prec`, in scratch slot `slot`)
  * and its squared norms; fills *ref. */
-void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
+void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d, int rm_panel,
                   const double *centre, const prd_prec *prec, int slot);
 
 /* Scratch kept between engine calls (scratch.c): the reference blocks, the

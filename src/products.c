@@ -89,7 +89,8 @@
  * one thread in the order of l: the same value whatever the count). */
 void gather(const prd_rows *rows, int lo, int n, int d,
                    const double *centre, double scale, double *out,
-                   float *outf, double *norm2, double *rm, int threads) {
+                   float *outf, double *norm2, double *rm, int rm_panel,
+                   int threads) {
   int nblk = (n + 255) / 256;
   int use = prd_threads_for((int64_t) n * d / 4, threads < 1 ? 1 : threads);
 #ifdef _OPENMP
@@ -108,7 +109,10 @@ void gather(const prd_rows *rows, int lo, int n, int d,
         double x = r[(size_t) l * st], v = x - c;
         if (col) col[i] = v;
         if (colf) colf[i] = (float) (scale * v);
-        if (rm) rm[(size_t) i * d + l] = x;
+        if (rm) {
+          if (rm_panel) rm[(size_t) (i >> 2) * 4 * d + 4 * (size_t) l + (i & 3)] = x;
+          else rm[(size_t) i * d + l] = x;
+        }
         norm2[i] += v * v;
       }
     }
@@ -371,7 +375,7 @@ void tile_products(const prd_prec *prec, int nb, int na, int d,
   t->back = prec->single ? 1.0 / (prec->scale * prec->scale) : 1.0;
 }
 
-void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
+void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d, int rm_panel,
                   const double *centre, const prd_prec *prec, int slot) {
   int n = rows->n;
   size_t len = (size_t) (n > 0 ? n : 1) * (d > 0 ? d : 1);
@@ -381,22 +385,34 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
    * column-major sources a stride of a whole column per coordinate, a
    * cache miss each (10% of a four-curve call at d = 2,048, about 4 per
    * row in single precision). For d >= 16 the rows are also copied
-   * row-major, in the slot that goes with the reference's. */
+   * row-major, in the slot that goes with the reference's; with rm_panel
+   * in panels of four rows (prd_rows), zero rows up to a multiple of 8:
+   * the layout of decide.c's exact distances in high dimension, which
+   * then read the one copy. */
   double *rm = NULL;
-  if (d >= 16 && n > 0 && (slot == PRD_SCR_REF_A || slot == PRD_SCR_REF_B))
+  if (d >= 16 && n > 0 && (slot == PRD_SCR_REF_A || slot == PRD_SCR_REF_B)) {
+    size_t nr = rm_panel ? (size_t) (n + 7) / 8 * 8 : (size_t) n;
     rm = (double *) prd_scratch(
       slot == PRD_SCR_REF_A ? PRD_SCR_ROW_A : PRD_SCR_ROW_B,
-      (size_t) n * d * sizeof(double));
+      nr * d * sizeof(double));
+    if (rm_panel)
+      for (size_t i = (size_t) n; i < nr; i++)
+        for (int l = 0; l < d; l++)
+          rm[(i >> 2) * 4 * d + 4 * (size_t) l + (i & 3)] = 0.0;
+  } else {
+    rm_panel = 0;
+  }
   ref->prec = *prec;
   ref->data = NULL;
   ref->fdata = NULL;
   if (prec->single) {
     float *Ff = (float *) prd_scratch(slot, len * sizeof(float));
-    gather(rows, 0, n, d, centre, prec->scale, NULL, Ff, nrm, rm, threads);
+    gather(rows, 0, n, d, centre, prec->scale, NULL, Ff, nrm, rm, rm_panel,
+           threads);
     ref->fdata = Ff;
   } else {
     double *F = (double *) prd_scratch(slot, len * sizeof(double));
-    gather(rows, 0, n, d, centre, 1.0, F, NULL, nrm, rm, threads);
+    gather(rows, 0, n, d, centre, 1.0, F, NULL, nrm, rm, rm_panel, threads);
     ref->data = F;
   }
   double mx = 0.0;
@@ -414,6 +430,7 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d,
   if (rm) {
     ref->orig.rm = rm;
     ref->orig.rm_d = d;
+    ref->orig.rm_panel = rm_panel;
   }
 }
 

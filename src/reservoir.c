@@ -336,7 +336,7 @@ static void own_seed(own_buf *b, const prd_rows *me, const prd_rows *ot,
   prd_rows sub = {{ot->src[0], ot->src[1]}, {ot->ld[0], ot->ld[1]},
                   idx, S, n0};
   prd_ref sref;
-  prd_ref_init(&sref, &sub, d, centre, prec, -1);
+  prd_ref_init(&sref, &sub, d, 0, centre, prec, -1);
   double *seed = (double *) R_alloc(me->n, sizeof(double));
   int q = (int) ceil(2.0 * kmax * S / n) + 4;
   own_seed_ctx c = {stride, S, q, self, seed};
@@ -461,7 +461,7 @@ void prd_own_radii(const prd_rows *rows, int d, const double *centre,
   int n = rows->n;
   if (n <= 0) return;
   prd_ref ref;
-  prd_ref_init(&ref, rows, d, centre, prec, PRD_SCR_REF_A);
+  prd_ref_init(&ref, rows, d, 0, centre, prec, PRD_SCR_REF_A);
   res_handler r;
   res_init(&r, 1, d, centre, prec, ks, nk, cap_min, prog);
   res_side_set(&r.side[0], rows, rows, &ref, &ref, n - 1, PRD_SCR_OWN, out);
@@ -497,8 +497,8 @@ void prd_cross_radii(const prd_rows *A, const prd_rows *B, int d,
     Rf_error("k = %d is too large for the set sizes", kmax);
   if (!do_a && !do_b) return;
   prd_ref ra, rb;
-  prd_ref_init(&ra, A, d, centre, prec, PRD_SCR_REF_A);
-  prd_ref_init(&rb, B, d, centre, prec, PRD_SCR_REF_B);
+  prd_ref_init(&ra, A, d, 0, centre, prec, PRD_SCR_REF_A);
+  prd_ref_init(&rb, B, d, 0, centre, prec, PRD_SCR_REF_B);
   res_handler r;
   res_init(&r, 0, d, centre, prec, ks, nk, cap_min, prog);
   if (do_a)

@@ -106,7 +106,7 @@ void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
       lda = R->n;
     } else {
       gather(&sw->qry->rows, i0, mm, d, sw->qry->centre, prec->scale, qt,
-             qtf, qn, NULL, nt);
+             qtf, qn, NULL, 0, nt);
       s.qn = qn;
       A = prec->single ? (const void *) qtf : (const void *) qt;
       lda = mm;
