@@ -122,7 +122,8 @@ typedef struct {
 
 /* Gather the rows of `rows` translated by `centre` (NULL: none) into a
  * column-major block (in the precision `prec`, in scratch slot `slot`)
- * and its squared norms; fills *ref. */
+ * and its squared norms; fills *ref. Its copy of the rows as given (ref's
+ * orig.rm, d >= 16) is row-major, or with rm_panel in panels of four. */
 void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d, int rm_panel,
                   const double *centre, const prd_prec *prec, int slot);
 

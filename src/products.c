@@ -83,7 +83,8 @@
  * column-major n x d: in double into out and/or, times `scale` and
  * rounded to float, into outf (either may be NULL), with their squared
  * norms, always from the double translated values, into norm2; and, when
- * rm is not NULL, the rows as given, row-major (n x d). In blocks of 256
+ * rm is not NULL, the rows as given, row-major (n x d; with rm_panel in
+ * panels of four rows, prd_rows). In blocks of 256
  * rows (the reads down a column and the writes of a block stay in cache),
  * the blocks shared among `threads` threads (each row's norm is summed by
  * one thread in the order of l: the same value whatever the count). */
