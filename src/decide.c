@@ -34,7 +34,7 @@ typedef struct {
 
 /* pair_exact() of row a of A with the rows b[0..3] of B, the four sums
  * interleaved (independent chains), each in the order of pair_exact():
- * out[b[j]] = the exact squared distance */
+ * out[j] = the exact squared distance of row b[j] */
 static void pair_exact4(const prd_rows *A, int a, const prd_rows *B,
                         const int *b, int d, double *out) {
   size_t qs, s0, s1, s2, s3;
@@ -51,10 +51,10 @@ static void pair_exact4(const prd_rows *A, int a, const prd_rows *B,
     t2 += u2 * u2;
     t3 += u3 * u3;
   }
-  out[b[0]] = t0;
-  out[b[1]] = t1;
-  out[b[2]] = t2;
-  out[b[3]] = t3;
+  out[0] = t0;
+  out[1] = t1;
+  out[2] = t2;
+  out[3] = t3;
 }
 
 /* The exact squared distances of row q with eight rows r[j] (row-major),
@@ -264,10 +264,10 @@ typedef struct {
   const double *u_a, *u_b;
   double preach;
   int d, nk, closed, ipr, cov, ppr;
-  /* exact distances of the tile's pairs, row i's at i * nb (its block's
-   * pairs under the bound, or every pair with panels; a pair's exact
-   * distance is the same from either side: sum((x - y)^2) = sum((y -
-   * x)^2)) */
+  /* per thread, the exact distances of its block's pairs (m x
+   * CROSS_BLOCK, row i's at i CROSS_BLOCK): those under the bound, or
+   * every pair with panels; a pair's exact distance is the same from
+   * either side: sum((x - y)^2) = sum((y - x)^2) */
   double *exc;
   /* B's ppr products over the current block of A's rows (sb.pp points
    * here): their sums of log(1 - tau), the block's partial sums, are
@@ -350,8 +350,9 @@ static void exact_4x8(const double *const *q, const size_t *qs,
  * each row of A would read all of B from memory. Here a sub-block of bsub
  * rows of B stays in the cache while the tile's rows pass over it four at
  * a time. */
-static double dec_panels(dec_handler *c, const prd_span *s, int c0, int c1) {
-  int nB = s->nb, mm = s->mm, d = c->d;
+static double dec_panels(dec_handler *c, const prd_span *s, int c0, int c1,
+                         double *eb) {
+  int mm = s->mm, d = c->d;
   double out[32];
   for (int b0 = c0; b0 < c1; b0 += c->bsub) {
     int b1 = c1 - b0 < c->bsub ? c1 : b0 + c->bsub;
@@ -365,7 +366,7 @@ static double dec_panels(dec_handler *c, const prd_span *s, int c0, int c1) {
         exact_4x8(q, qs, c->panel + (size_t) (b / 4) * 4 * d, d, out);
         int nv = b1 - b < 8 ? b1 - b : 8;
         for (int u = 0; u < ni; u++) {
-          double *e = c->exc + (size_t) (i + u) * nB + b;
+          double *e = eb + (size_t) (i + u) * CROSS_BLOCK + (b - c0);
           for (int v = 0; v < nv; v++) e[v] = out[8 * u + v];
         }
       }
@@ -376,8 +377,8 @@ static double dec_panels(dec_handler *c, const prd_span *s, int c0, int c1) {
 
 static void dec_begin(void *h, int m, int nb, int nt) {
   dec_handler *c = (dec_handler *) h;
-  c->exc = (double *) prd_scratch(PRD_SCR_EXACT,
-                                  (size_t) m * nb * sizeof(double));
+  c->exc = (double *) prd_scratch(
+    PRD_SCR_EXACT, (size_t) nt * m * CROSS_BLOCK * sizeof(double));
   c->cbuf = (int *) R_alloc((size_t) nt * CROSS_BLOCK, sizeof(int));
   c->vbuf = (double *) R_alloc((size_t) nt * CROSS_BLOCK, sizeof(double));
   c->m = m;
@@ -416,7 +417,8 @@ static double dec_block(void *h, const prd_span *s, int b0, int b1,
   int k = b0 / CROSS_BLOCK, closed = c->closed, ipr = c->ipr, cov = c->cov,
       ppr = c->ppr;
   double ne = 0.0;
-  if (c->panel) ne += dec_panels(c, s, b0, b1);
+  double *eb = c->exc + (size_t) tid * c->m * CROSS_BLOCK;
+  if (c->panel) ne += dec_panels(c, s, b0, b1, eb);
   double *vb = c->vbuf + (size_t) tid * CROSS_BLOCK;
   int *cand = c->cbuf + (size_t) tid * CROSS_BLOCK;
   const double *u_a = c->u_a, *u_b = c->u_b + b0, *cn = s->cn + b0;
@@ -453,7 +455,7 @@ static double dec_block(void *h, const prd_span *s, int b0, int b1,
       nc += !(v > ua && v > u_b[j]);
     }
     /* the block's exact distances of row i (ec[j]: column b0 + j) */
-    double *ec = c->exc + (size_t) i * nB + b0;
+    double *ec = eb + (size_t) i * CROSS_BLOCK;
     /* with ppr, most pairs under the bound need their exact distance
      * (ppr's terms are computed from it): several pairs at a time, each
      * summed in its own order (the same values as pair_exact()); eight
@@ -464,22 +466,23 @@ static double dec_block(void *h, const prd_span *s, int b0, int b1,
                            c->preach, ec);
     } else if (ppr && !c->panel) {
       int q4[4], n4 = 0;
-      double *er = c->exc + (size_t) i * nB;
+      double t4[4];
       for (int t = 0; t < nc; t++) {
-        int b = b0 + cand[t];
-        if (vb[cand[t]] > c->preach) {
-          er[b] = -1.0;
+        int j = cand[t];
+        if (vb[j] > c->preach) {
+          ec[j] = -1.0;
           continue;
         }
-        q4[n4++] = b;
+        q4[n4++] = b0 + j;
         if (n4 == 4) {
-          pair_exact4(&ra->orig, a, &rb->orig, q4, d, er);
+          pair_exact4(&ra->orig, a, &rb->orig, q4, d, t4);
+          for (int u = 0; u < 4; u++) ec[q4[u] - b0] = t4[u];
           ne += 4.0;
           n4 = 0;
         }
       }
       for (int t = 0; t < n4; t++)
-        er[q4[t]] = pair_exact(&ra->orig, a, &rb->orig, q4[t], d);
+        ec[q4[t] - b0] = pair_exact(&ra->orig, a, &rb->orig, q4[t], d);
       ne += n4;
     }
     for (int t = 0; t < nc; t++) {
