@@ -101,7 +101,12 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     # products in single precision where the engine can (products.c)
     single = identical(precision, "single"),
     # the engine's largest buffers are kept for the next call (scratch.c)
-    keep_scratch = !isFALSE(getOption("prdcurve.keep_scratch"))
+    keep_scratch = !isFALSE(getOption("prdcurve.keep_scratch")),
+    # FALSE: the generic row passes instead of the AVX2 compactions, and
+    # the cross sweep's products per tile instead of per column block
+    # (tests: the same results either way)
+    vector = !isFALSE(getOption("prdcurve.vector")),
+    block_products = !isFALSE(getOption("prdcurve.block_products"))
   )
   with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
 }

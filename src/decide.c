@@ -447,13 +447,8 @@ static double dec_block(void *h, const prd_span *s, int b0, int b1,
     double ua = u_a[a];
     if (ppr && a > 0 && a % PRD_PPR_BLOCK == 0)
       dec_flush(c, nB, a / PRD_PPR_BLOCK - 1, b0, b1);
-    tile_row(s->t, nB, i, b0, nb, s->qn[i], cn, vb);
-    int nc = 0;
-    for (int j = 0; j < nb; j++) {
-      double v = vb[j];
-      cand[nc] = j;
-      nc += !(v > ua && v > u_b[j]);
-    }
+    tile_row(s->t, s->tld, i, b0 - s->tc0, nb, s->qn[i], cn, vb);
+    int nc = prd_compact_reach(vb, nb, ua, u_b, cand);
     /* the block's exact distances of row i (ec[j]: column b0 + j) */
     double *ec = eb + (size_t) i * CROSS_BLOCK;
     /* with ppr, most pairs under the bound need their exact distance
@@ -626,7 +621,7 @@ void prd_cross(const prd_rows *A, const prd_rows *B, int d,
     c.bsub = bs < 8 ? 8 : bs > CROSS_BLOCK ? CROSS_BLOCK : bs;
   }
   prd_handler h = {dec_begin, dec_reduce, NULL, NULL, CROSS_BLOCK,
-                   dec_block};
+                   dec_block, 1};
   prd_sweep_spec sw = {&rb, &ra, NULL, 0, (double) (nA + nB), (double) nA};
   prd_sweep(&sw, &h, &c, threads, prog);
   if (cs->ppr) dec_flush(&c, nB, (nA - 1) / PRD_PPR_BLOCK, 0, nB);

@@ -172,6 +172,10 @@ typedef struct {
   int col0;          /* position of its first column among the columns */
   const double *qn;  /* squared norms of its rows (mm) */
   const double *cn;  /* squared norms of its columns (nb) */
+  /* the products' leading dimension and the column of their first one:
+   * nb and 0 for a tile, the block's width and first column when the
+   * products are formed per column block (prd_handler.block_products) */
+  int tld, tc0;
 } prd_span;
 
 typedef struct {
@@ -185,6 +189,9 @@ typedef struct {
   /* before the rows: columns [c0, c1) of the tile, by thread tid (NULL:
    * none); returns exact recomputations */
   double (*prep)(void *h, const prd_span *s, int c0, int c1, int tid);
+  /* 1: only `prep` reads the products, and they may be formed per column
+   * block by the thread that visits it (prd_sweep() decides) */
+  int block_products;
 } prd_handler;
 
 /* What a sweep runs over. The rows are `rows` (gathered already: tiles
@@ -211,10 +218,19 @@ void tile_row(const prd_tile *t, int nb, int i, int j0, int n, double qn,
 void tile_products(const prd_prec *prec, int nb, int na, int d,
                    const void *B, int ldb, const void *A, int lda,
                    prd_tile *t, int threads);
+void tile_block_init(prd_tile *t, const prd_prec *prec, void *mem);
+void block_products(const prd_prec *prec, int nb, int na, int d,
+                    const void *B, int ldb, const void *A, int lda,
+                    prd_tile *t);
+int prd_blas_serial_begin(void);
+void prd_blas_serial_end(int old);
 void gather(const prd_rows *rows, int lo, int n, int d,
             const double *centre, double scale, double *out, float *outf,
             double *norm2, double *rm, int rm_panel, int threads);
 /* rowops.c */
+int prd_compact_le(const double *v, int lo, int hi, double t, int *out);
+int prd_compact_reach(const double *v, int n, double t, const double *ub,
+                      int *out);
 double quickselect(double *v, int *jx, int n, int k);
 double qselect(double *a, int n, int k);
 void select_ks(double *a, int n, const int *ks, int nk, double *out);

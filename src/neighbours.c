@@ -228,6 +228,12 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
   SEXP cap_ = list_get(spec, "own_buffer");
   int own_cap = (TYPEOF(cap_) == INTSXP && Rf_length(cap_) == 1 &&
                  INTEGER(cap_)[0] != NA_INTEGER) ? INTEGER(cap_)[0] : 0;
+  /* spec$vector = FALSE: the generic row passes instead of the AVX2
+   * compactions; spec$block_products = FALSE: the cross sweep's products
+   * per tile, not per column block (tests: the same results) */
+  SEXP vec_ = list_get(spec, "vector"), blk_ = list_get(spec, "block_products");
+  prd_knobs.vector = Rf_isNull(vec_) ? 1 : flag(vec_, "vector");
+  prd_knobs.block_products = Rf_isNull(blk_) ? 1 : flag(blk_, "block_products");
   nb_plan plan;
   nb_plan_make(req, self, cross, symmetric, own_part, nFx, nFy, &plan);
   const int *on = plan.on;

@@ -336,6 +336,34 @@ static void tile_part(const prd_prec *prec, int nb, int na, int d,
                   &nb FCONE FCONE);
 }
 
+/* For a sweep whose products are formed per column block inside its
+ * parallel region (prd_sweep(), prd_handler.block_products): the BLAS's
+ * thread count before, after setting it to one (0 when it has no such
+ * control: not OpenBLAS), and its restoration. */
+int prd_blas_serial_begin(void) { return blas_serial_begin(); }
+void prd_blas_serial_end(int old) { blas_serial_end(old); }
+
+/* A tile of one column block's products in mem (nb x na values of the
+ * precision prec, the caller's): with d <= K_BLOCK in single precision
+ * one sgemm into floats, in double one dgemm */
+void tile_block_init(prd_tile *t, const prd_prec *prec, void *mem) {
+  t->g = prec->single ? NULL : (double *) mem;
+  t->gs = prec->single ? (float *) mem : NULL;
+  t->in_g = !prec->single;
+  t->last_in_gs = prec->single;
+  t->back = prec->single ? 1.0 / (prec->scale * prec->scale) : 1.0;
+}
+
+/* The products of a block of nb columns (B, leading dimension ldb) with
+ * na query rows (A, lda) into t (tile_block_init(); leading dimension
+ * nb), by the calling thread: one product, no split among threads (the
+ * caller runs one thread per block, the BLAS serial) */
+void block_products(const prd_prec *prec, int nb, int na, int d,
+                    const void *B, int ldb, const void *A, int lda,
+                    prd_tile *t) {
+  tile_part(prec, nb, na, d, B, ldb, A, lda, 0, t);
+}
+
 /* The one product of the engine: the tile t (nb x na, leading dimension
  * nb) of -2 B A', B and A column-major blocks of translated rows (leading
  * dimensions ldb, lda) in the precision prec: dgemm into g, or one sgemm

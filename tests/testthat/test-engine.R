@@ -806,3 +806,47 @@ test_that("scratch kept between engine calls changes no result and can be releas
   expect_identical(run(big, 700), fresh_big)
   expect_identical(prdcurve:::engine_scratch(), 0)
 })
+
+test_that("the AVX2 compactions and the cross sweep's products per column block give the generic paths' results", {
+  # prdcurve.vector = FALSE: the candidates of every selection and of the
+  # cross sweep's bound found one value at a time; prdcurve.block_products
+  # = FALSE: the cross sweep's products formed per tile. Ties (self rows
+  # at distance 0 among the candidates, crowded windows), an offset, both
+  # precisions of the products (d = 64: float, one block; d = 300: float
+  # in blocks, the tile), one and two threads.
+  set.seed(318)
+  paths <- list(list(), list(prdcurve.vector = FALSE),
+                list(prdcurve.block_products = FALSE),
+                list(prdcurve.vector = FALSE, prdcurve.block_products = FALSE))
+  for (d in c(3L, 64L, 300L)) {
+    n1 <- 700
+    n2 <- 520
+    real <- matrix(sample(0:2, n1 * d, TRUE) + 0, n1, d)
+    gen <- matrix(rnorm(n2 * d), n2, d)
+    gen[1:200, ] <- real[1:200, ] # copies: exact ties across the sets
+    if (d == 64L) {
+      real <- real + 1e3
+      gen <- gen + 1e3
+    }
+    none <- list(fit = list(seq_len(n1), seq_len(n2)), eval = NULL)
+    half <- list(fit = list(1:400, 1:300), eval = list(401:n1, 301:n2))
+    for (thr in 1:2) {
+      runs <- lapply(paths, function(o) list(
+        cross = nb_with(o, thr, real, gen, none, c(2L, 9L),
+                        c("ipr", "coverage", "ppr"), ppr_k = 4L,
+                        ppr_scale = 1.2, cross = TRUE),
+        none = nb_with(o, thr, real, gen, none, c(2L, 9L),
+                       c("query_x", "query_y", "query_all", "knn", "ipr")),
+        half = nb_with(o, thr, real, gen, half, c(1L, 30L), bandwidth_k = 5L,
+                       c("knn", "kde", "ipr", "coverage", "query_all"))))
+      for (r in runs[-1]) expect_identical(r, runs[[1]])
+    }
+    # and the radii of the fit rows without a split equal the brute force
+    # (each row left out of its own set)
+    dx <- sq_dist(real, real)
+    diag(dx) <- Inf
+    kth <- function(m, k) apply(m, 1, function(v) sort(v)[k])
+    expect_identical(unname(runs[[1]]$none$query_x[seq_len(n1), 2]),
+                     kth(dx, 9L))
+  }
+})
