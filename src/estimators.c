@@ -54,12 +54,15 @@ static void visit_query_all(const nb_call *c, const prd_ref *ref,
   for (int kk = 0; kk < c->nk; kk++) OUT_D(o, 0, q->i, kk) = q->rall[kk];
 }
 
-/* knn: counts of X_f and Y_f within r_k(z; X_f u Y_f) */
+/* knn: counts of X_f and Y_f within r_k(z; X_f u Y_f), from the
+ * candidates of those radii */
 static void visit_knn(const nb_call *c, const prd_ref *ref, prd_row *row,
                       const nb_radii *q, nb_out *o) {
   for (int kk = 0; kk < c->nk; kk++) {
-    OUT_I(o, 0, q->i, kk) = prd_count(ref, row, 0, c->nFx, q->rall[kk], c->closed);
-    OUT_I(o, 1, q->i, kk) = prd_count(ref, row, c->nFx, c->nF, q->rall[kk], c->closed);
+    OUT_I(o, 0, q->i, kk) = prd_count_cand(ref, row, 0, c->nFx, q->self,
+                                           q->rall[kk], c->closed);
+    OUT_I(o, 1, q->i, kk) = prd_count_cand(ref, row, c->nFx, c->nF, q->self,
+                                           q->rall[kk], c->closed);
   }
 }
 
@@ -119,7 +122,8 @@ static void visit_hub(const nb_call *c, const prd_ref *ref, prd_row *row,
                       const nb_radii *q, nb_out *o) {
   for (int kk = 0; kk < c->nk; kk++) {
     int *acc = &OUT_I(o, 0, 0, kk);
-    prd_scatter(ref, row, 0, c->nF, q->rall[kk], c->closed, acc);
+    prd_scatter_cand(ref, row, 0, c->nF, q->self, q->rall[kk], c->closed,
+                     acc);
     if (q->self >= 0) acc[q->self] -= 1;
   }
 }

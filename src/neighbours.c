@@ -39,10 +39,12 @@ static void nb_visit(void *ctx, const prd_ref *ref, prd_row *row) {
   /* radii in X_f u Y_f: from the two sets' candidates when both were
    * just selected (no pass over the row), else from the whole row */
   if (nd & NEED_RALL) {
+    /* their candidates, for the counts at these radii (prd_count_cand()) */
     if (ncx >= 0 && ncy >= 0)
-      prd_kth_union(ref, row, 0, ncx, nFx, ncy, w->c.ks, nk, ra);
+      row->n_acand = prd_kth_union(ref, row, 0, ncx, nFx, ncy, w->c.ks, nk, ra);
     else
-      prd_kth(ref, row, 0, nF, s, w->c.ks, nk, heap, ra);
+      row->n_acand = prd_kth(ref, row, 0, nF, s, w->c.ks, nk, heap, ra);
+    row->acand = row->cand;
   }
   nb_radii q = {i, isx, s, rx, ry, ra};
   nb_out *o = w->outs + (size_t) row->tid * N_EST;

@@ -114,6 +114,12 @@ typedef struct {
   double n_exact;       /* exact recomputations done for this row */
   int *cand;            /* per-thread scratch: candidate indices (prd_kth) */
   double *cval;         /* and their values */
+  /* the candidates of the radii over the whole reference set (every value
+   * within the window of such a radius, or below it, but the row's self),
+   * left by nb_visit() for prd_count_cand() and prd_scatter_cand(); NULL
+   * until then */
+  const int *acand;
+  int n_acand;
 } prd_row;
 
 typedef void (*prd_visitor)(void *ctx, const prd_ref *ref, prd_row *row);
@@ -228,8 +234,9 @@ int prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
 /* The same radii over the union of two ranges [lo1, ..), [lo2, ..), from
  * the candidates prd_kth() left there (nc1, nc2 of them), without a pass
  * over the row; prd_kth() of the two ranges must be the row's last. */
-void prd_kth_union(const prd_ref *ref, prd_row *row, int lo1, int nc1,
-                   int lo2, int nc2, const int *ks, int nk, double *out);
+int prd_kth_union(const prd_ref *ref, prd_row *row, int lo1, int nc1,
+                  int lo2, int nc2, const int *ks, int nk, double *out);
+/* (its candidates: how many it returns, at row->cand + min(lo1, lo2)) */
 
 /* Number of reference rows within squared radius t of the query. */
 int prd_count(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
@@ -243,6 +250,16 @@ int prd_count_each(const prd_ref *ref, prd_row *row, int lo, int hi,
 /* acc[j] += 1 for every reference row j within squared radius t. */
 void prd_scatter(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
                  int closed, int *acc);
+
+/* prd_count() and prd_scatter() over [lo, hi) at a radius t of the
+ * candidates row->acand (a radius over the whole set, for any k up to the
+ * selection's largest), with the row's self `skip` (-1: none): the same
+ * decisions from the candidates alone, every other value lying above the
+ * window of t. */
+int prd_count_cand(const prd_ref *ref, prd_row *row, int lo, int hi,
+                   int skip, double t, int closed);
+void prd_scatter_cand(const prd_ref *ref, prd_row *row, int lo, int hi,
+                      int skip, double t, int closed, int *acc);
 
 /* Sum of log(1 - tau(|q - u|)), tau(r) = max(0, 1 - r / radius). */
 double prd_log_tau_sum(const prd_ref *ref, prd_row *row, int lo, int hi,

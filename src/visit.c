@@ -57,6 +57,8 @@ static double visit_rows(void *h, const prd_span *s, int i, int tid) {
   row.cval = v->cval + off;
   row.approx = v->approx + off;
   row.n_touched = 0;
+  row.acand = NULL;
+  row.n_acand = 0;
   row.n_exact = 0.0;
   tile_row(s->t, nr, i, 0, nr, s->qn[i], s->cn, row.d2);
   v->visit(v->ctx, v->ref, &row);
