@@ -120,13 +120,24 @@ void select_ks(double *a, int n, const int *ks, int nk, double *out) {
 }
 
 /* The exact radii from the candidates cand[0..nc): recompute the values
- * within the window of each radius, select again, until nothing moves. */
+ * within the window of each radius, select again, until nothing moves.
+ * T: the kmax-th smallest of the candidates' values as they are (the
+ * caller's selection found it, NaN: unknown), not selected again. */
 static void kth_select(const prd_ref *ref, prd_row *row, const int *cand,
-                       int nc, const int *ks, int nk, double *out) {
+                       int nc, const int *ks, int nk, double T,
+                       double *out) {
   double *d2 = row->d2, *cv = row->cval;
   for (int pass = 0; pass < 5; pass++) {
-    for (int c = 0; c < nc; c++) cv[c] = d2[cand[c]];
-    select_ks(cv, nc, ks, nk, out);
+    if (pass == 0 && !ISNAN(T)) {
+      if (nk > 1) {
+        for (int c = 0; c < nc; c++) cv[c] = d2[cand[c]];
+        select_ks(cv, nc, ks, nk - 1, out);
+      }
+      out[nk - 1] = T;
+    } else {
+      for (int c = 0; c < nc; c++) cv[c] = d2[cand[c]];
+      select_ks(cv, nc, ks, nk, out);
+    }
     if (pass == 4) break;
     int redo = 0;
     for (int kk = 0; kk < nk; kk++) {
@@ -257,7 +268,7 @@ static int kth_filter(const double *d2, int lo, int hi, int skip, double tau,
 int prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
             const int *ks, int nk, double *heap, double *out) {
   int kmax = ks[nk - 1], n = hi - lo, nc = -1;
-  double *d2 = row->d2, *cv = row->cval;
+  double *d2 = row->d2, *cv = row->cval, T = R_NaN;
   int *cand = row->cand + lo;
   if (n >= 8 * kmax && n >= 256) {
     /* about 2 sqrt(n) samples: the selections cost S + 2 kmax + 4 n / S */
@@ -271,8 +282,9 @@ int prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
     int m = kth_filter(d2, lo, hi, skip, tau, cand);
     if (m >= kmax) {
       for (int c = 0; c < m; c++) cv[c] = d2[cand[c]];
-      double T = qselect(cv, m, kmax - 1), bound = T + prd_tol(ref, row, T);
+      double t = qselect(cv, m, kmax - 1), bound = t + prd_tol(ref, row, t);
       if (bound <= tau) {
+        T = t;
         nc = 0;
         for (int c = 0; c < m; c++) {
           int j = cand[c];
@@ -283,11 +295,12 @@ int prd_kth(const prd_ref *ref, prd_row *row, int lo, int hi, int skip,
     }
   }
   if (nc < 0) {
-    select_heap(d2, lo, hi, skip, kmax, heap);
-    double T = heap[0], bound = T + prd_tol(ref, row, T);
+    int nh = select_heap(d2, lo, hi, skip, kmax, heap);
+    double t = heap[0], bound = t + prd_tol(ref, row, t);
+    T = nh == kmax ? t : R_NaN;
     nc = kth_filter(d2, lo, hi, skip, bound, cand);
   }
-  kth_select(ref, row, cand, nc, ks, nk, out);
+  kth_select(ref, row, cand, nc, ks, nk, T, out);
   return nc;
 }
 
@@ -323,7 +336,7 @@ int prd_kth_union(const prd_ref *ref, prd_row *row, int lo1, int nc1,
     cand[m] = j;
     m += d2[j] <= bound;
   }
-  kth_select(ref, row, cand, m, ks, nk, out);
+  kth_select(ref, row, cand, m, ks, nk, T, out);
   return m;
 }
 
