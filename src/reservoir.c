@@ -142,10 +142,15 @@ static inline void own_push(own_buf *b, int i, double x, int j) {
  * written by the other threads (a shared cache line). */
 static void own_feed_row(own_buf *b, const prd_tile *t, int nb, int i,
                          int n, double qn, const double *cn, int r, int skip,
-                         int idx0, double *buf) {
+                         int idx0, double *buf, int *pos) {
   tile_row(t, nb, i, 0, n, qn, cn, buf);
   double bd = b->bound[r];
-  for (int j = 0; j < n; j++) {
+  /* the values under the bound as it is (a compaction), then each pushed
+   * in order while under the bound as it becomes (a full buffer's
+   * compaction lowers it): the pushes of a pass value by value */
+  int np = prd_compact_le(buf, 0, n, bd, pos);
+  for (int p = 0; p < np; p++) {
+    int j = pos[p];
     double v = buf[j];
     if (v <= bd && j != skip) {
       own_push(b, r, v, idx0 + j);
@@ -165,11 +170,16 @@ static void own_feed_cols(own_buf *b, const prd_tile *t, int nb, int mm,
                           const double *qn, const double *cn, int c0, int c1,
                           int row0, int idx0) {
   double bd[FEED_COLS], v[FEED_COLS];
+  int pos[FEED_COLS];
   int nj = c1 - c0;
   for (int u = 0; u < nj; u++) bd[u] = b->bound[row0 + c0 + u];
   for (int i = 0; i < mm; i++) {
     tile_row(t, nb, i, c0, nj, qn[i], cn + c0, v);
-    for (int u = 0; u < nj; u++) {
+    /* the columns whose value is under their bound (v <= bd: "not above
+     * -Inf and above bd" fails), as in own_feed_row() */
+    int np = prd_compact_reach(v, nj, R_NegInf, bd, pos);
+    for (int p = 0; p < np; p++) {
+      int u = pos[p];
       if (v[u] <= bd[u]) {
         int r = row0 + c0 + u;
         own_push(b, r, v[u], idx0 + i);
@@ -380,6 +390,7 @@ typedef struct {
   const prd_prec *prec;
   prd_progress *prog;
   double *rowbuf;                 /* threads x nb */
+  int *posbuf;                    /* threads x nb: positions */
 } res_handler;
 
 static void res_begin(void *h, int m, int nb, int nt) {
@@ -396,13 +407,15 @@ static void res_begin(void *h, int m, int nb, int nt) {
              r->prec, kmax, r->cap_min, nt, r->prog);
   }
   r->rowbuf = (double *) R_alloc((size_t) nt * nb, sizeof(double));
+  r->posbuf = (int *) R_alloc((size_t) nt * nb, sizeof(int));
 }
 
 static double res_rows(void *h, const prd_span *s, int i, int tid) {
   res_handler *r = (res_handler *) h;
   own_feed_row(&r->side[0].b, s->t, s->nb, i, s->nb, s->qn[i], s->cn,
                s->i0 + i, r->self ? i : -1, s->col0,
-               r->rowbuf + (size_t) tid * s->nb);
+               r->rowbuf + (size_t) tid * s->nb,
+               r->posbuf + (size_t) tid * s->nb);
   return 0.0;
 }
 
