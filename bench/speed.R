@@ -9,8 +9,9 @@
 #   Rscript bench/speed.R models N D      4 models vs 1, no split (see models.R)
 #   Rscript bench/speed.R future N D      four curves, multisession (2) vs sequential
 #   Rscript bench/speed.R precision N D   four curves, split 0.5, products in
-#                                         single vs double precision, with the
-#                                         float64 and float32 product times
+#                                         single (best of 3 calls) vs double
+#                                         precision, with the float64 and
+#                                         float32 product times (best of 2)
 # Each prints one line "RESULT ..." (read by bench/run-speed.sh); the
 # precision case also prints its table row.
 args <- commandArgs(trailingOnly = TRUE)
@@ -124,8 +125,15 @@ if (what == "precision") {
     options(prdcurve.precision = p)
     suppressWarnings(prd_curve(real[1:200, ], gen[1:200, ], method = methods))
   }
+  # the package's time as the C products' (best of 2 there): the best of
+  # 3 calls, each identical
   d64 <- run("double")
   s <- run("single")
+  for (rep in 1:2) {
+    s2 <- run("single")
+    stopifnot(identical(s2$cv, s$cv))
+    if (s2$seconds < s$seconds) s <- s2
+  }
   stopifnot(identical(s$cv, d64$cv))
   # pairs visited: E F' (n x n) and own radii over X_f, Y_f (2 h^2)
   pairs <- as.double(n) * n + 2 * as.double(h) * h

@@ -203,17 +203,26 @@ static double own_final(const prd_rows *me, const prd_rows *ot, int d,
   const int *jx = b->jx + (size_t) i * b->cap;
   int n = b->cnt[i], kmax = ks[nk - 1];
   double n_exact = 0.0;
-  double *cv = heap + kmax, *r = cv + b->cap;
+  double *cv = heap + kmax, *r = cv + b->cap, T = R_NaN;
   if (b->seed) {
     if (n < kmax) return -1.0;
     memcpy(cv, v, (size_t) n * sizeof(double));
-    double T = qselect(cv, n, kmax - 1);
+    T = qselect(cv, n, kmax - 1);
     if (T + own_tol(b, i, T) > b->seed[i]) return -1.0;
   }
   memset(ex, 0, (size_t) n);
   for (int pass = 0; pass < 5; pass++) {
-    memcpy(cv, v, (size_t) n * sizeof(double));
-    select_ks(cv, n, ks, nk, r);
+    if (pass == 0 && !ISNAN(T)) {
+      /* the kmax-th of these values is T, just selected */
+      if (nk > 1) {
+        memcpy(cv, v, (size_t) n * sizeof(double));
+        select_ks(cv, n, ks, nk - 1, r);
+      }
+      r[nk - 1] = T;
+    } else {
+      memcpy(cv, v, (size_t) n * sizeof(double));
+      select_ks(cv, n, ks, nk, r);
+    }
     if (pass == 4) break;
     int redo = 0;
     for (int kk = 0; kk < nk; kk++) {
