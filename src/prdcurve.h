@@ -32,6 +32,8 @@ void F77_NAME(sgemm)(const char *transa, const char *transb, const int *m,
 int prd_threads_get(void);
 /* Threads for a parallel region doing `work` pair visits (1 when small),
  * at most `cap`. */
+int prd_threads_for(int64_t work, int cap);
+
 /* switches of the engine's paths, set by ffi_engine() per call (tests:
  * every path gives the same results) */
 typedef struct {
@@ -39,7 +41,6 @@ typedef struct {
   int block_products; /* products per column block where a handler can */
 } prd_knobs_t;
 extern prd_knobs_t prd_knobs;
-int prd_threads_for(int64_t work, int cap);
 
 /* ---- the blocked distance engine (products.c, sweep.c, rowops.c ...) -- */
 

@@ -175,8 +175,8 @@ static void own_feed_cols(own_buf *b, const prd_tile *t, int nb, int mm,
   for (int u = 0; u < nj; u++) bd[u] = b->bound[row0 + c0 + u];
   for (int i = 0; i < mm; i++) {
     tile_row(t, nb, i, c0, nj, qn[i], cn + c0, v);
-    /* the columns whose value is under their bound (v <= bd: "not above
-     * -Inf and above bd" fails), as in own_feed_row() */
+    /* the columns whose value is under their bound (kept: not both
+     * above -Inf and above bd, i.e. v <= bd), as in own_feed_row() */
     int np = prd_compact_reach(v, nj, R_NegInf, bd, pos);
     for (int p = 0; p < np; p++) {
       int u = pos[p];
