@@ -179,8 +179,10 @@ attach_curve_replicates <- function(out, reps) {
 #'   `epsilon`).
 #' @return A tibble with one row per other model, method (curves only),
 #'   `k` and statistic: `model`, `baseline`, `method`, `k`, `statistic`,
-#'   `estimate` (the model's value minus the baseline's), `lower`, `upper`,
-#'   of class `prd_comparison` (a tibble; [autoplot()][autoplot.prd_comparison]
+#'   `estimate` (the model's value minus the baseline's), `lower`, `upper`
+#'   (within the range a difference can take: \[-1, 1\] for a statistic
+#'   in \[0, 1\], as a single model's interval lies in its statistic's
+#'   range), of class `prd_comparison` (a tibble; [autoplot()][autoplot.prd_comparison]
 #'   draws it as a forest plot). For curves the statistics are the columns of [summary.prd_curve()];
 #'   for metric tables, the metrics.
 #' @section Errors: `prdcurve_error_replicates` when `x` has no
@@ -240,8 +242,12 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
       rb <- base_rep[match_key(base_rep), , drop = FALSE]
       rb <- rb[match(rm$replicate, rb$replicate), , drop = FALSE]
       diff <- e$estimate[i] - b$estimate[1]
+      # a difference of two values in [lo, hi] lies in [lo - hi, hi - lo]
+      rg <- statistic_range(x, e$statistic[i])
       ci <- replicate_interval(diff, rm$value - rb$value, rm$replicate,
-                               long$divisor, conf_level)
+                               long$divisor, conf_level,
+                               lower_bound = rg[1] - rg[2],
+                               upper_bound = rg[2] - rg[1])
       n1 <- share_rows(x, e$statistic[i], m, e$method[i], e$k[i])
       n2 <- share_rows(x, e$statistic[i], baseline, e$method[i], e$k[i])
       if (!anyNA(ci) && !is.na(n1) && !is.na(n2) &&
@@ -270,6 +276,18 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
   out <- tibble::new_tibble(out, nrow = nrow(out), class = "prd_comparison")
   attr(out, "conf_level") <- conf_level
   out
+}
+
+#' The range of a statistic of `x`: c(lower, upper). Curve statistics lie
+#' in [0, 1] (median_lambda in [0, Inf)), a manifold metric in its
+#' registry's bounds; others are unbounded.
+#' @noRd
+statistic_range <- function(x, statistic) {
+  if (inherits(x, "prd_curve")) {
+    return(if (statistic == "median_lambda") c(0, Inf) else c(0, 1))
+  }
+  b <- manifold_bounds(statistic)
+  if (is.null(b)) c(-Inf, Inf) else b
 }
 
 #' The evaluation rows n behind a share statistic (precision, recall, ...:

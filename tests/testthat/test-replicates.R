@@ -555,3 +555,39 @@ test_that("90% intervals cover the estimator's mean at the nominal rate", {
   expect_lte(c50, band(0.5)[2])
   expect_gte(cr, band(0.9)[1])
 })
+
+test_that("prd_compare() keeps a difference's interval within the range a difference can take", {
+  # a noisy model's curve statistics far below the good model's: the
+  # half-sample interval of some difference reaches below -1; a
+  # difference of two values in [0, 1] cannot
+  set.seed(4)
+  d <- 128
+  n <- 400
+  real <- matrix(rnorm(n * d), n)
+  good <- matrix(rnorm(n * d), n)
+  noisy <- matrix(rnorm(n * d, sd = 1.2), n)
+  cv <- suppressWarnings(prd_curve(real, list(good = good, noisy = noisy),
+                                   method = c("knn", "kde", "ipr", "coverage"),
+                                   replicates = 10))
+  long <- prdcurve:::replicate_statistics(cv)
+  e <- long$estimates
+  r <- long$replicates
+  raw <- NULL
+  for (i in which(e$model == "noisy" & e$statistic != "median_lambda")) {
+    key <- function(t, m) t$model == m & t$statistic == e$statistic[i] &
+      t$method == e$method[i]
+    rm <- r[key(r, "noisy"), ]
+    rb <- r[key(r, "good"), ]
+    rb <- rb[match(rm$replicate, rb$replicate), ]
+    raw <- rbind(raw, prdcurve:::replicate_interval(
+      e$estimate[i] - e$estimate[key(e, "good")], rm$value - rb$value,
+      rm$replicate, long$divisor, 0.9))
+  }
+  expect_lt(min(raw[, "lower"]), -1)
+  cmp <- prd_compare(cv, "good")
+  u <- cmp$statistic != "median_lambda"
+  expect_true(all(cmp$lower[u] >= -1 & cmp$upper[u] <= 1))
+  expect_true(all(cmp$lower <= cmp$estimate & cmp$estimate <= cmp$upper))
+  expect_identical(prdcurve:::statistic_range(cv, "auc"), c(0, 1))
+  expect_identical(prdcurve:::statistic_range(cv, "median_lambda"), c(0, Inf))
+})
