@@ -18,7 +18,9 @@
 #                                            CASES: a comma-separated subset
 #                                            of all11,four,curve0 (default
 #                                            all three)
-# Prints a table and a line "RESULT ...".
+# Prints a table and lines "RESULT ..." (scalars: the median seconds of
+# the curves, the 11 metrics and the four, and the two ratios; future, one
+# per case: case, in-process and futures seconds, ratio, workers' share).
 args <- commandArgs(trailingOnly = TRUE)
 what <- args[1]
 n <- as.integer(args[2])
@@ -102,6 +104,9 @@ if (what == "scalars") {
       med[["futures"]], med[["futures"]] / med[["in_process"]],
       100 * med[["workers_share"]], med[["caller_cpu"]], med[["load"]]))
     cat(rows[length(rows)], "\n")
+    cat("RESULT", cs, med[["in_process"]], med[["futures"]],
+        med[["futures"]] / med[["in_process"]], med[["workers_share"]],
+        "\n")
     cat("ratios per run:", paste(sprintf("%.2f", res["futures", ] / res["in_process", ]), collapse = " "),
         "; shares:", paste(sprintf("%.0f%%", 100 * res["workers_share", ]), collapse = " "),
         "; loads:", paste(sprintf("%.1f", res["load", ]), collapse = " "), "\n")
