@@ -418,6 +418,23 @@ static void count_window_each(const double *d2, const double *t, int n,
  * are tested by four vector compares and one branch, taken only near
  * them (the scalar scan of the whole row it replaces took 6% of a
  * four-curve call at 20,000 x 64). */
+#ifdef PRD_VEC
+/* whether any of the sixteen values p[0..16) lies in [lo, hi] (the lanes
+ * of lo and hi equal): four loads and compares, one branch for the
+ * caller */
+static inline __attribute__((always_inline)) int any16_in(
+    const double *p, prd_v4d lo, prd_v4d hi) {
+  prd_v4d x0, x1, x2, x3;
+  memcpy(&x0, p, sizeof x0);
+  memcpy(&x1, p + 4, sizeof x1);
+  memcpy(&x2, p + 8, sizeof x2);
+  memcpy(&x3, p + 12, sizeof x3);
+  prd_v4l m = ((x0 >= lo) & (x0 <= hi)) | ((x1 >= lo) & (x1 <= hi)) |
+              ((x2 >= lo) & (x2 <= hi)) | ((x3 >= lo) & (x3 <= hi));
+  return (m[0] | m[1] | m[2] | m[3]) != 0;
+}
+#endif
+
 #define WINDOW_CAP 64
 PRD_CLONES
 static int window_hits(const double *d2, int lo, int hi, double below,
@@ -429,14 +446,7 @@ static int window_hits(const double *d2, int lo, int hi, double below,
     prd_v4d vb = {below, below, below, below},
             va = {above, above, above, above};
     for (; j + 16 <= hi; j += 16) {
-      prd_v4d x0, x1, x2, x3;
-      memcpy(&x0, d2 + j, sizeof x0);
-      memcpy(&x1, d2 + j + 4, sizeof x1);
-      memcpy(&x2, d2 + j + 8, sizeof x2);
-      memcpy(&x3, d2 + j + 12, sizeof x3);
-      prd_v4l m = ((x0 >= vb) & (x0 <= va)) | ((x1 >= vb) & (x1 <= va)) |
-                  ((x2 >= vb) & (x2 <= va)) | ((x3 >= vb) & (x3 <= va));
-      if (!(m[0] | m[1] | m[2] | m[3])) continue;
+      if (!any16_in(d2 + j, vb, va)) continue;
       for (int u = j; u < j + 16; u++) {
         if (d2[u] < below || d2[u] > above) continue;
         if (n == cap) return -1;
@@ -535,15 +545,10 @@ void prd_scatter(const prd_ref *ref, prd_row *row, int lo, int hi, double t,
   const double *d2 = row->d2;
   int j = lo;
 #ifdef PRD_VEC
-  prd_v4d ab = {above, above, above, above};
+  prd_v4d ab = {above, above, above, above},
+          nb = {R_NegInf, R_NegInf, R_NegInf, R_NegInf};
   for (; j + 16 <= hi; j += 16) {
-    prd_v4d x0, x1, x2, x3;
-    memcpy(&x0, d2 + j, sizeof x0);
-    memcpy(&x1, d2 + j + 4, sizeof x1);
-    memcpy(&x2, d2 + j + 8, sizeof x2);
-    memcpy(&x3, d2 + j + 12, sizeof x3);
-    prd_v4l m = (x0 <= ab) | (x1 <= ab) | (x2 <= ab) | (x3 <= ab);
-    if (!(m[0] | m[1] | m[2] | m[3])) continue;
+    if (!any16_in(d2 + j, nb, ab)) continue;
     for (int u = j; u < j + 16; u++)
       if (d2[u] <= above) acc[u] += within(ref, row, u, t, tol, closed);
   }
