@@ -48,3 +48,21 @@ opt <- function(name, default, args = commandArgs(trailingOnly = TRUE)) {
 flag <- function(name, args = commandArgs(trailingOnly = TRUE)) {
   paste0("--", name) %in% args
 }
+
+# Run `Rscript script ...` in a fresh process and return the numbers of
+# each of its "RESULT ..." lines (a list of numeric vectors; non-numeric
+# fields, such as the precision, become NA). Used by the target runners
+# (bench/targets.R, bench/targets-engine.R).
+bench_results <- function(script, ...) {
+  rscript <- file.path(R.home("bin"), "Rscript")
+  out <- system2(rscript, c(script, ...), stdout = TRUE, stderr = FALSE)
+  line <- grep("^RESULT ", out, value = TRUE)
+  if (!length(line)) stop("no RESULT line from ", script, " ", paste(...))
+  lapply(strsplit(sub("^RESULT ", "", line), " +"), function(v)
+    suppressWarnings(as.numeric(v)))
+}
+
+# The 1-minute load average, and numbers formatted for the tables.
+load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
+fmt_num <- function(x, digits = 2) formatC(x, format = "f", digits = digits,
+                                          big.mark = ",")

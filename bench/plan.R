@@ -33,7 +33,6 @@ real <- dat$real
 gen <- dat$generated
 rm(dat)
 four <- c("precision", "recall", "density", "coverage")
-load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
 secs <- function(expr) system.time(expr)[["elapsed"]]
 
 if (what == "scalars") {

@@ -20,16 +20,8 @@ args <- commandArgs(trailingOnly = TRUE)
 write <- "--write" %in% args
 source("bench/common.R")
 
-rscript <- file.path(R.home("bin"), "Rscript")
-results <- function(script, ...) {
-  out <- system2(rscript, c(script, ...), stdout = TRUE, stderr = FALSE)
-  line <- grep("^RESULT ", out, value = TRUE)
-  if (!length(line)) stop("no RESULT line from ", script, " ", paste(...))
-  lapply(strsplit(sub("^RESULT ", "", line), " +"), function(v)
-    suppressWarnings(as.numeric(v)))
-}
-load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
-f <- function(x, digits = 2) formatC(x, format = "f", digits = digits, big.mark = ",")
+results <- bench_results
+f <- fmt_num
 runs <- function(x) paste(f(x), collapse = ", ")
 
 rows <- character()

@@ -12,16 +12,9 @@ write <- "--write" %in% args
 quick <- "--quick" %in% args
 source("bench/common.R")
 
-rscript <- file.path(R.home("bin"), "Rscript")
-result <- function(script, ...) {
-  out <- system2(rscript, c(script, ...), stdout = TRUE, stderr = FALSE)
-  line <- grep("^RESULT ", out, value = TRUE)
-  if (!length(line)) stop("no RESULT line from ", script, " ", paste(...))
-  # (non-numeric fields, such as the precision, become NA)
-  suppressWarnings(as.numeric(strsplit(sub("^RESULT ", "", line[1]), " ")[[1]][1:7]))
-}
-load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
-f <- function(x, digits = 2) formatC(x, format = "f", digits = digits, big.mark = ",")
+# the first RESULT line's first 7 numbers
+result <- function(script, ...) bench_results(script, ...)[[1]][1:7]
+f <- fmt_num
 
 rows <- character()
 add <- function(...) rows <<- c(rows, paste0("| ", paste(..., sep = " | "), " |"))
