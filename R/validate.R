@@ -871,22 +871,23 @@ check_log_densities <- function(lp, lq, n, which, call = rlang::caller_env()) {
 
 # ---- traps: legal input that silently gives a wrong answer ------------------
 
-#' A fixed projection of the rows (no random numbers are drawn, so the
-#' user's RNG stream is untouched): equal rows have equal keys, and rows
-#' with equal keys are compared exactly.
+#' Two fixed projections of the rows (no random numbers are drawn, so the
+#' user's RNG stream is untouched): an n x 2 matrix, in one pass over `x`
+#' (src/scan.c). Equal rows have equal keys, and rows with equal keys are
+#' compared exactly.
 #' @noRd
 row_keys <- function(x) {
-  w <- 1 + cos(seq_len(ncol(x)) * 2.399963229728653)  # golden angle
-  as.vector(x %*% w)
+  if (!is.double(x)) storage.mode(x) <- "double"
+  .Call(ffi_row_keys, x)
 }
 
 #' For each row of `y`, whether it equals some row of `x` (exactly).
-#' Candidates come from equal projections (to a relative 1e-12, the BLAS
-#' may round rows differently), then the rows themselves are compared.
+#' Candidates come from equal projections (to a relative 1e-12), then the
+#' rows themselves are compared.
 #' @noRd
 rows_in <- function(y, x) {
-  kx <- row_keys(x)
-  ky <- row_keys(y)
+  kx <- row_keys(x)[, 1]
+  ky <- row_keys(y)[, 1]
   o <- order(kx)
   ks <- kx[o]
   tol <- 1e-12 * pmax(abs(ky), 1e-300)
@@ -911,10 +912,8 @@ rows_in <- function(y, x) {
 #' collapsed set of many identical rows.
 #' @noRd
 row_multiplicity <- function(x) {
-  k1 <- signif(row_keys(x), 12)
-  w2 <- 1 + sin(seq_len(ncol(x)) * 0.7548776662466927)
-  k2 <- signif(as.vector(x %*% w2), 12)
-  g <- vctrs::vec_group_id(data.frame(k1, k2))
+  k <- signif(row_keys(x), 12)
+  g <- vctrs::vec_group_id(data.frame(k1 = k[, 1], k2 = k[, 2]))
   tabulate(g)[g]
 }
 

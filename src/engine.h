@@ -40,8 +40,9 @@ typedef long long prd_v4l __attribute__((vector_size(32)));
 #endif
 
 /* reference rows per sgemm call when several coordinate blocks are summed
- * (tile_part()): 2,048 x 256 query rows x 12 bytes stay in the L3 cache */
-#define R_CHUNK 2048
+ * (tile_part()): the chunk's sum and block, 1,024 x 256 query rows x 8
+ * bytes, stay in a 2 MiB L2 cache (512 and 2,048 measured no better) */
+#define R_CHUNK 1024
 /* coordinates per sgemm block (see the rounding notes in products.c) */
 #define K_BLOCK 256
 
@@ -68,16 +69,19 @@ static inline const void *block_at(const prd_ref *ref, int i0) {
 }
 
 /* The products of one tile: the products -2 <b_j, a_i> of reference row j
- * and query row i at c = j + i nb, as the sum of `g[c]` (when `in_g`) and
- * `back * gs[c]` (when `last_in_gs`). In double precision g holds them all
- * (dgemm). In single precision each block of K_BLOCK coordinates is one
- * sgemm into the float scratch gs; every block but the last is added to g
- * in double, and the last stays in gs: the pass that forms the distances
- * adds it (one pass over the tile fewer, and with d <= K_BLOCK no double
- * tile at all, which at d = 64 was three quarters of the memory traffic). */
+ * and query row i at c = j + i nb: `g[c]` (when `in_g`) or `back * gs[c]`
+ * (when `last_in_gs`). In double precision g holds them (dgemm). In single precision they are in the float tile gs alone: one
+ * sgemm per block of K_BLOCK coordinates, the blocks summed in float
+ * (products.c's header bounds the rounding; no double tile, which at
+ * d = 64 was three quarters of the memory traffic). */
 typedef struct {
   double *g;
   float *gs;
+  /* single precision above K_BLOCK coordinates: each block's sgemm goes
+   * to gb (per part of the tile's query columns starting at c0: gb + c0
+   * gb_ld, leading dimension up to gb_ld) and is added to gs in float */
+  float *gb;
+  int gb_ld;
   int in_g, last_in_gs;
   double back;
 } prd_tile;
@@ -212,13 +216,14 @@ void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
                int threads, prd_progress *prog);
 
 /* products.c */
-void tile_alloc(prd_tile *t, const prd_prec *prec, int d, size_t len);
+void tile_alloc(prd_tile *t, const prd_prec *prec, int d, int nb, int na);
 void tile_row(const prd_tile *t, int nb, int i, int j0, int n, double qn,
               const double *rn, double *out);
 void tile_products(const prd_prec *prec, int nb, int na, int d,
                    const void *B, int ldb, const void *A, int lda,
                    prd_tile *t, int threads);
-void tile_block_init(prd_tile *t, const prd_prec *prec, void *mem);
+void tile_block_init(prd_tile *t, const prd_prec *prec, int d, void *mem,
+                     float *gb, int gb_ld);
 void block_products(const prd_prec *prec, int nb, int na, int d,
                     const void *B, int ldb, const void *A, int lda,
                     prd_tile *t);

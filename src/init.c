@@ -17,6 +17,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_npy_read", (DL_FUNC) &ffi_npy_read, 4},
   {"ffi_scan", (DL_FUNC) &ffi_scan, 1},
   {"ffi_row_scores", (DL_FUNC) &ffi_row_scores, 4},
+  {"ffi_row_keys", (DL_FUNC) &ffi_row_keys, 1},
   {NULL, NULL, 0}
 };
 

@@ -45,31 +45,43 @@
  *      |a~.b~ - sigma^2 a^.b^| <= (2 u_s + u_s^2) sigma^2 |a^||b^|
  *                                 + 2 (1 + u_s) sqrt(d) eta + d eta^2;
  *  - the product, in float: sgemm sums over blocks of at most K_BLOCK
- *    coordinates (one sgemm per block; the blocks are added in double),
- *    so for any summation order, blocking or FMA inside a block of k
- *    coordinates, |fl32(x.y) - x.y| <= gamma_k(u_s) sum |x_l y_l| +
- *    2 k eta (gamma_n(u) = n u / (1 - n u); eta for underflow in the
- *    products; this assumes the classical product, as every BLAS does);
+ *    coordinates (one sgemm per block), and the nblk = ceil(d / K_BLOCK)
+ *    block sums are added one after the other in float, by the engine
+ *    itself (tile_part()). For any summation order, blocking or FMA
+ *    inside a block of k coordinates a term meets at most k roundings
+ *    there (its product and k - 1 additions), and at most nblk - 1 more
+ *    in the sum of the blocks, so |fl32(x.y) - x.y| <= gamma_{k + nblk -
+ *    1}(u_s) sum |x_l y_l| + 2 d eta (gamma_n(u) = n u / (1 - n u); eta
+ *    for underflow in the products, sums of floats being exact where
+ *    they underflow; this assumes the classical product, as every BLAS
+ *    does);
  *  - together, since (1 + u_s)^2 (1 + gamma_k) - 1 <= gamma_{k+2} and
  *    2 |a^||b^| <= |a^|^2 + |b^|^2, the float part of v errs by at most
- *      gamma_{kb+2}(u_s) (|a^|^2 + |b^|^2) + 16 d eta / sigma^2,
+ *      gamma_{kb+nblk+1}(u_s) (|a^|^2 + |b^|^2) + 16 d eta / sigma^2,
  *    kb = min(d, K_BLOCK), in the units of the rows;
  *  - the double side: the rounding of a^, b^ as above (u D^2 + 2u(1 +
  *    u)(|a|^2 + |b|^2), D^2 <= 2(|a|^2 + |b|^2)), the norms (gamma_d(u)
- *    each), the sum of the blocks (gamma_{d/kb}(u)) and the two additions
- *    forming v: at most gamma_{2d+8}(u) (|a|^2 + |b|^2).
+ *    each) and the two additions forming v: at most gamma_{2d+8}(u)
+ *    (|a|^2 + |b|^2).
  * The window is twice the sum (the factor 2 covers the (1 + O(u_s))
  * factors between |a|, |a^| and the computed norms):
  *   tol = 1e-9 t + tol_rel (|a^|^2 + max |b^|^2) + tol_abs,
- *   tol_rel = 2 (gamma_{kb+2}(u_s) + gamma_{2d+8}(u)),
+ *   tol_rel = 2 (gamma_{kb+nblk+1}(u_s) + gamma_{2d+8}(u)),
  *   tol_abs = 16 d eta / sigma^2 = d 2^-146 / sigma^2
- * (about 3.1e-5 for d >= 256, against 9e-13 in double for d = 2,048).
+ * (tol_rel about 3.1e-5 for d = 256 and 3.2e-5 for d = 2,048, against
+ * 9e-13 in double for d = 2,048).
  * The recomputation is unchanged: in double, from the rows as given.
- * Blocks of K_BLOCK = 256 coordinates make the window independent of d
- * (one sgemm of depth d would give gamma_{d+2}(u_s): 2.4e-4 at d = 2,048,
- * and 13.0 recomputations per row instead of 5.2, bench/results.md) and
- * cost little: sgemm runs near its peak at depth 256, and adding a block
- * to the tile is one pass over it.
+ * Blocks of K_BLOCK = 256 coordinates keep the window nearly independent
+ * of d (one sgemm of depth d would give gamma_{d+2}(u_s): 2.4e-4 at d =
+ * 2,048, and 13.0 recomputations per row instead of 5.2, bench/results.md)
+ * and cost little: sgemm runs near its peak at depth 256, and adding a
+ * block to the tile is one pass over a chunk in cache. Summing the blocks
+ * in double would narrow the window by 3% at d = 2,048 (gamma_{kb+2}) but
+ * needs a double tile beside the float one: three times the memory
+ * traffic of the sum, and 9% of a four-curve call there. A sgemm with
+ * beta = 1 would add the blocks without the pass, but in an order the
+ * BLAS chooses (the reference BLAS adds each term to C in turn: a chain
+ * of d roundings), so the engine adds them itself.
  * Where the window is wide relative to the data (prd_prec_choose()), the
  * call runs in double. */
 /* GCC 12 at R's default -O2 vectorises no loop here (its "very cheap"
@@ -135,7 +147,8 @@ static double gamma_n(double n, double u) { return n * u / (1.0 - n * u); }
 static double tol_rel_for(int single, int d) {
   if (single) {
     double kb = d < K_BLOCK ? d : K_BLOCK;
-    return 2.0 * (gamma_n(kb + 2.0, U_SINGLE) +
+    double nblk = ceil((double) d / K_BLOCK);
+    return 2.0 * (gamma_n(kb + nblk + 1.0, U_SINGLE) +
                   gamma_n(2.0 * d + 8.0, U_DOUBLE));
   }
   double rel = 4.0 * ((double) d + 3.0) * U_DOUBLE;
@@ -169,20 +182,28 @@ prd_prec prd_prec_choose(int want, int d, double max_norm2,
 }
 
 
-/* scratch for the tiles of nb x na products in the precision prec */
-void tile_alloc(prd_tile *t, const prd_prec *prec, int d, size_t len) {
-  if (len < 1) len = 1;
+/* scratch for the tiles of nb x na products in the precision prec: in
+ * double the tile g; in single the float tile gs and, above K_BLOCK
+ * coordinates, the buffer gb of the coordinate blocks' products
+ * (R_CHUNK x na floats) */
+void tile_alloc(prd_tile *t, const prd_prec *prec, int d, int nb, int na) {
+  size_t len = (size_t) (nb > 0 ? nb : 1) * (na > 0 ? na : 1);
+  int chunk = nb < R_CHUNK ? (nb > 0 ? nb : 1) : R_CHUNK;
+  size_t blen = prec->single && d > K_BLOCK ?
+    (size_t) chunk * (na > 0 ? na : 1) : 0;
   t->g = NULL;
   t->gs = NULL;
+  t->gb = NULL;
+  t->gb_ld = chunk;
   t->in_g = t->last_in_gs = 0;
   t->back = 1.0;
-  /* one slot: the double tile first (8-byte aligned), the float after */
-  int dbl = !prec->single || d > K_BLOCK, flt = prec->single;
-  char *p = (char *) prd_scratch(PRD_SCR_TILE,
-                                 len * ((dbl ? sizeof(double) : 0) +
-                                        (flt ? sizeof(float) : 0)));
-  if (dbl) t->g = (double *) p;
-  if (flt) t->gs = (float *) (p + (dbl ? len * sizeof(double) : 0));
+  if (!prec->single) {
+    t->g = (double *) prd_scratch(PRD_SCR_TILE, len * sizeof(double));
+    return;
+  }
+  float *p = (float *) prd_scratch(PRD_SCR_TILE, (len + blen) * sizeof(float));
+  t->gs = p;
+  if (blen) t->gb = p + len;
 }
 
 
@@ -196,12 +217,7 @@ void tile_row(const prd_tile *t, int nb, int i, int j0, int n,
   const double *g = t->g ? t->g + c0 : NULL;
   const float *gs = t->gs ? t->gs + c0 : NULL;
   double back = t->back;
-  if (t->in_g && t->last_in_gs) {
-    for (int j = 0; j < n; j++) {
-      double v = qn + rn[j] + (g[j] + back * (double) gs[j]);
-      out[j] = v > 0.0 ? v : 0.0;
-    }
-  } else if (t->last_in_gs) {
+  if (t->last_in_gs) {
     for (int j = 0; j < n; j++) {
       double v = qn + rn[j] + back * (double) gs[j];
       out[j] = v > 0.0 ? v : 0.0;
@@ -292,9 +308,7 @@ static void tile_part(const prd_prec *prec, int nb, int na, int d,
 #ifdef PRD_HAVE_SGEMM
   if (prec->single) {
     float alpha = -2.0f, beta = 0.0f;
-    double back = 1.0 / (prec->scale * prec->scale);
     const float *Bf = (const float *) B, *Af = (const float *) A + c0;
-    double *g = t->g ? t->g + off : NULL;
     float *gs = t->gs + off;
     if (d <= K_BLOCK) {
       F77_CALL(sgemm)(tn, tt, &nb, &na, &d, &alpha, Bf, &ldb, Af, &lda,
@@ -302,29 +316,29 @@ static void tile_part(const prd_prec *prec, int nb, int na, int d,
       return;
     }
     /* several blocks: R_CHUNK reference rows at a time, so that the
-     * chunk's float and double products stay in cache while its blocks
-     * are summed (over the whole tile, each block's pass went to memory:
-     * 20 bytes a pair; 6% of a four-curve call at 10,000 x 2,048) */
+     * chunk's products stay in cache while its blocks are summed; the
+     * first block's sgemm writes the tile, every other one the buffer gb,
+     * which is added to the tile in float (the order of the sums is the
+     * engine's own: the window of products.c's header holds for any
+     * BLAS) */
+    float *gb = t->gb + (size_t) c0 * t->gb_ld;
+    int kb0 = K_BLOCK;
     for (int j0 = 0; j0 < nb; j0 += R_CHUNK) {
       int jb = nb - j0 < R_CHUNK ? nb - j0 : R_CHUNK;
-      for (int l0 = 0; l0 < d; l0 += K_BLOCK) {
+      F77_CALL(sgemm)(tn, tt, &jb, &na, &kb0, &alpha,
+                      Bf + j0, &ldb, Af, &lda, &beta, gs + j0, &nb
+                      FCONE FCONE);
+      for (int l0 = K_BLOCK; l0 < d; l0 += K_BLOCK) {
         int kb = d - l0 < K_BLOCK ? d - l0 : K_BLOCK;
-        /* the previous block, still in gs, goes to g first */
-        if (l0 >= K_BLOCK) {
-          for (int c = 0; c < na; c++) {
-            double *gc = g + (size_t) c * nb + j0;
-            const float *sc = gs + (size_t) c * nb + j0;
-            if (l0 == K_BLOCK) {
-              for (int j = 0; j < jb; j++) gc[j] = back * (double) sc[j];
-            } else {
-              for (int j = 0; j < jb; j++) gc[j] += back * (double) sc[j];
-            }
-          }
-        }
         F77_CALL(sgemm)(tn, tt, &jb, &na, &kb, &alpha,
                         Bf + j0 + (size_t) l0 * ldb, &ldb,
-                        Af + (size_t) l0 * lda, &lda, &beta, gs + j0, &nb
+                        Af + (size_t) l0 * lda, &lda, &beta, gb, &jb
                         FCONE FCONE);
+        for (int c = 0; c < na; c++) {
+          float *gc = gs + (size_t) c * nb + j0;
+          const float *bc = gb + (size_t) c * jb;
+          for (int j = 0; j < jb; j++) gc[j] += bc[j];
+        }
       }
     }
     return;
@@ -344,11 +358,15 @@ int prd_blas_serial_begin(void) { return blas_serial_begin(); }
 void prd_blas_serial_end(int old) { blas_serial_end(old); }
 
 /* A tile of one column block's products in mem (nb x na values of the
- * precision prec, the caller's): with d <= K_BLOCK in single precision
- * one sgemm into floats, in double one dgemm */
-void tile_block_init(prd_tile *t, const prd_prec *prec, void *mem) {
+ * precision prec, the caller's): one dgemm in double; in single one
+ * sgemm into floats, above K_BLOCK coordinates one per block, summed in
+ * float with the buffer gb (nb x na floats, leading dimension gb_ld) */
+void tile_block_init(prd_tile *t, const prd_prec *prec, int d, void *mem,
+                     float *gb, int gb_ld) {
   t->g = prec->single ? NULL : (double *) mem;
   t->gs = prec->single ? (float *) mem : NULL;
+  t->gb = prec->single && d > K_BLOCK ? gb : NULL;
+  t->gb_ld = gb_ld;
   t->in_g = !prec->single;
   t->last_in_gs = prec->single;
   t->back = prec->single ? 1.0 / (prec->scale * prec->scale) : 1.0;
@@ -399,7 +417,7 @@ void tile_products(const prd_prec *prec, int nb, int na, int d,
 #endif
     blas_serial_end(old);
   }
-  t->in_g = !prec->single || d > K_BLOCK;
+  t->in_g = !prec->single;
   t->last_in_gs = prec->single;
   t->back = prec->single ? 1.0 / (prec->scale * prec->scale) : 1.0;
 }

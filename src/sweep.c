@@ -31,10 +31,12 @@ void prd_progress_done(SEXP bar) {
 #endif
 
 static int tile_rows(int n_ref, int n_query, int d) {
-  /* The distance tile holds rows x n_ref values: near 64 MiB of doubles
-   * where the products need long tiles (d > 256: the reference block is
-   * read once per tile), 16 MiB below, where the passes over the tile
-   * cost more than the products and a smaller tile stays in cache. */
+  /* The distance tile holds rows x n_ref values: near 8 Mi values (32 MiB
+   * of floats, 64 MiB of doubles) where the products need long tiles (d >
+   * 256: the reference block is read once per tile), 2 Mi below, where
+   * the passes over the tile cost more than the products and a smaller
+   * tile stays in cache. 1,024 rows instead of 512 at d = 2,048 made no
+   * measurable difference. */
   double budget = d > K_BLOCK ? 8388608.0 : 2097152.0;
   int m = (int) (budget / (n_ref > 0 ? n_ref : 1));
   if (m > 512) m = 512;
@@ -80,12 +82,10 @@ void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
    * a buffer of its own (BLOCK_ROWS x col_block values, in the L2 cache),
    * instead of the whole tile before the parallel region (8 MB at 20,000
    * columns, written to memory, zeroed first by the BLAS for beta = 0,
-   * and read back by the visits). Where one product is of one depth
-   * (not single precision above K_BLOCK coordinates), and with several
-   * threads only where the BLAS can be made serial for the while. */
+   * and read back by the visits). With several threads only where the
+   * BLAS can be made serial for the while. */
   int blk = h->block_products && prd_knobs.block_products && h->prep &&
-            !sw->symmetric &&
-            !(prec->single && d > K_BLOCK) && h->col_block > 0;
+            !sw->symmetric && h->col_block > 0;
   if (blk && nt > 1) {
     int ctl = prd_blas_serial_begin();
     prd_blas_serial_end(ctl);
@@ -107,15 +107,20 @@ void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
   prd_tile tile;
   prd_tile *bt = NULL;
   if (blk) {
+    /* each thread's block, and in single precision above K_BLOCK
+     * coordinates its buffer of the coordinate blocks' products */
     size_t blen = (size_t) m * h->col_block;
+    int sb = prec->single && d > K_BLOCK;
     size_t esz = prec->single ? sizeof(float) : sizeof(double);
-    char *mem = R_alloc((size_t) nt * blen + 16, esz);
+    char *mem = R_alloc((size_t) nt * blen * (sb ? 2 : 1) + 16, esz);
+    float *gb = sb ? (float *) (mem + (size_t) nt * blen * esz) : NULL;
     bt = (prd_tile *) R_alloc(nt, sizeof(prd_tile));
     for (int t = 0; t < nt; t++)
-      tile_block_init(&bt[t], prec, mem + (size_t) t * blen * esz);
-    tile_block_init(&tile, prec, mem);
+      tile_block_init(&bt[t], prec, d, mem + (size_t) t * blen * esz,
+                      gb ? gb + (size_t) t * blen : NULL, h->col_block);
+    tile_block_init(&tile, prec, d, mem, gb, h->col_block);
   } else {
-    tile_alloc(&tile, prec, d, (size_t) m * nc);
+    tile_alloc(&tile, prec, d, nc, m);
   }
   double *n_exact = (double *) R_alloc(nt, sizeof(double));
   for (int i0 = 0; i0 < nr; i0 += m) {

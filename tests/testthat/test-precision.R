@@ -1,5 +1,5 @@
 # The engine's products in single precision (options(prdcurve.precision),
-# src/tiles.c "float32 tiles"): every decision is made exact by the
+# src/products.c "float32 tiles"): every decision is made exact by the
 # recomputation window, so every result equals the double-precision one
 # bit for bit, on data chosen to sit on the windows' edges.
 
@@ -206,25 +206,27 @@ test_that("options(prdcurve.precision) is validated", {
 })
 
 test_that("long tiles of several coordinate blocks (chunked sums) match double precision", {
-  # more than R_CHUNK = 2,048 reference rows and d > 256 (several sgemm
-  # blocks summed chunk by chunk, tiles.c), ties included
+  # more than R_CHUNK = 1,024 reference rows and d > 256 (several sgemm
+  # blocks summed in float chunk by chunk, products.c; a partial last
+  # block), ties included
   skip_on_cran()
   skip_if_not(prdcurve:::engine_has_sgemm(),
               "the BLAS has no sgemm: the engine runs in double only")
-  set.seed(402)
-  d <- 300
-  real <- matrix(sample(0:2, 2600 * d, TRUE) + 0, ncol = d)
-  gen <- matrix(rnorm(2400 * d, 1, 0.6), ncol = d)
-  s <- list(fit = list(1:1300, 1:1200), eval = list(1301:2600, 1201:2400))
-  run <- function(precision) {
-    withr::local_options(prdcurve.precision = precision)
-    prdcurve:::engine_neighbours(real, gen, s, c(2, 8),
-                                 c("own", "query_all", "knn", "coverage", "ipr"))
+  for (d in c(300, 700)) {
+    set.seed(402)
+    real <- matrix(sample(0:2, 2600 * d, TRUE) + 0, ncol = d)
+    gen <- matrix(rnorm(2400 * d, 1, 0.6), ncol = d)
+    s <- list(fit = list(1:1300, 1:1200), eval = list(1301:2600, 1201:2400))
+    run <- function(precision) {
+      withr::local_options(prdcurve.precision = precision)
+      prdcurve:::engine_neighbours(real, gen, s, c(2, 8),
+                                   c("own", "query_all", "knn", "coverage", "ipr"))
+    }
+    single <- run("single")
+    double <- run("double")
+    expect_identical(attr(single, "precision"), "single")
+    attributes(single)[c("exact", "threads", "precision")] <- NULL
+    attributes(double)[c("exact", "threads", "precision")] <- NULL
+    expect_identical(single, double)
   }
-  single <- run("single")
-  double <- run("double")
-  expect_identical(attr(single, "precision"), "single")
-  attributes(single)[c("exact", "threads", "precision")] <- NULL
-  attributes(double)[c("exact", "threads", "precision")] <- NULL
-  expect_identical(single, double)
 })
