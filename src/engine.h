@@ -222,8 +222,7 @@ void tile_row(const prd_tile *t, int nb, int i, int j0, int n, double qn,
 void tile_products(const prd_prec *prec, int nb, int na, int d,
                    const void *B, int ldb, const void *A, int lda,
                    prd_tile *t, int threads);
-void tile_block_init(prd_tile *t, const prd_prec *prec, int d, void *mem,
-                     float *gb, int gb_ld);
+void tile_block_init(prd_tile *t, const prd_prec *prec, void *mem);
 void block_products(const prd_prec *prec, int nb, int na, int d,
                     const void *B, int ldb, const void *A, int lda,
                     prd_tile *t);

@@ -358,15 +358,13 @@ int prd_blas_serial_begin(void) { return blas_serial_begin(); }
 void prd_blas_serial_end(int old) { blas_serial_end(old); }
 
 /* A tile of one column block's products in mem (nb x na values of the
- * precision prec, the caller's): one dgemm in double; in single one
- * sgemm into floats, above K_BLOCK coordinates one per block, summed in
- * float with the buffer gb (nb x na floats, leading dimension gb_ld) */
-void tile_block_init(prd_tile *t, const prd_prec *prec, int d, void *mem,
-                     float *gb, int gb_ld) {
+ * precision prec, the caller's): with d <= K_BLOCK in single precision
+ * one sgemm into floats, in double one dgemm */
+void tile_block_init(prd_tile *t, const prd_prec *prec, void *mem) {
   t->g = prec->single ? NULL : (double *) mem;
   t->gs = prec->single ? (float *) mem : NULL;
-  t->gb = prec->single && d > K_BLOCK ? gb : NULL;
-  t->gb_ld = gb_ld;
+  t->gb = NULL;
+  t->gb_ld = 0;
   t->in_g = !prec->single;
   t->last_in_gs = prec->single;
   t->back = prec->single ? 1.0 / (prec->scale * prec->scale) : 1.0;

@@ -82,10 +82,14 @@ void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
    * a buffer of its own (BLOCK_ROWS x col_block values, in the L2 cache),
    * instead of the whole tile before the parallel region (8 MB at 20,000
    * columns, written to memory, zeroed first by the BLAS for beta = 0,
-   * and read back by the visits). With several threads only where the
-   * BLAS can be made serial for the while. */
+   * and read back by the visits). Not in single precision above K_BLOCK
+   * coordinates: each block's sgemm would pack its two 256-row operands
+   * at full depth for one 256 x 256 block (at 10,000 x 2,048 the four
+   * scalars took 5.7-6.2 s with it, 5.7-5.9 s without). With several
+   * threads only where the BLAS can be made serial for the while. */
   int blk = h->block_products && prd_knobs.block_products && h->prep &&
-            !sw->symmetric && h->col_block > 0;
+            !sw->symmetric && !(prec->single && d > K_BLOCK) &&
+            h->col_block > 0;
   if (blk && nt > 1) {
     int ctl = prd_blas_serial_begin();
     prd_blas_serial_end(ctl);
@@ -107,18 +111,13 @@ void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
   prd_tile tile;
   prd_tile *bt = NULL;
   if (blk) {
-    /* each thread's block, and in single precision above K_BLOCK
-     * coordinates its buffer of the coordinate blocks' products */
     size_t blen = (size_t) m * h->col_block;
-    int sb = prec->single && d > K_BLOCK;
     size_t esz = prec->single ? sizeof(float) : sizeof(double);
-    char *mem = R_alloc((size_t) nt * blen * (sb ? 2 : 1) + 16, esz);
-    float *gb = sb ? (float *) (mem + (size_t) nt * blen * esz) : NULL;
+    char *mem = R_alloc((size_t) nt * blen + 16, esz);
     bt = (prd_tile *) R_alloc(nt, sizeof(prd_tile));
     for (int t = 0; t < nt; t++)
-      tile_block_init(&bt[t], prec, d, mem + (size_t) t * blen * esz,
-                      gb ? gb + (size_t) t * blen : NULL, h->col_block);
-    tile_block_init(&tile, prec, d, mem, gb, h->col_block);
+      tile_block_init(&bt[t], prec, mem + (size_t) t * blen * esz);
+    tile_block_init(&tile, prec, mem);
   } else {
     tile_alloc(&tile, prec, d, nc, m);
   }
