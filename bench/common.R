@@ -29,7 +29,9 @@ write_section <- function(sec, path = "bench/results.md") {
     nxt <- grep(sprintf("^#{1,%d} ", level), old)
     nxt <- nxt[nxt > start[1]]
     end <- if (length(nxt)) nxt[1] - 1L else length(old)
-    new <- c(old[seq_len(start[1] - 1L)], sec,
+    # a blank line before the next section
+    gap <- if (end < length(old) && nzchar(sec[length(sec)])) "" else NULL
+    new <- c(old[seq_len(start[1] - 1L)], sec, gap,
              if (end < length(old)) old[(end + 1L):length(old)])
   } else {
     new <- c(old, if (length(old) && nzchar(old[length(old)])) "", sec)
