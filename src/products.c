@@ -138,7 +138,7 @@ void gather(const prd_rows *rows, int lo, int n, int d,
 #define U_DOUBLE (DBL_EPSILON / 2.0) /* 2^-53 */
 #define U_SINGLE (FLT_EPSILON / 2.0) /* 2^-24 */
 /* single precision: the products are summed in float over blocks of at
- * most K_BLOCK coordinates, the blocks in double */
+ * most K_BLOCK coordinates, and the blocks in float, in order */
 
 /* gamma_n = n u / (1 - n u) */
 static double gamma_n(double n, double u) { return n * u / (1.0 - n * u); }
