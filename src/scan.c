@@ -113,21 +113,61 @@ static void row_scores_block(const double *X, int n, int d, const int *rows,
   }
 }
 
-/* (blocks of 512 rows shared among the engine's threads: each row's sums
- * in the order of l, the same values whatever the count) */
-void prd_row_scores(const double *X, int n, int d, const int *rows, int m,
-                    const double *c, const double *w, double *dist,
-                    double *proj) {
+/* fn(ctx, i0, i1) over the blocks of 512 of m rows, shared among the
+ * engine's threads (`work` sets how many: prd_threads_for()) */
+static void row_blocks(int m, int64_t work, void (*fn)(void *, int, int),
+                       void *ctx) {
   int nblk = (m + 511) / 512;
-  int use = prd_threads_for((int64_t) m * d / 8, prd_threads_get());
+  int use = prd_threads_for(work, prd_threads_get());
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
   for (int b = 0; b < nblk; b++) {
     int i0 = b * 512, i1 = m - i0 < 512 ? m : i0 + 512;
-    row_scores_block(X, n, d, rows, i0, i1, c, w, dist, proj);
+    fn(ctx, i0, i1);
   }
   (void) use;
+}
+
+typedef struct {
+  const double *X, *c, *w;
+  int n, d;
+  const int *rows;
+  double *dist, *proj;
+} scores_ctx;
+
+static void scores_fn(void *p, int i0, int i1) {
+  scores_ctx *a = (scores_ctx *) p;
+  row_scores_block(a->X, a->n, a->d, a->rows, i0, i1, a->c, a->w, a->dist,
+                   a->proj);
+}
+
+/* (in row blocks shared among threads: each row's sums in the order of
+ * l, the same values whatever the count) */
+void prd_row_scores(const double *X, int n, int d, const int *rows, int m,
+                    const double *c, const double *w, double *dist,
+                    double *proj) {
+  scores_ctx a = {X, c, w, n, d, rows, dist, proj};
+  row_blocks(m, (int64_t) m * d / 8, scores_fn, &a);
+}
+
+typedef struct {
+  const double *X, *w1, *w2;
+  int n, d;
+  double *k1, *k2;
+} keys_ctx;
+
+static void keys_fn(void *p, int i0, int i1) {
+  keys_ctx *a = (keys_ctx *) p;
+  for (int i = i0; i < i1; i++) a->k1[i] = a->k2[i] = 0.0;
+  for (int l = 0; l < a->d; l++) {
+    const double *col = a->X + (size_t) l * a->n;
+    double u = a->w1[l], v = a->w2[l];
+    for (int i = i0; i < i1; i++) {
+      a->k1[i] += col[i] * u;
+      a->k2[i] += col[i] * v;
+    }
+  }
 }
 
 /* .Call(ffi_row_keys, x): the n x 2 matrix of two fixed projections of
@@ -139,7 +179,6 @@ SEXP ffi_row_keys(SEXP x) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x))
     Rf_error("ffi_row_keys: `x` must be a double matrix");
   int n = Rf_nrows(x), d = Rf_ncols(x);
-  const double *X = REAL_RO(x);
   double *w1 = (double *) R_alloc(d > 0 ? d : 1, sizeof(double));
   double *w2 = (double *) R_alloc(d > 0 ? d : 1, sizeof(double));
   for (int l = 0; l < d; l++) {
@@ -147,25 +186,8 @@ SEXP ffi_row_keys(SEXP x) {
     w2[l] = 1.0 + sin((l + 1) * 0.7548776662466927);
   }
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, 2));
-  double *k1 = REAL(out), *k2 = REAL(out) + n;
-  int nblk = (n + 511) / 512;
-  int use = prd_threads_for((int64_t) n * d / 8, prd_threads_get());
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(use) schedule(static)
-#endif
-  for (int b = 0; b < nblk; b++) {
-    int i0 = b * 512, i1 = n - i0 < 512 ? n : i0 + 512;
-    for (int i = i0; i < i1; i++) k1[i] = k2[i] = 0.0;
-    for (int l = 0; l < d; l++) {
-      const double *col = X + (size_t) l * n;
-      double a = w1[l], c = w2[l];
-      for (int i = i0; i < i1; i++) {
-        k1[i] += col[i] * a;
-        k2[i] += col[i] * c;
-      }
-    }
-  }
-  (void) use;
+  keys_ctx a = {REAL_RO(x), w1, w2, n, d, REAL(out), REAL(out) + n};
+  row_blocks(n, (int64_t) n * d / 8, keys_fn, &a);
   UNPROTECT(1);
   return out;
 }
