@@ -70,10 +70,11 @@ static inline const void *block_at(const prd_ref *ref, int i0) {
 
 /* The products of one tile: the products -2 <b_j, a_i> of reference row j
  * and query row i at c = j + i nb: `g[c]` (when `in_g`) or `back * gs[c]`
- * (when `last_in_gs`). In double precision g holds them (dgemm). In single precision they are in the float tile gs alone: one
- * sgemm per block of K_BLOCK coordinates, the blocks summed in float
- * (products.c's header bounds the rounding; no double tile, which at
- * d = 64 was three quarters of the memory traffic). */
+ * (when `last_in_gs`). In double precision g holds them (dgemm). In
+ * single precision they are in the float tile gs alone: one sgemm per
+ * block of K_BLOCK coordinates, the blocks summed in float (products.c's
+ * header bounds the rounding; no double tile, which at d = 64 was three
+ * quarters of the memory traffic). */
 typedef struct {
   double *g;
   float *gs;

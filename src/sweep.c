@@ -35,8 +35,8 @@ static int tile_rows(int n_ref, int n_query, int d) {
    * of floats, 64 MiB of doubles) where the products need long tiles (d >
    * 256: the reference block is read once per tile), 2 Mi below, where
    * the passes over the tile cost more than the products and a smaller
-   * tile stays in cache. 1,024 rows instead of 512 at d = 2,048 made no
-   * measurable difference. */
+   * tile stays in cache (1,024 rows instead of 512 at d = 2,048 measured
+   * no better, bench/results.md). */
   double budget = d > K_BLOCK ? 8388608.0 : 2097152.0;
   int m = (int) (budget / (n_ref > 0 ? n_ref : 1));
   if (m > 512) m = 512;
@@ -84,8 +84,8 @@ void prd_sweep(const prd_sweep_spec *sw, const prd_handler *h, void *ctx,
    * columns, written to memory, zeroed first by the BLAS for beta = 0,
    * and read back by the visits). Not in single precision above K_BLOCK
    * coordinates: each block's sgemm would pack its two 256-row operands
-   * at full depth for one 256 x 256 block (at 10,000 x 2,048 the four
-   * scalars took 5.7-6.2 s with it, 5.7-5.9 s without). With several
+   * at full depth for one 256 x 256 block (no gain measured at 10,000 x
+   * 2,048, bench/results.md). With several
    * threads only where the BLAS can be made serial for the while. */
   int blk = h->block_products && prd_knobs.block_products && h->prep &&
             !sw->symmetric && !(prec->single && d > K_BLOCK) &&
