@@ -201,10 +201,15 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   } else ""
   say("Computing curves ({paste(opt$method, collapse = ', ')}) for {length(generated)} model{?s}{reps} ...")
   t0 <- proc.time()[["elapsed"]]
-  curve <- cli_curves(real$x, gen_x, seed = seed,
-                      method = opt$method, k = opt$k, split = opt$split,
-                      angles = opt$angles, bandwidth = opt$bandwidth,
-                      closed = opt$closed, replicates = opt$replicates)
+  # the warnings about the inputs (copies, id-like columns ...) come once:
+  # the metrics below would repeat them word for word
+  told <- character()
+  curve <- withCallingHandlers(
+    cli_curves(real$x, gen_x, seed = seed,
+               method = opt$method, k = opt$k, split = opt$split,
+               angles = opt$angles, bandwidth = opt$bandwidth,
+               closed = opt$closed, replicates = opt$replicates),
+    warning = function(w) told <<- c(told, conditionMessage(w)))
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   say("Computed in {secs} s.")
   data.table::fwrite(as.data.frame(curve), out$csv)
@@ -218,10 +223,12 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     say("Computing the metrics ...")
     t0 <- proc.time()[["elapsed"]]
     set.seed(seed)
-    metrics <- manifold_metrics(real$x, gen_x,
-                                k = if (is.null(opt$k)) 5 else opt$k,
-                                closed = opt$closed,
-                                replicates = opt$replicates)
+    metrics <- withCallingHandlers(
+      manifold_metrics(real$x, gen_x, k = if (is.null(opt$k)) 5 else opt$k,
+                       closed = opt$closed, replicates = opt$replicates),
+      warning = function(w) {
+        if (conditionMessage(w) %in% told) invokeRestart("muffleWarning")
+      })
     secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
     say("Computed in {secs} s.")
     data.table::fwrite(as.data.frame(metrics), out$metrics_csv)

@@ -705,3 +705,23 @@ test_that("a title wider than its figure goes on two lines after its dash", {
   expect_identical(prdcurve:::cli_fit_title(em, 3.3),
                    "real.npy vs good.npy, noisy.npy \u2014 \nk = 32, split = 0.5")
 })
+
+test_that("a warning about the inputs is given once, not again by --metrics", {
+  fx <- cli_fixture()
+  # five generated rows are copies of real rows
+  g <- fx$generated
+  g[1:5, ] <- fx$real[1:5, ]
+  f_copy <- file.path(fx$dir, "copies.csv")
+  utils::write.csv(g, f_copy, row.names = FALSE)
+  seen <- character()
+  suppressMessages(withCallingHandlers(
+    prd_cli(c(fx$f_real, f_copy, "--method", "knn", "--seed", "3",
+              "--metrics", "--quiet", "--out", file.path(fx$dir, "cp"))),
+    warning = function(w) {
+      seen <<- c(seen, class(w)[1])
+      invokeRestart("muffleWarning")
+    }))
+  expect_identical(sum(seen == "prdcurve_warning_copies"), 1L)
+  # and the R API on its own still warns in each call
+  expect_warning(manifold_metrics(fx$real, g, k = 4), class = "prdcurve_warning_copies")
+})
