@@ -301,9 +301,13 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     g
   })
   names(gen) <- names(sets)
+  keys <- NULL
   if (inputs_checked()) {
     warn_label_columns(real, gen, real_arg, generated_arg)
-    warn_copies(real, gen, generated_arg)
+    # the row keys of every set, once: the copy check here and the
+    # duplicate check (check_sample_traps()) both group rows by them
+    keys <- lapply(c(list(real = real), gen), row_keys)
+    warn_copies(real, gen, generated_arg, keys)
   }
   if (standardize == "real") {
     mu <- colMeans(real)
@@ -319,7 +323,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     real <- scale_set(real)
     gen <- lapply(gen, scale_set)
   }
-  list(real = real, generated = gen)
+  list(real = real, generated = gen, keys = keys)
 }
 
 #' Split `generated` into a named list of sample sets
@@ -885,9 +889,7 @@ row_keys <- function(x) {
 #' Candidates come from equal projections (to a relative 1e-12), then the
 #' rows themselves are compared.
 #' @noRd
-rows_in <- function(y, x) {
-  kx <- row_keys(x)[, 1]
-  ky <- row_keys(y)[, 1]
+rows_in <- function(y, x, ky = row_keys(y)[, 1], kx = row_keys(x)[, 1]) {
   o <- order(kx)
   ks <- kx[o]
   tol <- 1e-12 * pmax(abs(ky), 1e-300)
@@ -911,8 +913,8 @@ rows_in <- function(y, x) {
 #' (to 12 significant digits), which equal rows share; O(n d), also for a
 #' collapsed set of many identical rows.
 #' @noRd
-row_multiplicity <- function(x) {
-  k <- signif(row_keys(x), 12)
+row_multiplicity <- function(x, keys = row_keys(x)) {
+  k <- signif(keys, 12)
   g <- vctrs::vec_group_id(data.frame(k1 = k[, 1], k2 = k[, 2]))
   tabulate(g)[g]
 }
@@ -920,8 +922,12 @@ row_multiplicity <- function(x) {
 #' Warn when generated rows are exact copies of real rows (memorisation):
 #' they count as perfect samples. manifold_samples() flags them one by one.
 #' @noRd
-warn_copies <- function(real, gens, arg = "generated") {
-  counts <- vapply(gens, function(g) sum(rows_in(g, real)), integer(1))
+warn_copies <- function(real, gens, arg = "generated", keys = NULL) {
+  counts <- vapply(seq_along(gens), function(i) {
+    if (is.null(keys)) return(sum(rows_in(gens[[i]], real)))
+    sum(rows_in(gens[[i]], real, keys[[i + 1L]][, 1], keys[[1L]][, 1]))
+  }, integer(1))
+  names(counts) <- names(gens)
   if (!any(counts > 0L)) return(invisible(counts))
   labs <- if (length(gens) == 1L && names(gens) == "generated") arg else
     paste0(arg, "$", names(gens))
@@ -1024,10 +1030,15 @@ check_sample_traps <- function(sets, k, split = 0, angles = 0L,
   }
   kmin <- min(k)
   all_sets <- c(list(real = sets$real), stats::setNames(sets$generated, labs))
-  dup <- vapply(all_sets, function(x) {
-    m <- row_multiplicity(x)
+  dup <- vapply(seq_along(all_sets), function(i) {
+    # (the keys prepare_samples() computed, in the same order of sets)
+    keys <- sets$keys[[i]]
+    m <- if (is.null(keys) || nrow(keys) != nrow(all_sets[[i]]))
+      row_multiplicity(all_sets[[i]]) else
+      row_multiplicity(all_sets[[i]], keys)
     c(share = mean(m > kmin), need = max(m))
   }, numeric(2))
+  colnames(dup) <- names(all_sets)
   bad <- dup["share", ] >= 0.1
   if (any(bad)) {
     pct <- formatC(100 * dup["share", bad], format = "f", digits = 0)
@@ -1108,6 +1119,7 @@ equalize_sizes <- function(sets, subsample, split, fn = "entropy_metrics",
   ), "subsampled")
   sets$real <- take(sets$real)
   sets$generated <- lapply(sets$generated, take)
+  sets$keys <- NULL  # (the row keys were of the full sets)
   sets
 }
 

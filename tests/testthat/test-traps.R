@@ -256,3 +256,25 @@ test_that("errors of user functions and inner calls name what the user passed", 
                     class = "prdcurve_error_input")
   expect_match(conditionMessage(e), "`x`", fixed = TRUE)
 })
+
+test_that("the row keys are computed once per set and dropped when the sets are subsampled", {
+  set.seed(186)
+  real <- gauss(100, 3)
+  g <- gauss(40, 3)
+  gen <- rbind(g, g)
+  sets <- prdcurve:::prepare_samples(real, gen)
+  expect_identical(names(sets$keys), c("real", "generated"))
+  expect_identical(sets$keys$generated, prdcurve:::row_keys(gen))
+  # the duplicate check reads them, with the same verdict as without
+  w1 <- expect_warning(prdcurve:::check_sample_traps(sets, 1),
+                       class = "prdcurve_warning_duplicates")
+  sets0 <- sets
+  sets0$keys <- NULL
+  w0 <- expect_warning(prdcurve:::check_sample_traps(sets0, 1),
+                       class = "prdcurve_warning_duplicates")
+  expect_identical(conditionMessage(w1), conditionMessage(w0))
+  # subsampled sets (entropy metrics) are new rows: their keys go
+  sub <- suppressMessages(prdcurve:::equalize_sizes(sets, TRUE, 0))
+  expect_null(sub$keys)
+  expect_identical(nrow(sub$real), 80L)
+})
