@@ -1,0 +1,109 @@
+# How much of issue 17's "1.3x sgemm" budget at d > 256 the products alone
+# take in the engine's blocking. A C program (compiled here with R's
+# compiler and BLAS) times, on the same float matrices, tiles of 512 query
+# rows against every reference row:
+#   - plain: one sgemm of full depth per tile (what bench/speed.R's C
+#     reference does, the BLAS's own threads);
+#   - engine: the engine's scheme (src/products.c): the BLAS serial, the
+#     tile's query columns split between 2 OpenMP threads, chunks of
+#     1,024 reference rows, one sgemm per block of 256 coordinates and the
+#     blocks summed in float;
+#   - engine without the sum: the same sgemm calls, the float sum left out
+#     (its share of the scheme's cost).
+# Nothing else of a curve call is done (no selection, no recomputation,
+# no gathering from double, no checks), so engine / plain is a floor for
+# the four curves' ratio to sgemm at this size.
+#
+# Usage (package root or anywhere):
+#   Rscript bench/blocked-products.R [n] [d] [runs]      (10000 2048 3)
+# Prints one line per run and "RESULT n d plain engine nosum" (medians).
+args <- commandArgs(trailingOnly = TRUE)
+n <- if (length(args) >= 1) as.integer(args[1]) else 10000L
+d <- if (length(args) >= 2) as.integer(args[2]) else 2048L
+runs <- if (length(args) >= 3) as.integer(args[3]) else 3L
+
+dir <- tempfile("blocked")
+dir.create(dir)
+on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+writeLines(c(
+  "#define _GNU_SOURCE",
+  "#include <stdio.h>", "#include <stdlib.h>", "#include <time.h>",
+  "#include <dlfcn.h>", "#include <omp.h>",
+  "extern void sgemm_(const char *, const char *, const int *, const int *,",
+  "  const int *, const float *, const float *, const int *, const float *,",
+  "  const int *, const float *, float *, const int *, size_t, size_t);",
+  "typedef void (*set_fn)(int);",
+  "static set_fn blas_set;",
+  "static double now(void) { struct timespec t;",
+  "  clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }",
+  "static void engine_tile(int nb, int na, int d, const float *B, int ldb,",
+  "                        const float *A, int lda, float *C, float *gbuf, int sum) {",
+  "  if (blas_set) blas_set(1);",
+  "#pragma omp parallel num_threads(2)",
+  "  {",
+  "    int me = omp_get_thread_num(), team = omp_get_num_threads();",
+  "    int c0 = (int) ((long) na * me / team), nc = (int) ((long) na * (me + 1) / team) - c0;",
+  "    float *gb = gbuf + (size_t) me * 1024 * 512, *gs = C + (size_t) c0 * nb;",
+  "    const float *Af = A + c0;",
+  "    float al = -2, be = 0; int kb0 = d < 256 ? d : 256;",
+  "    for (int j0 = 0; j0 < nb; j0 += 1024) {",
+  "      int jb = nb - j0 < 1024 ? nb - j0 : 1024;",
+  '      sgemm_("N", "T", &jb, &nc, &kb0, &al, B + j0, &ldb, Af, &lda, &be, gs + j0, &nb, 1, 1);',
+  "      for (int l0 = 256; l0 < d; l0 += 256) {",
+  "        int kb = d - l0 < 256 ? d - l0 : 256;",
+  '        sgemm_("N", "T", &jb, &nc, &kb, &al, B + j0 + (size_t) l0 * ldb, &ldb,',
+  "               Af + (size_t) l0 * lda, &lda, &be, gb, &jb, 1, 1);",
+  "        if (sum) for (int c = 0; c < nc; c++) {",
+  "          float *g = gs + (size_t) c * nb + j0; const float *b = gb + (size_t) c * jb;",
+  "          for (int j = 0; j < jb; j++) g[j] += b[j];",
+  "        }",
+  "      }",
+  "    }",
+  "  }",
+  "  if (blas_set) blas_set(2);",
+  "}",
+  "int main(int argc, char **argv) {",
+  "  int n = atoi(argv[1]), d = atoi(argv[2]), m = 512;",
+  "  blas_set = (set_fn) dlsym(RTLD_DEFAULT, \"openblas_set_num_threads\");",
+  "  size_t len = (size_t) n * d;",
+  "  float *A = malloc(len * 4), *B = malloc(len * 4), *C = malloc((size_t) m * n * 4);",
+  "  float *gb = malloc((size_t) 2 * 1024 * 512 * 4), *At = malloc((size_t) m * d * 4);",
+  "  srand(1);",
+  "  for (size_t i = 0; i < len; i++) A[i] = rand() / (double) RAND_MAX - 0.5;",
+  "  for (size_t i = 0; i < len; i++) B[i] = rand() / (double) RAND_MAX - 0.5;",
+  "  float al = -2, be = 0; double best[3] = {1e300, 1e300, 1e300};",
+  "  for (int rep = 0; rep < 3; rep++) for (int p = 0; p < 3; p++) {",
+  "    double t0 = now();",
+  "    for (int i0 = 0; i0 < n; i0 += m) {",
+  "      int mm = n - i0 < m ? n - i0 : m;",
+  '      if (p == 0) sgemm_("N", "T", &n, &mm, &d, &al, B, &n, A + i0, &n, &be, C, &n, 1, 1);',
+  "      else {",
+  "        for (int l = 0; l < d; l++) for (int i = 0; i < mm; i++)",
+  "          At[(size_t) l * mm + i] = A[(size_t) l * n + i0 + i];",
+  "        engine_tile(n, mm, d, B, n, At, mm, C, gb, p == 1);",
+  "      }",
+  "    }",
+  "    double t = now() - t0; if (t < best[p]) best[p] = t;",
+  "  }",
+  '  printf("%.4f %.4f %.4f\\n", best[0], best[1], best[2]);',
+  "  return 0;",
+  "}"), file.path(dir, "blocked.c"))
+rcmd <- file.path(R.home("bin"), "R")
+cfg <- function(v) system2(rcmd, c("CMD", "config", v), stdout = TRUE)
+cmd <- paste(cfg("CC"), cfg("CFLAGS"), "-fopenmp -o", file.path(dir, "blocked"),
+             file.path(dir, "blocked.c"), cfg("BLAS_LIBS"), cfg("FLIBS"), "-ldl")
+if (system(cmd, ignore.stdout = TRUE, ignore.stderr = TRUE) != 0) {
+  stop("could not compile the C program (", cmd, ")")
+}
+res <- t(vapply(seq_len(runs), function(r) {
+  x <- as.numeric(strsplit(system2(file.path(dir, "blocked"), c(n, d),
+                                   stdout = TRUE), " ")[[1]])
+  cat(sprintf("run %d: plain %.3f s, engine %.3f s (%.3fx), without the sum %.3f s (%.3fx)\n",
+              r, x[1], x[2], x[2] / x[1], x[3], x[3] / x[1]))
+  x
+}, numeric(3)))
+med <- apply(res, 2, stats::median)
+cat(sprintf("RESULT %d %d %.3f %.3f %.3f\n", n, d, med[1], med[2], med[3]))
+cat(sprintf("engine / plain: %.3fx (median of the runs' ratios %.3fx); without the sum %.3fx\n",
+            med[2] / med[1], stats::median(res[, 2] / res[, 1]),
+            stats::median(res[, 3] / res[, 1])))
