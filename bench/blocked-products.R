@@ -14,7 +14,7 @@
 # no gathering from double, no checks), so engine / plain is a floor for
 # the four curves' ratio to sgemm at this size.
 #
-# Usage (package root or anywhere):
+# Usage (package root):
 #   Rscript bench/blocked-products.R [n] [d] [runs]      (10000 2048 3)
 # Prints one line per run and "RESULT n d plain engine nosum" (medians).
 args <- commandArgs(trailingOnly = TRUE)
@@ -22,10 +22,8 @@ n <- if (length(args) >= 1) as.integer(args[1]) else 10000L
 d <- if (length(args) >= 2) as.integer(args[2]) else 2048L
 runs <- if (length(args) >= 3) as.integer(args[3]) else 3L
 
-dir <- tempfile("blocked")
-dir.create(dir)
-on.exit(unlink(dir, recursive = TRUE), add = TRUE)
-writeLines(c(
+source("bench/common.R")
+prog <- c(
   "#define _GNU_SOURCE",
   "#include <stdio.h>", "#include <stdlib.h>", "#include <time.h>",
   "#include <dlfcn.h>", "#include <omp.h>",
@@ -87,17 +85,11 @@ writeLines(c(
   "  }",
   '  printf("%.4f %.4f %.4f\\n", best[0], best[1], best[2]);',
   "  return 0;",
-  "}"), file.path(dir, "blocked.c"))
-rcmd <- file.path(R.home("bin"), "R")
-cfg <- function(v) system2(rcmd, c("CMD", "config", v), stdout = TRUE)
-cmd <- paste(cfg("CC"), cfg("CFLAGS"), "-fopenmp -o", file.path(dir, "blocked"),
-             file.path(dir, "blocked.c"), cfg("BLAS_LIBS"), cfg("FLIBS"), "-ldl")
-if (system(cmd, ignore.stdout = TRUE, ignore.stderr = TRUE) != 0) {
-  stop("could not compile the C program (", cmd, ")")
-}
+  "}")
 res <- t(vapply(seq_len(runs), function(r) {
-  x <- as.numeric(strsplit(system2(file.path(dir, "blocked"), c(n, d),
-                                   stdout = TRUE), " ")[[1]])
+  x <- run_c_program(prog, c(n, d), flags = "-fopenmp -ldl")
+  if (is.null(x)) stop("could not compile the C program against R's BLAS")
+  x <- x[[1]]
   cat(sprintf("run %d: plain %.3f s, engine %.3f s (%.3fx), without the sum %.3f s (%.3fx)\n",
               r, x[1], x[2], x[2] / x[1], x[3], x[3] / x[1]))
   x

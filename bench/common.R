@@ -7,6 +7,25 @@ vm_hwm_mib <- function() {
   as.numeric(gsub("[^0-9]", "", grep("^VmHWM", st, value = TRUE))) / 1024
 }
 
+# Compile the C program `lines` with R's compiler, flags and BLAS (plus
+# `flags`) and run it with `args`: its standard output as numbers, one
+# vector per line; NULL when it does not compile (a BLAS without sgemm).
+run_c_program <- function(lines, args, flags = "") {
+  dir <- tempfile("cprog")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  src <- file.path(dir, "prog.c")
+  exe <- file.path(dir, "prog")
+  writeLines(lines, src)
+  rcmd <- file.path(R.home("bin"), "R")
+  cfg <- function(v) system2(rcmd, c("CMD", "config", v), stdout = TRUE)
+  cmd <- paste(cfg("CC"), cfg("CFLAGS"), flags, "-o", exe, src,
+               cfg("BLAS_LIBS"), cfg("FLIBS"))
+  if (system(cmd, ignore.stdout = TRUE, ignore.stderr = TRUE) != 0) return(NULL)
+  out <- system2(exe, as.character(args), stdout = TRUE)
+  lapply(strsplit(out, " "), as.numeric)
+}
+
 # The benchmark data: real N(0, I_d) and generated N(0.5 e_1, I_d), n rows
 # each.
 bench_data <- function(n, d, seed = 1) {

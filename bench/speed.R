@@ -43,10 +43,7 @@ invisible(tcrossprod(real[1:256, ], gen[1:256, ]))
 # product, so a small C program is compiled against R's BLAS. Returns
 # c(float64 s, float32 s), NA when the BLAS has no sgemm.
 c_prod_time <- function(na, nb, d) {
-  dir <- tempfile("gemm")
-  dir.create(dir)
-  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
-  writeLines(c(
+  out <- run_c_program(c(
     "#include <stdio.h>", "#include <stdlib.h>", "#include <time.h>",
     "extern void dgemm_(const char *, const char *, const int *, const int *,",
     "  const int *, const double *, const double *, const int *,",
@@ -78,16 +75,8 @@ c_prod_time <- function(na, nb, d) {
     "  }",
     '  printf("%.4f %.4f\\n", best[0], best[1]);',
     "  return 0;",
-    "}"), file.path(dir, "gemm.c"))
-  rcmd <- file.path(R.home("bin"), "R")
-  cfg <- function(v) system2(rcmd, c("CMD", "config", v), stdout = TRUE)
-  cmd <- paste(cfg("CC"), cfg("CFLAGS"), "-o", file.path(dir, "gemm"),
-               file.path(dir, "gemm.c"), cfg("BLAS_LIBS"), cfg("FLIBS"))
-  if (system(cmd, ignore.stdout = TRUE, ignore.stderr = TRUE) != 0) {
-    return(c(NA_real_, NA_real_))
-  }
-  as.numeric(strsplit(system2(file.path(dir, "gemm"), c(na, nb, d),
-                              stdout = TRUE), " ")[[1]])
+    "}"), c(na, nb, d))
+  if (is.null(out)) c(NA_real_, NA_real_) else out[[1]]
 }
 
 if (what == "precision") {
