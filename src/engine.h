@@ -69,12 +69,12 @@ static inline const void *block_at(const prd_ref *ref, int i0) {
 }
 
 /* The products of one tile: the products -2 <b_j, a_i> of reference row j
- * and query row i at c = j + i nb: `g[c]` (when `in_g`) or `back * gs[c]`
- * (when `last_in_gs`). In double precision g holds them (dgemm). In
- * single precision they are in the float tile gs alone: one sgemm per
- * block of K_BLOCK coordinates, the blocks summed in float (products.c's
- * header bounds the rounding; no double tile, which at d = 64 was three
- * quarters of the memory traffic). */
+ * and query row i at c = j + i nb: `back * gs[c]` when `in_gs`, else
+ * `g[c]`. In double precision g holds them (dgemm). In single precision
+ * they are in the float tile gs alone: one sgemm per block of K_BLOCK
+ * coordinates, the blocks summed in float (products.c's header bounds the
+ * rounding; no double tile, which at d = 64 was three quarters of the
+ * memory traffic). */
 typedef struct {
   double *g;
   float *gs;
@@ -83,7 +83,7 @@ typedef struct {
    * gb_ld, leading dimension up to gb_ld) and is added to gs in float */
   float *gb;
   int gb_ld;
-  int in_g, last_in_gs;
+  int in_gs;
   double back;
 } prd_tile;
 

@@ -195,7 +195,7 @@ void tile_alloc(prd_tile *t, const prd_prec *prec, int d, int nb, int na) {
   t->gs = NULL;
   t->gb = NULL;
   t->gb_ld = chunk;
-  t->in_g = t->last_in_gs = 0;
+  t->in_gs = 0;
   t->back = 1.0;
   if (!prec->single) {
     t->g = (double *) prd_scratch(PRD_SCR_TILE, len * sizeof(double));
@@ -217,7 +217,7 @@ void tile_row(const prd_tile *t, int nb, int i, int j0, int n,
   const double *g = t->g ? t->g + c0 : NULL;
   const float *gs = t->gs ? t->gs + c0 : NULL;
   double back = t->back;
-  if (t->last_in_gs) {
+  if (t->in_gs) {
     for (int j = 0; j < n; j++) {
       double v = qn + rn[j] + back * (double) gs[j];
       out[j] = v > 0.0 ? v : 0.0;
@@ -365,8 +365,7 @@ void tile_block_init(prd_tile *t, const prd_prec *prec, void *mem) {
   t->gs = prec->single ? (float *) mem : NULL;
   t->gb = NULL;
   t->gb_ld = 0;
-  t->in_g = !prec->single;
-  t->last_in_gs = prec->single;
+  t->in_gs = prec->single;
   t->back = prec->single ? 1.0 / (prec->scale * prec->scale) : 1.0;
 }
 
@@ -415,8 +414,7 @@ void tile_products(const prd_prec *prec, int nb, int na, int d,
 #endif
     blas_serial_end(old);
   }
-  t->in_g = !prec->single;
-  t->last_in_gs = prec->single;
+  t->in_gs = prec->single;
   t->back = prec->single ? 1.0 / (prec->scale * prec->scale) : 1.0;
 }
 
