@@ -441,16 +441,32 @@ cli_save_plot <- function(x, path, title) {
   path
 }
 
-#' A one-line title wider than a figure of `width` inches (about 14
-#' characters an inch at the title's 8 points: the curves' 3.3-inch
-#' figure cut "... split = 0.5" to "split = 0.") on two lines, after its
-#' dash
+#' A title fitted to a figure of `width` inches (about 14 characters an
+#' inch at the title's 8 points: the curves' 3.3-inch figure cut
+#' "... split = 0.5" to "split = 0."): a one-line title goes on two lines
+#' after its dash, and a list of files still too wide on more lines,
+#' between files (several models read from one .npz name the archive
+#' after each model).
 #' @noRd
 cli_fit_title <- function(title, width) {
-  if (grepl("\n", title, fixed = TRUE) || nchar(title) <= 14 * width) {
-    return(title)
+  limit <- floor(14 * width)
+  if (!grepl("\n", title, fixed = TRUE) && nchar(title) > limit) {
+    title <- sub("( \u2014 | - )", "\\1\n", title)
   }
-  sub("( \u2014 | - )", "\\1\n", title)
+  lines <- strsplit(title, "\n", fixed = TRUE)[[1]]
+  if (length(lines) == 0L || nchar(lines[1]) <= limit) return(title)
+  # greedy: as many files on a line as fit, each line ending in its comma
+  pieces <- strsplit(lines[1], "(?<=,) ", perl = TRUE)[[1]]
+  out <- pieces[1]
+  for (piece in pieces[-1]) {
+    last <- out[length(out)]
+    if (nchar(last) + 1L + nchar(piece) <= limit) {
+      out[length(out)] <- paste(last, piece)
+    } else {
+      out <- c(out, piece)
+    }
+  }
+  paste(c(out, lines[-1]), collapse = "\n")
 }
 
 #' The figure: autoplot() with a title (one panel per model when there are

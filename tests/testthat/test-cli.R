@@ -704,6 +704,19 @@ test_that("a title wider than its figure goes on two lines after its dash", {
   em <- "real.npy vs good.npy, noisy.npy \u2014 k = 32, split = 0.5"
   expect_identical(prdcurve:::cli_fit_title(em, 3.3),
                    "real.npy vs good.npy, noisy.npy \u2014 \nk = 32, split = 0.5")
+  # three models of one .npz: the files themselves wrap, between files
+  npz <- paste("real.npy vs good (models.npz), noisy (models.npz),",
+               "collapsed (models.npz) \u2014 \nk = 39, split = 0.5")
+  fitted <- prdcurve:::cli_fit_title(npz, 3.3)
+  expect_identical(fitted, paste0(
+    "real.npy vs good (models.npz),\n",
+    "noisy (models.npz), collapsed (models.npz) \u2014 \n",
+    "k = 39, split = 0.5"))
+  expect_true(all(nchar(strsplit(fitted, "\n")[[1]]) <= 46))
+  expect_identical(prdcurve:::cli_fit_title(npz, 6.9), npz)
+  expect_identical(prdcurve:::cli_fit_title(npz, 4),
+                   sub("(models.npz), collapsed", "(models.npz),\ncollapsed",
+                       npz, fixed = TRUE))
 })
 
 test_that("a warning about the inputs is given once, not again by --metrics", {
