@@ -275,8 +275,8 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
       if (is.null(opt$seed)) " (drawn at random; pass --seed to repeat)" else ""))
     cli_print(cli_summary(curve))
     if (!is.null(metrics)) {
-      cat("\nMetrics (manifold_metrics(), k = ",
-          paste(unique(metrics$k), collapse = ", "), "):\n\n", sep = "")
+      cat("\nMetrics (manifold_metrics(), k = ", cli_metrics_k(metrics),
+          "):\n\n", sep = "")
       cli_print(cli_metrics_table(metrics))
     }
     if (!is.null(opt$compare)) {
@@ -507,7 +507,7 @@ cli_title <- function(real, generated, curve, what = NULL) {
     split_text <- paste(unique(info$split), collapse = ", ")
   } else {
     # a metrics table: its k and split attributes
-    k_text <- paste(unique(curve$k), collapse = ", ")
+    k_text <- cli_metrics_k(curve)
     sp <- attr(curve, "split")
     split_text <- if (is.numeric(sp)) format(sp) else "rows"
   }
@@ -518,6 +518,19 @@ cli_title <- function(real, generated, curve, what = NULL) {
   } else {
     paste0(files, dash, params)
   }
+}
+
+#' The k of a metrics table as text: "5", or "5; ppr_k = 4" when the
+#' table holds p_precision/p_recall, whose k column is their ppr_k.
+#' @noRd
+cli_metrics_k <- function(metrics) {
+  ppr <- metrics$metric %in% c("p_precision", "p_recall")
+  text <- paste(unique(metrics$k[!ppr]), collapse = ", ")
+  if (any(ppr)) {
+    ppr_text <- paste0("ppr_k = ", paste(unique(metrics$k[ppr]), collapse = ", "))
+    text <- if (nzchar(text)) paste0(text, "; ", ppr_text) else ppr_text
+  }
+  text
 }
 
 #' Read one file for the CLI: the feature matrix, with progress.

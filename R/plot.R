@@ -442,7 +442,7 @@ autoplot.prd_comparison <- function(object, statistics = NULL, ...) {
   d <- object[object$statistic %in% stats, , drop = FALSE]
   interval_plot(
     panel = factor(d$statistic, levels = stats), row = d$model,
-    group = group_label(d$method, d$k), estimate = d$estimate,
+    group = group_label(d$method, d$k, d$statistic), estimate = d$estimate,
     lower = d$lower, upper = d$upper, zero = TRUE,
     xlab = paste0("difference from ", d$baseline[1], " (model - baseline)"),
     group_name = group_name(d$method, d$k)
@@ -460,7 +460,7 @@ autoplot.prd_metrics <- function(object, statistics = NULL, ...) {
   has <- all(c("lower", "upper") %in% names(d))
   interval_plot(
     panel = factor(d$metric, levels = stats), row = d$model,
-    group = group_label(rep(NA_character_, nrow(d)), d$k),
+    group = group_label(rep(NA_character_, nrow(d)), d$k, d$metric),
     estimate = d$value,
     lower = if (has) d$lower else rep(NA_real_, nrow(d)),
     upper = if (has) d$upper else rep(NA_real_, nrow(d)),
@@ -479,12 +479,20 @@ interval_statistics <- function(statistics, present, default,
   intersect(statistics, present)
 }
 
-group_label <- function(method, k) {
+#' The legend's group of each row: the method, with its k when the rows
+#' hold several; a metric's k alone. The k of p_precision and p_recall is
+#' their ppr_k, and is named so.
+#' @noRd
+group_label <- function(method, k, metric = NULL) {
   m <- !is.na(method)
-  several_k <- length(unique(stats::na.omit(k))) > 1L
+  k_name <- rep("k = ", length(k))
+  if (!is.null(metric)) {
+    k_name[!m & metric %in% c("p_precision", "p_recall")] <- "ppr_k = "
+  }
+  several_k <- nrow(unique(data.frame(k_name, k)[!is.na(k), , drop = FALSE])) > 1L
   lab <- ifelse(m, as.character(method), "")
   if (several_k) {
-    lab <- ifelse(m, paste0(lab, " (k = ", k, ")"), paste0("k = ", k))
+    lab <- ifelse(m, paste0(lab, " (k = ", k, ")"), paste0(k_name, k))
   }
   lab[lab == ""] <- "estimate"
   lab

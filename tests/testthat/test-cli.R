@@ -503,6 +503,11 @@ test_that("--replicates, --metrics and --compare write what the R API computes",
   expect_equal(m$value, mref$value, tolerance = 1e-12)
   expect_equal(m$lower, mref$lower, tolerance = 1e-12)
   expect_equal(m$upper, mref$upper, tolerance = 1e-12)
+  # the k of p_precision and p_recall is their ppr_k, named as such
+  expect_identical(prdcurve:::cli_metrics_k(mref), "4; ppr_k = 4")
+  expect_identical(prdcurve:::cli_metrics_k(mref[mref$metric == "recall", ]), "4")
+  expect_identical(prdcurve:::cli_metrics_k(mref[mref$metric == "p_recall", ]),
+                   "ppr_k = 4")
   # the comparison: prd_compare() of the curves, and of the metrics
   cref <- as.data.frame(prd_compare(ref, baseline = "gen"))
   cmp <- utils::read.csv(paste0(out, "-compare.csv"))

@@ -313,6 +313,28 @@ test_that("autoplot() of a metric table: a point and an interval per model", {
   expect_equal(sort(b0$data[[1]]$x), sort(m0$value))
 })
 
+test_that("the legend names the k of p_precision and p_recall ppr_k", {
+  skip_if_not_installed("ggplot2")
+  m <- new_prd_metrics(tibble::tibble(
+    model = c("a", "b", "a", "b"),
+    metric = c("recall", "recall", "p_recall", "p_recall"),
+    k = c(5L, 5L, 4L, 4L), value = c(0.6, 0.7, 0.9, 1)))
+  p <- ggplot2::autoplot(m)
+  b <- ggplot2::ggplot_build(p)
+  expect_setequal(b$plot$scales$get_scales("colour")$get_labels(),
+                  c("k = 5", "ppr_k = 4"))
+  expect_identical(prdcurve:::group_label(rep(NA, 4), m$k, m$metric),
+                   c("k = 5", "k = 5", "ppr_k = 4", "ppr_k = 4"))
+  # one k for every metric: a single group
+  expect_identical(prdcurve:::group_label(rep(NA, 2), c(5L, 5L),
+                                          c("recall", "precision")),
+                   c("estimate", "estimate"))
+  # a curve's method keeps its k, whatever its statistic
+  expect_identical(prdcurve:::group_label(c("knn", "knn"), c(3L, 5L),
+                                          c("auc", "auc")),
+                   c("knn (k = 3)", "knn (k = 5)"))
+})
+
 test_that("a metric panel whose values nearly agree gets a readable axis", {
   skip_if_not_installed("ggplot2")
   # values 1 - 8e-9 and 1 (p_recall of two models in 256 dimensions): a
