@@ -387,9 +387,17 @@ check_same_columns <- function(real, generated, arg_1 = "real",
                                arg_2 = "generated",
                                call = rlang::caller_env()) {
   if (ncol(real) != ncol(generated)) {
+    # named columns: say which ones one set has and the other lacks (an
+    # id column of whole numbers is numeric, and so kept as a feature)
+    only_1 <- setdiff(colnames(real), colnames(generated))
+    only_2 <- setdiff(colnames(generated), colnames(real))
+    named <- !is.null(colnames(real)) && !is.null(colnames(generated))
     prd_abort(c(
       "{.arg {arg_1}} and {.arg {arg_2}} must have the same number of columns (features).",
-      "x" = "{.arg {arg_1}} has {ncol(real)}, {.arg {arg_2}} has {ncol(generated)}."
+      "x" = "{.arg {arg_1}} has {ncol(real)}, {.arg {arg_2}} has {ncol(generated)}.",
+      "i" = if (named && length(only_1)) "Only {.arg {arg_1}} has {.field {utils::head(only_1, 4)}}{if (length(only_1) > 4) ', ...' else ''}.",
+      "i" = if (named && length(only_2)) "Only {.arg {arg_2}} has {.field {utils::head(only_2, 4)}}{if (length(only_2) > 4) ', ...' else ''}.",
+      "i" = if (named && length(c(only_1, only_2))) "Drop the columns that are not features, choose the features with {.arg features}, or name an identifier column with {.arg id}."
     ), "columns", call = call)
   }
   n1 <- colnames(real)

@@ -46,6 +46,14 @@ test_that("column counts and orders must match", {
   a <- data.frame(u = x[, 1], v = x[, 2])
   b <- data.frame(v = y[, 2], u = y[, 1])
   expect_error(prd_curve(a, b), class = "prdcurve_error_columns")
+  # named columns: the error names those only one set has
+  g <- data.frame(id = seq_len(nrow(y)), u = y[, 1], v = y[, 2])
+  err <- expect_error(suppressWarnings(prd_curve(a, g)),
+                      class = "prdcurve_error_columns")
+  expect_match(conditionMessage(err), "Only `generated` has id", fixed = TRUE)
+  expect_no_match(conditionMessage(err), "Only `real`", fixed = TRUE)
+  err <- expect_error(prd_curve(x, cbind(y, 1)), class = "prdcurve_error_columns")
+  expect_no_match(conditionMessage(err), "Only", fixed = TRUE)
 })
 
 test_that("k must be whole numbers that fit the set sizes", {
