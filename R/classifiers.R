@@ -41,8 +41,12 @@ cov_parts <- function(Xf, Yf) {
     ff <- c(xx = sum(Sx^2), yy = sum(Sy^2), xy = sum(Sx * Sy))
     G <- NULL
   }
-  rx <- rowSums(Ax^2)
-  ry <- rowSums(Ay^2)
+  # the rows' squared norms in one threaded pass (no n x d square)
+  sq <- function(A) {
+    .Call(ffi_row_scores, A, seq_len(nrow(A)), numeric(d), numeric(d))$dist
+  }
+  rx <- sq(Ax)
+  ry <- sq(Ay)
   list(nx = nx, ny = ny, d = d, mx = mx, my = my, Ax = Ax, Ay = Ay,
        dual = dual, G = G, Sx = Sx, Sy = Sy, ff = ff,
        tr = c(x = sum(rx) / nx, y = sum(ry) / ny),
@@ -137,8 +141,13 @@ fit_linear <- function(p, call = rlang::caller_env()) {
   w <- drop(sol$solve(p$my - p$mx))
   centre <- (p$mx + p$my) / 2
   list(score = function(Z) drop(Z %*% w) - sum(centre * w),
-       shrinkage = lw$rho)
+       shrinkage = lw$rho, w = w, centre = centre)
 }
+
+#' The fitted family's settings reported in prd_curve_info()'s details: the
+#' fit's list without its scoring function and coefficients.
+#' @noRd
+fit_settings <- function(f) f[setdiff(names(f), c("score", "w", "centre"))]
 
 #' Fit the regularised quadratic discriminant (Friedman 1989) in closed
 #' form: for each set k, first toward the pooled covariance rescaled to the
@@ -256,14 +265,20 @@ fit_stacked <- function(Xf, Yf, call = rlang::caller_env()) {
     lin <- fit_linear(p, call = call)
     mx <- p$mx
     my <- p$my
-    feat <- function(Z) {
-      rx <- rowSums((Z - rep(mx, each = nrow(Z)))^2)
-      ry <- rowSums((Z - rep(my, each = nrow(Z)))^2)
-      cbind(lin$score(Z), log(rx + 1e-300), log(ry + 1e-300))
+    # the discriminant's score (z - mu_X)' w + (mu_X - centre)' w and the
+    # two squared distances, in one threaded pass per centre over the rows
+    # `rows` of Z (no copies of the rows)
+    at_mx <- sum((mx - lin$centre) * lin$w)
+    feat <- function(Z, rows = seq_len(nrow(Z))) {
+      if (!is.double(Z)) storage.mode(Z) <- "double"
+      rows <- as.integer(rows)
+      a <- .Call(ffi_row_scores, Z, rows, mx, lin$w)
+      b <- .Call(ffi_row_scores, Z, rows, my, lin$w)
+      cbind(a$proj + at_mx, log(a$dist + 1e-300), log(b$dist + 1e-300))
     }
     o <- 3L - v
-    Fx <- feat(Xf[hx[[o]], , drop = FALSE])
-    Fy <- feat(Yf[hy[[o]], , drop = FALSE])
+    Fx <- feat(Xf, hx[[o]])
+    Fy <- feat(Yf, hy[[o]])
     b <- spline_basis_fit(rbind(Fx, Fy))
     beta <- logistic_ridge(b$basis(rbind(Fx, Fy)),
                            c(rep(0, nrow(Fx)), rep(1, nrow(Fy))),
@@ -338,21 +353,19 @@ fitted_scores <- function(real, generated, s, families,
                           call = rlang::caller_env()) {
   if (!length(families)) return(list(scores = list(), details = list()))
   fit_one <- function(fx, fy, ex, ey) {
-    p <- if (length(setdiff(families, "stacked"))) {
-      cov_parts(real[fx, , drop = FALSE], generated[fy, , drop = FALSE])
-    }
+    # each subset copied once for every family
+    Xf <- real[fx, , drop = FALSE]
+    Yf <- generated[fy, , drop = FALSE]
+    p <- if (length(setdiff(families, "stacked"))) cov_parts(Xf, Yf)
+    Xe <- real[ex, , drop = FALSE]
+    Ye <- generated[ey, , drop = FALSE]
     out <- list()
     for (fam in families) {
       f <- switch(fam, linear = fit_linear(p, call = call),
                   quadratic = fit_quadratic(p, call = call),
-                  stacked = fit_stacked(real[fx, , drop = FALSE],
-                                        generated[fy, , drop = FALSE],
-                                        call = call))
-      out[[fam]] <- list(
-        real = f$score(real[ex, , drop = FALSE]),
-        gen = f$score(generated[ey, , drop = FALSE]),
-        settings = f[setdiff(names(f), "score")]
-      )
+                  stacked = fit_stacked(Xf, Yf, call = call))
+      out[[fam]] <- list(real = f$score(Xe), gen = f$score(Ye),
+                         settings = fit_settings(f))
     }
     out
   }
