@@ -1,0 +1,97 @@
+# The R Markdown report template (inst/rmarkdown/templates/prdcurve-report):
+# rendered from feature files it shows the numbers prd_curve(),
+# prd_compare() and manifold_metrics() give with the same seed.
+
+report_skeleton <- function() {
+  system.file("rmarkdown", "templates", "prdcurve-report", "skeleton",
+              "skeleton.Rmd", package = "prdcurve")
+}
+
+render_report <- function(dir, params) {
+  rmd <- file.path(dir, "report.Rmd")
+  file.copy(report_skeleton(), rmd, overwrite = TRUE)
+  out <- rmarkdown::render(rmd, params = params, quiet = TRUE,
+                           envir = new.env(), intermediates_dir = dir)
+  paste(readLines(out, warn = FALSE), collapse = "\n")
+}
+
+interval_text <- function(v, lo, hi) sprintf("%.3f [%.3f, %.3f]", v, lo, hi)
+
+test_that("the report template is found by rmarkdown::draft()", {
+  skip_if_not_installed("rmarkdown")
+  expect_true(nzchar(report_skeleton()))
+  dir <- withr::local_tempdir()
+  path <- rmarkdown::draft(file.path(dir, "my-report.Rmd"),
+                           template = "prdcurve-report",
+                           package = "prdcurve", edit = FALSE)
+  expect_identical(readLines(path), readLines(report_skeleton()))
+})
+
+test_that("a report from float32 .npy and .npz files shows the package's numbers", {
+  skip_if_not_installed("rmarkdown")
+  skip_if_not_installed("ggplot2")
+  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  dir <- withr::local_tempdir()
+  set.seed(11)
+  d <- 6
+  real <- matrix(rnorm(300 * d), ncol = d)
+  good <- matrix(rnorm(300 * d), ncol = d)
+  wide <- matrix(rnorm(300 * d, sd = 1.5), ncol = d)
+  write_npy(real, file.path(dir, "real.npy"), dtype = "<f4")
+  write_npy(good, file.path(dir, "good.npy"), dtype = "<f4")
+  write_npz(list(wide = wide, other = good), file.path(dir, "models.npz"),
+            dtype = "<f4")
+  html <- render_report(dir, list(
+    real = file.path(dir, "real.npy"),
+    generated = c(good = file.path(dir, "good.npy"),
+                  wide = paste0(file.path(dir, "models.npz"), ":wide")),
+    replicates = 4, seed = 3, k = 4))
+  # the same computation in R, on the float32 values the files hold
+  models <- list(good = as_float32(good), wide = as_float32(wide))
+  set.seed(3)
+  cv <- prd_curve(as_float32(real), models, method = "tightest", replicates = 4)
+  s <- summary(cv)
+  for (i in seq_len(nrow(s))) {
+    expect_match(html, interval_text(s$auc[i], s$auc_lower[i], s$auc_upper[i]),
+                 fixed = TRUE)
+  }
+  cmp <- prd_compare(cv, baseline = "good")
+  cmp <- cmp[cmp$statistic == "auc", ]
+  expect_match(html, interval_text(cmp$estimate, cmp$lower, cmp$upper),
+               fixed = TRUE)
+  set.seed(3)
+  m <- manifold_metrics(as_float32(real), models, k = 4, replicates = 4)
+  rc <- m[m$model == "wide" & m$metric == "recall", ]
+  expect_match(html, interval_text(rc$value, rc$lower, rc$upper), fixed = TRUE)
+  # what it takes to reproduce it: the version and the files' checksums
+  expect_match(html, as.character(utils::packageVersion("prdcurve")),
+               fixed = TRUE)
+  expect_match(html, unname(tools::md5sum(file.path(dir, "models.npz"))),
+               fixed = TRUE)
+  expect_match(html, "Paired differences from good", fixed = TRUE)
+  expect_false(grepl("## Warning", html, fixed = TRUE))
+})
+
+test_that("the report runs on the bundled digits without files or intervals", {
+  skip_if_not_installed("rmarkdown")
+  skip_if_not_installed("ggplot2")
+  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  dir <- withr::local_tempdir()
+  html <- render_report(dir, list(replicates = 0, seed = 5))
+  expect_match(html, "the bundled <code>digits</code> data", fixed = TRUE)
+  # (grepl: a failure need not print the whole page)
+  expect_false(grepl("Paired differences", html, fixed = TRUE))
+  expect_false(grepl("## Warning", html, fixed = TRUE))
+  # the curves' areas: the model drawn from the real digits near 1, the one
+  # without the digits 3 and 4 (true maximal recall about 3/5) between, the
+  # noisy one far below
+  auc_of <- function(model) {
+    re <- paste0("<td align=\"left\">", model, "</td>\\s*<td align=\"left\">",
+                 "tightest</td>\\s*<td align=\"left\">([0-9.]+)</td>")
+    as.numeric(regmatches(html, regexec(re, html))[[1]][2])
+  }
+  expect_gt(auc_of("other_half"), 0.9)
+  expect_gt(auc_of("digits_0_2"), 0.4)
+  expect_lt(auc_of("digits_0_2"), 0.8)
+  expect_lt(auc_of("noisy"), auc_of("other_half") - 0.3)
+})
