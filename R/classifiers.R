@@ -19,13 +19,16 @@ neighbour_methods <- c("knn", "kde", "ipr", "coverage")
 #' Centred fit rows of both sets and the second moments the shrinkage needs
 #' @noRd
 cov_parts <- function(Xf, Yf) {
+  if (!is.double(Xf)) storage.mode(Xf) <- "double"
+  if (!is.double(Yf)) storage.mode(Yf) <- "double"
   nx <- nrow(Xf)
   ny <- nrow(Yf)
   d <- ncol(Xf)
   mx <- colMeans(Xf)
   my <- colMeans(Yf)
-  Ax <- Xf - rep(mx, each = nx)
-  Ay <- Yf - rep(my, each = ny)
+  # x - mu, the doubles of Xf - rep(mx, each = nx) in one threaded pass
+  Ax <- .Call(ffi_centre, Xf, mx)
+  Ay <- .Call(ffi_centre, Yf, my)
   dual <- d > nx + ny
   if (dual) {
     Gxx <- tcrossprod(Ax)

@@ -151,6 +151,20 @@ test_that("the fitted families are invariant to a common offset and scale", {
   expect_lt(max(abs(sc8 - sc0)), 1e-6 * max(abs(sc0)))
 })
 
+test_that("the C centring and row norms of cov_parts() are R's doubles", {
+  set.seed(4)
+  x <- matrix(rnorm(700 * 13, mean = 3), 700)
+  m <- colMeans(x)
+  expect_identical(.Call(prdcurve:::ffi_centre, x, m), x - rep(m, each = 700))
+  p <- cov_parts(x[1:300, ], x[301:700, ])
+  expect_identical(p$Ax, x[1:300, ] - rep(colMeans(x[1:300, ]), each = 300))
+  expect_equal(p$tr[["y"]], sum(p$Ay^2) / 400, tolerance = 1e-14)
+  # an integer matrix is taken as doubles
+  xi <- matrix(sample(-5:5, 60, TRUE), 12)
+  expect_identical(cov_parts(xi, xi)$Ax,
+                   cov_parts(xi + 0, xi + 0)$Ax)
+})
+
 test_that("the Ledoit-Wolf intensity equals the paper's formula", {
   s <- two_sets(40, 6, seed = 3)
   p <- cov_parts(s$x, s$y)
