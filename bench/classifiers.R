@@ -6,15 +6,7 @@
 # shared machine the elapsed time depends on the other load, the CPU time
 # much less.
 #
-# Measured on an idle 2-core machine (load average 0.8), 0.5.0,
-# 10,000 per set, d = 2,048, medians of 3 (elapsed; CPU), ratio to knn:
-#   knn 4.30 s; 7.76 s                            (ratio 1)
-#   linear 1.89 s; 3.03 s                         (0.44; 0.39)
-#   quadratic 3.40 s; 5.98 s                      (0.79; 0.77)
-#   stacked 3.91 s; 5.95 s                        (0.91; 0.77)
-#   tightest (linear, quadratic) 3.48 s; 6.19 s   (0.81; 0.80)
-#   tightest (linear, quadratic, knn)             (1.49; 1.53)
-#   tightest (default, seven families) 11.48 s    (2.67; 2.60)
+# The measured tables are in bench/results.md ("Time of each curve family").
 # The quadratic's cost is two d x d covariances of 5,000 rows, two
 # Cholesky factors and inverses, and one product of the 10,000 evaluation
 # rows with a d x d matrix, all in double precision (the engine's products
