@@ -217,11 +217,15 @@ fit_quadratic <- function(p, call = rlang::caller_env()) {
       0.5 * (fx$sol$logdet - fy$sol$logdet)
     return(list(
       score = function(Z) {
+        if (!is.double(Z)) storage.mode(Z) <- "double"
+        Z <- .Call(ffi_centre, Z, ctr)
         out <- numeric(nrow(Z))
+        # (blocks of 4,096 rows bound the product's memory)
         for (i0 in seq(1L, nrow(Z), by = 4096L)) {
-          idx <- i0:min(nrow(Z), i0 + 4095L)
-          z <- Z[idx, , drop = FALSE] - rep(ctr, each = length(idx))
-          out[idx] <- 0.5 * rowSums((z %*% D) * z) - drop(z %*% h)
+          z <- if (nrow(Z) <= 4096L) Z else
+            Z[i0:min(nrow(Z), i0 + 4095L), , drop = FALSE]
+          idx <- i0 - 1L + seq_len(nrow(z))
+          out[idx] <- 0.5 * .Call(ffi_row_dot, z %*% D, z) - drop(z %*% h)
         }
         out + const
       },

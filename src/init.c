@@ -19,6 +19,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_row_scores", (DL_FUNC) &ffi_row_scores, 4},
   {"ffi_row_keys", (DL_FUNC) &ffi_row_keys, 1},
   {"ffi_centre", (DL_FUNC) &ffi_centre, 2},
+  {"ffi_row_dot", (DL_FUNC) &ffi_row_dot, 2},
   {NULL, NULL, 0}
 };
 

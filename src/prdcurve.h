@@ -277,6 +277,7 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
 SEXP ffi_scan(SEXP x);
 SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w);
 SEXP ffi_centre(SEXP x, SEXP centre);
+SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_row_keys(SEXP x);
 void prd_row_scores(const double *X, int n, int d, const int *rows, int m,
                     const double *c, const double *w, double *dist,

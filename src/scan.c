@@ -248,3 +248,34 @@ SEXP ffi_centre(SEXP x, SEXP centre) {
   UNPROTECT(1);
   return out;
 }
+
+typedef struct {
+  const double *A, *B;
+  int n, d;
+  double *out;
+} dot_ctx;
+
+static void dot_fn(void *p, int i0, int i1) {
+  dot_ctx *a = (dot_ctx *) p;
+  for (int i = i0; i < i1; i++) a->out[i] = 0.0;
+  for (int l = 0; l < a->d; l++) {
+    const double *ca = a->A + (size_t) l * a->n, *cb = a->B + (size_t) l * a->n;
+    for (int i = i0; i < i1; i++) a->out[i] += ca[i] * cb[i];
+  }
+}
+
+/* .Call(ffi_row_dot, A, B): the n values sum_l A[i, l] B[i, l] of two
+ * n x d matrices (rowSums(A * B) without the n x d product), each summed
+ * in the order of l, in row blocks shared among the engine's threads. */
+SEXP ffi_row_dot(SEXP A, SEXP B) {
+  if (!Rf_isReal(A) || !Rf_isMatrix(A) || !Rf_isReal(B) || !Rf_isMatrix(B))
+    Rf_error("ffi_row_dot: bad argument types");
+  int n = Rf_nrows(A), d = Rf_ncols(A);
+  if (Rf_nrows(B) != n || Rf_ncols(B) != d)
+    Rf_error("ffi_row_dot: `A` and `B` must have the same dimensions");
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+  dot_ctx a = {REAL_RO(A), REAL_RO(B), n, d, REAL(out)};
+  row_blocks(n, (int64_t) n * d / 8, dot_fn, &a);
+  UNPROTECT(1);
+  return out;
+}

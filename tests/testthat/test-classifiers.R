@@ -159,6 +159,11 @@ test_that("the C centring and row norms of cov_parts() are R's doubles", {
   p <- cov_parts(x[1:300, ], x[301:700, ])
   expect_identical(p$Ax, x[1:300, ] - rep(colMeans(x[1:300, ]), each = 300))
   expect_equal(p$tr[["y"]], sum(p$Ay^2) / 400, tolerance = 1e-14)
+  # the quadratic form's row sums: rowSums(A * B) without the product
+  b <- matrix(rnorm(700 * 13), 700)
+  expect_equal(.Call(prdcurve:::ffi_row_dot, x, b), rowSums(x * b),
+               tolerance = 1e-13)
+  expect_error(.Call(prdcurve:::ffi_row_dot, x, b[-1, ]), "same dimensions")
   # an integer matrix is taken as doubles
   xi <- matrix(sample(-5:5, 60, TRUE), 12)
   expect_identical(cov_parts(xi, xi)$Ax,
