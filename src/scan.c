@@ -2,8 +2,9 @@
  * input check (finite values, largest magnitude) and the per-row scores
  * of the simple classifiers that check a neighbour family (distance to a
  * centre, projection on a direction; the engine's squared norms about its
- * centre use the same loop), and the centring of the fitted families'
- * covariances. Each reads the n x d column-major
+ * centre use the same loop), and for the fitted families the centring
+ * of their rows and the row sums of their quadratic form. Each reads the
+ * n x d column-major
  * matrix once, without the n x d temporaries the same in R allocates
  * (in R the two took 0.54 s and 0.71 s of a 5.9 s four-curve call at
  * 10,000 x 2,048, bench/results.md). */
