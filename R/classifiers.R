@@ -16,19 +16,34 @@
 fitted_methods <- c("linear", "quadratic", "stacked")
 neighbour_methods <- c("knn", "kde", "ipr", "coverage")
 
-#' Centred fit rows of both sets and the second moments the shrinkage needs
+#' Centred fit rows of both sets and the second moments the shrinkage
+#' needs: the rows `rx` of Xf and `ry` of Yf (NULL: every row), read in
+#' place (the means are colMeans() of those rows, the centred rows the
+#' doubles of Xf[rx, ] - rep(mx, each = nx), without copies of the rows)
 #' @noRd
-cov_parts <- function(Xf, Yf) {
+cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
   if (!is.double(Xf)) storage.mode(Xf) <- "double"
   if (!is.double(Yf)) storage.mode(Yf) <- "double"
-  nx <- nrow(Xf)
-  ny <- nrow(Yf)
   d <- ncol(Xf)
-  mx <- colMeans(Xf)
-  my <- colMeans(Yf)
-  # x - mu, the doubles of Xf - rep(mx, each = nx) in one threaded pass
-  Ax <- .Call(ffi_centre, Xf, mx)
-  Ay <- .Call(ffi_centre, Yf, my)
+  centred <- function(X, rows) {
+    if (is.null(rows)) {
+      m <- colMeans(X)
+      return(list(m = m, A = .Call(ffi_centre, X, m, NULL)))
+    }
+    rows <- as.integer(rows)
+    m <- .Call(ffi_col_means, X, rows)
+    list(m = m, A = .Call(ffi_centre, X, m, rows))
+  }
+  cx <- centred(Xf, rx)
+  cy <- centred(Yf, ry)
+  rm(Xf, Yf)
+  mx <- cx$m
+  my <- cy$m
+  Ax <- cx$A
+  Ay <- cy$A
+  rm(cx, cy)
+  nx <- nrow(Ax)
+  ny <- nrow(Ay)
   dual <- d > nx + ny
   if (dual) {
     Gxx <- tcrossprod(Ax)
@@ -143,8 +158,22 @@ fit_linear <- function(p, call = rlang::caller_env()) {
                     call = call)
   w <- drop(sol$solve(p$my - p$mx))
   centre <- (p$mx + p$my) / 2
-  list(score = function(Z) drop(Z %*% w) - sum(centre * w),
-       shrinkage = lw$rho, w = w, centre = centre)
+  list(score = linear_score(w, centre), shrinkage = lw$rho, w = w,
+       centre = centre)
+}
+
+#' The linear discriminant's score (z - centre)' w of the rows `rows` of Z
+#' (NULL: every row), read in place; a function that keeps only w and the
+#' centre (not the fit's covariances).
+#' @noRd
+linear_score <- function(w, centre) {
+  force(w)
+  force(centre)
+  function(Z, rows = NULL) {
+    if (!is.double(Z)) storage.mode(Z) <- "double"
+    rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
+    .Call(ffi_row_scores, Z, rows, centre, w)$proj
+  }
 }
 
 #' The fitted family's settings reported in prd_curve_info()'s details: the
@@ -216,25 +245,14 @@ fit_quadratic <- function(p, call = rlang::caller_env()) {
     const <- 0.5 * (sum(mx * hx) - sum(my * hy)) +
       0.5 * (fx$sol$logdet - fy$sol$logdet)
     return(list(
-      score = function(Z) {
-        if (!is.double(Z)) storage.mode(Z) <- "double"
-        Z <- .Call(ffi_centre, Z, ctr)
-        out <- numeric(nrow(Z))
-        # (blocks of 4,096 rows bound the product's memory)
-        for (i0 in seq(1L, nrow(Z), by = 4096L)) {
-          z <- if (nrow(Z) <= 4096L) Z else
-            Z[i0:min(nrow(Z), i0 + 4095L), , drop = FALSE]
-          idx <- i0 - 1L + seq_len(nrow(z))
-          out[idx] <- 0.5 * .Call(ffi_row_dot, z %*% D, z) - drop(z %*% h)
-        }
-        out + const
-      },
+      score = quadratic_score(D, h, ctr, const),
       pooling = c(real = fx$pooling, generated = fy$pooling),
       shrinkage = c(real = fx$shrinkage, generated = fy$shrinkage)
     ))
   }
   list(
-    score = function(Z) {
+    score = function(Z, rows = NULL) {
+      if (!is.null(rows)) Z <- Z[rows, , drop = FALSE]
       qx <- fx$sol$quad(Z - rep(p$mx, each = nrow(Z)))
       qy <- fy$sol$quad(Z - rep(p$my, each = nrow(Z)))
       0.5 * (qx - qy) + 0.5 * (fx$sol$logdet - fy$sol$logdet)
@@ -242,6 +260,31 @@ fit_quadratic <- function(p, call = rlang::caller_env()) {
     pooling = c(real = fx$pooling, generated = fy$pooling),
     shrinkage = c(real = fx$shrinkage, generated = fy$shrinkage)
   )
+}
+
+#' The quadratic discriminant's score u' D u / 2 - u' h + const, u = z -
+#' ctr, of the rows `rows` of Z (NULL: every row), centred in one pass
+#' without a copy of the rows; a function that keeps only D, h, ctr and
+#' const.
+#' @noRd
+quadratic_score <- function(D, h, ctr, const) {
+  force(D)
+  force(h)
+  force(ctr)
+  force(const)
+  function(Z, rows = NULL) {
+    if (!is.double(Z)) storage.mode(Z) <- "double"
+    Z <- .Call(ffi_centre, Z, ctr, if (!is.null(rows)) as.integer(rows))
+    out <- numeric(nrow(Z))
+    # (blocks of 4,096 rows bound the product's memory)
+    for (i0 in seq(1L, nrow(Z), by = 4096L)) {
+      z <- if (nrow(Z) <= 4096L) Z else
+        Z[i0:min(nrow(Z), i0 + 4095L), , drop = FALSE]
+      idx <- i0 - 1L + seq_len(nrow(z))
+      out[idx] <- 0.5 * .Call(ffi_row_dot, z %*% D, z) - drop(z %*% h)
+    }
+    out + const
+  }
 }
 
 #' Fit the stacked classifier (SPEC.md section 7): a logistic regression
@@ -257,43 +300,56 @@ fit_quadratic <- function(p, call = rlang::caller_env()) {
 #' on a mean shift, which "tightest" also holds. Its cost is about that of
 #' "linear" (two fits on half the rows, O(n d) features).
 #' @noRd
-fit_stacked <- function(Xf, Yf, call = rlang::caller_env()) {
-  halves <- function(n) list(seq.int(1L, n, by = 2L), seq.int(2L, n, by = 2L))
-  hx <- halves(nrow(Xf))
-  hy <- halves(nrow(Yf))
+fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
+                        call = rlang::caller_env()) {
+  if (!is.double(Xf)) storage.mode(Xf) <- "double"
+  if (!is.double(Yf)) storage.mode(Yf) <- "double"
+  rx <- if (is.null(rx)) seq_len(nrow(Xf)) else as.integer(rx)
+  ry <- if (is.null(ry)) seq_len(nrow(Yf)) else as.integer(ry)
+  halves <- function(r) {
+    list(r[seq.int(1L, length(r), by = 2L)], r[seq.int(2L, length(r), by = 2L)])
+  }
+  hx <- halves(rx)
+  hy <- halves(ry)
   if (min(lengths(hx), lengths(hy)) < 2L) {
     prd_abort(c(
       "{.val stacked} needs at least 4 fit rows per set (two folds of 2).",
-      "x" = "A set has {min(nrow(Xf), nrow(Yf))} fit row{?s}."
+      "x" = "A set has {min(length(rx), length(ry))} fit row{?s}."
     ), "split", call = call)
   }
   parts <- lapply(1:2, function(v) {
-    p <- cov_parts(Xf[hx[[v]], , drop = FALSE], Yf[hy[[v]], , drop = FALSE])
+    p <- cov_parts(Xf, Yf, hx[[v]], hy[[v]])
     lin <- fit_linear(p, call = call)
     mx <- p$mx
     my <- p$my
+    rm(p) # (the part's function keeps this frame: not the covariances)
+    w <- lin$w
     # the discriminant's score (z - mu_X)' w + (mu_X - centre)' w and the
     # two squared distances, in one threaded pass per centre over the rows
     # `rows` of Z (no copies of the rows)
-    at_mx <- sum((mx - lin$centre) * lin$w)
-    feat <- function(Z, rows = seq_len(nrow(Z))) {
+    at_mx <- sum((mx - lin$centre) * w)
+    rm(lin)
+    feat <- function(Z, rows = NULL) {
       if (!is.double(Z)) storage.mode(Z) <- "double"
-      rows <- as.integer(rows)
-      a <- .Call(ffi_row_scores, Z, rows, mx, lin$w)
-      b <- .Call(ffi_row_scores, Z, rows, my, lin$w)
+      rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
+      a <- .Call(ffi_row_scores, Z, rows, mx, w)
+      b <- .Call(ffi_row_scores, Z, rows, my, w)
       cbind(a$proj + at_mx, log(a$dist + 1e-300), log(b$dist + 1e-300))
     }
     o <- 3L - v
-    Fx <- feat(Xf, hx[[o]])
-    Fy <- feat(Yf, hy[[o]])
-    b <- spline_basis_fit(rbind(Fx, Fy))
-    beta <- logistic_ridge(b$basis(rbind(Fx, Fy)),
-                           c(rep(0, nrow(Fx)), rep(1, nrow(Fy))),
-                           weights = c(rep(0.5 / nrow(Fx), nrow(Fx)),
-                                       rep(0.5 / nrow(Fy), nrow(Fy))))
-    function(Z) drop(b$basis(feat(Z)) %*% beta)
+    F <- rbind(feat(Xf, hx[[o]]), feat(Yf, hy[[o]]))
+    nfx <- length(hx[[o]])
+    nfy <- length(hy[[o]])
+    b <- spline_basis_fit(F)
+    beta <- logistic_ridge(b$basis(F), c(rep(0, nfx), rep(1, nfy)),
+                           weights = c(rep(0.5 / nfx, nfx),
+                                       rep(0.5 / nfy, nfy)))
+    rm(F)
+    function(Z, rows = NULL) drop(b$basis(feat(Z, rows)) %*% beta)
   })
-  list(score = function(Z) (parts[[1]](Z) + parts[[2]](Z)) / 2)
+  list(score = function(Z, rows = NULL) {
+    (parts[[1]](Z, rows) + parts[[2]](Z, rows)) / 2
+  })
 }
 
 #' Natural cubic spline bases (splines::ns) of the columns of F, with 3
@@ -360,19 +416,21 @@ fitted_scores <- function(real, generated, s, families,
                           call = rlang::caller_env()) {
   if (!length(families)) return(list(scores = list(), details = list()))
   fit_one <- function(fx, fy, ex, ey) {
-    # each subset copied once for every family
-    Xf <- real[fx, , drop = FALSE]
-    Yf <- generated[fy, , drop = FALSE]
-    p <- if (length(setdiff(families, "stacked"))) cov_parts(Xf, Yf)
-    Xe <- real[ex, , drop = FALSE]
-    Ye <- generated[ey, , drop = FALSE]
+    # the rows are read in place: no copies of the fit or evaluation rows
+    p <- if (length(setdiff(families, "stacked"))) {
+      cov_parts(real, generated, fx, fy)
+    }
     out <- list()
-    for (fam in families) {
+    for (i in seq_along(families)) {
+      fam <- families[i]
       f <- switch(fam, linear = fit_linear(p, call = call),
                   quadratic = fit_quadratic(p, call = call),
-                  stacked = fit_stacked(Xf, Yf, call = call))
-      out[[fam]] <- list(real = f$score(Xe), gen = f$score(Ye),
+                  stacked = fit_stacked(real, generated, fx, fy, call = call))
+      # the covariances go as soon as no family left needs them
+      if (!length(setdiff(families[-seq_len(i)], "stacked"))) p <- NULL
+      out[[fam]] <- list(real = f$score(real, ex), gen = f$score(generated, ey),
                          settings = fit_settings(f))
+      rm(f)
     }
     out
   }

@@ -276,7 +276,8 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
  * classifiers' scores) */
 SEXP ffi_scan(SEXP x);
 SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w);
-SEXP ffi_centre(SEXP x, SEXP centre);
+SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows);
+SEXP ffi_col_means(SEXP x, SEXP rows);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_row_keys(SEXP x);
 void prd_row_scores(const double *X, int n, int d, const int *rows, int m,

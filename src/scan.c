@@ -222,30 +222,64 @@ SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w) {
   return out;
 }
 
-/* .Call(ffi_centre, x, centre): the n x d matrix x - centre (centre[l]
- * taken from column l), the same doubles as R's x - rep(centre, each = n)
- * without the n x d vector of the centre; columns shared among the
+/* .Call(ffi_centre, x, centre, rows): the m x d matrix x[rows, ] - centre
+ * (centre[l] taken from column l; rows 1-based, NULL for every row), the
+ * same doubles as R's x[rows, ] - rep(centre, each = m) without the copy
+ * of the rows or the m x d vector of the centre; columns shared among the
  * engine's threads. */
-SEXP ffi_centre(SEXP x, SEXP centre) {
-  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre))
+SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
+      !(Rf_isNull(rows) || Rf_isInteger(rows)))
     Rf_error("ffi_centre: bad argument types");
   int n = Rf_nrows(x), d = Rf_ncols(x);
   if (Rf_length(centre) != d)
     Rf_error("ffi_centre: `centre` must have ncol(x) values");
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, d));
+  const int *r = Rf_isNull(rows) ? NULL : INTEGER_RO(rows);
+  int m = r ? Rf_length(rows) : n;
+  for (int i = 0; r && i < m; i++)
+    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
+      Rf_error("ffi_centre: row %d out of range", i + 1);
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, d));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);
-  int use = prd_threads_for((int64_t) n * d / 8, prd_threads_get());
+  int use = prd_threads_for((int64_t) m * d / 8, prd_threads_get());
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
   for (int l = 0; l < d; l++) {
     const double *col = X + (size_t) l * n;
-    double *dst = o + (size_t) l * n;
+    double *dst = o + (size_t) l * m;
     double cl = c[l];
-    for (int i = 0; i < n; i++) dst[i] = col[i] - cl;
+    if (r)
+      for (int i = 0; i < m; i++) dst[i] = col[r[i] - 1] - cl;
+    else
+      for (int i = 0; i < m; i++) dst[i] = col[i] - cl;
   }
   (void) use;
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_col_means, x, rows): colMeans(x[rows, ]) without the copy (the
+ * same long double sums in the order of the rows as R's colMeans()) */
+SEXP ffi_col_means(SEXP x, SEXP rows) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isInteger(rows))
+    Rf_error("ffi_col_means: bad argument types");
+  int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
+  const int *r = INTEGER_RO(rows);
+  for (int i = 0; i < m; i++)
+    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
+      Rf_error("ffi_col_means: row %d out of range", i + 1);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
+  const double *X = REAL_RO(x);
+  double *o = REAL(out);
+  for (int l = 0; l < d; l++) {
+    const double *col = X + (size_t) l * n;
+    long double sum = 0.0;
+    for (int i = 0; i < m; i++) sum += col[r[i] - 1];
+    sum /= m;
+    o[l] = (double) sum;
+  }
   UNPROTECT(1);
   return out;
 }

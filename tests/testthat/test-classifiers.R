@@ -155,7 +155,7 @@ test_that("the C centring and row norms of cov_parts() are R's doubles", {
   set.seed(4)
   x <- matrix(rnorm(700 * 13, mean = 3), 700)
   m <- colMeans(x)
-  expect_identical(.Call(prdcurve:::ffi_centre, x, m), x - rep(m, each = 700))
+  expect_identical(.Call(prdcurve:::ffi_centre, x, m, NULL), x - rep(m, each = 700))
   p <- cov_parts(x[1:300, ], x[301:700, ])
   expect_identical(p$Ax, x[1:300, ] - rep(colMeans(x[1:300, ]), each = 300))
   expect_equal(p$tr[["y"]], sum(p$Ay^2) / 400, tolerance = 1e-14)
