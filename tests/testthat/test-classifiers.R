@@ -159,6 +159,19 @@ test_that("the C centring and row norms of cov_parts() are R's doubles", {
   p <- cov_parts(x[1:300, ], x[301:700, ])
   expect_identical(p$Ax, x[1:300, ] - rep(colMeans(x[1:300, ]), each = 300))
   expect_equal(p$tr[["y"]], sum(p$Ay^2) / 400, tolerance = 1e-14)
+  # the rows read in place: the same doubles as the copies
+  rows <- c(5L, 700L, 3L, 3L, 41L)
+  expect_identical(.Call(prdcurve:::ffi_col_means, x, rows), colMeans(x[rows, ]))
+  expect_identical(.Call(prdcurve:::ffi_centre, x, m, rows),
+                   x[rows, ] - rep(m, each = length(rows)))
+  expect_error(.Call(prdcurve:::ffi_centre, x, m, c(1L, 701L)), "out of range")
+  expect_identical(cov_parts(x, x, 1:300, 301:700), p)
+  # the scoring functions keep their coefficients, not the covariances
+  expect_setequal(ls(environment(fit_linear(p)$score)), c("w", "centre"))
+  expect_setequal(ls(environment(fit_quadratic(p)$score)),
+                  c("D", "h", "ctr", "const"))
+  expect_identical(fit_linear(p)$score(x, 301:700),
+                   fit_linear(p)$score(x[301:700, ]))
   # the quadratic form's row sums: rowSums(A * B) without the product
   b <- matrix(rnorm(700 * 13), 700)
   expect_equal(.Call(prdcurve:::ffi_row_dot, x, b), rowSums(x * b),
