@@ -415,6 +415,12 @@ logistic_ridge <- function(B, y, weights, ridge = 1e-4, iter = 50L) {
 fitted_scores <- function(real, generated, s, families,
                           call = rlang::caller_env()) {
   if (!length(families)) return(list(scores = list(), details = list()))
+  # a step message on long fits (the engine's bar covers the distances;
+  # none inside the half-sample replicates, which have their own bar)
+  if (show_progress() && !isTRUE(getOption("prdcurve.in_replicates")) &&
+      (nrow(real) + nrow(generated)) * as.double(ncol(real)) >= 1e7) {
+    cli::cli_progress_step("Fitting the {.val {families}} classifier{?s}")
+  }
   fit_one <- function(fx, fy, ex, ey) {
     # the rows are read in place: no copies of the fit or evaluation rows
     p <- if (length(setdiff(families, "stacked"))) {

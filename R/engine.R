@@ -2,7 +2,7 @@
 # src/envelope.c). Inputs are already validated (validate.R).
 
 show_progress <- function() {
-  interactive() && isTRUE(getOption("prdcurve.progress", TRUE))
+  rlang::is_interactive() && isTRUE(getOption("prdcurve.progress", TRUE))
 }
 
 #' Whether the engine can compute its products in single precision (the

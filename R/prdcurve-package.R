@@ -80,7 +80,9 @@
 #'   `prdcurve_error_future` with the way to reset the plan.
 #'
 #' @section Options: `prdcurve.progress` (default `TRUE`) shows a cli
-#'   progress bar on long computations in interactive sessions.
+#'   progress bar on long computations in interactive sessions (the
+#'   distance engine's sweeps, the half-sample replicates) and a step
+#'   message while the fitted families are fitted on large sets.
 #'   `prdcurve.check_inputs` (default `TRUE`) warns about input that is
 #'   legal but probably a mistake (an id-like column, fewer rows than
 #'   columns, column scales that differ by more than a factor 100 from the

@@ -26,6 +26,9 @@ run_replicates <- function(real, gens, R, fun) {
     cli::cli_progress_bar("Half-sample replicates", total = 2 * P,
                           .envir = environment())
   }
+  # (the calls inside show no step messages of their own)
+  old <- options(prdcurve.in_replicates = TRUE)
+  on.exit(options(old), add = TRUE)
   # each half remembers its rows in the full set (a split given as rows
   # keeps the evaluation rows that fall in the half: split_rows_in_half())
   take <- function(x, rows) {

@@ -627,3 +627,23 @@ test_that("the combined curve is raised to the smallest PR curve above its readi
     expect_false(ok)
   }
 })
+
+test_that("long fits say so in interactive sessions, not inside replicates", {
+  rlang::local_interactive(TRUE)
+  set.seed(8)
+  # (2,500 + 2,500) rows x 2,000 columns: the 1e7 values of a long fit
+  x <- matrix(rnorm(2500 * 2000), 2500)
+  y <- matrix(rnorm(2500 * 2000), 2500)
+  sp <- new_split(list(1:1250, 1:1250), list(1251:2500, 1251:2500), 0.5)
+  expect_message(fitted_scores(x, y, sp, "linear"), "Fitting",
+                 class = "cliMessage")
+  # a small fit, inside the replicates, or with the option off: silent
+  expect_no_message(fitted_scores(x[1:400, 1:50], y[1:400, 1:50],
+                                  new_split(list(1:200, 1:200),
+                                            list(201:400, 201:400), 0.5),
+                                  "linear"))
+  withr::local_options(prdcurve.in_replicates = TRUE)
+  expect_no_message(fitted_scores(x, y, sp, "linear"))
+  withr::local_options(prdcurve.in_replicates = NULL, prdcurve.progress = FALSE)
+  expect_no_message(fitted_scores(x, y, sp, "linear"))
+})
