@@ -95,3 +95,32 @@ test_that("the report runs on the bundled digits without files or intervals", {
   expect_lt(auc_of("digits_0_2"), 0.8)
   expect_lt(auc_of("noisy"), auc_of("other_half") - 0.3)
 })
+
+test_that("a report from tables with id and label columns reads the features", {
+  skip_if_not_installed("rmarkdown")
+  skip_if_not_installed("ggplot2")
+  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  dir <- withr::local_tempdir()
+  set.seed(12)
+  table_of <- function(x) {
+    data.frame(id = seq_len(nrow(x)), label = sample(c("cat", "dog"), nrow(x), TRUE),
+               stats::setNames(as.data.frame(x), paste0("f", seq_len(ncol(x)))))
+  }
+  real <- matrix(rnorm(400 * 5), ncol = 5)
+  gen <- matrix(rnorm(400 * 5, mean = 0.3), ncol = 5)
+  utils::write.csv(table_of(real), file.path(dir, "real.csv"), row.names = FALSE)
+  utils::write.csv(table_of(gen), file.path(dir, "gen.csv"), row.names = FALSE)
+  html <- render_report(dir, list(
+    real = file.path(dir, "real.csv"),
+    generated = c(shifted = file.path(dir, "gen.csv")),
+    features = 'starts_with("f")', id = "id", replicates = 0, seed = 4))
+  set.seed(4)
+  cv <- prd_curve(unname(real), list(shifted = unname(gen)))
+  re <- paste0("<td align=\"left\">shifted</td>\\s*<td align=\"left\">",
+               "tightest</td>\\s*<td align=\"left\">([0-9.]+)</td>")
+  expect_identical(regmatches(html, regexec(re, html))[[1]][2],
+                   sprintf("%.3f", summary(cv)$auc))
+  # the id column is not a feature: no warning about it, 5 features
+  expect_false(grepl("## Warning", html, fixed = TRUE))
+  expect_match(html, "<td align=\"left\">real</td>\\s*<td align=\"right\">400</td>\\s*<td align=\"right\">5</td>")
+})
