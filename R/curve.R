@@ -150,6 +150,13 @@
 #'   the discriminant was fitted on. Its discriminant sees half the fit
 #'   rows, so in high dimension it is looser than `"linear"` on a mean
 #'   shift.
+#'
+#'   The fitted families' scores come from R's BLAS and LAPACK: with
+#'   another BLAS, or another count of its threads, they can differ in the
+#'   last bits (about 1e-15 of their size: OpenBLAS splits a long
+#'   `crossprod()` between its threads), which moves a threshold only
+#'   between two scores that close. The neighbour families' decisions are
+#'   exact whatever the threads.
 #' * `"tightest"`: the evaluation rows of each set are halved at random
 #'   (R's RNG); at each \eqn{\lambda} the family with the lowest
 #'   \eqn{\hat\alpha_\lambda} on one half is read on the other half, the
