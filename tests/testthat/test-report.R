@@ -15,6 +15,12 @@ render_report <- function(dir, params) {
   paste(readLines(out, warn = FALSE), collapse = "\n")
 }
 
+skip_if_cannot_render <- function() {
+  skip_if_not_installed("rmarkdown")
+  skip_if_not_installed("ggplot2")
+  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+}
+
 interval_text <- function(v, lo, hi) sprintf("%.3f [%.3f, %.3f]", v, lo, hi)
 
 test_that("the report template is found by rmarkdown::draft()", {
@@ -28,9 +34,7 @@ test_that("the report template is found by rmarkdown::draft()", {
 })
 
 test_that("a report from float32 .npy and .npz files shows the package's numbers", {
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("ggplot2")
-  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  skip_if_cannot_render()
   dir <- withr::local_tempdir()
   set.seed(11)
   d <- 6
@@ -73,9 +77,7 @@ test_that("a report from float32 .npy and .npz files shows the package's numbers
 })
 
 test_that("the report runs on the bundled digits without files or intervals", {
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("ggplot2")
-  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  skip_if_cannot_render()
   dir <- withr::local_tempdir()
   html <- render_report(dir, list(replicates = 0, seed = 5))
   expect_match(html, "the bundled <code>digits</code> data", fixed = TRUE)
@@ -97,9 +99,7 @@ test_that("the report runs on the bundled digits without files or intervals", {
 })
 
 test_that("a report from tables with id and label columns reads the features", {
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("ggplot2")
-  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  skip_if_cannot_render()
   dir <- withr::local_tempdir()
   set.seed(12)
   table_of <- function(x) {
