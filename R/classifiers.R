@@ -26,11 +26,7 @@ cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
   if (!is.double(Yf)) storage.mode(Yf) <- "double"
   d <- ncol(Xf)
   centred <- function(X, rows) {
-    if (is.null(rows)) {
-      m <- colMeans(X)
-      return(list(m = m, A = .Call(ffi_centre, X, m, NULL)))
-    }
-    rows <- as.integer(rows)
+    rows <- if (is.null(rows)) seq_len(nrow(X)) else as.integer(rows)
     m <- .Call(ffi_col_means, X, rows)
     list(m = m, A = .Call(ffi_centre, X, m, rows))
   }
@@ -61,7 +57,7 @@ cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
   }
   # the rows' squared norms in one threaded pass (no n x d square)
   sq <- function(A) {
-    .Call(ffi_row_scores, A, seq_len(nrow(A)), numeric(d), numeric(d))$dist
+    .Call(ffi_row_scores, A, seq_len(nrow(A)), numeric(d), NULL)$dist
   }
   rx <- sq(Ax)
   ry <- sq(Ay)
@@ -333,7 +329,7 @@ fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
       if (!is.double(Z)) storage.mode(Z) <- "double"
       rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
       a <- .Call(ffi_row_scores, Z, rows, mx, w)
-      b <- .Call(ffi_row_scores, Z, rows, my, w)
+      b <- .Call(ffi_row_scores, Z, rows, my, NULL)
       cbind(a$proj + at_mx, log(a$dist + 1e-300), log(b$dist + 1e-300))
     }
     o <- 3L - v
@@ -723,10 +719,8 @@ check_neighbour_family <- function(x, real, generated, splits,
 #' without a split, from the other fold).
 #' @noRd
 simple_scores <- function(real, generated, s) {
-  # means and scores without copies of the rows (one product, one pass)
-  sub_mean <- function(x, rows) {
-    drop(crossprod(x, tabulate(rows, nrow(x)) / length(rows)))
-  }
+  # means and scores without copies of the rows (one pass each, in C)
+  sub_mean <- function(x, rows) .Call(ffi_col_means, x, as.integer(rows))
   one <- function(fx, fy, ex, ey) {
     mx <- sub_mean(real, fx)
     w <- sub_mean(generated, fy) - mx

@@ -1041,9 +1041,10 @@ check_sample_traps <- function(sets, k, split = 0, angles = 0L,
   dup <- vapply(seq_along(all_sets), function(i) {
     # (the keys prepare_samples() computed, in the same order of sets)
     keys <- sets$keys[[i]]
-    m <- if (is.null(keys) || nrow(keys) != nrow(all_sets[[i]]))
-      row_multiplicity(all_sets[[i]]) else
-      row_multiplicity(all_sets[[i]], keys)
+    if (is.null(keys) || nrow(keys) != nrow(all_sets[[i]])) {
+      keys <- row_keys(all_sets[[i]])
+    }
+    m <- row_multiplicity(all_sets[[i]], keys)
     c(share = mean(m > kmin), need = max(m))
   }, numeric(2))
   colnames(dup) <- names(all_sets)

@@ -195,22 +195,24 @@ SEXP ffi_row_keys(SEXP x) {
 }
 
 /* .Call(ffi_row_scores, x, rows, centre, w): prd_row_scores() of the rows
- * `rows` of x (1-based). Returns list(dist, proj). */
+ * `rows` of x (1-based). Returns list(dist, proj); w NULL: no projection
+ * (proj NULL; dist the same values). */
 SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isInteger(rows) ||
-      !Rf_isReal(centre) || !Rf_isReal(w))
+      !Rf_isReal(centre) || !(Rf_isNull(w) || Rf_isReal(w)))
     Rf_error("ffi_row_scores: bad argument types");
   int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
-  if (Rf_length(centre) != d || Rf_length(w) != d)
+  if (Rf_length(centre) != d || (!Rf_isNull(w) && Rf_length(w) != d))
     Rf_error("ffi_row_scores: `centre` and `w` must have ncol(x) values");
   const int *r = INTEGER_RO(rows);
   for (int i = 0; i < m; i++)
     if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
       Rf_error("ffi_row_scores: row %d out of range", i + 1);
   SEXP dist = PROTECT(Rf_allocVector(REALSXP, m));
-  SEXP proj = PROTECT(Rf_allocVector(REALSXP, m));
-  prd_row_scores(REAL_RO(x), n, d, r, m, REAL_RO(centre), REAL_RO(w),
-                 REAL(dist), REAL(proj));
+  SEXP proj = PROTECT(Rf_isNull(w) ? R_NilValue : Rf_allocVector(REALSXP, m));
+  prd_row_scores(REAL_RO(x), n, d, r, m, REAL_RO(centre),
+                 Rf_isNull(w) ? NULL : REAL_RO(w), REAL(dist),
+                 Rf_isNull(w) ? NULL : REAL(proj));
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
   SET_VECTOR_ELT(out, 0, dist);
   SET_VECTOR_ELT(out, 1, proj);
