@@ -16,6 +16,11 @@ engine_has_sgemm <- function() .Call(ffi_sgemm)
 #' @noRd
 engine_blas_threads <- function(n = NULL) .Call(ffi_blas_threads, n)
 
+#' TRUE when OpenBLAS's sgemm adds the float products' coordinate blocks
+#' (src/products.c, tile_part())
+#' @noRd
+engine_blas_adds <- function() .Call(ffi_blas_adds)
+
 #' Bytes the engine keeps in its scratch slots between calls (src/scratch.c);
 #' `release = TRUE` frees them (after reporting)
 #' @noRd
@@ -102,11 +107,13 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     single = identical(precision, "single"),
     # the engine's largest buffers are kept for the next call (scratch.c)
     keep_scratch = !isFALSE(getOption("prdcurve.keep_scratch")),
-    # FALSE: the generic row passes instead of the AVX2 compactions, and
-    # the cross sweep's products per tile instead of per column block
-    # (tests: the same results either way)
+    # FALSE: the generic row passes instead of the AVX2 compactions, the
+    # cross sweep's products per tile instead of per column block, and
+    # the float products' coordinate blocks summed by the engine instead
+    # of by OpenBLAS's sgemm (tests: the same results either way)
     vector = !isFALSE(getOption("prdcurve.vector")),
-    block_products = !isFALSE(getOption("prdcurve.block_products"))
+    block_products = !isFALSE(getOption("prdcurve.block_products")),
+    blas_sum = !isFALSE(getOption("prdcurve.blas_sum"))
   )
   with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
 }

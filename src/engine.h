@@ -83,6 +83,8 @@ typedef struct {
    * gb_ld, leading dimension up to gb_ld) and is added to gs in float */
   float *gb;
   int gb_ld;
+  /* the blocks added by the BLAS itself, sgemm with beta = 1 (no gb) */
+  int accumulate;
   int in_gs;
   double back;
 } prd_tile;

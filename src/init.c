@@ -11,6 +11,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_engine_sweeps", (DL_FUNC) &ffi_engine_sweeps, 1},
   {"ffi_sgemm", (DL_FUNC) &ffi_sgemm, 0},
   {"ffi_blas_threads", (DL_FUNC) &ffi_blas_threads, 1},
+  {"ffi_blas_adds", (DL_FUNC) &ffi_blas_adds, 0},
   {"ffi_scratch", (DL_FUNC) &ffi_scratch, 1},
   {"ffi_envelope", (DL_FUNC) &ffi_envelope, 4},
   {"ffi_threads", (DL_FUNC) &ffi_threads, 1},

@@ -234,8 +234,10 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
    * compactions; spec$block_products = FALSE: the cross sweep's products
    * per tile, not per column block (tests: the same results) */
   SEXP vec_ = list_get(spec, "vector"), blk_ = list_get(spec, "block_products");
+  SEXP bsum_ = list_get(spec, "blas_sum");
   prd_knobs.vector = Rf_isNull(vec_) ? 1 : flag(vec_, "vector");
   prd_knobs.block_products = Rf_isNull(blk_) ? 1 : flag(blk_, "block_products");
+  prd_knobs.blas_sum = Rf_isNull(bsum_) ? 1 : flag(bsum_, "blas_sum");
   nb_plan plan;
   nb_plan_make(req, self, cross, symmetric, own_part, nFx, nFy, &plan);
   const int *on = plan.on;

@@ -39,6 +39,7 @@ int prd_threads_for(int64_t work, int cap);
 typedef struct {
   int vector;         /* AVX2 compactions where the CPU has AVX2 */
   int block_products; /* products per column block where a handler can */
+  int blas_sum;       /* coordinate blocks added by OpenBLAS's sgemm */
 } prd_knobs_t;
 extern prd_knobs_t prd_knobs;
 
@@ -295,6 +296,7 @@ SEXP ffi_sgemm(void);
 
 /* ---- products.c, scratch.c -------------------------------------------- */
 SEXP ffi_blas_threads(SEXP n);
+SEXP ffi_blas_adds(void);
 
 /* ---- threads.c -------------------------------------------------------- */
 SEXP ffi_threads(SEXP n);

@@ -66,7 +66,8 @@
  * The window is twice the sum (the factor 2 covers the (1 + O(u_s))
  * factors between |a|, |a^| and the computed norms):
  *   tol = 1e-9 t + tol_rel (|a^|^2 + max |b^|^2) + tol_abs,
- *   tol_rel = 2 (gamma_{kb+nblk+1}(u_s) + gamma_{2d+8}(u)),
+ *   tol_rel = 2 (gamma_{kb+nblk+1}(u_s) + gamma_{2d+8}(u))
+ *   (gamma_{kb+2nblk+1}(u_s) when OpenBLAS adds the blocks, below),
  *   tol_abs = 16 d eta / sigma^2 = d 2^-146 / sigma^2
  * (tol_rel about 3.1e-5 for d = 256 and 3.2e-5 for d = 2,048, against
  * 9e-13 in double for d = 2,048).
@@ -79,9 +80,13 @@
  * in double would narrow the window by 3% at d = 2,048 (gamma_{kb+2}) but
  * needs a double tile beside the float one: three times the memory
  * traffic of the sum, and 9% of a four-curve call there. A sgemm with
- * beta = 1 would add the blocks without the pass, but in an order the
- * BLAS chooses (the reference BLAS adds each term to C in turn: a chain
- * of d roundings), so the engine adds them itself.
+ * beta = 1 adds the blocks without the pass, but in an order the BLAS
+ * chooses: the reference BLAS adds each term to C in turn (a chain of d
+ * roundings), OpenBLAS adds a pass of at least 128 coordinates summed in
+ * registers (tol_rel_for(): the window 3% wider at d = 2,048). So with
+ * OpenBLAS the blocks are added by its sgemm (the separate sum was 0.13x
+ * of the products' time at 10,000 x 2,048, bench/blocked-products.R),
+ * with any other BLAS by the engine.
  * Where the window is wide relative to the data (prd_prec_choose()), the
  * call runs in double. */
 /* GCC 12 at R's default -O2 vectorises no loop here (its "very cheap"
@@ -89,6 +94,9 @@
  * over the distance rows below (tile_row(), prd_count(), the sample and
  * filter passes of the selection) are written for the vectoriser, and
  * this file asks for it with the "cheap" model. Other compilers: no-op. */
+#if (defined(__unix__) || defined(__APPLE__)) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* dladdr() in glibc's dlfcn.h (blas_accumulates()) */
+#endif
 #include "engine.h"
 
 /* Gather rows lo.. lo + n - 1 translated by centre (NULL: none),
@@ -143,12 +151,20 @@ void gather(const prd_rows *rows, int lo, int n, int d,
 /* gamma_n = n u / (1 - n u) */
 static double gamma_n(double n, double u) { return n * u / (1.0 - n * u); }
 
-/* The window's relative part (see the top of this file). */
-static double tol_rel_for(int single, int d) {
+/* The window's relative part (see the top of this file). blas_adds: the
+ * coordinate blocks added to the tile by OpenBLAS's sgemm (beta = 1,
+ * tile_part()). It sums each term in registers over a pass of Q >= 128
+ * coordinates (every kernel's GEMM_Q) and adds the pass to the tile once,
+ * so a term meets at most Q roundings in its pass and one per later
+ * addition, of which a block of kb <= 256 coordinates makes at most two:
+ * at most kb + 2 nblk - 1 in all, against kb + nblk - 1 in the engine's
+ * own sum (3% wider at d = 2,048). */
+static double tol_rel_for(int single, int d, int blas_adds) {
   if (single) {
     double kb = d < K_BLOCK ? d : K_BLOCK;
     double nblk = ceil((double) d / K_BLOCK);
-    return 2.0 * (gamma_n(kb + nblk + 1.0, U_SINGLE) +
+    double later = blas_adds ? 2.0 * nblk : nblk;
+    return 2.0 * (gamma_n(kb + later + 1.0, U_SINGLE) +
                   gamma_n(2.0 * d + 8.0, U_DOUBLE));
   }
   double rel = 4.0 * ((double) d + 3.0) * U_DOUBLE;
@@ -168,7 +184,7 @@ prd_prec prd_prec_choose(int want, int d, double max_norm2,
 #ifdef PRD_HAVE_SGEMM
   if (!want || d < 1) return p; /* d >= 1: tile_products() sets g */
   if (!R_FINITE(max_norm2) || !(max_norm2 > 0.0)) return p;
-  if (tol_rel_for(1, d) * max_norm2 > SINGLE_MAX_WINDOW * mean_norm2)
+  if (tol_rel_for(1, d, 0) * max_norm2 > SINGLE_MAX_WINDOW * mean_norm2)
     return p;
   int e;
   frexp(max_norm2, &e); /* max_norm2 = f 2^e, f in [1/2, 1) */
@@ -182,10 +198,22 @@ prd_prec prd_prec_choose(int want, int d, double max_norm2,
 }
 
 
+static int blas_accumulates(void);
+
+/* main thread only: 1 when the float products' coordinate blocks are
+ * added to the tile by the BLAS (tile_part()), in single precision above
+ * K_BLOCK coordinates with OpenBLAS, unless options(prdcurve.blas_sum =
+ * FALSE) */
+static int blas_adds_blocks(const prd_prec *prec, int d) {
+  return prec->single && d > K_BLOCK && prd_knobs.blas_sum &&
+    blas_accumulates();
+}
+
 /* scratch for the tiles of nb x na products in the precision prec: in
  * double the tile g; in single the float tile gs and, above K_BLOCK
  * coordinates, the buffer gb of the coordinate blocks' products
- * (R_CHUNK x na floats) */
+ * (R_CHUNK x na floats) unless the BLAS adds the blocks itself
+ * (accumulate; see tile_part()). Main thread only. */
 void tile_alloc(prd_tile *t, const prd_prec *prec, int d, int nb, int na) {
   size_t len = (size_t) (nb > 0 ? nb : 1) * (na > 0 ? na : 1);
   int chunk = nb < R_CHUNK ? (nb > 0 ? nb : 1) : R_CHUNK;
@@ -197,9 +225,14 @@ void tile_alloc(prd_tile *t, const prd_prec *prec, int d, int nb, int na) {
   t->gb_ld = chunk;
   t->in_gs = 0;
   t->back = 1.0;
+  t->accumulate = 0;
   if (!prec->single) {
     t->g = (double *) prd_scratch(PRD_SCR_TILE, len * sizeof(double));
     return;
+  }
+  if (blas_adds_blocks(prec, d)) {
+    t->accumulate = 1;
+    blen = 0;
   }
   float *p = (float *) prd_scratch(PRD_SCR_TILE, (len + blen) * sizeof(float));
   t->gs = p;
@@ -257,9 +290,8 @@ static blas_set_fn blas_set = NULL;
 static blas_get_fn blas_get = NULL;
 static int blas_looked = 0;
 
-/* main thread only: the BLAS's thread count before, after setting it to
- * one; 0 when the BLAS offers no such control */
-static int blas_serial_begin(void) {
+/* main thread only: find OpenBLAS's controls, once */
+static void blas_lookup(void) {
 #ifdef PRD_HAVE_DLSYM
   if (!blas_looked) {
     blas_looked = 1;
@@ -271,6 +303,44 @@ static int blas_serial_begin(void) {
     }
   }
 #endif
+}
+
+/* main thread only: 1 when the BLAS is OpenBLAS, whose sgemm sums each
+ * term of C += alpha A B' in registers over a pass of at most GEMM_Q
+ * coordinates (at least 128 in every kernel) and adds the pass's sum to
+ * C once (Goto's algorithm: C is never a running sum of single terms).
+ * Then one sgemm per coordinate block with beta = 1 adds the blocks as
+ * the engine's own float sum does, with the window of the header (see
+ * tile_part()); any other BLAS gets the engine's sum. */
+static int blas_accumulates(void) {
+  static int found = -1;
+  if (found >= 0) return found;
+  blas_lookup();
+  found = 0;
+#if defined(PRD_HAVE_DLSYM) && defined(PRD_HAVE_SGEMM) && defined(RTLD_NOLOAD)
+  /* and the sgemm the engine calls is OpenBLAS's: its library, or one it
+   * depends on (Debian's libblas.so.3 of OpenBLAS wraps libopenblas.so.0),
+   * has OpenBLAS's controls; not a BLAS linked beside an OpenBLAS that
+   * some other library loaded */
+  void *mm = NULL;
+  void (*fn)(void) = (void (*)(void)) F77_NAME(sgemm);
+  memcpy(&mm, &fn, sizeof mm);
+  Dl_info b;
+  if (blas_set && dladdr(mm, &b) && b.dli_fname) {
+    void *h = dlopen(b.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (h) {
+      if (dlsym(h, "openblas_set_num_threads")) found = 1;
+      dlclose(h);
+    }
+  }
+#endif
+  return found;
+}
+
+/* main thread only: the BLAS's thread count before, after setting it to
+ * one; 0 when the BLAS offers no such control */
+static int blas_serial_begin(void) {
+  blas_lookup();
   if (!blas_set) return 0;
   int old = blas_get();
   if (old < 1) return 0;
@@ -281,6 +351,10 @@ static int blas_serial_begin(void) {
 static void blas_serial_end(int old) {
   if (blas_set && old > 1) blas_set(old);
 }
+
+/* .Call(ffi_blas_adds): TRUE when the float products' coordinate blocks
+ * are added by the BLAS's sgemm (OpenBLAS, blas_accumulates()) */
+SEXP ffi_blas_adds(void) { return Rf_ScalarLogical(blas_accumulates()); }
 
 /* .Call(ffi_blas_threads, n): the BLAS's thread count (NA when the
  * engine cannot control it: not OpenBLAS); n an integer sets it first and
@@ -317,11 +391,13 @@ static void tile_part(const prd_prec *prec, int nb, int na, int d,
     }
     /* several blocks: R_CHUNK reference rows at a time, so that the
      * chunk's products stay in cache while its blocks are summed; the
-     * first block's sgemm writes the tile, every other one the buffer gb,
-     * which is added to the tile in float (the order of the sums is the
-     * engine's own: the window of products.c's header holds for any
-     * BLAS) */
-    float *gb = t->gb + (size_t) c0 * t->gb_ld;
+     * first block's sgemm writes the tile. With t->accumulate (OpenBLAS,
+     * blas_accumulates()) every other block's sgemm adds to the tile
+     * (beta = 1); else it writes the buffer gb, which is added to the
+     * tile in float (the order of the sums is the engine's own: the
+     * window of products.c's header holds for any BLAS). */
+    float *gb = t->accumulate ? NULL : t->gb + (size_t) c0 * t->gb_ld;
+    float one = 1.0f;
     int kb0 = K_BLOCK;
     for (int j0 = 0; j0 < nb; j0 += R_CHUNK) {
       int jb = nb - j0 < R_CHUNK ? nb - j0 : R_CHUNK;
@@ -330,6 +406,13 @@ static void tile_part(const prd_prec *prec, int nb, int na, int d,
                       FCONE FCONE);
       for (int l0 = K_BLOCK; l0 < d; l0 += K_BLOCK) {
         int kb = d - l0 < K_BLOCK ? d - l0 : K_BLOCK;
+        if (!gb) {
+          F77_CALL(sgemm)(tn, tt, &jb, &na, &kb, &alpha,
+                          Bf + j0 + (size_t) l0 * ldb, &ldb,
+                          Af + (size_t) l0 * lda, &lda, &one, gs + j0, &nb
+                          FCONE FCONE);
+          continue;
+        }
         F77_CALL(sgemm)(tn, tt, &jb, &na, &kb, &alpha,
                         Bf + j0 + (size_t) l0 * ldb, &ldb,
                         Af + (size_t) l0 * lda, &lda, &beta, gb, &jb
@@ -365,6 +448,7 @@ void tile_block_init(prd_tile *t, const prd_prec *prec, void *mem) {
   t->gs = prec->single ? (float *) mem : NULL;
   t->gb = NULL;
   t->gb_ld = 0;
+  t->accumulate = 0;
   t->in_gs = prec->single;
   t->back = prec->single ? 1.0 / (prec->scale * prec->scale) : 1.0;
 }
@@ -464,7 +548,7 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d, int rm_panel,
   ref->d = d;
   ref->norm2 = nrm;
   ref->norm2_max = mx;
-  ref->tol_rel = tol_rel_for(prec->single, d);
+  ref->tol_rel = tol_rel_for(prec->single, d, blas_adds_blocks(prec, d));
   /* 16 d eta, eta = 2^-150 the float underflow unit, in the units of the
    * rows (scaled back by 1 / scale^2) */
   ref->tol_abs = prec->single ?

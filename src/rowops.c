@@ -210,7 +210,7 @@ static int compact_avx2(const double *v, int lo, int hi, double t,
 }
 #endif
 
-prd_knobs_t prd_knobs = {1, 1};
+prd_knobs_t prd_knobs = {1, 1, 1};
 
 int prd_compact_le(const double *v, int lo, int hi, double t, int *out) {
 #ifdef PRD_COMPACT_AVX2

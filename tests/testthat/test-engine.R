@@ -810,14 +810,17 @@ test_that("scratch kept between engine calls changes no result and can be releas
 test_that("the AVX2 compactions and the cross sweep's products per column block give the generic paths' results", {
   # prdcurve.vector = FALSE: the candidates of every selection and of the
   # cross sweep's bound found one value at a time; prdcurve.block_products
-  # = FALSE: the cross sweep's products formed per tile. Ties (self rows
+  # = FALSE: the cross sweep's products formed per tile; prdcurve.blas_sum
+  # = FALSE: the float blocks summed by the engine, not by OpenBLAS's
+  # sgemm (beta = 1). Ties (self rows
   # at distance 0 among the candidates, crowded windows), an offset, both
   # precisions of the products (d = 64: float, one block; d = 300: float
   # in blocks, the tile), one and two threads.
   set.seed(318)
   paths <- list(list(), list(prdcurve.vector = FALSE),
                 list(prdcurve.block_products = FALSE),
-                list(prdcurve.vector = FALSE, prdcurve.block_products = FALSE))
+                list(prdcurve.vector = FALSE, prdcurve.block_products = FALSE),
+                list(prdcurve.blas_sum = FALSE))
   for (d in c(3L, 64L, 300L)) {
     n1 <- 700
     n2 <- 520

@@ -205,10 +205,20 @@ test_that("options(prdcurve.precision) is validated", {
                class = "prdcurve_error_input")
 })
 
+test_that("OpenBLAS's sgemm, and only it, adds the coordinate blocks", {
+  # with OpenBLAS (whose thread count the engine can set) its sgemm adds
+  # each block of 256 coordinates to the tile (beta = 1); with any other
+  # BLAS the engine sums the blocks itself
+  skip_if_not(prdcurve:::engine_has_sgemm(), "the BLAS has no sgemm")
+  openblas <- !is.na(prdcurve:::engine_blas_threads())
+  expect_identical(prdcurve:::engine_blas_adds(), openblas)
+})
+
 test_that("long tiles of several coordinate blocks (chunked sums) match double precision", {
   # more than R_CHUNK = 1,024 reference rows and d > 256 (several sgemm
   # blocks summed in float chunk by chunk, products.c; a partial last
-  # block), ties included
+  # block; the blocks added by OpenBLAS's sgemm, beta = 1, or by the
+  # engine), ties included
   skip_on_cran()
   skip_if_not(prdcurve:::engine_has_sgemm(),
               "the BLAS has no sgemm: the engine runs in double only")
@@ -217,16 +227,22 @@ test_that("long tiles of several coordinate blocks (chunked sums) match double p
     real <- matrix(sample(0:2, 2600 * d, TRUE) + 0, ncol = d)
     gen <- matrix(rnorm(2400 * d, 1, 0.6), ncol = d)
     s <- list(fit = list(1:1300, 1:1200), eval = list(1301:2600, 1201:2400))
-    run <- function(precision) {
-      withr::local_options(prdcurve.precision = precision)
+    run <- function(precision, blas_sum = TRUE) {
+      withr::local_options(prdcurve.precision = precision,
+                           prdcurve.blas_sum = blas_sum)
       prdcurve:::engine_neighbours(real, gen, s, c(2, 8),
                                    c("own", "query_all", "knn", "coverage", "ipr"))
     }
     single <- run("single")
+    # the blocks added by the engine instead of by OpenBLAS's sgemm
+    own_sum <- run("single", FALSE)
     double <- run("double")
     expect_identical(attr(single, "precision"), "single")
+    expect_identical(attr(own_sum, "precision"), "single")
     attributes(single)[c("exact", "threads", "precision")] <- NULL
+    attributes(own_sum)[c("exact", "threads", "precision")] <- NULL
     attributes(double)[c("exact", "threads", "precision")] <- NULL
     expect_identical(single, double)
+    expect_identical(own_sum, double)
   }
 })
