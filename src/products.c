@@ -108,6 +108,11 @@
  * rows (the reads down a column and the writes of a block stay in cache),
  * the blocks shared among `threads` threads (each row's norm is summed by
  * one thread in the order of l: the same value whatever the count). */
+/* columns ahead whose values of the row are prefetched: each column of a
+ * block of rows is a new page of the column-major input, which the
+ * hardware's prefetcher does not cross (at 10,000 x 2,048 the gathers'
+ * samples fell from 5.1% to 3.7% of a four-curve call) */
+#define GATHER_AHEAD 16
 void gather(const prd_rows *rows, int lo, int n, int d,
                    const double *centre, double scale, double *out,
                    float *outf, double *norm2, double *rm, int rm_panel,
@@ -127,6 +132,10 @@ void gather(const prd_rows *rows, int lo, int n, int d,
       for (int i = i0; i < i1; i++) {
         size_t st;
         const double *r = rows_at(rows, lo + i, &st);
+#if defined(__GNUC__) || defined(__clang__)
+        if (l + GATHER_AHEAD < d)
+          __builtin_prefetch(r + (size_t) (l + GATHER_AHEAD) * st);
+#endif
         double x = r[(size_t) l * st], v = x - c;
         if (col) col[i] = v;
         if (colf) colf[i] = (float) (scale * v);
