@@ -52,9 +52,14 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
     } else {
       "{.obj_type_friendly {x}}"
     }
+    # a file name where the data belong: say how to read it
+    file_hint <- if (is.character(x) && length(x) == 1L && !is.na(x)) {
+      c("i" = "To use the file {.file {x}}, read it first: {.code prd_read({deparse(x)})}.")
+    }
     prd_abort(c(
       "{.arg {arg}} must be a numeric matrix or data frame with one row per sample.",
-      "x" = paste0("It is ", what, ".")
+      "x" = paste0("It is ", what, "."),
+      file_hint
     ), "input", call = call)
   }
   if (!(is.double(x) || is.integer(x) || is.logical(x) && ncol(x) == 0L)) {
@@ -139,7 +144,7 @@ select_columns <- function(df, features, id, arg, call) {
     if (length(dropped)) {
       prd_inform(c(
         "Ignoring the non-numeric column{?s} {.field {dropped}}.",
-        "i" = "They are not features of {.arg {arg}}; use {.arg features} to choose the feature columns, {.arg id} for an id column."
+        "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}}; use {.arg features} to choose the feature columns, {.arg id} for an id column."
       ), "dropped_columns")
     }
   } else {
@@ -395,8 +400,8 @@ check_same_columns <- function(real, generated, arg_1 = "real",
     prd_abort(c(
       "{.arg {arg_1}} and {.arg {arg_2}} must have the same number of columns (features).",
       "x" = "{.arg {arg_1}} has {ncol(real)}, {.arg {arg_2}} has {ncol(generated)}.",
-      "i" = if (named && length(only_1)) "Only {.arg {arg_1}} has {.field {utils::head(only_1, 4)}}{if (length(only_1) > 4) ', ...' else ''}.",
-      "i" = if (named && length(only_2)) "Only {.arg {arg_2}} has {.field {utils::head(only_2, 4)}}{if (length(only_2) > 4) ', ...' else ''}.",
+      "i" = if (named && length(only_1)) "Only {.arg {arg_1}} has {.field {cli::cli_vec(only_1, list('vec-trunc' = 5))}}.",
+      "i" = if (named && length(only_2)) "Only {.arg {arg_2}} has {.field {cli::cli_vec(only_2, list('vec-trunc' = 5))}}.",
       "i" = if (named && length(c(only_1, only_2))) "Drop the columns that are not features, choose the features with {.arg features}, or name an identifier column with {.arg id}."
     ), "columns", call = call)
   }

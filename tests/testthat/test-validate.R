@@ -54,6 +54,19 @@ test_that("column counts and orders must match", {
   expect_no_match(conditionMessage(err), "Only `real`", fixed = TRUE)
   err <- expect_error(prd_curve(x, cbind(y, 1)), class = "prdcurve_error_columns")
   expect_no_match(conditionMessage(err), "Only", fixed = TRUE)
+  # many such columns: the first few, then the last
+  wide <- as.data.frame(matrix(1, 5, 12, dimnames = list(NULL, paste0("f", 1:12))))
+  narrow <- data.frame(g1 = 1:5 + 0, g2 = 2)
+  msg <- cli::ansi_strip(conditionMessage(
+    expect_error(prd_curve(wide, narrow), class = "prdcurve_error_columns")))
+  expect_match(msg, "Only `real` has f1, f2, f3, ..., f11, and f12.", fixed = TRUE)
+  expect_match(msg, "Only `generated` has g1 and g2.", fixed = TRUE)
+})
+
+test_that("a file name given as the data says to read it", {
+  err <- expect_error(prd_curve("real.npy", y), class = "prdcurve_error_input")
+  expect_match(cli::ansi_strip(conditionMessage(err)),
+               "read it first: `prd_read(\"real.npy\")`", fixed = TRUE)
 })
 
 test_that("k must be whole numbers that fit the set sizes", {
