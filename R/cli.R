@@ -166,6 +166,14 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
                   "i" = "Arrays: {.val {names(npz_members(f$path, call = NULL))}}."),
                 kind = "input", call = NULL)
     }
+    if (is.null(f$member) && grepl("\\.npz$", f$path, ignore.case = TRUE)) {
+      arrays <- names(npz_members(f$path, call = NULL))
+      if (length(arrays) > 1L && !"arr_0" %in% arrays) {
+        prd_abort(c("File {.file {f$path}} holds several arrays: name one as {.code {f$path}:NAME}.",
+                    "i" = "Arrays: {.val {arrays}}; e.g. {.code {f$path}:{arrays[1]}}."),
+                  kind = "file", call = NULL)
+      }
+    }
   }
   out <- cli_outputs(opt$out, metrics = opt$metrics,
                      compare = !is.null(opt$compare))

@@ -278,8 +278,12 @@ test_that("float32 .npy and .npz files on the command line", {
   set.seed(4)
   expect_same_curve(cv2, prd_curve(fx$real, fx$generated, method = "knn",
                                    angles = 21))
-  expect_error(prd_cli(c(f_npz, f_npy, "--quiet")), "several arrays",
-               class = "prdcurve_error_file")
+  err <- expect_error(prd_cli(c(f_npz, f_npy, "--quiet")), "several arrays",
+                      class = "prdcurve_error_file")
+  # in the command line's syntax, not the R argument's
+  msg <- cli::ansi_strip(conditionMessage(err))
+  expect_match(msg, paste0("name one as `", f_npz, ":NAME`"), fixed = TRUE)
+  expect_no_match(msg, "member", fixed = TRUE)
 })
 
 test_that("the figure: one panel per model, title with files, k and split", {
