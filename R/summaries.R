@@ -39,6 +39,14 @@
 #' some half-sample) its halves sit there too and their spread is 0 or
 #' nearly, so its interval also holds the Wilson score interval of the
 #' share (Wilson 1927), as the shares of [manifold_metrics()] do.
+#' `median_lambda`'s interval is taken on the scale of the median ray's
+#' angle \eqn{ar	heta = rctanar\lambda} in \eqn{[0, \pi/2]} and
+#' mapped back: where a half's curve has (nearly) no area its median ray
+#' is arbitrary, up to \eqn{ar\lambda} near \eqn{10^{16}}, and the
+#' interval then reaches `Inf` (undetermined) instead of such a number.
+#' [prd_compare()]'s differences of `median_lambda` are on the
+#' \eqn{\lambda} scale and can be that wide there: compare models by
+#' `auc`.
 #'
 #' @param object A [prd_curve()] result (any curve of this package, or
 #'   several bound with [rbind()] or `dplyr::bind_rows()`).
@@ -261,7 +269,8 @@ curve_share_over <- function(statistic) {
 }
 
 #' The interval of one curve statistic from its replicate values: the
-#' half-sample interval, clamped to [0, 1] (median_lambda: [0, Inf)); for
+#' half-sample interval, clamped to [0, 1] (median_lambda: that of its
+#' angle atan(median_lambda) in [0, pi/2], mapped back by tan()); for
 #' max_precision and max_recall, shares of n_eval[[set]] evaluation rows,
 #' at their bound (0 or 1 in the estimate or in some half) also the Wilson
 #' score interval, as for the shares of manifold_metrics()
@@ -270,9 +279,20 @@ curve_share_over <- function(statistic) {
 #' @noRd
 curve_interval <- function(statistic, estimate, values, ids, divisor,
                            conf_level, n_eval = NULL) {
+  if (statistic == "median_lambda") {
+    # on the scale of the median ray's angle, theta = atan(lambda) in
+    # [0, pi/2]: a half whose curve has (nearly) no area has an arbitrary
+    # median ray, up to lambda = tan(pi/2) = 1.6e16, which on the lambda
+    # scale alone made intervals such as [0, 1.3e16]
+    ci <- replicate_interval(atan(estimate), atan(values), ids, divisor,
+                             conf_level, lower_bound = 0, upper_bound = pi / 2)
+    if (anyNA(ci)) return(ci)
+    top <- ci[["upper"]] >= pi / 2 - 1e-9
+    return(c(lower = tan(ci[["lower"]]),
+             upper = if (top) Inf else tan(ci[["upper"]])))
+  }
   ci <- replicate_interval(estimate, values, ids, divisor, conf_level,
-                           lower_bound = 0,
-                           upper_bound = if (statistic == "median_lambda") Inf else 1)
+                           lower_bound = 0, upper_bound = 1)
   over <- curve_share_over(statistic)
   if (is.na(over) || anyNA(ci) || is.null(n_eval)) return(ci)
   n <- as.numeric(n_eval[[over]])

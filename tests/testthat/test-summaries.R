@@ -250,3 +250,35 @@ test_that("tidy() and glance() use broom's names and the real level", {
                summary(cv, conf_level = 0.8)$auc_lower)
   expect_true(is.na(glance(prd_discrete(1, 1))$conf.level))
 })
+
+test_that("median_lambda's interval is taken on the angle scale", {
+  # a noisy model: the kde curve has almost no area, and in some halves
+  # the median ray is arbitrary (lambda up to tan(pi/2) = 1.6e16)
+  set.seed(1)
+  real <- matrix(rnorm(400 * 16), ncol = 16)
+  noisy <- matrix(rnorm(400 * 16, sd = 2.5), ncol = 16)
+  for (m in c("knn", "kde")) {
+    cv <- suppressWarnings(prd_curve(real, noisy, method = m, replicates = 10))
+    s <- summary(cv)
+    long <- prdcurve:::replicate_statistics(cv)
+    r <- long$replicates[long$replicates$statistic == "median_lambda", ]
+    # by hand: the half-sample interval of atan(lambda) in [0, pi/2]
+    z <- stats::qt(0.95, df = 5)
+    pv <- prdcurve:::pair_variance(atan(r$value), r$replicate, long$divisor)
+    th <- atan(s$median_lambda)
+    lo <- max(0, th - z * sqrt(pv$v))
+    hi <- min(pi / 2, th + z * sqrt(pv$v))
+    expect_equal(pv$df, 5)
+    expect_equal(s$median_lambda_lower, tan(lo))
+    if (m == "knn") {
+      expect_lt(hi, pi / 2)
+      expect_equal(s$median_lambda_upper, tan(hi))
+      expect_lt(s$median_lambda_upper, 1)
+    } else {
+      # undetermined: Inf, not the 1e16 of the lambda scale
+      expect_gt(max(r$value), 1e15)
+      expect_identical(hi, pi / 2)
+      expect_identical(s$median_lambda_upper, Inf)
+    }
+  }
+})
