@@ -416,8 +416,11 @@ utils::globalVariables("colour")
 #'   draw, in panel order. Default for comparisons of curves: `"auc"`,
 #'   `"max_precision"`, `"max_recall"`, `"f_beta_precision"`,
 #'   `"f_beta_recall"`; otherwise every one in `object`.
-#' @param ... Unused.
-#' @return A ggplot object.
+#' @param x The same, for `plot()`.
+#' @param ... Unused by `autoplot()`; passed to it by `plot()`.
+#' @return `autoplot()`: a ggplot object. `plot()` draws that figure on
+#'   the current device (these figures have no base-graphics version) and
+#'   returns `x` invisibly.
 #' @section Errors: `prdcurve_error_input` when `statistics` names none
 #'   of the statistics of `object`; ggplot2 is needed (`rlang_error`).
 #' @examples
@@ -598,4 +601,18 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
   panel_h <- max(0.9, 0.3 + 0.28 * length(rows) * max(1, ng * 0.6))
   height <- nrow_f * (panel_h + 0.2) + 0.5 + if (ng > 1L) 0.3 else 0
   set_figure_size(p, figure_size(6.9, height))
+}
+
+#' @rdname autoplot.prd_comparison
+#' @export
+plot.prd_comparison <- function(x, ...) {
+  print(autoplot.prd_comparison(x, ...))
+  invisible(x)
+}
+
+#' @rdname autoplot.prd_comparison
+#' @export
+plot.prd_metrics <- function(x, ...) {
+  print(autoplot.prd_metrics(x, ...))
+  invisible(x)
 }

@@ -335,6 +335,36 @@ test_that("the legend names the k of p_precision and p_recall ppr_k", {
                    c("knn (k = 3)", "knn (k = 5)"))
 })
 
+test_that("plot() of a metrics table or a comparison draws autoplot()'s figure", {
+  skip_if_not_installed("ggplot2")
+  m <- new_prd_metrics(tibble::tibble(
+    model = c("a", "b", "a", "b"),
+    metric = c("recall", "recall", "precision", "precision"),
+    k = 5L, value = c(0.6, 0.7, 0.9, 1)))
+  # printed on the current device (here none): ggplot2 keeps it as its
+  # last plot
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  ggplot2::set_last_plot(NULL)
+  expect_identical(plot(m), m)
+  drawn <- ggplot2::last_plot()
+  expect_s3_class(drawn, "ggplot")
+  expect_identical(ggplot2::ggplot_build(drawn)$data[[1]]$x,
+                   ggplot2::ggplot_build(ggplot2::autoplot(m))$data[[1]]$x)
+  set.seed(1)
+  real <- matrix(rnorm(200 * 2), ncol = 2)
+  models <- list(same = matrix(rnorm(200 * 2), ncol = 2),
+                 shifted = matrix(rnorm(200 * 2, mean = 1), ncol = 2))
+  cmp <- prd_compare(manifold_metrics(real, models, metrics = "recall",
+                                      k = 3, replicates = 4))
+  expect_identical(plot(cmp), cmp)
+  drawn <- ggplot2::last_plot()
+  expect_equal(ggplot2::ggplot_build(drawn)$data,
+               ggplot2::ggplot_build(ggplot2::autoplot(cmp))$data)
+  expect_true(any(vapply(ggplot2::ggplot_build(drawn)$data, function(l)
+    isTRUE(all.equal(sort(l$x), sort(cmp$estimate))), logical(1))))
+})
+
 test_that("a metric panel whose values nearly agree gets a readable axis", {
   skip_if_not_installed("ggplot2")
   # values 1 - 8e-9 and 1 (p_recall of two models in 256 dimensions): a
