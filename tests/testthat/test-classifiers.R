@@ -574,8 +574,17 @@ test_that("tightest reports each family's gap between the halves", {
   # looser than the truth, not below it
   data("digits", package = "prdcurve", envir = environment())
   set.seed(2026)
-  res <- prd_class_subset(as.matrix(digits[, 1:64]), digits$digit, q = 1,
-                          method = c("tightest", "kde", "knn"))
+  warned <- character()
+  res <- withCallingHandlers(
+    prd_class_subset(as.matrix(digits[, 1:64]), digits$digit, q = 1,
+                     method = c("tightest", "kde", "knn")),
+    prdcurve_warning_small_sample = function(w) {
+      warned <<- c(warned, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  # 22 generated evaluation rows a half: "tightest" says so
+  expect_length(warned, 1)
+  expect_match(cli::ansi_strip(warned), "here 22 rows of a set", fixed = TRUE)
   s <- summary(res$curves)
   inf <- prd_curve_info(res$curves)
   det <- inf$details[[which(inf$method == "tightest")]]
@@ -646,4 +655,32 @@ test_that("long fits say so in interactive sessions, not inside replicates", {
   expect_no_message(fitted_scores(x, y, sp, "linear"))
   withr::local_options(prdcurve.in_replicates = NULL, prdcurve.progress = FALSE)
   expect_no_message(fitted_scores(x, y, sp, "linear"))
+})
+
+test_that("tightest warns when its halves hold few evaluation rows, once a call", {
+  classes <- function(expr) {
+    got <- character()
+    withCallingHandlers(expr, warning = function(w) {
+      got <<- c(got, class(w)[1])
+      invokeRestart("muffleWarning")
+    })
+    got
+  }
+  set.seed(3)
+  r <- matrix(rnorm(120 * 4), ncol = 4)
+  g <- matrix(rnorm(120 * 4), ncol = 4)
+  # split 0.5: 60 evaluation rows a set, halves of 30
+  w <- expect_warning(prd_curve(r, g), class = "prdcurve_warning_small_sample")
+  expect_match(cli::ansi_strip(conditionMessage(w)), "here 30 rows of a set",
+               fixed = TRUE)
+  # the half-sample replicates do not repeat it
+  expect_identical(classes(prd_curve(r, g, replicates = 4)),
+                   "prdcurve_warning_small_sample")
+  # one family alone, or halves of 50 rows (200 rows a set): no warning
+  expect_identical(classes(prd_curve(r, g, method = "knn")), character())
+  r2 <- matrix(rnorm(200 * 4), ncol = 4)
+  g2 <- matrix(rnorm(200 * 4), ncol = 4)
+  expect_identical(classes(prd_curve(r2, g2)), character())
+  expect_identical(classes(prd_curve(r2, g2[1:199, ])),
+                   "prdcurve_warning_small_sample")
 })
