@@ -593,11 +593,20 @@ cli_align <- function(real, gen) {
   }
   if (length(rn) != length(gn)) {
     wide <- if (length(gn) > length(rn)) gen else real
+    # an array with fewer rows than columns: samples saved in columns?
+    flipped <- Filter(function(s) isTRUE(s$array) && nrow(s$x) < ncol(s$x),
+                      list(real, gen))
+    flip_hint <- if (length(flipped)) {
+      f <- flipped[[1]]
+      c("i" = paste0("{.file {basename(f$path)}} has fewer rows ({nrow(f$x)}) than columns ({ncol(f$x)}): ",
+                     "are its samples in columns? Save one sample per row (in NumPy {.code np.save(path, x.T)})."))
+    }
     prd_abort(c(
       "{.file {gen$path}} and {.file {real$path}} must have the same number of feature columns.",
       "x" = "{.file {basename(gen$path)}} has {length(gn)}, {.file {basename(real$path)}} has {length(rn)}.",
+      flip_hint,
       "i" = "Choose the feature columns with {.code --features} (and an identifier with {.code --id}).",
-      "i" = "Columns of {.file {basename(wide$path)}}: {.val {utils::head(colnames(wide$x), 8)}}{if (ncol(wide$x) > 8) ', ...' else ''}."
+      "i" = "Columns of {.file {basename(wide$path)}}: {.val {cli::cli_vec(colnames(wide$x), list('vec-trunc' = 8))}}."
     ), kind = "columns", call = NULL)
   }
   default <- function(nm) identical(nm, paste0("V", seq_along(nm)))

@@ -278,6 +278,14 @@ test_that("float32 .npy and .npz files on the command line", {
   set.seed(4)
   expect_same_curve(cv2, prd_curve(fx$real, fx$generated, method = "knn",
                                    angles = 21))
+  # samples saved in columns: the column-count error says so
+  f_t <- file.path(fx$dir, "real_t.npy")
+  write_npy(t(fx$real[1:20, ]), f_t, dtype = "<f4")
+  err <- expect_error(prd_cli(c(f_t, f_npy, "--quiet")),
+                      class = "prdcurve_error_columns")
+  expect_match(cli::ansi_strip(conditionMessage(err)),
+               "'real_t.npy' has fewer rows (3) than columns (20): are its samples in columns?",
+               fixed = TRUE)
   err <- expect_error(prd_cli(c(f_npz, f_npy, "--quiet")), "several arrays",
                       class = "prdcurve_error_file")
   # in the command line's syntax, not the R argument's
