@@ -39,6 +39,8 @@
 #' @param conf_level Confidence level of the bands (default 0.9).
 #' @param bands Draw the bands of curves with replicates (default `TRUE`).
 #' @param main,xlab,ylab Title and axis labels of `plot()`.
+#'   `plot()` draws square panels on \[0, 1\] and, with `bands`, the same
+#'   bands as `autoplot()`.
 #' @param col Colours of `plot()`, one per method (or per model with one
 #'   method; default: the colours of `autoplot()`).
 #' @param ... Unused by `autoplot()`; passed to [graphics::lines()] by
@@ -215,17 +217,21 @@ set_figure_size <- function(p, size) {
 #' @rdname prd_plot
 #' @export
 plot.prd_curve <- function(x, main = NULL, xlab = "recall",
-                           ylab = "precision", col = NULL, ...) {
-  lay <- plot_layout(x, conf_level = 0.9, bands = FALSE)
+                           ylab = "precision", col = NULL, conf_level = 0.9,
+                           bands = TRUE, ...) {
+  conf_level <- check_level(conf_level)
+  bands <- check_flag(bands)
+  lay <- plot_layout(x, conf_level = conf_level, bands = bands)
   lines <- lay$lines
   pal <- lay$palette
   if (!is.null(col)) pal[] <- rep_len(col, length(pal))
   panels <- if (lay$facet) levels(lines$.panel) else NA_character_
-  if (length(panels) > 1L) {
-    nc <- min(3L, length(panels))
-    old <- graphics::par(mfrow = c(ceiling(length(panels) / nc), nc))
-    on.exit(graphics::par(old), add = TRUE)
-  }
+  # square panels on [0, 1] (asp = 1 would widen the x range on a wide
+  # device)
+  nc <- min(3L, length(panels))
+  old <- graphics::par(mfrow = c(ceiling(length(panels) / nc), nc),
+                       pty = "s")
+  on.exit(graphics::par(old), add = TRUE)
   dots <- list(...)
   for (pn in panels) {
     rows <- if (is.na(pn)) lines else lines[as.character(lines$.panel) == pn, ]
@@ -236,10 +242,22 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
     cols[refs] <- "black"
     ltys <- unname(lay$linetypes[labels])
     ltys[refs] <- "dashed"
-    graphics::plot(NA, xlim = c(0, 1), ylim = c(0, 1), asp = 1,
+    graphics::plot(NA, xlim = c(0, 1), ylim = c(0, 1),
                    main = if (is.na(pn)) main else
                      paste(c(main, pn), collapse = ": "),
                    xlab = xlab, ylab = ylab, xaxs = "i", yaxs = "i")
+    # the bands of curves with replicates, under the lines, in their
+    # colours
+    bt <- lay$bands
+    if (!is.null(bt) && nrow(bt)) {
+      if (!is.na(pn)) bt <- bt[as.character(bt$.panel) == pn, , drop = FALSE]
+      for (b in split(bt, factor(bt$.curve, levels = unique(bt$.curve)))) {
+        graphics::polygon(b$recall, b$precision, border = NA,
+                          col = grDevices::adjustcolor(
+                            unname(pal[as.character(b$.colour[1])]),
+                            alpha.f = 0.2))
+      }
+    }
     for (i in seq_along(curves)) {
       args <- utils::modifyList(list(x = curves[[i]]$recall,
                                      y = curves[[i]]$precision, col = cols[i],

@@ -335,6 +335,33 @@ test_that("the legend names the k of p_precision and p_recall ppr_k", {
                    c("knn (k = 3)", "knn (k = 5)"))
 })
 
+test_that("base plot() draws the bands of replicates on square [0, 1] panels", {
+  set.seed(1)
+  r <- matrix(rnorm(600), ncol = 2)
+  g <- matrix(rnorm(600, 0.5), ncol = 2)
+  cv <- prd_curve(r, list(a = g, b = g[1:250, ] + 0.3),
+                  method = c("knn", "kde"), replicates = 4)
+  drawn <- function(...) {
+    grDevices::pdf(NULL, width = 9, height = 3)
+    on.exit(grDevices::dev.off())
+    grDevices::dev.control("enable")
+    plot(cv, ...)
+    dl <- grDevices::recordPlot()[[1]]
+    calls <- vapply(dl, function(e) {
+      f <- e[[2]][[1]]
+      if (is.list(f) && !is.null(f$name)) f$name else NA_character_
+    }, "")
+    list(polygons = sum(calls == "C_polygon", na.rm = TRUE),
+         usr = graphics::par("usr"))
+  }
+  with_bands <- drawn()
+  # one band per model and method (2 x 2), none without replicates' bands
+  expect_identical(with_bands$polygons, 4L)
+  expect_identical(drawn(bands = FALSE)$polygons, 0L)
+  # a wide device: the x range stays [0, 1]
+  expect_identical(with_bands$usr, c(0, 1, 0, 1))
+})
+
 test_that("plot() of a metrics table or a comparison draws autoplot()'s figure", {
   skip_if_not_installed("ggplot2")
   m <- new_prd_metrics(tibble::tibble(
