@@ -5,7 +5,8 @@
 #' Feather, `.rds`), computes the [prd_curve()] of every generated file
 #' against the real set (one call, the files as models), writes them to
 #' `<prefix>.csv` (one long table, columns `model`, `method`, `k`,
-#' `lambda`, `precision`, `recall`) and `<prefix>.png` (one panel per
+#' `lambda`, `precision`, `recall`; with `--replicates` also the ends of
+#' the figure's bands, [prd_curve_bands()]) and `<prefix>.png` (one panel per
 #' model, when ggplot2 is installed), and prints each curve's main
 #' [summary()][summary.prd_curve] statistics per model and method. Meant to
 #' be run from a shell, with the script installed with the package:
@@ -220,7 +221,9 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     warning = function(w) told <<- c(told, conditionMessage(w)))
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   say("Computed in {secs} s.")
-  data.table::fwrite(as.data.frame(curve), out$csv)
+  # with replicates, the bands of the figure as data
+  data.table::fwrite(if (opt$replicates > 0) prd_curve_bands(curve) else
+    as.data.frame(curve), out$csv)
   written <- out$csv
   title <- cli_title(opt$real$path, vapply(opt$generated, `[[`, "", "path"),
                      curve)
@@ -731,7 +734,8 @@ cli_parser <- function() {
       "",
       "Precision-recall curves between real and generated embeddings (one row",
       "per sample, one numeric column per feature). Writes PREFIX.csv (model,",
-      "method, k, lambda, precision, recall) and PREFIX.png, prints the summary.",
+      "method, k, lambda, precision, recall; with --replicates the bands' ends",
+      "too) and PREFIX.png, prints the summary.",
       "",
       strwrap(paste0("Files: ", paste0(".", names(read_formats()), collapse = ", "),
                      " (see ?prdcurve::prd_read). An .npz array: FILE.npz:NAME ",

@@ -386,6 +386,16 @@ plot_layout <- function(x, conf_level, bands) {
 #' (pair_variance()), as a closed polygon.
 #' @noRd
 ray_band <- function(rows, reps, divisor, conf_level) {
+  r <- ray_limits(rows, reps, divisor, conf_level)
+  list(recall = c(r$hi * cos(r$theta), rev(r$lo * cos(r$theta))),
+       precision = c(r$hi * sin(r$theta), rev(r$lo * sin(r$theta))))
+}
+
+#' The band's ends on each ray of a curve's grid (rows ordered by lambda):
+#' theta = atan(lambda) and rho's interval [lo, hi], inside the unit
+#' square.
+#' @noRd
+ray_limits <- function(rows, reps, divisor, conf_level) {
   theta <- atan(rows$lambda)
   rho <- sqrt(rows$precision^2 + rows$recall^2)
   rr <- split(reps, reps$replicate)
@@ -400,8 +410,59 @@ ray_band <- function(rows, reps, divisor, conf_level) {
   hi <- pmin(rho + half, sqrt(2))
   # keep the band inside the unit square
   hi <- pmin(hi, 1 / pmax(cos(theta), sin(theta)))
-  list(recall = c(hi * cos(theta), rev(lo * cos(theta))),
-       precision = c(hi * sin(theta), rev(lo * sin(theta))))
+  list(theta = theta, lo = lo, hi = hi)
+}
+
+#' The bands of curves with replicates, as data
+#'
+#' The points that draw the bands of [autoplot.prd_curve()] and
+#' `plot()`: for every row of a curve computed with `replicates`, the
+#' interval of \eqn{\rho(\theta) = \sqrt{\alpha^2 + \beta^2}} on the
+#' ray of angle \eqn{\theta = \arctan\lambda} (the complementary
+#' half-sample interval; see the section Intervals of [prd_curve()]),
+#' given by its two ends on that ray, in the unit square. Redraw a band
+#' as the polygon through the upper ends in the order of `lambda` and
+#' back through the lower ends.
+#'
+#' @param x A [prd_curve()] result.
+#' @param conf_level Confidence level (default 0.9, as the figures).
+#' @return A tibble: the columns of `x` (rows of each curve ordered by
+#'   `lambda`) and `recall_lower`, `precision_lower` (the lower end on
+#'   the ray), `recall_upper`, `precision_upper` (the upper end); `NA`
+#'   for curves without replicates.
+#' @section Errors: `prdcurve_error_curve` for an invalid curve,
+#'   `prdcurve_error_input` for a bad `conf_level`.
+#' @examples
+#' set.seed(1)
+#' real <- matrix(rnorm(300 * 2), ncol = 2)
+#' gen <- matrix(rnorm(300 * 2, mean = 0.5), ncol = 2)
+#' b <- prd_curve_bands(prd_curve(real, gen, method = "knn", replicates = 10))
+#' head(b[b$lambda == 1, ])
+#' @export
+prd_curve_bands <- function(x, conf_level = 0.9) {
+  check_curve(x, "x")
+  conf_level <- check_level(conf_level)
+  out <- lapply(split_curves(x), function(g) {
+    rows <- g$rows
+    inf <- info_of(x, key_value(g$key, "model", NA_character_),
+                   as.character(rows$method[1]),
+                   key_value(g$key, "k", NA_integer_))
+    na <- rep(NA_real_, nrow(rows))
+    rows$recall_lower <- rows$precision_lower <- na
+    rows$recall_upper <- rows$precision_upper <- na
+    if (!is.null(inf) && !is.null(inf$replicates[[1]])) {
+      r <- ray_limits(rows, inf$replicates[[1]], inf$divisor, conf_level)
+      rows$recall_lower <- r$lo * cos(r$theta)
+      rows$precision_lower <- r$lo * sin(r$theta)
+      rows$recall_upper <- r$hi * cos(r$theta)
+      rows$precision_upper <- r$hi * sin(r$theta)
+    }
+    rows[c(setdiff(names(rows), c("recall_lower", "precision_lower",
+                                  "recall_upper", "precision_upper")),
+           "recall_lower", "precision_lower", "recall_upper",
+           "precision_upper")]
+  })
+  tibble::as_tibble(vctrs::vec_rbind(!!!out))
 }
 
 #' @importFrom rlang .data

@@ -506,6 +506,13 @@ test_that("--replicates, --metrics and --compare write what the R API computes",
   expect_equal(cv$precision, ref$precision, tolerance = 1e-12)
   written <- utils::read.csv(paste0(out, ".csv"))
   expect_equal(written$recall, ref$recall, tolerance = 1e-12)
+  # with replicates the bands' ends too, as prd_curve_bands() gives them
+  bands <- prd_curve_bands(ref)
+  expect_identical(names(written), names(bands))
+  for (col in c("recall_lower", "precision_lower", "recall_upper",
+                "precision_upper")) {
+    expect_equal(written[[col]], bands[[col]], tolerance = 1e-12)
+  }
   # the metrics: manifold_metrics() with the same seed, k = --k
   set.seed(3)
   mref <- manifold_metrics(fx$real, models, k = 4, replicates = 6)

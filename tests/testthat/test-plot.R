@@ -362,6 +362,40 @@ test_that("base plot() draws the bands of replicates on square [0, 1] panels", {
   expect_identical(with_bands$usr, c(0, 1, 0, 1))
 })
 
+test_that("prd_curve_bands() gives the ends of the figure's bands on each ray", {
+  set.seed(2)
+  r <- matrix(rnorm(400), ncol = 2)
+  g <- matrix(rnorm(400, 0.5), ncol = 2)
+  cv <- prd_curve(r, g, method = c("knn", "kde"), replicates = 6)
+  b <- prd_curve_bands(cv)
+  expect_identical(names(b), c(names(cv), "recall_lower", "precision_lower",
+                               "recall_upper", "precision_upper"))
+  expect_identical(nrow(b), nrow(cv))
+  # on the ray of angle atan(lambda): precision = lambda x recall
+  mid <- b$lambda > 0 & is.finite(b$lambda)
+  expect_equal(b$precision_lower[mid], b$lambda[mid] * b$recall_lower[mid])
+  expect_equal(b$precision_upper[mid], b$lambda[mid] * b$recall_upper[mid])
+  # the ends hold the curve between them, inside the unit square
+  rho <- sqrt(b$precision^2 + b$recall^2)
+  expect_true(all(sqrt(b$precision_lower^2 + b$recall_lower^2) <= rho + 1e-12))
+  expect_true(all(sqrt(b$precision_upper^2 + b$recall_upper^2) >= rho - 1e-12))
+  expect_true(all(pmax(b$precision_upper, b$recall_upper) <= 1 + 1e-12))
+  # the polygon autoplot() fills: upper ends in lambda order, then the
+  # lower ends back
+  lay <- prdcurve:::plot_layout(cv, conf_level = 0.9, bands = TRUE)
+  knn <- b[b$method == "knn", ]
+  poly <- lay$bands[grepl("knn", lay$bands$.curve), ]
+  expect_equal(poly$recall, c(knn$recall_upper, rev(knn$recall_lower)))
+  expect_equal(poly$precision, c(knn$precision_upper, rev(knn$precision_lower)))
+  # other levels widen it; without replicates the columns are NA
+  wide <- prd_curve_bands(cv, conf_level = 0.99)
+  expect_true(all(wide$recall_upper^2 + wide$precision_upper^2 >=
+                    b$recall_upper^2 + b$precision_upper^2 - 1e-12))
+  plain <- prd_curve_bands(prd_curve(r, g, method = "knn"))
+  expect_true(all(is.na(plain$recall_lower)))
+  expect_error(prd_curve_bands(cv, conf_level = 2), class = "prdcurve_error_input")
+})
+
 test_that("plot() of a metrics table or a comparison draws autoplot()'s figure", {
   skip_if_not_installed("ggplot2")
   m <- new_prd_metrics(tibble::tibble(
