@@ -495,6 +495,11 @@ utils::globalVariables("colour")
 #'   draw, in panel order. Default for comparisons of curves: `"auc"`,
 #'   `"max_precision"`, `"max_recall"`, `"f_beta_precision"`,
 #'   `"f_beta_recall"`; otherwise every one in `object`.
+#' @param axes Metric tables: `"data"` (default), each panel's axis spans
+#'   its values, so that close models stay apart; `"bounds"`, it spans
+#'   the metric's range as well (\[0, 1\] for the shares, from 0 for
+#'   `density`), so that a panel's width does not exaggerate a small
+#'   difference.
 #' @param x The same, for `plot()`.
 #' @param ... Unused by `autoplot()`; passed to it by `plot()`.
 #' @return `autoplot()`: a ggplot object. `plot()` draws that figure on
@@ -533,20 +538,34 @@ autoplot.prd_comparison <- function(object, statistics = NULL, ...) {
 
 #' @rdname autoplot.prd_comparison
 #' @exportS3Method ggplot2::autoplot
-autoplot.prd_metrics <- function(object, statistics = NULL, ...) {
+autoplot.prd_metrics <- function(object, statistics = NULL,
+                                 axes = c("data", "bounds"), ...) {
   rlang::check_installed("ggplot2", reason = "to draw figures.")
   check_metrics(object, "object")
+  axes <- rlang::arg_match(axes)
   stats <- interval_statistics(statistics, object$metric,
                                unique(object$metric))
   d <- object[object$metric %in% stats, , drop = FALSE]
   has <- all(c("lower", "upper") %in% names(d))
+  panel <- factor(d$metric, levels = stats)
+  span_to <- NULL
+  if (axes == "bounds") {
+    # each panel reaches its metric's finite bounds ([0, 1] for the
+    # shares; density from 0)
+    span_to <- vctrs::vec_rbind(!!!lapply(stats, function(m) {
+      b <- manifold_bounds(m)
+      b <- b[is.finite(b)]
+      tibble::tibble(panel = factor(rep(m, length(b)), levels = stats),
+                     x = as.numeric(b))
+    }))
+  }
   interval_plot(
-    panel = factor(d$metric, levels = stats), row = d$model,
+    panel = panel, row = d$model,
     group = group_label(rep(NA_character_, nrow(d)), d$k, d$metric),
     estimate = d$value,
     lower = if (has) d$lower else rep(NA_real_, nrow(d)),
     upper = if (has) d$upper else rep(NA_real_, nrow(d)),
-    zero = FALSE, xlab = "value", group_name = "k"
+    zero = FALSE, xlab = "value", group_name = "k", span_to = span_to
   )
 }
 
@@ -616,7 +635,7 @@ panel_min_span <- function(d, bounded = TRUE) {
 #' groups offset vertically with a colour and line type each.
 #' @noRd
 interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
-                          xlab, group_name) {
+                          xlab, group_name, span_to = NULL) {
   rows <- unique(row)
   groups <- unique(group)
   ng <- length(groups)
@@ -651,6 +670,8 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
   p <- p + ggplot2::geom_point(ggplot2::aes(shape = .data$group), size = 1.8)
   # (last, so that the layers above keep their places)
   span <- panel_min_span(d, bounded = !zero)
+  # values each panel's axis must reach (a metric's bounds)
+  if (!is.null(span_to) && nrow(span_to)) span <- vctrs::vec_rbind(span, span_to)
   if (nrow(span)) {
     p <- p + ggplot2::geom_blank(data = span, ggplot2::aes(x = .data$x),
                                  inherit.aes = FALSE)

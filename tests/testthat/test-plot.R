@@ -426,6 +426,26 @@ test_that("plot() of a metrics table or a comparison draws autoplot()'s figure",
     isTRUE(all.equal(sort(l$x), sort(cmp$estimate))), logical(1))))
 })
 
+test_that("axes = \"bounds\" spans each metric's range", {
+  skip_if_not_installed("ggplot2")
+  m <- new_prd_metrics(tibble::tibble(
+    model = c("good", "noisy", "good", "noisy"),
+    metric = c("p_precision", "p_precision", "density", "density"),
+    k = c(4L, 4L, 5L, 5L), value = c(0.9695, 0.9715, 0.98, 0.99)))
+  ranges <- function(p) {
+    b <- ggplot2::ggplot_build(p)
+    lapply(b$layout$panel_scales_x, function(s) s$range$range)
+  }
+  # the data: each panel spans its values only
+  r <- ranges(ggplot2::autoplot(m))
+  expect_equal(r[[1]], c(0.9695, 0.9715))
+  # the bounds: p_precision on [0, 1], density from 0
+  r <- ranges(ggplot2::autoplot(m, axes = "bounds"))
+  expect_equal(r[[1]], c(0, 1))
+  expect_equal(r[[2]], c(0, 0.99))
+  expect_error(ggplot2::autoplot(m, axes = "all"), class = "rlang_error")
+})
+
 test_that("a metric panel whose values nearly agree gets a readable axis", {
   skip_if_not_installed("ggplot2")
   # values 1 - 8e-9 and 1 (p_recall of two models in 256 dimensions): a
