@@ -251,6 +251,13 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
                                long$divisor, conf_level,
                                lower_bound = rg[1] - rg[2],
                                upper_bound = rg[2] - rg[1])
+      if (e$statistic[i] == "median_lambda" && !anyNA(ci) &&
+          any(rm$value != rb$value &
+                pmax(rm$value, rb$value) > median_lambda_undetermined)) {
+        # a half whose curve has (nearly) no area: its median ray is
+        # arbitrary (lambda up to 1.6e16), and so is the difference
+        ci <- c(lower = -Inf, upper = Inf)
+      }
       n1 <- share_rows(x, e$statistic[i], m, e$method[i], e$k[i])
       n2 <- share_rows(x, e$statistic[i], baseline, e$method[i], e$k[i])
       if (!anyNA(ci) && !is.na(n1) && !is.na(n2) &&
@@ -280,6 +287,12 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
   attr(out, "conf_level") <- conf_level
   out
 }
+
+#' A half-sample's median_lambda above this (its median ray within 1e-12
+#' of the precision axis: a curve of (nearly) no area) makes a paired
+#' difference of median_lambda undetermined (prd_compare()).
+#' @noRd
+median_lambda_undetermined <- 1e12
 
 #' The range of a statistic of `x`: c(lower, upper). Curve statistics lie
 #' in [0, 1] (median_lambda in [0, Inf)), a manifold metric in its

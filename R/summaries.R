@@ -45,8 +45,9 @@
 #' is arbitrary, up to \eqn{ar\lambda} near \eqn{10^{16}}, and the
 #' interval then reaches `Inf` (undetermined) instead of such a number.
 #' [prd_compare()]'s differences of `median_lambda` are on the
-#' \eqn{\lambda} scale and can be that wide there: compare models by
-#' `auc`.
+#' \eqn{\lambda} scale; where a half-sample of either model has such a
+#' median ray (\eqn{\bar\lambda > 10^{12}}) their interval is
+#' (`-Inf`, `Inf`): compare models by `auc`.
 #'
 #' @param object A [prd_curve()] result (any curve of this package, or
 #'   several bound with [rbind()] or `dplyr::bind_rows()`).

@@ -282,3 +282,28 @@ test_that("median_lambda's interval is taken on the angle scale", {
     }
   }
 })
+
+test_that("prd_compare(): a median_lambda difference with an arbitrary median ray is undetermined", {
+  set.seed(3)
+  real <- matrix(rnorm(400 * 16), ncol = 16)
+  models <- list(good = matrix(rnorm(400 * 16), ncol = 16),
+                 noisy = matrix(rnorm(400 * 16, sd = 2.5), ncol = 16))
+  cv <- suppressWarnings(prd_curve(real, models, method = c("knn", "kde"),
+                                   replicates = 10))
+  long <- prdcurve:::replicate_statistics(cv)$replicates
+  cmp <- prd_compare(cv, baseline = "good")
+  top <- function(m) {
+    max(long$value[long$statistic == "median_lambda" & long$method == m])
+  }
+  # kde: a half of the noisy model has its median ray on the precision
+  # axis (lambda 1.6e16): the difference is undetermined
+  expect_gt(top("kde"), 1e15)
+  row <- cmp[cmp$statistic == "median_lambda" & cmp$method == "kde", ]
+  expect_identical(c(row$lower, row$upper), c(-Inf, Inf))
+  # knn: every half's median ray is a finite one; the interval too
+  expect_lt(top("knn"), 2)
+  row <- cmp[cmp$statistic == "median_lambda" & cmp$method == "knn", ]
+  expect_true(all(is.finite(c(row$lower, row$upper))))
+  expect_true(row$lower < row$estimate && row$estimate < row$upper)
+  expect_lt(row$upper, 0)
+})
