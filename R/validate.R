@@ -86,7 +86,8 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
     rows <- which(rowSums(!is.finite(x)) > 0)
     prd_abort(c(
       "{.arg {arg}} must not contain missing or infinite values.",
-      "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}."
+      "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}.",
+      "i" = "Rows are counted from 1 (from 0 in NumPy: {.val {utils::head(rows, 5) - 1L}})."
     ), "input", call = call)
   }
   # squared distances must neither overflow nor underflow

@@ -981,6 +981,22 @@ for (obj in list(cv_one, cv_rep, m_rep, 1, "a", data.frame(x = 1))) local({
   }
   add("prd_curve_info", paste("x =", lab), function() prd_curve_info(oo),
       function(x) if (is.data.frame(x)) NULL else "not a data frame")
+  add("prd_curve_bands", paste("x =", lab), function() prd_curve_bands(oo),
+      function(x) {
+        if (!is.data.frame(x)) return("not a data frame")
+        ends <- c(x$recall_lower, x$precision_lower, x$recall_upper,
+                  x$precision_upper)
+        if (any(ends[!is.na(ends)] < 0 | ends[!is.na(ends)] > 1 + 1e-12)) {
+          return("band ends outside the unit square")
+        }
+        NULL
+      })
+})
+for (cl in list(0, 1, NA, "a", c(0.5, 0.9))) local({
+  cc <- cl
+  add("prd_curve_bands", paste("conf_level =", deparse(cc)), function()
+    prd_curve_bands(cv_rep, conf_level = cc),
+    function(x) if (is.data.frame(x)) NULL else "not a data frame")
 })
 add("prd_curve", "replicates = 1", function()
   prd_curve(X, Y, replicates = 1, angles = 11, method = c("knn", "kde", "ipr", "coverage")), curve_ok)
