@@ -227,11 +227,14 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
   if (!is.null(col)) pal[] <- rep_len(col, length(pal))
   panels <- if (lay$facet) levels(lines$.panel) else NA_character_
   # square panels on [0, 1] (asp = 1 would widen the x range on a wide
-  # device)
-  nc <- min(3L, length(panels))
-  old <- graphics::par(mfrow = c(ceiling(length(panels) / nc), nc),
-                       pty = "s")
+  # device); a user's layout (par(mfrow)) is kept for one panel
+  old <- graphics::par(pty = "s")
   on.exit(graphics::par(old), add = TRUE)
+  if (length(panels) > 1L) {
+    nc <- min(3L, length(panels))
+    old_mf <- graphics::par(mfrow = c(ceiling(length(panels) / nc), nc))
+    on.exit(graphics::par(old_mf), add = TRUE, after = FALSE)
+  }
   dots <- list(...)
   for (pn in panels) {
     rows <- if (is.na(pn)) lines else lines[as.character(lines$.panel) == pn, ]

@@ -253,7 +253,8 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
                                upper_bound = rg[2] - rg[1])
       if (e$statistic[i] == "median_lambda" && !anyNA(ci) &&
           any(rm$value != rb$value &
-                pmax(rm$value, rb$value) > median_lambda_undetermined)) {
+                pmax(rm$value, rb$value) > median_lambda_undetermined,
+              na.rm = TRUE)) {
         # a half whose curve has (nearly) no area: its median ray is
         # arbitrary (lambda up to 1.6e16), and so is the difference
         ci <- c(lower = -Inf, upper = Inf)

@@ -360,6 +360,16 @@ test_that("base plot() draws the bands of replicates on square [0, 1] panels", {
   expect_identical(drawn(bands = FALSE)$polygons, 0L)
   # a wide device: the x range stays [0, 1]
   expect_identical(with_bands$usr, c(0, 1, 0, 1))
+  # one panel keeps the user's layout, and every par() is restored
+  grDevices::pdf(NULL, width = 9, height = 3)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  graphics::par(mfrow = c(1, 2))
+  plot(cv[cv$model == "a" & cv$method == "knn", ])
+  expect_identical(graphics::par("mfg")[1:2], c(1L, 1L))
+  plot(cv[cv$model == "b" & cv$method == "knn", ])
+  expect_identical(graphics::par("mfg")[1:2], c(1L, 2L))
+  expect_identical(graphics::par("mfrow"), c(1L, 2L))
+  expect_identical(graphics::par("pty"), "m")
 })
 
 test_that("prd_curve_bands() gives the ends of the figure's bands on each ray", {
