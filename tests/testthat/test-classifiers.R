@@ -658,14 +658,6 @@ test_that("long fits say so in interactive sessions, not inside replicates", {
 })
 
 test_that("tightest warns when its halves hold few evaluation rows, once a call", {
-  classes <- function(expr) {
-    got <- character()
-    withCallingHandlers(expr, warning = function(w) {
-      got <<- c(got, class(w)[1])
-      invokeRestart("muffleWarning")
-    })
-    got
-  }
   set.seed(3)
   r <- matrix(rnorm(120 * 4), ncol = 4)
   g <- matrix(rnorm(120 * 4), ncol = 4)
@@ -674,13 +666,13 @@ test_that("tightest warns when its halves hold few evaluation rows, once a call"
   expect_match(cli::ansi_strip(conditionMessage(w)), "here 30 rows of a set",
                fixed = TRUE)
   # the half-sample replicates do not repeat it
-  expect_identical(classes(prd_curve(r, g, replicates = 4)),
+  expect_identical(warning_classes(prd_curve(r, g, replicates = 4)),
                    "prdcurve_warning_small_sample")
   # one family alone, or halves of 50 rows (200 rows a set): no warning
-  expect_identical(classes(prd_curve(r, g, method = "knn")), character())
+  expect_identical(warning_classes(prd_curve(r, g, method = "knn")), character())
   r2 <- matrix(rnorm(200 * 4), ncol = 4)
   g2 <- matrix(rnorm(200 * 4), ncol = 4)
-  expect_identical(classes(prd_curve(r2, g2)), character())
-  expect_identical(classes(prd_curve(r2, g2[1:199, ])),
+  expect_identical(warning_classes(prd_curve(r2, g2)), character())
+  expect_identical(warning_classes(prd_curve(r2, g2[1:199, ])),
                    "prdcurve_warning_small_sample")
 })
