@@ -512,10 +512,17 @@ cli_title <- function(real, generated, curve, what = NULL) {
     lab[own] <- paste0(nm[own], " (", lab[own], ")")
   }
   files <- paste0(basename(real), " vs ", paste(lab, collapse = ", "))
+  reps_text <- NULL
   if (inherits(curve, "prd_curve")) {
     info <- prd_curve_info(curve)
     k_text <- paste(unique(info$k), collapse = ", ")
     split_text <- paste(unique(info$split), collapse = ", ")
+    # the bands: their level and the replicates behind them
+    reps <- info$replicates[!vapply(info$replicates, is.null, logical(1))]
+    if (length(reps)) {
+      n_rep <- max(vapply(reps, function(r) max(r$replicate), numeric(1)))
+      reps_text <- sprintf(", 90%% bands from %d half-samples", n_rep)
+    }
   } else {
     # a metrics table: its k and split attributes
     k_text <- cli_metrics_k(curve)
@@ -523,7 +530,7 @@ cli_title <- function(real, generated, curve, what = NULL) {
     split_text <- if (is.numeric(sp)) format(sp) else "rows"
   }
   params <- paste0(if (!is.null(what)) paste0(what, ", "),
-                   "k = ", k_text, ", split = ", split_text)
+                   "k = ", k_text, ", split = ", split_text, reps_text)
   if (nchar(files) + nchar(params) > 70L) {
     paste0(files, dash, "\n", params)
   } else {

@@ -312,6 +312,7 @@ test_that("the figure: one panel per model, title with files, k and split", {
   expect_match(prdcurve:::cli_title(fx$f_real, c(noisy = fx$f_gen, gen_b = f_b), cv),
                "real.csv vs noisy (gen.csv), gen_b.csv", fixed = TRUE)
   expect_match(title, "k = 6, split = 0.4", fixed = TRUE)
+  expect_no_match(title, "bands", fixed = TRUE)
   p <- prdcurve:::cli_plot(cv, title)
   built <- ggplot2::ggplot_build(p)
   expect_identical(nrow(built$layout$layout), 2L)
@@ -538,6 +539,9 @@ test_that("--replicates, --metrics and --compare write what the R API computes",
   mcmp <- utils::read.csv(paste0(out, "-metrics-compare.csv"))
   expect_equal(mcmp$estimate,
                prd_compare(mref, baseline = "gen")$estimate, tolerance = 1e-12)
+  # the title says what the bands are
+  expect_match(prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen, narrow = f_g2), ref),
+               "k = 4, split = 0.5, 90% bands from 6 half-samples", fixed = TRUE)
   # a figure per result that has an autoplot() method, at the package's
   # figure size (300 dpi), the title's lines added
   skip_if_not_installed("ggplot2")
