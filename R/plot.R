@@ -420,8 +420,9 @@ ray_limits <- function(rows, reps, divisor, conf_level) {
 #'
 #' The points that draw the bands of [autoplot.prd_curve()] and
 #' `plot()`: for every row of a curve computed with `replicates`, the
-#' interval of \eqn{\rho(\theta) = \sqrt{\alpha^2 + \beta^2}} on the
-#' ray of angle \eqn{\theta = \arctan\lambda} (the complementary
+#' interval of \eqn{\rho(\theta) = \sqrt{\alpha^2 + \beta^2}}{rho(theta)
+#' = sqrt(alpha^2 + beta^2)} on the ray of angle \eqn{\theta =
+#' \arctan\lambda}{theta = atan(lambda)} (the complementary
 #' half-sample interval; see the section Intervals of [prd_curve()]),
 #' given by its two ends on that ray, in the unit square. Redraw a band
 #' as the polygon through the upper ends in the order of `lambda` and

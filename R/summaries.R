@@ -40,9 +40,10 @@
 #' nearly, so its interval also holds the Wilson score interval of the
 #' share (Wilson 1927), as the shares of [manifold_metrics()] do.
 #' `median_lambda`'s interval is taken on the scale of the median ray's
-#' angle \eqn{ar	heta = rctanar\lambda} in \eqn{[0, \pi/2]} and
+#' angle \eqn{\bar\theta = \arctan\bar\lambda}{atan(median_lambda)} in
+#' \eqn{[0, \pi/2]}{[0, pi/2]} and
 #' mapped back: where a half's curve has (nearly) no area its median ray
-#' is arbitrary, up to \eqn{ar\lambda} near \eqn{10^{16}}, and the
+#' is arbitrary, up to \eqn{\bar\lambda}{median_lambda} near \eqn{10^{16}}, and the
 #' interval then reaches `Inf` (undetermined) instead of such a number.
 #' [prd_compare()]'s differences of `median_lambda` are on the
 #' \eqn{\lambda} scale; where a half-sample of either model has such a
