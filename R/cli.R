@@ -169,7 +169,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     }
     if (is.null(f$member) && grepl("\\.npz$", f$path, ignore.case = TRUE)) {
       arrays <- names(npz_members(f$path, call = NULL))
-      if (length(arrays) > 1L && !"arr_0" %in% arrays) {
+      if (length(arrays) && is.na(npz_default_member(arrays))) {
         prd_abort(c("File {.file {f$path}} holds several arrays: name one as {.code {f$path}:NAME}.",
                     "i" = "Arrays: {.val {arrays}}; e.g. {.code {f$path}:{arrays[1]}}."),
                   kind = "file", call = NULL)

@@ -451,20 +451,14 @@ prd_curve_bands <- function(x, conf_level = 0.9) {
     inf <- info_of(x, key_value(g$key, "model", NA_character_),
                    as.character(rows$method[1]),
                    key_value(g$key, "k", NA_integer_))
-    na <- rep(NA_real_, nrow(rows))
-    rows$recall_lower <- rows$precision_lower <- na
-    rows$recall_upper <- rows$precision_upper <- na
+    r <- list(theta = rep(NA_real_, nrow(rows)), lo = NA_real_,
+              hi = NA_real_)
     if (!is.null(inf) && !is.null(inf$replicates[[1]])) {
       r <- ray_limits(rows, inf$replicates[[1]], inf$divisor, conf_level)
-      rows$recall_lower <- r$lo * cos(r$theta)
-      rows$precision_lower <- r$lo * sin(r$theta)
-      rows$recall_upper <- r$hi * cos(r$theta)
-      rows$precision_upper <- r$hi * sin(r$theta)
     }
-    rows[c(setdiff(names(rows), c("recall_lower", "precision_lower",
-                                  "recall_upper", "precision_upper")),
-           "recall_lower", "precision_lower", "recall_upper",
-           "precision_upper")]
+    vctrs::vec_cbind(rows, tibble::tibble(
+      recall_lower = r$lo * cos(r$theta), precision_lower = r$lo * sin(r$theta),
+      recall_upper = r$hi * cos(r$theta), precision_upper = r$hi * sin(r$theta)))
   })
   tibble::as_tibble(vctrs::vec_rbind(!!!out))
 }

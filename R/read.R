@@ -459,6 +459,15 @@ npz_members <- function(path, call = rlang::caller_env()) {
   stats::setNames(files, sub("\\.npy$", "", files))
 }
 
+#' The array of a .npz read without a name: its only one, else `arr_0`
+#' (numpy.savez() without names), else NA (several: the caller must name
+#' one).
+#' @noRd
+npz_default_member <- function(arrays) {
+  if (length(arrays) == 1L) arrays else
+    if ("arr_0" %in% arrays) "arr_0" else NA_character_
+}
+
 #' Read one array of a .npz file: the zip member is extracted to a
 #' temporary folder (stored or deflated), read as a .npy file, and removed.
 #' @noRd
@@ -470,8 +479,7 @@ read_npz <- function(path, member = NULL, columns = FALSE,
               call = call)
   }
   if (is.null(member)) {
-    member <- if (length(members) == 1L) names(members) else
-      if ("arr_0" %in% names(members)) "arr_0" else NA_character_
+    member <- npz_default_member(names(members))
     if (is.na(member)) {
       prd_abort(c("File {.file {path}} holds several arrays: say which with {.arg member}.",
                   "i" = "Arrays: {.val {names(members)}}."),
