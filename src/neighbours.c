@@ -354,12 +354,7 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
     const double *C = nX > 0 ? X : Y;
     int nC = nX > 0 ? nX : nY;
     centre = (double *) R_alloc(d > 0 ? d : 1, sizeof(double));
-    for (int l = 0; l < d; l++) {
-      const double *col = C + (size_t) l * nC;
-      double s = 0.0;
-      for (int i = 0; i < nC; i++) s += col[i];
-      centre[l] = s / nC;
-    }
+    prd_col_means(C, nC, d, NULL, nC, 0, centre);
   }
   /* the precision of the products: single where sgemm exists, unless the
    * rounding window would be wide for these data (prd_prec_choose()) */

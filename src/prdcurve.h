@@ -284,6 +284,8 @@ SEXP ffi_row_keys(SEXP x);
 void prd_row_scores(const double *X, int n, int d, const int *rows, int m,
                     const double *c, const double *w, double *dist,
                     double *proj);
+void prd_col_means(const double *X, int n, int d, const int *rows, int m,
+                   int ld, double *out);
 
 /* ---- neighbours.c ----------------------------------------------------- */
 SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec);

@@ -115,17 +115,26 @@ static void row_scores_block(const double *X, int n, int d, const int *rows,
   }
 }
 
-/* fn(ctx, i0, i1) over the blocks of 512 of m rows, shared among the
- * engine's threads (`work` sets how many: prd_threads_for()) */
+/* fn(ctx, i0, i1) over blocks of m rows, shared among the engine's
+ * threads (`work` sets how many: prd_threads_for()): one block of at
+ * most ROW_BLOCK_MAX rows per thread and turn, at least 512. A block
+ * reads each column as one contiguous run of its rows, so long blocks
+ * keep the hardware prefetcher streaming (blocks of 512 rows, 4 KB runs,
+ * took 3.7 times a contiguous pass over the same data at 20,000 x 2,048;
+ * bench/results.md) while the block's sums stay in the L2 cache. */
+#define ROW_BLOCK_MAX 16384
 static void row_blocks(int m, int64_t work, void (*fn)(void *, int, int),
                        void *ctx) {
-  int nblk = (m + 511) / 512;
   int use = prd_threads_for(work, prd_threads_get());
+  int len = (m + use - 1) / (use > 0 ? use : 1);
+  if (len > ROW_BLOCK_MAX) len = ROW_BLOCK_MAX;
+  if (len < 512) len = 512;
+  int nblk = (m + len - 1) / len;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
   for (int b = 0; b < nblk; b++) {
-    int i0 = b * 512, i1 = m - i0 < 512 ? m : i0 + 512;
+    int i0 = b * len, i1 = m - i0 < len ? m : i0 + len;
     fn(ctx, i0, i1);
   }
   (void) use;
@@ -262,6 +271,35 @@ SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows) {
   return out;
 }
 
+/* The means of the d columns of X (n x d, column-major) over m rows
+ * (1-based indices, or the first m rows when rows is NULL), each column
+ * summed in the order of the rows (in long double when `ld`, as R's
+ * colMeans()), the columns shared among the engine's threads: the same
+ * values whatever their count. */
+void prd_col_means(const double *X, int n, int d, const int *rows, int m,
+                   int ld, double *out) {
+  int use = prd_threads_for((int64_t) m * d, prd_threads_get());
+  if (use > d) use = d > 0 ? d : 1;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int l = 0; l < d; l++) {
+    const double *col = X + (size_t) l * n;
+    if (ld) {
+      long double sum = 0.0;
+      if (rows) for (int i = 0; i < m; i++) sum += col[rows[i] - 1];
+      else for (int i = 0; i < m; i++) sum += col[i];
+      out[l] = (double) (sum / m);
+    } else {
+      double sum = 0.0;
+      if (rows) for (int i = 0; i < m; i++) sum += col[rows[i] - 1];
+      else for (int i = 0; i < m; i++) sum += col[i];
+      out[l] = sum / m;
+    }
+  }
+  (void) use;
+}
+
 /* .Call(ffi_col_means, x, rows): colMeans(x[rows, ]) without the copy (the
  * same long double sums in the order of the rows as R's colMeans()) */
 SEXP ffi_col_means(SEXP x, SEXP rows) {
@@ -273,15 +311,7 @@ SEXP ffi_col_means(SEXP x, SEXP rows) {
     if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
       Rf_error("ffi_col_means: row %d out of range", i + 1);
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
-  const double *X = REAL_RO(x);
-  double *o = REAL(out);
-  for (int l = 0; l < d; l++) {
-    const double *col = X + (size_t) l * n;
-    long double sum = 0.0;
-    for (int i = 0; i < m; i++) sum += col[r[i] - 1];
-    sum /= m;
-    o[l] = (double) sum;
-  }
+  prd_col_means(REAL_RO(x), n, d, r, m, 1, REAL(out));
   UNPROTECT(1);
   return out;
 }

@@ -151,6 +151,40 @@ test_that("the fitted families are invariant to a common offset and scale", {
   expect_lt(max(abs(sc8 - sc0)), 1e-6 * max(abs(sc0)))
 })
 
+test_that("the row passes and column means in C equal R's sums, on any thread count", {
+  # 3,000 rows: blocks longer than 512 rows, split between the threads
+  set.seed(41)
+  x <- matrix(rnorm(3000 * 90, mean = 2), 3000)
+  rows <- c(seq(3000L, 1L, by = -2L), 7L)
+  m <- colMeans(x)
+  w <- rnorm(90)
+  one <- function() {
+    list(means = .Call(prdcurve:::ffi_col_means, x, rows),
+         scores = .Call(prdcurve:::ffi_row_scores, x, rows, m, w),
+         keys = .Call(prdcurve:::ffi_row_keys, x))
+  }
+  old <- prd_threads(1)
+  on.exit(prd_threads(old), add = TRUE)
+  a <- one()
+  prd_threads(2)
+  b <- one()
+  expect_identical(b, a)
+  expect_identical(a$means, colMeans(x[rows, ]))
+  # each row's sums over the columns (in their order; a compiler may
+  # contract them into fused multiply-adds, hence the tolerance)
+  ref_dist <- ref_proj <- numeric(length(rows))
+  for (l in seq_len(90)) {
+    v <- x[rows, l] - m[l]
+    ref_dist <- ref_dist + v * v
+    ref_proj <- ref_proj + v * w[l]
+  }
+  expect_equal(a$scores$dist, ref_dist, tolerance = 1e-13)
+  expect_equal(a$scores$proj, ref_proj, tolerance = 1e-13)
+  expect_identical(dim(a$keys), c(3000L, 2L))
+  expect_equal(a$keys[, 1], drop(x %*% (1 + cos(seq_len(90) * 2.399963229728653))),
+               tolerance = 1e-12)
+})
+
 test_that("the C centring and row norms of cov_parts() are R's doubles", {
   set.seed(4)
   x <- matrix(rnorm(700 * 13, mean = 3), 700)
