@@ -124,19 +124,30 @@ void gather(const prd_rows *rows, int lo, int n, int d,
 #endif
   for (int b = 0; b < nblk; b++) {
     int i0 = b * 256, i1 = n - i0 < 256 ? n : i0 + 256;
+    /* the block's rows and their stride, looked up once: one stride when
+     * every row comes from one source (else st = 0 and each row's own) */
+    const double *rp[256];
+    size_t rs[256], st = 0;
+    for (int i = i0; i < i1; i++) {
+      rp[i - i0] = rows_at(rows, lo + i, &rs[i - i0]);
+      st = i == i0 ? rs[0] : (rs[i - i0] == st ? st : 0);
+    }
     for (int i = i0; i < i1; i++) norm2[i] = 0.0;
     for (int l = 0; l < d; l++) {
       double c = centre ? centre[l] : 0.0;
       double *col = out ? out + (size_t) l * n : NULL;
       float *colf = outf ? outf + (size_t) l * n : NULL;
+      int ahead = l + GATHER_AHEAD < d;
+      size_t off = (size_t) l * st, offa = (size_t) (l + GATHER_AHEAD) * st;
       for (int i = i0; i < i1; i++) {
-        size_t st;
-        const double *r = rows_at(rows, lo + i, &st);
+        const double *r = rp[i - i0];
+        size_t o = st ? off : (size_t) l * rs[i - i0];
 #if defined(__GNUC__) || defined(__clang__)
-        if (l + GATHER_AHEAD < d)
-          __builtin_prefetch(r + (size_t) (l + GATHER_AHEAD) * st);
+        if (ahead)
+          __builtin_prefetch(r + (st ? offa :
+                                  (size_t) (l + GATHER_AHEAD) * rs[i - i0]));
 #endif
-        double x = r[(size_t) l * st], v = x - c;
+        double x = r[o], v = x - c;
         if (col) col[i] = v;
         if (colf) colf[i] = (float) (scale * v);
         if (rm) {
