@@ -455,14 +455,14 @@ cli_save_plot <- function(x, path, title) {
 #' A title fitted to a figure of `width` inches (about 14 characters an
 #' inch at the title's 8 points: the curves' 3.3-inch figure cut
 #' "... split = 0.5" to "split = 0."): a one-line title goes on two lines
-#' after its dash, and a list of files still too wide on more lines,
+#' at its dash (which goes), and a list of files still too wide on more lines,
 #' between files (several models read from one .npz name the archive
 #' after each model).
 #' @noRd
 cli_fit_title <- function(title, width) {
   limit <- floor(14 * width)
   if (!grepl("\n", title, fixed = TRUE) && nchar(title) > limit) {
-    title <- sub("( \u2014 | - )", "\\1\n", title)
+    title <- sub(" \u2014 | - ", "\n", title)
   }
   lines <- strsplit(title, "\n", fixed = TRUE)[[1]]
   if (length(lines) == 0L || nchar(lines[1]) <= limit) return(title)
@@ -498,9 +498,10 @@ cli_plot <- function(x, title) {
 #' @noRd
 cli_figure_size <- function(p) prd_figure_size(p)
 
-#' "real.csv vs gen_a.csv, gen_b.csv - k = 71, split = 0.5"; a model
-#' named otherwise than its file (`--generated noisy=a.npy`) as
-#' "noisy (a.npy)", the name the legend and panels use.
+#' "real.csv vs gen_a.csv, gen_b.csv - knn, kde curves, k = 71, split =
+#' 0.5" (on two lines without the dash when long); a model named otherwise
+#' than its file (`--generated noisy=a.npy`) as "noisy (a.npy)", the name
+#' the legend and panels use.
 #' @noRd
 cli_title <- function(real, generated, curve, what = NULL) {
   dash <- if (isTRUE(l10n_info()$`UTF-8`)) " \u2014 " else " - "
@@ -515,6 +516,10 @@ cli_title <- function(real, generated, curve, what = NULL) {
   reps_text <- NULL
   if (inherits(curve, "prd_curve")) {
     info <- prd_curve_info(curve)
+    methods <- unique(info$method)
+    what <- paste0(paste(methods, collapse = ", "),
+                   if (length(methods) > 1L) " curves" else " curve",
+                   if (!is.null(what)) paste0(", ", what))
     k_text <- paste(unique(info$k), collapse = ", ")
     split_text <- paste(unique(info$split), collapse = ", ")
     # the bands: their level and the replicates behind them
@@ -532,7 +537,7 @@ cli_title <- function(real, generated, curve, what = NULL) {
   params <- paste0(if (!is.null(what)) paste0(what, ", "),
                    "k = ", k_text, ", split = ", split_text, reps_text)
   if (nchar(files) + nchar(params) > 70L) {
-    paste0(files, dash, "\n", params)
+    paste0(files, "\n", params)
   } else {
     paste0(files, dash, params)
   }

@@ -389,9 +389,21 @@ plot_layout <- function(x, conf_level, bands) {
 #' (pair_variance()), as a closed polygon.
 #' @noRd
 ray_band <- function(rows, reps, divisor, conf_level) {
-  r <- ray_limits(rows, reps, divisor, conf_level)
-  list(recall = c(r$hi * cos(r$theta), rev(r$lo * cos(r$theta))),
-       precision = c(r$hi * sin(r$theta), rev(r$lo * sin(r$theta))))
+  e <- ray_ends(ray_limits(rows, reps, divisor, conf_level))
+  list(recall = c(e$recall_upper, rev(e$recall_lower)),
+       precision = c(e$precision_upper, rev(e$precision_lower)))
+}
+
+#' The two ends of each ray's interval (ray_limits()) as points, each
+#' coordinate at most 1: on the square's edges rho sin(theta) can exceed
+#' 1 by a rounding, and the figures' scales (limits 0 to 1) would drop
+#' such a point, joining its neighbours across the square.
+#' @noRd
+ray_ends <- function(r) {
+  cs <- cos(r$theta)
+  sn <- sin(r$theta)
+  list(recall_lower = pmin(r$lo * cs, 1), precision_lower = pmin(r$lo * sn, 1),
+       recall_upper = pmin(r$hi * cs, 1), precision_upper = pmin(r$hi * sn, 1))
 }
 
 #' The band's ends on each ray of a curve's grid (rows ordered by lambda):
@@ -456,9 +468,7 @@ prd_curve_bands <- function(x, conf_level = 0.9) {
     if (!is.null(inf) && !is.null(inf$replicates[[1]])) {
       r <- ray_limits(rows, inf$replicates[[1]], inf$divisor, conf_level)
     }
-    vctrs::vec_cbind(rows, tibble::tibble(
-      recall_lower = r$lo * cos(r$theta), precision_lower = r$lo * sin(r$theta),
-      recall_upper = r$hi * cos(r$theta), precision_upper = r$hi * sin(r$theta)))
+    vctrs::vec_cbind(rows, tibble::as_tibble(ray_ends(r)))
   })
   tibble::as_tibble(vctrs::vec_rbind(!!!out))
 }

@@ -12,15 +12,18 @@
 #   - without the sum: the same sgemm calls, the float sum left out (its
 #     share of that scheme's cost);
 #   - beta = 1: the engine's scheme with OpenBLAS, each block's sgemm
-#     adding to the tile (beta = 1), no buffer and no sum pass.
+#     adding to the tile (beta = 1), no buffer and no sum pass, over the
+#     whole tile (no chunks: nothing needs them in cache);
+#   - beta = 1 in chunks: the same in chunks of 1,024 reference rows (the
+#     engine's scheme in 0.5.8 before the chunks went).
 # Nothing else of a curve call is done (no selection, no recomputation,
 # no gathering from double, no checks), so engine / plain is a floor for
 # the four curves' ratio to sgemm at this size.
 #
 # Usage (package root):
 #   Rscript bench/blocked-products.R [n] [d] [runs]      (10000 2048 3)
-# Prints one line per run and "RESULT n d plain own_sum nosum beta1"
-# (medians).
+# Prints one line per run and "RESULT n d plain own_sum nosum beta1
+# beta1_chunks" (medians).
 args <- commandArgs(trailingOnly = TRUE)
 n <- if (length(args) >= 1) as.integer(args[1]) else 10000L
 d <- if (length(args) >= 2) as.integer(args[2]) else 2048L
@@ -40,7 +43,8 @@ prog <- c(
   "  clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }",
   "static void engine_tile(int nb, int na, int d, const float *B, int ldb,",
   "                        const float *A, int lda, float *C, float *gbuf, int sum) {",
-  "  /* sum: 1 the engine's float sum, 0 none, 2 sgemm with beta = 1 */",
+  "  /* sum: 1 the engine's float sum, 0 none, 2 sgemm with beta = 1 over",
+  "   * the whole tile, 3 the same in chunks of 1,024 rows */",
   "  if (blas_set) blas_set(1);",
   "#pragma omp parallel num_threads(2)",
   "  {",
@@ -49,12 +53,13 @@ prog <- c(
   "    float *gb = gbuf + (size_t) me * 1024 * 512, *gs = C + (size_t) c0 * nb;",
   "    const float *Af = A + c0;",
   "    float al = -2, be = 0; int kb0 = d < 256 ? d : 256;",
-  "    for (int j0 = 0; j0 < nb; j0 += 1024) {",
-  "      int jb = nb - j0 < 1024 ? nb - j0 : 1024;",
+  "    int ch = sum == 2 ? nb : 1024;",
+  "    for (int j0 = 0; j0 < nb; j0 += ch) {",
+  "      int jb = nb - j0 < ch ? nb - j0 : ch;",
   '      sgemm_("N", "T", &jb, &nc, &kb0, &al, B + j0, &ldb, Af, &lda, &be, gs + j0, &nb, 1, 1);',
   "      for (int l0 = 256; l0 < d; l0 += 256) {",
   "        int kb = d - l0 < 256 ? d - l0 : 256; float one = 1;",
-  "        if (sum == 2) { /* beta = 1: the block added by sgemm */",
+  "        if (sum >= 2) { /* beta = 1: the block added by sgemm */",
   '          sgemm_("N", "T", &jb, &nc, &kb, &al, B + j0 + (size_t) l0 * ldb, &ldb,',
   "                 Af + (size_t) l0 * lda, &lda, &one, gs + j0, &nb, 1, 1);",
   "          continue;",
@@ -79,8 +84,8 @@ prog <- c(
   "  srand(1);",
   "  for (size_t i = 0; i < len; i++) A[i] = rand() / (double) RAND_MAX - 0.5;",
   "  for (size_t i = 0; i < len; i++) B[i] = rand() / (double) RAND_MAX - 0.5;",
-  "  float al = -2, be = 0; double best[4] = {1e300, 1e300, 1e300, 1e300};",
-  "  for (int rep = 0; rep < 3; rep++) for (int p = 0; p < 4; p++) {",
+  "  float al = -2, be = 0; double best[5] = {1e300, 1e300, 1e300, 1e300, 1e300};",
+  "  for (int rep = 0; rep < 3; rep++) for (int p = 0; p < 5; p++) {",
   "    double t0 = now();",
   "    for (int i0 = 0; i0 < n; i0 += m) {",
   "      int mm = n - i0 < m ? n - i0 : m;",
@@ -88,12 +93,12 @@ prog <- c(
   "      else {",
   "        for (int l = 0; l < d; l++) for (int i = 0; i < mm; i++)",
   "          At[(size_t) l * mm + i] = A[(size_t) l * n + i0 + i];",
-  "        engine_tile(n, mm, d, B, n, At, mm, C, gb, p == 1 ? 1 : p == 2 ? 0 : 2);",
+  "        engine_tile(n, mm, d, B, n, At, mm, C, gb, p == 1 ? 1 : p == 2 ? 0 : p);",
   "      }",
   "    }",
   "    double t = now() - t0; if (t < best[p]) best[p] = t;",
   "  }",
-  '  printf("%.4f %.4f %.4f %.4f\\n", best[0], best[1], best[2], best[3]);',
+  '  printf("%.4f %.4f %.4f %.4f %.4f\\n", best[0], best[1], best[2], best[3], best[4]);',
   "  return 0;",
   "}")
 res <- t(vapply(seq_len(runs), function(r) {
@@ -101,13 +106,16 @@ res <- t(vapply(seq_len(runs), function(r) {
   if (is.null(x)) stop("could not compile the C program against R's BLAS")
   x <- x[[1]]
   cat(sprintf(paste("run %d: plain %.3f s, own sum %.3f s (%.3fx), without the",
-                    "sum %.3f s (%.3fx), beta = 1 %.3f s (%.3fx)\n"),
-              r, x[1], x[2], x[2] / x[1], x[3], x[3] / x[1], x[4], x[4] / x[1]))
+                    "sum %.3f s (%.3fx), beta = 1 %.3f s (%.3fx), beta = 1 in",
+                    "chunks %.3f s (%.3fx)\n"),
+              r, x[1], x[2], x[2] / x[1], x[3], x[3] / x[1], x[4], x[4] / x[1],
+              x[5], x[5] / x[1]))
   x
-}, numeric(4)))
+}, numeric(5)))
 med <- apply(res, 2, stats::median)
-cat(sprintf("RESULT %d %d %.3f %.3f %.3f %.3f\n", n, d, med[1], med[2], med[3],
-            med[4]))
+cat(sprintf("RESULT %d %d %.3f %.3f %.3f %.3f %.3f\n", n, d, med[1], med[2],
+            med[3], med[4], med[5]))
 ratio <- function(j) stats::median(res[, j] / res[, 1])
 cat(sprintf(paste("medians of the runs' ratios to plain: own sum %.3fx, without",
-                  "the sum %.3fx, beta = 1 %.3fx\n"), ratio(2), ratio(3), ratio(4)))
+                  "the sum %.3fx, beta = 1 %.3fx, beta = 1 in chunks %.3fx\n"),
+            ratio(2), ratio(3), ratio(4), ratio(5)))

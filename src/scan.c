@@ -276,29 +276,39 @@ SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows) {
  * summed in the order of the rows (in long double when `ld`, as R's
  * colMeans()), the columns shared among the engine's threads: the same
  * values whatever their count. */
+/* the sums of columns l0..l0+3 (or fewer, `w`): interleaved, so that the
+ * four chains of additions run side by side, each in the order of the
+ * rows (the same bits as one column at a time) */
+#define COL_SUMS(T)                                                        \
+  do {                                                                     \
+    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                      \
+    const double *c0 = X + (size_t) l0 * n, *c1 = c0 + (w > 1 ? n : 0),    \
+                 *c2 = c0 + (w > 2 ? 2 * (size_t) n : 0),                  \
+                 *c3 = c0 + (w > 3 ? 3 * (size_t) n : 0);                  \
+    for (int i = 0; i < m; i++) {                                          \
+      size_t r = rows ? (size_t) rows[i] - 1 : (size_t) i;                 \
+      s0 += c0[r]; s1 += c1[r]; s2 += c2[r]; s3 += c3[r];                  \
+    }                                                                      \
+    T v[4] = {s0, s1, s2, s3};                                             \
+    for (int j = 0; j < w; j++) out[l0 + j] = (double) (v[j] / m);         \
+  } while (0)
+
 void prd_col_means(const double *X, int n, int d, const int *rows, int m,
                    int ld, double *out) {
+  int ng = (d + 3) / 4;
   int use = prd_threads_for((int64_t) m * d, prd_threads_get());
-  if (use > d) use = d > 0 ? d : 1;
+  if (use > ng) use = ng > 0 ? ng : 1;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
-  for (int l = 0; l < d; l++) {
-    const double *col = X + (size_t) l * n;
-    if (ld) {
-      long double sum = 0.0;
-      if (rows) for (int i = 0; i < m; i++) sum += col[rows[i] - 1];
-      else for (int i = 0; i < m; i++) sum += col[i];
-      out[l] = (double) (sum / m);
-    } else {
-      double sum = 0.0;
-      if (rows) for (int i = 0; i < m; i++) sum += col[rows[i] - 1];
-      else for (int i = 0; i < m; i++) sum += col[i];
-      out[l] = sum / m;
-    }
+  for (int g = 0; g < ng; g++) {
+    int l0 = 4 * g, w = d - l0 < 4 ? d - l0 : 4;
+    if (ld) COL_SUMS(long double);
+    else COL_SUMS(double);
   }
   (void) use;
 }
+#undef COL_SUMS
 
 /* .Call(ffi_col_means, x, rows): colMeans(x[rows, ]) without the copy (the
  * same long double sums in the order of the rows as R's colMeans()) */

@@ -311,7 +311,7 @@ test_that("the figure: one panel per model, title with files, k and split", {
   # a model named otherwise than its file: the name of the legend, then the file
   expect_match(prdcurve:::cli_title(fx$f_real, c(noisy = fx$f_gen, gen_b = f_b), cv),
                "real.csv vs noisy (gen.csv), gen_b.csv", fixed = TRUE)
-  expect_match(title, "k = 6, split = 0.4", fixed = TRUE)
+  expect_match(title, "knn, kde curves, k = 6, split = 0.4", fixed = TRUE)
   expect_no_match(title, "bands", fixed = TRUE)
   p <- prdcurve:::cli_plot(cv, title)
   built <- ggplot2::ggplot_build(p)
@@ -335,7 +335,7 @@ test_that("the figure: one panel per model, title with files, k and split", {
   cv2 <- prd_cli(c(fx$f_real, fx$f_gen, "--split", "0", "--method", "knn",
                    "--angles", "11", "--quiet", "--out", out))
   expect_match(prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen), cv2),
-               "k = 7, split = 0$")
+               " knn curve, k = 7, split = 0$")
   cv3 <- prd_curve(fx$real, list(a = fx$generated, b = fx$generated),
                    method = "knn", k = c(5, 7), split = 0, angles = 11)
   expect_match(prdcurve:::cli_title("r.csv", c(a = "a.csv", b = "b.csv"), cv3),
@@ -721,24 +721,33 @@ test_that("--features applies to arrays as column numbers only", {
                            "positions")))
 })
 
-test_that("a title wider than its figure goes on two lines after its dash", {
+test_that("a title wider than its figure goes on two lines at its dash", {
   long <- "real.npy vs good.npy, noisy.npy - k = 32, split = 0.5"
-  # the curves' figure is 3.3 inches wide: about 46 characters
+  # the curves' figure is 3.3 inches wide: about 46 characters; the dash
+  # does not end the first line
   expect_identical(prdcurve:::cli_fit_title(long, 3.3),
-                   "real.npy vs good.npy, noisy.npy - \nk = 32, split = 0.5")
+                   "real.npy vs good.npy, noisy.npy\nk = 32, split = 0.5")
   expect_identical(prdcurve:::cli_fit_title(long, 6.9), long)
-  two <- "a.csv vs b.csv - \nk = 5, split = 0"
+  two <- "a.csv vs b.csv\nk = 5, split = 0"
   expect_identical(prdcurve:::cli_fit_title(two, 1), two)
   em <- "real.npy vs good.npy, noisy.npy \u2014 k = 32, split = 0.5"
   expect_identical(prdcurve:::cli_fit_title(em, 3.3),
-                   "real.npy vs good.npy, noisy.npy \u2014 \nk = 32, split = 0.5")
+                   "real.npy vs good.npy, noisy.npy\nk = 32, split = 0.5")
+  # cli_title() breaks a long title the same way
+  cv <- prd_curve(matrix(1:40 / 7, 20), matrix(1:40 / 5, 20), method = "knn",
+                  k = 3, split = 0, angles = 11)
+  expect_identical(
+    prdcurve:::cli_title("real-features-of-the-test-set.npy",
+                         "gen-features-of-the-model.npy", cv),
+    paste0("real-features-of-the-test-set.npy vs gen-features-of-the-model.npy",
+           "\nknn curve, k = 3, split = 0"))
   # three models of one .npz: the files themselves wrap, between files
   npz <- paste("real.npy vs good (models.npz), noisy (models.npz),",
-               "collapsed (models.npz) \u2014 \nk = 39, split = 0.5")
+               "collapsed (models.npz)\nk = 39, split = 0.5")
   fitted <- prdcurve:::cli_fit_title(npz, 3.3)
   expect_identical(fitted, paste0(
     "real.npy vs good (models.npz),\n",
-    "noisy (models.npz), collapsed (models.npz) \u2014 \n",
+    "noisy (models.npz), collapsed (models.npz)\n",
     "k = 39, split = 0.5"))
   expect_true(all(nchar(strsplit(fitted, "\n")[[1]]) <= 46))
   expect_identical(prdcurve:::cli_fit_title(npz, 6.9), npz)
