@@ -93,7 +93,7 @@ prog <- c(
   "      else {",
   "        for (int l = 0; l < d; l++) for (int i = 0; i < mm; i++)",
   "          At[(size_t) l * mm + i] = A[(size_t) l * n + i0 + i];",
-  "        engine_tile(n, mm, d, B, n, At, mm, C, gb, p == 1 ? 1 : p == 2 ? 0 : p);",
+  "        engine_tile(n, mm, d, B, n, At, mm, C, gb, p == 1 ? 1 : p == 2 ? 0 : p - 1);",
   "      }",
   "    }",
   "    double t = now() - t0; if (t < best[p]) best[p] = t;",
