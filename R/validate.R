@@ -986,7 +986,7 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   prd_warn(c(
     "{.arg {real_arg}} has {length(cols)} column{?s} of few whole values among continuous features: {.field {nm}} ({levels} distinct value{?s}).",
     "i" = "A class label or category used as a feature changes every distance (and can reverse the ranking of models).",
-    "i" = "Drop {?it/them} with {.code features = {drop}}, or choose the feature columns with {.arg features}."
+    "i" = "Drop {?it/them} from every set with {.code features = {drop}}, or choose the feature columns with {.arg features}."
   ), "label_column")
   invisible(nm)
 }

@@ -80,7 +80,8 @@ sec <- c("# The engine's targets (bench/targets-engine.R)", "",
                  f(min(loads), 1), f(max(loads), 1)), "",
          "| target | measured | target | met |", "|---|---|---|---|", rows, "",
          "The same measurements one by one, with 0.5.4 alongside and what changed,",
-         "are in the section \"The planned engine\" below. The one target not",
-         "met, the four curves at 10,000 x 2,048, is discussed there.")
+         "are in the section \"The planned engine\" below; the four curves at",
+         "10,000 x 2,048, the target nearest its bound, in the sections after",
+         "this one.")
 cat("\n", sec, sep = "\n")
 if (write) write_section(sec)

@@ -39,9 +39,11 @@ typedef long long prd_v4l __attribute__((vector_size(32)));
 #define PRD_VEC 1
 #endif
 
-/* reference rows per sgemm call when several coordinate blocks are summed
- * (tile_part()): the chunk's sum and block, 1,024 x 256 query rows x 8
- * bytes, stay in a 2 MiB L2 cache (512 and 2,048 measured no better) */
+/* reference rows per sgemm call when the engine sums several coordinate
+ * blocks itself (tile_part(); not when OpenBLAS adds them, whose calls
+ * cover the whole tile): the chunk's sum and block, 1,024 x 256 query
+ * rows x 8 bytes, stay in a 2 MiB L2 cache (512 and 2,048 measured no
+ * better) */
 #define R_CHUNK 1024
 /* coordinates per sgemm block (see the rounding notes in products.c) */
 #define K_BLOCK 256

@@ -409,19 +409,19 @@ static void tile_part(const prd_prec *prec, int nb, int na, int d,
                       &beta, gs, &nb FCONE FCONE);
       return;
     }
-    /* several blocks: R_CHUNK reference rows at a time, so that the
-     * chunk's products stay in cache while its blocks are summed; the
-     * first block's sgemm writes the tile. With t->accumulate (OpenBLAS,
-     * blas_accumulates()) every other block's sgemm adds to the tile
-     * (beta = 1); else it writes the buffer gb, which is added to the
-     * tile in float (the order of the sums is the engine's own: the
-     * window of products.c's header holds for any BLAS). */
+    /* several blocks: the first block's sgemm writes the tile. With
+     * t->accumulate (OpenBLAS, blas_accumulates()) every other block's
+     * sgemm adds to the tile (beta = 1); else it writes the buffer gb,
+     * which is added to the tile in float (the order of the sums is the
+     * engine's own: the window of products.c's header holds for any
+     * BLAS), R_CHUNK reference rows at a time, so that the chunk's
+     * products stay in cache while its blocks are summed. */
     float *gb = t->accumulate ? NULL : t->gb + (size_t) c0 * t->gb_ld;
     float one = 1.0f;
     int kb0 = K_BLOCK;
-    /* with beta = 1 no sum pass needs the chunk in cache: the blocks of
-     * the whole tile, one sgemm each (1.08x one sgemm of depth d in
-     * chunks of R_CHUNK rows, 1.02x without, bench/blocked-products.R) */
+    /* with beta = 1 no sum pass needs the chunk in cache: one sgemm per
+     * block over the whole tile (1.06x one sgemm of depth d in chunks
+     * of R_CHUNK rows, 1.02x without, bench/blocked-products.R) */
     int chunk = gb ? R_CHUNK : (nb > 0 ? nb : 1);
     for (int j0 = 0; j0 < nb; j0 += chunk) {
       int jb = nb - j0 < chunk ? nb - j0 : chunk;

@@ -17,7 +17,8 @@ test_that("a label column among continuous features is named, with the fix", {
   w <- expect_warning(
     cv <- prd_curve(real, models, method = "knn", id = image_id, angles = 21),
     class = "prdcurve_warning_label_column")
-  expect_match(conditionMessage(w), "features = -label", fixed = TRUE)
+  expect_match(conditionMessage(w), "from every set with `features = -label`",
+               fixed = TRUE)
   expect_match(conditionMessage(w), "10 distinct values", fixed = TRUE)
   # dropped as the message says: the good model ranks first again
   s <- summary(prd_curve(real, models, method = "knn", id = image_id,
