@@ -684,7 +684,14 @@ check_neighbour_family <- function(x, real, generated, splits,
   if (min(info$n_eval_real, info$n_eval_generated, na.rm = TRUE) < min_rows) {
     return(invisible(NULL))
   }
-  s <- summary(x)
+  # each curve's area (summary()'s auc, without its other statistics and
+  # intervals)
+  s <- lapply(split_curves(x), function(g) {
+    out <- g$key
+    out$auc <- curve_auc(g$rows$lambda, g$rows$precision, g$rows$recall)
+    out
+  })
+  s <- vctrs::vec_rbind(!!!s)
   lambda <- lambda_grid(201)
   for (m in unique(s$model)) {
     sm <- s[s$model == m, , drop = FALSE]

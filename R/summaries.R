@@ -312,6 +312,16 @@ curve_statistic_names <- c("auc", "max_precision", "max_recall",
                            "median_recall", "precision_at_recall",
                            "recall_at_precision")
 
+#' The area of one curve (the `auc` of curve_stats(), alone): its rows in
+#' the order of lambda.
+#' @noRd
+curve_auc <- function(lambda, precision, recall) {
+  o <- order(lambda)
+  area <- fan_area(recall[o], precision[o])
+  area[length(area)]
+}
+
+
 #' The summary statistics of one curve (rows in any order).
 #' @noRd
 curve_stats <- function(lambda, precision, recall, beta = 8, epsilon = 0.05) {
