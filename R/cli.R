@@ -455,9 +455,9 @@ cli_save_plot <- function(x, path, title) {
 #' A title fitted to a figure of `width` inches (about 14 characters an
 #' inch at the title's 8 points: the curves' 3.3-inch figure cut
 #' "... split = 0.5" to "split = 0."): a one-line title goes on two lines
-#' at its dash (which goes), and a list of files still too wide on more lines,
-#' between files (several models read from one .npz name the archive
-#' after each model).
+#' at its dash (which goes), and a list of files still too wide on more
+#' lines, between files (several models read from one .npz name the
+#' archive after each model).
 #' @noRd
 cli_fit_title <- function(title, width) {
   limit <- floor(14 * width)

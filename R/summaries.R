@@ -321,7 +321,6 @@ curve_auc <- function(lambda, precision, recall) {
   area[length(area)]
 }
 
-
 #' The summary statistics of one curve (rows in any order).
 #' @noRd
 curve_stats <- function(lambda, precision, recall, beta = 8, epsilon = 0.05) {
