@@ -36,7 +36,9 @@
 #'   comma-separated list of column names, `a:b` ranges of names and column
 #'   numbers (`f1,f5:f9` or `1:128`), or a tidyselect expression such as
 #'   `'starts_with("f")'` or `'c(f1:f64, -f13)'` (quote it for the shell).
-#'   Default: every numeric column. `.npy`/`.npz` arrays have no column
+#'   Default: every numeric column; an exclusion alone removes columns
+#'   from it, `--features=-label` (with `=`: a value that starts with `-`
+#'   would be read as an option). `.npy`/`.npz` arrays have no column
 #'   names: every column of an array is a feature, and `--features`
 #'   applies to arrays only when it gives column numbers (`1:128`); so one
 #'   `--features` serves a mix of arrays and tables.
@@ -144,8 +146,9 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     prd_abort("{.arg args} must be a character vector of command-line arguments.",
               kind = "input", call = NULL)
   }
-  # a command line shows the error message, not an R backtrace
-  old <- options(rlang_backtrace_on_error = "none")
+  # a command line shows the error message, not an R backtrace; with
+  # prdcurve.cli the messages name the command line's options
+  old <- options(rlang_backtrace_on_error = "none", prdcurve.cli = TRUE)
   on.exit(options(old), add = TRUE)
   opt <- cli_parse(args)
   if (isTRUE(opt$help)) {

@@ -332,8 +332,10 @@
 #' @param replicates Number of half-sample replicates for intervals
 #'   (default 0: none; see the section Intervals). 50 to 200 are typical.
 #' @param features Columns of data-frame inputs to use as features, a
-#'   tidyselect selection (default: every numeric column). Grouping
-#'   columns and the `id` column are never features.
+#'   tidyselect selection (default: every numeric column). An exclusion
+#'   alone (`-label`, `c(-label, -kind)`) removes columns from that
+#'   default, so non-numeric columns stay out. Grouping columns and the
+#'   `id` column are never features.
 #' @param id A column of data-frame inputs that identifies samples; it is
 #'   not a feature (per-sample functions carry it to their output).
 #' @param standardize `"none"` (default) or `"real"`: centre and scale

@@ -59,7 +59,8 @@
 #' @param features <[`tidy-select`][tidyselect::language]> The feature
 #'   columns, for instance `starts_with("f")`, `f1:f128`, `c(1:64)` or
 #'   `where(is.numeric)`. Default `NULL`: every numeric column other than
-#'   `id` (or, when `id` is also `NULL`, every column as read).
+#'   `id` (or, when `id` is also `NULL`, every column as read). An
+#'   exclusion alone (`-label`) keeps the numeric columns but those.
 #' @param id Name of an identifier column (a single string), or `NULL`. It is
 #'   never a feature (even when `features` selects it) and comes first in the
 #'   result.
@@ -568,6 +569,21 @@ expand_list_columns <- function(df, path, call = rlang::caller_env()) {
   as.data.frame(out, check.names = FALSE, stringsAsFactors = FALSE)
 }
 
+#' TRUE for a tidyselect expression made of exclusions only: `-x`, `!x`,
+#' `c()` of such terms (in parentheses or not).
+#' @noRd
+only_exclusions <- function(e) {
+  if (!is.call(e)) return(FALSE)
+  f <- e[[1]]
+  if (identical(f, quote(`-`))) return(length(e) == 2L)
+  if (identical(f, quote(`!`))) return(TRUE)
+  if (identical(f, quote(`(`))) return(only_exclusions(e[[2]]))
+  if (identical(f, quote(c)) && length(e) > 1L) {
+    return(all(vapply(as.list(e)[-1], only_exclusions, logical(1))))
+  }
+  FALSE
+}
+
 #' Select the feature columns (and the id column) of a data frame or of a
 #' matrix with column names
 #'
@@ -602,6 +618,13 @@ select_features <- function(df, features, id = NULL, arg = "features",
       })
     feat <- setdiff(names(df)[pos], id)
     bad <- feat[!numeric[feat]]
+    # a selection that only excludes (`-label`, `!label`, `c(-a, -b)`)
+    # starts from every column: it narrows the default features, the
+    # numeric columns, so the others go as they go by default
+    if (length(bad) && only_exclusions(rlang::quo_get_expr(features))) {
+      feat <- setdiff(feat, bad)
+      bad <- character()
+    }
     if (length(bad)) {
       prd_abort(c(paste0("{.arg {arg}} must select numeric columns of ",
                          src, " only."),

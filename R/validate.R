@@ -157,6 +157,16 @@ select_columns <- function(df, features, id, arg, call) {
     cols <- setdiff(names(pos), excluded)
     bad <- cols[!vapply(df[cols], function(col) is.numeric(col) &&
                           is.null(dim(col)), logical(1))]
+    # exclusions only (`features = -label`) narrow the default features,
+    # the numeric columns (only_exclusions(), as select_features())
+    if (length(bad) && only_exclusions(rlang::quo_get_expr(features))) {
+      cols <- setdiff(cols, bad)
+      prd_inform(c(
+        "Ignoring the non-numeric column{?s} {.field {bad}}.",
+        "i" = "{cli::qty(length(bad))}{?It is/They are} not {?a feature/features} of {.arg {arg}}; use {.arg id} for an id column."
+      ), "dropped_columns")
+      bad <- character()
+    }
     if (length(bad)) {
       prd_abort(c(
         "The feature columns of {.arg {arg}} must be numeric.",
@@ -983,10 +993,19 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   drop <- if (is.null(colnames(real))) paste0("-", cols) else
     paste0("-", ifelse(make.names(nm) == nm, nm, paste0("`", nm, "`")))
   drop <- if (length(drop) > 1L) paste0("c(", paste(drop, collapse = ", "), ")") else drop
+  # "label (10 distinct values)", one per column
+  desc <- paste0(nm, " (", levels, " distinct value",
+                 ifelse(levels == 1L, "", "s"), ")")
+  # on the command line, its option (prd_cli() sets prdcurve.cli)
+  cli <- isTRUE(getOption("prdcurve.cli"))
+  fix <- if (!cli) paste0("features = ", drop) else
+    if (grepl("^-[[:alnum:]._]+$", drop)) paste0("--features=", drop) else
+      paste0("--features='", drop, "'")
+  arg_name <- if (cli) "--features" else "features"
   prd_warn(c(
-    "{.arg {real_arg}} has {length(cols)} column{?s} of few whole values among continuous features: {.field {nm}} ({levels} distinct value{?s}).",
+    "{.arg {real_arg}} has {length(cols)} column{?s} of few whole values among continuous features: {desc}.",
     "i" = "A class label or category used as a feature changes every distance (and can reverse the ranking of models).",
-    "i" = "Drop {?it/them} from every set with {.code features = {drop}}, or choose the feature columns with {.arg features}."
+    "i" = "Drop {cli::qty(length(cols))}{?it/them} from every set with {.code {fix}}, or choose the feature columns with {.arg {arg_name}}."
   ), "label_column")
   invisible(nm)
 }

@@ -32,6 +32,68 @@ test_that("a label column among continuous features is named, with the fix", {
   expect_match(conditionMessage(w), "features = -label", fixed = TRUE)
 })
 
+test_that("two label columns are named in one warning; -label leaves out text columns", {
+  set.seed(184)
+  mk <- function(n, sd) {
+    lab <- sample(0:9, n, TRUE)
+    data.frame(image_id = sprintf("img%04d", seq_len(n)), label = lab,
+               kind = lab %% 3, gauss(n, 6, sd = sd))
+  }
+  real <- mk(150, 1)
+  gen <- mk(150, 1.5)
+  # (two such columns stopped the call with an error of the message's
+  # plural forms)
+  w <- expect_warning(
+    suppressMessages(prd_curve(real, gen, method = "knn", angles = 21)),
+    class = "prdcurve_warning_label_column")
+  expect_match(conditionMessage(w),
+               "label (10 distinct values) and kind (3 distinct values)",
+               fixed = TRUE)
+  expect_match(conditionMessage(w), "features = c(-label, -kind)", fixed = TRUE)
+  # the fix as the message gives it, without `id`: an exclusion narrows
+  # the numeric columns, so the text column is left out as by default
+  set.seed(1)
+  expect_message(
+    a <- prd_curve(real, gen, method = "knn", angles = 21,
+                   features = c(-label, -kind)),
+    "image_id", class = "prdcurve_message_dropped_columns")
+  set.seed(1)
+  b <- prd_curve(real, gen, method = "knn", angles = 21, id = image_id,
+                 features = c(-label, -kind))
+  expect_identical(a$precision, b$precision)
+  # a positive selection of a text column is still an error
+  expect_error(prd_curve(real, gen, method = "knn", features = c(image_id, X1)),
+               class = "prdcurve_error_input")
+})
+
+test_that("on the command line the label warning gives the option, which works", {
+  set.seed(185)
+  dir <- withr::local_tempdir()
+  mk <- function(n, sd) {
+    data.frame(id = sprintf("img%04d", seq_len(n)), label = sample(0:9, n, TRUE),
+               gauss(n, 5, sd = sd))
+  }
+  f_real <- file.path(dir, "real.csv")
+  f_gen <- file.path(dir, "gen.csv")
+  utils::write.csv(mk(200, 1), f_real, row.names = FALSE)
+  utils::write.csv(mk(200, 1.4), f_gen, row.names = FALSE)
+  args <- c("--real", f_real, "--generated", f_gen, "--method", "knn",
+            "--angles", "21", "--seed", "1", "--quiet",
+            "--out", file.path(dir, "out"))
+  # (the text column "id" is told to be left out: not tested here)
+  cli <- function(a) suppressMessages(prd_cli(a))
+  w <- expect_warning(cli(args), class = "prdcurve_warning_label_column")
+  expect_match(conditionMessage(w),
+               "from every set with `--features=-label`", fixed = TRUE)
+  expect_null(getOption("prdcurve.cli"))
+  res <- expect_no_warning(cli(c(args, "--features=-label")),
+                           class = "prdcurve_warning_label_column")
+  # the five Gaussian columns, as when they are named
+  ref <- cli(c(args, "--features", "X1:X5"))
+  expect_identical(res$precision, ref$precision)
+  expect_identical(res$recall, ref$recall)
+})
+
 test_that("data whose every column is small integers are not flagged", {
   px <- as.matrix(digits[, 1:64])
   expect_no_warning(
