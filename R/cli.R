@@ -258,7 +258,8 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     data.table::fwrite(as.data.frame(comparison), out$compare_csv)
     ctitle <- cli_title(opt$real$path,
                         vapply(opt$generated, `[[`, "", "path"), curve,
-                        what = paste("differences from", opt$compare))
+                        what = paste("differences from", opt$compare),
+                        bands = FALSE)
     written <- c(written, out$compare_csv,
                  cli_save_plot(comparison, out$compare_png, ctitle))
     if (!is.null(metrics)) {
@@ -458,9 +459,9 @@ cli_save_plot <- function(x, path, title) {
 #' A title fitted to a figure of `width` inches (about 14 characters an
 #' inch at the title's 8 points: the curves' 3.3-inch figure cut
 #' "... split = 0.5" to "split = 0."): a one-line title goes on two lines
-#' at its dash (which goes), and a list of files still too wide on more
-#' lines, between files (several models read from one .npz name the
-#' archive after each model).
+#' at its dash (which goes), and a line still too wide on more lines, at
+#' its commas: between files (several models read from one .npz name the
+#' archive after each model) or between parameters.
 #' @noRd
 cli_fit_title <- function(title, width) {
   limit <- floor(14 * width)
@@ -468,19 +469,23 @@ cli_fit_title <- function(title, width) {
     title <- sub(" \u2014 | - ", "\n", title)
   }
   lines <- strsplit(title, "\n", fixed = TRUE)[[1]]
-  if (length(lines) == 0L || nchar(lines[1]) <= limit) return(title)
-  # greedy: as many files on a line as fit, each line ending in its comma
-  pieces <- strsplit(lines[1], "(?<=,) ", perl = TRUE)[[1]]
-  out <- pieces[1]
-  for (piece in pieces[-1]) {
-    last <- out[length(out)]
-    if (nchar(last) + 1L + nchar(piece) <= limit) {
-      out[length(out)] <- paste(last, piece)
-    } else {
-      out <- c(out, piece)
+  # greedy: as many files (or parameters) on a line as fit, each line
+  # ending in its comma
+  wrap <- function(line) {
+    if (nchar(line) <= limit) return(line)
+    pieces <- strsplit(line, "(?<=,) ", perl = TRUE)[[1]]
+    out <- pieces[1]
+    for (piece in pieces[-1]) {
+      last <- out[length(out)]
+      if (nchar(last) + 1L + nchar(piece) <= limit) {
+        out[length(out)] <- paste(last, piece)
+      } else {
+        out <- c(out, piece)
+      }
     }
+    out
   }
-  paste(c(out, lines[-1]), collapse = "\n")
+  paste(unlist(lapply(lines, wrap)), collapse = "\n")
 }
 
 #' The figure: autoplot() with a title (one panel per model when there are
@@ -504,9 +509,10 @@ cli_figure_size <- function(p) prd_figure_size(p)
 #' "real.csv vs gen_a.csv, gen_b.csv - knn, kde curves, k = 71, split =
 #' 0.5" (on two lines without the dash when long); a model named otherwise
 #' than its file (`--generated noisy=a.npy`) as "noisy (a.npy)", the name
-#' the legend and panels use.
+#' the legend and panels use. `bands = FALSE` (a comparison's figure):
+#' the replicates give intervals, not bands.
 #' @noRd
-cli_title <- function(real, generated, curve, what = NULL) {
+cli_title <- function(real, generated, curve, what = NULL, bands = TRUE) {
   dash <- if (isTRUE(l10n_info()$`UTF-8`)) " \u2014 " else " - "
   lab <- basename(generated)
   nm <- names(generated)
@@ -529,7 +535,8 @@ cli_title <- function(real, generated, curve, what = NULL) {
     reps <- info$replicates[!vapply(info$replicates, is.null, logical(1))]
     if (length(reps)) {
       n_rep <- max(vapply(reps, function(r) max(r$replicate), numeric(1)))
-      reps_text <- sprintf(", 90%% bands from %d half-samples", n_rep)
+      reps_text <- sprintf(", 90%% %s from %d half-samples",
+                           if (bands) "bands" else "intervals", n_rep)
     }
   } else {
     # a metrics table: its k and split attributes

@@ -542,6 +542,12 @@ test_that("--replicates, --metrics and --compare write what the R API computes",
   # the title says what the bands are
   expect_match(prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen, narrow = f_g2), ref),
                "k = 4, split = 0.5, 90% bands from 6 half-samples", fixed = TRUE)
+  # a comparison's figure shows intervals
+  expect_match(prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen, narrow = f_g2),
+                                    ref, what = "differences from gen",
+                                    bands = FALSE),
+               "differences from gen, k = 4, split = 0.5, 90% intervals from 6",
+               fixed = TRUE)
   # a figure per result that has an autoplot() method, at the package's
   # figure size (300 dpi), the title's lines added
   skip_if_not_installed("ggplot2")
@@ -729,7 +735,9 @@ test_that("a title wider than its figure goes on two lines at its dash", {
                    "real.npy vs good.npy, noisy.npy\nk = 32, split = 0.5")
   expect_identical(prdcurve:::cli_fit_title(long, 6.9), long)
   two <- "a.csv vs b.csv\nk = 5, split = 0"
-  expect_identical(prdcurve:::cli_fit_title(two, 1), two)
+  expect_identical(prdcurve:::cli_fit_title(two, 1.2), two)
+  expect_identical(prdcurve:::cli_fit_title(two, 1),
+                   "a.csv vs b.csv\nk = 5,\nsplit = 0")
   em <- "real.npy vs good.npy, noisy.npy \u2014 k = 32, split = 0.5"
   expect_identical(prdcurve:::cli_fit_title(em, 3.3),
                    "real.npy vs good.npy, noisy.npy\nk = 32, split = 0.5")
@@ -750,6 +758,15 @@ test_that("a title wider than its figure goes on two lines at its dash", {
     "noisy (models.npz), collapsed (models.npz)\n",
     "k = 39, split = 0.5"))
   expect_true(all(nchar(strsplit(fitted, "\n")[[1]]) <= 46))
+  # a line of parameters too wide goes on more lines at its commas (the
+  # curves' figure cut "... 90% bands from" off)
+  params <- paste("real.csv vs good (gen2.csv), noisy (gen.csv)",
+                  "tightest curve, k = 20, split = 0.5, 90% bands from 6 half-samples",
+                  sep = "\n")
+  expect_identical(prdcurve:::cli_fit_title(params, 3.3), paste(
+    "real.csv vs good (gen2.csv), noisy (gen.csv)",
+    "tightest curve, k = 20, split = 0.5,", "90% bands from 6 half-samples",
+    sep = "\n"))
   expect_identical(prdcurve:::cli_fit_title(npz, 6.9), npz)
   expect_identical(prdcurve:::cli_fit_title(npz, 4),
                    sub("(models.npz), collapsed", "(models.npz),\ncollapsed",
