@@ -183,6 +183,8 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
                      compare = !is.null(opt$compare))
 
   real <- cli_read(opt$real, features, opt$id, opt$header, say)
+  # an array's columns are selected by number on the command line
+  if (isTRUE(real$array)) options(prdcurve.cli = "array")
   generated <- lapply(opt$generated, function(f) {
     g <- cli_read(f, features, opt$id, opt$header, say)
     cli_align(real, g)

@@ -996,8 +996,15 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   # "label (10 distinct values)", one per column
   desc <- paste0(nm, " (", levels, " distinct value",
                  ifelse(levels == 1L, "", "s"), ")")
-  # on the command line, its option (prd_cli() sets prdcurve.cli)
-  cli <- isTRUE(getOption("prdcurve.cli"))
+  # on the command line, its option (prd_cli() sets prdcurve.cli; to
+  # "array" for a real set read from an array, whose columns V1, ... the
+  # option selects by number only)
+  opt <- getOption("prdcurve.cli")
+  cli <- isTRUE(opt) || identical(opt, "array")
+  if (identical(opt, "array") && all(grepl("^V[0-9]+$", nm))) {
+    drop <- paste0("-", sub("^V", "", nm))
+    if (length(drop) > 1L) drop <- paste0("c(", paste(drop, collapse = ", "), ")")
+  }
   fix <- if (!cli) paste0("features = ", drop) else
     if (grepl("^-[[:alnum:]._]+$", drop)) paste0("--features=", drop) else
       paste0("--features='", drop, "'")

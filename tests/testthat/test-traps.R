@@ -92,6 +92,23 @@ test_that("on the command line the label warning gives the option, which works",
   ref <- cli(c(args, "--features", "X1:X5"))
   expect_identical(res$precision, ref$precision)
   expect_identical(res$recall, ref$recall)
+  # arrays: their columns are selected by number, so the advice gives it
+  # (a name, `-V3`, would be ignored for arrays)
+  a_real <- file.path(dir, "real.npy")
+  a_gen <- file.path(dir, "gen.npy")
+  lab <- function(n, sd) cbind(gauss(n, 2, sd = sd), sample(0:9, n, TRUE),
+                               gauss(n, 3, sd = sd))
+  write_npy(lab(200, 1), a_real, dtype = "<f4")
+  write_npy(lab(200, 1.4), a_gen, dtype = "<f4")
+  args_a <- c(a_real, a_gen, "--method", "knn", "--angles", "21", "--seed",
+              "1", "--quiet", "--out", file.path(dir, "arr"))
+  w <- expect_warning(cli(args_a), class = "prdcurve_warning_label_column")
+  expect_match(conditionMessage(w), "`--features=-3`", fixed = TRUE)
+  expect_null(getOption("prdcurve.cli"))
+  res_a <- expect_no_warning(cli(c(args_a, "--features=-3")),
+                             class = "prdcurve_warning_label_column")
+  ref_a <- cli(c(args_a, "--features", "1,2,4:6"))
+  expect_identical(res_a$precision, ref_a$precision)
 })
 
 test_that("data whose every column is small integers are not flagged", {
