@@ -137,17 +137,19 @@ select_columns <- function(df, features, id, arg, call) {
     ids <- rownames(df)
   }
   excluded <- c(groups, id_col)
+  numeric <- vapply(df, function(col) is.numeric(col) && is.null(dim(col)),
+                    logical(1))
+  # the non-numeric columns left out of the default features
+  tell_dropped <- function(dropped) {
+    if (!length(dropped)) return(invisible())
+    prd_inform(c(
+      "Ignoring the non-numeric column{?s} {.field {dropped}}.",
+      "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}}; use {.arg features} to choose the feature columns, {.arg id} for an id column."
+    ), "dropped_columns")
+  }
   if (rlang::quo_is_null(features)) {
-    numeric <- vapply(df, function(col) is.numeric(col) && is.null(dim(col)),
-                      logical(1))
     cols <- setdiff(names(df)[numeric], excluded)
-    dropped <- setdiff(names(df)[!numeric], excluded)
-    if (length(dropped)) {
-      prd_inform(c(
-        "Ignoring the non-numeric column{?s} {.field {dropped}}.",
-        "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}}; use {.arg features} to choose the feature columns, {.arg id} for an id column."
-      ), "dropped_columns")
-    }
+    tell_dropped(setdiff(names(df)[!numeric], excluded))
   } else {
     pos <- tryCatch(tidyselect::eval_select(features, df, allow_rename = FALSE),
                     error = function(e) {
@@ -155,16 +157,12 @@ select_columns <- function(df, features, id, arg, call) {
                                 "input", parent = e, call = call)
                     })
     cols <- setdiff(names(pos), excluded)
-    bad <- cols[!vapply(df[cols], function(col) is.numeric(col) &&
-                          is.null(dim(col)), logical(1))]
+    bad <- cols[!numeric[cols]]
     # exclusions only (`features = -label`) narrow the default features,
     # the numeric columns (only_exclusions(), as select_features())
     if (length(bad) && only_exclusions(rlang::quo_get_expr(features))) {
       cols <- setdiff(cols, bad)
-      prd_inform(c(
-        "Ignoring the non-numeric column{?s} {.field {bad}}.",
-        "i" = "{cli::qty(length(bad))}{?It is/They are} not {?a feature/features} of {.arg {arg}}; use {.arg id} for an id column."
-      ), "dropped_columns")
+      tell_dropped(bad)
       bad <- character()
     }
     if (length(bad)) {
@@ -990,9 +988,6 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   if (!length(cols)) return(invisible(character()))
   nm <- if (is.null(colnames(real))) paste0("column ", cols) else colnames(real)[cols]
   levels <- vapply(cols, function(j) length(unique(real[, j])), integer(1))
-  drop <- if (is.null(colnames(real))) paste0("-", cols) else
-    paste0("-", ifelse(make.names(nm) == nm, nm, paste0("`", nm, "`")))
-  drop <- if (length(drop) > 1L) paste0("c(", paste(drop, collapse = ", "), ")") else drop
   # "label (10 distinct values)", one per column
   desc <- paste0(nm, " (", levels, " distinct value",
                  ifelse(levels == 1L, "", "s"), ")")
@@ -1001,10 +996,11 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   # option selects by number only)
   opt <- getOption("prdcurve.cli")
   cli <- isTRUE(opt) || identical(opt, "array")
-  if (identical(opt, "array") && all(grepl("^V[0-9]+$", nm))) {
-    drop <- paste0("-", sub("^V", "", nm))
-    if (length(drop) > 1L) drop <- paste0("c(", paste(drop, collapse = ", "), ")")
-  }
+  drop <- if (is.null(colnames(real))) paste0("-", cols) else
+    if (identical(opt, "array") && all(grepl("^V[0-9]+$", nm)))
+      paste0("-", sub("^V", "", nm)) else
+        paste0("-", ifelse(make.names(nm) == nm, nm, paste0("`", nm, "`")))
+  drop <- if (length(drop) > 1L) paste0("c(", paste(drop, collapse = ", "), ")") else drop
   fix <- if (!cli) paste0("features = ", drop) else
     if (grepl("^-[[:alnum:]._]+$", drop)) paste0("--features=", drop) else
       paste0("--features='", drop, "'")
