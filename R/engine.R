@@ -256,10 +256,16 @@ engine_neighbours <- function(real, generated, s, ks, what,
       r <- structure(list(own_x = r[[1]], own_y = r[[2]]), exact = 0,
                      threads = 1L, precision = precision)
     } else {
-      ox <- own_real(k_own)
+      # the real set's from the cache, else both sets' in this one call
+      # (their symmetric sweeps share the call's set-up), the real set's
+      # then cached for the next model
+      ox <- if (!is.null(shared)) shared_own_get(shared, s, k_own)
       r <- engine_call(real, generated, s, k_own, "own",
                        own = if (!is.null(ox)) list(ox, NULL),
                        closed = closed, precision = precision, call = call)
+      if (is.null(ox) && !is.null(shared)) {
+        shared_own_put(shared, s, k_own, r$own_x)
+      }
     }
     exact <- attr(r, "exact")
     threads <- attr(r, "threads")

@@ -95,6 +95,48 @@ test_that("every metric, k and model of a call shares one plan", {
                      "full" = 2))
 })
 
+test_that("the four curves take both sets' own radii from one engine call", {
+  set.seed(3)
+  x <- matrix(rnorm(120 * 4), 120)
+  y <- matrix(rnorm(110 * 4, 0.3), 110)
+  y2 <- matrix(rnorm(110 * 4, -0.3), 110)
+  m <- c("knn", "kde", "ipr", "coverage")
+  calls <- new.env()
+  calls$n <- 0L
+  suppressMessages(trace("engine_call", where = asNamespace("prdcurve"),
+                         print = FALSE,
+                         tracer = bquote(assign("n", .(calls)$n + 1L,
+                                                envir = .(calls)))))
+  on.exit(suppressMessages(untrace("engine_call",
+                                   where = asNamespace("prdcurve"))))
+  count <- function(expr) {
+    calls$n <- 0L
+    engine_sweeps(reset = TRUE)
+    force(expr)
+    n <- engine_sweeps(reset = TRUE)
+    list(calls = calls$n, sweeps = n[n > 0])
+  }
+  # the kde bandwidths need the own radii first: one call finds both
+  # sets' (two symmetric sweeps), one more runs the evaluation sweep
+  set.seed(4)
+  one <- count(a <- prd_curve(x, y, method = m, k = 5, split = 0.5))
+  expect_identical(one$calls, 2L)
+  expect_identical(one$sweeps, c("symmetric:real" = 1, "symmetric:generated" = 1,
+                                 "full" = 1))
+  # a second model takes the real set's from the first: its own call
+  # sweeps its own set only
+  set.seed(4)
+  two <- count(b <- prd_curve(x, list(a = y, b = y2), method = m, k = 5,
+                              split = 0.5))
+  expect_identical(two$calls, 4L)
+  expect_identical(two$sweeps, c("symmetric:real" = 1,
+                                 "symmetric:generated" = 2, "full" = 2))
+  # the same curves as the model alone (same split: the real set's is
+  # drawn first, then the model's)
+  expect_identical(b$precision[b$model == "a"], a$precision)
+  expect_identical(b$recall[b$model == "a"], a$recall)
+})
+
 test_that("recipe (inst/ARCHITECTURE.md): a ball-count metric is one registry row", {
   # the recipe's example: the share of generated samples inside at least
   # two real k-NN balls, from the engine's "ipr" counts
