@@ -79,7 +79,8 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 engine_call <- function(real, generated, s, ks, estimators, own = NULL,
                         radii = list(), closed = TRUE, cross = FALSE,
                         precision = engine_precision(call),
-                        ppr_parts = FALSE, call = rlang::caller_env()) {
+                        ppr_parts = FALSE, prep = NULL,
+                        call = rlang::caller_env()) {
   eval <- s$eval
   if (is.list(eval)) eval <- lapply(eval, as.integer)
   spec <- list(
@@ -113,7 +114,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     # of by OpenBLAS's sgemm (tests: the same results either way)
     vector = !isFALSE(getOption("prdcurve.vector")),
     block_products = !isFALSE(getOption("prdcurve.block_products")),
-    blas_sum = !isFALSE(getOption("prdcurve.blas_sum"))
+    blas_sum = !isFALSE(getOption("prdcurve.blas_sum")),
+    # the centre and the sets' norm statistics, found once (engine_prep())
+    prep = if (!is.null(prep)) unname(prep)
   )
   with_engine_errors(.Call(ffi_engine, real, generated, spec), call)
 }
@@ -127,6 +130,26 @@ with_engine_errors <- function(expr, call = rlang::caller_env()) {
     prd_abort("The distance engine stopped.", "engine", parent = e,
               call = call)
   })
+}
+
+#' What every engine call on `real` and `generated` finds before its
+#' sweeps, found once for the calls of engine_neighbours(): the centre of
+#' the products (the column means of real) and, for single precision, the
+#' largest and the sum of each set's squared norms about it (the precision
+#' and scale of the float products). The real set's part is kept in
+#' `shared` for the other models. A list for engine_call(prep =): the same
+#' values the engine would find itself, so the same results.
+#' @noRd
+engine_prep <- function(real, generated, precision, shared = NULL) {
+  norms <- identical(precision, "single")
+  rp <- if (!is.null(shared)) shared$prep
+  if (is.null(rp) || !identical(rp$norms, norms)) {
+    rp <- .Call(ffi_engine_prep, real, NULL, norms)
+    rp$norms <- norms
+    if (!is.null(shared)) shared$prep <- rp
+  }
+  gp <- .Call(ffi_engine_prep, generated, rp$centre, norms)
+  list(centre = rp$centre, real = rp$stats, generated = gp$stats)
 }
 
 #' Neighbourhood quantities of the evaluation points, from the tile engine
@@ -249,6 +272,15 @@ engine_neighbours <- function(real, generated, s, ks, what,
     if (is.null(r[[2]])) r[[2]] <- in_process(generated, s$fit[[2]])
     r
   }
+  # the centre and the norm statistics of the two sets, found once for
+  # the in-process calls below (engine_prep())
+  prep <- NULL
+  prep_once <- function() {
+    if (is.null(prep) && nrow(real) > 0L) {
+      prep <<- engine_prep(real, generated, precision, shared)
+    }
+    prep
+  }
   if (length(derived)) {
     k_own <- k_norm(ks, derived)
     if (fut) {
@@ -262,7 +294,8 @@ engine_neighbours <- function(real, generated, s, ks, what,
       ox <- if (!is.null(shared)) shared_own_get(shared, s, k_own)
       r <- engine_call(real, generated, s, k_own, "own",
                        own = if (!is.null(ox)) list(ox, NULL),
-                       closed = closed, precision = precision, call = call)
+                       closed = closed, precision = precision,
+                       prep = prep_once(), call = call)
       if (is.null(ox) && !is.null(shared)) {
         shared_own_put(shared, s, k_own, r$own_x)
       }
@@ -360,7 +393,8 @@ engine_neighbours <- function(real, generated, s, ks, what,
       out <- engine_combine_attrs(out, list(xr))
     } else {
       out <- engine_call(real, generated, s, ks, rest, own_arg, radii, closed,
-                         cross = cross, precision = precision, call = call)
+                         cross = cross, precision = precision,
+                         prep = prep_once(), call = call)
     }
     exact <- exact + attr(out, "exact")
     threads <- max(threads, attr(out, "threads"))
@@ -439,11 +473,13 @@ engine_bind_blocks <- function(parts) {
 
 #' A cache for the work that depends on the real set only, shared by the
 #' engine calls for several models (issue: models share the real set's
-#' work): the own radii of the real fit rows, per set of fit rows and k.
+#' work): the own radii of the real fit rows, per set of fit rows and k,
+#' and the real set's part of engine_prep() (`prep`).
 #' @noRd
 engine_shared <- function() {
   e <- new.env(parent = emptyenv())
   e$entries <- list()
+  e$prep <- NULL
   e
 }
 

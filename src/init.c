@@ -6,6 +6,7 @@ SEXP ffi_npy_read(SEXP src, SEXP offset, SEXP layout, SEXP columns);
 
 static const R_CallMethodDef call_methods[] = {
   {"ffi_engine", (DL_FUNC) &ffi_engine, 3},
+  {"ffi_engine_prep", (DL_FUNC) &ffi_engine_prep, 3},
   {"ffi_estimators", (DL_FUNC) &ffi_estimators, 0},
   {"ffi_engine_plan", (DL_FUNC) &ffi_engine_plan, 4},
   {"ffi_engine_sweeps", (DL_FUNC) &ffi_engine_sweeps, 1},

@@ -111,6 +111,43 @@ static void centred_norms(const double *M, int n, int d, const double *centre,
   }
 }
 
+/* .Call(ffi_engine_prep, x, centre, norms): what every engine call on a
+ * set finds first, found once for the calls on the same sets
+ * (engine_prep()): list(centre, stats), the centre given, or (NULL) the
+ * column means of x (the real set, rows > 0), and when norms is TRUE
+ * stats = (largest, sum) of the squared norms of x's rows about it (else
+ * NA), by the same passes as ffi_engine(): the same bits. */
+SEXP ffi_engine_prep(SEXP x, SEXP centre, SEXP norms) {
+  if (!is_real_matrix(x))
+    Rf_error("ffi_engine_prep: `x` must be a double matrix");
+  int n = Rf_nrows(x), d = Rf_ncols(x);
+  if (Rf_isNull(centre) ? n < 1 :
+      TYPEOF(centre) != REALSXP || Rf_length(centre) != d)
+    Rf_error("ffi_engine_prep: `centre` must be NULL (x with rows) or ncol(x) values");
+  int with_norms = Rf_asLogical(norms) == TRUE;
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+  SEXP c = centre;
+  if (Rf_isNull(c)) {
+    c = Rf_allocVector(REALSXP, d);
+    SET_VECTOR_ELT(out, 0, c);
+    prd_col_means(REAL_RO(x), n, d, NULL, n, 0, REAL(c));
+  } else {
+    SET_VECTOR_ELT(out, 0, c);
+  }
+  SEXP st = Rf_allocVector(REALSXP, 2);
+  SET_VECTOR_ELT(out, 1, st);
+  double mx = 0.0, sum = 0.0;
+  if (with_norms) centred_norms(REAL_RO(x), n, d, REAL_RO(c), &mx, &sum);
+  REAL(st)[0] = with_norms ? mx : NA_REAL;
+  REAL(st)[1] = with_norms ? sum : NA_REAL;
+  SEXP nm = PROTECT(Rf_allocVector(STRSXP, 2));
+  SET_STRING_ELT(nm, 0, Rf_mkChar("centre"));
+  SET_STRING_ELT(nm, 1, Rf_mkChar("stats"));
+  Rf_setAttrib(out, R_NamesSymbol, nm);
+  UNPROTECT(2);
+  return out;
+}
+
 /* spec$self_rows: NULL, or with evaluation rows given as two index
  * vectors that are fit rows themselves, the position of each in the fit
  * rows (1-based: X_f's rows 1..nFx, then Y_f's): that fit row is the
@@ -349,8 +386,22 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
    * payload to make it writable, 160 MB and half a second at 10,000 x
    * 2,048 per call */
   const double *X = REAL_RO(real), *Y = REAL_RO(gen);
+  /* spec$prep (engine_prep(), with real rows): the centre and the sets'
+   * centred norm statistics, found once for the calls on these sets */
+  SEXP prep = list_get(spec, "prep");
+  if (!Rf_isNull(prep) && nX == 0) prep = R_NilValue;
+  if (!Rf_isNull(prep) &&
+      (TYPEOF(prep) != VECSXP || Rf_length(prep) != 3 ||
+       TYPEOF(VECTOR_ELT(prep, 0)) != REALSXP ||
+       Rf_length(VECTOR_ELT(prep, 0)) != d ||
+       TYPEOF(VECTOR_ELT(prep, 1)) != REALSXP ||
+       TYPEOF(VECTOR_ELT(prep, 2)) != REALSXP))
+    Rf_error("`spec$prep` must be NULL or engine_prep() of the sets");
   double *centre = NULL;
-  if (nX > 0 || nY > 0) {
+  if (!Rf_isNull(prep)) {
+    centre = (double *) R_alloc(d > 0 ? d : 1, sizeof(double));
+    memcpy(centre, REAL(VECTOR_ELT(prep, 0)), (size_t) d * sizeof(double));
+  } else if (nX > 0 || nY > 0) {
     const double *C = nX > 0 ? X : Y;
     int nC = nX > 0 ? nX : nY;
     centre = (double *) R_alloc(d > 0 ? d : 1, sizeof(double));
@@ -364,8 +415,26 @@ SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec) {
 #ifdef PRD_HAVE_SGEMM
   if (want_single && centre) {
     double mx = 0.0, sum_c = 0.0, sum_o = 0.0;
-    centred_norms(nX > 0 ? X : Y, nX > 0 ? nX : nY, d, centre, &mx, &sum_c);
-    if (nX > 0) centred_norms(Y, nY, d, centre, &mx, &sum_o);
+    /* given statistics: (largest, sum) of each set's centred squared
+     * norms, NA when not found (then found here) */
+    const double *px = NULL, *py = NULL;
+    if (!Rf_isNull(prep)) {
+      px = REAL(VECTOR_ELT(prep, 1));
+      py = REAL(VECTOR_ELT(prep, 2));
+      if (Rf_length(VECTOR_ELT(prep, 1)) != 2 || ISNAN(px[0])) px = NULL;
+      if (Rf_length(VECTOR_ELT(prep, 2)) != 2 || ISNAN(py[0])) py = NULL;
+    }
+    if (px) {
+      mx = px[0];
+      sum_c = px[1];
+    } else {
+      centred_norms(nX > 0 ? X : Y, nX > 0 ? nX : nY, d, centre, &mx, &sum_c);
+    }
+    if (nX > 0 && nY > 0 && py) {
+      if (py[0] > mx) mx = py[0];
+    } else if (nX > 0) {
+      centred_norms(Y, nY, d, centre, &mx, &sum_o);
+    }
     if (external)
       centred_norms(REAL_RO(eval), Rf_nrows(eval), d, centre, &mx, &sum_o);
     prec = prd_prec_choose(1, d, mx, sum_c / (nX > 0 ? nX : nY));

@@ -289,6 +289,7 @@ void prd_col_means(const double *X, int n, int d, const int *rows, int m,
 
 /* ---- neighbours.c ----------------------------------------------------- */
 SEXP ffi_engine(SEXP real, SEXP gen, SEXP spec);
+SEXP ffi_engine_prep(SEXP x, SEXP centre, SEXP norms);
 SEXP ffi_estimators(void);
 SEXP ffi_engine_plan(SEXP est, SEXP self, SEXP cross, SEXP own);
 SEXP ffi_engine_sweeps(SEXP reset);

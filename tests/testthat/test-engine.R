@@ -853,3 +853,39 @@ test_that("the AVX2 compactions and the cross sweep's products per column block 
                      kth(dx, 9L))
   }
 })
+
+test_that("the centre and norm statistics found once give the engine's own choices", {
+  set.seed(11)
+  x <- matrix(rnorm(150 * 24, 3), 150)
+  y <- matrix(rnorm(140 * 24, 3.2, 1.1), 140)
+  s <- list(fit = list(1:75, 1:70), eval = list(76:150, 71:140))
+  shared <- engine_shared()
+  p <- engine_prep(x, y, "single", shared)
+  # the centre is the real set's column means; the statistics are the
+  # largest and the sum of each set's squared norms about it
+  expect_equal(p$centre, colMeans(x), tolerance = 1e-14)
+  nx <- rowSums(sweep(x, 2, colMeans(x))^2)
+  ny <- rowSums(sweep(y, 2, colMeans(x))^2)
+  expect_equal(p$real, c(max(nx), sum(nx)), tolerance = 1e-12)
+  expect_equal(p$generated, c(max(ny), sum(ny)), tolerance = 1e-12)
+  # the real set's part is kept for the next model
+  expect_identical(shared$prep$centre, p$centre)
+  y2 <- y[1:100, ] * 0.9
+  p2 <- engine_prep(x, y2, "single", shared)
+  expect_identical(p2$centre, p$centre)
+  expect_identical(p2$real, p$real)
+  # given or found by the engine: the same outputs, the same precision and
+  # the same exact recomputations (so the same scale of the float products)
+  for (prec in c("single", "double")) {
+    pp <- engine_prep(x, y, prec)
+    if (prec == "double") expect_true(all(is.na(pp$real)))
+    est <- c("knn", "ipr", "coverage", "query_x")
+    a <- engine_call(x, y, s, c(3L, 5L), est, precision = prec)
+    b <- engine_call(x, y, s, c(3L, 5L), est, precision = prec, prep = pp)
+    expect_identical(b, a)
+  }
+  # a wrong prep is an engine error, not a wrong answer
+  expect_error(engine_call(x, y, s, 3L, "knn",
+                           prep = list(centre = 1:3, real = 1, generated = 1)),
+               class = "prdcurve_error_engine")
+})
