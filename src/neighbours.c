@@ -125,7 +125,8 @@ SEXP ffi_engine_prep(SEXP x, SEXP centre, SEXP norms) {
       TYPEOF(centre) != REALSXP || Rf_length(centre) != d)
     Rf_error("ffi_engine_prep: `centre` must be NULL (x with rows) or ncol(x) values");
   int with_norms = Rf_asLogical(norms) == TRUE;
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+  const char *names[] = {"centre", "stats", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SEXP c = centre;
   if (Rf_isNull(c)) {
     c = Rf_allocVector(REALSXP, d);
@@ -140,11 +141,7 @@ SEXP ffi_engine_prep(SEXP x, SEXP centre, SEXP norms) {
   if (with_norms) centred_norms(REAL_RO(x), n, d, REAL_RO(c), &mx, &sum);
   REAL(st)[0] = with_norms ? mx : NA_REAL;
   REAL(st)[1] = with_norms ? sum : NA_REAL;
-  SEXP nm = PROTECT(Rf_allocVector(STRSXP, 2));
-  SET_STRING_ELT(nm, 0, Rf_mkChar("centre"));
-  SET_STRING_ELT(nm, 1, Rf_mkChar("stats"));
-  Rf_setAttrib(out, R_NamesSymbol, nm);
-  UNPROTECT(2);
+  UNPROTECT(1);
   return out;
 }
 
