@@ -585,7 +585,9 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
     return(invisible(FALSE)) # small sets: the families' noise is large
   }
   warned <- FALSE
-  s <- summary(x)
+  # the intervals when there are replicates, else the areas alone
+  has_reps <- any(!vapply(info$replicates, is.null, logical(1)))
+  s <- if (has_reps) summary(x) else curve_areas(x)
   has_ci <- "auc_lower" %in% names(s)
   for (m in unique(s$model)) {
     sm <- s[s$model == m, , drop = FALSE]
@@ -614,6 +616,18 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
     warned <- TRUE
   }
   invisible(warned)
+}
+
+#' Each curve's key (model, method, k) and area: summary()'s `auc`, without
+#' its other statistics and intervals.
+#' @noRd
+curve_areas <- function(x) {
+  s <- lapply(split_curves(x), function(g) {
+    out <- g$key
+    out$auc <- curve_auc(g$rows$lambda, g$rows$precision, g$rows$recall)
+    out
+  })
+  vctrs::vec_rbind(!!!s)
 }
 
 #' The hubness figure of one curve (model, method, k) of a prd_curve_info()
@@ -684,14 +698,7 @@ check_neighbour_family <- function(x, real, generated, splits,
   if (min(info$n_eval_real, info$n_eval_generated, na.rm = TRUE) < min_rows) {
     return(invisible(NULL))
   }
-  # each curve's area (summary()'s auc, without its other statistics and
-  # intervals)
-  s <- lapply(split_curves(x), function(g) {
-    out <- g$key
-    out$auc <- curve_auc(g$rows$lambda, g$rows$precision, g$rows$recall)
-    out
-  })
-  s <- vctrs::vec_rbind(!!!s)
+  s <- curve_areas(x)
   lambda <- lambda_grid(201)
   for (m in unique(s$model)) {
     sm <- s[s$model == m, , drop = FALSE]

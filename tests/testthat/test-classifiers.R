@@ -367,6 +367,9 @@ test_that("families that disagree raise a classed warning naming the tighter", {
   s <- summary(cv)
   expect_gt(s$auc[s$method == "knn"], 0.5)
   expect_lt(s$auc[s$method == "quadratic"], 0.1)
+  # without replicates the checks read each curve's area alone: summary()'s
+  expect_identical(curve_areas(cv)$auc, s$auc)
+  expect_identical(curve_areas(cv)$method, s$method)
   expect_s3_class(w, "prdcurve_warning")
   expect_match(conditionMessage(w), "\"quadratic\" is the tighter", fixed = TRUE)
   expect_match(conditionMessage(w), "hubness", fixed = TRUE)
