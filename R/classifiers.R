@@ -622,12 +622,18 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
 #' its other statistics and intervals.
 #' @noRd
 curve_areas <- function(x) {
-  s <- lapply(split_curves(x), function(g) {
-    out <- g$key
-    out$auc <- curve_auc(g$rows$lambda, g$rows$precision, g$rows$recall)
-    out
-  })
-  vctrs::vec_rbind(!!!s)
+  # the curves' rows by key, as split_curves() groups them, without its
+  # data frame per curve
+  key_cols <- setdiff(names(x), c("lambda", "precision", "recall"))
+  keys <- tibble::new_tibble(unclass(x)[key_cols], nrow = nrow(x))
+  id <- if (length(key_cols)) vctrs::vec_group_id(keys) else
+    structure(rep(1L, nrow(x)), n = 1L)
+  rows <- split(seq_len(nrow(x)), factor(id, levels = seq_len(attr(id, "n"))))
+  out <- vctrs::vec_slice(keys, vapply(rows, `[`, 1L, 1L))
+  out$auc <- vapply(rows, function(r) {
+    curve_auc(x$lambda[r], x$precision[r], x$recall[r])
+  }, numeric(1), USE.NAMES = FALSE)
+  out
 }
 
 #' The hubness figure of one curve (model, method, k) of a prd_curve_info()

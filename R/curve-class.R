@@ -159,9 +159,10 @@ prd_curve_info <- function(x) {
 curve_keys <- function(x) {
   n <- nrow(x)
   col <- function(nm, na) if (nm %in% names(x)) x[[nm]] else rep(na, n)
-  keys <- tibble::tibble(model = as.character(col("model", NA_character_)),
-                         method = as.character(col("method", NA_character_)),
-                         k = as.integer(col("k", NA_integer_)))
+  keys <- tibble::new_tibble(list(
+    model = as.character(col("model", NA_character_)),
+    method = as.character(col("method", NA_character_)),
+    k = as.integer(col("k", NA_integer_))), nrow = n)
   vctrs::vec_unique(keys)
 }
 
