@@ -565,8 +565,8 @@ tightest_default <- c("linear", "quadratic", "stacked", "knn", "kde", "ipr",
 #' Area of an envelope (a list as from curve_from_scores()).
 #' @noRd
 envelope_auc <- function(lambda, env) {
-  curve_stats(c(0, lambda, Inf), c(0, env$precision, env$max_precision),
-              c(env$max_recall, env$recall, 0))[["auc"]]
+  curve_auc(c(0, lambda, Inf), c(0, env$precision, env$max_precision),
+            c(env$max_recall, env$recall, 0))
 }
 
 # ---- diagnostics -----------------------------------------------------------

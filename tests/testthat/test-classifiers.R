@@ -383,6 +383,18 @@ test_that("families that disagree raise a classed warning naming the tighter", {
   )
 })
 
+test_that("the checks' areas of an envelope are summary()'s auc", {
+  set.seed(9)
+  lam <- lambda_grid(51)
+  for (i in 1:20) {
+    n <- 5 + 3 * i
+    env <- curve_from_scores(rnorm(n), rnorm(n, (i - 10) / 5), lam)
+    st <- curve_stats(c(0, lam, Inf), c(0, env$precision, env$max_precision),
+                      c(env$max_recall, env$recall, 0))
+    expect_identical(envelope_auc(lam, env), st[["auc"]])
+  }
+})
+
 test_that("fast validity: quadratic and tightest near the truth at d = 256", {
   skip_on_cran()
   d <- 256
