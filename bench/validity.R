@@ -45,6 +45,8 @@
 #   --report FILE.rds[,FILE2.rds]      tables (and --write) from saved runs
 #   --truth-n 1e6             Monte Carlo draws of the radial truths
 #   --no-manifold             no manifold_metrics() in the coverage part
+#   --save-replicates DIR     coverage part: every curve's replicate values, a file
+#                             per task (for bench/interval-rules.R)
 # Budget. CPU seconds measured on a loaded machine (2026-11-24, one engine
 # and one BLAS thread per task, seven families; the `cpu` column of --save):
 # one repeat of the grid (all 16 scenarios, d = 16 to 2,048) took 63 s at
@@ -94,6 +96,7 @@ results_path <- opt("results", "bench/results.md")
 truth_n <- as.numeric(opt("truth-n", "1e6"))
 manifold <- !flag("no-manifold")
 save_to <- opt("save", "")
+reps_dir <- opt("save-replicates", "")
 conf_level <- 0.9
 # the models of the coverage part (a subset: mean shift, noise, heavy tails,
 # outliers, and a dropped mode of a mixture)
@@ -225,6 +228,14 @@ coverage_task <- function(task) {
          n_eval = c(real = info$n_eval_real[i], generated = info$n_eval_generated[i]))
   })
   truth <- lapply(models, function(m) summary(m$truth))
+  if (nzchar(reps_dir)) {
+    # every curve's statistics and replicate values, for other interval rules
+    # (bench/interval-rules.R)
+    dir.create(reps_dir, showWarnings = FALSE, recursive = TRUE)
+    saveRDS(list(task = task, per = per, truth = truth),
+            file.path(reps_dir, sprintf("%s-%g-%g-%g-%03d.rds", task$group, task$d,
+                                        task$n_real, task$n_gen, task$draw)))
+  }
   est <- do.call(rbind, lapply(per, function(p) {
     ci <- vapply(stats, function(st) prdcurve:::curve_interval(
       st, p$estimate[[st]], p$reps[st, ], p$ids, p$divisor, conf_level, p$n_eval),
