@@ -185,7 +185,24 @@ print.prd_curve_summary <- function(x, digits = 3, ...) {
       if (has_ci) paste0(" (", format(100 * level), "% intervals from half-sample replicates)"),
       "\n", sep = "")
   if (nrow(x)) print(noquote(format(x, digits = digits)), right = TRUE)
+  if (has_ci) {
+    extremes <- any(c("max_precision_lower", "max_recall_lower") %in% names(x))
+    cat(curve_interval_note(extremes = extremes), sep = "\n")
+  }
   invisible(x)
+}
+
+#' What the printed intervals of a curve summary cover, wrapped to the
+#' console width: the estimator's own mean, not the true curve; with
+#' `extremes`, that those of the extremes are rough (?prd_curve, section
+#' Intervals).
+#' @noRd
+curve_interval_note <- function(extremes = TRUE, width = getOption("width", 80)) {
+  strwrap(paste0("The intervals cover this estimator's mean at these sample sizes, ",
+                 "not the true curve (a family's curve estimates an upper bound of it)",
+                 if (extremes) "; those of max_precision and max_recall are rough",
+                 ". See ?prd_curve, section Intervals."),
+           width = max(40, min(width, 80)) - 1)
 }
 
 #' Summary of a metrics table

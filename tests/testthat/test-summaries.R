@@ -197,9 +197,24 @@ test_that("summary() of curves prints one column per curve, values with interval
   expect_match(out[1], "Summary of 2 PR curves (90% intervals", fixed = TRUE)
   # compact: no line wider than 80 characters for two curves
   expect_lte(max(nchar(out)), 80)
-  # without replicates: values only, 2 decimals on request
-  f0 <- format(summary(prd_discrete(1, 1, angles = 11)), digits = 2)
+  # the intervals say what they cover: the table's 11 lines, then the note
+  expect_length(out, 1 + 11 + length(prdcurve:::curve_interval_note()))
+  note <- paste(out[-(1:12)], collapse = " ")
+  expect_match(note, "cover this estimator's mean at these sample sizes, not the true curve",
+               fixed = TRUE)
+  expect_match(note, "max_precision and max_recall are rough", fixed = TRUE)
+  expect_true(all(nchar(prdcurve:::curve_interval_note(width = 50)) <= 49))
+  # a summary without the extremes does not speak of them
+  out_auc <- capture.output(print(s[, c("model", "method", "auc", "auc_lower",
+                                        "auc_upper")]))
+  note_auc <- paste(out_auc[-(1:2)], collapse = " ")
+  expect_match(note_auc, "not the true curve", fixed = TRUE)
+  expect_no_match(note_auc, "max_precision", fixed = TRUE)
+  # without replicates: values only, 2 decimals on request, no note
+  s0 <- summary(prd_discrete(1, 1, angles = 11))
+  f0 <- format(s0, digits = 2)
   expect_equal(unname(f0["auc", 1]), "1.00")
+  expect_length(capture.output(print(s0)), 1 + 11)
 })
 
 test_that("summary() of a metrics table: models in columns, intervals at any level", {
