@@ -193,14 +193,18 @@ test_that("a share at 0 or 1 in every half-sample gets the Wilson interval, not 
 test_that("replicates reproduce under set.seed()", {
   real <- gauss(80, 3)
   gens <- list(a = gauss(80, 3, 0.5), b = gauss(70, 3, 1))
+  # (the models' sizes differ on purpose: the comparisons warn of it)
   run <- function(seed) {
     set.seed(seed)
     cv <- prd_curve(real, gens, method = c("knn", "coverage"),
                     replicates = 5, angles = 51)
     mm <- manifold_metrics(real, gens, metrics = c("precision", "coverage"),
                            k = 3, replicates = 5)
-    list(summary(cv), mm, attr(mm, "replicates"),
-         prd_compare(cv, baseline = "a"), prd_compare(mm, baseline = "a"))
+    cls <- warning_classes(
+      out <- list(summary(cv), mm, attr(mm, "replicates"),
+                  prd_compare(cv, baseline = "a"), prd_compare(mm, baseline = "a")))
+    expect_true(length(cls) > 0 && all(cls == "prdcurve_warning_unequal_sizes"))
+    out
   }
   expect_identical(run(3), run(3))
   expect_false(identical(run(3)[[1]]$auc_lower, run(4)[[1]]$auc_lower))
@@ -507,9 +511,12 @@ test_that("replicate errors have classes", {
   one <- prd_curve(real, gen, method = "knn", replicates = 3, angles = 21)
   expect_error(prd_compare(one), class = "prdcurve_error_model")
   expect_error(prd_compare(cv, conf_level = 1), class = "prdcurve_error_input")
-  # k must fit the half-samples (20 real rows, split 0.5: 10 fit rows)
-  expect_error(prd_curve(real, gen, method = "knn", k = 15, replicates = 3),
-               class = "prdcurve_error_k_too_large")
+  # k must fit the half-samples (20 real rows, split 0.5: 10 fit rows);
+  # k = 15 against the whole sets' 10 fit rows warns first
+  expect_warning(
+    expect_error(prd_curve(real, gen, method = "knn", k = 15, replicates = 3),
+                 class = "prdcurve_error_k_too_large"),
+    class = "prdcurve_warning_k_large")
 })
 
 # ---- calibration (small; the full run is bench/coverage.R) ------------------
