@@ -11,34 +11,36 @@ test_that("format_number() writes plain notation", {
 })
 
 test_that("errors name the user's argument, the user's call and plain numbers", {
-  a <- matrix(as.double(1:60) %% 7, 20)
-  err <- expect_error(prd_curve(a, a, replicates = 1),
-                      class = "prdcurve_error_replicates")
-  expect_match(conditionMessage(err), "`replicates` must be 0")
-  expect_no_match(conditionMessage(err), "1L")
-  err <- expect_error(manifold_metrics(a, a, replicates = 1),
-                      class = "prdcurve_error_replicates")
-  expect_match(conditionMessage(err), "`replicates`")
-  err <- expect_error(prd_curve(a, a, k = 0), class = "prdcurve_error_input")
-  expect_match(conditionMessage(err), "It is 0\\.")
-  expect_no_match(conditionMessage(err), "e\\+00")
-  err <- expect_error(prd_curve(a, a, angles = 1e7),
-                      class = "prdcurve_error_input")
-  expect_match(conditionMessage(err), "It is 10,000,000.", fixed = TRUE)
-  err <- expect_error(prd_curve(a, a, k = 1e6),
-                      class = "prdcurve_error_k_too_large")
-  expect_match(conditionMessage(err), "`k` = 1,000,000 is too large",
-               fixed = TRUE)
-  err <- expect_error(prd_curve(a, a, split = -0.1),
-                      class = "prdcurve_error_split")
-  expect_match(conditionMessage(err), "It is -0.1.", fixed = TRUE)
-  # checks run inside internal helpers report the function the user called
-  expect_identical(as.character(conditionCall(err)[[1]]), "prd_curve")
-  err <- expect_error(manifold_metrics(a, a, k = 0),
-                      class = "prdcurve_error_input")
-  expect_identical(as.character(conditionCall(err)[[1]]), "manifold_metrics")
-  err <- expect_error(entropy_metrics(a, a, split = 5),
-                      class = "prdcurve_error_split")
-  expect_identical(as.character(conditionCall(err)[[1]]), "entropy_metrics")
-  expect_match(conditionMessage(err), "It is 5.", fixed = TRUE)
+  quiet_traps({
+    a <- matrix(as.double(1:60) %% 7, 20)
+    err <- expect_error(prd_curve(a, a, replicates = 1),
+                        class = "prdcurve_error_replicates")
+    expect_match(conditionMessage(err), "`replicates` must be 0")
+    expect_no_match(conditionMessage(err), "1L")
+    err <- expect_error(manifold_metrics(a, a, replicates = 1),
+                        class = "prdcurve_error_replicates")
+    expect_match(conditionMessage(err), "`replicates`")
+    err <- expect_error(prd_curve(a, a, k = 0), class = "prdcurve_error_input")
+    expect_match(conditionMessage(err), "It is 0\\.")
+    expect_no_match(conditionMessage(err), "e\\+00")
+    err <- expect_error(prd_curve(a, a, angles = 1e7),
+                        class = "prdcurve_error_input")
+    expect_match(conditionMessage(err), "It is 10,000,000.", fixed = TRUE)
+    err <- expect_error(prd_curve(a, a, k = 1e6),
+                        class = "prdcurve_error_k_too_large")
+    expect_match(conditionMessage(err), "`k` = 1,000,000 is too large",
+                 fixed = TRUE)
+    err <- expect_error(prd_curve(a, a, split = -0.1),
+                        class = "prdcurve_error_split")
+    expect_match(conditionMessage(err), "It is -0.1.", fixed = TRUE)
+    # checks run inside internal helpers report the function the user called
+    expect_identical(as.character(conditionCall(err)[[1]]), "prd_curve")
+    err <- expect_error(manifold_metrics(a, a, k = 0),
+                        class = "prdcurve_error_input")
+    expect_identical(as.character(conditionCall(err)[[1]]), "manifold_metrics")
+    err <- expect_error(entropy_metrics(a, a, split = 5),
+                        class = "prdcurve_error_split")
+    expect_identical(as.character(conditionCall(err)[[1]]), "entropy_metrics")
+    expect_match(conditionMessage(err), "It is 5.", fixed = TRUE)
+  })
 })

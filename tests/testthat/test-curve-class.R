@@ -72,40 +72,42 @@ test_that("rbind(), bind_rows() and subsetting keep every curve's settings", {
 })
 
 test_that("several models in one call equal separate calls, with a model column", {
-  set.seed(7)
-  one <- prd_curve(real, gen_a, method = c("knn", "coverage"), k = 5,
-                   angles = 21)
-  set.seed(7)
-  two <- prd_curve(real, list(a = gen_a, b = gen_b),
-                   method = c("knn", "coverage"), k = 5, angles = 21)
-  expect_equal(unique(two$model), c("a", "b"))
-  expect_equal(unique(one$model), "generated")
-  expect_identical(two$precision[two$model == "a"], one$precision)
-  expect_identical(two$recall[two$model == "a"], one$recall)
-  # the real split is shared by both models
-  info <- prd_curve_info(two)
-  expect_equal(unique(info$n_eval_real), 40L)
-  expect_equal(info$n_fit_generated, c(35L, 35L, 30L, 30L))
-  # a grouped data frame gives the same curves
-  skip_if_not_installed("dplyr")
-  df <- rbind(data.frame(model = "a", gen_a), data.frame(model = "b", gen_b))
-  set.seed(7)
-  grouped <- prd_curve(real, dplyr::group_by(df, model),
-                       method = c("knn", "coverage"), k = 5, angles = 21)
-  expect_identical(grouped$precision, two$precision)
-  s <- summary(two)
-  expect_equal(nrow(s), 4)
-  expect_equal(s$model, c("a", "a", "b", "b"))
-  # the manifold and entropy metrics too
-  m <- manifold_metrics(real, list(a = gen_a, b = gen_b),
-                        metrics = c("precision", "recall"))
-  expect_equal(m$value[m$model == "b"],
-               manifold_metrics(real, gen_b,
-                                metrics = c("precision", "recall"))$value)
-  e <- entropy_metrics(real, list(a = gen_a, b = gen_b), subsample = FALSE)
-  expect_equal(e$value[e$model == "a"], entropy_metrics(real, gen_a, subsample = FALSE)$value)
-  expect_error(prd_curve(real, list(a = gen_a, a = gen_b), method = c("knn", "kde", "ipr", "coverage")),
-               class = "prdcurve_error_model")
+  quiet_traps({
+    set.seed(7)
+    one <- prd_curve(real, gen_a, method = c("knn", "coverage"), k = 5,
+                     angles = 21)
+    set.seed(7)
+    two <- prd_curve(real, list(a = gen_a, b = gen_b),
+                     method = c("knn", "coverage"), k = 5, angles = 21)
+    expect_equal(unique(two$model), c("a", "b"))
+    expect_equal(unique(one$model), "generated")
+    expect_identical(two$precision[two$model == "a"], one$precision)
+    expect_identical(two$recall[two$model == "a"], one$recall)
+    # the real split is shared by both models
+    info <- prd_curve_info(two)
+    expect_equal(unique(info$n_eval_real), 40L)
+    expect_equal(info$n_fit_generated, c(35L, 35L, 30L, 30L))
+    # a grouped data frame gives the same curves
+    skip_if_not_installed("dplyr")
+    df <- rbind(data.frame(model = "a", gen_a), data.frame(model = "b", gen_b))
+    set.seed(7)
+    grouped <- prd_curve(real, dplyr::group_by(df, model),
+                         method = c("knn", "coverage"), k = 5, angles = 21)
+    expect_identical(grouped$precision, two$precision)
+    s <- summary(two)
+    expect_equal(nrow(s), 4)
+    expect_equal(s$model, c("a", "a", "b", "b"))
+    # the manifold and entropy metrics too
+    m <- manifold_metrics(real, list(a = gen_a, b = gen_b),
+                          metrics = c("precision", "recall"))
+    expect_equal(m$value[m$model == "b"],
+                 manifold_metrics(real, gen_b,
+                                  metrics = c("precision", "recall"))$value)
+    e <- entropy_metrics(real, list(a = gen_a, b = gen_b), subsample = FALSE)
+    expect_equal(e$value[e$model == "a"], entropy_metrics(real, gen_a, subsample = FALSE)$value)
+    expect_error(prd_curve(real, list(a = gen_a, a = gen_b), method = c("knn", "kde", "ipr", "coverage")),
+                 class = "prdcurve_error_model")
+  })
 })
 
 test_that("several k: one curve per k, equal to separate calls", {

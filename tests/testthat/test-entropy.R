@@ -23,67 +23,71 @@ brute_ce <- function(x, y, k) mean(brute_terms(x, y, k, FALSE))
 gauss <- function(n, d, sd = 1) matrix(stats::rnorm(n * d, sd = sd), ncol = d)
 
 test_that("the estimators equal the brute force, every k from one call", {
-  set.seed(401)
-  x <- gauss(40, 3)
-  y <- gauss(35, 3, sd = 1.5) + 0.3
-  ks <- c(1, 4, 7)
-  expect_equal(unname(knn_entropy(x, ks)),
-               vapply(ks, function(k) brute_h(x, k), 0), tolerance = 1e-12)
-  expect_equal(unname(knn_cross_entropy(x, y, ks)),
-               vapply(ks, function(k) brute_ce(x, y, k), 0), tolerance = 1e-12)
-  expect_equal(unname(knn_cross_entropy(y, x, ks)),
-               vapply(ks, function(k) brute_ce(y, x, k), 0), tolerance = 1e-12)
-  expect_named(knn_entropy(x, c(7, 1, 4, 4)), c("k=1", "k=4", "k=7"))
+  quiet_traps({
+    set.seed(401)
+    x <- gauss(40, 3)
+    y <- gauss(35, 3, sd = 1.5) + 0.3
+    ks <- c(1, 4, 7)
+    expect_equal(unname(knn_entropy(x, ks)),
+                 vapply(ks, function(k) brute_h(x, k), 0), tolerance = 1e-12)
+    expect_equal(unname(knn_cross_entropy(x, y, ks)),
+                 vapply(ks, function(k) brute_ce(x, y, k), 0), tolerance = 1e-12)
+    expect_equal(unname(knn_cross_entropy(y, x, ks)),
+                 vapply(ks, function(k) brute_ce(y, x, k), 0), tolerance = 1e-12)
+    expect_named(knn_entropy(x, c(7, 1, 4, 4)), c("k=1", "k=4", "k=7"))
 
-  m <- entropy_metrics(x, y, k = ks, subsample = FALSE)
-  smp <- entropy_samples(x, y, k = ks)
-  res <- list(generated = smp[smp$set == "generated", ],
-              real = smp[smp$set == "real", ])
-  expect_named(m, c("model", "metric", "k", "value"))
-  expect_equal(m$metric, rep(c("pce", "rce", "re"), each = 3))
-  expect_equal(m$k, rep(c(1L, 4L, 7L), 3))
-  for (k in ks) {
-    v <- m$value[m$k == k]
-    expect_equal(v, c(brute_ce(y, x, k) - brute_h(x, k),
-                      brute_ce(x, y, k) - brute_h(x, k),
-                      brute_h(y, k) - brute_h(x, k)), tolerance = 1e-12)
-    # per-sample contributions: exact definitions, and their means
-    g <- res$generated[res$generated$k == k, ]
-    r <- res$real[res$real$k == k, ]
-    expect_equal(g$row, seq_len(35))
-    expect_equal(r$row, seq_len(40))
-    expect_equal(g$pce, brute_terms(y, x, k, FALSE) - brute_h(x, k),
+    m <- entropy_metrics(x, y, k = ks, subsample = FALSE)
+    smp <- entropy_samples(x, y, k = ks)
+    res <- list(generated = smp[smp$set == "generated", ],
+                real = smp[smp$set == "real", ])
+    expect_named(m, c("model", "metric", "k", "value"))
+    expect_equal(m$metric, rep(c("pce", "rce", "re"), each = 3))
+    expect_equal(m$k, rep(c(1L, 4L, 7L), 3))
+    for (k in ks) {
+      v <- m$value[m$k == k]
+      expect_equal(v, c(brute_ce(y, x, k) - brute_h(x, k),
+                        brute_ce(x, y, k) - brute_h(x, k),
+                        brute_h(y, k) - brute_h(x, k)), tolerance = 1e-12)
+      # per-sample contributions: exact definitions, and their means
+      g <- res$generated[res$generated$k == k, ]
+      r <- res$real[res$real$k == k, ]
+      expect_equal(g$row, seq_len(35))
+      expect_equal(r$row, seq_len(40))
+      expect_equal(g$pce, brute_terms(y, x, k, FALSE) - brute_h(x, k),
+                   tolerance = 1e-12)
+      expect_equal(g$re, brute_terms(y, y, k, TRUE) - brute_h(x, k),
+                   tolerance = 1e-12)
+      expect_equal(r$rce,
+                   brute_terms(x, y, k, FALSE) - brute_terms(x, x, k, TRUE),
+                   tolerance = 1e-12)
+      expect_equal(c(mean(g$pce), mean(r$rce), mean(g$re)), v, tolerance = 1e-12)
+    }
+    est <- attr(m, "estimates")
+    expect_equal(est$h_real, vapply(ks, function(k) brute_h(x, k), 0),
                  tolerance = 1e-12)
-    expect_equal(g$re, brute_terms(y, y, k, TRUE) - brute_h(x, k),
-                 tolerance = 1e-12)
-    expect_equal(r$rce,
-                 brute_terms(x, y, k, FALSE) - brute_terms(x, x, k, TRUE),
-                 tolerance = 1e-12)
-    expect_equal(c(mean(g$pce), mean(r$rce), mean(g$re)), v, tolerance = 1e-12)
-  }
-  est <- attr(m, "estimates")
-  expect_equal(est$h_real, vapply(ks, function(k) brute_h(x, k), 0),
-               tolerance = 1e-12)
-  expect_equal(est$ce_generated_real,
-               vapply(ks, function(k) brute_ce(y, x, k), 0), tolerance = 1e-12)
-  # one k at a time gives the same numbers as the vector
-  expect_equal(entropy_metrics(x, y, k = 4, subsample = FALSE)$value, m$value[m$k == 4],
-               tolerance = 1e-14)
-  # data frames and integer matrices are accepted like the double matrix
-  expect_equal(entropy_metrics(as.data.frame(x), as.data.frame(y), k = 4, subsample = FALSE)$value,
-               m$value[m$k == 4], tolerance = 1e-14)
+    expect_equal(est$ce_generated_real,
+                 vapply(ks, function(k) brute_ce(y, x, k), 0), tolerance = 1e-12)
+    # one k at a time gives the same numbers as the vector
+    expect_equal(entropy_metrics(x, y, k = 4, subsample = FALSE)$value, m$value[m$k == 4],
+                 tolerance = 1e-14)
+    # data frames and integer matrices are accepted like the double matrix
+    expect_equal(entropy_metrics(as.data.frame(x), as.data.frame(y), k = 4, subsample = FALSE)$value,
+                 m$value[m$k == 4], tolerance = 1e-14)
+  })
 })
 
 test_that("integer data with tied distances match the brute force", {
-  set.seed(402)
-  x <- matrix(sample(0:6, 60 * 4, replace = TRUE), ncol = 4)
-  y <- matrix(sample(0:7, 50 * 4, replace = TRUE), ncol = 4)
-  expect_equal(unname(knn_entropy(x, c(2, 5))),
-               c(brute_h(x * 1, 2), brute_h(x * 1, 5)), tolerance = 1e-12)
-  v <- entropy_metrics(x, y, k = 5, subsample = FALSE)$value
-  expect_equal(v, c(brute_ce(y, x, 5) - brute_h(x, 5),
-                    brute_ce(x, y, 5) - brute_h(x, 5),
-                    brute_h(y, 5) - brute_h(x, 5)), tolerance = 1e-12)
+  quiet_traps({
+    set.seed(402)
+    x <- matrix(sample(0:6, 60 * 4, replace = TRUE), ncol = 4)
+    y <- matrix(sample(0:7, 50 * 4, replace = TRUE), ncol = 4)
+    expect_equal(unname(knn_entropy(x, c(2, 5))),
+                 c(brute_h(x * 1, 2), brute_h(x * 1, 5)), tolerance = 1e-12)
+    v <- entropy_metrics(x, y, k = 5, subsample = FALSE)$value
+    expect_equal(v, c(brute_ce(y, x, 5) - brute_h(x, 5),
+                      brute_ce(x, y, 5) - brute_h(x, 5),
+                      brute_h(y, 5) - brute_h(x, 5)), tolerance = 1e-12)
+  })
 })
 
 test_that("log V_d and d log D stay finite in thousands of dimensions", {
@@ -194,63 +198,69 @@ test_that("PCE, RCE and RE on the Gaussian setting of Fox et al. (Table 1)", {
 })
 
 test_that("zero k-NN distances give -Inf and a warning with the count", {
-  set.seed(409)
-  x <- gauss(20, 2)
-  x[2:3, ] <- x[rep(1, 2), ]  # three copies of row 1
-  expect_warning(h <- knn_entropy(x, k = 1:3), "3 of 20 rows")
-  expect_equal(unname(h[1:2]), c(-Inf, -Inf))
-  expect_true(is.finite(h[3]))
-  expect_no_warning(knn_entropy(x, k = 3))
+  quiet_traps({
+    set.seed(409)
+    x <- gauss(20, 2)
+    x[2:3, ] <- x[rep(1, 2), ]  # three copies of row 1
+    expect_warning(h <- knn_entropy(x, k = 1:3), "3 of 20 rows")
+    expect_equal(unname(h[1:2]), c(-Inf, -Inf))
+    expect_true(is.finite(h[3]))
+    expect_no_warning(knn_entropy(x, k = 3))
 
-  real <- gauss(30, 2)
-  generated <- gauss(25, 2)
-  generated[4, ] <- real[7, ]  # one memorised row
-  expect_warning(m <- entropy_metrics(real, generated, k = 1:2),
-                 "1 of 25 generated samples",
-                 class = "prdcurve_warning_zero_radius")
-  v <- m$value
-  expect_equal(v[m$k == 1 & m$metric == "pce"], -Inf)
-  expect_equal(v[m$k == 1 & m$metric == "rce"], -Inf)
-  expect_true(all(is.finite(v[m$k == 2])))
-  smp <- suppressWarnings(entropy_samples(real, generated, k = 1:2))
-  g1 <- smp[smp$set == "generated" & smp$k == 1, ]
-  expect_equal(g1$pce[4], -Inf)
-  expect_true(all(is.finite(g1$pce[-4])))
-  expect_warning(knn_cross_entropy(generated, real, k = 1), "1 of 25 rows")
+    real <- gauss(30, 2)
+    generated <- gauss(25, 2)
+    generated[4, ] <- real[7, ]  # one memorised row
+    expect_warning(m <- entropy_metrics(real, generated, k = 1:2),
+                   "1 of 25 generated samples",
+                   class = "prdcurve_warning_zero_radius")
+    v <- m$value
+    expect_equal(v[m$k == 1 & m$metric == "pce"], -Inf)
+    expect_equal(v[m$k == 1 & m$metric == "rce"], -Inf)
+    expect_true(all(is.finite(v[m$k == 2])))
+    smp <- suppressWarnings(entropy_samples(real, generated, k = 1:2))
+    g1 <- smp[smp$set == "generated" & smp$k == 1, ]
+    expect_equal(g1$pce[4], -Inf)
+    expect_true(all(is.finite(g1$pce[-4])))
+    expect_warning(knn_cross_entropy(generated, real, k = 1), "1 of 25 rows")
+  })
 })
 
 test_that("invalid arguments are rejected with the argument's name", {
-  set.seed(410)
-  x <- gauss(10, 2)
-  y <- gauss(12, 3)
-  expect_error(knn_entropy(x, k = 10), "k", class = "prdcurve_error")
-  expect_error(knn_entropy(x, k = 0), "k", class = "prdcurve_error")
-  expect_error(knn_entropy(x[, 1]), "x", class = "prdcurve_error")
-  expect_error(knn_cross_entropy(x, y), "same number of columns",
-               class = "prdcurve_error")
-  expect_error(knn_cross_entropy(x, gauss(5, 2), k = 6), "too large",
-               class = "prdcurve_error")
-  expect_error(entropy_metrics(x, y), "same number of columns",
-               class = "prdcurve_error")
-  expect_error(entropy_metrics(x, gauss(5, 2), k = 5), "too large",
-               class = "prdcurve_error")
-  expect_error(suppressWarnings(entropy_metrics(x, gauss(8, 2),
-                                               per_sample = "yes")),
-               "per_sample", class = "prdcurve_error")
-  x[3, 1] <- NA
-  expect_error(entropy_metrics(x, gauss(8, 2)), "real", class = "prdcurve_error")
+  quiet_traps({
+    set.seed(410)
+    x <- gauss(10, 2)
+    y <- gauss(12, 3)
+    expect_error(knn_entropy(x, k = 10), "k", class = "prdcurve_error")
+    expect_error(knn_entropy(x, k = 0), "k", class = "prdcurve_error")
+    expect_error(knn_entropy(x[, 1]), "x", class = "prdcurve_error")
+    expect_error(knn_cross_entropy(x, y), "same number of columns",
+                 class = "prdcurve_error")
+    expect_error(knn_cross_entropy(x, gauss(5, 2), k = 6), "too large",
+                 class = "prdcurve_error")
+    expect_error(entropy_metrics(x, y), "same number of columns",
+                 class = "prdcurve_error")
+    expect_error(entropy_metrics(x, gauss(5, 2), k = 5), "too large",
+                 class = "prdcurve_error")
+    expect_error(suppressWarnings(entropy_metrics(x, gauss(8, 2),
+                                                 per_sample = "yes")),
+                 "per_sample", class = "prdcurve_error")
+    x[3, 1] <- NA
+    expect_error(entropy_metrics(x, gauss(8, 2)), "real", class = "prdcurve_error")
+  })
 })
 
 test_that("a fully collapsed generator gives RE = -Inf with a warning", {
-  set.seed(61)
-  real <- matrix(rnorm(40 * 3), ncol = 3)
-  generated <- matrix(0.5, 20, 3)
-  expect_warning(res <- entropy_metrics(real, generated, k = 2),
-                 "zero k-th neighbour distance",
-                 class = "prdcurve_warning_zero_radius")
-  expect_equal(res$value[res$metric == "re"], -Inf)
-  # distances from the collapsed point to the real rows are positive
-  expect_true(is.finite(res$value[res$metric == "pce"]))
+  quiet_traps({
+    set.seed(61)
+    real <- matrix(rnorm(40 * 3), ncol = 3)
+    generated <- matrix(0.5, 20, 3)
+    expect_warning(res <- entropy_metrics(real, generated, k = 2),
+                   "zero k-th neighbour distance",
+                   class = "prdcurve_warning_zero_radius")
+    expect_equal(res$value[res$metric == "re"], -Inf)
+    # distances from the collapsed point to the real rows are positive
+    expect_true(is.finite(res$value[res$metric == "pce"]))
+  })
 })
 
 test_that("the cross-entropy allows k = n_Y (no point is left out)", {

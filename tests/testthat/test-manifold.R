@@ -104,41 +104,45 @@ splits_for <- function(n_real, n_gen) {
 }
 
 test_that("every metric and per-sample count equals the brute force", {
-  set.seed(201)
-  real <- matrix(rnorm(30 * 3), ncol = 3)
-  generated <- matrix(rnorm(26 * 3, mean = 0.5, sd = 1.2), ncol = 3)
-  for (sp in splits_for(30, 26)) for (cl in c(TRUE, FALSE)) {
-    compare_manifold(real, generated, k = c(1, 3, 5), split = sp,
-                     closed = cl, k_prime = 2)
-  }
+  quiet_traps({
+    set.seed(201)
+    real <- matrix(rnorm(30 * 3), ncol = 3)
+    generated <- matrix(rnorm(26 * 3, mean = 0.5, sd = 1.2), ncol = 3)
+    for (sp in splits_for(30, 26)) for (cl in c(TRUE, FALSE)) {
+      compare_manifold(real, generated, k = c(1, 3, 5), split = sp,
+                       closed = cl, k_prime = 2)
+    }
+  })
 })
 
 
 test_that("the brute force agrees where a count's window holds more than 64 values", {
-  # 300 rows on the corners of a square: about 75 copies of each point, so
-  # the windows of the thresholds 0 and 1 hold far more than the 64
-  # positions the counting passes note (the full scan takes over)
-  set.seed(204)
-  real <- matrix(sample(0:1, 300 * 2, replace = TRUE), ncol = 2)
-  generated <- matrix(sample(0:1, 280 * 2, replace = TRUE), ncol = 2)
-  for (sp in list(0, 0.5)) {
-    k <- c(3L, 90L)
-    set.seed(7)
-    smp <- manifold_samples(real, generated, k = k, split = sp)
-    set.seed(7)
-    s <- prdcurve:::resolve_split(sp, nrow(real), nrow(generated))
-    # (p_precision's brute force is 0 / 0 at a zero radius: counts only)
-    br <- suppressWarnings(brute_manifold(real, generated, k, s$fit, s$eval))
-    for (j in seq_along(k)) {
-      b <- br$per_k[[j]]
-      g <- smp[smp$set == "generated" & smp$k == k[j], ]
-      r <- smp[smp$set == "real" & smp$k == k[j], ]
-      expect_identical(g$n_balls, as.integer(b$gen$n_real_balls))
-      expect_identical(g$n_in_ball, as.integer(b$gen$n_real_in_ball))
-      expect_identical(r$n_balls, as.integer(b$real$n_generated_balls))
-      expect_identical(r$n_in_ball, as.integer(b$real$n_generated_in_ball))
+  quiet_traps({
+    # 300 rows on the corners of a square: about 75 copies of each point, so
+    # the windows of the thresholds 0 and 1 hold far more than the 64
+    # positions the counting passes note (the full scan takes over)
+    set.seed(204)
+    real <- matrix(sample(0:1, 300 * 2, replace = TRUE), ncol = 2)
+    generated <- matrix(sample(0:1, 280 * 2, replace = TRUE), ncol = 2)
+    for (sp in list(0, 0.5)) {
+      k <- c(3L, 90L)
+      set.seed(7)
+      smp <- manifold_samples(real, generated, k = k, split = sp)
+      set.seed(7)
+      s <- prdcurve:::resolve_split(sp, nrow(real), nrow(generated))
+      # (p_precision's brute force is 0 / 0 at a zero radius: counts only)
+      br <- suppressWarnings(brute_manifold(real, generated, k, s$fit, s$eval))
+      for (j in seq_along(k)) {
+        b <- br$per_k[[j]]
+        g <- smp[smp$set == "generated" & smp$k == k[j], ]
+        r <- smp[smp$set == "real" & smp$k == k[j], ]
+        expect_identical(g$n_balls, as.integer(b$gen$n_real_balls))
+        expect_identical(g$n_in_ball, as.integer(b$gen$n_real_in_ball))
+        expect_identical(r$n_balls, as.integer(b$real$n_generated_balls))
+        expect_identical(r$n_in_ball, as.integer(b$real$n_generated_in_ball))
+      }
     }
-  }
+  })
 })
 
 test_that("the row-major paths of 16 to 127 columns and the panels from 128 on equal the brute force", {
@@ -160,102 +164,108 @@ test_that("the row-major paths of 16 to 127 columns and the panels from 128 on e
   }
 })
 test_that("the brute force agrees on integer data with many ties", {
-  set.seed(202)
-  real <- matrix(sample(0:3, 40 * 3, replace = TRUE), ncol = 3)
-  generated <- matrix(sample(0:4, 34 * 3, replace = TRUE), ncol = 3)
-  expect_gt(sum(duplicated(rbind(real, generated))), 10)
-  for (sp in splits_for(40, 34)) for (cl in c(TRUE, FALSE)) {
-    compare_manifold(real, generated, k = c(2, 5), split = sp,
-                     closed = cl, k_prime = 3)
-  }
-  # the two ball rules really differ on these ties
-  closed <- manifold_metrics(real, generated, k = 5, closed = TRUE)
-  open <- manifold_metrics(real, generated, k = 5, closed = FALSE)
-  expect_gt(max(abs(closed$value - open$value)[closed$metric != "p_precision" &
-                                                 closed$metric != "p_recall"]), 0.05)
-  # p_* use a tent kernel, the same under both rules
-  expect_identical(value_of(closed, "p_precision"), value_of(open, "p_precision"))
+  quiet_traps({
+    set.seed(202)
+    real <- matrix(sample(0:3, 40 * 3, replace = TRUE), ncol = 3)
+    generated <- matrix(sample(0:4, 34 * 3, replace = TRUE), ncol = 3)
+    expect_gt(sum(duplicated(rbind(real, generated))), 10)
+    for (sp in splits_for(40, 34)) for (cl in c(TRUE, FALSE)) {
+      compare_manifold(real, generated, k = c(2, 5), split = sp,
+                       closed = cl, k_prime = 3)
+    }
+    # the two ball rules really differ on these ties
+    closed <- manifold_metrics(real, generated, k = 5, closed = TRUE)
+    open <- manifold_metrics(real, generated, k = 5, closed = FALSE)
+    expect_gt(max(abs(closed$value - open$value)[closed$metric != "p_precision" &
+                                                   closed$metric != "p_recall"]), 0.05)
+    # p_* use a tent kernel, the same under both rules
+    expect_identical(value_of(closed, "p_precision"), value_of(open, "p_precision"))
+  })
 })
 
 test_that("an exact one-dimensional case with ties, closed and open balls", {
-  real <- matrix(c(0, 1, 2, 3), ncol = 1)
-  generated <- matrix(c(4, 0.5, 10), ncol = 1)
-  cl <- manifold_metrics(real, generated, k = 1, metrics = c(
-    "precision", "recall", "density", "coverage", "c_precision"))
-  op <- manifold_metrics(real, generated, k = 1, closed = FALSE, metrics = c(
-    "precision", "recall", "density", "coverage", "c_precision"))
-  # real balls have radius 1: 4 sits on the boundary of B(3, 1); the ball
-  # of 10 among the generated has radius 6 and holds no real point
-  expect_identical(cl$value, c(2 / 3, 1, 1, 3 / 4, 2 / 3))
-  expect_identical(op$value, c(1 / 3, 1, 2 / 3, 2 / 4, 2 / 3))
-  expect_identical(cl$k, rep(1L, 5))
+  quiet_traps({
+    real <- matrix(c(0, 1, 2, 3), ncol = 1)
+    generated <- matrix(c(4, 0.5, 10), ncol = 1)
+    cl <- manifold_metrics(real, generated, k = 1, metrics = c(
+      "precision", "recall", "density", "coverage", "c_precision"))
+    op <- manifold_metrics(real, generated, k = 1, closed = FALSE, metrics = c(
+      "precision", "recall", "density", "coverage", "c_precision"))
+    # real balls have radius 1: 4 sits on the boundary of B(3, 1); the ball
+    # of 10 among the generated has radius 6 and holds no real point
+    expect_identical(cl$value, c(2 / 3, 1, 1, 3 / 4, 2 / 3))
+    expect_identical(op$value, c(1 / 3, 1, 2 / 3, 2 / 4, 2 / 3))
+    expect_identical(cl$k, rep(1L, 5))
 
-  # probabilistic precision and recall by hand: R_X = 1.2 * 2, R_Y = 1.2 * 4
-  real <- matrix(c(0, 2), ncol = 1)
-  generated <- matrix(c(1, 5), ncol = 1)
-  p <- manifold_metrics(real, generated, k = 1, ppr_k = 1,
-                        metrics = c("p_precision", "p_recall"))
-  expect_equal(p$value, c((1 - (1 / 2.4)^2) / 2,
-                          ((1 - 1 / 4.8) + (1 - (1 / 4.8) * (1 - 0.375))) / 2),
-               tolerance = 1e-14)
-  expect_identical(p$k, c(1L, 1L))
-  expect_equal(unname(attr(p, "ppr_radius")), c(2.4, 4.8), tolerance = 1e-14)
+    # probabilistic precision and recall by hand: R_X = 1.2 * 2, R_Y = 1.2 * 4
+    real <- matrix(c(0, 2), ncol = 1)
+    generated <- matrix(c(1, 5), ncol = 1)
+    p <- manifold_metrics(real, generated, k = 1, ppr_k = 1,
+                          metrics = c("p_precision", "p_recall"))
+    expect_equal(p$value, c((1 - (1 / 2.4)^2) / 2,
+                            ((1 - 1 / 4.8) + (1 - (1 / 4.8) * (1 - 0.375))) / 2),
+                 tolerance = 1e-14)
+    expect_identical(p$k, c(1L, 1L))
+    expect_equal(unname(attr(p, "ppr_radius")), c(2.4, 4.8), tolerance = 1e-14)
+  })
 })
 
 test_that("the scalars are the extreme classifiers' error rates of prd_curve()", {
-  set.seed(203)
-  cases <- list(
-    list(matrix(rnorm(60 * 2), ncol = 2),
-         matrix(rnorm(50 * 2, mean = 0.8), ncol = 2)),
-    list(matrix(rnorm(60 * 4), ncol = 4),
-         matrix(rnorm(70 * 4, sd = 1.6), ncol = 4)),
-    list(matrix(sample(0:3, 50 * 2, replace = TRUE), ncol = 2),
-         matrix(sample(0:4, 45 * 2, replace = TRUE), ncol = 2)))
-  n_equal <- 0
-  for (cs in cases) for (k in c(2, 5)) {
-    real <- cs[[1]]
-    generated <- cs[[2]]
-    m <- manifold_metrics(real, generated, k = k)
-    cv <- prd_curve(real, generated, method = c("ipr", "coverage", "knn"),
-                    k = k, split = 0)
-    fit <- list(seq_len(nrow(real)), seq_len(nrow(generated)))
-    for (fam in c("ipr", "coverage")) {
-      ev <- brute_evidence(real, generated, fam, k, fit)
-      ix <- seq_len(ev$n_real)
-      # fnr(1[a >= 1]) and fpr(1[b = 0]), SPEC.md section 2
-      fnr_a <- mean(ev$a[-ix] >= 1)
-      fpr_b <- mean(ev$b[ix] > 0)
-      p_name <- if (fam == "ipr") "precision" else "c_precision"
-      r_name <- if (fam == "ipr") "recall" else "coverage"
-      expect_equal(value_of(m, p_name), fnr_a, tolerance = 1e-15)
-      expect_equal(value_of(m, r_name), fpr_b, tolerance = 1e-15)
-      # the rule 1[a >= 1] has fpr 0 without a split (balls hold their centre)
-      expect_identical(mean(ev$a[ix] == 0), 0)
-      alpha_inf <- cv$precision[cv$method == fam & cv$lambda == Inf]
-      beta_0 <- cv$recall[cv$method == fam & cv$lambda == 0]
-      expect_lte(alpha_inf, value_of(m, p_name) + 1e-15)
-      expect_lte(beta_0, value_of(m, r_name) + 1e-15)
-      # equality when no generated score lies between the largest finite
-      # real score and +Inf
-      s_real <- brute_score(ev$a[ix], ev$b[ix])
-      s_gen <- brute_score(ev$a[-ix], ev$b[-ix])
-      top <- max(s_real[is.finite(s_real)])
-      if (!any(s_gen > top & is.finite(s_gen)) && !any(s_real == Inf)) {
-        expect_equal(alpha_inf, value_of(m, p_name), tolerance = 1e-15)
-        n_equal <- n_equal + 1
+  quiet_traps({
+    set.seed(203)
+    cases <- list(
+      list(matrix(rnorm(60 * 2), ncol = 2),
+           matrix(rnorm(50 * 2, mean = 0.8), ncol = 2)),
+      list(matrix(rnorm(60 * 4), ncol = 4),
+           matrix(rnorm(70 * 4, sd = 1.6), ncol = 4)),
+      list(matrix(sample(0:3, 50 * 2, replace = TRUE), ncol = 2),
+           matrix(sample(0:4, 45 * 2, replace = TRUE), ncol = 2)))
+    n_equal <- 0
+    for (cs in cases) for (k in c(2, 5)) {
+      real <- cs[[1]]
+      generated <- cs[[2]]
+      m <- manifold_metrics(real, generated, k = k)
+      cv <- prd_curve(real, generated, method = c("ipr", "coverage", "knn"),
+                      k = k, split = 0)
+      fit <- list(seq_len(nrow(real)), seq_len(nrow(generated)))
+      for (fam in c("ipr", "coverage")) {
+        ev <- brute_evidence(real, generated, fam, k, fit)
+        ix <- seq_len(ev$n_real)
+        # fnr(1[a >= 1]) and fpr(1[b = 0]), SPEC.md section 2
+        fnr_a <- mean(ev$a[-ix] >= 1)
+        fpr_b <- mean(ev$b[ix] > 0)
+        p_name <- if (fam == "ipr") "precision" else "c_precision"
+        r_name <- if (fam == "ipr") "recall" else "coverage"
+        expect_equal(value_of(m, p_name), fnr_a, tolerance = 1e-15)
+        expect_equal(value_of(m, r_name), fpr_b, tolerance = 1e-15)
+        # the rule 1[a >= 1] has fpr 0 without a split (balls hold their centre)
+        expect_identical(mean(ev$a[ix] == 0), 0)
+        alpha_inf <- cv$precision[cv$method == fam & cv$lambda == Inf]
+        beta_0 <- cv$recall[cv$method == fam & cv$lambda == 0]
+        expect_lte(alpha_inf, value_of(m, p_name) + 1e-15)
+        expect_lte(beta_0, value_of(m, r_name) + 1e-15)
+        # equality when no generated score lies between the largest finite
+        # real score and +Inf
+        s_real <- brute_score(ev$a[ix], ev$b[ix])
+        s_gen <- brute_score(ev$a[-ix], ev$b[-ix])
+        top <- max(s_real[is.finite(s_real)])
+        if (!any(s_gen > top & is.finite(s_gen)) && !any(s_real == Inf)) {
+          expect_equal(alpha_inf, value_of(m, p_name), tolerance = 1e-15)
+          n_equal <- n_equal + 1
+        }
+      }
+      # knn's extremes coincide with coverage's on continuous data
+      if (is.double(real) && !any(duplicated(rbind(real, generated)))) {
+        ekn <- brute_evidence(real, generated, "knn", k, fit)
+        ix <- seq_len(ekn$n_real)
+        expect_equal(mean(ekn$a[-ix] >= 1), value_of(m, "c_precision"))
+        expect_equal(mean(ekn$b[ix] > 0), value_of(m, "coverage"))
+        expect_lte(cv$precision[cv$method == "knn" & cv$lambda == Inf],
+                   value_of(m, "c_precision") + 1e-15)
       }
     }
-    # knn's extremes coincide with coverage's on continuous data
-    if (is.double(real) && !any(duplicated(rbind(real, generated)))) {
-      ekn <- brute_evidence(real, generated, "knn", k, fit)
-      ix <- seq_len(ekn$n_real)
-      expect_equal(mean(ekn$a[-ix] >= 1), value_of(m, "c_precision"))
-      expect_equal(mean(ekn$b[ix] > 0), value_of(m, "coverage"))
-      expect_lte(cv$precision[cv$method == "knn" & cv$lambda == Inf],
-                 value_of(m, "c_precision") + 1e-15)
-    }
-  }
-  expect_gt(n_equal, 0)
+    expect_gt(n_equal, 0)
+  })
 })
 
 test_that("sym_* are the minima and prc with k_prime = 1 is c_precision", {
@@ -381,45 +391,49 @@ test_that("the E[coverage] oracle holds for unequal set sizes", {
 })
 
 test_that("closed = FALSE reproduces the prdc package's formulas", {
-  # A transliteration of prdc (Naeem et al. 2020): radii are the (k + 1)-th
-  # smallest Euclidean distance of a point to its own set, itself included,
-  # and ball membership is strict. Integer data with many ties.
-  set.seed(212)
-  real <- matrix(sample(0:3, 60 * 3, TRUE), ncol = 3)
-  generated <- matrix(sample(0:4, 50 * 3, TRUE), ncol = 3)
-  k <- 4
-  dist_to <- function(a, b) sqrt(sq_dist(a, b))
-  d_rr <- dist_to(real, real)
-  d_gg <- dist_to(generated, generated)
-  d_rg <- dist_to(real, generated)
-  radii_r <- apply(d_rr, 1, function(v) sort(v)[k + 1])
-  radii_g <- apply(d_gg, 1, function(v) sort(v)[k + 1])
-  prdc <- c(
-    precision = mean(colSums(d_rg < radii_r) > 0),
-    recall = mean(colSums(t(d_rg) < radii_g) > 0),
-    density = sum(d_rg < radii_r) / (k * nrow(generated)),
-    coverage = mean(apply(d_rg, 1, min) < radii_r)
-  )
-  ours <- manifold_metrics(real, generated, k = k, closed = FALSE,
-                           metrics = names(prdc))
-  expect_equal(setNames(ours$value, ours$metric)[names(prdc)], prdc,
-               tolerance = 1e-12)
-  # the ball rule matters on these ties
-  closed <- manifold_metrics(real, generated, k = k, metrics = names(prdc))
-  expect_gt(max(abs(closed$value - ours$value)), 0.05)
+  quiet_traps({
+    # A transliteration of prdc (Naeem et al. 2020): radii are the (k + 1)-th
+    # smallest Euclidean distance of a point to its own set, itself included,
+    # and ball membership is strict. Integer data with many ties.
+    set.seed(212)
+    real <- matrix(sample(0:3, 60 * 3, TRUE), ncol = 3)
+    generated <- matrix(sample(0:4, 50 * 3, TRUE), ncol = 3)
+    k <- 4
+    dist_to <- function(a, b) sqrt(sq_dist(a, b))
+    d_rr <- dist_to(real, real)
+    d_gg <- dist_to(generated, generated)
+    d_rg <- dist_to(real, generated)
+    radii_r <- apply(d_rr, 1, function(v) sort(v)[k + 1])
+    radii_g <- apply(d_gg, 1, function(v) sort(v)[k + 1])
+    prdc <- c(
+      precision = mean(colSums(d_rg < radii_r) > 0),
+      recall = mean(colSums(t(d_rg) < radii_g) > 0),
+      density = sum(d_rg < radii_r) / (k * nrow(generated)),
+      coverage = mean(apply(d_rg, 1, min) < radii_r)
+    )
+    ours <- manifold_metrics(real, generated, k = k, closed = FALSE,
+                             metrics = names(prdc))
+    expect_equal(setNames(ours$value, ours$metric)[names(prdc)], prdc,
+                 tolerance = 1e-12)
+    # the ball rule matters on these ties
+    closed <- manifold_metrics(real, generated, k = k, metrics = names(prdc))
+    expect_gt(max(abs(closed$value - ours$value)), 0.05)
+  })
 })
 
 test_that("p_precision with a zero radius counts exact copies only", {
-  # every real row has 4 exact copies, so the p_precision radius
-  # R = 1.2 * mean 4-NN distance is 0 (the limit tau = 1[u = 0])
-  set.seed(213)
-  base <- matrix(rnorm(20), ncol = 2)
-  real <- base[rep(1:10, each = 5), ]
-  generated <- rbind(matrix(rnorm(100), ncol = 2), base[1:3, ])
-  out <- manifold_metrics(real, generated,
-                          metrics = c("p_precision", "p_recall"))
-  expect_equal(attr(out, "ppr_radius")[["real"]], 0)
-  expect_equal(out$value[out$metric == "p_precision"], 3 / 53)
+  quiet_traps({
+    # every real row has 4 exact copies, so the p_precision radius
+    # R = 1.2 * mean 4-NN distance is 0 (the limit tau = 1[u = 0])
+    set.seed(213)
+    base <- matrix(rnorm(20), ncol = 2)
+    real <- base[rep(1:10, each = 5), ]
+    generated <- rbind(matrix(rnorm(100), ncol = 2), base[1:3, ])
+    out <- manifold_metrics(real, generated,
+                            metrics = c("p_precision", "p_recall"))
+    expect_equal(attr(out, "ppr_radius")[["real"]], 0)
+    expect_equal(out$value[out$metric == "p_precision"], 3 / 53)
+  })
 })
 
 test_that("precision and recall are asymmetric in high dimensions; sym_* much less", {
@@ -462,53 +476,57 @@ test_that("precision and recall are asymmetric in high dimensions; sym_* much le
 })
 
 test_that("arguments are validated with the argument's name", {
-  set.seed(209)
-  real <- matrix(rnorm(20 * 2), ncol = 2)
-  generated <- matrix(rnorm(12 * 2), ncol = 2)
-  expect_error(manifold_metrics(real, generated, metrics = "fid"),
-               class = "prdcurve_error", regexp = "metrics")
-  expect_error(manifold_metrics(real, generated, k = 12), regexp = "k")
-  expect_error(manifold_metrics(real, generated, k = c(3, 0)),
-               class = "prdcurve_error", regexp = "k")
-  expect_error(manifold_metrics(real, generated, k_prime = 0),
-               class = "prdcurve_error", regexp = "k_prime")
-  expect_error(manifold_metrics(real, generated, k_prime = 1.5),
-               class = "prdcurve_error", regexp = "k_prime")
-  expect_error(manifold_metrics(real, generated, ppr_scale = -1),
-               class = "prdcurve_error", regexp = "ppr_scale")
-  expect_error(manifold_metrics(real, generated, ppr_scale = c(1, 2)),
-               class = "prdcurve_error", regexp = "ppr_scale")
-  # a radius whose square overflows: named, not an engine failure
-  expect_error(manifold_metrics(real * 1e20, generated * 1e20,
-                                metrics = "p_precision", ppr_scale = 1e140),
-               class = "prdcurve_error_input", regexp = "ppr_scale")
-  expect_error(manifold_metrics(real, generated, k = 3, ppr_k = 12),
-               class = "prdcurve_error", regexp = "ppr_k")
-  # ppr_k only limits the set sizes when p_* are requested
-  expect_identical(manifold_metrics(real, generated, k = 3, ppr_k = 12,
-                                    metrics = "precision")$k, 3L)
-  expect_error(manifold_metrics(real, generated, closed = NA),
-               class = "prdcurve_error", regexp = "closed")
-  expect_error(suppressWarnings(manifold_metrics(real, generated,
-                                                per_sample = "yes")),
-               class = "prdcurve_error", regexp = "per_sample")
-  expect_error(manifold_metrics(real, generated[, 1, drop = FALSE]),
-               class = "prdcurve_error", regexp = "columns")
-  expect_error(manifold_metrics(real, generated, split = 0.9),
-               class = "prdcurve_error", regexp = "split")
-  # with a split, k is checked against the fit parts (10 of 20, 6 of 12)
-  expect_error(manifold_metrics(real, generated, k = 6, split = 0.5),
-               class = "prdcurve_error", regexp = "at most 5")
+  quiet_traps({
+    set.seed(209)
+    real <- matrix(rnorm(20 * 2), ncol = 2)
+    generated <- matrix(rnorm(12 * 2), ncol = 2)
+    expect_error(manifold_metrics(real, generated, metrics = "fid"),
+                 class = "prdcurve_error", regexp = "metrics")
+    expect_error(manifold_metrics(real, generated, k = 12), regexp = "k")
+    expect_error(manifold_metrics(real, generated, k = c(3, 0)),
+                 class = "prdcurve_error", regexp = "k")
+    expect_error(manifold_metrics(real, generated, k_prime = 0),
+                 class = "prdcurve_error", regexp = "k_prime")
+    expect_error(manifold_metrics(real, generated, k_prime = 1.5),
+                 class = "prdcurve_error", regexp = "k_prime")
+    expect_error(manifold_metrics(real, generated, ppr_scale = -1),
+                 class = "prdcurve_error", regexp = "ppr_scale")
+    expect_error(manifold_metrics(real, generated, ppr_scale = c(1, 2)),
+                 class = "prdcurve_error", regexp = "ppr_scale")
+    # a radius whose square overflows: named, not an engine failure
+    expect_error(manifold_metrics(real * 1e20, generated * 1e20,
+                                  metrics = "p_precision", ppr_scale = 1e140),
+                 class = "prdcurve_error_input", regexp = "ppr_scale")
+    expect_error(manifold_metrics(real, generated, k = 3, ppr_k = 12),
+                 class = "prdcurve_error", regexp = "ppr_k")
+    # ppr_k only limits the set sizes when p_* are requested
+    expect_identical(manifold_metrics(real, generated, k = 3, ppr_k = 12,
+                                      metrics = "precision")$k, 3L)
+    expect_error(manifold_metrics(real, generated, closed = NA),
+                 class = "prdcurve_error", regexp = "closed")
+    expect_error(suppressWarnings(manifold_metrics(real, generated,
+                                                  per_sample = "yes")),
+                 class = "prdcurve_error", regexp = "per_sample")
+    expect_error(manifold_metrics(real, generated[, 1, drop = FALSE]),
+                 class = "prdcurve_error", regexp = "columns")
+    expect_error(manifold_metrics(real, generated, split = 0.9),
+                 class = "prdcurve_error", regexp = "split")
+    # with a split, k is checked against the fit parts (10 of 20, 6 of 12)
+    expect_error(manifold_metrics(real, generated, k = 6, split = 0.5),
+                 class = "prdcurve_error", regexp = "at most 5")
+  })
 })
 
 test_that("a default ppr_k too large for tiny sets is lowered with a warning", {
-  set.seed(208)
-  real <- matrix(rnorm(4 * 2), ncol = 2)
-  generated <- matrix(rnorm(4 * 2), ncol = 2)
-  expect_warning(m <- manifold_metrics(real, generated, k = 2),
-                 class = "prdcurve_warning_k_reduced")
-  expect_equal(m$k[m$metric == "p_precision"], 3L)
-  # an explicit ppr_k is never changed
-  expect_error(manifold_metrics(real, generated, k = 2, ppr_k = 4),
-               class = "prdcurve_error_k_too_large")
+  quiet_traps({
+    set.seed(208)
+    real <- matrix(rnorm(4 * 2), ncol = 2)
+    generated <- matrix(rnorm(4 * 2), ncol = 2)
+    expect_warning(m <- manifold_metrics(real, generated, k = 2),
+                   class = "prdcurve_warning_k_reduced")
+    expect_equal(m$k[m$metric == "p_precision"], 3L)
+    # an explicit ppr_k is never changed
+    expect_error(manifold_metrics(real, generated, k = 2, ppr_k = 4),
+                 class = "prdcurve_error_k_too_large")
+  })
 })

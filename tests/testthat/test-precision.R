@@ -193,16 +193,18 @@ test_that("a window too wide for the data falls back to double precision", {
 })
 
 test_that("options(prdcurve.precision) is validated", {
-  real <- matrix(rnorm(40), 20)
-  withr::local_options(prdcurve.precision = "half")
-  expect_error(prd_curve(real, real, method = "knn", k = 2),
-               class = "prdcurve_error_input")
-  withr::local_options(prdcurve.precision = c("double", "single"))
-  expect_error(manifold_metrics(real, real, k = 2),
-               class = "prdcurve_error_input")
-  withr::local_options(prdcurve.precision = 1)
-  expect_error(entropy_metrics(real, real, k = 2),
-               class = "prdcurve_error_input")
+  quiet_traps({
+    real <- matrix(rnorm(40), 20)
+    withr::local_options(prdcurve.precision = "half")
+    expect_error(prd_curve(real, real, method = "knn", k = 2),
+                 class = "prdcurve_error_input")
+    withr::local_options(prdcurve.precision = c("double", "single"))
+    expect_error(manifold_metrics(real, real, k = 2),
+                 class = "prdcurve_error_input")
+    withr::local_options(prdcurve.precision = 1)
+    expect_error(entropy_metrics(real, real, k = 2),
+                 class = "prdcurve_error_input")
+  })
 })
 
 test_that("OpenBLAS's sgemm, and only it, adds the coordinate blocks", {

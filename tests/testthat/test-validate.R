@@ -41,26 +41,29 @@ test_that("non-numeric inputs are rejected or their columns ignored", {
 })
 
 test_that("column counts and orders must match", {
-  expect_error(prd_curve(x, cbind(y, 1)), class = "prdcurve_error_columns")
-  expect_snapshot(error = TRUE, prd_curve(x, cbind(y, 1)))
-  a <- data.frame(u = x[, 1], v = x[, 2])
-  b <- data.frame(v = y[, 2], u = y[, 1])
-  expect_error(prd_curve(a, b), class = "prdcurve_error_columns")
-  # named columns: the error names those only one set has
-  g <- data.frame(id = seq_len(nrow(y)), u = y[, 1], v = y[, 2])
-  err <- expect_error(suppressWarnings(prd_curve(a, g)),
-                      class = "prdcurve_error_columns")
-  expect_match(conditionMessage(err), "Only `generated` has id", fixed = TRUE)
-  expect_no_match(conditionMessage(err), "Only `real`", fixed = TRUE)
-  err <- expect_error(prd_curve(x, cbind(y, 1)), class = "prdcurve_error_columns")
-  expect_no_match(conditionMessage(err), "Only", fixed = TRUE)
-  # many such columns: the first few, then the last
-  wide <- as.data.frame(matrix(1, 5, 12, dimnames = list(NULL, paste0("f", 1:12))))
-  narrow <- data.frame(g1 = 1:5 + 0, g2 = 2)
-  msg <- cli::ansi_strip(conditionMessage(
-    expect_error(prd_curve(wide, narrow), class = "prdcurve_error_columns")))
-  expect_match(msg, "Only `real` has f1, f2, f3, ..., f11, and f12.", fixed = TRUE)
-  expect_match(msg, "Only `generated` has g1 and g2.", fixed = TRUE)
+  quiet_traps({
+    expect_error(prd_curve(x, cbind(y, 1)), class = "prdcurve_error_columns")
+    expect_snapshot(error = TRUE, prd_curve(x, cbind(y, 1)))
+    a <- data.frame(u = x[, 1], v = x[, 2])
+    b <- data.frame(v = y[, 2], u = y[, 1])
+    expect_error(prd_curve(a, b), class = "prdcurve_error_columns")
+    # named columns: the error names those only one set has
+    g <- data.frame(id = seq_len(nrow(y)), u = y[, 1], v = y[, 2])
+    err <- expect_error(suppressWarnings(prd_curve(a, g)),
+                        class = "prdcurve_error_columns")
+    expect_match(conditionMessage(err), "Only `generated` has id", fixed = TRUE)
+    expect_no_match(conditionMessage(err), "Only `real`", fixed = TRUE)
+    err <- expect_error(prd_curve(x, cbind(y, 1)), class = "prdcurve_error_columns")
+    expect_no_match(conditionMessage(err), "Only", fixed = TRUE)
+    # many such columns: the first few, then the last
+    wide <- as.data.frame(matrix(1, 5, 12, dimnames = list(NULL, paste0("f", 1:12))))
+    narrow <- data.frame(g1 = 1:5 + 0, g2 = 2)
+    msg <- cli::ansi_strip(conditionMessage(
+      expect_error(suppressWarnings(prd_curve(wide, narrow)),
+                   class = "prdcurve_error_columns")))
+    expect_match(msg, "Only `real` has f1, f2, f3, ..., f11, and f12.", fixed = TRUE)
+    expect_match(msg, "Only `generated` has g1 and g2.", fixed = TRUE)
+  })
 })
 
 test_that("a file name given as the data says to read it", {
@@ -70,29 +73,33 @@ test_that("a file name given as the data says to read it", {
 })
 
 test_that("k must be whole numbers that fit the set sizes", {
-  # split 0.5 of 18 generated rows: 9 fit rows, so k <= 8
-  expect_error(prd_curve(x, y, k = 9), class = "prdcurve_error_k_too_large")
-  expect_snapshot(error = TRUE, prd_curve(x, y, k = 9))
-  expect_equal(curve_attr(prd_curve(x, y, k = 8, angles = 5), "k"), 8)
-  expect_error(prd_curve(x, y, k = 18, split = 0),
-               class = "prdcurve_error_k_too_large")
-  expect_equal(curve_attr(prd_curve(x, y, k = 17, split = 0, angles = 5), "k"),
-               17)
-  for (bad in list(0, -1, 2.5, NA, "a", numeric())) {
-    expect_error(prd_curve(x, y, k = bad), class = "prdcurve_error_input")
-  }
-  # several k: one curve each
-  cv <- prd_curve(x, y, k = c(3, 2), angles = 5, method = "knn")
-  expect_equal(unique(cv$k), c(2L, 3L))
+  quiet_traps({
+    # split 0.5 of 18 generated rows: 9 fit rows, so k <= 8
+    expect_error(prd_curve(x, y, k = 9), class = "prdcurve_error_k_too_large")
+    expect_snapshot(error = TRUE, prd_curve(x, y, k = 9))
+    expect_equal(curve_attr(prd_curve(x, y, k = 8, angles = 5), "k"), 8)
+    expect_error(prd_curve(x, y, k = 18, split = 0),
+                 class = "prdcurve_error_k_too_large")
+    expect_equal(curve_attr(prd_curve(x, y, k = 17, split = 0, angles = 5), "k"),
+                 17)
+    for (bad in list(0, -1, 2.5, NA, "a", numeric())) {
+      expect_error(prd_curve(x, y, k = bad), class = "prdcurve_error_input")
+    }
+    # several k: one curve each
+    cv <- prd_curve(x, y, k = c(3, 2), angles = 5, method = "knn")
+    expect_equal(unique(cv$k), c(2L, 3L))
+  })
 })
 
 test_that("whole numbers beyond the integer range are errors, not NA", {
-  expect_error(manifold_metrics(x, y, k_prime = 3e9),
-               class = "prdcurve_error_input")
-  expect_error(prd_curve(x, y, angles = 2147483648),
-               class = "prdcurve_error_input")
-  expect_identical(prdcurve:::check_count(3e9, max = 1e10), 3e9)
-  expect_identical(prdcurve:::check_count(7), 7L)
+  quiet_traps({
+    expect_error(manifold_metrics(x, y, k_prime = 3e9),
+                 class = "prdcurve_error_input")
+    expect_error(prd_curve(x, y, angles = 2147483648),
+                 class = "prdcurve_error_input")
+    expect_identical(prdcurve:::check_count(3e9, max = 1e10), 3e9)
+    expect_identical(prdcurve:::check_count(7), 7L)
+  })
 })
 
 test_that("split must be a fraction in [0, 1)", {
@@ -104,95 +111,103 @@ test_that("split must be a fraction in [0, 1)", {
 })
 
 test_that("explicit evaluation rows are checked", {
-  ok <- list(real = c(1, 5, 9), generated = c(2, 4))
-  expect_equal(unname(curve_attr(prd_curve(x, y, split = ok, angles = 5),
-                                 "sizes")), c(17, 16, 3, 2))
-  bad <- list(list(real = 0:3, generated = 1:2),
-              list(real = 1:3, generated = c(2, 19)),
-              list(real = c(1, 1), generated = 1:2),
-              list(real = 1:19, generated = 1:2),
-              list(real = 1:3, generated = 1:17),
-              list(real = 1:3), list(1:3, 1:2),
-              list(real = integer(), generated = 1:2),
-              list(real = 1.5, generated = 1:2))
-  for (b in bad) {
-    expect_error(prd_curve(x, y, split = b), class = "prdcurve_error_split")
-  }
+  quiet_traps({
+    ok <- list(real = c(1, 5, 9), generated = c(2, 4))
+    expect_equal(unname(curve_attr(prd_curve(x, y, split = ok, angles = 5),
+                                   "sizes")), c(17, 16, 3, 2))
+    bad <- list(list(real = 0:3, generated = 1:2),
+                list(real = 1:3, generated = c(2, 19)),
+                list(real = c(1, 1), generated = 1:2),
+                list(real = 1:19, generated = 1:2),
+                list(real = 1:3, generated = 1:17),
+                list(real = 1:3), list(1:3, 1:2),
+                list(real = integer(), generated = 1:2),
+                list(real = 1.5, generated = 1:2))
+    for (b in bad) {
+      expect_error(prd_curve(x, y, split = b), class = "prdcurve_error_split")
+    }
+  })
 })
 
 test_that("too few rows are rejected; collapsed sets are measured", {
-  expect_error(prd_curve(x[1, , drop = FALSE], y),
-               class = "prdcurve_error_input")
-  expect_error(prd_curve(x, y[1, , drop = FALSE]),
-               class = "prdcurve_error_input")
-  # a fully collapsed generator: a result, precision high, recall near 0
-  set.seed(13)
-  real <- matrix(rnorm(200 * 2), ncol = 2)
-  collapsed <- matrix(0, 100, 2)
-  m <- manifold_metrics(real, collapsed, metrics = c("precision", "recall"))
-  expect_equal(m$value[m$metric == "precision"], 1)
-  expect_lt(m$value[m$metric == "recall"], 0.05)
-  cv <- prd_curve(real, collapsed, method = "knn", angles = 11)
-  s <- summary(cv)
-  expect_gt(s$max_precision, 0.9)
-  expect_lt(s$max_recall, 0.1)
-  # all real rows equal: measured, with a classed warning
-  expect_warning(prd_curve(matrix(1, 6, 2), y, split = 0, angles = 5),
-                 class = "prdcurve_warning_collapsed")
-  # rows with zero variance in one column only are fine
-  z <- cbind(rnorm(7), 1)
-  expect_equal(nrow(prd_curve(x, z, split = 0, k = 1, angles = 5, method = c("knn", "kde", "ipr", "coverage"))), 4 * 7)
+  quiet_traps({
+    expect_error(prd_curve(x[1, , drop = FALSE], y),
+                 class = "prdcurve_error_input")
+    expect_error(prd_curve(x, y[1, , drop = FALSE]),
+                 class = "prdcurve_error_input")
+    # a fully collapsed generator: a result, precision high, recall near 0
+    set.seed(13)
+    real <- matrix(rnorm(200 * 2), ncol = 2)
+    collapsed <- matrix(0, 100, 2)
+    m <- manifold_metrics(real, collapsed, metrics = c("precision", "recall"))
+    expect_equal(m$value[m$metric == "precision"], 1)
+    expect_lt(m$value[m$metric == "recall"], 0.05)
+    cv <- prd_curve(real, collapsed, method = "knn", angles = 11)
+    s <- summary(cv)
+    expect_gt(s$max_precision, 0.9)
+    expect_lt(s$max_recall, 0.1)
+    # all real rows equal: measured, with a classed warning
+    expect_warning(prd_curve(matrix(1, 6, 2), y, split = 0, angles = 5),
+                   class = "prdcurve_warning_collapsed")
+    # rows with zero variance in one column only are fine
+    z <- cbind(rnorm(7), 1)
+    expect_equal(nrow(prd_curve(x, z, split = 0, k = 1, angles = 5, method = c("knn", "kde", "ipr", "coverage"))), 4 * 7)
+  })
 })
 
 test_that("method, angles, bandwidth and closed are checked", {
-  expect_error(prd_curve(x, y, method = "foo"), class = "prdcurve_error_input")
-  expect_snapshot(error = TRUE, prd_curve(x, y, method = c("knn", "foo")))
-  expect_error(prd_curve(x, y, method = 1), class = "prdcurve_error_input")
-  expect_error(prd_curve(x, y, method = character()),
-               class = "prdcurve_error_input")
-  for (bad in list(2, 2.5, NA, "a", 1e7)) {
-    expect_error(prd_curve(x, y, angles = bad), class = "prdcurve_error_input")
-  }
-  for (bad in list(0, -1, NA, c(1, 2, 3), "a", Inf, 1e300)) {
-    expect_error(prd_curve(x, y, method = "kde", bandwidth = bad),
+  quiet_traps({
+    expect_error(prd_curve(x, y, method = "foo"), class = "prdcurve_error_input")
+    expect_snapshot(error = TRUE, prd_curve(x, y, method = c("knn", "foo")))
+    expect_error(prd_curve(x, y, method = 1), class = "prdcurve_error_input")
+    expect_error(prd_curve(x, y, method = character()),
                  class = "prdcurve_error_input")
-  }
-  expect_snapshot(error = TRUE,
-                  prd_curve(x, y, method = "kde", bandwidth = 1e300))
-  for (bad in list(NA, 1, "yes", c(TRUE, FALSE))) {
-    expect_error(prd_curve(x, y, closed = bad), class = "prdcurve_error_input")
-  }
-  expect_error(manifold_metrics(x, y, ppr_scale = 1e300),
-               class = "prdcurve_error_input")
+    for (bad in list(2, 2.5, NA, "a", 1e7)) {
+      expect_error(prd_curve(x, y, angles = bad), class = "prdcurve_error_input")
+    }
+    for (bad in list(0, -1, NA, c(1, 2, 3), "a", Inf, 1e300)) {
+      expect_error(prd_curve(x, y, method = "kde", bandwidth = bad),
+                   class = "prdcurve_error_input")
+    }
+    expect_snapshot(error = TRUE,
+                    prd_curve(x, y, method = "kde", bandwidth = 1e300))
+    for (bad in list(NA, 1, "yes", c(TRUE, FALSE))) {
+      expect_error(prd_curve(x, y, closed = bad), class = "prdcurve_error_input")
+    }
+    expect_error(manifold_metrics(x, y, ppr_scale = 1e300),
+                 class = "prdcurve_error_input")
+  })
 })
 
 test_that("integer matrices and data frames give identical results", {
-  set.seed(12)
-  xi <- matrix(sample(0:5, 30 * 3, replace = TRUE), ncol = 3)
-  yi <- matrix(sample(0:6, 25 * 3, replace = TRUE), ncol = 3)
-  expect_true(is.integer(xi))
-  xd <- xi
-  storage.mode(xd) <- "double"
-  yd <- yi
-  storage.mode(yd) <- "double"
-  xf <- as.data.frame(xi)
-  yf <- data.frame(V1 = yd[, 1], V2 = yi[, 2], V3 = yd[, 3])  # mixed int/double
-  for (sp in list(0, 0.5)) {
-    set.seed(3)
-    ref <- prd_curve(xd, yd, split = sp, angles = 51)
-    set.seed(3)
-    expect_identical(prd_curve(xi, yi, split = sp, angles = 51), ref)
-    set.seed(3)
-    expect_identical(prd_curve(xf, yf, split = sp, angles = 51), ref)
-    set.seed(3)
-    expect_identical(prd_curve(xi, yf, split = sp, angles = 51), ref)
-  }
-  # row and column names do not matter
-  xn <- xd
-  dimnames(xn) <- list(paste0("r", 1:30), c("a", "b", "c"))
-  # (set.seed: "tightest" halves the evaluation rows at random)
-  expect_identical({set.seed(1); prd_curve(xn, yd, split = 0, angles = 51)},
-                   {set.seed(1); prd_curve(xd, yd, split = 0, angles = 51)})
+  quiet_traps({
+    set.seed(12)
+    xi <- matrix(sample(0:5, 30 * 3, replace = TRUE), ncol = 3)
+    yi <- matrix(sample(0:6, 25 * 3, replace = TRUE), ncol = 3)
+    expect_true(is.integer(xi))
+    xd <- xi
+    storage.mode(xd) <- "double"
+    yd <- yi
+    storage.mode(yd) <- "double"
+    xf <- as.data.frame(xi)
+    yf <- data.frame(V1 = yd[, 1], V2 = yi[, 2], V3 = yd[, 3])  # mixed int/double
+    for (sp in list(0, 0.5)) {
+      set.seed(3)
+      ref <- prd_curve(xd, yd, split = sp, angles = 51)
+      set.seed(3)
+      expect_identical(prd_curve(xi, yi, split = sp, angles = 51), ref)
+      set.seed(3)
+      expect_identical(prd_curve(xf, yf, split = sp, angles = 51), ref)
+      set.seed(3)
+      expect_identical(prd_curve(xi, yf, split = sp, angles = 51), ref)
+    }
+    # row and column names do not matter
+    xn <- xd
+    dimnames(xn) <- list(paste0("r", 1:30), c("a", "b", "c"))
+    # (set.seed: "tightest" halves the evaluation rows at random)
+    expect_identical({set.seed(1); prd_curve(xn, yd, split = 0, angles = 51)},
+                     {set.seed(1); prd_curve(xd, yd, split = 0, angles = 51)})
+  })
 })
 
 test_that("an id column is not a feature; features selects columns", {
@@ -263,27 +278,31 @@ test_that("standardize = 'real' scales every set by the real set's moments", {
 })
 
 test_that("values whose squared distances overflow or underflow are rejected", {
-  set.seed(71)
-  real <- matrix(rnorm(40), ncol = 2)
-  generated <- matrix(rnorm(40, 1), ncol = 2)
-  expect_error(prd_curve(real * 1e160, generated),
-               class = "prdcurve_error_input")
-  expect_error(manifold_metrics(real, generated * 1e-170),
-               class = "prdcurve_error_input")
-  # a common rescaling within range changes nothing
-  set.seed(1)
-  a <- prd_curve(real, generated, method = "knn", angles = 51)
-  set.seed(1)
-  b <- prd_curve(real * 1e50, generated * 1e50, method = "knn", angles = 51)
-  expect_equal(a$precision, b$precision, tolerance = 1e-12)
+  quiet_traps({
+    set.seed(71)
+    real <- matrix(rnorm(40), ncol = 2)
+    generated <- matrix(rnorm(40, 1), ncol = 2)
+    expect_error(prd_curve(real * 1e160, generated),
+                 class = "prdcurve_error_input")
+    expect_error(manifold_metrics(real, generated * 1e-170),
+                 class = "prdcurve_error_input")
+    # a common rescaling within range changes nothing
+    set.seed(1)
+    a <- prd_curve(real, generated, method = "knn", angles = 51)
+    set.seed(1)
+    b <- prd_curve(real * 1e50, generated * 1e50, method = "knn", angles = 51)
+    expect_equal(a$precision, b$precision, tolerance = 1e-12)
+  })
 })
 
 test_that("a bandwidth without the kde method is reported, not silently ignored", {
-  set.seed(72)
-  real <- matrix(rnorm(40), ncol = 2)
-  generated <- matrix(rnorm(40, 1), ncol = 2)
-  expect_warning(prd_curve(real, generated, method = "knn", bandwidth = 1),
-                 class = "prdcurve_warning_unused_argument")
+  quiet_traps({
+    set.seed(72)
+    real <- matrix(rnorm(40), ncol = 2)
+    generated <- matrix(rnorm(40, 1), ncol = 2)
+    expect_warning(prd_curve(real, generated, method = "knn", bandwidth = 1),
+                   class = "prdcurve_warning_unused_argument")
+  })
 })
 
 test_that("the input scan finds every non-finite value and the largest magnitude", {
