@@ -48,7 +48,11 @@
 #' [prd_compare()]'s differences of `median_lambda` are on the
 #' \eqn{\lambda} scale; where a half-sample of either model has such a
 #' median ray (\eqn{\bar\lambda > 10^{12}}) their interval is
-#' (`-Inf`, `Inf`): compare models by `auc`.
+#' (`-Inf`, `Inf`): compare models by `auc`. The intervals cover the
+#' estimator's own mean at these sample sizes, not the true curve, and
+#' those of the extremes can be too narrow (the section Intervals of
+#' [prd_curve()] has the measured coverage); the printed summary ends with
+#' a note that says so.
 #'
 #' @param object A [prd_curve()] result (any curve of this package, or
 #'   several bound with [rbind()] or `dplyr::bind_rows()`).
