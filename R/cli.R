@@ -291,6 +291,8 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
                                       opt$replicates) else "",
       if (is.null(opt$seed)) " (drawn at random; pass --seed to repeat)" else ""))
     cli_print(cli_summary(curve))
+    # the summary shows the extremes: what its intervals cover
+    if (opt$replicates > 0) cat(c("", curve_interval_note()), sep = "\n")
     if (!is.null(metrics)) {
       cat("\nMetrics (manifold_metrics(), k = ", cli_metrics_k(metrics),
           "):\n\n", sep = "")

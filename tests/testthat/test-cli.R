@@ -79,6 +79,8 @@ test_that("progress goes to messages, results to stdout, nothing under --quiet",
   expect_true(any(grepl("Wrote", msgs)))
   expect_true(any(grepl("prd_curve: real.csv \\(60 rows\\) vs gen \\(50 rows\\); 3 features", stdout)))
   expect_false(any(grepl("Read ", stdout)))
+  # without replicates no interval, so no note on what intervals cover
+  expect_false(any(grepl("not the true curve", stdout, fixed = TRUE)))
   expect_silent(res <- prd_cli(c(args, "--quiet")))
   expect_s3_class(res, "prd_curve")
   expect_output(prd_cli(c(args, "--quiet")), NA)
@@ -494,12 +496,14 @@ test_that("--replicates, --metrics and --compare write what the R API computes",
   g2 <- m2$x
   f_g2 <- m2$file
   out <- file.path(fx$dir, "run")
-  expect_output(
+  printed <- utils::capture.output(
     suppressMessages(cv <- prd_cli(c(
       fx$f_real, fx$f_gen, f_g2, "--method", "knn,ipr", "--k", "4",
       "--angles", "41", "--seed", "3", "--replicates", "6", "--metrics",
-      "--compare", "gen", "--out", out))),
-    "Differences from gen")
+      "--compare", "gen", "--out", out))))
+  expect_true(any(grepl("Differences from gen", printed, fixed = TRUE)))
+  # the intervals' note, as print(summary()) gives it
+  expect_true(all(prdcurve:::curve_interval_note() %in% printed))
   models <- list(gen = fx$generated, narrow = g2)
   set.seed(3)
   ref <- prd_curve(fx$real, models, method = c("knn", "ipr"), k = 4,
