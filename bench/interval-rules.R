@@ -29,9 +29,11 @@ if (!length(files)) stop("no replicate files in ", dir)
 level <- 0.9
 stats <- c("auc", "max_precision", "max_recall")
 
+# the rows a statistic is a share of (curve_share_over()); the area: the
+# smaller evaluation set
 n_of <- function(st, n_eval) {
-  switch(st, max_precision = n_eval[["generated"]], max_recall = n_eval[["real"]],
-         min(n_eval))
+  over <- prdcurve:::curve_share_over(st)
+  if (is.na(over)) min(n_eval) else n_eval[[over]]
 }
 
 logit_interval <- function(st, est, vals, ids, divisor, n_eval) {
@@ -99,9 +101,7 @@ rownames(tab) <- NULL
 saveRDS(list(draws = res, table = tab), file.path(dir, "rules.rds.out"))
 
 draws <- stats::median(tab$draws)
-pairs <- max(vapply(files[1], function(f) {
-  length(readRDS(f)$per[[1]]$ids) / 2
-}, 0))
+pairs <- length(readRDS(files[1])$per[[1]]$ids) / 2
 cat(sprintf("%d settings, %d draws each (median), %d pairs of halves; 90%% intervals, coverage of the own mean\n\n",
             nrow(tab), draws, pairs))
 # What a calibrated interval gives with this many draws: normal estimates,
