@@ -693,8 +693,10 @@ test_that("long fits say so in interactive sessions, not inside replicates", {
   x <- matrix(rnorm(2500 * 2000), 2500)
   y <- matrix(rnorm(2500 * 2000), 2500)
   sp <- new_split(list(1:1250, 1:1250), list(1251:2500, 1251:2500), 0.5)
-  expect_message(fitted_scores(x, y, sp, "linear"), "Fitting",
-                 class = "cliMessage")
+  # the step and its closing line ("v Fitting ... [time]"), both captured
+  msg <- cli::ansi_strip(capture_messages(fitted_scores(x, y, sp, "linear")))
+  expect_identical(sum(grepl("Fitting the \"linear\" classifier", msg,
+                             fixed = TRUE)), 2L)
   # a small fit, inside the replicates, or with the option off: silent
   expect_no_message(fitted_scores(x[1:400, 1:50], y[1:400, 1:50],
                                   new_split(list(1:200, 1:200),

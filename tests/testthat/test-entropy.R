@@ -276,29 +276,31 @@ test_that("the cross-entropy allows k = n_Y (no point is left out)", {
 })
 
 test_that("without a split the entropies equal those of the full sweep", {
-  # no split: the radii come from X x X, Y x Y (symmetric tiles) and X x Y
-  # once; options(prdcurve.symmetric = FALSE) computes the full sweep
-  set.seed(63)
-  lat <- function(n, d) matrix(sample(0:5, n * d, TRUE), ncol = d)
-  sets <- list(
-    gauss = list(gauss(300, 5), list(a = gauss(220, 5, 1.3),
-                                     b = gauss(260, 5) + 0.4)),
-    ties = list(lat(250, 3) + 1e6, lat(200, 3) + 1e6)
-  )
-  for (st in sets) {
-    run <- function(sym, f, ...) {
-      withr::local_options(prdcurve.symmetric = sym)
-      set.seed(7)
-      suppressWarnings(f(st[[1]], st[[2]], ...))
+  quiet_traps({
+    # no split: the radii come from X x X, Y x Y (symmetric tiles) and X x Y
+    # once; options(prdcurve.symmetric = FALSE) computes the full sweep
+    set.seed(63)
+    lat <- function(n, d) matrix(sample(0:5, n * d, TRUE), ncol = d)
+    sets <- list(
+      gauss = list(gauss(300, 5), list(a = gauss(220, 5, 1.3),
+                                       b = gauss(260, 5) + 0.4)),
+      ties = list(lat(250, 3) + 1e6, lat(200, 3) + 1e6)
+    )
+    for (st in sets) {
+      run <- function(sym, f, ...) {
+        withr::local_options(prdcurve.symmetric = sym)
+        set.seed(7)
+        suppressWarnings(f(st[[1]], st[[2]], ...))
+      }
+      ks <- c(1, 3, 10)
+      full <- run(FALSE, entropy_metrics, k = ks)
+      # (k = 1 on the lattice: zero radii, -Inf terms)
+      expect_true(all(is.finite(full$value[full$k == 10])))
+      expect_identical(run(TRUE, entropy_metrics, k = ks), full)
+      expect_identical(run(TRUE, entropy_metrics, k = ks, replicates = 4),
+                       run(FALSE, entropy_metrics, k = ks, replicates = 4))
+      expect_identical(run(TRUE, entropy_samples, k = 3),
+                       run(FALSE, entropy_samples, k = 3))
     }
-    ks <- c(1, 3, 10)
-    full <- run(FALSE, entropy_metrics, k = ks)
-    # (k = 1 on the lattice: zero radii, -Inf terms)
-    expect_true(all(is.finite(full$value[full$k == 10])))
-    expect_identical(run(TRUE, entropy_metrics, k = ks), full)
-    expect_identical(run(TRUE, entropy_metrics, k = ks, replicates = 4),
-                     run(FALSE, entropy_metrics, k = ks, replicates = 4))
-    expect_identical(run(TRUE, entropy_samples, k = 3),
-                     run(FALSE, entropy_samples, k = 3))
-  }
+  })
 })

@@ -58,38 +58,40 @@ precision_cases <- function() {
 }
 
 test_that("single-precision products give identical results to double", {
-  skip_on_cran()
-  cases <- precision_cases()
-  manifold_all <- c("precision", "recall", "density", "coverage",
-                    "c_precision", "sym_precision", "sym_recall",
-                    "prc_precision", "prc_recall", "p_precision", "p_recall")
-  for (nm in names(cases)) {
-    real <- cases[[nm]][[1]]
-    gen <- cases[[nm]][[2]]
-    ks <- if (nm == "d4096") c(1, 3) else c(1, 4, 9)
-    for (split in c(0, 0.5)) {
-      expect_same_in_both(prd_curve, real, gen,
-                          method = c("knn", "kde", "ipr", "coverage"),
-                          k = ks, split = split, angles = 51)
-      expect_same_in_both(manifold_metrics, real, gen,
-                          metrics = manifold_all, k = ks, split = split)
-      expect_same_in_both(manifold_samples, real, gen, k = ks[2],
-                          split = split, probabilistic = TRUE)
-      expect_same_in_both(entropy_metrics, real, gen, k = ks, split = split)
-      expect_same_in_both(entropy_samples, real, gen, k = ks[2],
-                          split = split)
+  quiet_traps({
+    skip_on_cran()
+    cases <- precision_cases()
+    manifold_all <- c("precision", "recall", "density", "coverage",
+                      "c_precision", "sym_precision", "sym_recall",
+                      "prc_precision", "prc_recall", "p_precision", "p_recall")
+    for (nm in names(cases)) {
+      real <- cases[[nm]][[1]]
+      gen <- cases[[nm]][[2]]
+      ks <- if (nm == "d4096") c(1, 3) else c(1, 4, 9)
+      for (split in c(0, 0.5)) {
+        expect_same_in_both(prd_curve, real, gen,
+                            method = c("knn", "kde", "ipr", "coverage"),
+                            k = ks, split = split, angles = 51)
+        expect_same_in_both(manifold_metrics, real, gen,
+                            metrics = manifold_all, k = ks, split = split)
+        expect_same_in_both(manifold_samples, real, gen, k = ks[2],
+                            split = split, probabilistic = TRUE)
+        expect_same_in_both(entropy_metrics, real, gen, k = ks, split = split)
+        expect_same_in_both(entropy_samples, real, gen, k = ks[2],
+                            split = split)
+      }
+      expect_same_in_both(prd_curve, real, gen, method = "kde", k = ks[2],
+                          bandwidth = 1.5, split = 0, angles = 51)
+      expect_same_in_both(prd_curve, real, gen, method = "coverage",
+                          k = ks[2], split = 0, closed = FALSE, angles = 51)
+      expect_same_in_both(knn_entropy, real, k = ks)
+      expect_same_in_both(knn_cross_entropy, real, gen, k = ks)
+      # external query points (Monte Carlo draws around the samples)
+      if (ncol(real) <= 10) {
+        expect_same_in_both(prd_kde_plugin, real, gen, n_mc = 300, angles = 51)
+      }
     }
-    expect_same_in_both(prd_curve, real, gen, method = "kde", k = ks[2],
-                        bandwidth = 1.5, split = 0, angles = 51)
-    expect_same_in_both(prd_curve, real, gen, method = "coverage",
-                        k = ks[2], split = 0, closed = FALSE, angles = 51)
-    expect_same_in_both(knn_entropy, real, k = ks)
-    expect_same_in_both(knn_cross_entropy, real, gen, k = ks)
-    # external query points (Monte Carlo draws around the samples)
-    if (ncol(real) <= 10) {
-      expect_same_in_both(prd_kde_plugin, real, gen, n_mc = 300, angles = 51)
-    }
-  }
+  })
 })
 
 test_that("the engine's outputs are identical across precisions and threads", {
