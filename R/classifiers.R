@@ -400,22 +400,27 @@ logistic_ridge <- function(B, y, weights, ridge = 1e-4, iter = 50L) {
 }
 
 #' Scores of the fitted families on the evaluation rows of a split (real
-#' evaluation rows, then generated), high = "generated". Without a split
-#' (s$eval NULL) the rows are cross-fitted: each set is cut at random (R's
-#' RNG) into two folds, and each fold is scored by the classifiers fitted on
-#' the other fold of both sets, so no row is scored by a classifier fitted
-#' on it.
+#' evaluation rows, then generated), high = "generated". With `folds` = K
+#' the evaluation rows of each set are cut at random (R's RNG) into K folds
+#' and each fold is scored by the classifiers fitted on the fit rows and the
+#' other folds' evaluation rows of both sets (K-fold cross-fitting: fits on
+#' more rows, K fits). Without a split (s$eval NULL) every row is an
+#' evaluation row and there are no fit rows: the same with K = `folds`, 2
+#' by default. No row is scored by a classifier fitted on it.
 #' @return list(scores = list(<family> = list(real, gen)), details =
-#'   list(<family> = list of settings), folds = NULL or the folds).
+#'   list(<family> = list of settings, averaged over the folds)).
 #' @noRd
-fitted_scores <- function(real, generated, s, families,
+fitted_scores <- function(real, generated, s, families, folds = NULL,
                           call = rlang::caller_env()) {
   if (!length(families)) return(list(scores = list(), details = list()))
   # a step message on long fits (the engine's bar covers the distances;
   # none inside the half-sample replicates, which have their own bar)
   if (show_progress() && !isTRUE(getOption("prdcurve.in_replicates")) &&
-      (nrow(real) + nrow(generated)) * as.double(ncol(real)) >= 1e7) {
-    cli::cli_progress_step("Fitting the {.val {families}} classifier{?s}")
+      (nrow(real) + nrow(generated)) * as.double(ncol(real)) *
+        (if (is.null(folds)) 1 else folds) >= 1e7) {
+    cli::cli_progress_step(paste0(
+      "Fitting the {.val {families}} classifier{?s}",
+      if (!is.null(folds)) " in {folds} folds"))
   }
   fit_one <- function(fx, fy, ex, ey) {
     # the rows are read in place: no copies of the fit or evaluation rows
@@ -436,47 +441,70 @@ fitted_scores <- function(real, generated, s, families,
     }
     out
   }
-  if (!is.null(s$eval)) {
+  if (!is.null(s$eval) && is.null(folds)) {
     res <- fit_one(s$fit[[1]], s$fit[[2]], s$eval[[1]], s$eval[[2]])
     scores <- lapply(res, function(r) list(real = r$real, gen = r$gen))
     details <- lapply(res, function(r) r$settings)
     return(list(scores = scores, details = details))
   }
-  folds <- lapply(list(nrow(real), nrow(generated)), cross_folds, call = call)
-  sr <- lapply(families, function(f) numeric(nrow(real)))
-  sg <- lapply(families, function(f) numeric(nrow(generated)))
+  K <- if (is.null(folds)) 2L else folds
+  if (is.null(s$eval)) {
+    base <- list(integer(), integer())
+    pool <- list(seq_len(nrow(real)), seq_len(nrow(generated)))
+  } else {
+    base <- s$fit
+    pool <- s$eval
+  }
+  # fold positions within each set's evaluation rows
+  fp <- lapply(pool, function(r) cross_folds(length(r), K, call = call))
+  sr <- lapply(families, function(f) numeric(length(pool[[1]])))
+  sg <- lapply(families, function(f) numeric(length(pool[[2]])))
   names(sr) <- names(sg) <- families
   details <- list()
-  for (v in 1:2) {
-    res <- fit_one(folds[[1]][[3 - v]], folds[[2]][[3 - v]],
-                   folds[[1]][[v]], folds[[2]][[v]])
+  for (v in seq_len(K)) {
+    rest <- function(j) {
+      sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
+    }
+    res <- fit_one(rest(1), rest(2), pool[[1]][fp[[1]][[v]]],
+                   pool[[2]][fp[[2]][[v]]])
     for (fam in families) {
-      sr[[fam]][folds[[1]][[v]]] <- res[[fam]]$real
-      sg[[fam]][folds[[2]][[v]]] <- res[[fam]]$gen
+      sr[[fam]][fp[[1]][[v]]] <- res[[fam]]$real
+      sg[[fam]][fp[[2]][[v]]] <- res[[fam]]$gen
       details[[fam]][[v]] <- res[[fam]]$settings
     }
   }
   scores <- lapply(families, function(f) list(real = sr[[f]], gen = sg[[f]]))
   names(scores) <- families
   details <- lapply(details, function(dd) {
-    # the two folds' settings side by side
-    mapply(function(u, w) (u + w) / 2, dd[[1]], dd[[2]], SIMPLIFY = FALSE)
+    # the folds' settings averaged
+    do.call(mapply, c(list(function(...) Reduce(`+`, list(...)) / K), dd,
+                      list(SIMPLIFY = FALSE)))
   })
   list(scores = scores, details = details)
 }
 
-#' Two random folds of 1..n (R's RNG), each with at least 2 rows.
+#' K random folds of 1..n (R's RNG): a random order cut at floor(n j / K),
+#' sorted; for K = 2 the first floor(n / 2) of the order, then the rest.
+#' Each fold needs at least 2 rows (two folds: 4 rows; a row alone, a
+#' classifier fitted without it).
 #' @noRd
-cross_folds <- function(n, call = rlang::caller_env()) {
-  if (n < 4L) {
+cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
+  if (n < 2L * K) {
+    if (K == 2L) {
+      prd_abort(c(
+        "Cross-fitting (with {.code split = 0}) needs at least 4 rows per set.",
+        "x" = "A set has {n} rows."
+      ), "split", call = call)
+    }
     prd_abort(c(
-      "Cross-fitting (with {.code split = 0}) needs at least 4 rows per set.",
-      "x" = "A set has {n} rows."
+      "Cross-fitting in {K} folds needs at least {2 * K} evaluation rows per set (2 a fold).",
+      "x" = "A set has {n} evaluation rows.",
+      "i" = "Use fewer {.arg folds}, more rows or a larger {.arg split}."
     ), "split", call = call)
   }
   perm <- sample.int(n)
-  h <- floor(n / 2)
-  list(sort(perm[seq_len(h)]), sort(perm[-seq_len(h)]))
+  cut <- floor(n * (0:K) / K)
+  lapply(seq_len(K), function(j) sort(perm[(cut[j] + 1L):cut[j + 1L]]))
 }
 
 # ---- the combined curve ----------------------------------------------------

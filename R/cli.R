@@ -59,6 +59,8 @@
 #' * `--angles`: number of \eqn{\lambda} values (default 1001).
 #' * `--bandwidth`: the `"kde"` bandwidth, one value or two separated by a
 #'   comma (real, generated); default estimated.
+#' * `--folds K`: cross-fit the fitted families in K folds (`folds` of
+#'   [prd_curve()]); default none.
 #' * `--replicates R`: half-sample replicates for 90% intervals (`replicates`
 #'   of [prd_curve()] and [manifold_metrics()]); default 0 (none). The
 #'   CSV files then hold the intervals and the printed summary shows them.
@@ -222,7 +224,8 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     cli_curves(real$x, gen_x, seed = seed,
                method = opt$method, k = opt$k, split = opt$split,
                angles = opt$angles, bandwidth = opt$bandwidth,
-               closed = opt$closed, replicates = opt$replicates),
+               folds = opt$folds, closed = opt$closed,
+               replicates = opt$replicates),
     warning = function(w) told <<- c(told, conditionMessage(w)))
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   say("Computed in {secs} s.")
@@ -725,6 +728,10 @@ cli_option_list <- function() {
        help = "number of lambda values (default 1001)"),
     mo("--bandwidth", type = "character", metavar = "B",
        help = "kde bandwidth, one value or two (B_REAL,B_GEN); default: estimated"),
+    mo("--folds", type = "character", metavar = "K",
+       help = paste("cross-fit the fitted families (linear, quadratic, stacked,",
+                    "and in tightest) in K folds of the evaluation rows: fits",
+                    "on more rows, K times the fitting time (default: none)")),
     mo("--replicates", type = "character", metavar = "R",
        help = paste("half-sample replicates for 90% intervals (0 = none,",
                     "default; 50 or more for intervals worth reading)")),
@@ -783,7 +790,8 @@ cli_usage <- function() {
 #' @noRd
 cli_parse <- function(args) {
   valued <- c("real", "generated", "features", "id", "method", "k", "split",
-              "seed", "angles", "bandwidth", "replicates", "compare", "out")
+              "seed", "angles", "bandwidth", "folds", "replicates", "compare",
+              "out")
   # optparse keeps only the last of a repeated option: collect --generated
   # here, in order. A negative number after an option would be taken for a
   # flag: attach it as --name=value.
@@ -882,6 +890,9 @@ cli_parse <- function(args) {
     }
     vapply(bw, cli_number, numeric(1), name = "bandwidth", min = 0,
            open_min = TRUE, USE.NAMES = FALSE)
+  }
+  opt$folds <- if (!is.null(o$folds)) {
+    as.integer(cli_number(o$folds, "folds", whole = TRUE, min = 2, max = 100))
   }
   opt$replicates <- if (is.null(o$replicates)) 0L else
     as.integer(cli_number(o$replicates, "replicates", whole = TRUE, min = 0,

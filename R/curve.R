@@ -433,7 +433,7 @@ prd_curve <- function(real, generated, method = "tightest",
                       k = NULL, split = 0.5, closed = TRUE, angles = 1001,
                       bandwidth = NULL, replicates = 0, features = NULL,
                       id = NULL, standardize = c("none", "real"),
-                      families = NULL) {
+                      families = NULL, folds = NULL) {
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
   method <- check_methods(method, curve_methods)
@@ -453,6 +453,14 @@ prd_curve <- function(real, generated, method = "tightest",
   }
   used <- union(setdiff(method, "tightest"),
                 if ("tightest" %in% method) families)
+  if (!is.null(folds)) {
+    folds <- check_count(folds, min = 2, max = 100)
+    if (!length(intersect(used, fitted_methods))) {
+      prd_warn("{.arg folds} is used by the fitted families ({.val {fitted_methods}}) only; it is ignored here.",
+               "unused_argument")
+      folds <- NULL
+    }
+  }
   if (!is.null(bandwidth)) {
     bandwidth <- check_positive(bandwidth, max = 1e150)
     if (!"kde" %in% used) {
@@ -479,6 +487,7 @@ prd_curve <- function(real, generated, method = "tightest",
     if (replicates > 0L) rows <- floor(rows / 2)
     if (rows < 4) families <- setdiff(families, "stacked")
   }
+  if (!is.null(folds)) check_folds_rows(folds, first$splits, replicates)
   if (is.null(k)) {
     k <- max(1L, min(first$limit, round(sqrt(first$limit + 1))))
   }
@@ -487,7 +496,7 @@ prd_curve <- function(real, generated, method = "tightest",
   lambda <- lambda_grid(angles)
   settings <- list(method = method, k = k, closed = closed,
                    bandwidth = bandwidth, lambda = lambda, angles = angles,
-                   families = families)
+                   families = families, folds = folds)
   out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
@@ -599,7 +608,8 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
       curve_evidence(real, gens[[m]], s, k, need_nb, settings$bandwidth,
                      settings$closed, shared)
     }
-    fs <- fitted_scores(real, gens[[m]], s, need_fit, call = call)
+    fs <- fitted_scores(real, gens[[m]], s, need_fit, folds = settings$folds,
+                        call = call)
     hub <- if ("knn" %in% method && !is.null(nb$hub)) hub_skewness(nb$hub)
     ne <- sizes[["eval_real"]]
     ix <- seq_len(ne)
@@ -623,16 +633,22 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
     }
     fit_info <- function(meth, extra = list()) {
       fsz <- sizes
-      cross <- is.null(s$eval) && meth %in% c(fitted_methods, "tightest") &&
-        length(need_fit)
+      cross <- (is.null(s$eval) || !is.null(settings$folds)) &&
+        meth %in% c(fitted_methods, "tightest") && length(need_fit)
       if (cross) {
-        # two folds: each half is fitted on the other
-        fsz[["fit_real"]] <- floor(sizes[["eval_real"]] / 2)
-        fsz[["fit_generated"]] <- floor(sizes[["eval_generated"]] / 2)
+        # K folds of the evaluation rows, each fitted on the fit rows (none
+        # without a split) and the other folds: the rows of the smallest fit
+        K <- if (is.null(settings$folds)) 2L else settings$folds
+        for (w in c("real", "generated")) {
+          ne <- sizes[[paste0("eval_", w)]]
+          base <- if (is.null(s$eval)) 0 else sizes[[paste0("fit_", w)]]
+          fsz[[paste0("fit_", w)]] <- base + ne - ceiling(ne / K)
+        }
       }
       curve_info(source = "prd_curve", split = s$split, sizes = fsz,
                  closed = settings$closed, angles = settings$angles,
-                 details = c(list(cross_fit = cross), extra))
+                 details = c(list(cross_fit = cross),
+                             if (cross) list(folds = K), extra))
     }
     add <- function(env, meth, kk, info) {
       pieces[[length(pieces) + 1L]] <<- new_prd_curve(

@@ -712,6 +712,31 @@ split_sizes <- function(s) {
     eval_real = length(ev[[1]]), eval_generated = length(ev[[2]]))
 }
 
+#' Every set must give each of the `folds` folds 2 evaluation rows (all
+#' rows without a split), also in the half-samples of the replicates:
+#' checked before any work.
+#' @noRd
+check_folds_rows <- function(folds, splits, replicates,
+                             call = rlang::caller_env()) {
+  rows <- min(vapply(splits, function(s) {
+    z <- split_sizes(s)
+    min(z[["eval_real"]], z[["eval_generated"]])
+  }, numeric(1)))
+  where <- "evaluation rows"
+  if (replicates > 0L) {
+    rows <- floor(rows / 2)
+    where <- "evaluation rows in a half-sample of the replicates"
+  }
+  if (rows < 2 * folds) {
+    prd_abort(c(
+      "{.arg folds} = {folds} needs at least {2 * folds} evaluation rows per set (2 a fold).",
+      "x" = "A set has {rows} {where}.",
+      "i" = "Use fewer {.arg folds}, more rows or a larger {.arg split}."
+    ), "split", call = call)
+  }
+  invisible(folds)
+}
+
 #' The number of replicates: 0 (none) or a whole number >= 2.
 #' @noRd
 check_replicates <- function(x, arg = rlang::caller_arg(x),

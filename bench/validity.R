@@ -44,6 +44,8 @@
 #   --save FILE.rds           every estimate and interval (raw, not shipped)
 #   --report FILE.rds[,FILE2.rds]      tables (and --write) from saved runs
 #   --truth-n 1e6             Monte Carlo draws of the radial truths
+#   --folds K                 prd_curve(folds = K): the fitted families
+#                             cross-fitted in K folds (default: not)
 #   --no-manifold             no manifold_metrics() in the coverage part
 #   --save-replicates DIR     coverage part: every curve's replicate values, a file
 #                             per task (for bench/interval-rules.R)
@@ -97,6 +99,7 @@ truth_n <- as.numeric(opt("truth-n", "1e6"))
 manifold <- !flag("no-manifold")
 save_to <- opt("save", "")
 reps_dir <- opt("save-replicates", "")
+folds <- if (nzchar(opt("folds", ""))) as.integer(opt("folds", "")) else NULL
 conf_level <- 0.9
 # the models of the coverage part (a subset: mean shift, noise, heavy tails,
 # outliers, and a dropped mode of a mixture)
@@ -157,7 +160,7 @@ grid_task <- function(task) {
   real <- g$real(task$n)
   gens <- lapply(g$models, function(m) m$sample(task$n))
   t0 <- proc.time()
-  fit <- with_warnings(prd_curve(real, gens, method = families))
+  fit <- with_warnings(prd_curve(real, gens, method = families, folds = folds))
   secs <- (proc.time() - t0)[["elapsed"]]
   cpu <- sum((proc.time() - t0)[c("user.self", "sys.self")])
   cv <- fit$value
@@ -208,7 +211,7 @@ coverage_task <- function(task) {
   gens <- lapply(models, function(m) m$sample(task$n_gen))
   t0 <- proc.time()
   fit <- with_warnings(prd_curve(real, gens, method = families,
-                                 replicates = n_reps))
+                                 folds = folds, replicates = n_reps))
   cv <- fit$value
   # the statistics of every curve and of its replicates, and the intervals
   # of summary() (curve_interval(): estimate +- t_P sqrt(v), clamped to

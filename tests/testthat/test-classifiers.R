@@ -290,6 +290,91 @@ test_that("split = 0 cross-fits: no row is scored by a classifier fitted on it",
   expect_gt(summary(cv)$auc, 0.85)
 })
 
+test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit rows and the other folds", {
+  s <- two_sets(60, 3, seed = 6)
+  lambda <- lambda_grid(15)
+  # explicit evaluation rows (no RNG for the split): rows 21..60 of each set
+  ev <- list(real = 21:60, generated = 21:60)
+  for (meth in c("linear", "quadratic")) {
+    set.seed(12)
+    cv <- prd_curve(s$x, s$y, method = meth, split = ev, folds = 3,
+                    angles = 15)
+    set.seed(12)
+    # three folds of the 40 evaluation positions: cut at 13 and 26
+    fold_of <- function(perm) {
+      list(sort(perm[1:13]), sort(perm[14:26]), sort(perm[27:40]))
+    }
+    fx <- fold_of(sample.int(40))
+    fy <- fold_of(sample.int(40))
+    bf <- if (meth == "linear") brute_linear_scores else brute_quadratic_scores
+    sr <- numeric(40)
+    sg <- numeric(40)
+    for (v in 1:3) {
+      ex <- ev$real[fx[[v]]]
+      ey <- ev$generated[fy[[v]]]
+      # the fit rows and the evaluation rows of the other two folds
+      rx <- c(1:20, ev$real[-fx[[v]]])
+      ry <- c(1:20, ev$generated[-fy[[v]]])
+      expect_length(intersect(rx, ex), 0)
+      expect_length(rx, 20 + 40 - length(ex))
+      sc <- bf(s$x[rx, ], s$y[ry, ], rbind(s$x[ex, ], s$y[ey, ]))
+      sr[fx[[v]]] <- sc[seq_along(ex)]
+      sg[fy[[v]]] <- sc[-seq_along(ex)]
+    }
+    expect_curve_equal(cv, brute_score_curve(sr, sg, lambda))
+    inf <- prd_curve_info(cv)
+    expect_true(inf$details[[1]]$cross_fit)
+    expect_identical(inf$details[[1]]$folds, 3L)
+    # the smallest fit: 20 fit rows and 40 - 14 evaluation rows
+    expect_equal(inf$n_fit_real, 46)
+    expect_equal(inf$n_eval_real, 40L)
+  }
+  # without a split, folds = 2 is the default cross-fitting, to the bit
+  set.seed(13)
+  a <- prd_curve(s$x, s$y, method = "linear", split = 0, angles = 15)
+  set.seed(13)
+  b <- prd_curve(s$x, s$y, method = "linear", split = 0, folds = 2,
+                 angles = 15)
+  expect_identical(a, b)
+  expect_identical(prd_curve_info(a)$details[[1]]$folds, 2L)
+  # ... and folds = 3 without a split scores every row out of fold
+  set.seed(14)
+  c3 <- prd_curve(s$x, s$y, method = "linear", split = 0, folds = 3,
+                  angles = 15)
+  set.seed(14)
+  fx <- list(sort((p <- sample.int(60))[1:20]), sort(p[21:40]), sort(p[41:60]))
+  fy <- list(sort((p <- sample.int(60))[1:20]), sort(p[21:40]), sort(p[41:60]))
+  sr <- sg <- numeric(60)
+  for (v in 1:3) {
+    sc <- brute_linear_scores(s$x[-fx[[v]], ], s$y[-fy[[v]], ],
+                              rbind(s$x[fx[[v]], ], s$y[fy[[v]], ]))
+    sr[fx[[v]]] <- sc[1:20]
+    sg[fy[[v]]] <- sc[-(1:20)]
+  }
+  expect_curve_equal(c3, brute_score_curve(sr, sg, lambda))
+  expect_equal(prd_curve_info(c3)$n_fit_real, 40)
+})
+
+test_that("folds: classed errors for bad values and too few rows, a warning where unused", {
+  s <- two_sets(60, 3, seed = 7)
+  for (bad in list(1, 2.5, 101, "3", c(2, 3), NA)) {
+    expect_error(prd_curve(s$x, s$y, method = "linear", folds = bad),
+                 "folds", class = "prdcurve_error_input")
+  }
+  # split 0.5: 30 evaluation rows a set, 2 a fold at most 15 folds
+  expect_error(prd_curve(s$x, s$y, method = "linear", folds = 16),
+               "at least 32 evaluation rows", class = "prdcurve_error_split")
+  # the replicates' half-samples hold half of them
+  expect_error(prd_curve(s$x, s$y, method = "linear", folds = 8,
+                         replicates = 4),
+               "half-sample", class = "prdcurve_error_split")
+  expect_warning(cv <- prd_curve(s$x, s$y, method = "knn", folds = 3),
+                 "fitted families", class = "prdcurve_warning_unused_argument")
+  expect_false(any(vapply(prd_curve_info(cv)$details, function(d) {
+    isTRUE(d$cross_fit)
+  }, logical(1))))
+})
+
 test_that("tightest with one family is the mean of its halves; duplicates change nothing", {
   s <- two_sets(200, 5, seed = 8)
   set.seed(3)

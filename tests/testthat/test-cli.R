@@ -377,6 +377,10 @@ test_that("prd_cli gives classed errors", {
                "--bandwidth", class = "prdcurve_error_input")
   expect_error(run(fx$f_real, fx$f_gen, "--bandwidth", "1,2,3"),
                "--bandwidth", class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--folds", "1"), "--folds",
+               class = "prdcurve_error_input")
+  expect_error(run(fx$f_real, fx$f_gen, "--folds", "2.5"), "--folds",
+               class = "prdcurve_error_input")
   expect_error(run(fx$f_real, fx$f_gen, "--quiet=yes"), "takes no value",
                class = "prdcurve_error_input")
   expect_error(run(fx$f_real, fx$f_gen, "--method", "knn,foo"), "foo",
@@ -410,6 +414,27 @@ test_that("prd_cli gives classed errors", {
   # negative numbers are values, not flags
   expect_s3_class(run(fx$f_real, fx$f_gen, "--seed", "-3", "--method", "knn",
                       "--angles", "11"), "prd_curve")
+})
+
+test_that("--folds reaches prd_curve()", {
+  set.seed(82)
+  dir <- tempfile("prdcli")
+  dir.create(dir)
+  real <- matrix(rnorm(80 * 3), ncol = 3)
+  generated <- matrix(rnorm(80 * 3, 0.5), ncol = 3)
+  fr <- file.path(dir, "r.csv")
+  fg <- file.path(dir, "g.csv")
+  utils::write.csv(real, fr, row.names = FALSE)
+  utils::write.csv(generated, fg, row.names = FALSE)
+  cv <- prd_cli(c(fr, fg, "--method", "linear", "--folds", "4", "--seed",
+                  "5", "--angles", "31", "--quiet", "--out",
+                  file.path(dir, "res")))
+  expect_identical(prd_curve_info(cv)$details[[1]]$folds, 4L)
+  set.seed(5)
+  direct <- prd_curve(real, generated, method = "linear", folds = 4,
+                      angles = 31)
+  expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
+  unlink(dir, recursive = TRUE)
 })
 
 test_that("prd_cli --help prints the usage and returns NULL", {
