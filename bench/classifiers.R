@@ -13,8 +13,13 @@
 # are single precision).
 #
 # Usage (package root, prdcurve installed):
-#   Rscript bench/classifiers.R [N = 10000] [D = 2048] [REPS = 3]
+#   Rscript bench/classifiers.R [N = 10000] [D = 2048] [REPS = 3] [--folds K]
+# With --folds K also `linear` and the default `tightest` with folds = K
+# (the fitted families cross-fitted in K folds: K fits).
 args <- commandArgs(trailingOnly = TRUE)
+fi <- match("--folds", args)
+folds <- if (is.na(fi)) NULL else as.integer(args[fi + 1L])
+if (!is.na(fi)) args <- args[-c(fi, fi + 1L)]
 n <- if (length(args) >= 1) as.integer(args[1]) else 10000L
 d <- if (length(args) >= 2) as.integer(args[2]) else 2048L
 reps <- if (length(args) >= 3) as.integer(args[3]) else 3L
@@ -33,6 +38,12 @@ cases <- list(
     list(method = "tightest", families = c("linear", "quadratic", "knn")),
   "tightest (default families)" = list(method = "tightest")
 )
+if (!is.null(folds)) {
+  cases[[sprintf("linear, folds = %d", folds)]] <-
+    list(method = "linear", folds = folds)
+  cases[[sprintf("tightest (default families), folds = %d", folds)]] <-
+    list(method = "tightest", folds = folds)
+}
 times <- matrix(NA_real_, reps, length(cases), dimnames = list(NULL, names(cases)))
 cpu <- times
 for (r in seq_len(reps)) {
