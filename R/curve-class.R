@@ -126,7 +126,8 @@ bind_curves <- function(curves) {
 #'   d = 16, where knn is within 0.15 of the true AUC, and 5.5 to 11.7 at
 #'   d >= 256, where a few hubs take most of the votes and knn is 0.2 to
 #'   1.0 above the truth);
-#'   `shrinkage`, `pooling` and `cross_fit` of the fitted families;
+#'   `shrinkage`, `pooling`, `cross_fit` and `folds` (when cross-fitted)
+#'   of the fitted families;
 #'   `families`, `chosen` (the family chosen on each half at each
 #'   \eqn{\lambda}), `family_auc` and `half_gap` (each family's |AUC on
 #'   one half - AUC on the other|) of `"tightest"`), `replicates` (the replicate

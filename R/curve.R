@@ -377,17 +377,19 @@
 #'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`, and in
 #'   `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
 #'   on the fit rows and the other folds' evaluation rows (see the section
-#'   "Fitted families and the combined curve"). With split 0.5 and K = 10 they fit on 95% of
-#'   the rows instead of half, which brings the curve closer to the truth
-#'   where the fit is what limits it, in high dimension (section "Where
+#'   "Fitted families and the combined curve"). With split 0.5 and K = 10
+#'   they fit on 95% of the rows instead of half, which brings the curve
+#'   closer to the truth where the fit is what limits it, in high
+#'   dimension (section "Where
 #'   each family is loose": at d = 2,048 and 5,000 points per set the
 #'   suite's worst error of `"tightest"` falls from 0.229 to 0.131). The
 #'   fits take K times as long or more (K fits, each on more rows): at
 #'   10,000 points per set and d = 2,048 `"linear"` 13.8 s instead of
-#'   0.9 s, the default `"tightest"` 41 s instead of 7.1 s. Each fold needs 2
-#'   evaluation rows per set (also in the replicates' half-samples), else
-#'   `prdcurve_error_split`; ignored, with `prdcurve_warning_unused_argument`,
-#'   when no fitted family is used. `NULL` with `split = 0` is K = 2.
+#'   0.9 s, the default `"tightest"` 41 s instead of 7.1 s. Each fold
+#'   needs 2 evaluation rows per set (also in the replicates'
+#'   half-samples), else `prdcurve_error_split`; ignored, with
+#'   `prdcurve_warning_unused_argument`, when no fitted family is used.
+#'   `NULL` with `split = 0` is K = 2.
 #' @return A `prd_curve`: a tibble with one row per model, method, `k` and
 #'   \eqn{\lambda}, columns `model` (the generated set's name;
 #'   `"generated"` for a single set), `method`, `k`, `lambda` (0, the grid,
