@@ -584,15 +584,37 @@ test_that("under a multisession future plan the evaluation blocks run as futures
   })
 })
 
+# Sets with ties (a grid) and offsets, for exact radii and decisions at the
+# rounding windows: real on a lattice, gen continuous, gen2 gen rounded.
+# Leaves R's RNG where the draws end (the tests draw on from there).
+# run() in this process, then under 2 multisession workers (the plan
+# restored on return): both results and the engine's sweep counts of this
+# process during the second run.
+on_workers <- function(run) {
+  seq_res <- run()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  prdcurve:::engine_sweeps(reset = TRUE)
+  par_res <- run()
+  list(seq = seq_res, par = par_res,
+       here = prdcurve:::engine_sweeps(reset = TRUE))
+}
+
+tie_sets <- function(seed, n_real, n_gen) {
+  set.seed(seed)
+  real <- matrix(sample(0:5, n_real * 3, TRUE) + 1e3, ncol = 3)
+  gen <- matrix(rnorm(n_gen * 3, 1e3 + 2), ncol = 3)
+  list(real = real, gen = gen, gen2 = round(gen))
+}
+
 test_that("under futures, own radii and the sweeps without a split run on the workers, with the same results", {
   quiet_traps({
     skip_on_cran()
     skip_if_not_installed("future")
-    set.seed(316)
-    # ties (a grid) and offsets: exact radii and decisions at the windows
-    real <- matrix(sample(0:5, 420 * 3, TRUE) + 1e3, ncol = 3)
-    gen <- matrix(rnorm(380 * 3, 1e3 + 2), ncol = 3)
-    gen2 <- round(gen)
+    sets <- tie_sets(316, 420, 380)
+    real <- sets$real
+    gen <- sets$gen
+    gen2 <- sets$gen2
     realc <- real + matrix(rnorm(420 * 3, sd = 0.1), ncol = 3)
     big <- matrix(rnorm(2300 * 3, 1e3 + 1), ncol = 3)
     run <- function() {
@@ -618,12 +640,10 @@ test_that("under futures, own radii and the sweeps without a split run on the wo
         plugin = prd_kde_plugin(real, gen, n_mc = 300, angles = 31)
       )
     }
-    seq_res <- run()
-    old <- future::plan(future::multisession, workers = 2)
-    on.exit(future::plan(old), add = TRUE)
-    prdcurve:::engine_sweeps(reset = TRUE)
-    par_res <- run()
-    here <- prdcurve:::engine_sweeps(reset = TRUE)
+    both <- on_workers(run)
+    seq_res <- both$seq
+    par_res <- both$par
+    here <- both$here
     for (nm in names(seq_res)) expect_identical(par_res[[nm]], seq_res[[nm]])
     # no sweep ran in this process: own radii, cross decisions and cross
     # radii without a split went to the workers too
@@ -686,11 +706,10 @@ test_that("under futures, the full sweep without a split (prd_curve(split = 0)) 
   quiet_traps({
     skip_on_cran()
     skip_if_not_installed("future")
-    set.seed(318)
-    # ties (a grid) and offsets: exact radii and decisions at the windows
-    real <- matrix(sample(0:5, 430 * 3, TRUE) + 1e3, ncol = 3)
-    gen <- matrix(rnorm(370 * 3, 1e3 + 2), ncol = 3)
-    gen2 <- round(gen)
+    sets <- tie_sets(318, 430, 370)
+    real <- sets$real
+    gen <- sets$gen
+    gen2 <- sets$gen2
     nb <- c("knn", "kde", "ipr", "coverage")
     s0 <- list(fit = list(1:430, 1:370), eval = NULL)
     run <- function() {
@@ -715,12 +734,10 @@ test_that("under futures, the full sweep without a split (prd_curve(split = 0)) 
                                              bandwidth = 1.5)
       )
     }
-    seq_res <- run()
-    old <- future::plan(future::multisession, workers = 2)
-    on.exit(future::plan(old), add = TRUE)
-    prdcurve:::engine_sweeps(reset = TRUE)
-    par_res <- run()
-    here <- prdcurve:::engine_sweeps(reset = TRUE)
+    both <- on_workers(run)
+    seq_res <- both$seq
+    par_res <- both$par
+    here <- both$here
     for (nm in names(seq_res)) {
       a <- par_res[[nm]]
       b <- seq_res[[nm]]
