@@ -284,11 +284,13 @@
 #' anisotropic one (covariance estimated too) 0.21 above. **More fit rows
 #' (`folds`)** move this limit: with `folds = 10` the fitted families fit
 #' on 4,750 rows per set instead of 2,500, and in the validity suite at
-#' 5,000 points per set (3 repeats) `"tightest"` is within 0.087 / 0.131
-#' of the true AUC in every scenario at d = 1,024 / 2,048 (0.144 / 0.229
-#' without), within 0.028 at d <= 256 (0.045), with a mean absolute error
-#' of 0.032 / 0.049 (0.052 / 0.071); at 1,000 points per set and d = 256
-#' within 0.066 (0.132). It took 41 s instead of 7.1 s at 10,000 points
+#' 5,000 points per set (3 repeats, the same draws with and without)
+#' `"tightest"` is within 0.086 / 0.131 of the true AUC in every scenario
+#' at d = 1,024 / 2,048 (0.145 / 0.233 without), with a mean absolute
+#' error of 0.031 / 0.049 (0.050 / 0.074), and within 0.028 at d = 256
+#' (0.037); at 1,000 points per set and d = 256 within 0.066 (0.128). At
+#' d <= 64 it is no closer (mean error 0.010 against 0.007 at d = 64,
+#' 0.026 against 0.022 at d = 16 with 1,000 points per set). It took 41 s instead of 7.1 s at 10,000 points
 #' per set and d = 2,048 (`bench/classifiers.R --folds 10`). The validity
 #' suite at 20,000 points per set: `"tightest"` within 0.024 / 0.044 /
 #' 0.083 of the true AUC in every scenario at d <= 256 / 1,024 / 2,048
@@ -382,7 +384,7 @@
 #'   closer to the truth where the fit is what limits it, in high
 #'   dimension (section "Where
 #'   each family is loose": at d = 2,048 and 5,000 points per set the
-#'   suite's worst error of `"tightest"` falls from 0.229 to 0.131). The
+#'   suite's worst error of `"tightest"` falls from 0.233 to 0.131). The
 #'   fits take K times as long or more (K fits, each on more rows): at
 #'   10,000 points per set and d = 2,048 `"linear"` 13.8 s instead of
 #'   0.9 s, the default `"tightest"` 41 s instead of 7.1 s. Each fold
