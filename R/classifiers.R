@@ -298,8 +298,6 @@ quadratic_score <- function(D, h, ctr, const) {
 #' @noRd
 fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
                         call = rlang::caller_env()) {
-  if (!is.double(Xf)) storage.mode(Xf) <- "double"
-  if (!is.double(Yf)) storage.mode(Yf) <- "double"
   rx <- if (is.null(rx)) seq_len(nrow(Xf)) else as.integer(rx)
   ry <- if (is.null(ry)) seq_len(nrow(Yf)) else as.integer(ry)
   halves <- function(r) {
@@ -313,8 +311,19 @@ fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
       "x" = "A set has {min(length(rx), length(ry))} fit row{?s}."
     ), "split", call = call)
   }
-  parts <- lapply(1:2, function(v) {
-    p <- cov_parts(Xf, Yf, hx[[v]], hy[[v]])
+  fit_stacked_halves(Xf, Yf, hx, hy, call = call)
+}
+
+#' The stacked classifier on given inner folds: hx, hy the two folds of
+#' each set's fit rows; `parts` NULL (each fold's cov_parts() formed here)
+#' or the two folds' covariance parts (from fold moments, crossfit.R).
+#' @noRd
+fit_stacked_halves <- function(Xf, Yf, hx, hy, parts = NULL,
+                               call = rlang::caller_env()) {
+  if (!is.double(Xf)) storage.mode(Xf) <- "double"
+  if (!is.double(Yf)) storage.mode(Yf) <- "double"
+  fits <- lapply(1:2, function(v) {
+    p <- if (is.null(parts)) cov_parts(Xf, Yf, hx[[v]], hy[[v]]) else parts[[v]]
     lin <- fit_linear(p, call = call)
     mx <- p$mx
     my <- p$my
@@ -343,8 +352,9 @@ fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
     rm(F)
     function(Z, rows = NULL) drop(b$basis(feat(Z, rows)) %*% beta)
   })
+  rm(parts) # (nor the given parts' covariances)
   list(score = function(Z, rows = NULL) {
-    (parts[[1]](Z, rows) + parts[[2]](Z, rows)) / 2
+    (fits[[1]](Z, rows) + fits[[2]](Z, rows)) / 2
   })
 }
 
@@ -397,114 +407,6 @@ logistic_ridge <- function(B, y, weights, ridge = 1e-4, iter = 50L) {
     if (max(abs(step)) < 1e-8) break
   }
   beta
-}
-
-#' Scores of the fitted families on the evaluation rows of a split (real
-#' evaluation rows, then generated), high = "generated". With `folds` = K
-#' the evaluation rows of each set are cut at random (R's RNG) into K folds
-#' and each fold is scored by the classifiers fitted on the fit rows and the
-#' other folds' evaluation rows of both sets (K-fold cross-fitting: fits on
-#' more rows, K fits). Without a split (s$eval NULL) every row is an
-#' evaluation row and there are no fit rows: the same with K = `folds`, 2
-#' by default. No row is scored by a classifier fitted on it.
-#' @return list(scores = list(<family> = list(real, gen)), details =
-#'   list(<family> = list of settings, averaged over the folds)).
-#' @noRd
-fitted_scores <- function(real, generated, s, families, folds = NULL,
-                          call = rlang::caller_env()) {
-  if (!length(families)) return(list(scores = list(), details = list()))
-  # a step message on long fits (the engine's bar covers the distances;
-  # none inside the half-sample replicates, which have their own bar)
-  if (show_progress() && !isTRUE(getOption("prdcurve.in_replicates")) &&
-      (nrow(real) + nrow(generated)) * as.double(ncol(real)) *
-        (if (is.null(folds)) 1 else folds) >= 1e7) {
-    cli::cli_progress_step(paste0(
-      "Fitting the {.val {families}} classifier{?s}",
-      if (!is.null(folds)) " in {folds} folds"))
-  }
-  fit_one <- function(fx, fy, ex, ey) {
-    # the rows are read in place: no copies of the fit or evaluation rows
-    p <- if (length(setdiff(families, "stacked"))) {
-      cov_parts(real, generated, fx, fy)
-    }
-    out <- list()
-    for (i in seq_along(families)) {
-      fam <- families[i]
-      f <- switch(fam, linear = fit_linear(p, call = call),
-                  quadratic = fit_quadratic(p, call = call),
-                  stacked = fit_stacked(real, generated, fx, fy, call = call))
-      # the covariances go as soon as no family left needs them
-      if (!length(setdiff(families[-seq_len(i)], "stacked"))) p <- NULL
-      out[[fam]] <- list(real = f$score(real, ex), gen = f$score(generated, ey),
-                         settings = fit_settings(f))
-      rm(f)
-    }
-    out
-  }
-  if (!is.null(s$eval) && is.null(folds)) {
-    res <- fit_one(s$fit[[1]], s$fit[[2]], s$eval[[1]], s$eval[[2]])
-    scores <- lapply(res, function(r) list(real = r$real, gen = r$gen))
-    details <- lapply(res, function(r) r$settings)
-    return(list(scores = scores, details = details))
-  }
-  K <- if (is.null(folds)) 2L else folds
-  if (is.null(s$eval)) {
-    base <- list(integer(), integer())
-    pool <- list(seq_len(nrow(real)), seq_len(nrow(generated)))
-  } else {
-    base <- s$fit
-    pool <- s$eval
-  }
-  # fold positions within each set's evaluation rows
-  fp <- lapply(pool, function(r) cross_folds(length(r), K, call = call))
-  sr <- lapply(families, function(f) numeric(length(pool[[1]])))
-  sg <- lapply(families, function(f) numeric(length(pool[[2]])))
-  names(sr) <- names(sg) <- families
-  details <- list()
-  for (v in seq_len(K)) {
-    rest <- function(j) {
-      sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
-    }
-    res <- fit_one(rest(1), rest(2), pool[[1]][fp[[1]][[v]]],
-                   pool[[2]][fp[[2]][[v]]])
-    for (fam in families) {
-      sr[[fam]][fp[[1]][[v]]] <- res[[fam]]$real
-      sg[[fam]][fp[[2]][[v]]] <- res[[fam]]$gen
-      details[[fam]][[v]] <- res[[fam]]$settings
-    }
-  }
-  scores <- lapply(families, function(f) list(real = sr[[f]], gen = sg[[f]]))
-  names(scores) <- families
-  details <- lapply(details, function(dd) {
-    # the folds' settings averaged
-    do.call(mapply, c(list(function(...) Reduce(`+`, list(...)) / K), dd,
-                      list(SIMPLIFY = FALSE)))
-  })
-  list(scores = scores, details = details)
-}
-
-#' K random folds of 1..n (R's RNG): a random order cut at floor(n j / K),
-#' sorted; for K = 2 the first floor(n / 2) of the order, then the rest.
-#' Each fold needs at least 2 rows (two folds: 4 rows; a row alone, a
-#' classifier fitted without it).
-#' @noRd
-cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
-  if (n < 2L * K) {
-    if (K == 2L) {
-      prd_abort(c(
-        "Cross-fitting (with {.code split = 0}) needs at least 4 rows per set.",
-        "x" = "A set has {n} rows."
-      ), "split", call = call)
-    }
-    prd_abort(c(
-      "Cross-fitting in {K} folds needs at least {2 * K} evaluation rows per set (2 a fold).",
-      "x" = "A set has {n} evaluation rows.",
-      "i" = "Use fewer {.arg folds}, more rows or a larger {.arg split}."
-    ), "split", call = call)
-  }
-  perm <- sample.int(n)
-  cut <- floor(n * (0:K) / K)
-  lapply(seq_len(K), function(j) sort(perm[(cut[j] + 1L):cut[j + 1L]]))
 }
 
 # ---- the combined curve ----------------------------------------------------

@@ -1,0 +1,283 @@
+# K-fold cross-fitting of the fitted families (SPEC.md section 7,
+# `folds`). The rows a set offers to the fits (its fit rows and the K folds
+# of its evaluation rows) are cut into cells: the fit rows, then one cell a
+# fold, each cell in two halves (alternate positions: the stacked family's
+# two inner folds). The moments of every cell about one centre per set (the
+# mean of all those rows) are formed once; fold v's fit is every cell but
+# v, so its covariance is the total less cell v's: one pass over the rows
+# for the totals and one over each fold, then O(d^2) and one Cholesky
+# factor per fold and family, instead of a covariance of (K - 1) / K of the
+# rows per fold. Families whose fits would take the dual (Gram) form (d
+# larger than the fit rows), which the moments do not give, fit each fold
+# from its rows (cov_parts(), fit_stacked()).
+
+#' Scores of the fitted families on the evaluation rows of a split (real
+#' evaluation rows, then generated), high = "generated". With `folds` = K
+#' the evaluation rows of each set are cut at random (R's RNG) into K folds
+#' and each fold is scored by the classifiers fitted on the fit rows and the
+#' other folds' evaluation rows of both sets (K-fold cross-fitting: fits on
+#' more rows). Without a split (s$eval NULL) every row is an evaluation row
+#' and there are no fit rows: the same with K = `folds`, 2 by default.
+#' `folds` = 1 (with a split only): one fit on the fit rows. No row is
+#' scored by a classifier fitted on it.
+#' @return list(scores = list(<family> = list(real, gen)), details =
+#'   list(<family> = list of settings, averaged over the folds)).
+#' @noRd
+fitted_scores <- function(real, generated, s, families, folds = NULL,
+                          call = rlang::caller_env()) {
+  if (!length(families)) return(list(scores = list(), details = list()))
+  if (!is.null(s$eval) && identical(as.integer(folds), 1L)) folds <- NULL
+  # a step message on long fits (the engine's bar covers the distances;
+  # none inside the half-sample replicates, which have their own bar)
+  if (show_progress() && !isTRUE(getOption("prdcurve.in_replicates")) &&
+      (nrow(real) + nrow(generated)) * as.double(ncol(real)) *
+        (if (is.null(folds)) 1 else 2) >= 1e7) {
+    cli::cli_progress_step(paste0(
+      "Fitting the {.val {families}} classifier{?s}",
+      if (!is.null(folds)) " in {folds} folds"))
+  }
+  if (!is.double(real)) storage.mode(real) <- "double"
+  if (!is.double(generated)) storage.mode(generated) <- "double"
+  fit_one <- function(fams, fx, fy, ex, ey) {
+    # the rows are read in place: no copies of the fit or evaluation rows
+    p <- if (length(setdiff(fams, "stacked"))) {
+      cov_parts(real, generated, fx, fy)
+    }
+    out <- list()
+    for (i in seq_along(fams)) {
+      fam <- fams[i]
+      f <- switch(fam, linear = fit_linear(p, call = call),
+                  quadratic = fit_quadratic(p, call = call),
+                  stacked = fit_stacked(real, generated, fx, fy, call = call))
+      # the covariances go as soon as no family left needs them
+      if (!length(setdiff(fams[-seq_len(i)], "stacked"))) p <- NULL
+      out[[fam]] <- list(real = f$score(real, ex), gen = f$score(generated, ey),
+                         settings = fit_settings(f))
+      rm(f)
+    }
+    out
+  }
+  if (!is.null(s$eval) && is.null(folds)) {
+    res <- fit_one(families, s$fit[[1]], s$fit[[2]], s$eval[[1]], s$eval[[2]])
+    scores <- lapply(res, function(r) list(real = r$real, gen = r$gen))
+    details <- lapply(res, function(r) r$settings)
+    return(list(scores = scores, details = details))
+  }
+  K <- if (is.null(folds)) 2L else as.integer(folds)
+  if (is.null(s$eval)) {
+    base <- list(integer(), integer())
+    pool <- list(seq_len(nrow(real)), seq_len(nrow(generated)))
+  } else {
+    base <- lapply(s$fit, as.integer)
+    pool <- lapply(s$eval, as.integer)
+  }
+  # fold positions within each set's evaluation rows
+  fp <- lapply(pool, function(r) cross_folds(length(r), K, call = call))
+  # each set's cells: the fit rows, then the folds (rows of the set)
+  cells <- lapply(1:2, function(j) {
+    c(list(base[[j]]), lapply(fp[[j]], function(f) pool[[j]][f]))
+  })
+  d <- ncol(real)
+  # the families the fold moments serve: every fit in the primal form
+  # (d <= the fit rows of both sets, also in stacked's inner halves)
+  fit_rows <- function(j) length(base[[j]]) + length(pool[[j]]) - max(lengths(fp[[j]]))
+  n_fit <- fit_rows(1) + fit_rows(2)
+  fast <- families[vapply(families, function(f) {
+    if (f != "stacked") return(d <= n_fit)
+    d <= floor(n_fit / 2) - 2 && min(fit_rows(1), fit_rows(2)) >= 6
+  }, logical(1))]
+  mom <- if (length(fast)) {
+    list(fold_moments(real, cells[[1]]), fold_moments(generated, cells[[2]]))
+  }
+  sr <- lapply(families, function(f) numeric(length(pool[[1]])))
+  sg <- lapply(families, function(f) numeric(length(pool[[2]])))
+  names(sr) <- names(sg) <- families
+  details <- list()
+  for (v in seq_len(K)) {
+    ex <- cells[[1]][[v + 1L]]
+    ey <- cells[[2]][[v + 1L]]
+    res <- list()
+    if (length(fast)) {
+      res <- fold_fit(real, generated, mom, v, fast, ex, ey, call = call)
+    }
+    slow <- setdiff(families, fast)
+    if (length(slow)) {
+      rest <- function(j) sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
+      res <- c(res, fit_one(slow, rest(1), rest(2), ex, ey))
+    }
+    for (fam in families) {
+      sr[[fam]][fp[[1]][[v]]] <- res[[fam]]$real
+      sg[[fam]][fp[[2]][[v]]] <- res[[fam]]$gen
+      details[[fam]][[v]] <- res[[fam]]$settings
+    }
+    rm(res)
+  }
+  scores <- lapply(families, function(f) list(real = sr[[f]], gen = sg[[f]]))
+  names(scores) <- families
+  details <- lapply(details, function(dd) {
+    # the folds' settings averaged
+    do.call(mapply, c(list(function(...) Reduce(`+`, list(...)) / K), dd,
+                      list(SIMPLIFY = FALSE)))
+  })
+  list(scores = scores, details = details)
+}
+
+#' K random folds of 1..n (R's RNG): a random order cut at floor(n j / K),
+#' sorted; for K = 2 the first floor(n / 2) of the order, then the rest.
+#' Each fold needs at least 2 rows (two folds: 4 rows; a row alone, a
+#' classifier fitted without it).
+#' @noRd
+cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
+  if (n < 2L * K) {
+    if (K == 2L) {
+      prd_abort(c(
+        "Cross-fitting (with {.code split = 0}) needs at least 4 rows per set.",
+        "x" = "A set has {n} rows."
+      ), "split", call = call)
+    }
+    prd_abort(c(
+      "Cross-fitting in {K} folds needs at least {2 * K} evaluation rows per set (2 a fold).",
+      "x" = "A set has {n} evaluation rows.",
+      "i" = "Use fewer {.arg folds}, more rows or a larger {.arg split}."
+    ), "split", call = call)
+  }
+  perm <- sample.int(n)
+  cut <- floor(n * (0:K) / K)
+  lapply(seq_len(K), function(j) sort(perm[(cut[j] + 1L):cut[j + 1L]]))
+}
+
+#' The moments of one set's cells (a list of disjoint row vectors of X)
+#' about g, the mean of all their rows: each cell cut into two halves
+#' (alternate positions, the parity running on across the cells), and for
+#' each half of each cell its rows' count n, sum s, sums of |c|^2, |c|^4
+#' and |c|^2 c (c = x - g), and over all cells the totals M[[h]] = C_h' C_h
+#' of each half h and M[[3]] = M[[1]] + M[[2]] (one product of all the
+#' half's rows: large blocks keep the BLAS fast). A cell's own C' C is
+#' formed again when its fold is left out (cell_cross()), so memory holds
+#' three d x d totals per set, not one per cell.
+#' @noRd
+fold_moments <- function(X, cells) {
+  d <- ncol(X)
+  g <- .Call(ffi_col_means, X, unlist(cells, use.names = FALSE))
+  at <- 0L
+  halves <- lapply(cells, function(r) {
+    odd <- (seq_along(r) + at) %% 2L == 1L
+    at <<- at + length(r)
+    list(r[odd], r[!odd])
+  })
+  M <- list()
+  st <- lapply(halves, function(hh) vector("list", 2L))
+  for (h in 1:2) {
+    rows <- lapply(halves, `[[`, h)
+    cell <- rep.int(seq_along(rows), lengths(rows))
+    C <- .Call(ffi_centre, X, g, unlist(rows, use.names = FALSE))
+    q <- .Call(ffi_row_scores, C, seq_len(nrow(C)), numeric(d), NULL)$dist
+    M[[h]] <- crossprod(C)
+    # the cells' sums in one product each: C' E, E the cells' indicators
+    E <- matrix(0, nrow(C), length(rows))
+    E[cbind(seq_len(nrow(C)), cell)] <- 1
+    s <- crossprod(C, E)
+    qv <- crossprod(C, E * q)
+    rm(C)
+    for (v in seq_along(rows)) {
+      st[[v]][[h]] <- list(n = lengths(rows)[[v]], s = s[, v],
+                           q1 = sum(q[cell == v]), q2 = sum(q[cell == v]^2),
+                           qv = qv[, v])
+    }
+  }
+  M[[3]] <- M[[1]] + M[[2]]
+  list(g = g, d = d, halves = halves, st = st, M = M)
+}
+
+#' C' C of cell `v`'s halves `hs` (its rows centred on the set's g)
+#' @noRd
+cell_cross <- function(X, mom, v, hs) {
+  r <- unlist(mom$halves[[v]][hs], use.names = FALSE)
+  if (!length(r)) return(matrix(0, mom$d, mom$d))
+  crossprod(.Call(ffi_centre, X, mom$g, r))
+}
+
+#' The covariance moments of one set's rows in every cell but `v` and in
+#' the halves `hs` (1, 2 or both), given Mv = cell v's C' C in those
+#' halves: count n, mean (in X's coordinates), covariance S (divided by
+#' n), trace / n, and r4 = sum of |x - mean|^4, as cov_parts() forms them
+#' from the rows.
+#' @noRd
+fold_stats <- function(mom, v, hs, Mv) {
+  keep <- setdiff(seq_along(mom$st), v)
+  add <- function(field) {
+    Reduce(`+`, lapply(keep, function(c) {
+      Reduce(`+`, lapply(hs, function(h) mom$st[[c]][[h]][[field]]))
+    }))
+  }
+  n <- add("n")
+  s <- add("s")
+  q1 <- add("q1")
+  q2 <- add("q2")
+  qv <- add("qv")
+  m <- s / n
+  kap <- sum(m^2)
+  cv <- .Call(ffi_fold_cov, mom$M[[if (length(hs) == 2L) 3L else hs]], Mv,
+              as.double(n), m)
+  S <- cv$S
+  Mm <- cv$Mm
+  # sum_i (|c_i|^2 - 2 c_i'm + |m|^2)^2 over the rows c_i (about g)
+  r4 <- q2 - 4 * sum(qv * m) + 2 * kap * q1 + 4 * sum(m * Mm) -
+    4 * kap * sum(s * m) + n * kap^2
+  list(n = n, mean = mom$g + m, S = S, tr = q1 / n - kap, r4 = max(0, r4))
+}
+
+#' cov_parts() (primal form) from two sets' fold_stats()
+#' @noRd
+moment_parts <- function(a, b) {
+  list(nx = a$n, ny = b$n, d = nrow(a$S), mx = a$mean, my = b$mean,
+       dual = FALSE, G = NULL, Sx = a$S, Sy = b$S,
+       ff = stats::setNames(.Call(ffi_frob3, a$S, b$S), c("xx", "yy", "xy")),
+       tr = c(x = a$tr, y = b$tr), r4 = c(x = a$r4, y = b$r4))
+}
+
+#' Fold v's fits of the families `fams` from the fold moments `mom` (one a
+#' set), scored on the fold's rows ex of real and ey of generated.
+#' @noRd
+fold_fit <- function(real, generated, mom, v, fams, ex, ey,
+                     call = rlang::caller_env()) {
+  c1 <- v + 1L # the fold's cell (cell 1: the fit rows)
+  # cell v's C' C: each half for stacked's inner fits, else both at once
+  hs <- if ("stacked" %in% fams) list(1L, 2L) else list(1:2)
+  Mv <- lapply(1:2, function(j) {
+    X <- if (j == 1L) real else generated
+    Mj <- lapply(hs, function(h) cell_cross(X, mom[[j]], c1, h))
+    if (length(Mj) == 2L) Mj[[3]] <- Mj[[1]] + Mj[[2]]
+    Mj
+  })
+  out <- list()
+  if (length(setdiff(fams, "stacked"))) {
+    p <- moment_parts(fold_stats(mom[[1]], c1, 1:2, Mv[[1]][[length(Mv[[1]])]]),
+                      fold_stats(mom[[2]], c1, 1:2, Mv[[2]][[length(Mv[[2]])]]))
+    for (fam in intersect(c("linear", "quadratic"), fams)) {
+      f <- if (fam == "linear") fit_linear(p, call = call) else
+        fit_quadratic(p, call = call)
+      out[[fam]] <- list(real = f$score(real, ex), gen = f$score(generated, ey),
+                         settings = fit_settings(f))
+      rm(f)
+    }
+    rm(p)
+  }
+  if ("stacked" %in% fams) {
+    parts <- lapply(1:2, function(h) {
+      moment_parts(fold_stats(mom[[1]], c1, h, Mv[[1]][[h]]),
+                   fold_stats(mom[[2]], c1, h, Mv[[2]][[h]]))
+    })
+    rest <- function(j, h) {
+      unlist(lapply(mom[[j]]$halves[-c1], `[[`, h), use.names = FALSE)
+    }
+    f <- fit_stacked_halves(real, generated, list(rest(1, 1), rest(1, 2)),
+                            list(rest(2, 1), rest(2, 2)), parts = parts,
+                            call = call)
+    rm(parts)
+    out[["stacked"]] <- list(real = f$score(real, ex),
+                             gen = f$score(generated, ey),
+                             settings = fit_settings(f))
+  }
+  out[fams]
+}

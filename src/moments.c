@@ -1,0 +1,86 @@
+#include "prdcurve.h"
+
+/* Covariances of a fold's fit rows from its moments about a set's centre
+ * (R/crossfit.R): M the rows' C'C (d x d, symmetric), n their count, m
+ * their mean about the centre. Columns shared among the engine's threads;
+ * each value is summed in one fixed order, the same whatever their count. */
+
+/* .Call(ffi_fold_cov, M, Mv, n, m): list(S = (M - Mv) / n - m m',
+ * Mm = (M - Mv) m), M and Mv symmetric (so that column j of M - Mv gives
+ * element j of Mm). */
+SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m) {
+  if (!Rf_isReal(M) || !Rf_isMatrix(M) || !Rf_isReal(Mv) ||
+      !Rf_isMatrix(Mv) || !Rf_isReal(m) || !Rf_isReal(n) ||
+      Rf_length(n) != 1)
+    Rf_error("ffi_fold_cov: bad argument types");
+  int d = Rf_nrows(M);
+  if (Rf_ncols(M) != d || Rf_nrows(Mv) != d || Rf_ncols(Mv) != d ||
+      Rf_length(m) != d)
+    Rf_error("ffi_fold_cov: `M`, `Mv` must be d x d and `m` of length d");
+  double nn = REAL_RO(n)[0];
+  SEXP S = PROTECT(Rf_allocMatrix(REALSXP, d, d));
+  SEXP Mm = PROTECT(Rf_allocVector(REALSXP, d));
+  const double *a = REAL_RO(M), *b = REAL_RO(Mv), *mu = REAL_RO(m);
+  double *s = REAL(S), *mm = REAL(Mm);
+  int use = prd_threads_for((int64_t) d * d, prd_threads_get());
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int j = 0; j < d; j++) {
+    size_t off = (size_t) j * d;
+    double acc = 0, mj = mu[j];
+    for (int i = 0; i < d; i++) {
+      double v = a[off + i] - b[off + i];
+      acc += v * mu[i];
+      s[off + i] = v / nn - mu[i] * mj;
+    }
+    mm[j] = acc;
+  }
+  (void) use;
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+  SET_VECTOR_ELT(out, 0, S);
+  SET_VECTOR_ELT(out, 1, Mm);
+  SEXP nm = PROTECT(Rf_allocVector(STRSXP, 2));
+  SET_STRING_ELT(nm, 0, Rf_mkChar("S"));
+  SET_STRING_ELT(nm, 1, Rf_mkChar("Mm"));
+  Rf_setAttrib(out, R_NamesSymbol, nm);
+  UNPROTECT(4);
+  return out;
+}
+
+/* .Call(ffi_frob3, A, B): c(sum(A^2), sum(B^2), sum(A * B)) of two
+ * matrices of one shape, without their squares' copies (column sums, then
+ * the columns in order). */
+SEXP ffi_frob3(SEXP A, SEXP B) {
+  if (!Rf_isReal(A) || !Rf_isReal(B) || Rf_length(A) != Rf_length(B) ||
+      !Rf_isMatrix(A))
+    Rf_error("ffi_frob3: `A` and `B` must be double matrices of one shape");
+  int r = Rf_nrows(A), c = Rf_ncols(A);
+  const double *a = REAL_RO(A), *b = REAL_RO(B);
+  double *col = (double *) R_alloc((size_t) 3 * (c > 0 ? c : 1), sizeof(double));
+  int use = prd_threads_for((int64_t) r * c, prd_threads_get());
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int j = 0; j < c; j++) {
+    size_t off = (size_t) j * r;
+    double xx = 0, yy = 0, xy = 0;
+    for (int i = 0; i < r; i++) {
+      double u = a[off + i], v = b[off + i];
+      xx += u * u;
+      yy += v * v;
+      xy += u * v;
+    }
+    col[3 * (size_t) j] = xx;
+    col[3 * (size_t) j + 1] = yy;
+    col[3 * (size_t) j + 2] = xy;
+  }
+  (void) use;
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
+  double *o = REAL(out);
+  o[0] = o[1] = o[2] = 0;
+  for (int j = 0; j < c; j++)
+    for (int k = 0; k < 3; k++) o[k] += col[3 * (size_t) j + k];
+  UNPROTECT(1);
+  return out;
+}
