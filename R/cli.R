@@ -60,7 +60,8 @@
 #' * `--bandwidth`: the `"kde"` bandwidth, one value or two separated by a
 #'   comma (real, generated); default estimated.
 #' * `--folds K`: cross-fit the fitted families in K folds (`folds` of
-#'   [prd_curve()]); default none.
+#'   [prd_curve()]); default 10 (fewer on small sets), 1 for one fit on
+#'   the fit rows.
 #' * `--replicates R`: half-sample replicates for 90% intervals (`replicates`
 #'   of [prd_curve()] and [manifold_metrics()]); default 0 (none). The
 #'   CSV files then hold the intervals and the printed summary shows them.
@@ -282,7 +283,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
 
   if (!opt$quiet) {
     k <- prd_curve_info(curve)$k
-    # the cross-fitted families' folds (with --folds, or 2 without a split)
+    # the cross-fitted families' folds (10 by default, --folds K)
     folds <- unique(unlist(lapply(prd_curve_info(curve)$details, `[[`,
                                   "folds")))
     cat(sprintf(
@@ -734,8 +735,9 @@ cli_option_list <- function() {
        help = "kde bandwidth, one value or two (B_REAL,B_GEN); default: estimated"),
     mo("--folds", type = "character", metavar = "K",
        help = paste("cross-fit the fitted families (linear, quadratic, stacked,",
-                    "and in tightest) in K folds of the evaluation rows: fits",
-                    "on more rows, K times the fitting time (default: none)")),
+                    "and in tightest) in K folds of the evaluation rows, each",
+                    "fitted on the fit rows and the other folds (default 10,",
+                    "fewer on small sets; 1: one fit on the fit rows)")),
     mo("--replicates", type = "character", metavar = "R",
        help = paste("half-sample replicates for 90% intervals (0 = none,",
                     "default; 50 or more for intervals worth reading)")),
@@ -896,7 +898,7 @@ cli_parse <- function(args) {
            open_min = TRUE, USE.NAMES = FALSE)
   }
   opt$folds <- if (!is.null(o$folds)) {
-    as.integer(cli_number(o$folds, "folds", whole = TRUE, min = 2, max = 100))
+    as.integer(cli_number(o$folds, "folds", whole = TRUE, min = 1, max = 100))
   }
   opt$replicates <- if (is.null(o$replicates)) 0L else
     as.integer(cli_number(o$replicates, "replicates", whole = TRUE, min = 0,

@@ -486,7 +486,7 @@ prd_curve <- function(real, generated, method = "tightest",
   used <- union(setdiff(method, "tightest"),
                 if ("tightest" %in% method) families)
   if (!is.null(folds)) {
-    folds <- check_count(folds, min = 2, max = 100)
+    folds <- check_count(folds, min = 1, max = 100)
     if (!length(intersect(used, fitted_methods))) {
       prd_warn("{.arg folds} is used by the fitted families ({.val {fitted_methods}}) only; it is ignored here.",
                "unused_argument")
@@ -519,7 +519,9 @@ prd_curve <- function(real, generated, method = "tightest",
     if (replicates > 0L) rows <- floor(rows / 2)
     if (rows < 4) families <- setdiff(families, "stacked")
   }
-  if (!is.null(folds)) check_folds_rows(folds, first$splits, replicates)
+  if (length(intersect(used, fitted_methods))) {
+    folds <- resolve_folds(folds, first$splits, replicates)
+  }
   if (is.null(k)) {
     k <- max(1L, min(first$limit, round(sqrt(first$limit + 1))))
   }
@@ -665,12 +667,12 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
     }
     fit_info <- function(meth, extra = list()) {
       fsz <- sizes
-      cross <- (is.null(s$eval) || !is.null(settings$folds)) &&
+      K <- settings$folds
+      cross <- !is.null(K) && K >= 2L &&
         meth %in% c(fitted_methods, "tightest") && length(need_fit)
       if (cross) {
         # K folds of the evaluation rows, each fitted on the fit rows (none
         # without a split) and the other folds: the rows of the smallest fit
-        K <- if (is.null(settings$folds)) 2L else settings$folds
         for (w in c("real", "generated")) {
           ne <- sizes[[paste0("eval_", w)]]
           base <- if (is.null(s$eval)) 0 else sizes[[paste0("fit_", w)]]

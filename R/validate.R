@@ -712,20 +712,35 @@ split_sizes <- function(s) {
     eval_real = length(ev[[1]]), eval_generated = length(ev[[2]]))
 }
 
-#' Every set must give each of the `folds` folds 2 evaluation rows (all
-#' rows without a split), also in the half-samples of the replicates:
-#' checked before any work.
+#' The fitted families' folds: `folds` NULL (default) gives 10, or fewer
+#' where the sets are small (2 evaluation rows a fold), and one fit on the
+#' fit rows (1) when fewer than 2 folds fit with a split; a given K must
+#' give each fold 2 evaluation rows (all rows without a split), also in the
+#' half-samples of the replicates; K = 1 needs a split. Checked before any
+#' work.
 #' @noRd
-check_folds_rows <- function(folds, splits, replicates,
-                             call = rlang::caller_env()) {
+resolve_folds <- function(folds, splits, replicates,
+                          call = rlang::caller_env()) {
   rows <- min(vapply(splits, function(s) {
     z <- split_sizes(s)
     min(z[["eval_real"]], z[["eval_generated"]])
   }, numeric(1)))
+  no_split <- any(vapply(splits, function(s) is.null(s$eval), logical(1)))
   where <- "evaluation rows"
   if (replicates > 0L) {
     rows <- floor(rows / 2)
     where <- "evaluation rows in a half-sample of the replicates"
+  }
+  if (is.null(folds)) {
+    K <- min(10L, as.integer(rows %/% 2))
+    # without a split 2 folds at least (cross_folds() says when too few)
+    return(if (K >= 2L) K else if (no_split) 2L else 1L)
+  }
+  if (folds == 1L && no_split) {
+    prd_abort(c(
+      "{.arg folds} = 1 fits the fitted families on the fit rows alone, and {.code split = 0} leaves none.",
+      "i" = "Use {.arg folds} of 2 or more, or a split."
+    ), "split", call = call)
   }
   if (rows < 2 * folds) {
     prd_abort(c(
@@ -734,7 +749,7 @@ check_folds_rows <- function(folds, splits, replicates,
       "i" = "Use fewer {.arg folds}, more rows or a larger {.arg split}."
     ), "split", call = call)
   }
-  invisible(folds)
+  folds
 }
 
 #' The number of replicates: 0 (none) or a whole number >= 2.

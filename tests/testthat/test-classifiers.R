@@ -113,7 +113,9 @@ test_that("linear and quadratic equal brute-force discriminants (d < n and d > n
     expect_identical(cov_parts(s$x[fx, ], s$y[fy, ])$dual, d == 70)
     lambda <- lambda_grid(25)
     for (meth in c("linear", "quadratic")) {
-      cv <- prd_curve(s$x, s$y, method = meth, split = sp, angles = 25)
+      # folds = 1: one fit on the fit rows
+      cv <- prd_curve(s$x, s$y, method = meth, split = sp, angles = 25,
+                      folds = 1)
       bf <- if (meth == "linear") brute_linear_scores else brute_quadratic_scores
       z <- rbind(s$x[sp$real, ], s$y[sp$generated, ])
       sc <- bf(s$x[fx, ], s$y[fy, ], z)
@@ -250,7 +252,8 @@ test_that("split = 0 cross-fits: no row is scored by a classifier fitted on it",
   lambda <- lambda_grid(15)
   for (meth in c("linear", "quadratic")) {
     set.seed(11)
-    cv <- prd_curve(s$x, s$y, method = meth, split = 0, angles = 15)
+    cv <- prd_curve(s$x, s$y, method = meth, split = 0, angles = 15,
+                    folds = 2)
     set.seed(11)
     px <- sample.int(30)
     py <- sample.int(30)
@@ -285,7 +288,8 @@ test_that("split = 0 cross-fits: no row is scored by a classifier fitted on it",
   insample <- brute_score_curve(f$score(x), f$score(y), lambda_grid(101))
   auc_in <- curve_stats(insample$lambda, insample$precision,
                         insample$recall)[["auc"]]
-  cv <- prd_curve(x, y, method = "quadratic", split = 0, angles = 101)
+  cv <- prd_curve(x, y, method = "quadratic", split = 0, angles = 101,
+                  folds = 2)
   expect_lt(auc_in, 0.8)
   expect_gt(summary(cv)$auc, 0.85)
 })
@@ -329,14 +333,30 @@ test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit
     expect_equal(inf$n_fit_real, 46)
     expect_equal(inf$n_eval_real, 40L)
   }
-  # without a split, folds = 2 is the default cross-fitting, to the bit
+  # the default is 10 folds, to the bit, with a split and without
+  for (sp0 in list(0.5, 0)) {
+    set.seed(13)
+    a <- prd_curve(s$x, s$y, method = "linear", split = sp0, angles = 15)
+    set.seed(13)
+    b <- prd_curve(s$x, s$y, method = "linear", split = sp0, folds = 10,
+                   angles = 15)
+    expect_identical(a, b)
+    expect_identical(prd_curve_info(a)$details[[1]]$folds, 10L)
+  }
+  # fewer on small sets (2 evaluation rows a fold), also in the half-samples
   set.seed(13)
-  a <- prd_curve(s$x, s$y, method = "linear", split = 0, angles = 15)
+  small <- prd_curve(s$x[1:12, ], s$y[1:12, ], method = "linear",
+                     angles = 15)
+  expect_identical(prd_curve_info(small)$details[[1]]$folds, 3L)
+  expect_equal(prd_curve_info(small)$n_fit_real, 10)
   set.seed(13)
-  b <- prd_curve(s$x, s$y, method = "linear", split = 0, folds = 2,
-                 angles = 15)
-  expect_identical(a, b)
-  expect_identical(prd_curve_info(a)$details[[1]]$folds, 2L)
+  rep4 <- prd_curve(s$x, s$y, method = "linear", replicates = 4, angles = 15)
+  expect_identical(prd_curve_info(rep4)$details[[1]]$folds, 7L)
+  # one evaluation row a set with a split: one fit on the fit rows
+  one_fit <- prd_curve(s$x[1:5, ], s$y[1:5, ], method = "linear",
+                       split = list(real = 5, generated = 5), angles = 15)
+  expect_false(prd_curve_info(one_fit)$details[[1]]$cross_fit)
+  expect_null(prd_curve_info(one_fit)$details[[1]]$folds)
   # ... and folds = 3 without a split scores every row out of fold
   set.seed(14)
   c3 <- prd_curve(s$x, s$y, method = "linear", split = 0, folds = 3,
@@ -357,7 +377,7 @@ test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit
 
 test_that("folds: classed errors for bad values and too few rows, a warning where unused", {
   s <- two_sets(60, 3, seed = 7)
-  for (bad in list(1, 2.5, 101, "3", c(2, 3), NA)) {
+  for (bad in list(0, 2.5, 101, "3", c(2, 3), NA)) {
     expect_error(prd_curve(s$x, s$y, method = "linear", folds = bad),
                  "folds", class = "prdcurve_error_input")
   }
@@ -368,6 +388,9 @@ test_that("folds: classed errors for bad values and too few rows, a warning wher
   expect_error(prd_curve(s$x, s$y, method = "linear", folds = 8,
                          replicates = 4),
                "half-sample", class = "prdcurve_error_split")
+  # folds = 1 fits on the fit rows: none without a split
+  expect_error(prd_curve(s$x, s$y, method = "linear", split = 0, folds = 1),
+               "split = 0", class = "prdcurve_error_split")
   expect_warning(cv <- prd_curve(s$x, s$y, method = "knn", folds = 3),
                  "fitted families", class = "prdcurve_warning_unused_argument")
   expect_false(any(vapply(prd_curve_info(cv)$details, function(d) {
@@ -379,10 +402,10 @@ test_that("tightest with one family is the mean of its halves; duplicates change
   s <- two_sets(200, 5, seed = 8)
   set.seed(3)
   one <- prd_curve(s$x, s$y, method = "tightest", families = "linear",
-                   angles = 31)
+                   angles = 31, folds = 1)
   set.seed(3)
   two <- prd_curve(s$x, s$y, method = "tightest",
-                   families = c("linear", "linear"), angles = 31)
+                   families = c("linear", "linear"), angles = 31, folds = 1)
   expect_equal(one$precision, two$precision)
   # by hand: the same split, then the halves of the evaluation rows
   set.seed(3)
@@ -673,7 +696,8 @@ test_that("stacked equals its definition written out with solve() and glm()", {
   }
   f <- fit_stacked(xf, yf)
   expect_equal(f$score(z), scores, tolerance = 1e-8)
-  cv <- prd_curve(s$x, s$y, method = "stacked", split = sp, angles = 25)
+  cv <- prd_curve(s$x, s$y, method = "stacked", split = sp, angles = 25,
+                  folds = 1)
   expect_curve_equal(cv, brute_score_curve(scores[1:20], scores[-(1:20)],
                                            lambda_grid(25)))
   expect_error(suppressWarnings(
@@ -732,7 +756,8 @@ test_that("tightest reports each family's gap between the halves", {
   x <- matrix(rnorm(400 * 3), 200)
   y <- matrix(rnorm(400 * 3, sd = 1.3), 200)
   set.seed(4)
-  cv <- prd_curve(x, y, families = c("linear", "quadratic"), angles = 31)
+  cv <- prd_curve(x, y, families = c("linear", "quadratic"), angles = 31,
+                  folds = 1)
   set.seed(4)
   sp <- resolve_split(0.5, 200, 200)
   hr <- random_halves(100)

@@ -377,7 +377,7 @@ test_that("prd_cli gives classed errors", {
                "--bandwidth", class = "prdcurve_error_input")
   expect_error(run(fx$f_real, fx$f_gen, "--bandwidth", "1,2,3"),
                "--bandwidth", class = "prdcurve_error_input")
-  expect_error(run(fx$f_real, fx$f_gen, "--folds", "1"), "--folds",
+  expect_error(run(fx$f_real, fx$f_gen, "--folds", "0"), "--folds",
                class = "prdcurve_error_input")
   expect_error(run(fx$f_real, fx$f_gen, "--folds", "2.5"), "--folds",
                class = "prdcurve_error_input")
