@@ -375,6 +375,72 @@ test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit
   expect_equal(prd_curve_info(c3)$n_fit_real, 40)
 })
 
+test_that("fold moments give each fold's fit as formed from its rows, far from the origin too", {
+  # the fit rows and 4 folds, each cell in two alternating halves
+  set.seed(21)
+  for (off in c(0, 1e8)) {
+    x <- matrix(rnorm(90 * 6), 90) + off
+    y <- matrix(rnorm(80 * 6, sd = 1.3), 80) + off + 0.5
+    cx <- list(1:30, 31:45, 46:60, 61:75, 76:90)
+    cy <- list(1:20, 21:35, 36:50, 51:65, 66:80)
+    mx <- fold_moments(x, cx)
+    my <- fold_moments(y, cy)
+    # the halves alternate across the cells: 45 and 45 rows of x
+    expect_equal(lengths(lapply(1:2, function(h) {
+      unlist(lapply(mx$halves, `[[`, h))
+    })), c(45, 45))
+    for (v in 2:5) {
+      Mx <- cell_cross(x, mx, v, 1:2)
+      My <- cell_cross(y, my, v, 1:2)
+      p <- moment_parts(fold_stats(mx, v, 1:2, Mx), fold_stats(my, v, 1:2, My))
+      q <- cov_parts(x, y, unlist(cx[-v]), unlist(cy[-v]))
+      tol <- if (off == 0) 1e-10 else 1e-6
+      for (f in c("nx", "ny", "mx", "my", "Sx", "Sy", "ff", "tr", "r4")) {
+        expect_equal(p[[f]], q[[f]], tolerance = tol, info = f)
+      }
+      # the same scores (to 1e-9 of their range) of both families
+      z <- rbind(x[cx[[v]], ], y[cy[[v]], ])
+      for (fit in list(fit_linear, fit_quadratic)) {
+        a <- fit(p)$score(z)
+        b <- fit(q)$score(z)
+        expect_lt(max(abs(a - b)) / diff(range(b)), 1e-7)
+      }
+      # stacked: its inner halves' parts, then the fit as from their rows
+      rest <- function(m, h) unlist(lapply(m$halves[-v], `[[`, h))
+      hx <- list(rest(mx, 1), rest(mx, 2))
+      hy <- list(rest(my, 1), rest(my, 2))
+      parts <- lapply(1:2, function(h) {
+        moment_parts(fold_stats(mx, v, h, cell_cross(x, mx, v, h)),
+                     fold_stats(my, v, h, cell_cross(y, my, v, h)))
+      })
+      a <- fit_stacked_halves(x, y, hx, hy, parts = parts)$score(z)
+      b <- fit_stacked_halves(x, y, hx, hy)$score(z)
+      expect_lt(max(abs(a - b)) / diff(range(b)), 1e-6)
+    }
+  }
+  # through prd_curve(): stacked cross-fitted in 3 folds from the moments
+  # equals the fits formed from each fold's rows
+  s <- two_sets(60, 3, seed = 9)
+  set.seed(5)
+  cv <- prd_curve(s$x, s$y, method = "stacked", folds = 3, angles = 15)
+  set.seed(5)
+  sp <- resolve_split(0.5, 60, 60)
+  fx <- cross_folds(30, 3)
+  fy <- cross_folds(30, 3)
+  mx <- fold_moments(s$x, c(list(sp$fit[[1]]), lapply(fx, function(f) sp$eval[[1]][f])))
+  my <- fold_moments(s$y, c(list(sp$fit[[2]]), lapply(fy, function(f) sp$eval[[2]][f])))
+  sr <- numeric(30)
+  sg <- numeric(30)
+  for (v in 1:3) {
+    rest <- function(m, h) unlist(lapply(m$halves[-(v + 1)], `[[`, h))
+    f <- fit_stacked_halves(s$x, s$y, list(rest(mx, 1), rest(mx, 2)),
+                            list(rest(my, 1), rest(my, 2)))
+    sr[fx[[v]]] <- f$score(s$x, sp$eval[[1]][fx[[v]]])
+    sg[fy[[v]]] <- f$score(s$y, sp$eval[[2]][fy[[v]]])
+  }
+  expect_curve_equal(cv, brute_score_curve(sr, sg, lambda_grid(15)))
+})
+
 test_that("folds: classed errors for bad values and too few rows, a warning where unused", {
   s <- two_sets(60, 3, seed = 7)
   for (bad in list(0, 2.5, 101, "3", c(2, 3), NA)) {
