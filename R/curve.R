@@ -206,15 +206,20 @@
 #'   (`prdcurve_warning_small_sample`).
 #'
 #' The fitted families never score their own fit rows (a classifier scored
-#' on its fit rows overfits and its curve drops below the truth): with
-#' `split = 0` they **cross-fit**: each set is cut at random into two folds
-#' and each fold is scored by the classifiers fitted on the other fold of
-#' both sets (`details$cross_fit`; `n_fit_*` are then the fold sizes).
-#' With `folds = K` the evaluation rows (every row with `split = 0`) are
-#' cut into K folds, and each fold is scored by the classifiers fitted on
-#' the fit rows and the other K - 1 folds: a fit on more rows, for K fits
-#' (`details$folds`; `n_fit_*` the rows of the smallest fit). The neighbour
-#' families are not affected.
+#' on its fit rows overfits and its curve drops below the truth). They
+#' **cross-fit**: the evaluation rows of each set (every row with `split =
+#' 0`) are cut at random into K = `folds` folds (10 by default), and each
+#' fold is scored by the classifiers fitted on the fit rows and the other K
+#' - 1 folds of both sets; the K fits' scores make one curve
+#' (`details$cross_fit`, `details$folds`; `n_fit_*` the rows of the
+#' smallest fit). At split 0.5 and K = 10 each fit sees 95% of the rows
+#' instead of half, which in high dimension is what limits the curve (see
+#' "Where each family is loose"). The covariances of the K fits come from
+#' each fold's moments, formed once (a fold's covariance is the total less
+#' its own), so the K fits cost about two covariances of all rows and K
+#' Cholesky factors. `folds = 1` fits once on the fit rows (the default
+#' of prdcurve 0.5.7 and earlier, with two folds when `split = 0`). The
+#' neighbour families are not affected.
 #' Covariances are factorised with `chol()` of the d x d matrix, or of the
 #' Gram matrix of the fit rows when d exceeds their number (Woodbury), so
 #' they cost \eqn{O(n d \min(n, d))} through R's BLAS. Their curves carry

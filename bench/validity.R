@@ -45,7 +45,8 @@
 #   --report FILE.rds[,FILE2.rds]      tables (and --write) from saved runs
 #   --truth-n 1e6             Monte Carlo draws of the radial truths
 #   --folds K                 prd_curve(folds = K): the fitted families
-#                             cross-fitted in K folds (default: not)
+#                             cross-fitted in K folds (default: the
+#                             package's, 10; 1: one fit on the fit rows)
 #   --no-manifold             no manifold_metrics() in the coverage part
 #   --save-replicates DIR     coverage part: every curve's replicate values, a file
 #                             per task (for bench/interval-rules.R)
@@ -617,7 +618,8 @@ write_results <- function(run, acc, rk, st, cov, cmpt, path = results_path) {
     paste0("Grid: ", grid_line, "; families ", paste0("`", unique(acc$method), "`", collapse = ", "),
            ". ", length(unique(acc$scenario)), " scenarios in three calls per ",
            "(d, n, repeat), one per real distribution (`prdcurve:::validity_scenarios()`). ",
-           "Defaults, split 0.5, no replicates. AUC error = estimate - truth; ",
+           "Defaults (the fitted families cross-fitted in 10 folds, unless the command ",
+           "sets `--folds`), split 0.5, no replicates. AUC error = estimate - truth; ",
            "ranking: every pair of models of one call whose true AUCs differ by more ",
            "than 0.01 agrees when the estimated AUCs are in the true order."),
     "",
