@@ -241,7 +241,9 @@
 #'
 #' @section Where each family is loose:
 #' Measured against the exact curves (one draw of 2,000 points per set,
-#' default settings, split 0.5; true AUC from [prd_truth_gaussian()] or the
+#' default settings, split 0.5; the fitted families and `"tightest"` in a
+#' draw of their own with the default 10 folds and with `folds = 1`;
+#' true AUC from [prd_truth_gaussian()] or the
 #' chi-square law of \eqn{\|z\|^2}): N(0, I) against N(2 e1, I) (true AUC
 #' 0.258), N(0, 1.2^2 I) (0.669 at d = 16, 0.007 at d = 256, 0.000 at d =
 #' 1,024) and N(0, 0.8^2 I) (0.561, 0.001, 0.000).
@@ -254,16 +256,21 @@
 #' * `"ipr"`: mean shift 0.35 / 0.66 / 0.85; dispersion 0.08 at d >= 256.
 #' * `"coverage"`: mean shift 0.28 / 0.48 / 0.72; dispersion 0.90 / 1.00
 #'   at d = 256 / 1,024.
-#' * `"linear"`: mean shift 0.26 / 0.29 / 0.35 (the estimated direction is
-#'   off by \eqn{\cos^2 = \delta^2 / (\delta^2 + d (1/n_{X_f} +
-#'   1/n_{Y_f}))}); blind to dispersion (0.94 to 0.98 at every d).
-#' * `"quadratic"`: mean shift as `"linear"`; dispersion 0.67 / 0.004 /
-#'   0.000 (1.2) and 0.52 / 0.001 / 0.000 (0.8); misses what is not in
+#' * `"linear"` (default 10 folds; one draw): mean shift 0.25 / 0.27 /
+#'   0.31 (one fit on the fit rows, `folds = 1`: 0.26 / 0.26 / 0.38; the
+#'   estimated direction is off by \eqn{\cos^2 = \delta^2 / (\delta^2 + d
+#'   (1/n_{X_f} + 1/n_{Y_f}))}, \eqn{n_{X_f}}, \eqn{n_{Y_f}} the rows it is
+#'   fitted on); blind to dispersion (0.96 to 0.99 at every d).
+#' * `"quadratic"`: mean shift as `"linear"`; dispersion 0.66 / 0.004 /
+#'   0.000 (1.2) and 0.51 / 0.001 / 0.000 (0.8); misses what is not in
 #'   the first two moments (a collapsed model of 50 points plus noise at
 #'   d = 16: 0.37 against a true AUC near 0).
-#' * `"tightest"`: mean shift 0.25 / 0.28 / 0.34, dispersion within 0.01 of
-#'   the truth at d >= 256; 0.66 and 0.51 at d = 16. With 5,000 points per
-#'   set: mean shift 0.255 / 0.259 / 0.286 at d = 16 / 256 / 1,024.
+#' * `"tightest"`: mean shift 0.24 / 0.26 / 0.30 (one fit: 0.26 / 0.26 /
+#'   0.37), dispersion within 0.01 of the truth at d >= 256; 0.65 and 0.50
+#'   at d = 16 (0.63 and 0.54 with one fit: the envelope's minimum on
+#'   1,000 evaluation rows per set is optimistic, see below). With 5,000
+#'   points per set (one fit) mean shift 0.255 / 0.259 / 0.286 at d = 16 /
+#'   256 / 1,024.
 #' * `"stacked"` (5,000 points per set): a Student t model with 5 degrees
 #'   of freedom and the real covariance, true AUC 0.618 / 0.339 / 0.174 /
 #'   0.087 / 0.061 at d = 16 / 64 / 256 / 1,024 / 2,048, gives 0.60 to
@@ -284,19 +291,21 @@
 #' 0.17 above the truth (0.012 / 0.042 / 0.075 with 20,000 points per
 #' set). An estimated curve reads its classifier on finite evaluation rows
 #' with an optimistic minimum over thresholds (below), so it can lie
-#' somewhat lower: at 5,000 points per set and d = 2,048 `"tightest"`
-#' reads the isotropic shifts of 1 0.13 and 0.15 above the truth, the
-#' anisotropic one (covariance estimated too) 0.21 above. **More fit rows
-#' (`folds`)** move this limit: with `folds = 10` the fitted families fit
-#' on 4,750 rows per set instead of 2,500, and in the validity suite at
-#' 5,000 points per set (3 repeats, the same draws with and without)
-#' `"tightest"` is within 0.086 / 0.131 of the true AUC in every scenario
-#' at d = 1,024 / 2,048 (0.145 / 0.233 without), with a mean absolute
-#' error of 0.031 / 0.049 (0.050 / 0.074), and within 0.028 at d = 256
-#' (0.037); at 1,000 points per set and d = 256 within 0.066 (0.128). At
-#' d <= 64 it is no closer (mean error 0.010 against 0.007 at d = 64,
-#' 0.026 against 0.022 at d = 16 with 1,000 points per set). It took 41 s instead of 7.1 s at 10,000 points
-#' per set and d = 2,048 (`bench/classifiers.R --folds 10`). The validity
+#' somewhat lower: at 5,000 points per set and d = 2,048, with one fit on
+#' the fit rows (`folds = 1`), `"tightest"` read the isotropic shifts of 1
+#' 0.13 and 0.15 above the truth, the anisotropic one (covariance
+#' estimated too) 0.21 above. **More fit rows** move this limit, and the
+#' default takes them: with `folds = 10` the fitted families fit on 4,750
+#' rows per set instead of 2,500. In the validity suite's shipped run at
+#' 5,000 points per set (the same draws) `"tightest"` is within 0.094 /
+#' 0.138 of the true AUC in every scenario at d = 1,024 / 2,048 (0.144 /
+#' 0.229 with one fit), with a mean absolute error of 0.034 / 0.045
+#' (0.052 / 0.071), and within 0.026 at d = 256 (0.045); at 1,000 points
+#' per set and d = 256 within 0.061 (0.132). At d <= 64, where the fit
+#' does not limit the curve, it is slightly looser (mean error 0.013
+#' against 0.011 at d = 64): the ten fits' scores are pooled into one
+#' curve. The ten fits took about three times as long as one at 10,000
+#' points per set and d = 2,048 (see `families`). The validity
 #' suite at 20,000 points per set: `"tightest"` within 0.024 / 0.044 /
 #' 0.083 of the true AUC in every scenario at d <= 256 / 1,024 / 2,048
 #' (mean error 0.006 / 0.018 / 0.031), the worst case the anisotropic
@@ -380,23 +389,24 @@
 #'   `"knn"` alone 2.6 s, `"linear"` 0.9 s, `"quadratic"` 2.3 s and
 #'   `"stacked"` 1.4 s (the four neighbour families share one engine call;
 #'   `bench/classifiers.R`, `bench/results.md`).
-#' @param folds `NULL` (default) or a whole number K in 2 to 100: the
+#' @param folds `NULL` (default) or a whole number K in 1 to 100: the
 #'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`, and in
 #'   `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
 #'   on the fit rows and the other folds' evaluation rows (see the section
-#'   "Fitted families and the combined curve"). With split 0.5 and K = 10
-#'   they fit on 95% of the rows instead of half, which brings the curve
-#'   closer to the truth where the fit is what limits it, in high
-#'   dimension (section "Where
-#'   each family is loose": at d = 2,048 and 5,000 points per set the
-#'   suite's worst error of `"tightest"` falls from 0.233 to 0.131). The
-#'   fits take K times as long or more (K fits, each on more rows): at
-#'   10,000 points per set and d = 2,048 `"linear"` 13.8 s instead of
-#'   0.9 s, the default `"tightest"` 41 s instead of 7.1 s. Each fold
-#'   needs 2 evaluation rows per set (also in the replicates'
-#'   half-samples), else `prdcurve_error_split`; ignored, with
+#'   "Fitted families and the combined curve"). `NULL` is K = 10, or fewer
+#'   where a fold would hold fewer than 2 evaluation rows per set (also in
+#'   the replicates' half-samples), and 1 when not even 2 folds fit with a
+#'   split. With split 0.5 and K = 10 they fit on 95% of the rows instead
+#'   of half, which brings the curve closer to the truth where the fit is
+#'   what limits it, in high dimension (section "Where each family is
+#'   loose": at d = 2,048 and 5,000 points per set the suite's worst error
+#'   of `"tightest"` is 0.138, 0.229 with one fit). `folds = 1` fits once
+#'   on the fit rows (faster: at 10,000 points per set and d = 2,048 the
+#'   default `"tightest"` takes about a third of the time; not with
+#'   `split = 0`, which leaves no fit rows: `prdcurve_error_split`). A
+#'   given K needs 2 evaluation rows per set in each fold (also in the
+#'   half-samples), else `prdcurve_error_split`; `folds` is ignored, with
 #'   `prdcurve_warning_unused_argument`, when no fitted family is used.
-#'   `NULL` with `split = 0` is K = 2.
 #' @return A `prd_curve`: a tibble with one row per model, method, `k` and
 #'   \eqn{\lambda}, columns `model` (the generated set's name;
 #'   `"generated"` for a single set), `method`, `k`, `lambda` (0, the grid,
@@ -419,7 +429,8 @@
 #'   fewer than 4 rows per set to cross-fit `"linear"`, `"quadratic"` or
 #'   `"stacked"` with `split = 0`, or fewer than 4 fit rows per set for
 #'   `"stacked"`; fewer than 2 evaluation rows per set for
-#'   `"tightest"`, or than 2 per fold with `folds`),
+#'   `"tightest"`, or than 2 per fold with a given `folds`; `folds = 1`
+#'   with `split = 0`),
 #'   `prdcurve_error_replicates`. Warnings (class `prdcurve_warning_*`):
 #'   `id_column`, `transposed` (fewer rows than columns), `scale`
 #'   (very different column scales), `collapsed` (all real rows equal),
