@@ -385,10 +385,12 @@
 #' @param families For `"tightest"`: the families it combines (default
 #'   `"linear"`, `"quadratic"`, `"stacked"`, `"knn"`, `"kde"`, `"ipr"`,
 #'   `"coverage"`). Each costs its own time: at 10,000 rows per set and
-#'   d = 2,048 on 2 cores the default took 7.3 s and 1.3 GiB at its peak,
-#'   `"knn"` alone 2.6 s, `"linear"` 0.9 s, `"quadratic"` 2.3 s and
-#'   `"stacked"` 1.4 s (the four neighbour families share one engine call;
-#'   `bench/classifiers.R`, `bench/results.md`).
+#'   d = 2,048 on 2 cores the default took 22.8 s and 1.8 GiB at its peak
+#'   (7.0 s and 1.3 GiB with `folds = 1`), `"knn"` alone 2.4 s,
+#'   `"linear"` 4.6 s (0.9 s with `folds = 1`), `"quadratic"` 9.2 s (2.3
+#'   s) and `"stacked"` 10.5 s (1.3 s): the fitted families' ten folds each
+#'   need their own Cholesky factors (the four neighbour families share
+#'   one engine call; `bench/classifiers.R`, `bench/results.md`).
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the
 #'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`, and in
 #'   `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
