@@ -207,10 +207,10 @@
 #'
 #' The fitted families never score their own fit rows (a classifier scored
 #' on its fit rows overfits and its curve drops below the truth). They
-#' **cross-fit**: the evaluation rows of each set (every row with `split =
-#' 0`) are cut at random into K = `folds` folds (10 by default), and each
-#' fold is scored by the classifiers fitted on the fit rows and the other K
-#' - 1 folds of both sets; the K fits' scores make one curve
+#' **cross-fit**: the evaluation rows of each set (every row with
+#' `split = 0`) are cut at random into K = `folds` folds (10 by default),
+#' and each fold is scored by the classifiers fitted on the fit rows and
+#' the other K - 1 folds of both sets; the K fits' scores make one curve
 #' (`details$cross_fit`, `details$folds`; `n_fit_*` the rows of the
 #' smallest fit). At split 0.5 and K = 10 each fit sees 95% of the rows
 #' instead of half, which in high dimension is what limits the curve (see
@@ -387,8 +387,8 @@
 #'   `"coverage"`). Each costs its own time: at 10,000 rows per set and
 #'   d = 2,048 on 2 cores the default took 22.8 s and 1.8 GiB at its peak
 #'   (7.0 s and 1.3 GiB with `folds = 1`), `"knn"` alone 2.4 s,
-#'   `"linear"` 4.6 s (0.9 s with `folds = 1`), `"quadratic"` 9.2 s (2.3
-#'   s) and `"stacked"` 10.5 s (1.3 s): the fitted families' ten folds each
+#'   `"linear"` 4.6 s (0.9 s with `folds = 1`), `"quadratic"` 9.2 s
+#'   (2.3 s) and `"stacked"` 10.5 s (1.3 s): the fitted families' ten folds each
 #'   need their own Cholesky factors (the four neighbour families share
 #'   one engine call; `bench/classifiers.R`, `bench/results.md`).
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the
