@@ -37,14 +37,8 @@ SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m) {
     mm[j] = acc;
   }
   (void) use;
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
-  SET_VECTOR_ELT(out, 0, S);
-  SET_VECTOR_ELT(out, 1, Mm);
-  SEXP nm = PROTECT(Rf_allocVector(STRSXP, 2));
-  SET_STRING_ELT(nm, 0, Rf_mkChar("S"));
-  SET_STRING_ELT(nm, 1, Rf_mkChar("Mm"));
-  Rf_setAttrib(out, R_NamesSymbol, nm);
-  UNPROTECT(4);
+  SEXP out = prd_named_pair(S, "S", Mm, "Mm");
+  UNPROTECT(2);
   return out;
 }
 

@@ -222,14 +222,20 @@ SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w) {
   prd_row_scores(REAL_RO(x), n, d, r, m, REAL_RO(centre),
                  Rf_isNull(w) ? NULL : REAL_RO(w), REAL(dist),
                  Rf_isNull(w) ? NULL : REAL(proj));
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
-  SET_VECTOR_ELT(out, 0, dist);
-  SET_VECTOR_ELT(out, 1, proj);
-  SEXP nm = PROTECT(Rf_allocVector(STRSXP, 2));
-  SET_STRING_ELT(nm, 0, Rf_mkChar("dist"));
-  SET_STRING_ELT(nm, 1, Rf_mkChar("proj"));
-  Rf_setAttrib(out, R_NamesSymbol, nm);
-  UNPROTECT(4);
+  SEXP out = prd_named_pair(dist, "dist", proj, "proj");
+  UNPROTECT(2);
+  return out;
+}
+
+/* list(<na> = a, <nb> = b) (a and b protected while the list is made) */
+SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb) {
+  PROTECT(a);
+  PROTECT(b);
+  const char *names[] = {na, nb, ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, a);
+  SET_VECTOR_ELT(out, 1, b);
+  UNPROTECT(3);
   return out;
 }
 
