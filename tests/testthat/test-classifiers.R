@@ -345,16 +345,17 @@ test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit
   }
   # fewer on small sets (2 evaluation rows a fold), also in the half-samples
   set.seed(13)
-  small <- prd_curve(s$x[1:12, ], s$y[1:12, ], method = "linear",
-                     angles = 15)
+  small <- quiet_traps(prd_curve(s$x[1:12, ], s$y[1:12, ],
+                                 method = "linear", angles = 15))
   expect_identical(prd_curve_info(small)$details[[1]]$folds, 3L)
   expect_equal(prd_curve_info(small)$n_fit_real, 10)
   set.seed(13)
   rep4 <- prd_curve(s$x, s$y, method = "linear", replicates = 4, angles = 15)
   expect_identical(prd_curve_info(rep4)$details[[1]]$folds, 7L)
   # one evaluation row a set with a split: one fit on the fit rows
-  one_fit <- prd_curve(s$x[1:5, ], s$y[1:5, ], method = "linear",
-                       split = list(real = 5, generated = 5), angles = 15)
+  one_fit <- quiet_traps(prd_curve(s$x[1:5, ], s$y[1:5, ],
+                                   method = "linear", angles = 15,
+                                   split = list(real = 5, generated = 5)))
   expect_false(prd_curve_info(one_fit)$details[[1]]$cross_fit)
   expect_null(prd_curve_info(one_fit)$details[[1]]$folds)
   # ... and folds = 3 without a split scores every row out of fold
