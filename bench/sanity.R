@@ -15,6 +15,9 @@
 #                  separately), e.g. "knn,kde,ipr,coverage;tightest"
 #                  (default: every method the installed package offers, in
 #                  one call);
+#   --folds K      prd_curve(folds = K) for the curves (default: the
+#                  package's, 10; use a cache of its own: the cache is keyed
+#                  by check, repeat and families, not by K);
 #   --threads T    engine threads (default 1: on a shared machine one
 #                  thread per process is faster than two contended ones);
 #   --parts P      "scalar", "curves" or "scalar,curves" (default);
@@ -613,7 +616,10 @@ curve_block <- function(b, families, seed) {
   out <- lapply(split(names(b$gens), sizes), function(ms) {
     set.seed(seed)
     cv <- suppressWarnings(prd_curve(b$real, b$gens[ms], method = families,
-                                     standardize = "real"))
+                                     standardize = "real",
+                                     folds = if (nzchar(opt("folds", ""))) {
+                                       as.integer(opt("folds", ""))
+                                     }))
     s <- curve_summaries(cv)
     rbind(
       data.frame(model = s$model, metric = paste0(s$method, ":auc"), value = s$auc),
