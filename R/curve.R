@@ -382,14 +382,16 @@
 #' @param id A column of data-frame inputs that identifies samples; it is
 #'   not a feature (per-sample functions carry it to their output).
 #' @param standardize `"none"` (default) or `"real"`: centre and scale
-#'   every column by the real set's mean and standard deviation (all sets
-#'   the same way). Euclidean distances are not scale-free: use it when
-#'   columns have different units. The real rows set the scale, so they
-#'   are then not quite distributed as the generated ones, and a strong
-#'   classifier can see it where the data are nearly degenerate: two
-#'   samples of one uniform law on a sphere surface in d = 128 (1,000
-#'   points per set) read `"stacked"` AUC 0.951 standardized, 0.991 not
-#'   (`bench/results.md`, section on the sanity checks).
+#'   every column by the mean and standard deviation of the real set's fit
+#'   rows (all rows with `split = 0`), every set the same way. Euclidean
+#'   distances are not scale-free: use it when columns have different
+#'   units. Only the fit rows set the scale so that the evaluation rows of
+#'   the two sets stay comparable: with the scale from every real row, the
+#'   rows that set it are not distributed as the generated ones, and a
+#'   strong classifier sees that where the data are nearly degenerate (two
+#'   samples of one uniform law on a sphere surface in d = 128, 1,000
+#'   points per set, read `"stacked"` AUC 0.951 with the scale from every
+#'   real row, 0.991 unscaled; `bench/results.md`, the sanity checks).
 #' @param families For `"tightest"`: the families it combines (default
 #'   `"linear"`, `"quadratic"`, `"stacked"`, `"knn"`, `"kde"`, `"ipr"`,
 #'   `"coverage"`). Each costs its own time: at 10,000 rows per set and
@@ -493,7 +495,8 @@ prd_curve <- function(real, generated, method = "tightest",
                       id = NULL, standardize = c("none", "real"),
                       families = NULL, folds = NULL) {
   sets <- prepare_samples(real, generated, rlang::enquo(features),
-                          rlang::enquo(id), standardize)
+                          rlang::enquo(id), standardize,
+                          standardize_later = TRUE)
   method <- check_methods(method, curve_methods)
   closed <- check_flag(closed)
   angles <- check_angles(angles)
@@ -536,6 +539,11 @@ prd_curve <- function(real, generated, method = "tightest",
     list(splits = sp, limit = limit)
   }
   first <- est(sets$real, sets$generated)
+  if (identical(sets$standardize, "real")) {
+    # the scale from the real fit rows only (all rows without a split)
+    s1 <- first$splits[[1]]
+    sets <- standardize_sets(sets, if (!is.null(s1$eval)) s1$fit[[1]])
+  }
   if (default_families) {
     # "stacked" needs 4 fit rows per set (two folds of 2), also in the
     # cross-fitted folds (split = 0) and the half-samples (replicates); on

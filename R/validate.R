@@ -287,13 +287,16 @@ all_rows_equal <- function(x) {
 #' `generated` is one sample set, a named list of them, or a data frame
 #' grouped by a model column (dplyr::group_by()); grouping columns are not
 #' features. `standardize = "real"` centres and scales every column by the
-#' real set's mean and standard deviation (all sets the same way).
+#' real set's mean and standard deviation (all sets the same way); with
+#' `standardize_later` the sets are returned as they are, with element
+#' `standardize = "real"`, for standardize_sets() once the split is known.
 #' @return list(real = matrix, generated = named list of matrices); each
 #'   matrix carries its ids in attribute "ids".
 #' @noRd
 prepare_samples <- function(real, generated, features = NULL, id = NULL,
                             standardize = "none", allow_constant = FALSE,
-                            real_arg = "real", generated_arg = "generated",
+                            standardize_later = FALSE, real_arg = "real",
+                            generated_arg = "generated",
                             call = rlang::caller_env()) {
   standardize <- check_choice(standardize, c("none", "real"),
                               arg = "standardize", call = call)
@@ -323,21 +326,39 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     keys <- lapply(c(list(real = real), gen), row_keys)
     warn_copies(real, gen, generated_arg, keys)
   }
+  out <- list(real = real, generated = gen, keys = keys)
   if (standardize == "real") {
-    mu <- colMeans(real)
-    sdv <- sqrt(pmax(colMeans(real^2) - mu^2, 0) * nrow(real) /
-                  (nrow(real) - 1))
-    sdv[sdv == 0] <- 1
-    scale_set <- function(m) {
-      ids <- attr(m, "ids")
-      out <- sweep(sweep(m, 2L, mu), 2L, sdv, "/")
-      attr(out, "ids") <- ids
-      out
-    }
-    real <- scale_set(real)
-    gen <- lapply(gen, scale_set)
+    if (standardize_later) return(c(out, list(standardize = "real")))
+    out <- standardize_sets(out)
   }
-  list(real = real, generated = gen, keys = keys)
+  out
+}
+
+#' Centre and scale every column of every set of prepare_samples()'s list
+#' by the mean and standard deviation of the real set's rows `rows` (NULL:
+#' all of them). prd_curve() passes the real fit rows of its split: the
+#' evaluation rows of both sets then take no part in the scale, so two
+#' samples of one law stay two samples of one law after the scaling (with
+#' the scale from every real row, the real rows that set it are not
+#' distributed as the generated ones, which a strong classifier can see).
+#' @noRd
+standardize_sets <- function(sets, rows = NULL) {
+  X <- if (is.null(rows)) sets$real else sets$real[rows, , drop = FALSE]
+  mu <- colMeans(X)
+  sdv <- if (nrow(X) > 1L) {
+    sqrt(pmax(colMeans(X^2) - mu^2, 0) * nrow(X) / (nrow(X) - 1))
+  } else rep(0, ncol(X))
+  sdv[!(sdv > 0)] <- 1
+  scale_set <- function(m) {
+    ids <- attr(m, "ids")
+    out <- sweep(sweep(m, 2L, mu), 2L, sdv, "/")
+    attr(out, "ids") <- ids
+    out
+  }
+  sets$real <- scale_set(sets$real)
+  sets$generated <- lapply(sets$generated, scale_set)
+  sets$standardize <- NULL
+  sets
 }
 
 #' Split `generated` into a named list of sample sets

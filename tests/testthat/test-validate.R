@@ -260,19 +260,53 @@ test_that("suspicious inputs give classed warnings that can be silenced", {
   expect_no_warning(prd_curve(inc, inc2, method = "knn", angles = 5))
 })
 
-test_that("standardize = 'real' scales every set by the real set's moments", {
+test_that("standardize = 'real' scales every set by the real fit rows' moments", {
   set.seed(16)
   real <- cbind(matrix(rnorm(80 * 3), ncol = 3), rnorm(80, 1e4, 1e3))
   gen <- cbind(matrix(rnorm(70 * 3, 0.5), ncol = 3), rnorm(70, 1e4, 1e3))
-  mu <- colMeans(real)
-  sdv <- apply(real, 2, sd)
-  set.seed(2)
+  # a split given as rows: the real fit rows are 31..80
+  sp <- list(real = 1:30, generated = 1:25)
+  fit <- real[31:80, ]
+  mu <- colMeans(fit)
+  sdv <- apply(fit, 2, sd)
   a <- suppressWarnings(prd_curve(real, gen, method = "knn", angles = 11,
-                                  standardize = "real"))
-  set.seed(2)
+                                  split = sp, standardize = "real"))
   b <- prd_curve(scale(real, mu, sdv), scale(gen, mu, sdv), method = "knn",
-                 angles = 11)
+                 angles = 11, split = sp)
   expect_equal(a$precision, b$precision, tolerance = 1e-12)
+  # not the moments of every real row (they give another curve here); the
+  # linear family's folds are drawn from R's RNG
+  set.seed(3)
+  c0 <- prd_curve(scale(real, colMeans(real), apply(real, 2, sd)),
+                  scale(gen, colMeans(real), apply(real, 2, sd)),
+                  method = "linear", angles = 11, split = sp)
+  set.seed(3)
+  a1 <- suppressWarnings(prd_curve(real, gen, method = "linear", angles = 11,
+                                   split = sp, standardize = "real"))
+  set.seed(3)
+  b1 <- prd_curve(scale(real, mu, sdv), scale(gen, mu, sdv),
+                  method = "linear", angles = 11, split = sp)
+  expect_equal(a1$precision, b1$precision, tolerance = 1e-12)
+  expect_gt(max(abs(a1$precision - c0$precision)), 1e-6)
+  # a fraction: the split's own fit rows, drawn before the scaling
+  set.seed(2)
+  a2 <- suppressWarnings(prd_curve(real, gen, method = "knn", angles = 11,
+                                   standardize = "real"))
+  set.seed(2)
+  s2 <- prdcurve:::resolve_model_splits(0.5, real, list(generated = gen))
+  f2 <- real[s2[[1]]$fit[[1]], ]
+  set.seed(2)
+  b2 <- prd_curve(scale(real, colMeans(f2), apply(f2, 2, sd)),
+                  scale(gen, colMeans(f2), apply(f2, 2, sd)), method = "knn",
+                  angles = 11)
+  expect_equal(a2$precision, b2$precision, tolerance = 1e-12)
+  # without a split, every real row
+  a3 <- suppressWarnings(prd_curve(real, gen, method = "knn", angles = 11,
+                                   split = 0, standardize = "real"))
+  b3 <- prd_curve(scale(real, colMeans(real), apply(real, 2, sd)),
+                  scale(gen, colMeans(real), apply(real, 2, sd)),
+                  method = "knn", angles = 11, split = 0)
+  expect_equal(a3$precision, b3$precision, tolerance = 1e-12)
   expect_error(prd_curve(real, gen, standardize = "both"),
                class = "prdcurve_error_input")
 })
