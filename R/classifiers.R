@@ -112,7 +112,9 @@ cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
     M <- a * p$Sx + b * p$Sy
     diag(M) <- diag(M) + c
     R <- tryCatch(chol(M), error = fail)
+    rm(M)
     return(list(
+      factor = R,
       inverse = function() chol2inv(R),
       quad = function(V) colSums(backsolve(R, t(V), transpose = TRUE)^2),
       solve = function(v) backsolve(R, backsolve(R, v, transpose = TRUE)),
@@ -182,9 +184,13 @@ fit_settings <- function(f) f[setdiff(names(f), c("score", "w", "centre"))]
 #' set's own trace, T_k = (m_k / m_p) S_p (so that a change of dispersion
 #' survives the pooling), with intensity lambda_k = min(1, noise(S_k) /
 #' ||S_k - T_k||^2); then toward m_k I with the Ledoit-Wolf intensity of
-#' the blend. Score log q(z) - log p(z) up to a constant.
+#' the blend. Score log q(z) - log p(z) up to a constant. `n_score`: how
+#' many rows the fit will score; fewer than 1.5 d (a fold's rows) are
+#' scored by two triangular solves per row, which spares the two d x d
+#' inverses of the one quadratic form (at d = 2,048 the inverses take as
+#' long as scoring 2,000 rows).
 #' @noRd
-fit_quadratic <- function(p, call = rlang::caller_env()) {
+fit_quadratic <- function(p, n_score = Inf, call = rlang::caller_env()) {
   n <- p$nx + p$ny
   a0 <- p$nx / n
   b0 <- p$ny / n
@@ -221,6 +227,16 @@ fit_quadratic <- function(p, call = rlang::caller_env()) {
   }
   fx <- one("x")
   fy <- one("y")
+  if (!p$dual && n_score < 1.5 * p$d) {
+    ctr <- (p$mx + p$my) / 2
+    return(list(
+      score = quadratic_solve_score(fx$sol$factor, fy$sol$factor,
+                                    p$mx - ctr, p$my - ctr, ctr,
+                                    0.5 * (fx$sol$logdet - fy$sol$logdet)),
+      pooling = c(real = fx$pooling, generated = fy$pooling),
+      shrinkage = c(real = fx$shrinkage, generated = fy$shrinkage)
+    ))
+  }
   if (!p$dual) {
     # one quadratic form: s(z) = u' D u / 2 - u' h + const in u = z - c,
     # D = Sigma_X^-1 - Sigma_Y^-1, h = Sigma_X^-1 (mu_X - c) - Sigma_Y^-1
@@ -283,6 +299,28 @@ quadratic_score <- function(D, h, ctr, const) {
   }
 }
 
+#' The same score as quadratic_score(), (|R_X^-T (u - m_X)|^2 - |R_Y^-T (u
+#' - m_Y)|^2) / 2 + const with u = z - ctr, m_k = mu_k - ctr, from the
+#' Cholesky factors R_k of the two covariances (two triangular solves per
+#' row); a function that keeps only the factors, means, ctr and const.
+#' @noRd
+quadratic_solve_score <- function(Rx, Ry, mx, my, ctr, const) {
+  force(Rx)
+  force(Ry)
+  force(mx)
+  force(my)
+  force(ctr)
+  force(const)
+  function(Z, rows = NULL) {
+    if (!is.double(Z)) storage.mode(Z) <- "double"
+    U <- .Call(ffi_centre, Z, ctr, if (!is.null(rows)) as.integer(rows))
+    q <- function(R, m) {
+      colSums(backsolve(R, t(U) - m, transpose = TRUE)^2)
+    }
+    0.5 * (q(Rx, mx) - q(Ry, my)) + const
+  }
+}
+
 #' Fit the stacked classifier (SPEC.md section 7): a logistic regression
 #' on natural cubic splines of three features, the linear discriminant's
 #' score and log |z - mu_X|^2, log |z - mu_Y|^2, so that a log-likelihood
@@ -316,33 +354,36 @@ fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
 
 #' The stacked classifier on given inner folds: hx, hy the two folds of
 #' each set's fit rows; `parts` NULL (each fold's cov_parts() formed here)
-#' or the two folds' covariance parts (from fold moments, crossfit.R).
+#' or the two folds' covariance parts (from fold moments, crossfit.R);
+#' `lins` the two folds' discriminants (stacked_linear()) when formed
+#' already; `features` NULL (the features formed from the rows, one pass
+#' per row and centre) or a function(v, set, rows) giving the n x 3
+#' features of rows `rows` of set `set` (1 real, 2 generated) under fold
+#' v's discriminant (crossfit.R forms them for every fold at once). The
+#' scoring function then takes score(Z, rows, set).
 #' @noRd
-fit_stacked_halves <- function(Xf, Yf, hx, hy, parts = NULL,
-                               call = rlang::caller_env()) {
+fit_stacked_halves <- function(Xf, Yf, hx, hy, parts = NULL, lins = NULL,
+                               features = NULL, call = rlang::caller_env()) {
   if (!is.double(Xf)) storage.mode(Xf) <- "double"
   if (!is.double(Yf)) storage.mode(Yf) <- "double"
+  if (is.null(lins)) {
+    lins <- lapply(1:2, function(v) {
+      stacked_linear(if (is.null(parts)) cov_parts(Xf, Yf, hx[[v]], hy[[v]])
+                     else parts[[v]], call = call)
+    })
+  }
+  rm(parts) # (the scoring functions keep this frame: not the covariances)
+  by_set <- !is.null(features)
+  if (by_set) {
+    sets <- list(1L, 2L)
+  } else {
+    features <- function(v, Z, rows) stacked_features(lins[[v]], Z, rows)
+    sets <- list(Xf, Yf)
+  }
   fits <- lapply(1:2, function(v) {
-    p <- if (is.null(parts)) cov_parts(Xf, Yf, hx[[v]], hy[[v]]) else parts[[v]]
-    lin <- fit_linear(p, call = call)
-    mx <- p$mx
-    my <- p$my
-    rm(p) # (the part's function keeps this frame: not the covariances)
-    w <- lin$w
-    # the discriminant's score (z - mu_X)' w + (mu_X - centre)' w and the
-    # two squared distances, in one threaded pass per centre over the rows
-    # `rows` of Z (no copies of the rows)
-    at_mx <- sum((mx - lin$centre) * w)
-    rm(lin)
-    feat <- function(Z, rows = NULL) {
-      if (!is.double(Z)) storage.mode(Z) <- "double"
-      rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
-      a <- .Call(ffi_row_scores, Z, rows, mx, w)
-      b <- .Call(ffi_row_scores, Z, rows, my, NULL)
-      cbind(a$proj + at_mx, log(a$dist + 1e-300), log(b$dist + 1e-300))
-    }
     o <- 3L - v
-    F <- rbind(feat(Xf, hx[[o]]), feat(Yf, hy[[o]]))
+    F <- rbind(features(v, sets[[1]], hx[[o]]),
+               features(v, sets[[2]], hy[[o]]))
     nfx <- length(hx[[o]])
     nfy <- length(hy[[o]])
     b <- spline_basis_fit(F)
@@ -350,12 +391,34 @@ fit_stacked_halves <- function(Xf, Yf, hx, hy, parts = NULL,
                            weights = c(rep(0.5 / nfx, nfx),
                                        rep(0.5 / nfy, nfy)))
     rm(F)
-    function(Z, rows = NULL) drop(b$basis(feat(Z, rows)) %*% beta)
+    function(Z, rows) drop(b$basis(features(v, Z, rows)) %*% beta)
   })
-  rm(parts) # (nor the given parts' covariances)
-  list(score = function(Z, rows = NULL) {
+  list(score = function(Z, rows = NULL, set = NULL) {
+    if (by_set) Z <- set
     (fits[[1]](Z, rows) + fits[[2]](Z, rows)) / 2
   })
+}
+
+#' The linear discriminant of one inner fold of the stacked classifier and
+#' the means its features are measured from: list(w, mx, my, centre).
+#' @noRd
+stacked_linear <- function(p, call = rlang::caller_env()) {
+  lin <- fit_linear(p, call = call)
+  list(w = lin$w, mx = p$mx, my = p$my, centre = lin$centre)
+}
+
+#' The stacked classifier's features of the rows `rows` of Z (NULL: every
+#' row) under one inner fold's discriminant `lin`: the discriminant's score
+#' (z - centre)' w and log |z - mu_X|^2, log |z - mu_Y|^2, in one threaded
+#' pass per mean over the rows (no copies of the rows).
+#' @noRd
+stacked_features <- function(lin, Z, rows = NULL) {
+  if (!is.double(Z)) storage.mode(Z) <- "double"
+  rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
+  a <- .Call(ffi_row_scores, Z, rows, lin$mx, lin$w)
+  b <- .Call(ffi_row_scores, Z, rows, lin$my, NULL)
+  cbind(a$proj + sum((lin$mx - lin$centre) * lin$w), log(a$dist + 1e-300),
+        log(b$dist + 1e-300))
 }
 
 #' Natural cubic spline bases (splines::ns) of the columns of F, with 3

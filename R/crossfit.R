@@ -47,7 +47,8 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
     for (i in seq_along(fams)) {
       fam <- fams[i]
       f <- switch(fam, linear = fit_linear(p, call = call),
-                  quadratic = fit_quadratic(p, call = call),
+                  quadratic = fit_quadratic(p, n_score = length(ex) +
+                                              length(ey), call = call),
                   stacked = fit_stacked(real, generated, fx, fy, call = call))
       # the covariances go as soon as no family left needs them
       if (!length(setdiff(fams[-seq_len(i)], "stacked"))) p <- NULL
@@ -93,28 +94,55 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   sg <- lapply(families, function(f) numeric(length(pool[[2]])))
   names(sr) <- names(sg) <- families
   details <- list()
+  lins <- list() # stacked's discriminants, fold by fold (fold moments)
   for (v in seq_len(K)) {
     ex <- cells[[1]][[v + 1L]]
     ey <- cells[[2]][[v + 1L]]
     res <- list()
     if (length(fast)) {
       res <- fold_fit(real, generated, mom, v, fast, ex, ey, call = call)
+      if ("stacked" %in% fast) {
+        lins[[v]] <- res$stacked_lins
+        res$stacked_lins <- NULL
+      }
     }
     slow <- setdiff(families, fast)
     if (length(slow)) {
       rest <- function(j) sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
       res <- c(res, fit_one(slow, rest(1), rest(2), ex, ey))
     }
-    for (fam in families) {
+    for (fam in names(res)) {
       sr[[fam]][fp[[1]][[v]]] <- res[[fam]]$real
       sg[[fam]][fp[[2]][[v]]] <- res[[fam]]$gen
       details[[fam]][[v]] <- res[[fam]]$settings
     }
     rm(res)
   }
+  if (length(lins)) {
+    # stacked from the fold moments: every fold's features in one product
+    # of each set's rows, then the folds' logistic fits
+    tab <- list(stacked_table(real, mom[[1]], lins),
+                stacked_table(generated, mom[[2]], lins))
+    for (v in seq_len(K)) {
+      c1 <- v + 1L
+      rest <- function(j, h) {
+        unlist(lapply(mom[[j]]$halves[-c1], `[[`, h), use.names = FALSE)
+      }
+      f <- fit_stacked_halves(real, generated, list(rest(1, 1), rest(1, 2)),
+                              list(rest(2, 1), rest(2, 2)), lins = lins[[v]],
+                              features = function(h, set, rows) {
+                                table_features(tab[[set]], 2L * (v - 1L) + h,
+                                               rows)
+                              }, call = call)
+      sr$stacked[fp[[1]][[v]]] <- f$score(rows = cells[[1]][[c1]], set = 1L)
+      sg$stacked[fp[[2]][[v]]] <- f$score(rows = cells[[2]][[c1]], set = 2L)
+      details$stacked[[v]] <- fit_settings(f)
+    }
+    rm(tab)
+  }
   scores <- lapply(families, function(f) list(real = sr[[f]], gen = sg[[f]]))
   names(scores) <- families
-  details <- lapply(details, function(dd) {
+  details <- lapply(details[families], function(dd) {
     # the folds' settings averaged
     do.call(mapply, c(list(function(...) Reduce(`+`, list(...)) / K), dd,
                       list(SIMPLIFY = FALSE)))
@@ -237,7 +265,9 @@ moment_parts <- function(a, b) {
 }
 
 #' Fold v's fits of the families `fams` from the fold moments `mom` (one a
-#' set), scored on the fold's rows ex of real and ey of generated.
+#' set), scored on the fold's rows ex of real and ey of generated; for
+#' "stacked", its two inner discriminants (element `stacked_lins`), which
+#' fitted_scores() completes.
 #' @noRd
 fold_fit <- function(real, generated, mom, v, fams, ex, ey,
                      call = rlang::caller_env()) {
@@ -256,7 +286,7 @@ fold_fit <- function(real, generated, mom, v, fams, ex, ey,
                       fold_stats(mom[[2]], c1, 1:2, Mv[[2]][[length(Mv[[2]])]]))
     for (fam in intersect(c("linear", "quadratic"), fams)) {
       f <- if (fam == "linear") fit_linear(p, call = call) else
-        fit_quadratic(p, call = call)
+        fit_quadratic(p, n_score = length(ex) + length(ey), call = call)
       out[[fam]] <- list(real = f$score(real, ex), gen = f$score(generated, ey),
                          settings = fit_settings(f))
       rm(f)
@@ -264,20 +294,54 @@ fold_fit <- function(real, generated, mom, v, fams, ex, ey,
     rm(p)
   }
   if ("stacked" %in% fams) {
-    parts <- lapply(1:2, function(h) {
-      moment_parts(fold_stats(mom[[1]], c1, h, Mv[[1]][[h]]),
-                   fold_stats(mom[[2]], c1, h, Mv[[2]][[h]]))
+    # stacked's two discriminants now; its features and logistic fits once
+    # every fold's discriminants are known (fitted_scores())
+    out[["stacked_lins"]] <- lapply(1:2, function(h) {
+      stacked_linear(moment_parts(fold_stats(mom[[1]], c1, h, Mv[[1]][[h]]),
+                                  fold_stats(mom[[2]], c1, h, Mv[[2]][[h]])),
+                     call = call)
     })
-    rest <- function(j, h) {
-      unlist(lapply(mom[[j]]$halves[-c1], `[[`, h), use.names = FALSE)
-    }
-    f <- fit_stacked_halves(real, generated, list(rest(1, 1), rest(1, 2)),
-                            list(rest(2, 1), rest(2, 2)), parts = parts,
-                            call = call)
-    rm(parts)
-    out[["stacked"]] <- list(real = f$score(real, ex),
-                             gen = f$score(generated, ey),
-                             settings = fit_settings(f))
   }
-  out[fams]
+  out
+}
+
+#' The stacked classifier's features of every row of X under the
+#' discriminants `lins` (a list per fold of the two inner folds'
+#' stacked_linear()), from one product of the rows centred on the set's
+#' centre g (mom$g) with the d x 6K matrix of each discriminant's w and
+#' means less g, in blocks of 4,096 rows: with c = z - g and u = mu - g,
+#' |z - mu|^2 = |c|^2 - 2 c'u + |u|^2 and (z - centre)' w = c'w + (g -
+#' centre)' w. The same features as stacked_features() (to rounding),
+#' without two passes over the rows per fold and inner fold.
+#' @return list(P = n x 6K products, q = |c|^2, off = (g - centre)' w per
+#'   discriminant, ux, uy = |mu_X - g|^2, |mu_Y - g|^2 per discriminant).
+#' @noRd
+stacked_table <- function(X, mom, lins) {
+  g <- mom$g
+  L <- unlist(lins, recursive = FALSE) # fold 1 inner 1, 1 2, 2 1, ...
+  V <- do.call(cbind, lapply(L, function(l) cbind(l$w, l$mx - g, l$my - g)))
+  n <- nrow(X)
+  P <- matrix(0, n, ncol(V))
+  q <- numeric(n)
+  for (i0 in seq(1L, n, by = 4096L)) {
+    r <- i0:min(n, i0 + 4095L)
+    C <- .Call(ffi_centre, X, g, r)
+    P[r, ] <- C %*% V
+    q[r] <- .Call(ffi_row_scores, C, seq_len(nrow(C)), numeric(ncol(C)),
+                  NULL)$dist
+  }
+  list(P = P, q = q,
+       off = vapply(L, function(l) sum((g - l$centre) * l$w), numeric(1)),
+       ux = vapply(L, function(l) sum((l$mx - g)^2), numeric(1)),
+       uy = vapply(L, function(l) sum((l$my - g)^2), numeric(1)))
+}
+
+#' The features of rows `rows` under discriminant k of a stacked_table()
+#' @noRd
+table_features <- function(tab, k, rows) {
+  P <- tab$P[rows, 3L * (k - 1L) + 1:3, drop = FALSE]
+  q <- tab$q[rows]
+  cbind(P[, 1] + tab$off[[k]],
+        log(pmax(q - 2 * P[, 2] + tab$ux[[k]], 0) + 1e-300),
+        log(pmax(q - 2 * P[, 3] + tab$uy[[k]], 0) + 1e-300))
 }

@@ -151,6 +151,15 @@ test_that("the fitted families are invariant to a common offset and scale", {
   sc0 <- fit_quadratic(p0)$score(z)
   sc8 <- fit_quadratic(p8)$score(z + 1e8)
   expect_lt(max(abs(sc8 - sc0)), 1e-6 * max(abs(sc0)))
+  # a few rows to score: two triangular solves a row, the same scores as
+  # the one quadratic form, far from the origin too
+  t0 <- fit_quadratic(p0, n_score = 10)
+  expect_setequal(ls(environment(t0$score)),
+                  c("Rx", "Ry", "mx", "my", "ctr", "const"))
+  expect_equal(t0$score(z), sc0, tolerance = 1e-12)
+  expect_lt(max(abs(fit_quadratic(p8, n_score = 10)$score(z + 1e8) - sc0)),
+            1e-6 * max(abs(sc0)))
+  expect_equal(t0$score(z, 5:9), sc0[5:9], tolerance = 1e-12)
 })
 
 test_that("the row passes and column means in C equal R's sums, on any thread count", {
@@ -417,6 +426,19 @@ test_that("fold moments give each fold's fit as formed from its rows, far from t
       a <- fit_stacked_halves(x, y, hx, hy, parts = parts)$score(z)
       b <- fit_stacked_halves(x, y, hx, hy)$score(z)
       expect_lt(max(abs(a - b)) / diff(range(b)), 1e-6)
+      # its features of every fold at once (one product of the centred
+      # rows) equal the features formed row by row
+      lins <- lapply(parts, stacked_linear)
+      tab <- stacked_table(x, mx, list(lins, rev(lins)))
+      for (k in 1:4) {
+        lin <- list(lins, rev(lins))[[(k + 1) %/% 2]][[2 - k %% 2]]
+        expect_equal(table_features(tab, k, cx[[v]]),
+                     stacked_features(lin, x, cx[[v]]),
+                     tolerance = if (off == 0) 1e-12 else 1e-7)
+      }
+      ty <- stacked_table(y, my, list(lins))
+      expect_equal(table_features(ty, 2, 1:80), stacked_features(lins[[2]], y),
+                   tolerance = if (off == 0) 1e-12 else 1e-7)
     }
   }
   # through prd_curve(): stacked cross-fitted in 3 folds from the moments
