@@ -74,3 +74,29 @@ tab <- data.frame(family = names(med), elapsed_s = round(med, 2),
                   cpu_ratio = round(medc / medc[["knn"]], 2), row.names = NULL)
 cat(sprintf("n = %d per set, d = %d, split 0.5, %d runs each (interleaved)\n", n, d, reps))
 print(tab, right = FALSE)
+
+# The floor of a fitted family that fits on every row (the 10-fold
+# default) in double precision: the covariance of all 2 n rows (the fold
+# moments' totals: crossprod() of each set's centred rows) and one
+# product of the n evaluation rows with a d x d matrix (scoring by a
+# quadratic form; its two triangular solves cost about as much), whatever
+# is done per fold.
+floor_t <- matrix(NA_real_, reps, 2,
+                  dimnames = list(NULL, c("covariance of all rows",
+                                          "scoring the evaluation rows")))
+for (r in seq_len(reps)) {
+  floor_t[r, 1] <- sum(vapply(list(dat$real, dat$generated), function(X) {
+    C <- sweep(X, 2L, colMeans(X)) # (the centring not timed)
+    system.time(crossprod(C))[["elapsed"]]
+  }, numeric(1)))
+  A <- crossprod(matrix(stats::rnorm(d * d), d)) / d
+  Z <- rbind(dat$real[seq_len(n / 2), ], dat$generated[seq_len(n / 2), ])
+  floor_t[r, 2] <- system.time(Z %*% A)[["elapsed"]]
+  rm(Z)
+}
+fl <- apply(floor_t, 2, stats::median)
+cat("\nThe floor in double precision (medians of", reps, "runs, s):\n")
+print(data.frame(step = names(fl), elapsed_s = round(fl, 2),
+                 knn_ratio = round(fl / med[["knn"]], 2), row.names = NULL),
+      right = FALSE)
+cat(sprintf("sum: %.2f s, %.2fx knn\n", sum(fl), sum(fl) / med[["knn"]]))
