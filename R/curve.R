@@ -397,12 +397,17 @@
 #' @param families For `"tightest"`: the families it combines (default
 #'   `"linear"`, `"quadratic"`, `"stacked"`, `"knn"`, `"kde"`, `"ipr"`,
 #'   `"coverage"`). Each costs its own time: at 10,000 rows per set and
-#'   d = 2,048 on 2 cores the default took 22.8 s and 1.8 GiB at its peak
-#'   (7.0 s and 1.3 GiB with `folds = 1`), `"knn"` alone 2.4 s,
-#'   `"linear"` 4.6 s (0.9 s with `folds = 1`), `"quadratic"` 9.2 s
-#'   (2.3 s) and `"stacked"` 10.5 s (1.3 s): the fitted families' ten folds each
-#'   need their own Cholesky factors (the four neighbour families share
-#'   one engine call; `bench/classifiers.R`, `bench/results.md`).
+#'   d = 2,048 on 2 cores the default took 17.8 s and 1.7 GiB at its peak
+#'   (7.5 s and 1.3 GiB with `folds = 1`), `"knn"` alone 2.7 s,
+#'   `"linear"` 5.3 s (1.0 s with `folds = 1`), `"quadratic"` 7.8 s
+#'   (2.3 s) and `"stacked"` 7.8 s (1.4 s): the fitted families' ten
+#'   folds each need their own Cholesky factors (the four neighbour
+#'   families share one engine call; `bench/classifiers.R`,
+#'   `bench/results.md`). In double precision a fit on every row costs at
+#'   least the covariance of all rows (1.0 s there), and `"quadratic"`
+#'   also the scoring of the evaluation rows (0.85 s) and two Cholesky
+#'   factors per fold (1.2 s in 10 folds), so in 10 folds it cannot come
+#'   down to the knn family's time.
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the
 #'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`, and in
 #'   `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
@@ -416,7 +421,7 @@
 #'   loose": at d = 2,048 and 5,000 points per set the suite's worst error
 #'   of `"tightest"` is 0.138, 0.229 with one fit). `folds = 1` fits once
 #'   on the fit rows (faster: at 10,000 points per set and d = 2,048 the
-#'   default `"tightest"` takes about a third of the time; not with
+#'   default `"tightest"` takes less than half the time; not with
 #'   `split = 0`, which leaves no fit rows: `prdcurve_error_split`). A
 #'   given K needs 2 evaluation rows per set in each fold (also in the
 #'   half-samples), else `prdcurve_error_split`; `folds` is ignored, with
