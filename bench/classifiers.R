@@ -7,10 +7,12 @@
 # much less.
 #
 # The measured tables are in bench/results.md ("Time of each curve family").
-# The quadratic's cost is two d x d covariances of 5,000 rows, two
-# Cholesky factors and inverses, and one product of the 10,000 evaluation
-# rows with a d x d matrix, all in double precision (the engine's products
-# are single precision).
+# With one fit, the quadratic's cost is two d x d covariances of 5,000
+# rows, two Cholesky factors and inverses, and one product of the 10,000
+# evaluation rows with a d x d matrix; in 10 folds, the covariances of all
+# rows (fold moments), two Cholesky factors per fold and two triangular
+# solves per evaluation row; all in double precision (the engine's
+# products are single precision).
 #
 # Usage (package root, prdcurve installed):
 #   Rscript bench/classifiers.R [N = 10000] [D = 2048] [REPS = 3] [--folds K]
