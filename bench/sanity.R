@@ -38,7 +38,9 @@
 #   a size, each run `repeats` times with fresh data; the value of a metric
 #   at a setting is its mean over the repeats.
 # * Every metric sees the data standardized by the real set's mean and
-#   standard deviation (standardize = "real").
+#   standard deviation (standardize = "real": every real row for the
+#   scalar metrics, as in their code; the real fit rows of the split for
+#   the curves, since prdcurve 0.5.8).
 # * Scalar settings, per metric, as in their code: improved precision/recall
 #   k = 3, closed balls; density/coverage k = the smallest k whose expected
 #   coverage for identical distributions exceeds 0.95 (k = 5 at these
@@ -928,7 +930,8 @@ write_outputs <- function(out, path_md = "bench/results.md",
     "unless a check varies a size), their settings per metric and their pass/fail ",
     "rules, on every scalar metric of `manifold_metrics()` and on `auc`, ",
     "`max_precision`, `max_recall` of the curve families (`prd_curve()` defaults, ",
-    "split 0.5; data standardized by the real set as in their code). ",
+    "split 0.5; data standardized by the real set as in their code, by ",
+    "its fit rows for the curves: `standardize = \"real\"`). ",
     "Repeats per part (the value at a setting is the mean over them; the paper uses 10): ",
     rep_txt, ". ", if (nzchar(opt("note", ""))) paste0(opt("note", ""), " ") else "",
     "Wall time: ", round(out$wall / 60, 1),
