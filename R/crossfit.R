@@ -125,11 +125,13 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
                 stacked_table(generated, mom[[2]], lins))
     for (v in seq_len(K)) {
       c1 <- v + 1L
-      rest <- function(j, h) {
+      rest_half <- function(j, h) {
         unlist(lapply(mom[[j]]$halves[-c1], `[[`, h), use.names = FALSE)
       }
-      f <- fit_stacked_halves(real, generated, list(rest(1, 1), rest(1, 2)),
-                              list(rest(2, 1), rest(2, 2)), lins = lins[[v]],
+      f <- fit_stacked_halves(real, generated,
+                              list(rest_half(1, 1), rest_half(1, 2)),
+                              list(rest_half(2, 1), rest_half(2, 2)),
+                              lins = lins[[v]],
                               features = function(h, set, rows) {
                                 table_features(tab[[set]], 2L * (v - 1L) + h,
                                                rows)

@@ -2,7 +2,10 @@
 # no note beyond CRAN's incoming-feasibility note about a new submission.
 args <- commandArgs(trailingOnly = TRUE)
 log <- readLines(args[1], warn = FALSE)
-status <- grep("\\.\\.\\. (ERROR|WARNING|NOTE)$", log, value = TRUE)
+# (a check that took long carries its time before the status:
+# "... [12s/11s] NOTE")
+status <- grep("\\.\\.\\. (\\[[^]]*\\] )?(ERROR|WARNING|NOTE)$", log,
+               value = TRUE)
 
 # the body of the check whose status line matches `pattern`
 note_body <- function(pattern) {
@@ -14,12 +17,22 @@ note_body <- function(pattern) {
   body[nzchar(body)]
 }
 ok <- logical(length(status))
-feasibility <- grepl("CRAN incoming feasibility \\.\\.\\. NOTE$", status)
+feasibility <- grepl("CRAN incoming feasibility \\.\\.\\. (\\[[^]]*\\] )?NOTE$",
+                     status)
 if (any(feasibility)) {
   body <- note_body("CRAN incoming feasibility")
   ok[feasibility] <- all(grepl("^(Maintainer:|New submission)", body))
 }
 bad <- status[!ok]
+# the final "Status:" line must not count more problems than were found
+# above (a status line of a form the pattern misses still fails here)
+final <- grep("^Status: ", log, value = TRUE)
+counted <- sum(as.integer(regmatches(final, gregexpr("[0-9]+(?= (ERROR|WARNING|NOTE))",
+                                                     final, perl = TRUE))[[1]]))
+if (!length(final) || (!identical(final[length(final)], "Status: OK") &&
+                       counted != length(status))) {
+  bad <- c(bad, if (length(final)) final[length(final)] else "no Status line")
+}
 if (length(bad)) {
   cat("R CMD check is not clean:\n", paste0("  ", bad, "\n"), sep = "")
   quit(status = 1)
