@@ -116,7 +116,7 @@ cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
     return(list(
       factor = R,
       inverse = function() chol2inv(R),
-      quad = function(V) colSums(backsolve(R, t(V), transpose = TRUE)^2),
+      quad = function(V) chol_quad(R, t(V)),
       solve = function(v) backsolve(R, backsolve(R, v, transpose = TRUE)),
       logdet = 2 * sum(log(diag(R)))
     ))
@@ -314,12 +314,15 @@ quadratic_solve_score <- function(Rx, Ry, mx, my, ctr, const) {
   function(Z, rows = NULL) {
     if (!is.double(Z)) storage.mode(Z) <- "double"
     U <- .Call(ffi_centre, Z, ctr, if (!is.null(rows)) as.integer(rows))
-    q <- function(R, m) {
-      colSums(backsolve(R, t(U) - m, transpose = TRUE)^2)
-    }
-    0.5 * (q(Rx, mx) - q(Ry, my)) + const
+    Ut <- t(U)
+    0.5 * (chol_quad(Rx, Ut - mx) - chol_quad(Ry, Ut - my)) + const
   }
 }
+
+#' The quadratic forms v' (R'R)^-1 v of the columns v of Vt, R upper
+#' triangular (a Cholesky factor): one triangular solve per column.
+#' @noRd
+chol_quad <- function(R, Vt) colSums(backsolve(R, Vt, transpose = TRUE)^2)
 
 #' Fit the stacked classifier (SPEC.md section 7): a logistic regression
 #' on natural cubic splines of three features, the linear discriminant's
@@ -353,26 +356,26 @@ fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
 }
 
 #' The stacked classifier on given inner folds: hx, hy the two folds of
-#' each set's fit rows; `parts` NULL (each fold's cov_parts() formed here)
-#' or the two folds' covariance parts (from fold moments, crossfit.R);
-#' `lins` the two folds' discriminants (stacked_linear()) when formed
-#' already; `features` NULL (the features formed from the rows, one pass
-#' per row and centre) or a function(v, set, rows) giving the n x 3
-#' features of rows `rows` of set `set` (1 real, 2 generated) under fold
-#' v's discriminant (crossfit.R forms them for every fold at once). The
-#' scoring function then takes score(Z, rows, set).
+#' each set's fit rows; `lins` the two folds' discriminants
+#' (stacked_linear()), NULL to fit them here from the folds' rows (the
+#' fold moments give them in crossfit.R); `features` NULL (the features
+#' formed from the rows, one pass per row and centre) or a function(v,
+#' set, rows) giving the n x 3 features of rows `rows` of set `set` (1
+#' real, 2 generated) under fold v's discriminant (crossfit.R forms them
+#' for every fold at once). The scoring function then takes score(Z,
+#' rows, set).
 #' @noRd
-fit_stacked_halves <- function(Xf, Yf, hx, hy, parts = NULL, lins = NULL,
-                               features = NULL, call = rlang::caller_env()) {
+fit_stacked_halves <- function(Xf, Yf, hx, hy, lins = NULL, features = NULL,
+                               call = rlang::caller_env()) {
   if (!is.double(Xf)) storage.mode(Xf) <- "double"
   if (!is.double(Yf)) storage.mode(Yf) <- "double"
   if (is.null(lins)) {
+    # (each fold's covariances live only inside stacked_linear(): the
+    # scoring functions keep this frame, not the covariances)
     lins <- lapply(1:2, function(v) {
-      stacked_linear(if (is.null(parts)) cov_parts(Xf, Yf, hx[[v]], hy[[v]])
-                     else parts[[v]], call = call)
+      stacked_linear(cov_parts(Xf, Yf, hx[[v]], hy[[v]]), call = call)
     })
   }
-  rm(parts) # (the scoring functions keep this frame: not the covariances)
   by_set <- !is.null(features)
   if (by_set) {
     sets <- list(1L, 2L)

@@ -423,12 +423,12 @@ test_that("fold moments give each fold's fit as formed from its rows, far from t
         moment_parts(fold_stats(mx, v, h, cell_cross(x, mx, v, h)),
                      fold_stats(my, v, h, cell_cross(y, my, v, h)))
       })
-      a <- fit_stacked_halves(x, y, hx, hy, parts = parts)$score(z)
+      lins <- lapply(parts, stacked_linear)
+      a <- fit_stacked_halves(x, y, hx, hy, lins = lins)$score(z)
       b <- fit_stacked_halves(x, y, hx, hy)$score(z)
       expect_lt(max(abs(a - b)) / diff(range(b)), 1e-6)
       # its features of every fold at once (one product of the centred
       # rows) equal the features formed row by row
-      lins <- lapply(parts, stacked_linear)
       tab <- stacked_table(x, mx, list(lins, rev(lins)))
       for (k in 1:4) {
         lin <- list(lins, rev(lins))[[(k + 1) %/% 2]][[2 - k %% 2]]
