@@ -76,6 +76,10 @@
 #'   forest plot, `<prefix>-compare.png`; with `--metrics`, the metrics'
 #'   differences go to `<prefix>-metrics-compare.csv`.
 #' * `--open`: open balls (`closed = FALSE`, the convention of `prdc`).
+#' * `--standardize`: centre and scale every column by the real set's mean
+#'   and standard deviation (`standardize = "real"` of [prd_curve()] and
+#'   [manifold_metrics()]), for columns in different units (tabular
+#'   data); default none (embeddings).
 #' * `--out PREFIX`: prefix of the output files (default `"prdcurve"`, i.e.
 #'   `prdcurve.csv` and `prdcurve.png` in the working directory); an
 #'   existing folder, or a path ending in `/`, writes `FOLDER/prdcurve.*`.
@@ -226,7 +230,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
                method = opt$method, k = opt$k, split = opt$split,
                angles = opt$angles, bandwidth = opt$bandwidth,
                folds = opt$folds, closed = opt$closed,
-               replicates = opt$replicates),
+               replicates = opt$replicates, standardize = opt$standardize),
     warning = function(w) told <<- c(told, conditionMessage(w)))
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   say("Computed in {secs} s.")
@@ -245,7 +249,8 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     set.seed(seed)
     metrics <- withCallingHandlers(
       manifold_metrics(real$x, gen_x, k = if (is.null(opt$k)) 5 else opt$k,
-                       closed = opt$closed, replicates = opt$replicates),
+                       closed = opt$closed, replicates = opt$replicates,
+                       standardize = opt$standardize),
       warning = function(w) {
         if (conditionMessage(w) %in% told) invokeRestart("muffleWarning")
       })
@@ -751,6 +756,10 @@ cli_option_list <- function() {
                     "PREFIX-compare.csv and PREFIX-compare.png")),
     mo("--open", action = "store_true", default = FALSE,
        help = "open balls (<, the prdc convention); default closed"),
+    mo("--standardize", action = "store_true", default = FALSE,
+       help = paste("centre and scale every column by the real set's mean and",
+                    "standard deviation (columns in different units);",
+                    "default: as given")),
     mo("--out", type = "character", metavar = "PREFIX",
        help = paste("write PREFIX.csv and PREFIX.png (default: prdcurve; a",
                     "folder, or a path ending in /, writes FOLDER/prdcurve.*);",
@@ -926,6 +935,7 @@ cli_parse <- function(args) {
     }
   }
   opt$closed <- !isTRUE(o$open)
+  opt$standardize <- if (isTRUE(o$standardize)) "real" else "none"
   opt$out <- if (is.null(o$out)) "prdcurve" else o$out
   if (!nzchar(opt$out)) {
     prd_abort("Option {.code --out} must not be empty.", kind = "input",
@@ -956,7 +966,8 @@ cli_parse_error <- function(msg, valued) {
   } else {
     "Can't parse the command line: {msg}"
   }
-  opts <- paste0("--", c(valued, "metrics", "open", "header", "no-header",
+  opts <- paste0("--", c(valued, "metrics", "open", "standardize", "header",
+                         "no-header",
                          "quiet", "help"))
   prd_abort(c(text, "i" = "Options: {.code {opts}}; see {.code --help}."),
             kind = "input", call = NULL)

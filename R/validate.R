@@ -24,7 +24,7 @@
 as_samples <- function(x, arg = rlang::caller_arg(x),
                        call = rlang::caller_env(), min_rows = 2L,
                        allow_constant = FALSE, features = NULL, id = NULL,
-                       inspect = TRUE) {
+                       inspect = TRUE, check_scale = TRUE) {
   force(arg)  # caller_arg() must see `x` before it is modified below
   ids <- NULL
   features <- as_selection(features)
@@ -98,7 +98,9 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
       "i" = "Every estimator is invariant to a common scale: divide {.arg real} and {.arg generated} by the same constant."
     ), "input", call = call)
   }
-  if (inspect && inputs_checked()) inspect_samples(x, arg, allow_constant)
+  if (inspect && inputs_checked()) {
+    inspect_samples(x, arg, allow_constant, check_scale = check_scale)
+  }
   # (setting an attribute copies a matrix the caller still holds: 0.1 s
   # at 10,000 x 2,048; only when there is something to set)
   if (!is.null(ids) || !is.null(attr(x, "ids"))) attr(x, "ids") <- ids
@@ -204,9 +206,10 @@ inputs_checked <- function() isTRUE(getOption("prdcurve.check_inputs", TRUE))
 #' sequence), fewer rows than columns, very different column scales (the
 #' largest standard deviation more than `scale_factor` times the median of
 #' the non-zero ones), and all rows equal (a collapsed set: measured, not
-#' refused). Silenced with `options(prdcurve.check_inputs = FALSE)`.
+#' refused). Silenced with `options(prdcurve.check_inputs = FALSE)`. No
+#' scale warning with `check_scale = FALSE` (the sets are standardized).
 #' @noRd
-inspect_samples <- function(x, arg, allow_constant = FALSE) {
+inspect_samples <- function(x, arg, allow_constant = FALSE, check_scale = TRUE) {
   n <- nrow(x)
   d <- ncol(x)
   if (n < d) {
@@ -239,7 +242,7 @@ inspect_samples <- function(x, arg, allow_constant = FALSE) {
       ), "id_column")
     }
   }
-  if (n >= 3L && d >= 2L) {
+  if (check_scale && n >= 3L && d >= 2L) {
     # the first rows suffice to see scales (and use no random numbers);
     # 256 of them estimate a standard deviation within about 10%, far
     # finer than the factor 100 the check looks for (1,000 rows cost
@@ -252,7 +255,7 @@ inspect_samples <- function(x, arg, allow_constant = FALSE) {
     if (length(s) >= 2L && max(s) > scale_factor * stats::median(s)) {
       prd_warn(c(
         "The columns of {.arg {arg}} have very different scales: the largest standard deviation is {format_number(max(s) / stats::median(s), digits = 3)} times the median one.",
-        "i" = "Euclidean distances are then dominated by the largest columns; consider {.code standardize = \"real\"}."
+        "i" = "Euclidean distances are then dominated by the largest columns; consider {.code standardize = \"real\"} ({.code --standardize} on the command line)."
       ), "scale")
     }
   }
@@ -288,10 +291,12 @@ all_rows_equal <- function(x) {
 #' grouped by a model column (dplyr::group_by()); grouping columns are not
 #' features. `standardize = "real"` centres and scales every column by the
 #' real set's mean and standard deviation (all sets the same way); with
-#' `standardize_later` the sets are returned as they are, with element
-#' `standardize = "real"`, for standardize_sets() once the split is known.
-#' @return list(real = matrix, generated = named list of matrices); each
-#'   matrix carries its ids in attribute "ids".
+#' `standardize_later` the sets are returned as they are, for
+#' standardize_sets() once the split is known.
+#' @return list(real = matrix, generated = named list of matrices, keys,
+#'   standardize = "none" or "real": the half-samples of the replicates
+#'   are scaled again by their own rows, standardize_half()); each matrix
+#'   carries its ids in attribute "ids".
 #' @noRd
 prepare_samples <- function(real, generated, features = NULL, id = NULL,
                             standardize = "none", allow_constant = FALSE,
@@ -306,14 +311,17 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     prd_abort("{.arg {real_arg}} must be one sample set, not a grouped data frame.",
               "input", call = call)
   }
+  # (no scale warning when the sets are to be standardized)
   real <- as_samples(real, arg = real_arg, call = call, features = features,
-                     id = id, allow_constant = allow_constant)
+                     id = id, allow_constant = allow_constant,
+                     check_scale = standardize == "none")
   sets <- split_models(generated, generated_arg, call)
   gen <- lapply(names(sets), function(nm) {
     lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
       paste0(generated_arg, "$", nm)
     g <- as_samples(sets[[nm]], arg = lab, call = call, features = features,
-                    id = id, allow_constant = TRUE)
+                    id = id, allow_constant = TRUE,
+                    check_scale = standardize == "none")
     check_same_columns(real, g, real_arg, lab, call = call)
     g
   })
@@ -326,11 +334,9 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     keys <- lapply(c(list(real = real), gen), row_keys)
     warn_copies(real, gen, generated_arg, keys)
   }
-  out <- list(real = real, generated = gen, keys = keys)
-  if (standardize == "real") {
-    if (standardize_later) return(c(out, list(standardize = "real")))
-    out <- standardize_sets(out)
-  }
+  out <- list(real = real, generated = gen, keys = keys,
+              standardize = standardize)
+  if (standardize == "real" && !standardize_later) out <- standardize_sets(out)
   out
 }
 
@@ -357,8 +363,21 @@ standardize_sets <- function(sets, rows = NULL) {
   }
   sets$real <- scale_set(sets$real)
   sets$generated <- lapply(sets$generated, scale_set)
-  sets$standardize <- NULL
   sets
+}
+
+#' A half-sample of the replicates scaled as the estimate is (with
+#' `standardize = "real"`): by the moments of the half's own real rows
+#' `rows` (its fit rows; NULL: every real row of the half), so each half
+#' replicates the estimator, scaling included. The half's rows were
+#' scaled by the full sample's moments already; the scalings are affine
+#' per column, so scaling them again equals scaling the raw rows by the
+#' half's moments (to rounding).
+#' @return list(real, gens)
+#' @noRd
+standardize_half <- function(real, gens, rows = NULL) {
+  h <- standardize_sets(list(real = real, generated = gens), rows)
+  list(real = h$real, gens = h$generated)
 }
 
 #' Split `generated` into a named list of sample sets

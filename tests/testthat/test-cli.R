@@ -827,3 +827,35 @@ test_that("a warning about the inputs is given once, not again by --metrics", {
   # and the R API on its own still warns in each call
   expect_warning(manifold_metrics(fx$real, g, k = 4), class = "prdcurve_warning_copies")
 })
+
+test_that("--standardize scales by the real set, as standardize = 'real'", {
+  set.seed(82)
+  dir <- tempfile("prdcli")
+  dir.create(dir)
+  # columns in different units: a scale warning without --standardize
+  real <- cbind(matrix(round(rnorm(80 * 3), 4), ncol = 3),
+                round(rlnorm(80, 10, 1), 2))
+  generated <- cbind(matrix(round(rnorm(70 * 3, 0.4), 4), ncol = 3),
+                     round(rlnorm(70, 10.3, 1), 2))
+  colnames(real) <- colnames(generated) <- c("a", "b", "c", "income")
+  fr <- file.path(dir, "r.csv")
+  fg <- file.path(dir, "g.csv")
+  utils::write.csv(real, fr, row.names = FALSE)
+  utils::write.csv(generated, fg, row.names = FALSE)
+  args <- c(fr, fg, "--method", "knn,linear", "--seed", "4", "--angles", "21",
+            "--metrics", "--quiet")
+  w <- warning_classes(prd_cli(c(args, "--out", file.path(dir, "u"))))
+  expect_identical(w, rep("prdcurve_warning_scale", 2)) # real and generated
+  cv <- expect_no_warning(prd_cli(c(args, "--out", file.path(dir, "s"),
+                                    "--standardize")))
+  set.seed(4)
+  direct <- prd_curve(real, generated, method = c("knn", "linear"),
+                      angles = 21, standardize = "real")
+  expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
+  expect_equal(cv$recall, direct$recall, tolerance = 1e-12)
+  written <- utils::read.csv(file.path(dir, "s-metrics.csv"))
+  set.seed(4)
+  m <- manifold_metrics(real, generated, standardize = "real")
+  expect_equal(written$value, m$value, tolerance = 1e-9)
+  unlink(dir, recursive = TRUE)
+})

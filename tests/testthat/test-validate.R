@@ -256,6 +256,11 @@ test_that("suspicious inputs give classed warnings that can be silenced", {
   w <- warning_classes(prd_curve(inc, inc2, method = "knn", angles = 5))
   expect_equal(sum(w == "prdcurve_warning_scale"), 2)
   expect_true(all(w %in% c("prdcurve_warning_scale", "prdcurve_warning")))
+  # not when the call standardizes the sets
+  expect_no_warning(prd_curve(inc, inc2, method = "knn", angles = 5,
+                              standardize = "real"))
+  expect_no_warning(manifold_metrics(inc, inc2, metrics = "density",
+                                     standardize = "real"))
   withr::local_options(prdcurve.check_inputs = FALSE)
   expect_no_warning(prd_curve(inc, inc2, method = "knn", angles = 5))
 })
@@ -309,6 +314,53 @@ test_that("standardize = 'real' scales every set by the real fit rows' moments",
   expect_equal(a3$precision, b3$precision, tolerance = 1e-12)
   expect_error(prd_curve(real, gen, standardize = "both"),
                class = "prdcurve_error_input")
+})
+
+test_that("with standardize = 'real' each half-sample is scaled by its own real fit rows", {
+  set.seed(16)
+  real <- cbind(matrix(rnorm(80 * 3), ncol = 3), rnorm(80, 1e4, 1e3))
+  gen <- cbind(matrix(rnorm(70 * 3, 0.5), ncol = 3), rnorm(70, 1e4, 1e3))
+  sp <- list(real = 1:30, generated = 1:25)
+  # knn draws nothing from R's RNG before the replicates, which draw one
+  # permutation of each set per pair (run_replicates())
+  set.seed(5)
+  a <- suppressWarnings(prd_curve(real, gen, method = "knn", k = 3,
+                                  angles = 11, split = sp,
+                                  standardize = "real", replicates = 2))
+  set.seed(5)
+  hx <- sort(sample.int(80)[1:40])
+  hy <- sort(sample.int(70)[1:35])
+  # the half's own split: the user's evaluation rows that fall in it
+  sph <- list(real = which(hx %in% sp$real), generated = which(hy %in% sp$generated))
+  fit <- real[hx, ][-sph$real, ]
+  mu <- colMeans(fit)
+  sdv <- apply(fit, 2, sd)
+  b <- prd_curve(scale(real[hx, ], mu, sdv), scale(gen[hy, ], mu, sdv),
+                 method = "knn", k = 3, angles = 11, split = sph)
+  r1 <- attr(a, "curves")$replicates[[1]]
+  r1 <- r1[r1$replicate == 1L, ]
+  expect_equal(r1$precision, b$precision, tolerance = 1e-12)
+  expect_equal(r1$recall, b$recall, tolerance = 1e-12)
+  # not the full sample's scale: the half scaled by the full fit rows
+  # (as before) gives another curve here
+  f0 <- real[-sp$real, ]
+  b0 <- prd_curve(scale(real[hx, ], colMeans(f0), apply(f0, 2, sd)),
+                  scale(gen[hy, ], colMeans(f0), apply(f0, 2, sd)),
+                  method = "knn", k = 3, angles = 11, split = sph)
+  expect_gt(max(abs(b0$precision - b$precision)), 1e-6)
+  # the metrics without a split: every real row of the half
+  set.seed(6)
+  m <- expect_no_warning(manifold_metrics(real, gen, metrics = "density",
+                                          k = 3, standardize = "real",
+                                          replicates = 2))
+  set.seed(6)
+  hx <- sort(sample.int(80)[1:40])
+  hy <- sort(sample.int(70)[1:35])
+  mu <- colMeans(real[hx, ])
+  sdv <- apply(real[hx, ], 2, sd)
+  m1 <- manifold_metrics(scale(real[hx, ], mu, sdv), scale(gen[hy, ], mu, sdv),
+                         metrics = "density", k = 3)
+  expect_equal(attr(m, "replicates")$value[1], m1$value, tolerance = 1e-12)
 })
 
 test_that("values whose squared distances overflow or underflow are rejected", {
