@@ -7,8 +7,20 @@
 #                   (standardize = "real" of prdcurve 0.5.8 and earlier);
 #   fit rows:       standardize = "real" (the real fit rows of the split);
 #   unscaled:       the data as drawn.
-# Usage: Rscript bench/standardize.R [DRAWS = 20]
+#
+# With --replicates: the half-samples of the intervals (R = 10 replicates,
+# 500 points per set and half) on the same draws with standardize =
+# "real". Each half is scaled by its own real fit rows, as an estimate on
+# 500 points per set is (until commit e0ac9c6 every half reused the full
+# sample's scale, set by real rows that the half may evaluate). Printed:
+# the mean over draws of the halves' AUC, of a direct estimate on 500
+# fresh points per set (what the halves should replicate), the pair
+# variance's sd estimate, and the sd of the full estimate over the draws
+# (what that estimate should match).
+# Usage: Rscript bench/standardize.R [DRAWS = 20] [--replicates]
 args <- commandArgs(trailingOnly = TRUE)
+halves <- "--replicates" %in% args
+args <- setdiff(args, "--replicates")
 draws <- if (length(args)) as.integer(args[1]) else 20L
 suppressPackageStartupMessages(library(prdcurve))
 rsphere <- function(n, d) {
@@ -31,6 +43,47 @@ one <- function(i, how) {
                                    standardize = if (how == "fit rows") "real" else "none"))
   s <- summary(cv)
   stats::setNames(s$auc, s$method)[methods]
+}
+if (halves) {
+  half_one <- function(i) {
+    set.seed(100 + i)
+    r <- rsphere(1000, 128)
+    g <- rsphere(1000, 128)
+    set.seed(i)
+    cv <- suppressWarnings(prd_curve(r, g, method = methods,
+                                     standardize = "real", replicates = 10))
+    info <- attr(cv, "curves")
+    rep_auc <- vapply(methods, function(m) {
+      reps <- info$replicates[[which(info$method == m)]]
+      a <- vapply(split(reps, reps$replicate), function(x) {
+        prdcurve:::curve_auc(x$lambda, x$precision, x$recall)
+      }, numeric(1))
+      # the package's pair variance: mean squared difference / 4
+      c(half = mean(a), pair_sd = sqrt(mean((a[c(TRUE, FALSE)] -
+                                               a[c(FALSE, TRUE)])^2) / 4))
+    }, numeric(2))
+    set.seed(1000 + i)
+    r2 <- rsphere(500, 128)
+    g2 <- rsphere(500, 128)
+    s2 <- summary(suppressWarnings(prd_curve(r2, g2, method = methods,
+                                             standardize = "real")))
+    s <- summary(cv)
+    rbind(rep_auc, direct = stats::setNames(s2$auc, s2$method)[methods],
+          full = stats::setNames(s$auc, s$method)[methods])
+  }
+  res <- lapply(seq_len(draws), half_one)
+  m <- Reduce(`+`, res) / draws
+  full_sd <- apply(vapply(res, function(x) x["full", ], numeric(4)), 1, stats::sd)
+  cat(sprintf("Q = P uniform on the sphere surface, d = 128, 1,000 points per set, R = 10, %d draws (prdcurve %s)\n",
+              draws, utils::packageVersion("prdcurve")))
+  print(data.frame(method = methods,
+                   halves_mean_auc = round(m["half", ], 3),
+                   direct_500_mean_auc = round(m["direct", ], 3),
+                   full_mean_auc = round(m["full", ], 3),
+                   pair_sd_estimate = round(m["pair_sd", ], 4),
+                   full_sd_over_draws = round(full_sd, 4), row.names = NULL),
+        right = FALSE)
+  quit(save = "no")
 }
 hows <- c("every real row", "fit rows", "unscaled")
 res <- lapply(hows, function(h) t(vapply(seq_len(draws), one, numeric(4), how = h)))
