@@ -109,8 +109,8 @@ cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
               "input", call = call)
   }
   if (!p$dual) {
-    M <- a * p$Sx + b * p$Sy
-    diag(M) <- diag(M) + c
+    M <- .Call(ffi_cov_combine, p$Sx, p$Sy, as.double(a), as.double(b),
+               as.double(c))
     R <- tryCatch(chol(M), error = fail)
     rm(M)
     return(list(

@@ -25,6 +25,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_row_dot", (DL_FUNC) &ffi_row_dot, 2},
   {"ffi_fold_cov", (DL_FUNC) &ffi_fold_cov, 4},
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},
+  {"ffi_cov_combine", (DL_FUNC) &ffi_cov_combine, 5},
   {NULL, NULL, 0}
 };
 

@@ -78,3 +78,37 @@ SEXP ffi_frob3(SEXP A, SEXP B) {
   UNPROTECT(1);
   return out;
 }
+
+/* .Call(ffi_cov_combine, A, B, a, b, c): a A + b B + c I of two d x d
+ * matrices in one pass (the covariance a fitted family factors: R's a * A
+ * + b * B then diag<- took three temporaries and two more passes). Each
+ * element is formed as R forms it, (a A_ij + b B_ij) + c on the diagonal. */
+SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
+  if (!Rf_isReal(A) || !Rf_isMatrix(A) || !Rf_isReal(B) ||
+      !Rf_isMatrix(B) || !Rf_isReal(a) || !Rf_isReal(b) || !Rf_isReal(c) ||
+      Rf_length(a) != 1 || Rf_length(b) != 1 || Rf_length(c) != 1)
+    Rf_error("ffi_cov_combine: bad argument types");
+  int d = Rf_nrows(A);
+  if (Rf_ncols(A) != d || Rf_nrows(B) != d || Rf_ncols(B) != d)
+    Rf_error("ffi_cov_combine: `A` and `B` must be d x d");
+  double wa = REAL_RO(a)[0], wb = REAL_RO(b)[0], wc = REAL_RO(c)[0];
+  SEXP M = PROTECT(Rf_allocMatrix(REALSXP, d, d));
+  const double *x = REAL_RO(A), *y = REAL_RO(B);
+  double *m = REAL(M);
+  int use = prd_threads_for((int64_t) d * d, prd_threads_get());
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int j = 0; j < d; j++) {
+    size_t off = (size_t) j * d;
+    for (int i = 0; i < d; i++) {
+      double v = wa * x[off + i];
+      double w = wb * y[off + i];
+      m[off + i] = v + w;
+    }
+    m[off + j] = m[off + j] + wc;
+  }
+  (void) use;
+  UNPROTECT(1);
+  return M;
+}

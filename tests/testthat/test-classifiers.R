@@ -222,6 +222,19 @@ test_that("the C centring and row norms of cov_parts() are R's doubles", {
   expect_equal(.Call(prdcurve:::ffi_row_dot, x, b), rowSums(x * b),
                tolerance = 1e-13)
   expect_error(.Call(prdcurve:::ffi_row_dot, x, b[-1, ]), "same dimensions")
+  # the covariance a fit factors, a S_X + b S_Y + c I, in one pass: R's
+  # doubles (but for a fused multiply-add), the same on any thread count
+  A <- crossprod(matrix(rnorm(500 * 400), 500)) / 500
+  B <- crossprod(matrix(rnorm(450 * 400, sd = 2), 450)) / 450
+  ref <- 0.3 * A + 1.7 * B
+  diag(ref) <- diag(ref) + 0.05
+  old <- prd_threads(1)
+  on.exit(prd_threads(old), add = TRUE)
+  m1 <- .Call(prdcurve:::ffi_cov_combine, A, B, 0.3, 1.7, 0.05)
+  prd_threads(2)
+  expect_identical(.Call(prdcurve:::ffi_cov_combine, A, B, 0.3, 1.7, 0.05), m1)
+  expect_equal(m1, ref, tolerance = 1e-15)
+  expect_error(.Call(prdcurve:::ffi_cov_combine, A, B[-1, ], 1, 1, 0), "d x d")
   # an integer matrix is taken as doubles
   xi <- matrix(sample(-5:5, 60, TRUE), 12)
   expect_identical(cov_parts(xi, xi)$Ax,
