@@ -361,6 +361,19 @@ test_that("with standardize = 'real' each half-sample is scaled by its own real 
   m1 <- manifold_metrics(scale(real[hx, ], mu, sdv), scale(gen[hy, ], mu, sdv),
                          metrics = "density", k = 3)
   expect_equal(attr(m, "replicates")$value[1], m1$value, tolerance = 1e-12)
+  # and the entropy metrics (sets of one size: no subsampling)
+  g80 <- cbind(matrix(rnorm(80 * 3, 0.5), ncol = 3), rnorm(80, 1e4, 1e3))
+  set.seed(7)
+  e <- entropy_metrics(real, g80, metrics = "pce", k = 3,
+                       standardize = "real", replicates = 2)
+  set.seed(7)
+  hx <- sort(sample.int(80)[1:40])
+  hy <- sort(sample.int(80)[1:40])
+  mu <- colMeans(real[hx, ])
+  sdv <- apply(real[hx, ], 2, sd)
+  e1 <- entropy_metrics(scale(real[hx, ], mu, sdv), scale(g80[hy, ], mu, sdv),
+                        metrics = "pce", k = 3)
+  expect_equal(attr(e, "replicates")$value[1], e1$value, tolerance = 1e-12)
 })
 
 test_that("values whose squared distances overflow or underflow are rejected", {
