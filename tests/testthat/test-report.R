@@ -124,3 +124,37 @@ test_that("a report from tables with id and label columns reads the features", {
   expect_false(grepl("## Warning", html, fixed = TRUE))
   expect_match(html, "<td align=\"left\">real</td>\\s*<td align=\"right\">400</td>\\s*<td align=\"right\">5</td>")
 })
+
+test_that("standardize = 'real' reaches the curves and the metrics of a report", {
+  skip_if_cannot_render()
+  dir <- withr::local_tempdir()
+  set.seed(13)
+  # a column in other units (a scale warning without standardize)
+  table_of <- function(x, income) {
+    data.frame(stats::setNames(as.data.frame(x), paste0("f", seq_len(ncol(x)))),
+               income = round(income, 2))
+  }
+  real <- table_of(matrix(rnorm(300 * 4), ncol = 4), rlnorm(300, 10, 1))
+  gen <- table_of(matrix(rnorm(300 * 4, mean = 0.3), ncol = 4),
+                  rlnorm(300, 10.4, 1))
+  utils::write.csv(real, file.path(dir, "real.csv"), row.names = FALSE)
+  utils::write.csv(gen, file.path(dir, "gen.csv"), row.names = FALSE)
+  html <- render_report(dir, list(
+    real = file.path(dir, "real.csv"), generated = c(shifted = file.path(dir, "gen.csv")),
+    replicates = 0, seed = 6, standardize = "real"))
+  set.seed(6)
+  cv <- prd_curve(real, list(shifted = gen), standardize = "real")
+  re <- paste0("<td align=\"left\">shifted</td>\\s*<td align=\"left\">",
+               "tightest</td>\\s*<td align=\"left\">([0-9.]+)</td>")
+  expect_identical(regmatches(html, regexec(re, html))[[1]][2],
+                   sprintf("%.3f", summary(cv)$auc))
+  set.seed(6)
+  m <- manifold_metrics(real, list(shifted = gen), standardize = "real")
+  cov <- m$value[m$metric == "coverage"]
+  expect_true(grepl(paste0("<td align=\"left\">coverage</td>\\s*<td align=\"left\">",
+                           sprintf("%.3f", cov), "</td>"), html))
+  # (grepl: a failure need not print the whole page)
+  expect_true(grepl("centred and scaled by the mean and standard deviation of the real fit rows",
+                    gsub("\\s+", " ", html), fixed = TRUE))
+  expect_false(grepl("## Warning", html, fixed = TRUE))
+})
