@@ -357,7 +357,11 @@ standardize_sets <- function(sets, rows = NULL) {
   sdv[!(sdv > 0)] <- 1
   scale_set <- function(m) {
     ids <- attr(m, "ids")
-    out <- sweep(sweep(m, 2L, mu), 2L, sdv, "/")
+    if (!is.double(m)) storage.mode(m) <- "double"
+    # (x - mu) / sd in one pass: sweep() built two n x d arrays of the
+    # statistics besides its two results
+    out <- .Call(ffi_standardize, m, as.double(mu), as.double(sdv))
+    dimnames(out) <- dimnames(m)
     attr(out, "ids") <- ids
     out
   }

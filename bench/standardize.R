@@ -17,8 +17,31 @@
 # fresh points per set (what the halves should replicate), the pair
 # variance's sd estimate, and the sd of the full estimate over the draws
 # (what that estimate should match).
-# Usage: Rscript bench/standardize.R [DRAWS = 20] [--replicates]
+#
+# With --cost: the time and the growth of the peak memory (VmHWM) of the
+# scaling itself, standardize_sets() on two sets of 20,000 x 2,048 (the
+# real fit rows: the first 10,000), in this fresh process.
+# Usage: Rscript bench/standardize.R [DRAWS = 20] [--replicates | --cost]
 args <- commandArgs(trailingOnly = TRUE)
+if ("--cost" %in% args) {
+  suppressPackageStartupMessages(library(prdcurve))
+  set.seed(1)
+  n <- 20000L
+  d <- 2048L
+  x <- matrix(stats::rnorm(n * d), n)
+  y <- matrix(stats::rnorm(n * d), n)
+  hwm <- function() {
+    st <- readLines("/proc/self/status")
+    as.numeric(gsub("[^0-9]", "", grep("^VmHWM", st, value = TRUE))) / 1024
+  }
+  h0 <- hwm()
+  el <- system.time(prdcurve:::standardize_sets(
+    list(real = x, generated = list(g = y)), rows = seq_len(n / 2)))[["elapsed"]]
+  cat(sprintf("standardize_sets(), two sets of %d x %d (%.0f MiB): %.2f s, peak memory +%.0f MiB (prdcurve %s)\n",
+              n, d, 2 * n * d * 8 / 2^20, el, hwm() - h0,
+              utils::packageVersion("prdcurve")))
+  quit(save = "no")
+}
 halves <- "--replicates" %in% args
 args <- setdiff(args, "--replicates")
 draws <- if (length(args)) as.integer(args[1]) else 20L

@@ -278,6 +278,7 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
 SEXP ffi_scan(SEXP x);
 SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w);
 SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows);
+SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale);
 SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb);
 SEXP ffi_col_means(SEXP x, SEXP rows);
 SEXP ffi_row_dot(SEXP A, SEXP B);

@@ -243,19 +243,24 @@ SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb) {
  * (centre[l] taken from column l; rows 1-based, NULL for every row), the
  * same doubles as R's x[rows, ] - rep(centre, each = m) without the copy
  * of the rows or the m x d vector of the centre; columns shared among the
- * engine's threads. */
-SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows) {
+ * engine's threads. With `scale` (d values, or NULL), each column is then
+ * divided by scale[l]: the same doubles as sweep(sweep(x, 2, centre), 2,
+ * scale, "/") without sweep()'s two n x d arrays of the statistics. */
+static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
+                         const char *fn) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
-      !(Rf_isNull(rows) || Rf_isInteger(rows)))
-    Rf_error("ffi_centre: bad argument types");
+      !(Rf_isNull(rows) || Rf_isInteger(rows)) ||
+      !(Rf_isNull(scale) || Rf_isReal(scale)))
+    Rf_error("%s: bad argument types", fn);
   int n = Rf_nrows(x), d = Rf_ncols(x);
-  if (Rf_length(centre) != d)
-    Rf_error("ffi_centre: `centre` must have ncol(x) values");
+  if (Rf_length(centre) != d || (!Rf_isNull(scale) && Rf_length(scale) != d))
+    Rf_error("%s: `centre` and `scale` must have ncol(x) values", fn);
   const int *r = Rf_isNull(rows) ? NULL : INTEGER_RO(rows);
+  const double *sc = Rf_isNull(scale) ? NULL : REAL_RO(scale);
   int m = r ? Rf_length(rows) : n;
   for (int i = 0; r && i < m; i++)
     if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
-      Rf_error("ffi_centre: row %d out of range", i + 1);
+      Rf_error("%s: row %d out of range", fn, i + 1);
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, d));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);
@@ -271,10 +276,24 @@ SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows) {
       for (int i = 0; i < m; i++) dst[i] = col[r[i] - 1] - cl;
     else
       for (int i = 0; i < m; i++) dst[i] = col[i] - cl;
+    if (sc) {
+      double sl = sc[l];
+      for (int i = 0; i < m; i++) dst[i] = dst[i] / sl;
+    }
   }
   (void) use;
   UNPROTECT(1);
   return out;
+}
+
+SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows) {
+  return centre_scale(x, centre, rows, R_NilValue, "ffi_centre");
+}
+
+/* .Call(ffi_standardize, x, centre, scale): (x - centre) / scale column by
+ * column, every row (standardize = "real", R/validate.R) */
+SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale) {
+  return centre_scale(x, centre, R_NilValue, scale, "ffi_standardize");
 }
 
 /* The means of the d columns of X (n x d, column-major) over m rows

@@ -316,6 +316,29 @@ test_that("standardize = 'real' scales every set by the real fit rows' moments",
                class = "prdcurve_error_input")
 })
 
+test_that("the one-pass scaling gives sweep()'s doubles, names and ids", {
+  set.seed(17)
+  x <- matrix(rnorm(300 * 7, 5, 3), 300, dimnames = list(NULL, letters[1:7]))
+  attr(x, "ids") <- paste0("row", 1:300)
+  # (the moments as standardize_sets() forms them)
+  mu <- colMeans(x[1:100, ])
+  s <- sqrt((colMeans(x[1:100, ]^2) - mu^2) * 100 / 99)
+  out <- prdcurve:::standardize_sets(list(real = x, generated = list(g = x[1:5, ])),
+                                     rows = 1:100)
+  ref <- sweep(sweep(x, 2L, mu), 2L, s, "/")
+  expect_identical(unclass(out$real)[, ], ref[, ])
+  expect_identical(colnames(out$real), letters[1:7])
+  expect_identical(attr(out$real, "ids"), paste0("row", 1:300))
+  expect_null(attr(out$generated$g, "ids"))
+  # an integer matrix is taken as doubles; a column constant in the rows
+  # that set the scale is only centred
+  xi <- cbind(matrix(sample(-9:9, 40, TRUE), 20), 3L)
+  oi <- prdcurve:::standardize_sets(list(real = xi, generated = list()))
+  expect_equal(oi$real[, 1:2], scale(xi[, 1:2]), ignore_attr = TRUE,
+               tolerance = 1e-15)
+  expect_identical(oi$real[, 3], rep(0, 20))
+})
+
 test_that("with standardize = 'real' each half-sample is scaled by its own real fit rows", {
   set.seed(16)
   real <- cbind(matrix(rnorm(80 * 3), ncol = 3), rnorm(80, 1e4, 1e3))
