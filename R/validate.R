@@ -349,11 +349,19 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
 #' distributed as the generated ones, which a strong classifier can see).
 #' @noRd
 standardize_sets <- function(sets, rows = NULL) {
-  X <- if (is.null(rows)) sets$real else sets$real[rows, , drop = FALSE]
-  mu <- colMeans(X)
-  sdv <- if (nrow(X) > 1L) {
-    sqrt(pmax(colMeans(X^2) - mu^2, 0) * nrow(X) / (nrow(X) - 1))
-  } else rep(0, ncol(X))
+  x <- sets$real
+  if (!is.double(x)) storage.mode(x) <- "double"
+  rows <- if (is.null(rows)) seq_len(nrow(x)) else as.integer(rows)
+  n <- length(rows)
+  # the moments of the rows read in place: the means (colMeans()'s
+  # doubles), then the standard deviations from the centred rows (two
+  # passes, as sd(): mean(x^2) - mean(x)^2 lost every digit of a column
+  # far from 0, e.g. sd 1 read as 1.04 at a mean of 1e8)
+  mu <- .Call(ffi_col_means, x, rows)
+  sdv <- if (n > 1L) {
+    C <- .Call(ffi_centre, x, mu, rows)
+    sqrt(colSums(C * C) / (n - 1))
+  } else rep(0, ncol(x))
   sdv[!(sdv > 0)] <- 1
   scale_set <- function(m) {
     ids <- attr(m, "ids")

@@ -320,13 +320,12 @@ test_that("the one-pass scaling gives sweep()'s doubles, names and ids", {
   set.seed(17)
   x <- matrix(rnorm(300 * 7, 5, 3), 300, dimnames = list(NULL, letters[1:7]))
   attr(x, "ids") <- paste0("row", 1:300)
-  # (the moments as standardize_sets() forms them)
   mu <- colMeans(x[1:100, ])
-  s <- sqrt((colMeans(x[1:100, ]^2) - mu^2) * 100 / 99)
+  s <- apply(x[1:100, ], 2, sd)
   out <- prdcurve:::standardize_sets(list(real = x, generated = list(g = x[1:5, ])),
                                      rows = 1:100)
   ref <- sweep(sweep(x, 2L, mu), 2L, s, "/")
-  expect_identical(unclass(out$real)[, ], ref[, ])
+  expect_equal(unclass(out$real)[, ], ref[, ], tolerance = 1e-14)
   expect_identical(colnames(out$real), letters[1:7])
   expect_identical(attr(out$real, "ids"), paste0("row", 1:300))
   expect_null(attr(out$generated$g, "ids"))
@@ -337,6 +336,12 @@ test_that("the one-pass scaling gives sweep()'s doubles, names and ids", {
   expect_equal(oi$real[, 1:2], scale(xi[, 1:2]), ignore_attr = TRUE,
                tolerance = 1e-15)
   expect_identical(oi$real[, 3], rep(0, 20))
+  # a column far from 0: its standard deviation from the centred rows
+  # (mean(x^2) - mean(x)^2 read sd 1 as 1.04 at a mean of 1e8)
+  far <- cbind(rnorm(1000), rnorm(1000, 1e8, 1))
+  of <- prdcurve:::standardize_sets(list(real = far, generated = list()))
+  expect_equal(apply(of$real, 2, sd), c(1, 1), tolerance = 1e-9)
+  expect_equal(unclass(of$real)[, ], scale(far)[, ], tolerance = 1e-9)
 })
 
 test_that("with standardize = 'real' each half-sample is scaled by its own real fit rows", {
