@@ -292,12 +292,14 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     folds <- unique(unlist(lapply(prd_curve_info(curve)$details, `[[`,
                                   "folds")))
     cat(sprintf(
-      "prd_curve: %s (%d rows) vs %s; %d features; k = %s; split = %s%s; seed = %d%s%s\n\n",
+      "prd_curve: %s (%d rows) vs %s; %d features%s; k = %s; split = %s%s; seed = %d%s%s\n\n",
       basename(opt$real$path), nrow(real$x),
       paste(sprintf("%s (%d rows)", names(opt$generated),
                     vapply(gen_x, nrow, integer(1))),
             collapse = ", "),
-      ncol(real$x), paste(unique(k), collapse = ", "), format(opt$split),
+      ncol(real$x),
+      if (opt$standardize == "real") ", standardized by the real set" else "",
+      paste(unique(k), collapse = ", "), format(opt$split),
       if (length(folds)) sprintf("; %s folds", paste(folds, collapse = ", ")) else "",
       seed,
       if (opt$replicates > 0) sprintf("; %d replicates, 90%% intervals",

@@ -846,8 +846,13 @@ test_that("--standardize scales by the real set, as standardize = 'real'", {
             "--metrics", "--quiet")
   w <- warning_classes(prd_cli(c(args, "--out", file.path(dir, "u"))))
   expect_identical(w, rep("prdcurve_warning_scale", 2)) # real and generated
-  cv <- expect_no_warning(prd_cli(c(args, "--out", file.path(dir, "s"),
-                                    "--standardize")))
+  out <- utils::capture.output(suppressMessages(
+    cv <- expect_no_warning(prd_cli(c(setdiff(args, "--quiet"),
+                                      "--out", file.path(dir, "s"),
+                                      "--standardize")))),
+    type = "output")
+  expect_match(out[1], "4 features, standardized by the real set; k = ",
+               fixed = TRUE)
   set.seed(4)
   direct <- prd_curve(real, generated, method = c("knn", "linear"),
                       angles = 21, standardize = "real")
