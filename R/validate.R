@@ -358,10 +358,12 @@ standardize_sets <- function(sets, rows = NULL) {
   # passes, as sd(): mean(x^2) - mean(x)^2 lost every digit of a column
   # far from 0, e.g. sd 1 read as 1.04 at a mean of 1e8)
   mu <- .Call(ffi_col_means, x, rows)
-  sdv <- if (n > 1L) {
+  sdv <- rep(0, ncol(x))
+  if (n > 1L) {
     C <- .Call(ffi_centre, x, mu, rows)
-    sqrt(colSums(C * C) / (n - 1))
-  } else rep(0, ncol(x))
+    sdv <- sqrt(colSums(C * C) / (n - 1))
+    rm(C) # (before the scaled copies are made)
+  }
   sdv[!(sdv > 0)] <- 1
   scale_set <- function(m) {
     ids <- attr(m, "ids")
