@@ -238,8 +238,9 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   data.table::fwrite(if (opt$replicates > 0) prd_curve_bands(curve) else
     as.data.frame(curve), out$csv)
   written <- out$csv
+  std <- opt$standardize == "real"
   title <- cli_title(opt$real$path, vapply(opt$generated, `[[`, "", "path"),
-                     curve)
+                     curve, standardized = std)
   written <- c(written, cli_save_plot(curve, out$png, title))
 
   metrics <- NULL
@@ -259,7 +260,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     data.table::fwrite(as.data.frame(metrics), out$metrics_csv)
     mtitle <- cli_title(opt$real$path,
                         vapply(opt$generated, `[[`, "", "path"), metrics,
-                        what = "manifold_metrics()")
+                        what = "manifold_metrics()", standardized = std)
     written <- c(written, out$metrics_csv,
                  cli_save_plot(metrics, out$metrics_png, mtitle))
   }
@@ -270,7 +271,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     ctitle <- cli_title(opt$real$path,
                         vapply(opt$generated, `[[`, "", "path"), curve,
                         what = paste("differences from", opt$compare),
-                        bands = FALSE)
+                        bands = FALSE, standardized = std)
     written <- c(written, out$compare_csv,
                  cli_save_plot(comparison, out$compare_png, ctitle))
     if (!is.null(metrics)) {
@@ -529,9 +530,11 @@ cli_figure_size <- function(p) prd_figure_size(p)
 #' 0.5" (on two lines without the dash when long); a model named otherwise
 #' than its file (`--generated noisy=a.npy`) as "noisy (a.npy)", the name
 #' the legend and panels use. `bands = FALSE` (a comparison's figure):
-#' the replicates give intervals, not bands.
+#' the replicates give intervals, not bands. `standardized`: the sets were
+#' scaled by the real set (`--standardize`), said at the end.
 #' @noRd
-cli_title <- function(real, generated, curve, what = NULL, bands = TRUE) {
+cli_title <- function(real, generated, curve, what = NULL, bands = TRUE,
+                      standardized = FALSE) {
   dash <- if (isTRUE(l10n_info()$`UTF-8`)) " \u2014 " else " - "
   lab <- basename(generated)
   nm <- names(generated)
@@ -564,7 +567,8 @@ cli_title <- function(real, generated, curve, what = NULL, bands = TRUE) {
     split_text <- if (is.numeric(sp)) format(sp) else "rows"
   }
   params <- paste0(if (!is.null(what)) paste0(what, ", "),
-                   "k = ", k_text, ", split = ", split_text, reps_text)
+                   "k = ", k_text, ", split = ", split_text, reps_text,
+                   if (standardized) ", standardized")
   if (nchar(files) + nchar(params) > 70L) {
     paste0(files, "\n", params)
   } else {

@@ -853,6 +853,10 @@ test_that("--standardize scales by the real set, as standardize = 'real'", {
     type = "output")
   expect_match(out[1], "4 features, standardized by the real set; k = ",
                fixed = TRUE)
+  # and the figures' titles
+  expect_match(prdcurve:::cli_title(fr, c(g = fg), cv, standardized = TRUE),
+               "split = 0.5, standardized$")
+  expect_false(grepl("standardized", prdcurve:::cli_title(fr, c(g = fg), cv)))
   set.seed(4)
   direct <- prd_curve(real, generated, method = c("knn", "linear"),
                       angles = 21, standardize = "real")
