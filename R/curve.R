@@ -558,8 +558,7 @@ prd_curve <- function(real, generated, method = "tightest",
     list(splits = sp, limit = limit)
   }
   first <- est(sets$real, sets$generated)
-  scale_halves <- identical(sets$standardize, "real")
-  if (scale_halves) {
+  if (identical(sets$standardize, "real")) {
     # the scale from the real fit rows only (all rows without a split)
     s1 <- first$splits[[1]]
     sets <- standardize_sets(sets, if (!is.null(s1$eval)) s1$fit[[1]])
@@ -590,14 +589,10 @@ prd_curve <- function(real, generated, method = "tightest",
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
                              s <- est(real, gens)
-                             if (scale_halves) {
-                               s1 <- s$splits[[1]]
-                               h <- standardize_half(real, gens,
-                                                     if (!is.null(s1$eval)) s1$fit[[1]])
-                               real <- h$real
-                               gens <- h$gens
-                             }
-                             curve_estimates(real, gens, s$splits, settings,
+                             s1 <- s$splits[[1]]
+                             h <- standardize_half(real, gens, sets$standardize,
+                                                   if (!is.null(s1$eval)) s1$fit[[1]])
+                             curve_estimates(h$real, h$gens, s$splits, settings,
                                              check_limit = s$limit)
                            })
     out <- attach_curve_replicates(out, reps)

@@ -422,13 +422,9 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
-                             if (identical(sets$standardize, "real")) {
-                               h <- standardize_half(real, gens)
-                               real <- h$real
-                               gens <- h$gens
-                             }
+                             h <- standardize_half(real, gens, sets$standardize)
                              vctrs::vec_rbind(!!!lapply(
-                               run(real, gens, warn = FALSE,
+                               run(h$real, h$gens, warn = FALSE,
                                    what = "the half-samples of the replicates"),
                                pick))
                            })

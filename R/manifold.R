@@ -323,12 +323,8 @@ manifold_metrics <- function(real, generated,
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
-                             if (identical(sets$standardize, "real")) {
-                               h <- standardize_half(real, gens)
-                               real <- h$real
-                               gens <- h$gens
-                             }
-                             run(real, gens, split,
+                             h <- standardize_half(real, gens, sets$standardize)
+                             run(h$real, h$gens, split,
                                  what = "the half-samples of the replicates")
                            })
     out <- attach_metric_replicates(out, reps, conf_level)

@@ -375,7 +375,7 @@ standardize_sets <- function(sets, rows = NULL) {
     attr(out, "ids") <- ids
     out
   }
-  sets$real <- scale_set(sets$real)
+  sets$real <- scale_set(x) # (x: the real set as doubles, converted once)
   sets$generated <- lapply(sets$generated, scale_set)
   sets
 }
@@ -386,10 +386,12 @@ standardize_sets <- function(sets, rows = NULL) {
 #' replicates the estimator, scaling included. The half's rows were
 #' scaled by the full sample's moments already; the scalings are affine
 #' per column, so scaling them again equals scaling the raw rows by the
-#' half's moments (to rounding).
+#' half's moments (to rounding). `how`: prepare_samples()'s `standardize`
+#' (with "none" the half is returned as it is).
 #' @return list(real, gens)
 #' @noRd
-standardize_half <- function(real, gens, rows = NULL) {
+standardize_half <- function(real, gens, how, rows = NULL) {
+  if (!identical(how, "real")) return(list(real = real, gens = gens))
   h <- standardize_sets(list(real = real, generated = gens), rows)
   list(real = h$real, gens = h$generated)
 }
