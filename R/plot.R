@@ -15,7 +15,12 @@
 #' ray. The band's fill is taken from the line's colour after scaling
 #' (`after_scale()`), so a colour scale added by the user
 #' (`+ scale_colour_brewer()`, `+ scale_colour_grey()`) recolours lines and
-#' bands alike. `plot()` draws the same with base graphics, in the same
+#' bands alike. A curve that is 0 at every \eqn{\lambda} (the classifier
+#' told every evaluation row apart: sets with disjoint supports, or a
+#' column in other units) is the single point (0, 0), which a line does
+#' not show: it is drawn as a point in its colour at the origin, and a
+#' panel in which every curve is 0 says "AUC 0: the sets were told apart
+#' completely". `plot()` draws the same with base graphics, in the same
 #' colours, line types and panels.
 #'
 #' `autoplot` is exported by this package, so `library(prdcurve);
@@ -122,6 +127,18 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
       data = ref, ggplot2::aes(group = .data$.curve, colour = "exact",
                                linetype = "exact"),
       linewidth = 0.45
+    )
+  }
+  if (nrow(lay$zero)) {
+    p <- p + ggplot2::geom_point(
+      data = lay$zero, ggplot2::aes(colour = .data$.colour), size = 2,
+      show.legend = FALSE
+    )
+  }
+  if (!is.null(lay$notes)) {
+    p <- p + ggplot2::geom_text(
+      data = lay$notes, ggplot2::aes(label = .data$.label),
+      size = prd_figure_text_size / ggplot2::.pt, colour = "grey30"
     )
   }
   pal <- lay$palette
@@ -268,6 +285,18 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
                                      lty = ltys[i]), dots)
       do.call(graphics::lines, args)
     }
+    # curves at 0 everywhere: a point at the origin, and a note when the
+    # panel has nothing else to show (see plot_layout())
+    zp <- lay$zero
+    if (!is.na(pn)) zp <- zp[as.character(zp$.panel) == pn, , drop = FALSE]
+    if (nrow(zp)) {
+      graphics::points(zp$recall, zp$precision, pch = 19, xpd = TRUE,
+                       col = unname(pal[as.character(zp$.colour)]))
+    }
+    if (!is.null(lay$notes) &&
+        any(is.na(pn) | as.character(lay$notes$.panel) %in% pn)) {
+      graphics::text(0.5, 0.5, zero_curve_note, col = "grey30")
+    }
     leg <- ifelse(refs, vapply(curves, function(cv) as.character(cv$.label[1]), ""),
                   labels)
     graphics::legend("bottomleft", legend = leg, col = cols, lwd = 2,
@@ -380,9 +409,42 @@ plot_layout <- function(x, conf_level, bands) {
   if (facet && !is.null(band_tbl)) {
     band_tbl$.panel <- factor(band_tbl$.panel, levels = models)
   }
-  list(lines = lines, bands = band_tbl, palette = pal, linetypes = lty,
-       facet = facet, colour_name = colour_name)
+  # a curve that is 0 everywhere (every evaluation row told apart: disjoint
+  # sets) is the single point (0, 0), which a line does not show: a point
+  # marks it, and a panel whose curves are all 0 says so
+  zero_curve <- vapply(split(lines, factor(lines$.curve,
+                                            levels = unique(lines$.curve))),
+                       function(cv) max(cv$precision, cv$recall) <= 0, logical(1))
+  is_zero <- lines$.curve %in% names(zero_curve)[zero_curve]
+  zero <- lines[is_zero & !lines$.reference, , drop = FALSE]
+  zero <- zero[!duplicated(zero$.curve), c(".curve", ".colour", ".panel"),
+               drop = FALSE]
+  zero$recall <- rep(0, nrow(zero))
+  zero$precision <- rep(0, nrow(zero))
+  # the note only where nothing else is drawn (no line under the text)
+  panel_key <- as.character(lines$.panel)
+  panel_key[is.na(panel_key)] <- ""
+  all_zero <- vapply(split(is_zero, factor(panel_key,
+                                           levels = unique(panel_key))),
+                     all, logical(1))
+  notes <- if (any(all_zero)) {
+    pn <- names(all_zero)[all_zero]
+    tibble::tibble(recall = 0.5, precision = 0.5,
+                   .panel = replace(pn, pn == "", NA_character_),
+                   .label = zero_curve_note)
+  }
+  if (facet) {
+    zero$.panel <- factor(as.character(zero$.panel), levels = models)
+    if (!is.null(notes)) notes$.panel <- factor(notes$.panel, levels = models)
+  }
+  list(lines = lines, bands = band_tbl, zero = zero, notes = notes,
+       palette = pal, linetypes = lty, facet = facet,
+       colour_name = colour_name)
 }
+
+#' The note in a panel whose estimated curves are all 0
+#' @noRd
+zero_curve_note <- "AUC 0: the sets were\ntold apart completely"
 
 #' Band along the rays: at each angle of the curve's grid, rho +- t sqrt(v)
 #' with v the complementary half-sample variance of the replicates' rho

@@ -541,3 +541,49 @@ test_that("every figure is written to a PNG of the documented size, filled", {
   expect_equal(unname(png_dim(path)), round(c(s$width, s$height) * s$dpi))
   expect_gt(ink(path)[["share"]], 0.01)
 })
+
+test_that("a curve at 0 everywhere is marked at the origin, and an empty panel says why", {
+  skip_if_not_installed("ggplot2")
+  set.seed(32)
+  real <- matrix(rnorm(60 * 2), ncol = 2)
+  far <- matrix(rnorm(60 * 2, mean = 50), ncol = 2)
+  near <- matrix(rnorm(60 * 2, mean = 0.5), ncol = 2)
+  cv <- prd_curve(real, list(far = far, near = near),
+                  method = c("knn", "kde"), split = 0, angles = 21)
+  s <- summary(cv)
+  expect_equal(s$auc[s$model == "far"], c(0, 0))
+  expect_true(all(s$auc[s$model == "near"] > 0.3))
+  p <- ggplot2::autoplot(cv)
+  pts <- layer_of(p, "GeomPoint")[[1]]
+  # one point per curve at 0, both at (0, 0), in the "far" panel (PANEL 1)
+  expect_equal(nrow(pts), 2L)
+  expect_equal(c(pts$x, pts$y), rep(0, 4))
+  expect_equal(as.integer(pts$PANEL), c(1L, 1L))
+  expect_setequal(pts$colour,
+                  unname(prdcurve:::method_palette[c("knn", "kde")]))
+  txt <- layer_of(p, "GeomText")[[1]]
+  expect_equal(nrow(txt), 1L)
+  expect_equal(as.integer(txt$PANEL), 1L)
+  expect_match(txt$label, "AUC 0")
+  # the lines of the "near" panel are drawn as before, and no note there
+  lay <- prdcurve:::plot_layout(cv, 0.9, FALSE)
+  expect_identical(as.character(lay$notes$.panel), "far")
+  # one panel: a point for each zero curve; the note only where no other
+  # line (here the true curve) would run under it
+  one <- prd_curve(real, far, method = c("knn", "kde"), split = 0,
+                   angles = 21)
+  lay1 <- prdcurve:::plot_layout(rbind(one, prd_truth_gaussian(0, 1)), 0.9,
+                                 FALSE)
+  expect_equal(nrow(lay1$zero), 2L)
+  expect_null(lay1$notes)
+  expect_equal(nrow(prdcurve:::plot_layout(one, 0.9, FALSE)$notes), 1L)
+  # a curve with some area gets neither
+  lay2 <- prdcurve:::plot_layout(prd_curve(real, near, method = "knn",
+                                           split = 0, angles = 21), 0.9, FALSE)
+  expect_equal(nrow(lay2$zero), 0L)
+  expect_null(lay2$notes)
+  # plot() draws the same: base graphics, one call per point and note
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_invisible(plot(cv))
+})
