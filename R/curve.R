@@ -383,8 +383,9 @@
 #'   not a feature (per-sample functions carry it to their output).
 #' @param standardize `"none"` (default) or `"real"`: centre and scale
 #'   every column by the mean and standard deviation of the real set's
-#'   rows, every set the same way; in `prd_curve()` with a split, of the
-#'   real fit rows only. Euclidean distances are not scale-free: use it
+#'   rows, every set the same way; with a split, of the real fit rows only
+#'   (also in the metrics functions, from 0.5.8; with a subsample, of the
+#'   real rows kept). Euclidean distances are not scale-free: use it
 #'   when columns have different units. Only the fit rows set the curve's
 #'   scale so that the evaluation rows of the two sets stay comparable:
 #'   with the scale from every real row, the rows that set it are not
@@ -514,8 +515,7 @@ prd_curve <- function(real, generated, method = "tightest",
                       id = NULL, standardize = c("none", "real"),
                       families = NULL, folds = NULL) {
   sets <- prepare_samples(real, generated, rlang::enquo(features),
-                          rlang::enquo(id), standardize,
-                          standardize_later = TRUE)
+                          rlang::enquo(id), standardize)
   method <- check_methods(method, curve_methods)
   closed <- check_flag(closed)
   angles <- check_angles(angles)
@@ -558,11 +558,8 @@ prd_curve <- function(real, generated, method = "tightest",
     list(splits = sp, limit = limit)
   }
   first <- est(sets$real, sets$generated)
-  if (identical(sets$standardize, "real")) {
-    # the scale from the real fit rows only (all rows without a split)
-    s1 <- first$splits[[1]]
-    sets <- standardize_sets(sets, if (!is.null(s1$eval)) s1$fit[[1]])
-  }
+  # the scale from the real fit rows only (all rows without a split)
+  sets <- standardize_split(sets, first$splits)
   if (default_families) {
     # "stacked" needs 4 fit rows per set (two folds of 2), also in the
     # cross-fitted folds (split = 0) and the half-samples (replicates); on
@@ -589,9 +586,8 @@ prd_curve <- function(real, generated, method = "tightest",
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
                              s <- est(real, gens)
-                             s1 <- s$splits[[1]]
                              h <- standardize_half(real, gens, sets$standardize,
-                                                   if (!is.null(s1$eval)) s1$fit[[1]])
+                                                   scale_rows(s$splits))
                              curve_estimates(h$real, h$gens, s$splits, settings,
                                              check_limit = s$limit)
                            })

@@ -396,8 +396,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   check_sample_traps(sets, k, split)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
-  run <- function(real, gens, warn = TRUE, what = NULL) {
-    sp <- resolve_model_splits(split, real, gens)
+  run <- function(real, gens, sp, warn = TRUE, what = NULL) {
     lapply(names(gens), function(m) {
       s <- sp[[m]]
       res <- entropy_core(real, gens[[m]], s, k, warn = warn, what = what)
@@ -405,7 +404,11 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
       res
     })
   }
-  first <- run(sets$real, sets$generated)
+  sp <- resolve_model_splits(split, sets$real, sets$generated)
+  # the scale from the real fit rows of the sets used (every real row of
+  # them without a split)
+  sets <- standardize_split(sets, sp)
+  first <- run(sets$real, sets$generated, sp)
   pick <- function(res) {
     v <- res$values[res$values$metric %in% metrics, , drop = FALSE]
     v <- v[order(match(v$metric, metrics), v$k), , drop = FALSE]
@@ -422,9 +425,11 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
-                             h <- standardize_half(real, gens, sets$standardize)
+                             sph <- resolve_model_splits(split, real, gens)
+                             h <- standardize_half(real, gens, sets$standardize,
+                                                   scale_rows(sph))
                              vctrs::vec_rbind(!!!lapply(
-                               run(h$real, h$gens, warn = FALSE,
+                               run(h$real, h$gens, sph, warn = FALSE,
                                    what = "the half-samples of the replicates"),
                                pick))
                            })
@@ -473,6 +478,7 @@ entropy_samples <- function(real, generated, k = 5, split = 0,
                           rlang::enquo(id), standardize)
   # one real split shared by every model (paired), as entropy_metrics()
   sp <- resolve_model_splits(split, sets$real, sets$generated)
+  sets <- standardize_split(sets, sp)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
     s <- sp[[m]]

@@ -291,9 +291,8 @@ manifold_metrics <- function(real, generated,
   opts$ppr_k_default <- missing(ppr_k)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
-  run <- function(real, gens, split, what = "the fit sets") {
+  run <- function(real, gens, sp, what = "the fit sets") {
     shared <- engine_shared()
-    sp <- resolve_model_splits(split, real, gens)
     vctrs::vec_rbind(!!!lapply(names(gens), function(m) {
       s <- sp[[m]]
       res <- manifold_core(real, gens[[m]], s, metrics, k, opts, what = what,
@@ -303,6 +302,8 @@ manifold_metrics <- function(real, generated,
   }
   shared <- engine_shared()
   sp <- resolve_model_splits(split, sets$real, sets$generated)
+  # the scale from the real fit rows (every real row without a split)
+  sets <- standardize_split(sets, sp)
   first <- lapply(names(sets$generated), function(m) {
     s <- sp[[m]]
     res <- manifold_core(sets$real, sets$generated[[m]], s, metrics, k, opts,
@@ -323,8 +324,10 @@ manifold_metrics <- function(real, generated,
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
-                             h <- standardize_half(real, gens, sets$standardize)
-                             run(h$real, h$gens, split,
+                             sph <- resolve_model_splits(split, real, gens)
+                             h <- standardize_half(real, gens, sets$standardize,
+                                                   scale_rows(sph))
+                             run(h$real, h$gens, sph,
                                  what = "the half-samples of the replicates")
                            })
     out <- attach_metric_replicates(out, reps, conf_level)
@@ -414,6 +417,7 @@ manifold_samples <- function(real, generated, k = 5, split = 0,
   shared <- engine_shared()
   # one real split shared by every model (paired), as manifold_metrics()
   sp <- resolve_model_splits(split, sets$real, sets$generated)
+  sets <- standardize_split(sets, sp)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
     s <- sp[[m]]

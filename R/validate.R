@@ -289,18 +289,17 @@ all_rows_equal <- function(x) {
 #'
 #' `generated` is one sample set, a named list of them, or a data frame
 #' grouped by a model column (dplyr::group_by()); grouping columns are not
-#' features. `standardize = "real"` centres and scales every column by the
-#' real set's mean and standard deviation (all sets the same way); with
-#' `standardize_later` the sets are returned as they are, for
-#' standardize_sets() once the split is known.
+#' features. `standardize` is checked and recorded, not applied: the caller
+#' scales the sets with standardize_split() once their split is drawn (the
+#' scale comes from the real fit rows).
 #' @return list(real = matrix, generated = named list of matrices, keys,
-#'   standardize = "none" or "real": the half-samples of the replicates
-#'   are scaled again by their own rows, standardize_half()); each matrix
-#'   carries its ids in attribute "ids".
+#'   standardize = "none" or "real": standardize_split() scales the sets
+#'   and standardize_half() each half-sample of the replicates by its own
+#'   rows); each matrix carries its ids in attribute "ids".
 #' @noRd
 prepare_samples <- function(real, generated, features = NULL, id = NULL,
                             standardize = "none", allow_constant = FALSE,
-                            standardize_later = FALSE, real_arg = "real",
+                            real_arg = "real",
                             generated_arg = "generated",
                             call = rlang::caller_env()) {
   standardize <- check_choice(standardize, c("none", "real"),
@@ -334,10 +333,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     keys <- lapply(c(list(real = real), gen), row_keys)
     warn_copies(real, gen, generated_arg, keys)
   }
-  out <- list(real = real, generated = gen, keys = keys,
-              standardize = standardize)
-  if (standardize == "real" && !standardize_later) out <- standardize_sets(out)
-  out
+  list(real = real, generated = gen, keys = keys, standardize = standardize)
 }
 
 #' Centre and scale every column of every set of prepare_samples()'s list
@@ -378,6 +374,24 @@ standardize_sets <- function(sets, rows = NULL) {
   sets$real <- scale_set(x) # (x: the real set as doubles, converted once)
   sets$generated <- lapply(sets$generated, scale_set)
   sets
+}
+
+#' The real rows that set the scale of `standardize = "real"` for the
+#' splits of resolve_model_splits(): the real fit rows of a split (one real
+#' partition, shared by every model), NULL (every real row) without one.
+#' @noRd
+scale_rows <- function(splits) {
+  s1 <- splits[[1]]
+  if (is.null(s1$eval)) NULL else s1$fit[[1]]
+}
+
+#' Standardize prepare_samples()'s sets once their splits are drawn: by the
+#' real fit rows (scale_rows()).
+#' With `standardize = "none"` the sets are returned as they are.
+#' @noRd
+standardize_split <- function(sets, splits) {
+  if (!identical(sets$standardize, "real")) return(sets)
+  standardize_sets(sets, scale_rows(splits))
 }
 
 #' A half-sample of the replicates scaled as the estimate is (with

@@ -404,6 +404,81 @@ test_that("with standardize = 'real' each half-sample is scaled by its own real 
   expect_equal(attr(e, "replicates")$value[1], e1$value, tolerance = 1e-12)
 })
 
+test_that("the metrics with a split take standardize's scale from the real fit rows", {
+  set.seed(16)
+  real <- cbind(matrix(rnorm(80 * 3), ncol = 3), rnorm(80, 1e4, 1e3))
+  gen <- cbind(matrix(rnorm(80 * 3, 0.5), ncol = 3), rnorm(80, 1e4, 1e3))
+  sp <- list(real = 1:30, generated = 1:25)
+  fit <- real[31:80, ]
+  mu <- colMeans(fit)
+  sdv <- apply(fit, 2, sd)
+  a <- manifold_metrics(real, gen, k = 3, split = sp, standardize = "real")
+  b <- manifold_metrics(scale(real, mu, sdv), scale(gen, mu, sdv), k = 3,
+                        split = sp)
+  expect_equal(a$value, b$value, tolerance = 1e-12)
+  # every real row's moments (the scale before 0.5.8) give other values
+  c0 <- manifold_metrics(scale(real, colMeans(real), apply(real, 2, sd)),
+                         scale(gen, colMeans(real), apply(real, 2, sd)),
+                         k = 3, split = sp)
+  expect_gt(max(abs(a$value - c0$value)), 1e-6)
+  # the per-sample table the same way
+  ms <- manifold_samples(real, gen, k = 3, split = sp, standardize = "real")
+  mb <- manifold_samples(scale(real, mu, sdv), scale(gen, mu, sdv), k = 3,
+                         split = sp)
+  expect_identical(ms$in_manifold, mb$in_manifold)
+  expect_equal(ms$n_in_ball, mb$n_in_ball)
+  # a fraction: the split drawn first, then the scale from its fit rows
+  set.seed(4)
+  a2 <- manifold_metrics(real, gen, k = 3, split = 0.5, standardize = "real")
+  set.seed(4)
+  s2 <- prdcurve:::resolve_model_splits(0.5, real, list(generated = gen))
+  f2 <- real[s2[[1]]$fit[[1]], ]
+  set.seed(4)
+  b2 <- manifold_metrics(scale(real, colMeans(f2), apply(f2, 2, sd)),
+                         scale(gen, colMeans(f2), apply(f2, 2, sd)), k = 3,
+                         split = 0.5)
+  expect_equal(a2$value, b2$value, tolerance = 1e-12)
+  # the entropy metrics, and entropy_samples()
+  e <- entropy_metrics(real, gen, k = 3, split = sp, standardize = "real")
+  eb <- entropy_metrics(scale(real, mu, sdv), scale(gen, mu, sdv), k = 3,
+                        split = sp)
+  expect_equal(e$value, eb$value, tolerance = 1e-12)
+  es <- entropy_samples(real, gen, k = 3, split = sp, standardize = "real")
+  esb <- entropy_samples(scale(real, mu, sdv), scale(gen, mu, sdv), k = 3,
+                         split = sp)
+  expect_equal(es$pce, esb$pce, tolerance = 1e-12)
+  # a half-sample of the replicates: its own split's real fit rows
+  set.seed(5)
+  r <- manifold_metrics(real, gen, metrics = "density", k = 3, split = 0.5,
+                        standardize = "real", replicates = 2)
+  set.seed(5)
+  invisible(prdcurve:::resolve_model_splits(0.5, real, list(generated = gen)))
+  hx <- sort(sample.int(80)[1:40])
+  hy <- sort(sample.int(80)[1:40])
+  sh <- prdcurve:::resolve_model_splits(0.5, real[hx, ],
+                                        list(generated = gen[hy, ]))
+  fh <- real[hx, ][sh[[1]]$fit[[1]], ]
+  mh <- colMeans(fh)
+  sdh <- apply(fh, 2, sd)
+  hs <- list(real = sh[[1]]$eval[[1]], generated = sh[[1]]$eval[[2]])
+  r1 <- manifold_metrics(scale(real[hx, ], mh, sdh), scale(gen[hy, ], mh, sdh),
+                         metrics = "density", k = 3, split = hs)
+  expect_equal(attr(r, "replicates")$value[1], r1$value, tolerance = 1e-12)
+  # entropy_metrics() subsampling to a common size: the scale from the
+  # real rows it keeps
+  g60 <- gen[1:60, ]
+  set.seed(8)
+  es60 <- suppressMessages(entropy_metrics(real, g60, metrics = "pce", k = 3,
+                                           standardize = "real"))
+  set.seed(8)
+  keep <- sort(sample.int(80, 60))
+  rk <- real[keep, ]
+  eb60 <- entropy_metrics(scale(rk, colMeans(rk), apply(rk, 2, sd)),
+                          scale(g60, colMeans(rk), apply(rk, 2, sd)),
+                          metrics = "pce", k = 3)
+  expect_equal(es60$value, eb60$value, tolerance = 1e-12)
+})
+
 test_that("values whose squared distances overflow or underflow are rejected", {
   quiet_traps({
     set.seed(71)
