@@ -44,7 +44,9 @@
 #' \eqn{[0, \pi/2]}{[0, pi/2]} and
 #' mapped back: where a half's curve has (nearly) no area its median ray
 #' is arbitrary, up to \eqn{\bar\lambda}{median_lambda} near \eqn{10^{16}}, and the
-#' interval then reaches `Inf` (undetermined) instead of such a number.
+#' interval then reaches `Inf` (undetermined) instead of such a number; an
+#' estimate above \eqn{10^{12}} (a curve with no area, e.g. 0 everywhere)
+#' is printed as "undetermined".
 #' [prd_compare()]'s differences of `median_lambda` are on the
 #' \eqn{\lambda} scale; where a half-sample of either model has such a
 #' median ray (\eqn{\bar\lambda > 10^{12}}) their interval is
@@ -154,6 +156,12 @@ format.prd_curve_summary <- function(x, digits = 3, ...) {
   }, character(length(stats)))
   cells <- matrix(cells, nrow = length(stats),
                   dimnames = list(stats, make.unique(labels)))
+  # a curve with (nearly) no area has an arbitrary median ray, up to
+  # tan(pi / 2) = 1.6e16: printed as such, not as a 17-digit number
+  if ("median_lambda" %in% stats) {
+    arb <- which(df$median_lambda > median_lambda_undetermined)
+    cells["median_lambda", arb] <- "undetermined"
+  }
   cells
 }
 

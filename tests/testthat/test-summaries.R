@@ -322,3 +322,23 @@ test_that("prd_compare(): a median_lambda difference with an arbitrary median ra
   expect_true(row$lower < row$estimate && row$estimate < row$upper)
   expect_lt(row$upper, 0)
 })
+
+test_that("a curve with no area prints its median ray as undetermined", {
+  set.seed(33)
+  real <- matrix(rnorm(60 * 2), ncol = 2)
+  far <- matrix(rnorm(60 * 2, mean = 50), ncol = 2)
+  near <- matrix(rnorm(60 * 2, mean = 0.5), ncol = 2)
+  s <- summary(prd_curve(real, list(far = far, near = near), method = "knn",
+                         split = 0, angles = 21))
+  # the value stays a number (tan of the last ray), the print says what it is
+  expect_gt(s$median_lambda[1], 1e12)
+  expect_lt(s$median_lambda[2], 1e3)
+  f <- format(s)
+  expect_identical(unname(f["median_lambda", 1]), "undetermined")
+  expect_identical(unname(f["median_lambda", 2]),
+                   formatC(s$median_lambda[2], format = "f", digits = 3))
+  expect_identical(unname(f["auc", 1]), "0.000")
+  out <- capture.output(print(s))
+  expect_true(any(grepl("median_lambda +undetermined", out)))
+  expect_false(any(grepl("e\\+|[0-9]{12}", out)))
+})
