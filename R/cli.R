@@ -30,8 +30,13 @@
 #' * `--generated [LABEL=]FILE`: a set of generated samples, repeatable; the
 #'   label names its curve (column `model`), by default the file's base
 #'   name without extension. Further file arguments are generated files too.
-#'   An array of an `.npz` file is `FILE.npz:NAME` (default label `NAME`);
-#'   without `:NAME`, the file's only array or `arr_0`.
+#'   An array of an `.npz` file is `FILE.npz:NAME` (default label `NAME`).
+#'   A generated `.npz` without `:NAME` that holds several arrays is one
+#'   model per array, labelled by the array's name (`LABEL:NAME` with
+#'   `LABEL=FILE.npz`), except an array given as `--real FILE.npz:NAME`:
+#'   `numpy.savez("feats.npz", real = r, good = a, noisy = b)` is
+#'   `prdcurve feats.npz:real feats.npz`. A real `.npz` needs `:NAME`
+#'   unless it holds one array.
 #' * `--features SPEC`: the feature columns, the same in every file: a
 #'   comma-separated list of column names, `a:b` ranges of names and column
 #'   numbers (`f1,f5:f9` or `1:128`), or a tidyselect expression such as
@@ -541,7 +546,11 @@ cli_title <- function(real, generated, curve, what = NULL, bands = TRUE,
   if (!is.null(nm)) {
     stem <- sub("\\.[^.]*$", "", sub("\\.(gz|bz2|xz|zip)$", "", lab))
     own <- nzchar(nm) & nm != stem
-    lab[own] <- paste0(nm[own], " (", lab[own], ")")
+    # consecutive models of one file (the arrays of an .npz) name it once:
+    # "good, noisy (models.npz)"
+    last <- own & c(lab[-1] != lab[-length(lab)] | !own[-1], TRUE)
+    lab[own] <- ifelse(last[own], paste0(nm[own], " (", lab[own], ")"),
+                       nm[own])
   }
   files <- paste0(basename(real), " vs ", paste(lab, collapse = ", "))
   reps_text <- NULL
@@ -792,8 +801,10 @@ cli_parser <- function() {
       "too) and PREFIX.png, prints the summary.",
       "",
       strwrap(paste0("Files: ", paste0(".", names(read_formats()), collapse = ", "),
-                     " (see ?prdcurve::prd_read). An .npz array: FILE.npz:NAME ",
-                     "(default: its only array, or arr_0). .npy/.npz arrays have ",
+                     " (see ?prdcurve::prd_read). An .npz array: FILE.npz:NAME; ",
+                     "a generated .npz of several arrays without :NAME is one ",
+                     "model per array (not the one given as the real set). ",
+                     ".npy/.npz arrays have ",
                      "no column names: all their columns are features, and ",
                      "--features applies to them only as column numbers."),
               width = 72)),
@@ -871,6 +882,7 @@ cli_parse <- function(args) {
               kind = "input", call = NULL)
   }
   opt$real <- cli_file_spec(real)
+  generated <- cli_expand_npz(generated, opt$real)
   opt$generated <- lapply(cli_labels(generated), cli_file_spec)
 
   opt$features <- o$features
@@ -996,6 +1008,35 @@ cli_file_spec <- function(spec) {
     return(list(path = m[2], member = m[3]))
   }
   list(path = spec, member = NULL)
+}
+
+#' Generated file arguments with every .npz file named without an array
+#' (FILE.npz or LABEL=FILE.npz) that holds several arrays replaced by one
+#' argument per array, `NAME=FILE.npz:NAME` (`LABEL:NAME=...` when
+#' labelled): numpy.savez(path, good = a, noisy = b) is two models. An
+#' array that is the real set (`--real FILE.npz:NAME`, the same file) is
+#' not a model. Files that do not exist are left to the later checks.
+#' @noRd
+cli_expand_npz <- function(specs, real) {
+  real_path <- if (!is.null(real$member) && file.exists(real$path)) {
+    normalizePath(real$path)
+  }
+  out <- lapply(specs, function(spec) {
+    labelled <- !file.exists(spec) && grepl("^[^=/\\\\]+=.", spec)
+    path <- if (labelled) sub("^[^=]*=", "", spec) else spec
+    if (!is.null(cli_file_spec(path)$member) || !file.exists(path) ||
+        !grepl("\\.npz$", path, ignore.case = TRUE)) {
+      return(spec)
+    }
+    arrays <- names(npz_members(path, call = NULL))
+    if (length(arrays) < 2L) return(spec)
+    if (!is.null(real_path) && identical(normalizePath(path), real_path)) {
+      arrays <- setdiff(arrays, real$member)
+    }
+    label <- if (labelled) paste0(trimws(sub("=.*$", "", spec)), ":")
+    paste0(label, arrays, "=", path, ":", arrays)
+  })
+  unlist(out, use.names = FALSE)
 }
 
 #' Labels of the generated files: LABEL=FILE, or the base name without

@@ -28,8 +28,9 @@
 #'   decompressed into memory first.
 #' * `.npz`: a zip of `.npy` arrays (`numpy.savez()`,
 #'   `numpy.savez_compressed()`): the array named by `member`, by default
-#'   the only one, or `arr_0` (the name `numpy.savez(path, x)` gives),
-#'   else an error listing the arrays. It is extracted to a temporary
+#'   the only one (`arr_0` for `numpy.savez(path, x)`); a file holding
+#'   several arrays needs `member` (an error lists the arrays; before 0.5.8
+#'   `arr_0` was read silently when there were several). It is extracted to a temporary
 #'   folder (stored or deflated) and read as a `.npy` file.
 #' * `.parquet`, `.feather`, `.arrow` (Arrow IPC file format): read with
 #'   `arrow::read_parquet()` or `arrow::read_feather()` (the arrow package
@@ -68,8 +69,7 @@
 #'   line, `TRUE` says the first line holds column names, `FALSE` that it is
 #'   data.
 #' @param member For `.npz` files only: the name of the array to read (a
-#'   single string, without `.npy`). Default `NULL`: the only array, or
-#'   `arr_0`.
+#'   single string, without `.npy`). Default `NULL`: the only array.
 #' @return A tibble with one row per sample (n rows): every column of the
 #'   file, or the `id` column followed by the selected feature columns
 #'   (numeric, with the file's names; `V1`, ..., `Vd` when the file has
@@ -460,13 +460,12 @@ npz_members <- function(path, call = rlang::caller_env()) {
   stats::setNames(files, sub("\\.npy$", "", files))
 }
 
-#' The array of a .npz read without a name: its only one, else `arr_0`
-#' (numpy.savez() without names), else NA (several: the caller must name
-#' one).
+#' The array of a .npz read without a name: its only one, else NA
+#' (several, even arr_0, arr_1 of numpy.savez() without names: the caller
+#' must name one).
 #' @noRd
 npz_default_member <- function(arrays) {
-  if (length(arrays) == 1L) arrays else
-    if ("arr_0" %in% arrays) "arr_0" else NA_character_
+  if (length(arrays) == 1L) arrays else NA_character_
 }
 
 #' Read one array of a .npz file: the zip member is extracted to a

@@ -296,6 +296,54 @@ test_that("float32 .npy and .npz files on the command line", {
   expect_no_match(msg, "member", fixed = TRUE)
 })
 
+test_that("a generated .npz of several arrays is one model per array", {
+  skip_if(!nzchar(Sys.which("zip")), "no zip program to write the .npz")
+  fx <- cli_fixture()
+  g2 <- fx$generated + 0.5
+  f_npz <- file.path(fx$dir, "feats.npz")
+  write_npz(list(real = fx$real, good = fx$generated, shifted = g2), f_npz)
+  args <- c("--seed", "4", "--method", "knn", "--angles", "21", "--quiet")
+  # numpy.savez("feats.npz", real = ..., good = ..., shifted = ...): the
+  # real array named, the others are the models, labelled by their names
+  cv <- prd_cli(c(paste0(f_npz, ":real"), f_npz, args,
+                  "--out", file.path(fx$dir, "all")))
+  expect_identical(unique(cv$model), c("good", "shifted"))
+  set.seed(4)
+  ref <- prd_curve(fx$real, list(good = fx$generated, shifted = g2),
+                   method = "knn", angles = 21)
+  expect_same_curve(cv, ref)
+  s <- summary(cv)
+  expect_lt(s$auc[s$model == "shifted"], s$auc[s$model == "good"] - 0.1)
+  # a label prefixes the arrays' names; --compare takes those labels
+  cv2 <- prd_cli(c("--real", paste0(f_npz, ":real"), "--generated",
+                   paste0("run1=", f_npz), args, "--replicates", "4",
+                   "--compare", "run1:good", "--out", file.path(fx$dir, "lab")))
+  expect_identical(unique(cv2$model), c("run1:good", "run1:shifted"))
+  cmp <- utils::read.csv(file.path(fx$dir, "lab-compare.csv"))
+  expect_identical(unique(cmp$model), "run1:shifted")
+  expect_identical(unique(cmp$baseline), "run1:good")
+  # the real set from another file: every array is a model (here the
+  # array "real" holds the real rows: the copy warning says so)
+  expect_warning(
+    cv3 <- prd_cli(c(fx$f_real, f_npz, args, "--out", file.path(fx$dir, "csv"))),
+    "generated\\$real: 60 of 60 rows", class = "prdcurve_warning_copies")
+  expect_identical(unique(cv3$model), c("real", "good", "shifted"))
+  # two such files with the same array names: labels tell them apart
+  f2 <- file.path(fx$dir, "feats2.npz")
+  file.copy(f_npz, f2)
+  expect_error(prd_cli(c(fx$f_real, f_npz, f2, args, "--out",
+                         file.path(fx$dir, "dup"))),
+               "same label", class = "prdcurve_error_input")
+  # R's reader names the array it reads: several arrays, none chosen,
+  # are an error, arr_0 and arr_1 of numpy.savez(path, x, y) too
+  f_arr <- file.path(fx$dir, "unnamed.npz")
+  write_npz(list(arr_0 = fx$real, arr_1 = fx$generated), f_arr)
+  err <- expect_error(prd_read(f_arr), class = "prdcurve_error_file")
+  expect_match(conditionMessage(err), "\"arr_0\" and \"arr_1\"")
+  expect_equal(unname(as.matrix(prd_read(f_arr, member = "arr_1"))),
+               fx$generated)
+})
+
 test_that("the figure: one panel per model, title with files, k and split", {
   skip_if_not_installed("ggplot2")
   fx <- cli_fixture()
@@ -313,6 +361,11 @@ test_that("the figure: one panel per model, title with files, k and split", {
   # a model named otherwise than its file: the name of the legend, then the file
   expect_match(prdcurve:::cli_title(fx$f_real, c(noisy = fx$f_gen, gen_b = f_b), cv),
                "real.csv vs noisy (gen.csv), gen_b.csv", fixed = TRUE)
+  # the arrays of one .npz name their file once
+  expect_match(prdcurve:::cli_title(fx$f_real, c(good = "/x/m.npz", noisy = "/x/m.npz",
+                                                 other = "/x/o.npz", gen_b = f_b), cv),
+               "real.csv vs good, noisy (m.npz), other (o.npz), gen_b.csv",
+               fixed = TRUE)
   expect_match(title, "knn, kde curves, k = 6, split = 0.4", fixed = TRUE)
   expect_no_match(title, "bands", fixed = TRUE)
   p <- prdcurve:::cli_plot(cv, title)
