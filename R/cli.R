@@ -1022,8 +1022,8 @@ cli_expand_npz <- function(specs, real) {
     normalizePath(real$path)
   }
   out <- lapply(specs, function(spec) {
-    labelled <- !file.exists(spec) && grepl("^[^=/\\\\]+=.", spec)
-    path <- if (labelled) sub("^[^=]*=", "", spec) else spec
+    lp <- cli_label_parts(spec)
+    path <- lp$path
     if (!is.null(cli_file_spec(path)$member) || !file.exists(path) ||
         !grepl("\\.npz$", path, ignore.case = TRUE)) {
       return(spec)
@@ -1033,23 +1033,34 @@ cli_expand_npz <- function(specs, real) {
     if (!is.null(real_path) && identical(normalizePath(path), real_path)) {
       arrays <- setdiff(arrays, real$member)
     }
-    label <- if (labelled) paste0(trimws(sub("=.*$", "", spec)), ":")
+    label <- if (lp$labelled) paste0(lp$label, ":")
     paste0(label, arrays, "=", path, ":", arrays)
   })
   unlist(out, use.names = FALSE)
+}
+
+#' Generated file arguments split into LABEL=FILE: whether labelled (not
+#' a file of that whole name), the label (NA when not) and the file.
+#' @noRd
+cli_label_parts <- function(specs) {
+  labelled <- !file.exists(specs) & grepl("^[^=/\\\\]+=.", specs)
+  list(labelled = labelled,
+       label = ifelse(labelled, trimws(sub("=.*$", "", specs)), NA_character_),
+       path = ifelse(labelled, sub("^[^=]*=", "", specs), specs))
 }
 
 #' Labels of the generated files: LABEL=FILE, or the base name without
 #' extension; they must be distinct.
 #' @noRd
 cli_labels <- function(specs) {
-  labelled <- !file.exists(specs) & grepl("^[^=/\\\\]+=.", specs)
-  paths <- ifelse(labelled, sub("^[^=]*=", "", specs), specs)
+  lp <- cli_label_parts(specs)
+  labelled <- lp$labelled
+  paths <- lp$path
   member <- vapply(paths, function(p) {
     m <- cli_file_spec(p)$member
     if (is.null(m)) NA_character_ else m
   }, "", USE.NAMES = FALSE)
-  labels <- ifelse(labelled, trimws(sub("=.*$", "", specs)),
+  labels <- ifelse(labelled, lp$label,
                    ifelse(!is.na(member), member,
                           sub("\\.[^.]*$", "",
                               sub("\\.gz$", "", basename(specs),
