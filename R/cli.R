@@ -35,8 +35,10 @@
 #'   model per array, labelled by the array's name (`LABEL:NAME` with
 #'   `LABEL=FILE.npz`), except an array given as `--real FILE.npz:NAME`:
 #'   `numpy.savez("feats.npz", real = r, good = a, noisy = b)` is
-#'   `prdcurve feats.npz:real feats.npz`. A real `.npz` needs `:NAME`
-#'   unless it holds one array.
+#'   `prdcurve feats.npz:real feats.npz`. Arrays that are not 2-D (class
+#'   labels, ids) are not models (the progress output lists them); one 2-D
+#'   array left is the model, labelled as the file. A real `.npz` needs
+#'   `:NAME` unless it holds one array.
 #' * `--features SPEC`: the feature columns, the same in every file: a
 #'   comma-separated list of column names, `a:b` ranges of names and column
 #'   numbers (`f1,f5:f9` or `1:128`), or a tidyselect expression such as
@@ -171,6 +173,12 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     if (!opt$quiet) prd_inform(msg, kind = "progress", .envir = .envir)
   }
   features <- cli_features(opt$features)
+  if (length(opt$skipped)) {
+    bullets <- gsub("}", "}}", gsub("{", "{{", opt$skipped, fixed = TRUE),
+                    fixed = TRUE)
+    say(c("Arrays that are not feature matrices (2-D) are not models:",
+          stats::setNames(bullets, rep("*", length(bullets)))))
+  }
   # every file and the output folder are checked before the first (maybe
   # long) read and the computation
   inputs <- c(list(opt$real), unname(opt$generated))
@@ -883,6 +891,7 @@ cli_parse <- function(args) {
   }
   opt$real <- cli_file_spec(real)
   generated <- cli_expand_npz(generated, opt$real)
+  opt$skipped <- attr(generated, "skipped")
   opt$generated <- lapply(cli_labels(generated), cli_file_spec)
 
   opt$features <- o$features
@@ -1015,9 +1024,15 @@ cli_file_spec <- function(spec) {
 #' argument per array, `NAME=FILE.npz:NAME` (`LABEL:NAME=...` when
 #' labelled): numpy.savez(path, good = a, noisy = b) is two models. An
 #' array that is the real set (`--real FILE.npz:NAME`, the same file) is
-#' not a model. Files that do not exist are left to the later checks.
+#' not a model, nor is an array that is not 2-D (class labels, ids: its
+#' header is read, not the array); when one array remains it is the model,
+#' labelled as the file. Files that do not exist are left to the later
+#' checks.
+#' @return The arguments, with attribute "skipped": the arrays left out for
+#'   their shape ("FILE:NAME (shape)").
 #' @noRd
 cli_expand_npz <- function(specs, real) {
+  skipped <- character()
   real_path <- if (!is.null(real$member) && file.exists(real$path)) {
     normalizePath(real$path)
   }
@@ -1033,10 +1048,28 @@ cli_expand_npz <- function(specs, real) {
     if (!is.null(real_path) && identical(normalizePath(path), real_path)) {
       arrays <- setdiff(arrays, real$member)
     }
+    shapes <- lapply(arrays, function(a) {
+      tryCatch(npz_member_shape(path, a), error = function(e) NULL)
+    })
+    flat <- vapply(shapes, function(s) !is.null(s) && length(s) != 2L,
+                   logical(1))
+    if (any(flat) && !all(flat)) {
+      skipped <<- c(skipped, sprintf(
+        "%s:%s (%s)", path, arrays[flat],
+        vapply(shapes[flat], function(s) {
+          paste0("shape (", paste(format(s, scientific = FALSE), collapse = ", "), ")")
+        }, "")))
+      arrays <- arrays[!flat]
+    }
+    if (length(arrays) == 1L) {
+      label <- if (lp$labelled) lp$label else
+        sub("\\.npz$", "", basename(path), ignore.case = TRUE)
+      return(paste0(label, "=", path, ":", arrays))
+    }
     label <- if (lp$labelled) paste0(lp$label, ":")
     paste0(label, arrays, "=", path, ":", arrays)
   })
-  unlist(out, use.names = FALSE)
+  structure(unlist(out, use.names = FALSE), skipped = skipped)
 }
 
 #' Generated file arguments split into LABEL=FILE: whether labelled (not

@@ -460,6 +460,15 @@ npz_members <- function(path, call = rlang::caller_env()) {
   stats::setNames(files, sub("\\.npy$", "", files))
 }
 
+#' The shape of an array of a .npz file, from its .npy header (the first
+#' bytes of the zip member, stored or deflated; the array is not read).
+#' @noRd
+npz_member_shape <- function(path, member) {
+  con <- unz(path, paste0(member, ".npy"), open = "rb")
+  on.exit(close(con))
+  npy_parse_header(readBin(con, "raw", 65536L + 12L), path, call = NULL)$shape
+}
+
 #' The array of a .npz read without a name: its only one, else NA
 #' (several, even arr_0, arr_1 of numpy.savez() without names: the caller
 #' must name one).

@@ -334,6 +334,29 @@ test_that("a generated .npz of several arrays is one model per array", {
   expect_error(prd_cli(c(fx$f_real, f_npz, f2, args, "--out",
                          file.path(fx$dir, "dup"))),
                "same label", class = "prdcurve_error_input")
+  # arrays that are not 2-D (class labels, ids) are not models, said on the
+  # progress output; one 2-D array left is the model, labelled as the file
+  f_lab <- file.path(fx$dir, "withlabels.npz")
+  write_npz(list(feats = fx$generated, labels = rep(0:4, 10), ids = 1:50),
+            f_lab, compressed = TRUE)
+  expect_identical(prdcurve:::npz_member_shape(f_lab, "labels"), 50)
+  expect_identical(prdcurve:::npz_member_shape(f_lab, "feats"), c(50, 3))
+  msgs <- character()
+  printed <- utils::capture.output(cv4 <- withCallingHandlers(
+    prd_cli(c(fx$f_real, f_lab, "--seed", "4", "--method", "knn",
+              "--angles", "21", "--out", file.path(fx$dir, "lab4"))),
+    message = function(m) {
+      msgs <<- c(msgs, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    }))
+  expect_match(printed[1], "vs withlabels (50 rows)", fixed = TRUE)
+  expect_identical(unique(cv4$model), "withlabels")
+  set.seed(4)
+  expect_same_curve(cv4, prd_curve(fx$real, fx$generated, method = "knn",
+                                   angles = 21))
+  skip_msg <- cli::ansi_strip(paste(msgs, collapse = "\n"))
+  expect_match(skip_msg, "withlabels.npz:labels (shape (50))", fixed = TRUE)
+  expect_match(skip_msg, "withlabels.npz:ids (shape (50))", fixed = TRUE)
   # R's reader names the array it reads: several arrays, none chosen,
   # are an error, arr_0 and arr_1 of numpy.savez(path, x, y) too
   f_arr <- file.path(fx$dir, "unnamed.npz")
