@@ -186,15 +186,17 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     check_path(f$path, call = NULL)
     if (!is.null(f$member) &&
         !f$member %in% names(npz_members(f$path, call = NULL))) {
+      shown <- npz_described(f$path, names(npz_members(f$path, call = NULL)))
       prd_abort(c("File {.file {f$path}} has no array {.val {f$member}}.",
-                  "i" = "Arrays: {.val {names(npz_members(f$path, call = NULL))}}."),
+                  "i" = "Arrays: {shown}."),
                 kind = "input", call = NULL)
     }
     if (is.null(f$member) && grepl("\\.npz$", f$path, ignore.case = TRUE)) {
       arrays <- names(npz_members(f$path, call = NULL))
       if (length(arrays) && is.na(npz_default_member(arrays))) {
+        shown <- npz_described(f$path, arrays)
         prd_abort(c("File {.file {f$path}} holds several arrays: name one as {.code {f$path}:NAME}.",
-                    "i" = "Arrays: {.val {arrays}}; e.g. {.code {f$path}:{arrays[1]}}."),
+                    "i" = "Arrays: {shown}; e.g. {.code {f$path}:{arrays[1]}}."),
                   kind = "file", call = NULL)
       }
     }

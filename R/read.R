@@ -469,6 +469,22 @@ npz_member_shape <- function(path, member) {
   npy_parse_header(readBin(con, "raw", 65536L + 12L), path, call = NULL)$shape
 }
 
+#' The arrays of a .npz file for a message: '"feats" (500 x 256) and
+#' "labels" (500)' (shapes from their headers; none where unreadable),
+#' braces escaped for cli.
+#' @noRd
+npz_described <- function(path, arrays) {
+  txt <- vapply(arrays, function(a) {
+    s <- tryCatch(npz_member_shape(path, a), error = function(e) NULL)
+    paste0("\"", a, "\"", if (length(s) && !anyNA(s))
+      paste0(" (", paste(format(s, scientific = FALSE, trim = TRUE),
+                         collapse = " x "), ")"))
+  }, "", USE.NAMES = FALSE)
+  txt <- gsub("}", "}}", gsub("{", "{{", txt, fixed = TRUE), fixed = TRUE)
+  if (length(txt) < 2L) return(txt)
+  paste0(paste(txt[-length(txt)], collapse = ", "), " and ", txt[length(txt)])
+}
+
 #' The array of a .npz read without a name: its only one, else NA
 #' (several, even arr_0, arr_1 of numpy.savez() without names: the caller
 #' must name one).
@@ -490,13 +506,15 @@ read_npz <- function(path, member = NULL, columns = FALSE,
   if (is.null(member)) {
     member <- npz_default_member(names(members))
     if (is.na(member)) {
+      arrays <- npz_described(path, names(members))
       prd_abort(c("File {.file {path}} holds several arrays: say which with {.arg member}.",
-                  "i" = "Arrays: {.val {names(members)}}."),
+                  "i" = "Arrays: {arrays}."),
                 kind = "file", call = call)
     }
   } else if (!member %in% names(members)) {
+    arrays <- npz_described(path, names(members))
     prd_abort(c("File {.file {path}} has no array {.val {member}}.",
-                "i" = "Arrays: {.val {names(members)}}."),
+                "i" = "Arrays: {arrays}."),
               kind = "input", call = call)
   }
   dir <- tempfile("prdcurve-npz")

@@ -362,7 +362,8 @@ test_that("a generated .npz of several arrays is one model per array", {
   f_arr <- file.path(fx$dir, "unnamed.npz")
   write_npz(list(arr_0 = fx$real, arr_1 = fx$generated), f_arr)
   err <- expect_error(prd_read(f_arr), class = "prdcurve_error_file")
-  expect_match(conditionMessage(err), "\"arr_0\" and \"arr_1\"")
+  expect_match(conditionMessage(err), "\"arr_0\" (60 x 3) and \"arr_1\" (50 x 3)",
+               fixed = TRUE)
   expect_equal(unname(as.matrix(prd_read(f_arr, member = "arr_1"))),
                fx$generated)
 })
