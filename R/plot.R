@@ -414,7 +414,8 @@ plot_layout <- function(x, conf_level, bands) {
   # marks it, and a panel whose curves are all 0 says so
   zero_curve <- vapply(split(lines, factor(lines$.curve,
                                             levels = unique(lines$.curve))),
-                       function(cv) max(cv$precision, cv$recall) <= 0, logical(1))
+                       function(cv) isTRUE(max(cv$precision, cv$recall) <= 0),
+                       logical(1))
   is_zero <- lines$.curve %in% names(zero_curve)[zero_curve]
   zero <- lines[is_zero & !lines$.reference, , drop = FALSE]
   zero <- zero[!duplicated(zero$.curve), c(".curve", ".colour", ".panel"),
