@@ -391,12 +391,15 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize,
                           allow_constant = FALSE)
+  # the scale from every real row (standardize_split()), before subsampling
+  sets <- standardize_split(sets)
   subsample <- check_flag(subsample)
   sets <- equalize_sizes(sets, subsample, split)
   check_sample_traps(sets, k, split)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
-  run <- function(real, gens, sp, warn = TRUE, what = NULL) {
+  run <- function(real, gens, warn = TRUE, what = NULL) {
+    sp <- resolve_model_splits(split, real, gens)
     lapply(names(gens), function(m) {
       s <- sp[[m]]
       res <- entropy_core(real, gens[[m]], s, k, warn = warn, what = what)
@@ -404,11 +407,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
       res
     })
   }
-  sp <- resolve_model_splits(split, sets$real, sets$generated)
-  # the scale from the real fit rows of the sets used (every real row of
-  # them without a split)
-  sets <- standardize_split(sets, sp)
-  first <- run(sets$real, sets$generated, sp)
+  first <- run(sets$real, sets$generated)
   pick <- function(res) {
     v <- res$values[res$values$metric %in% metrics, , drop = FALSE]
     v <- v[order(match(v$metric, metrics), v$k), , drop = FALSE]
@@ -425,11 +424,9 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
-                             sph <- resolve_model_splits(split, real, gens)
-                             h <- standardize_half(real, gens, sets$standardize,
-                                                   scale_rows(sph))
+                             h <- standardize_half(real, gens, sets$standardize)
                              vctrs::vec_rbind(!!!lapply(
-                               run(h$real, h$gens, sph, warn = FALSE,
+                               run(h$real, h$gens, warn = FALSE,
                                    what = "the half-samples of the replicates"),
                                pick))
                            })
@@ -474,11 +471,11 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
 entropy_samples <- function(real, generated, k = 5, split = 0,
                             features = NULL, id = NULL,
                             standardize = c("none", "real")) {
-  sets <- prepare_samples(real, generated, rlang::enquo(features),
-                          rlang::enquo(id), standardize)
+  sets <- standardize_split(prepare_samples(real, generated,
+                                            rlang::enquo(features),
+                                            rlang::enquo(id), standardize))
   # one real split shared by every model (paired), as entropy_metrics()
   sp <- resolve_model_splits(split, sets$real, sets$generated)
-  sets <- standardize_split(sets, sp)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
     s <- sp[[m]]

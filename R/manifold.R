@@ -285,14 +285,17 @@ manifold_metrics <- function(real, generated,
   }
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
+  # the scale from every real row, with a split too (standardize_split())
+  sets <- standardize_split(sets)
   check_sample_traps(sets, k, split)
   metrics <- check_methods(metrics, manifold_metric_names(), arg = "metrics")
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
   opts$ppr_k_default <- missing(ppr_k)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
-  run <- function(real, gens, sp, what = "the fit sets") {
+  run <- function(real, gens, split, what = "the fit sets") {
     shared <- engine_shared()
+    sp <- resolve_model_splits(split, real, gens)
     vctrs::vec_rbind(!!!lapply(names(gens), function(m) {
       s <- sp[[m]]
       res <- manifold_core(real, gens[[m]], s, metrics, k, opts, what = what,
@@ -302,8 +305,6 @@ manifold_metrics <- function(real, generated,
   }
   shared <- engine_shared()
   sp <- resolve_model_splits(split, sets$real, sets$generated)
-  # the scale from the real fit rows (every real row without a split)
-  sets <- standardize_split(sets, sp)
   first <- lapply(names(sets$generated), function(m) {
     s <- sp[[m]]
     res <- manifold_core(sets$real, sets$generated[[m]], s, metrics, k, opts,
@@ -324,10 +325,8 @@ manifold_metrics <- function(real, generated,
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
-                             sph <- resolve_model_splits(split, real, gens)
-                             h <- standardize_half(real, gens, sets$standardize,
-                                                   scale_rows(sph))
-                             run(h$real, h$gens, sph,
+                             h <- standardize_half(real, gens, sets$standardize)
+                             run(h$real, h$gens, split,
                                  what = "the half-samples of the replicates")
                            })
     out <- attach_metric_replicates(out, reps, conf_level)
@@ -409,15 +408,15 @@ manifold_samples <- function(real, generated, k = 5, split = 0,
                              ppr_k = 4, probabilistic = FALSE,
                              features = NULL, id = NULL,
                              standardize = c("none", "real")) {
-  sets <- prepare_samples(real, generated, rlang::enquo(features),
-                          rlang::enquo(id), standardize)
+  sets <- standardize_split(prepare_samples(real, generated,
+                                            rlang::enquo(features),
+                                            rlang::enquo(id), standardize))
   probabilistic <- check_flag(probabilistic)
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
   metrics <- c("precision", if (probabilistic) "p_precision")
   shared <- engine_shared()
   # one real split shared by every model (paired), as manifold_metrics()
   sp <- resolve_model_splits(split, sets$real, sets$generated)
-  sets <- standardize_split(sets, sp)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
     s <- sp[[m]]

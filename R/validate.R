@@ -290,8 +290,8 @@ all_rows_equal <- function(x) {
 #' `generated` is one sample set, a named list of them, or a data frame
 #' grouped by a model column (dplyr::group_by()); grouping columns are not
 #' features. `standardize` is checked and recorded, not applied: the caller
-#' scales the sets with standardize_split() once their split is drawn (the
-#' scale comes from the real fit rows).
+#' scales the sets with standardize_split() (prd_curve() once its split is
+#' drawn, by the real fit rows; the metrics functions by every real row).
 #' @return list(real = matrix, generated = named list of matrices, keys,
 #'   standardize = "none" or "real": standardize_split() scales the sets
 #'   and standardize_half() each half-sample of the replicates by its own
@@ -377,19 +377,26 @@ standardize_sets <- function(sets, rows = NULL) {
 }
 
 #' The real rows that set the scale of `standardize = "real"` for the
-#' splits of resolve_model_splits(): the real fit rows of a split (one real
-#' partition, shared by every model), NULL (every real row) without one.
+#' splits of resolve_model_splits(), in prd_curve(): the real fit rows of a
+#' split (one real partition, shared by every model), NULL (every real
+#' row) without one or with `splits` NULL.
 #' @noRd
 scale_rows <- function(splits) {
   s1 <- splits[[1]]
   if (is.null(s1$eval)) NULL else s1$fit[[1]]
 }
 
-#' Standardize prepare_samples()'s sets once their splits are drawn: by the
-#' real fit rows (scale_rows()).
-#' With `standardize = "none"` the sets are returned as they are.
+#' Standardize prepare_samples()'s sets: by the real fit rows of `splits`
+#' (prd_curve(), once its split is drawn: the evaluation rows of both sets
+#' then take no part in the scale, which a strong classifier would see),
+#' or by every real row with `splits` NULL (the metrics functions: their
+#' balls are built on the real fit rows, and a scale from fewer rows moves
+#' those further from the generated rows: at P = Q on a sphere surface in
+#' d = 128, split 0.5, density read 0.958 with the fit rows' scale, 0.973
+#' with every real row's, 0.994 unscaled; bench/results.md). With
+#' `standardize = "none"` the sets are returned as they are.
 #' @noRd
-standardize_split <- function(sets, splits) {
+standardize_split <- function(sets, splits = NULL) {
   if (!identical(sets$standardize, "real")) return(sets)
   standardize_sets(sets, scale_rows(splits))
 }

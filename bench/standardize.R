@@ -21,8 +21,71 @@
 # With --cost: the time and the growth of the peak memory (VmHWM) of the
 # scaling itself, standardize_sets() on two sets of 20,000 x 2,048 (the
 # real fit rows: the first 10,000), in this fresh process.
-# Usage: Rscript bench/standardize.R [DRAWS = 20] [--replicates | --cost]
+#
+# With --metrics: the same draws, manifold_metrics() with split 0.5
+# (precision, recall, density, coverage; k = 5; P = Q, so density's
+# expectation is about 1 and the shares' near 1) and entropy_metrics()
+# with split 0.5 (expectations near 0), scaled by every real row (what
+# standardize = "real" does in the metrics functions), by the real fit
+# rows of the split (prd_curve()'s rule), and unscaled; the mean over
+# draws, and the mean paired difference fit rows - every real row with
+# its standard error.
+# Usage: Rscript bench/standardize.R [DRAWS = 20] [--replicates | --cost | --metrics]
 args <- commandArgs(trailingOnly = TRUE)
+if ("--metrics" %in% args) {
+  args <- setdiff(args, "--metrics")
+  draws <- if (length(args)) as.integer(args[1]) else 20L
+  suppressPackageStartupMessages(library(prdcurve))
+  rsph <- function(n, d) {
+    z <- matrix(stats::rnorm(n * d), n)
+    z / sqrt(rowSums(z^2))
+  }
+  one_metric <- function(i) {
+    set.seed(100 + i)
+    r <- rsph(1000, 128)
+    g <- rsph(1000, 128)
+    scaled <- function(rows) {
+      mu <- colMeans(r[rows, ])
+      s <- apply(r[rows, ], 2, stats::sd)
+      list(scale(r, mu, s), scale(g, mu, s))
+    }
+    # the split the calls draw (seeded), for the fit rows' scale
+    set.seed(i)
+    sp <- prdcurve:::resolve_model_splits(0.5, r, list(generated = g))
+    fit <- sp[[1]]$fit[[1]]
+    sets <- list("every real row" = scaled(seq_len(nrow(r))),
+                 "fit rows" = scaled(fit), unscaled = list(r, g))
+    do.call(rbind, lapply(names(sets), function(h) {
+      x <- sets[[h]]
+      set.seed(i)
+      m <- manifold_metrics(x[[1]], x[[2]], split = 0.5,
+                            metrics = c("precision", "recall", "density",
+                                        "coverage"))
+      set.seed(i)
+      e <- entropy_metrics(x[[1]], x[[2]], split = 0.5)
+      data.frame(draw = i, scale = h, metric = c(m$metric, e$metric),
+                 value = c(m$value, e$value))
+    }))
+  }
+  res <- do.call(rbind, lapply(seq_len(draws), one_metric))
+  w <- stats::reshape(res, idvar = c("draw", "metric"), timevar = "scale",
+                      direction = "wide")
+  names(w) <- sub("^value\\.", "", names(w))
+  dif <- w[["fit rows"]] - w[["every real row"]]
+  tab <- do.call(rbind, lapply(unique(w$metric), function(mt) {
+    k <- w$metric == mt
+    data.frame(metric = mt,
+               every_real_row = round(mean(w[["every real row"]][k]), 4),
+               fit_rows = round(mean(w[["fit rows"]][k]), 4),
+               unscaled = round(mean(w$unscaled[k]), 4),
+               fit_minus_every = round(mean(dif[k]), 4),
+               se = round(stats::sd(dif[k]) / sqrt(sum(k)), 4))
+  }))
+  cat(sprintf("Q = P uniform on the sphere surface, d = 128, 1,000 points per set, split 0.5, %d draws (prdcurve %s)\n",
+              draws, utils::packageVersion("prdcurve")))
+  print(tab, right = FALSE, row.names = FALSE)
+  quit(save = "no")
+}
 if ("--cost" %in% args) {
   suppressPackageStartupMessages(library(prdcurve))
   set.seed(1)
