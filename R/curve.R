@@ -403,8 +403,8 @@
 #'   forms) take every real row, also with a split: their balls are built
 #'   on the real fit rows, and a scale from those rows alone moves the
 #'   balls away from fresh points (the same sphere surface, split 0.5:
-#'   `density` 0.973 with every real row's scale, 0.958 with the fit
-#'   rows', 0.994 unscaled). On discrete data (whole numbers,
+#'   `density` 0.975 with every real row's scale, 0.953 with the fit
+#'   rows', 0.993 unscaled). On discrete data (whole numbers,
 #'   codes) many distances tie exactly; after the scaling the ties are
 #'   decided by its rounding, and the neighbour families' extremes can
 #'   move a lot with it (in the sanity checks' discrete data, `"ipr"`'s

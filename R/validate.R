@@ -392,8 +392,8 @@ scale_rows <- function(splits) {
 #' or by every real row with `splits` NULL (the metrics functions: their
 #' balls are built on the real fit rows, and a scale from fewer rows moves
 #' those further from the generated rows: at P = Q on a sphere surface in
-#' d = 128, split 0.5, density read 0.958 with the fit rows' scale, 0.973
-#' with every real row's, 0.994 unscaled; bench/results.md). With
+#' d = 128, split 0.5, density read 0.953 with the fit rows' scale, 0.975
+#' with every real row's, 0.993 unscaled; bench/results.md). With
 #' `standardize = "none"` the sets are returned as they are.
 #' @noRd
 standardize_split <- function(sets, splits = NULL) {
