@@ -32,18 +32,39 @@
 # its standard error.
 # Usage: Rscript bench/standardize.R [DRAWS = 20] [--replicates | --cost | --metrics]
 args <- commandArgs(trailingOnly = TRUE)
-if ("--metrics" %in% args) {
-  args <- setdiff(args, "--metrics")
-  draws <- if (length(args)) as.integer(args[1]) else 20L
+if ("--cost" %in% args) {
   suppressPackageStartupMessages(library(prdcurve))
-  rsph <- function(n, d) {
-    z <- matrix(stats::rnorm(n * d), n)
-    z / sqrt(rowSums(z^2))
+  set.seed(1)
+  n <- 20000L
+  d <- 2048L
+  x <- matrix(stats::rnorm(n * d), n)
+  y <- matrix(stats::rnorm(n * d), n)
+  hwm <- function() {
+    st <- readLines("/proc/self/status")
+    as.numeric(gsub("[^0-9]", "", grep("^VmHWM", st, value = TRUE))) / 1024
   }
+  h0 <- hwm()
+  el <- system.time(prdcurve:::standardize_sets(
+    list(real = x, generated = list(g = y)), rows = seq_len(n / 2)))[["elapsed"]]
+  cat(sprintf("standardize_sets(), two sets of %d x %d (%.0f MiB): %.2f s, peak memory +%.0f MiB (prdcurve %s)\n",
+              n, d, 2 * n * d * 8 / 2^20, el, hwm() - h0,
+              utils::packageVersion("prdcurve")))
+  quit(save = "no")
+}
+halves <- "--replicates" %in% args
+metrics <- "--metrics" %in% args
+args <- setdiff(args, c("--replicates", "--metrics"))
+draws <- if (length(args)) as.integer(args[1]) else 20L
+suppressPackageStartupMessages(library(prdcurve))
+rsphere <- function(n, d) {
+  z <- matrix(stats::rnorm(n * d), n)
+  z / sqrt(rowSums(z^2))
+}
+if (metrics) {
   one_metric <- function(i) {
     set.seed(100 + i)
-    r <- rsph(1000, 128)
-    g <- rsph(1000, 128)
+    r <- rsphere(1000, 128)
+    g <- rsphere(1000, 128)
     scaled <- function(rows) {
       mu <- colMeans(r[rows, ])
       s <- apply(r[rows, ], 2, stats::sd)
@@ -85,33 +106,6 @@ if ("--metrics" %in% args) {
               draws, utils::packageVersion("prdcurve")))
   print(tab, right = FALSE, row.names = FALSE)
   quit(save = "no")
-}
-if ("--cost" %in% args) {
-  suppressPackageStartupMessages(library(prdcurve))
-  set.seed(1)
-  n <- 20000L
-  d <- 2048L
-  x <- matrix(stats::rnorm(n * d), n)
-  y <- matrix(stats::rnorm(n * d), n)
-  hwm <- function() {
-    st <- readLines("/proc/self/status")
-    as.numeric(gsub("[^0-9]", "", grep("^VmHWM", st, value = TRUE))) / 1024
-  }
-  h0 <- hwm()
-  el <- system.time(prdcurve:::standardize_sets(
-    list(real = x, generated = list(g = y)), rows = seq_len(n / 2)))[["elapsed"]]
-  cat(sprintf("standardize_sets(), two sets of %d x %d (%.0f MiB): %.2f s, peak memory +%.0f MiB (prdcurve %s)\n",
-              n, d, 2 * n * d * 8 / 2^20, el, hwm() - h0,
-              utils::packageVersion("prdcurve")))
-  quit(save = "no")
-}
-halves <- "--replicates" %in% args
-args <- setdiff(args, "--replicates")
-draws <- if (length(args)) as.integer(args[1]) else 20L
-suppressPackageStartupMessages(library(prdcurve))
-rsphere <- function(n, d) {
-  z <- matrix(stats::rnorm(n * d), n)
-  z / sqrt(rowSums(z^2))
 }
 methods <- c("linear", "quadratic", "stacked", "tightest")
 one <- function(i, how) {
