@@ -38,7 +38,8 @@
 #'   `prdcurve feats.npz:real feats.npz`. Arrays that are not 2-D (class
 #'   labels, ids) are not models (the progress output lists them); one 2-D
 #'   array left is the model, labelled as the file. A real `.npz` needs
-#'   `:NAME` unless it holds one array.
+#'   `:NAME` unless it holds one array, or one 2-D array beside 1-D ones
+#'   (read with a message).
 #' * `--features SPEC`: the feature columns, the same in every file: a
 #'   comma-separated list of column names, `a:b` ranges of names and column
 #'   numbers (`f1,f5:f9` or `1:128`), or a tidyselect expression such as
@@ -193,7 +194,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     }
     if (is.null(f$member) && grepl("\\.npz$", f$path, ignore.case = TRUE)) {
       arrays <- names(npz_members(f$path, call = NULL))
-      if (length(arrays) && is.na(npz_default_member(arrays))) {
+      if (length(arrays) && is.na(npz_default_member(f$path, arrays))) {
         shown <- npz_described(f$path, arrays)
         prd_abort(c("File {.file {f$path}} holds several arrays: name one as {.code {f$path}:NAME}.",
                     "i" = "Arrays: {shown}; e.g. {.code {f$path}:{arrays[1]}}."),

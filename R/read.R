@@ -28,9 +28,11 @@
 #'   decompressed into memory first.
 #' * `.npz`: a zip of `.npy` arrays (`numpy.savez()`,
 #'   `numpy.savez_compressed()`): the array named by `member`, by default
-#'   the only one (`arr_0` for `numpy.savez(path, x)`); a file holding
-#'   several arrays needs `member` (an error lists the arrays; before 0.5.8
-#'   `arr_0` was read silently when there were several). It is extracted to a temporary
+#'   the only one (`arr_0` for `numpy.savez(path, x)`), or the only 2-D
+#'   one when the others are not (class labels, ids saved beside the
+#'   features; a message names it); otherwise a file holding several
+#'   arrays needs `member` (an error lists the arrays and their shapes;
+#'   before 0.5.8 `arr_0` was read silently when there were several). It is extracted to a temporary
 #'   folder (stored or deflated) and read as a `.npy` file.
 #' * `.parquet`, `.feather`, `.arrow` (Arrow IPC file format): read with
 #'   `arrow::read_parquet()` or `arrow::read_feather()` (the arrow package
@@ -69,7 +71,8 @@
 #'   line, `TRUE` says the first line holds column names, `FALSE` that it is
 #'   data.
 #' @param member For `.npz` files only: the name of the array to read (a
-#'   single string, without `.npy`). Default `NULL`: the only array.
+#'   single string, without `.npy`). Default `NULL`: the only array, or
+#'   the only 2-D one.
 #' @return A tibble with one row per sample (n rows): every column of the
 #'   file, or the `id` column followed by the selected feature columns
 #'   (numeric, with the file's names; `V1`, ..., `Vd` when the file has
@@ -485,12 +488,22 @@ npz_described <- function(path, arrays) {
   paste0(paste(txt[-length(txt)], collapse = ", "), " and ", txt[length(txt)])
 }
 
-#' The array of a .npz read without a name: its only one, else NA
-#' (several, even arr_0, arr_1 of numpy.savez() without names: the caller
-#' must name one).
+#' The array of a .npz read without a name: its only one, else its only
+#' 2-D array when the others are not 2-D (class labels, ids saved beside
+#' the features; their shapes from the headers), else NA (several, even
+#' arr_0 and arr_1 of numpy.savez() without names: the caller must name
+#' one). Attribute "others": the arrays passed over, described.
 #' @noRd
-npz_default_member <- function(arrays) {
-  if (length(arrays) == 1L) arrays else NA_character_
+npz_default_member <- function(path, arrays) {
+  if (length(arrays) == 1L) return(arrays)
+  if (!length(arrays)) return(NA_character_)
+  dims <- vapply(arrays, function(a) {
+    s <- tryCatch(npz_member_shape(path, a), error = function(e) NULL)
+    if (is.null(s)) NA_integer_ else length(s)
+  }, integer(1))
+  if (anyNA(dims) || sum(dims == 2L) != 1L) return(NA_character_)
+  structure(arrays[dims == 2L],
+            others = npz_described(path, arrays[dims != 2L]))
 }
 
 #' Read one array of a .npz file: the zip member is extracted to a
@@ -504,7 +517,18 @@ read_npz <- function(path, member = NULL, columns = FALSE,
               call = call)
   }
   if (is.null(member)) {
-    member <- npz_default_member(names(members))
+    member <- npz_default_member(path, names(members))
+    if (!is.null(attr(member, "others"))) {
+      # (on the command line an array is named FILE.npz:NAME)
+      how <- if (!is.null(getOption("prdcurve.cli"))) {
+        "as {.code {path}:NAME}"
+      } else {
+        "with {.arg member}"
+      }
+      prd_inform(c("i" = paste0("Reading array {.val {as.character(member)}} of {.file {path}}, its only 2-D array (not {attr(member, 'others')}); name another ", how, ".")),
+                 kind = "dropped_columns")
+      member <- as.character(member)
+    }
     if (is.na(member)) {
       arrays <- npz_described(path, names(members))
       prd_abort(c("File {.file {path}} holds several arrays: say which with {.arg member}.",

@@ -357,6 +357,20 @@ test_that("a generated .npz of several arrays is one model per array", {
   skip_msg <- cli::ansi_strip(paste(msgs, collapse = "\n"))
   expect_match(skip_msg, "withlabels.npz:labels (shape (50))", fixed = TRUE)
   expect_match(skip_msg, "withlabels.npz:ids (shape (50))", fixed = TRUE)
+  # as the real set: its only 2-D array, said in the command line's syntax
+  f_rl <- file.path(fx$dir, "real_labels.npz")
+  write_npz(list(labels = rep(0:5, 10), feats = fx$real), f_rl)
+  msg <- expect_message(
+    utils::capture.output(cv5 <- prd_cli(c(f_rl, fx$f_gen, "--seed", "4",
+                                           "--method", "knn", "--angles", "21",
+                                           "--quiet", "--out",
+                                           file.path(fx$dir, "lab5")))),
+    "its only 2-D array", class = "prdcurve_message_dropped_columns")
+  expect_match(cli::ansi_strip(conditionMessage(msg)),
+               paste0("name another as `", f_rl, ":NAME`"), fixed = TRUE)
+  set.seed(4)
+  expect_same_curve(cv5, prd_curve(fx$real, fx$generated, method = "knn",
+                                   angles = 21))
   # R's reader names the array it reads: several arrays, none chosen,
   # are an error, arr_0 and arr_1 of numpy.savez(path, x, y) too
   f_arr <- file.path(fx$dir, "unnamed.npz")

@@ -233,6 +233,30 @@ test_that(".npz files written by numpy: arr_0, named members, deflated", {
                class = "prdcurve_error_input")
 })
 
+test_that("an .npz of features and 1-D arrays reads its only 2-D array, with a message", {
+  skip_if(!nzchar(Sys.which("zip")), "no zip program to write the .npz")
+  dir <- local_dir()
+  x <- matrix((0:14) / 7 - 1, 5, 3, byrow = TRUE)
+  f <- file.path(dir, "feats.npz")
+  # numpy.savez(f, feats = x, labels = ..., ids = ...)
+  write_npz(list(feats = x, labels = c(0, 1, 1, 0, 2), ids = 1:5), f)
+  msg <- expect_message(out <- prd_read(f),
+                        class = "prdcurve_message_dropped_columns")
+  expect_identical(unname(as.matrix(out)), x)
+  txt <- cli::ansi_strip(conditionMessage(msg))
+  expect_match(txt, "Reading array \"feats\"")
+  expect_match(txt, "\"labels\" (5) and \"ids\" (5)", fixed = TRUE)
+  expect_match(txt, "name another with `member`", fixed = TRUE)
+  # a 1-D array is still read when named
+  expect_identical(prd_read(f, member = "labels")[[1]], c(0, 1, 1, 0, 2))
+  # two 2-D arrays: the caller must choose
+  f2 <- file.path(dir, "two2d.npz")
+  write_npz(list(a = x, b = 2 * x, labels = 1:5), f2)
+  err <- expect_error(prd_read(f2), class = "prdcurve_error_file")
+  expect_match(conditionMessage(err),
+               "\"a\" (5 x 3), \"b\" (5 x 3) and \"labels\" (5)", fixed = TRUE)
+})
+
 test_that(".npy written by hand: every dtype, both byte orders, both orders", {
   dir <- local_dir()
   f <- file.path(dir, "x.npy")
