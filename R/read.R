@@ -32,8 +32,9 @@
 #'   one when the others are not (class labels, ids saved beside the
 #'   features; a message names it); otherwise a file holding several
 #'   arrays needs `member` (an error lists the arrays and their shapes;
-#'   before 0.5.8 `arr_0` was read silently when there were several). It is extracted to a temporary
-#'   folder (stored or deflated) and read as a `.npy` file.
+#'   before 0.5.8 `arr_0` was read silently when there were several). It
+#'   is extracted to a temporary folder (stored or deflated) and read as a
+#'   `.npy` file.
 #' * `.parquet`, `.feather`, `.arrow` (Arrow IPC file format): read with
 #'   `arrow::read_parquet()` or `arrow::read_feather()` (the arrow package
 #'   must be installed).
@@ -473,8 +474,8 @@ npz_member_shape <- function(path, member) {
 }
 
 #' The arrays of a .npz file for a message: '"feats" (500 x 256) and
-#' "labels" (500)' (shapes from their headers; none where unreadable),
-#' braces escaped for cli.
+#' "labels" (500)' (shapes from their headers; none where unreadable), to
+#' be inserted as a value ("{arrays}"), not as template text.
 #' @noRd
 npz_described <- function(path, arrays) {
   txt <- vapply(arrays, function(a) {
@@ -483,7 +484,6 @@ npz_described <- function(path, arrays) {
       paste0(" (", paste(format(s, scientific = FALSE, trim = TRUE),
                          collapse = " x "), ")"))
   }, "", USE.NAMES = FALSE)
-  txt <- gsub("}", "}}", gsub("{", "{{", txt, fixed = TRUE), fixed = TRUE)
   if (length(txt) < 2L) return(txt)
   paste0(paste(txt[-length(txt)], collapse = ", "), " and ", txt[length(txt)])
 }
