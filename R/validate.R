@@ -352,14 +352,11 @@ standardize_sets <- function(sets, rows = NULL) {
   # the moments of the rows read in place: the means (colMeans()'s
   # doubles), then the standard deviations from the centred rows (two
   # passes, as sd(): mean(x^2) - mean(x)^2 lost every digit of a column
-  # far from 0, e.g. sd 1 read as 1.04 at a mean of 1e8)
+  # far from 0, e.g. sd 1 read as 1.04 at a mean of 1e8), without copies
+  # of the rows (colSums(C * C)'s doubles)
   mu <- .Call(ffi_col_means, x, rows)
   sdv <- rep(0, ncol(x))
-  if (n > 1L) {
-    C <- .Call(ffi_centre, x, mu, rows)
-    sdv <- sqrt(colSums(C * C) / (n - 1))
-    rm(C) # (before the scaled copies are made)
-  }
+  if (n > 1L) sdv <- sqrt(.Call(ffi_col_ss, x, mu, rows) / (n - 1))
   sdv[!(sdv > 0)] <- 1
   scale_set <- function(m) {
     ids <- attr(m, "ids")

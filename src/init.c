@@ -23,6 +23,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_centre", (DL_FUNC) &ffi_centre, 3},
   {"ffi_standardize", (DL_FUNC) &ffi_standardize, 3},
   {"ffi_col_means", (DL_FUNC) &ffi_col_means, 2},
+  {"ffi_col_ss", (DL_FUNC) &ffi_col_ss, 3},
   {"ffi_row_dot", (DL_FUNC) &ffi_row_dot, 2},
   {"ffi_fold_cov", (DL_FUNC) &ffi_fold_cov, 4},
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},

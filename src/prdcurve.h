@@ -281,6 +281,7 @@ SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows);
 SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale);
 SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb);
 SEXP ffi_col_means(SEXP x, SEXP rows);
+SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m);
 SEXP ffi_frob3(SEXP A, SEXP B);

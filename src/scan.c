@@ -351,6 +351,45 @@ SEXP ffi_col_means(SEXP x, SEXP rows) {
   return out;
 }
 
+/* .Call(ffi_col_ss, x, centre, rows): for each column l, the sum over the
+ * rows of (x[r, l] - centre[l])^2: each square in double, summed in long
+ * double in the order of the rows, so the same doubles as R's
+ * colSums(C * C) with C = ffi_centre(x, centre, rows), without the two
+ * m x d matrices; the columns shared among the engine's threads. */
+SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
+      !Rf_isInteger(rows))
+    Rf_error("ffi_col_ss: bad argument types");
+  int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
+  if (Rf_length(centre) != d)
+    Rf_error("ffi_col_ss: `centre` must have ncol(x) values");
+  const int *r = INTEGER_RO(rows);
+  for (int i = 0; i < m; i++)
+    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
+      Rf_error("ffi_col_ss: row %d out of range", i + 1);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
+  const double *X = REAL_RO(x), *c = REAL_RO(centre);
+  double *o = REAL(out);
+  int use = prd_threads_for((int64_t) m * d, prd_threads_get());
+  if (use > d) use = d > 0 ? d : 1;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int l = 0; l < d; l++) {
+    const double *col = X + (size_t) l * n;
+    double cl = c[l];
+    long double s = 0;
+    for (int i = 0; i < m; i++) {
+      double t = col[r[i] - 1] - cl;
+      s += t * t;
+    }
+    o[l] = (double) s;
+  }
+  (void) use;
+  UNPROTECT(1);
+  return out;
+}
+
 typedef struct {
   const double *A, *B;
   int n, d;

@@ -342,6 +342,17 @@ test_that("the one-pass scaling gives sweep()'s doubles, names and ids", {
   of <- prdcurve:::standardize_sets(list(real = far, generated = list()))
   expect_equal(apply(of$real, 2, sd), c(1, 1), tolerance = 1e-9)
   expect_equal(unclass(of$real)[, ], scale(far)[, ], tolerance = 1e-9)
+  # the centred sums of squares, read in place: colSums(C * C)'s doubles
+  # on any number of threads
+  rows <- sort(sample.int(300, 170))
+  mu <- .Call(prdcurve:::ffi_col_means, x, rows)
+  C <- .Call(prdcurve:::ffi_centre, x, mu, rows)
+  old <- prd_threads(1)
+  on.exit(prd_threads(old), add = TRUE)
+  expect_identical(.Call(prdcurve:::ffi_col_ss, x, mu, rows), colSums(C * C))
+  prd_threads(2)
+  expect_identical(.Call(prdcurve:::ffi_col_ss, x, mu, rows), colSums(C * C))
+  expect_error(.Call(prdcurve:::ffi_col_ss, x, mu, 0L), "out of range")
 })
 
 test_that("with standardize = 'real' each half-sample is scaled by its own real fit rows", {
