@@ -95,19 +95,32 @@ lw_intensity <- function(p, a, b, noise = cov_noise(p, a, b)) {
   list(rho = rho, m = m)
 }
 
+#' The ridge c of Sigma = a S_X + b S_Y + c I, kept at least 1e-10 of
+#' Sigma's mean eigenvalue, so that Sigma stays positive definite when the
+#' sample covariances are singular (p: cov_parts(), or any list with d and
+#' the traces tr)
+#' @noRd
+cov_ridge <- function(p, a, b, c) {
+  scale <- (a * p$tr[["x"]] + b * p$tr[["y"]]) / p$d + c
+  c <- max(c, 1e-10 * scale)
+  if (!(c > 0)) c <- 1 # every fit row equal: any positive multiple of I
+  c
+}
+
+#' The classed error of a covariance that chol() could not factorise
+#' @noRd
+cov_fail <- function(call) {
+  prd_abort(c("The covariance of the fit rows could not be factorised.",
+              "i" = "Are the columns constant or the values not finite?"),
+            "input", call = call)
+}
+
 #' A solver for Sigma = a S_X + b S_Y + c I: quad(V) = the quadratic forms
 #' v' Sigma^-1 v of the rows of V, solve(v) = Sigma^-1 v, logdet.
 #' @noRd
 cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
-  # keep Sigma positive definite when the sample covariances are singular
-  scale <- (a * p$tr[["x"]] + b * p$tr[["y"]]) / p$d + c
-  c <- max(c, 1e-10 * scale)
-  if (!(c > 0)) c <- 1 # every fit row equal: any positive multiple of I
-  fail <- function(e) {
-    prd_abort(c("The covariance of the fit rows could not be factorised.",
-                "i" = "Are the columns constant or the values not finite?"),
-              "input", call = call)
-  }
+  c <- cov_ridge(p, a, b, c)
+  fail <- function(e) cov_fail(call)
   if (!p$dual) {
     M <- .Call(ffi_cov_combine, p$Sx, p$Sy, as.double(a), as.double(b),
                as.double(c))

@@ -90,6 +90,11 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   mom <- if (length(fast)) {
     list(fold_moments(real, cells[[1]]), fold_moments(generated, cells[[2]]))
   }
+  # with fit rows, linear's folds are solved together (folds_linear())
+  lin <- if ("linear" %in% fast && min(lengths(base)) >= 2L) {
+    folds_linear(real, generated, mom, cells, call = call)
+  }
+  if (!is.null(lin)) fast <- setdiff(fast, "linear")
   sr <- lapply(families, function(f) numeric(length(pool[[1]])))
   sg <- lapply(families, function(f) numeric(length(pool[[2]])))
   names(sr) <- names(sg) <- families
@@ -98,15 +103,16 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   for (v in seq_len(K)) {
     ex <- cells[[1]][[v + 1L]]
     ey <- cells[[2]][[v + 1L]]
-    res <- list()
+    res <- if (!is.null(lin)) list(linear = lin[[v]]) else list()
     if (length(fast)) {
-      res <- fold_fit(real, generated, mom, v, fast, ex, ey, call = call)
+      res <- c(res, fold_fit(real, generated, mom, v, fast, ex, ey,
+                             call = call))
       if ("stacked" %in% fast) {
         lins[[v]] <- res$stacked_lins
         res$stacked_lins <- NULL
       }
     }
-    slow <- setdiff(families, fast)
+    slow <- setdiff(families, c(fast, names(res)))
     if (length(slow)) {
       rest <- function(j) sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
       res <- c(res, fit_one(slow, rest(1), rest(2), ex, ey))
@@ -181,10 +187,13 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 #' (alternate positions, the parity running on across the cells), and for
 #' each half of each cell its rows' count n, sum s, sums of |c|^2, |c|^4
 #' and |c|^2 c (c = x - g), and over all cells the totals M[[h]] = C_h' C_h
-#' of each half h and M[[3]] = M[[1]] + M[[2]] (one product of all the
-#' half's rows: large blocks keep the BLAS fast). A cell's own C' C is
-#' formed again when its fold is left out (cell_cross()), so memory holds
-#' three d x d totals per set, not one per cell.
+#' of each half h and M[[3]] = M[[1]] + M[[2]]; each total is the product of
+#' the half's rows of cell 1 (the fit rows) plus that of its rows in the
+#' other cells (large blocks keep the BLAS fast), and Mf, the fit rows'
+#' own C' C (both halves; NULL without fit rows), is kept for the linear
+#' family's shrinkage (folds_linear()). A cell's own C' C is formed again
+#' when its fold is left out (cell_cross()), so memory holds four d x d
+#' totals per set, not one per cell.
 #' @noRd
 fold_moments <- function(X, cells) {
   d <- ncol(X)
@@ -196,27 +205,44 @@ fold_moments <- function(X, cells) {
     list(r[odd], r[!odd])
   })
   M <- list()
+  Mf <- NULL
   st <- lapply(halves, function(hh) vector("list", 2L))
   for (h in 1:2) {
     rows <- lapply(halves, `[[`, h)
-    cell <- rep.int(seq_along(rows), lengths(rows))
-    C <- .Call(ffi_centre, X, g, unlist(rows, use.names = FALSE))
-    q <- .Call(ffi_row_scores, C, seq_len(nrow(C)), numeric(d), NULL)$dist
-    M[[h]] <- crossprod(C)
-    # the cells' sums in one product each: C' E, E the cells' indicators
-    E <- matrix(0, nrow(C), length(rows))
-    E[cbind(seq_len(nrow(C)), cell)] <- 1
-    s <- crossprod(C, E)
-    qv <- crossprod(C, E * q)
-    rm(C)
-    for (v in seq_along(rows)) {
-      st[[v]][[h]] <- list(n = lengths(rows)[[v]], s = s[, v],
-                           q1 = sum(q[cell == v]), q2 = sum(q[cell == v]^2),
-                           qv = qv[, v])
+    # part 1: the fit rows (cell 1); part 2: the other cells
+    for (part in 1:2) {
+      ids <- if (part == 1L) 1L else seq_along(rows)[-1L]
+      r <- unlist(rows[ids], use.names = FALSE)
+      if (!length(r)) {
+        for (v in ids) {
+          st[[v]][[h]] <- list(n = 0L, s = numeric(d), q1 = 0, q2 = 0,
+                               qv = numeric(d))
+        }
+        next
+      }
+      cell <- rep.int(seq_along(ids), lengths(rows[ids]))
+      C <- .Call(ffi_centre, X, g, r)
+      q <- .Call(ffi_row_scores, C, seq_len(nrow(C)), numeric(d), NULL)$dist
+      P <- crossprod(C)
+      if (part == 1L) Mf <- if (is.null(Mf)) P else Mf + P
+      M[[h]] <- if (length(M) < h) P else M[[h]] + P
+      rm(P)
+      # the cells' sums in one product each: C' E, E the cells' indicators
+      E <- matrix(0, nrow(C), length(ids))
+      E[cbind(seq_len(nrow(C)), cell)] <- 1
+      s <- crossprod(C, E)
+      qv <- crossprod(C, E * q)
+      rm(C, E)
+      for (k in seq_along(ids)) {
+        st[[ids[k]]][[h]] <- list(n = lengths(rows)[[ids[k]]], s = s[, k],
+                                  q1 = sum(q[cell == k]),
+                                  q2 = sum(q[cell == k]^2), qv = qv[, k])
+      }
     }
+    if (length(M) < h) M[[h]] <- matrix(0, d, d)
   }
   M[[3]] <- M[[1]] + M[[2]]
-  list(g = g, d = d, halves = halves, st = st, M = M)
+  list(g = g, d = d, halves = halves, st = st, M = M, Mf = Mf)
 }
 
 #' C' C of cell `v`'s halves `hs` (its rows centred on the set's g)
@@ -234,12 +260,15 @@ cell_cross <- function(X, mom, v, hs) {
 #' from the rows.
 #' @noRd
 fold_stats <- function(mom, v, hs, Mv) {
-  keep <- setdiff(seq_along(mom$st), v)
-  add <- function(field) {
-    Reduce(`+`, lapply(keep, function(c) {
-      Reduce(`+`, lapply(hs, function(h) mom$st[[c]][[h]][[field]]))
-    }))
-  }
+  moment_stats(mom, setdiff(seq_along(mom$st), v), hs,
+               mom$M[[if (length(hs) == 2L) 3L else hs]], Mv)
+}
+
+#' The moments of the rows of the cells `keep` in the halves `hs`, whose
+#' C' C (about mom$g) is M - Mv (Mv NULL: M): see fold_stats()
+#' @noRd
+moment_stats <- function(mom, keep, hs, M, Mv) {
+  add <- function(field) cell_sum(mom, keep, hs, field)
   n <- add("n")
   s <- add("s")
   q1 <- add("q1")
@@ -247,14 +276,33 @@ fold_stats <- function(mom, v, hs, Mv) {
   qv <- add("qv")
   m <- s / n
   kap <- sum(m^2)
-  cv <- .Call(ffi_fold_cov, mom$M[[if (length(hs) == 2L) 3L else hs]], Mv,
-              as.double(n), m)
+  cv <- .Call(ffi_fold_cov, M, Mv, as.double(n), m)
   S <- cv$S
   Mm <- cv$Mm
   # sum_i (|c_i|^2 - 2 c_i'm + |m|^2)^2 over the rows c_i (about g)
   r4 <- q2 - 4 * sum(qv * m) + 2 * kap * q1 + 4 * sum(m * Mm) -
     4 * kap * sum(s * m) + n * kap^2
   list(n = n, mean = mom$g + m, S = S, tr = q1 / n - kap, r4 = max(0, r4))
+}
+
+#' The sum of one of fold_moments()' per-cell statistics (`field`: n, s,
+#' q1, q2, qv) over the cells `keep` and the halves `hs`
+#' @noRd
+cell_sum <- function(mom, keep, hs, field) {
+  Reduce(`+`, lapply(keep, function(c) {
+    Reduce(`+`, lapply(hs, function(h) mom$st[[c]][[h]][[field]]))
+  }))
+}
+
+#' The count, the mean about the set's centre g (m) and the trace of the
+#' covariance of one set's rows in every cell but `v`: fold_stats()
+#' without its d x d work
+#' @noRd
+fold_counts <- function(mom, v) {
+  keep <- setdiff(seq_along(mom$st), v)
+  n <- cell_sum(mom, keep, 1:2, "n")
+  m <- cell_sum(mom, keep, 1:2, "s") / n
+  list(n = n, m = m, tr = cell_sum(mom, keep, 1:2, "q1") / n - sum(m^2))
 }
 
 #' cov_parts() (primal form) from two sets' fold_stats()
@@ -346,4 +394,131 @@ table_features <- function(tab, k, rows) {
   cbind(P[, 1] + tab$off[[k]],
         log(pmax(q - 2 * P[, 2] + tab$ux[[k]], 0) + 1e-300),
         log(pmax(q - 2 * P[, 3] + tab$uy[[k]], 0) + 1e-300))
+}
+
+#' The linear family's fits of every fold from the fold moments, without a
+#' d x d covariance per fold (SPEC.md section 7, `folds`). Fold v's
+#' discriminant solves Sigma_v w = mu_Y,v - mu_X,v with Sigma_v = (1 -
+#' rho_v) (a S_X,v + b S_Y,v) + rho_v m_v I, S_k,v the covariance of set k's
+#' rows in every cell but v: (M_k - C_k,v' C_k,v) / n_k,v - u u' about the
+#' set's centre. The shrinkage rho_v is the Ledoit-Wolf intensity of that
+#' covariance with its squared Frobenius norms predicted from the fit rows
+#' (cell 1, never scored): each set's per-row dispersion e_k = r4 / n -
+#' ||S_k||^2 and ||Sigma_k||^2 = ||S_k||^2 - e_k / n, so that ||S_k,v||^2 =
+#' ||Sigma_k||^2 + e_k / n_k,v and the noise is e_k / n_k,v (the exact norms
+#' would need every fold's own C' C, as much work as the fits themselves);
+#' the traces and counts are the fold's own. The K systems are solved
+#' together by conjugate gradients, preconditioned by the Cholesky factor
+#' of the blend of every row's C' C (each fold differs from it by about 1 /
+#' K of the rows, so a few tens of iterations reach a relative residual of
+#' 1e-11); a fold that does not converge is solved directly.
+#' @return a list per fold of list(real, gen, settings): the scores of the
+#'   fold's rows of each set, and the fit's settings.
+#' @noRd
+folds_linear <- function(real, generated, mom, cells, tol = 1e-11,
+                         max_iter = 200L, call = rlang::caller_env()) {
+  K <- length(cells[[1]]) - 1L
+  d <- mom[[1]]$d
+  X <- list(real, generated)
+  # the fit rows' per-row dispersion and the norms of the covariances
+  fs <- lapply(mom, function(m) moment_stats(m, 1L, 1:2, m$Mf, NULL))
+  f3 <- .Call(ffi_frob3, fs[[1]]$S, fs[[2]]$S)
+  e <- vapply(1:2, function(j) max(0, fs[[j]]$r4 / fs[[j]]$n - f3[[j]]), 0)
+  big <- vapply(1:2, function(j) max(0, f3[[j]] - e[[j]] / fs[[j]]$n), 0)
+  rm(fs)
+  fold <- lapply(seq_len(K), function(v) {
+    f <- lapply(mom, fold_counts, v = v + 1L)
+    n <- c(f[[1]]$n, f[[2]]$n)
+    a <- n / sum(n)
+    p <- list(d = d, tr = c(x = f[[1]]$tr, y = f[[2]]$tr),
+              ff = c(xx = big[[1]] + e[[1]] / n[[1]],
+                     yy = big[[2]] + e[[2]] / n[[2]], xy = f3[[3]]))
+    lw <- lw_intensity(p, a[[1]], a[[2]], noise = sum(a^2 * e / n))
+    coef <- (1 - lw$rho) * a
+    list(n = n, coef = coef, ridge = cov_ridge(p, coef[[1]], coef[[2]],
+                                                lw$rho * lw$m),
+         rho = lw$rho, u = list(f[[1]]$m, f[[2]]$m))
+  })
+  col <- function(field, j) vapply(fold, function(f) f[[field]][[j]], 0)
+  scale <- lapply(1:2, function(j) col("coef", j) / col("n", j))
+  ridge <- vapply(fold, `[[`, 0, "ridge")
+  U <- lapply(1:2, function(j) {
+    matrix(unlist(lapply(fold, function(f) f$u[[j]])), d, K)
+  })
+  Ucoef <- lapply(1:2, function(j) U[[j]] * rep(col("coef", j), each = d))
+  # each set's evaluation rows (the folds' cells), centred on its centre
+  E <- lapply(1:2, function(j) {
+    .Call(ffi_centre, X[[j]], mom[[j]]$g, unlist(cells[[j]][-1L],
+                                                 use.names = FALSE))
+  })
+  at <- lapply(1:2, function(j) {
+    cbind(seq_len(nrow(E[[j]])), rep.int(seq_len(K), lengths(cells[[j]][-1L])))
+  })
+  # Sigma_v applied to column v of D, for every fold at once
+  sigma <- function(D) {
+    out <- D * rep(ridge, each = d)
+    for (j in 1:2) {
+      t <- E[[j]] %*% D
+      W <- matrix(0, nrow(t), K)
+      W[at[[j]]] <- t[at[[j]]]
+      G <- mom[[j]]$M[[3]] %*% D - crossprod(E[[j]], W)
+      out <- out + G * rep(scale[[j]], each = d) -
+        Ucoef[[j]] * rep(colSums(U[[j]] * D), each = d)
+    }
+    out
+  }
+  pre <- .Call(ffi_cov_combine, mom[[1]]$M[[3]], mom[[2]]$M[[3]],
+               mean(scale[[1]]), mean(scale[[2]]), mean(ridge))
+  R <- tryCatch(chol(pre), error = function(e) cov_fail(call))
+  rm(pre)
+  precond <- function(V) backsolve(R, backsolve(R, V, transpose = TRUE))
+  B <- (mom[[2]]$g + U[[2]]) - (mom[[1]]$g + U[[1]])
+  bn <- sqrt(colSums(B^2))
+  W <- matrix(0, d, K)
+  Rr <- B
+  Z <- precond(Rr)
+  P <- Z
+  rz <- colSums(Rr * Z)
+  live <- bn > 0
+  iter <- 0L
+  while (any(live) && iter < max_iter) {
+    iter <- iter + 1L
+    SP <- sigma(P)
+    alpha <- ifelse(live, rz / colSums(P * SP), 0)
+    W <- W + P * rep(alpha, each = d)
+    Rr <- Rr - SP * rep(alpha, each = d)
+    live <- live & sqrt(colSums(Rr^2)) > tol * bn
+    if (!any(live)) break
+    Z <- precond(Rr)
+    rzn <- colSums(Rr * Z)
+    P <- Z + P * rep(ifelse(live, rzn / rz, 0), each = d)
+    rz <- ifelse(live, rzn, 1)
+  }
+  rm(R, P, Z, Rr)
+  # a fold whose iterations did not converge: solved directly
+  for (v in which(live | !is.finite(colSums(W)))) {
+    S <- lapply(1:2, function(j) {
+      Mv <- cell_cross(X[[j]], mom[[j]], v + 1L, 1:2)
+      .Call(ffi_fold_cov, mom[[j]]$M[[3]], Mv, as.double(fold[[v]]$n[[j]]),
+            fold[[v]]$u[[j]])$S
+    })
+    Sg <- .Call(ffi_cov_combine, S[[1]], S[[2]], fold[[v]]$coef[[1]],
+                fold[[v]]$coef[[2]], fold[[v]]$ridge)
+    rm(S)
+    Rv <- tryCatch(chol(Sg), error = function(e) cov_fail(call))
+    W[, v] <- backsolve(Rv, backsolve(Rv, B[, v], transpose = TRUE))
+  }
+  # the scores (z - centre_v)' w_v = (z - g)' w_v - (centre_v - g)' w_v of
+  # every fold's rows from one product of each set's centred rows
+  centre <- (mom[[1]]$g + U[[1]] + mom[[2]]$g + U[[2]]) / 2
+  sc <- lapply(1:2, function(j) {
+    off <- colSums((centre - mom[[j]]$g) * W)
+    t <- E[[j]] %*% W
+    split(t[at[[j]]] - off[at[[j]][, 2L]], at[[j]][, 2L])
+  })
+  rm(E)
+  lapply(seq_len(K), function(v) {
+    list(real = sc[[1]][[v]], gen = sc[[2]][[v]],
+         settings = list(shrinkage = fold[[v]]$rho))
+  })
 }

@@ -7,20 +7,23 @@
 
 /* .Call(ffi_fold_cov, M, Mv, n, m): list(S = (M - Mv) / n - m m',
  * Mm = (M - Mv) m), M and Mv symmetric (so that column j of M - Mv gives
- * element j of Mm). */
+ * element j of Mm); Mv NULL: M alone. */
 SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m) {
-  if (!Rf_isReal(M) || !Rf_isMatrix(M) || !Rf_isReal(Mv) ||
-      !Rf_isMatrix(Mv) || !Rf_isReal(m) || !Rf_isReal(n) ||
-      Rf_length(n) != 1)
+  int none = Rf_isNull(Mv);
+  if (!Rf_isReal(M) || !Rf_isMatrix(M) ||
+      !(none || (Rf_isReal(Mv) && Rf_isMatrix(Mv))) || !Rf_isReal(m) ||
+      !Rf_isReal(n) || Rf_length(n) != 1)
     Rf_error("ffi_fold_cov: bad argument types");
   int d = Rf_nrows(M);
-  if (Rf_ncols(M) != d || Rf_nrows(Mv) != d || Rf_ncols(Mv) != d ||
+  if (Rf_ncols(M) != d ||
+      (!none && (Rf_nrows(Mv) != d || Rf_ncols(Mv) != d)) ||
       Rf_length(m) != d)
     Rf_error("ffi_fold_cov: `M`, `Mv` must be d x d and `m` of length d");
   double nn = REAL_RO(n)[0];
   SEXP S = PROTECT(Rf_allocMatrix(REALSXP, d, d));
   SEXP Mm = PROTECT(Rf_allocVector(REALSXP, d));
-  const double *a = REAL_RO(M), *b = REAL_RO(Mv), *mu = REAL_RO(m);
+  const double *a = REAL_RO(M), *b = none ? NULL : REAL_RO(Mv),
+               *mu = REAL_RO(m);
   double *s = REAL(S), *mm = REAL(Mm);
   int use = prd_threads_for((int64_t) d * d, prd_threads_get());
 #ifdef _OPENMP
@@ -30,7 +33,7 @@ SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m) {
     size_t off = (size_t) j * d;
     double acc = 0, mj = mu[j];
     for (int i = 0; i < d; i++) {
-      double v = a[off + i] - b[off + i];
+      double v = b ? a[off + i] - b[off + i] : a[off + i];
       acc += v * mu[i];
       s[off + i] = v / nn - mu[i] * mj;
     }

@@ -37,6 +37,40 @@ brute_linear_scores <- function(xf, yf, z) {
                    byrow = TRUE)) %*% w)
 }
 
+# The linear family in folds with a split (R/crossfit.R, folds_linear()):
+# the discriminant of the fold's fit rows xr, yr (the fit rows xf, yf and
+# the other folds), its Ledoit-Wolf intensity with the squared Frobenius
+# norms predicted from the fit rows: each set's per-row dispersion e =
+# mean_i ||a_i a_i' - S||^2 and ||Sigma||^2 = ||S||^2 - e / n_f, so that
+# ||S_fold||^2 = ||Sigma||^2 + e / n_fold and the noise is e / n_fold.
+brute_fold_linear_scores <- function(xf, yf, xr, yr, z) {
+  d <- ncol(xr)
+  per_row <- function(a) {
+    a <- centre(a)
+    S <- crossprod(a) / nrow(a)
+    e <- mean(vapply(seq_len(nrow(a)), function(i) {
+      sum((tcrossprod(a[i, ]) - S)^2)
+    }, 0))
+    list(S = S, e = e, big = sum(S^2) - e / nrow(a))
+  }
+  px <- per_row(xf)
+  py <- per_row(yf)
+  nx <- nrow(xr)
+  ny <- nrow(yr)
+  a <- nx / (nx + ny)
+  b <- ny / (nx + ny)
+  S <- a * crossprod(centre(xr)) / nx + b * crossprod(centre(yr)) / ny
+  m <- sum(diag(S)) / d
+  frob <- a^2 * (px$big + px$e / nx) + b^2 * (py$big + py$e / ny) +
+    2 * a * b * sum(px$S * py$S)
+  delta2 <- frob - 2 * m * sum(diag(S)) + m^2 * d # ||S - m I||^2
+  noise <- a^2 * px$e / nx + b^2 * py$e / ny
+  rho <- if (delta2 <= 0) 1 else min(1, noise / delta2)
+  w <- solve((1 - rho) * S + rho * m * diag(d), colMeans(yr) - colMeans(xr))
+  drop((z - matrix((colMeans(xr) + colMeans(yr)) / 2, nrow(z), d,
+                   byrow = TRUE)) %*% w)
+}
+
 # Friedman (1989) regularised covariance of one set, with the closed-form
 # intensities of R/classifiers.R written out on d x d matrices.
 brute_rda_sigma <- function(own, other) {
@@ -332,7 +366,7 @@ test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit
     }
     fx <- fold_of(sample.int(40))
     fy <- fold_of(sample.int(40))
-    bf <- if (meth == "linear") brute_linear_scores else brute_quadratic_scores
+    bf <- brute_quadratic_scores
     sr <- numeric(40)
     sg <- numeric(40)
     for (v in 1:3) {
@@ -343,7 +377,13 @@ test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit
       ry <- c(1:20, ev$generated[-fy[[v]]])
       expect_length(intersect(rx, ex), 0)
       expect_length(rx, 20 + 40 - length(ex))
-      sc <- bf(s$x[rx, ], s$y[ry, ], rbind(s$x[ex, ], s$y[ey, ]))
+      z <- rbind(s$x[ex, ], s$y[ey, ])
+      sc <- if (meth == "linear") {
+        brute_fold_linear_scores(s$x[1:20, ], s$y[1:20, ], s$x[rx, ],
+                                 s$y[ry, ], z)
+      } else {
+        bf(s$x[rx, ], s$y[ry, ], z)
+      }
       sr[fx[[v]]] <- sc[seq_along(ex)]
       sg[fy[[v]]] <- sc[-seq_along(ex)]
     }
@@ -396,6 +436,44 @@ test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit
   }
   expect_curve_equal(c3, brute_score_curve(sr, sg, lambda))
   expect_equal(prd_curve_info(c3)$n_fit_real, 40)
+})
+
+test_that("linear in folds: conjugate gradients equal the direct solve and the brute force", {
+  # anisotropic sets (variances 1 / i), a Student t set, d up to 150
+  for (cfg in list(c(60, 3), c(200, 30), c(400, 150))) {
+    n <- cfg[[1]]
+    d <- cfg[[2]]
+    set.seed(n)
+    sd <- 1 / sqrt(seq_len(d))
+    x <- matrix(rnorm(n * d), n) * rep(sd, each = n)
+    y <- matrix(if (d == 30) 1.2 * rt(n * d, df = 5) else rnorm(n * d, sd = 1.2), n) *
+      rep(sd, each = n)
+    y[, 1] <- y[, 1] + 1
+    nf <- n / 3
+    cut <- function() {
+      c(list(seq_len(nf)), lapply(split(sample((nf + 1):n), rep(1:4, length.out = n - nf)),
+                                  function(r) as.integer(sort(r))))
+    }
+    cx <- cut()
+    cy <- cut()
+    mom <- list(fold_moments(x, cx), fold_moments(y, cy))
+    cg <- folds_linear(x, y, mom, list(cx, cy))
+    direct <- folds_linear(x, y, mom, list(cx, cy), max_iter = 0L)
+    for (v in 1:4) {
+      b <- brute_fold_linear_scores(x[cx[[1]], ], y[cy[[1]], ],
+                                    x[unlist(cx[-(v + 1)]), ],
+                                    y[unlist(cy[-(v + 1)]), ],
+                                    rbind(x[cx[[v + 1]], ], y[cy[[v + 1]], ]))
+      rng <- diff(range(b))
+      expect_lt(max(abs(c(cg[[v]]$real, cg[[v]]$gen) - b)) / rng, 1e-9)
+      expect_lt(max(abs(c(direct[[v]]$real, direct[[v]]$gen) - b)) / rng, 1e-12)
+      expect_equal(cg[[v]]$settings$shrinkage, direct[[v]]$settings$shrinkage)
+    }
+    # the shrinkage: full for isotropic data (d = 3 here), partial otherwise
+    rho <- vapply(cg, function(f) f$settings$shrinkage, 0)
+    expect_true(all(rho > 0 & rho <= 1))
+    if (d > 3) expect_true(all(rho < 0.2))
+  }
 })
 
 test_that("fold moments give each fold's fit as formed from its rows, far from the origin too", {
