@@ -90,29 +90,49 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   mom <- if (length(fast)) {
     list(fold_moments(real, cells[[1]]), fold_moments(generated, cells[[2]]))
   }
-  # with fit rows, linear's folds are solved together (folds_linear())
-  lin <- if ("linear" %in% fast && min(lengths(base)) >= 2L) {
-    folds_linear(real, generated, mom, cells, call = call)
+  # with fit rows, the discriminants of linear and of stacked's inner
+  # folds are solved for every fold together (fold_discriminants())
+  lin <- NULL
+  lins <- list() # stacked's discriminants, fold by fold (fold moments)
+  per_fold <- fast # the families fold_fit() fits fold by fold
+  if ("linear" %in% fast && min(lengths(base)) >= 2L) {
+    f <- fold_discriminants(real, generated, mom, cells, score = TRUE,
+                            call = call)
+    lin <- lapply(seq_len(K), function(v) {
+      c(f$scores[[v]], list(settings = list(shrinkage = f$rho[[v]])))
+    })
+    per_fold <- setdiff(per_fold, "linear")
   }
-  if (!is.null(lin)) fast <- setdiff(fast, "linear")
+  if ("stacked" %in% fast && min(lengths(base)) >= 4L) {
+    inner <- lapply(1:2, function(h) {
+      fold_discriminants(real, generated, mom, cells, hs = h, call = call)
+    })
+    lins <- lapply(seq_len(K), function(v) {
+      lapply(inner, function(f) {
+        list(w = f$w[, v], mx = f$mx[, v], my = f$my[, v],
+             centre = f$centre[, v])
+      })
+    })
+    rm(inner)
+    per_fold <- setdiff(per_fold, "stacked")
+  }
   sr <- lapply(families, function(f) numeric(length(pool[[1]])))
   sg <- lapply(families, function(f) numeric(length(pool[[2]])))
   names(sr) <- names(sg) <- families
   details <- list()
-  lins <- list() # stacked's discriminants, fold by fold (fold moments)
   for (v in seq_len(K)) {
     ex <- cells[[1]][[v + 1L]]
     ey <- cells[[2]][[v + 1L]]
     res <- if (!is.null(lin)) list(linear = lin[[v]]) else list()
-    if (length(fast)) {
-      res <- c(res, fold_fit(real, generated, mom, v, fast, ex, ey,
+    if (length(per_fold)) {
+      res <- c(res, fold_fit(real, generated, mom, v, per_fold, ex, ey,
                              call = call))
-      if ("stacked" %in% fast) {
+      if ("stacked" %in% per_fold) {
         lins[[v]] <- res$stacked_lins
         res$stacked_lins <- NULL
       }
     }
-    slow <- setdiff(families, c(fast, names(res)))
+    slow <- setdiff(families, fast)
     if (length(slow)) {
       rest <- function(j) sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
       res <- c(res, fit_one(slow, rest(1), rest(2), ex, ey))
@@ -189,9 +209,9 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 #' and |c|^2 c (c = x - g), and over all cells the totals M[[h]] = C_h' C_h
 #' of each half h and M[[3]] = M[[1]] + M[[2]]; each total is the product of
 #' the half's rows of cell 1 (the fit rows) plus that of its rows in the
-#' other cells (large blocks keep the BLAS fast), and Mf, the fit rows'
-#' own C' C (both halves; NULL without fit rows), is kept for the linear
-#' family's shrinkage (folds_linear()). A cell's own C' C is formed again
+#' other cells (large blocks keep the BLAS fast), and Mf[[h]], the fit
+#' rows' own C' C in half h (a zero matrix without fit rows), is kept for
+#' the shrinkage of the discriminants of fold_discriminants(). A cell's own C' C is formed again
 #' when its fold is left out (cell_cross()), so memory holds four d x d
 #' totals per set, not one per cell.
 #' @noRd
@@ -205,7 +225,7 @@ fold_moments <- function(X, cells) {
     list(r[odd], r[!odd])
   })
   M <- list()
-  Mf <- NULL
+  Mf <- list()
   st <- lapply(halves, function(hh) vector("list", 2L))
   for (h in 1:2) {
     rows <- lapply(halves, `[[`, h)
@@ -224,7 +244,7 @@ fold_moments <- function(X, cells) {
       C <- .Call(ffi_centre, X, g, r)
       q <- .Call(ffi_row_scores, C, seq_len(nrow(C)), numeric(d), NULL)$dist
       P <- crossprod(C)
-      if (part == 1L) Mf <- if (is.null(Mf)) P else Mf + P
+      if (part == 1L) Mf[[h]] <- P
       M[[h]] <- if (length(M) < h) P else M[[h]] + P
       rm(P)
       # the cells' sums in one product each: C' E, E the cells' indicators
@@ -240,6 +260,7 @@ fold_moments <- function(X, cells) {
       }
     }
     if (length(M) < h) M[[h]] <- matrix(0, d, d)
+    if (length(Mf) < h) Mf[[h]] <- matrix(0, d, d)
   }
   M[[3]] <- M[[1]] + M[[2]]
   list(g = g, d = d, halves = halves, st = st, M = M, Mf = Mf)
@@ -295,14 +316,14 @@ cell_sum <- function(mom, keep, hs, field) {
 }
 
 #' The count, the mean about the set's centre g (m) and the trace of the
-#' covariance of one set's rows in every cell but `v`: fold_stats()
-#' without its d x d work
+#' covariance of one set's rows in every cell but `v` and in the halves
+#' `hs`: fold_stats() without its d x d work
 #' @noRd
-fold_counts <- function(mom, v) {
+fold_counts <- function(mom, v, hs = 1:2) {
   keep <- setdiff(seq_along(mom$st), v)
-  n <- cell_sum(mom, keep, 1:2, "n")
-  m <- cell_sum(mom, keep, 1:2, "s") / n
-  list(n = n, m = m, tr = cell_sum(mom, keep, 1:2, "q1") / n - sum(m^2))
+  n <- cell_sum(mom, keep, hs, "n")
+  m <- cell_sum(mom, keep, hs, "s") / n
+  list(n = n, m = m, tr = cell_sum(mom, keep, hs, "q1") / n - sum(m^2))
 }
 
 #' cov_parts() (primal form) from two sets' fold_stats()
@@ -396,38 +417,46 @@ table_features <- function(tab, k, rows) {
         log(pmax(q - 2 * P[, 3] + tab$uy[[k]], 0) + 1e-300))
 }
 
-#' The linear family's fits of every fold from the fold moments, without a
-#' d x d covariance per fold (SPEC.md section 7, `folds`). Fold v's
-#' discriminant solves Sigma_v w = mu_Y,v - mu_X,v with Sigma_v = (1 -
-#' rho_v) (a S_X,v + b S_Y,v) + rho_v m_v I, S_k,v the covariance of set k's
-#' rows in every cell but v: (M_k - C_k,v' C_k,v) / n_k,v - u u' about the
-#' set's centre. The shrinkage rho_v is the Ledoit-Wolf intensity of that
-#' covariance with its squared Frobenius norms predicted from the fit rows
-#' (cell 1, never scored): each set's per-row dispersion e_k = r4 / n -
-#' ||S_k||^2 and ||Sigma_k||^2 = ||S_k||^2 - e_k / n, so that ||S_k,v||^2 =
-#' ||Sigma_k||^2 + e_k / n_k,v and the noise is e_k / n_k,v (the exact norms
-#' would need every fold's own C' C, as much work as the fits themselves);
-#' the traces and counts are the fold's own. The K systems are solved
-#' together by conjugate gradients, preconditioned by the Cholesky factor
-#' of the blend of every row's C' C (each fold differs from it by about 1 /
-#' K of the rows, so a few tens of iterations reach a relative residual of
-#' 1e-11); a fold that does not converge is solved directly.
-#' @return a list per fold of list(real, gen, settings): the scores of the
-#'   fold's rows of each set, and the fit's settings.
+#' The linear discriminants of every fold from the fold moments, without
+#' a d x d covariance per fold (SPEC.md section 7, `folds`): the linear
+#' family's (halves `hs` = 1:2) and the stacked family's inner ones (`hs` =
+#' 1 or 2, the rows of those halves of the cells). Fold v's discriminant
+#' solves Sigma_v w = mu_Y,v - mu_X,v with Sigma_v = (1 - rho_v) (a S_X,v +
+#' b S_Y,v) + rho_v m_v I, S_k,v the covariance of set k's rows in every
+#' cell but v: (M_k - C_k,v' C_k,v) / n_k,v - u u' about the set's centre.
+#' The shrinkage rho_v is the Ledoit-Wolf intensity of that covariance with
+#' its squared Frobenius norms predicted from the fit rows (cell 1, never
+#' scored): each set's per-row dispersion e_k = r4 / n - ||S_k||^2 and
+#' ||Sigma_k||^2 = ||S_k||^2 - e_k / n, so that ||S_k,v||^2 =
+#' ||Sigma_k||^2 + e_k / n_k,v and the noise is e_k / n_k,v (the exact
+#' norms would need every fold's own C' C, as much work as the fits); the
+#' traces and counts are the fold's own. The K systems are solved together
+#' by conjugate gradients, preconditioned by the Cholesky factor of the
+#' blend of all the rows' C' C (each fold differs from it by about 1 / K of
+#' the rows, so a few tens of iterations reach a relative residual of
+#' `tol`); a fold that does not converge in `max_iter` is solved directly.
+#' @return list(w, mx, my = d x K matrices of the discriminants and the
+#'   means of both sets, centre = (mx + my) / 2, rho = the K intensities,
+#'   scores = with `score`, a list per fold of the scores (z - centre)' w of
+#'   its rows of each set, list(real, gen))
 #' @noRd
-folds_linear <- function(real, generated, mom, cells, tol = 1e-11,
-                         max_iter = 200L, call = rlang::caller_env()) {
+fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
+                               score = FALSE, tol = 1e-11, max_iter = 200L,
+                               call = rlang::caller_env()) {
   K <- length(cells[[1]]) - 1L
   d <- mom[[1]]$d
   X <- list(real, generated)
+  Mt <- lapply(mom, function(m) m$M[[if (length(hs) == 2L) 3L else hs]])
   # the fit rows' per-row dispersion and the norms of the covariances
-  fs <- lapply(mom, function(m) moment_stats(m, 1L, 1:2, m$Mf, NULL))
+  fs <- lapply(mom, function(m) {
+    moment_stats(m, 1L, hs, Reduce(`+`, m$Mf[hs]), NULL)
+  })
   f3 <- .Call(ffi_frob3, fs[[1]]$S, fs[[2]]$S)
   e <- vapply(1:2, function(j) max(0, fs[[j]]$r4 / fs[[j]]$n - f3[[j]]), 0)
   big <- vapply(1:2, function(j) max(0, f3[[j]] - e[[j]] / fs[[j]]$n), 0)
   rm(fs)
   fold <- lapply(seq_len(K), function(v) {
-    f <- lapply(mom, fold_counts, v = v + 1L)
+    f <- lapply(mom, fold_counts, v = v + 1L, hs = hs)
     n <- c(f[[1]]$n, f[[2]]$n)
     a <- n / sum(n)
     p <- list(d = d, tr = c(x = f[[1]]$tr, y = f[[2]]$tr),
@@ -446,13 +475,17 @@ folds_linear <- function(real, generated, mom, cells, tol = 1e-11,
     matrix(unlist(lapply(fold, function(f) f$u[[j]])), d, K)
   })
   Ucoef <- lapply(1:2, function(j) U[[j]] * rep(col("coef", j), each = d))
-  # each set's evaluation rows (the folds' cells), centred on its centre
+  # each set's rows of the folds' cells (in the halves hs), centred on its
+  # centre, and the fold of each
+  rows <- lapply(1:2, function(j) {
+    if (length(hs) == 2L) return(cells[[j]][-1L]) # in the cells' order
+    lapply(mom[[j]]$halves[-1L], `[[`, hs)
+  })
   E <- lapply(1:2, function(j) {
-    .Call(ffi_centre, X[[j]], mom[[j]]$g, unlist(cells[[j]][-1L],
-                                                 use.names = FALSE))
+    .Call(ffi_centre, X[[j]], mom[[j]]$g, unlist(rows[[j]], use.names = FALSE))
   })
   at <- lapply(1:2, function(j) {
-    cbind(seq_len(nrow(E[[j]])), rep.int(seq_len(K), lengths(cells[[j]][-1L])))
+    cbind(seq_len(nrow(E[[j]])), rep.int(seq_len(K), lengths(rows[[j]])))
   })
   # Sigma_v applied to column v of D, for every fold at once
   sigma <- function(D) {
@@ -461,18 +494,20 @@ folds_linear <- function(real, generated, mom, cells, tol = 1e-11,
       t <- E[[j]] %*% D
       W <- matrix(0, nrow(t), K)
       W[at[[j]]] <- t[at[[j]]]
-      G <- mom[[j]]$M[[3]] %*% D - crossprod(E[[j]], W)
+      G <- Mt[[j]] %*% D - crossprod(E[[j]], W)
       out <- out + G * rep(scale[[j]], each = d) -
         Ucoef[[j]] * rep(colSums(U[[j]] * D), each = d)
     }
     out
   }
-  pre <- .Call(ffi_cov_combine, mom[[1]]$M[[3]], mom[[2]]$M[[3]],
-               mean(scale[[1]]), mean(scale[[2]]), mean(ridge))
+  pre <- .Call(ffi_cov_combine, Mt[[1]], Mt[[2]], mean(scale[[1]]),
+               mean(scale[[2]]), mean(ridge))
   R <- tryCatch(chol(pre), error = function(e) cov_fail(call))
   rm(pre)
   precond <- function(V) backsolve(R, backsolve(R, V, transpose = TRUE))
-  B <- (mom[[2]]$g + U[[2]]) - (mom[[1]]$g + U[[1]])
+  mx <- mom[[1]]$g + U[[1]]
+  my <- mom[[2]]$g + U[[2]]
+  B <- my - mx
   bn <- sqrt(colSums(B^2))
   W <- matrix(0, d, K)
   Rr <- B
@@ -498,8 +533,8 @@ folds_linear <- function(real, generated, mom, cells, tol = 1e-11,
   # a fold whose iterations did not converge: solved directly
   for (v in which(live | !is.finite(colSums(W)))) {
     S <- lapply(1:2, function(j) {
-      Mv <- cell_cross(X[[j]], mom[[j]], v + 1L, 1:2)
-      .Call(ffi_fold_cov, mom[[j]]$M[[3]], Mv, as.double(fold[[v]]$n[[j]]),
+      Mv <- cell_cross(X[[j]], mom[[j]], v + 1L, hs)
+      .Call(ffi_fold_cov, Mt[[j]], Mv, as.double(fold[[v]]$n[[j]]),
             fold[[v]]$u[[j]])$S
     })
     Sg <- .Call(ffi_cov_combine, S[[1]], S[[2]], fold[[v]]$coef[[1]],
@@ -508,17 +543,20 @@ folds_linear <- function(real, generated, mom, cells, tol = 1e-11,
     Rv <- tryCatch(chol(Sg), error = function(e) cov_fail(call))
     W[, v] <- backsolve(Rv, backsolve(Rv, B[, v], transpose = TRUE))
   }
-  # the scores (z - centre_v)' w_v = (z - g)' w_v - (centre_v - g)' w_v of
-  # every fold's rows from one product of each set's centred rows
-  centre <- (mom[[1]]$g + U[[1]] + mom[[2]]$g + U[[2]]) / 2
-  sc <- lapply(1:2, function(j) {
-    off <- colSums((centre - mom[[j]]$g) * W)
-    t <- E[[j]] %*% W
-    split(t[at[[j]]] - off[at[[j]][, 2L]], at[[j]][, 2L])
-  })
-  rm(E)
-  lapply(seq_len(K), function(v) {
-    list(real = sc[[1]][[v]], gen = sc[[2]][[v]],
-         settings = list(shrinkage = fold[[v]]$rho))
-  })
+  centre <- (mx + my) / 2
+  out <- list(w = W, mx = mx, my = my, centre = centre,
+              rho = vapply(fold, `[[`, 0, "rho"))
+  if (score) {
+    # the scores (z - centre_v)' w_v = (z - g)' w_v - (centre_v - g)' w_v
+    # of every fold's rows from one product of each set's centred rows
+    sc <- lapply(1:2, function(j) {
+      off <- colSums((centre - mom[[j]]$g) * W)
+      t <- E[[j]] %*% W
+      split(t[at[[j]]] - off[at[[j]][, 2L]], factor(at[[j]][, 2L], seq_len(K)))
+    })
+    out$scores <- lapply(seq_len(K), function(v) {
+      list(real = sc[[1]][[v]], gen = sc[[2]][[v]])
+    })
+  }
+  out
 }

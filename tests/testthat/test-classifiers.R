@@ -37,13 +37,13 @@ brute_linear_scores <- function(xf, yf, z) {
                    byrow = TRUE)) %*% w)
 }
 
-# The linear family in folds with a split (R/crossfit.R, folds_linear()):
+# The linear family in folds with a split (R/crossfit.R, fold_discriminants()):
 # the discriminant of the fold's fit rows xr, yr (the fit rows xf, yf and
 # the other folds), its Ledoit-Wolf intensity with the squared Frobenius
 # norms predicted from the fit rows: each set's per-row dispersion e =
 # mean_i ||a_i a_i' - S||^2 and ||Sigma||^2 = ||S||^2 - e / n_f, so that
 # ||S_fold||^2 = ||Sigma||^2 + e / n_fold and the noise is e / n_fold.
-brute_fold_linear_scores <- function(xf, yf, xr, yr, z) {
+brute_fold_linear <- function(xf, yf, xr, yr) {
   d <- ncol(xr)
   per_row <- function(a) {
     a <- centre(a)
@@ -67,8 +67,13 @@ brute_fold_linear_scores <- function(xf, yf, xr, yr, z) {
   noise <- a^2 * px$e / nx + b^2 * py$e / ny
   rho <- if (delta2 <= 0) 1 else min(1, noise / delta2)
   w <- solve((1 - rho) * S + rho * m * diag(d), colMeans(yr) - colMeans(xr))
-  drop((z - matrix((colMeans(xr) + colMeans(yr)) / 2, nrow(z), d,
-                   byrow = TRUE)) %*% w)
+  list(w = w, mx = colMeans(xr), my = colMeans(yr),
+       centre = (colMeans(xr) + colMeans(yr)) / 2)
+}
+
+brute_fold_linear_scores <- function(xf, yf, xr, yr, z) {
+  f <- brute_fold_linear(xf, yf, xr, yr)
+  drop((z - matrix(f$centre, nrow(z), ncol(z), byrow = TRUE)) %*% f$w)
 }
 
 # Friedman (1989) regularised covariance of one set, with the closed-form
@@ -457,20 +462,35 @@ test_that("linear in folds: conjugate gradients equal the direct solve and the b
     cx <- cut()
     cy <- cut()
     mom <- list(fold_moments(x, cx), fold_moments(y, cy))
-    cg <- folds_linear(x, y, mom, list(cx, cy))
-    direct <- folds_linear(x, y, mom, list(cx, cy), max_iter = 0L)
+    cg <- fold_discriminants(x, y, mom, list(cx, cy), score = TRUE)
+    direct <- fold_discriminants(x, y, mom, list(cx, cy), score = TRUE,
+                                 max_iter = 0L)
     for (v in 1:4) {
       b <- brute_fold_linear_scores(x[cx[[1]], ], y[cy[[1]], ],
                                     x[unlist(cx[-(v + 1)]), ],
                                     y[unlist(cy[-(v + 1)]), ],
                                     rbind(x[cx[[v + 1]], ], y[cy[[v + 1]], ]))
       rng <- diff(range(b))
-      expect_lt(max(abs(c(cg[[v]]$real, cg[[v]]$gen) - b)) / rng, 1e-9)
-      expect_lt(max(abs(c(direct[[v]]$real, direct[[v]]$gen) - b)) / rng, 1e-12)
-      expect_equal(cg[[v]]$settings$shrinkage, direct[[v]]$settings$shrinkage)
+      a <- unlist(cg$scores[[v]])
+      expect_lt(max(abs(a - b)) / rng, 1e-9)
+      expect_lt(max(abs(unlist(direct$scores[[v]]) - b)) / rng, 1e-12)
+    }
+    expect_identical(cg$rho, direct$rho)
+    # the stacked family's inner discriminants: the halves of the cells
+    for (h in 1:2) {
+      inner <- fold_discriminants(x, y, mom, list(cx, cy), hs = h)
+      half <- function(m, keep) unlist(lapply(m$halves[keep], `[[`, h))
+      for (v in c(1, 4)) {
+        b <- brute_fold_linear(x[half(mom[[1]], 1), ], y[half(mom[[2]], 1), ],
+                               x[half(mom[[1]], -(v + 1)), ],
+                               y[half(mom[[2]], -(v + 1)), ])
+        expect_equal(inner$w[, v], b$w, tolerance = 1e-9)
+        expect_equal(inner$mx[, v], b$mx, tolerance = 1e-12)
+        expect_equal(inner$centre[, v], b$centre, tolerance = 1e-12)
+      }
     }
     # the shrinkage: full for isotropic data (d = 3 here), partial otherwise
-    rho <- vapply(cg, function(f) f$settings$shrinkage, 0)
+    rho <- cg$rho
     expect_true(all(rho > 0 & rho <= 1))
     if (d > 3) expect_true(all(rho < 0.2))
   }
@@ -533,7 +553,9 @@ test_that("fold moments give each fold's fit as formed from its rows, far from t
     }
   }
   # through prd_curve(): stacked cross-fitted in 3 folds from the moments
-  # equals the fits formed from each fold's rows
+  # equals the fits formed from each fold's rows, its inner discriminants
+  # those of the linear family in folds (the norms predicted from the fit
+  # rows of the same half)
   s <- two_sets(60, 3, seed = 9)
   set.seed(5)
   cv <- prd_curve(s$x, s$y, method = "stacked", folds = 3, angles = 15)
@@ -547,8 +569,13 @@ test_that("fold moments give each fold's fit as formed from its rows, far from t
   sg <- numeric(30)
   for (v in 1:3) {
     rest <- function(m, h) unlist(lapply(m$halves[-(v + 1)], `[[`, h))
-    f <- fit_stacked_halves(s$x, s$y, list(rest(mx, 1), rest(mx, 2)),
-                            list(rest(my, 1), rest(my, 2)))
+    hx <- list(rest(mx, 1), rest(mx, 2))
+    hy <- list(rest(my, 1), rest(my, 2))
+    lins <- lapply(1:2, function(h) {
+      brute_fold_linear(s$x[mx$halves[[1]][[h]], ], s$y[my$halves[[1]][[h]], ],
+                        s$x[hx[[h]], ], s$y[hy[[h]], ])
+    })
+    f <- fit_stacked_halves(s$x, s$y, hx, hy, lins = lins)
     sr[fx[[v]]] <- f$score(s$x, sp$eval[[1]][fx[[v]]])
     sg[fy[[v]]] <- f$score(s$y, sp$eval[[2]][fy[[v]]])
   }
