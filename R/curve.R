@@ -134,7 +134,14 @@
 #'   pooled within-set covariance of the fit rows, \eqn{m = \mathrm{tr}
 #'   S / d} and \eqn{\rho} the closed-form shrinkage of Ledoit and Wolf
 #'   (2004, Lemmas 3.2-3.4; the noise term summed over the two sets, each
-#'   centred on its own mean).
+#'   centred on its own mean). In `folds` with a split, each fold's
+#'   \eqn{\rho} takes the squared Frobenius norms of its covariance
+#'   predicted from the fit rows (their per-row dispersion, at the fold's
+#'   row count; SPEC.md section 7) and its system is solved by
+#'   preconditioned conjugate gradients for every fold at once: no fold
+#'   forms a \eqn{d \times d} covariance of its own. At 10,000 points per
+#'   set and \eqn{d} = 2,048 that makes `"linear"` in 10 folds faster than
+#'   `"knn"`.
 #' * `"quadratic"`: \eqn{s(z) = \log \hat q(z) - \log \hat p(z)} with
 #'   Gaussian densities whose covariances are regularised as in Friedman
 #'   (1989): each set's \eqn{S_k} is first shrunk toward the pooled
