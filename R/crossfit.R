@@ -437,6 +437,7 @@ table_features <- function(tab, k, rows) {
 #' `tol`); a fold that does not converge in `max_iter` is solved directly.
 #' @return list(w, mx, my = d x K matrices of the discriminants and the
 #'   means of both sets, centre = (mx + my) / 2, rho = the K intensities,
+#'   iterations = the conjugate-gradient steps taken,
 #'   scores = with `score`, a list per fold of the scores (z - centre)' w of
 #'   its rows of each set, list(real, gen))
 #' @noRd
@@ -481,20 +482,19 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
     if (length(hs) == 2L) return(cells[[j]][-1L]) # in the cells' order
     lapply(mom[[j]]$halves[-1L], `[[`, hs)
   })
-  E <- lapply(1:2, function(j) {
-    .Call(ffi_centre, X[[j]], mom[[j]]$g, unlist(rows[[j]], use.names = FALSE))
+  # (one row per column: each row's values contiguous for ffi_fold_apply())
+  Et <- lapply(1:2, function(j) {
+    .Call(ffi_centre_t, X[[j]], mom[[j]]$g,
+          as.integer(unlist(rows[[j]], use.names = FALSE)))
   })
   at <- lapply(1:2, function(j) {
-    cbind(seq_len(nrow(E[[j]])), rep.int(seq_len(K), lengths(rows[[j]])))
+    cbind(seq_len(ncol(Et[[j]])), rep.int(seq_len(K), lengths(rows[[j]])))
   })
   # Sigma_v applied to column v of D, for every fold at once
   sigma <- function(D) {
     out <- D * rep(ridge, each = d)
     for (j in 1:2) {
-      t <- E[[j]] %*% D
-      W <- matrix(0, nrow(t), K)
-      W[at[[j]]] <- t[at[[j]]]
-      G <- Mt[[j]] %*% D - crossprod(E[[j]], W)
+      G <- Mt[[j]] %*% D - .Call(ffi_fold_apply, Et[[j]], at[[j]][, 2L], D)
       out <- out + G * rep(scale[[j]], each = d) -
         Ucoef[[j]] * rep(colSums(U[[j]] * D), each = d)
     }
@@ -545,13 +545,13 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
   }
   centre <- (mx + my) / 2
   out <- list(w = W, mx = mx, my = my, centre = centre,
-              rho = vapply(fold, `[[`, 0, "rho"))
+              rho = vapply(fold, `[[`, 0, "rho"), iterations = iter)
   if (score) {
     # the scores (z - centre_v)' w_v = (z - g)' w_v - (centre_v - g)' w_v
     # of every fold's rows from one product of each set's centred rows
     sc <- lapply(1:2, function(j) {
       off <- colSums((centre - mom[[j]]$g) * W)
-      t <- E[[j]] %*% W
+      t <- crossprod(Et[[j]], W)
       split(t[at[[j]]] - off[at[[j]][, 2L]], factor(at[[j]][, 2L], seq_len(K)))
     })
     out$scores <- lapply(seq_len(K), function(v) {

@@ -28,6 +28,8 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_fold_cov", (DL_FUNC) &ffi_fold_cov, 4},
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},
   {"ffi_cov_combine", (DL_FUNC) &ffi_cov_combine, 5},
+  {"ffi_centre_t", (DL_FUNC) &ffi_centre_t, 3},
+  {"ffi_fold_apply", (DL_FUNC) &ffi_fold_apply, 3},
   {NULL, NULL, 0}
 };
 

@@ -115,3 +115,97 @@ SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
   UNPROTECT(1);
   return M;
 }
+
+/* .Call(ffi_centre_t, x, centre, rows): t(x[rows, ] - centre), the d x m
+ * matrix of the rows (1-based) centred on `centre` and stored one row per
+ * column, so that a row's values are contiguous (ffi_fold_apply()); in
+ * blocks of 64 rows and 64 columns, the row blocks shared among the
+ * engine's threads. The same doubles as t(ffi_centre(x, centre, rows)). */
+SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
+      !Rf_isInteger(rows))
+    Rf_error("ffi_centre_t: bad argument types");
+  int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
+  if (Rf_length(centre) != d)
+    Rf_error("ffi_centre_t: `centre` must have ncol(x) values");
+  const int *r = INTEGER_RO(rows);
+  for (int i = 0; i < m; i++)
+    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
+      Rf_error("ffi_centre_t: row %d out of range", i + 1);
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, d, m));
+  const double *X = REAL_RO(x), *c = REAL_RO(centre);
+  double *o = REAL(out);
+  int nb = (m + 63) / 64;
+  int use = prd_threads_for((int64_t) m * d, prd_threads_get());
+  if (use > nb) use = nb > 0 ? nb : 1;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int b = 0; b < nb; b++) {
+    int i0 = 64 * b, i1 = i0 + 64 < m ? i0 + 64 : m;
+    for (int l0 = 0; l0 < d; l0 += 64) {
+      int l1 = l0 + 64 < d ? l0 + 64 : d;
+      for (int l = l0; l < l1; l++) {
+        const double *col = X + (size_t) l * n;
+        double cl = c[l];
+        for (int i = i0; i < i1; i++)
+          o[(size_t) i * d + l] = col[r[i] - 1] - cl;
+      }
+    }
+  }
+  (void) use;
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_fold_apply, Et, fold, D): for each fold v (column v of the d x
+ * K matrix D), sum over the columns e_i of Et (d x m, one row per column,
+ * ffi_centre_t()) with fold[i] = v of e_i (e_i' D[, v]): the product C_v'
+ * C_v D[, v] of each fold's rows C_v, in one pass over Et (a row is read
+ * once, its dot product and its update in cache). The rows are shared
+ * among the engine's threads, each summing into its own d x K block; the
+ * blocks are then added in thread order (the same values for a given
+ * thread count). */
+SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D) {
+  if (!Rf_isReal(Et) || !Rf_isMatrix(Et) || !Rf_isInteger(fold) ||
+      !Rf_isReal(D) || !Rf_isMatrix(D))
+    Rf_error("ffi_fold_apply: bad argument types");
+  int d = Rf_nrows(Et), m = Rf_ncols(Et), K = Rf_ncols(D);
+  if (Rf_nrows(D) != d || Rf_length(fold) != m)
+    Rf_error("ffi_fold_apply: `D` must have nrow(Et) rows, `fold` ncol(Et) values");
+  const int *f = INTEGER_RO(fold);
+  for (int i = 0; i < m; i++)
+    if (f[i] == NA_INTEGER || f[i] < 1 || f[i] > K)
+      Rf_error("ffi_fold_apply: fold %d out of range", i + 1);
+  const double *E = REAL_RO(Et), *Dm = REAL_RO(D);
+  int use = prd_threads_for((int64_t) m * d, prd_threads_get());
+  if (use > m) use = m > 0 ? m : 1;
+  size_t blk = (size_t) d * K;
+  double *acc = (double *) R_alloc((size_t) use * (blk > 0 ? blk : 1),
+                                   sizeof(double));
+  for (size_t j = 0; j < (size_t) use * blk; j++) acc[j] = 0;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int t = 0; t < use; t++) {
+    int i0 = (int) ((int64_t) m * t / use), i1 = (int) ((int64_t) m * (t + 1) / use);
+    double *o = acc + (size_t) t * blk;
+    for (int i = i0; i < i1; i++) {
+      const double *e = E + (size_t) i * d;
+      const double *v = Dm + (size_t) (f[i] - 1) * d;
+      double *ov = o + (size_t) (f[i] - 1) * d;
+      double s = 0;
+      for (int l = 0; l < d; l++) s += e[l] * v[l];
+      for (int l = 0; l < d; l++) ov[l] += s * e[l];
+    }
+  }
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, d, K));
+  double *o = REAL(out);
+  for (size_t j = 0; j < blk; j++) {
+    double s = 0;
+    for (int t = 0; t < use; t++) s += acc[(size_t) t * blk + j];
+    o[j] = s;
+  }
+  UNPROTECT(1);
+  return out;
+}

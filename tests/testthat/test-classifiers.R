@@ -496,6 +496,32 @@ test_that("linear in folds: conjugate gradients equal the direct solve and the b
   }
 })
 
+test_that("the conjugate gradients' kernels: transposed centred rows, each fold's C' C d", {
+  set.seed(31)
+  x <- matrix(rnorm(300 * 70), 300)
+  g <- colMeans(x)
+  rows <- sort(sample.int(300, 130))
+  Ct <- .Call(ffi_centre_t, x, g, rows)
+  expect_identical(Ct, t(.Call(ffi_centre, x, g, rows)))
+  expect_identical(dim(Ct), c(70L, 130L))
+  fold <- sample(rep(1:4, length.out = 130))
+  D <- matrix(rnorm(70 * 4), 70)
+  ref <- vapply(1:4, function(v) {
+    C <- t(Ct[, fold == v, drop = FALSE])
+    drop(crossprod(C, C %*% D[, v]))
+  }, numeric(70))
+  for (th in 1:2) {
+    old <- prd_threads(th)
+    expect_equal(.Call(ffi_fold_apply, Ct, fold, D), ref, tolerance = 1e-13)
+    prd_threads(old)
+  }
+  # a fold without rows gives 0
+  expect_identical(.Call(ffi_fold_apply, Ct, rep(1L, 130), D)[, 2:4],
+                   matrix(0, 70, 3))
+  expect_error(.Call(ffi_fold_apply, Ct, c(fold[-1], 5L), D), "out of range")
+  expect_error(.Call(ffi_centre_t, x, g, c(rows, 301L)), "out of range")
+})
+
 test_that("fold moments give each fold's fit as formed from its rows, far from the origin too", {
   # the fit rows and 4 folds, each cell in two alternating halves
   set.seed(21)
