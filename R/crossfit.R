@@ -95,17 +95,29 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   lin <- NULL
   lins <- list() # stacked's discriminants, fold by fold (fold moments)
   per_fold <- fast # the families fold_fit() fits fold by fold
-  if ("linear" %in% fast && min(lengths(base)) >= 2L) {
+  cg <- c(if ("linear" %in% fast && min(lengths(base)) >= 2L) "linear",
+          if ("stacked" %in% fast && min(lengths(base)) >= 4L) "stacked")
+  if (length(mom)) {
+    # the fit rows' norms, then their d x d moments go
+    hss <- c(if ("linear" %in% cg) list(1:2),
+             if ("stacked" %in% cg) list(1L, 2L))
+    norms <- lapply(hss, function(hs) fit_norms(mom, hs))
+    names(norms) <- vapply(hss, paste, "", collapse = "")
+    for (j in 1:2) mom[[j]]$Mf <- NULL
+  }
+  if ("linear" %in% cg) {
     f <- fold_discriminants(real, generated, mom, cells, score = TRUE,
-                            call = call)
+                            norms = norms[["12"]], call = call)
     lin <- lapply(seq_len(K), function(v) {
       c(f$scores[[v]], list(settings = list(shrinkage = f$rho[[v]])))
     })
+    rm(f)
     per_fold <- setdiff(per_fold, "linear")
   }
-  if ("stacked" %in% fast && min(lengths(base)) >= 4L) {
+  if ("stacked" %in% cg) {
     inner <- lapply(1:2, function(h) {
-      fold_discriminants(real, generated, mom, cells, hs = h, call = call)
+      fold_discriminants(real, generated, mom, cells, hs = h,
+                         norms = norms[[as.character(h)]], call = call)
     })
     lins <- lapply(seq_len(K), function(v) {
       lapply(inner, function(f) {
@@ -417,6 +429,22 @@ table_features <- function(tab, k, rows) {
         log(pmax(q - 2 * P[, 3] + tab$uy[[k]], 0) + 1e-300))
 }
 
+#' The fit rows' (cell 1's) statistics that predict the folds' squared
+#' Frobenius norms in fold_discriminants(), from the rows of the halves
+#' `hs` of both sets' fold moments: each set's per-row dispersion e = r4 /
+#' n - ||S||^2, big = ||S||^2 - e / n (an estimate of ||Sigma||^2), and
+#' f3 = (||S_X||^2, ||S_Y||^2, <S_X, S_Y>)
+#' @noRd
+fit_norms <- function(mom, hs = 1:2) {
+  fs <- lapply(mom, function(m) {
+    moment_stats(m, 1L, hs, Reduce(`+`, m$Mf[hs]), NULL)
+  })
+  f3 <- .Call(ffi_frob3, fs[[1]]$S, fs[[2]]$S)
+  e <- vapply(1:2, function(j) max(0, fs[[j]]$r4 / fs[[j]]$n - f3[[j]]), 0)
+  big <- vapply(1:2, function(j) max(0, f3[[j]] - e[[j]] / fs[[j]]$n), 0)
+  list(e = e, big = big, f3 = f3)
+}
+
 #' The linear discriminants of every fold from the fold moments, without
 #' a d x d covariance per fold (SPEC.md section 7, `folds`): the linear
 #' family's (halves `hs` = 1:2) and the stacked family's inner ones (`hs` =
@@ -435,6 +463,7 @@ table_features <- function(tab, k, rows) {
 #' blend of all the rows' C' C (each fold differs from it by about 1 / K of
 #' the rows, so a few tens of iterations reach a relative residual of
 #' `tol`); a fold that does not converge in `max_iter` is solved directly.
+#' `norms`: fit_norms(mom, hs), or NULL to form them here (from mom's Mf).
 #' @return list(w, mx, my = d x K matrices of the discriminants and the
 #'   means of both sets, centre = (mx + my) / 2, rho = the K intensities,
 #'   iterations = the conjugate-gradient steps taken,
@@ -442,20 +471,16 @@ table_features <- function(tab, k, rows) {
 #'   its rows of each set, list(real, gen))
 #' @noRd
 fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
-                               score = FALSE, tol = 1e-11, max_iter = 200L,
-                               call = rlang::caller_env()) {
+                               score = FALSE, norms = NULL, tol = 1e-11,
+                               max_iter = 200L, call = rlang::caller_env()) {
   K <- length(cells[[1]]) - 1L
   d <- mom[[1]]$d
   X <- list(real, generated)
   Mt <- lapply(mom, function(m) m$M[[if (length(hs) == 2L) 3L else hs]])
-  # the fit rows' per-row dispersion and the norms of the covariances
-  fs <- lapply(mom, function(m) {
-    moment_stats(m, 1L, hs, Reduce(`+`, m$Mf[hs]), NULL)
-  })
-  f3 <- .Call(ffi_frob3, fs[[1]]$S, fs[[2]]$S)
-  e <- vapply(1:2, function(j) max(0, fs[[j]]$r4 / fs[[j]]$n - f3[[j]]), 0)
-  big <- vapply(1:2, function(j) max(0, f3[[j]] - e[[j]] / fs[[j]]$n), 0)
-  rm(fs)
+  nf <- if (is.null(norms)) fit_norms(mom, hs) else norms
+  e <- nf$e
+  big <- nf$big
+  f3 <- nf$f3
   fold <- lapply(seq_len(K), function(v) {
     f <- lapply(mom, fold_counts, v = v + 1L, hs = hs)
     n <- c(f[[1]]$n, f[[2]]$n)
