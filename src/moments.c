@@ -129,9 +129,7 @@ SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows) {
   if (Rf_length(centre) != d)
     Rf_error("ffi_centre_t: `centre` must have ncol(x) values");
   const int *r = INTEGER_RO(rows);
-  for (int i = 0; i < m; i++)
-    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
-      Rf_error("ffi_centre_t: row %d out of range", i + 1);
+  prd_check_rows(r, m, n, "ffi_centre_t");
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, d, m));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);

@@ -206,6 +206,14 @@ SEXP ffi_row_keys(SEXP x) {
 /* .Call(ffi_row_scores, x, rows, centre, w): prd_row_scores() of the rows
  * `rows` of x (1-based). Returns list(dist, proj); w NULL: no projection
  * (proj NULL; dist the same values). */
+/* Every one of the m 1-based row indices r in 1..n, else an R error
+ * naming the entry point `fn` and the first bad position */
+void prd_check_rows(const int *r, int m, int n, const char *fn) {
+  for (int i = 0; i < m; i++)
+    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
+      Rf_error("%s: row %d out of range", fn, i + 1);
+}
+
 SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isInteger(rows) ||
       !Rf_isReal(centre) || !(Rf_isNull(w) || Rf_isReal(w)))
@@ -214,9 +222,7 @@ SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w) {
   if (Rf_length(centre) != d || (!Rf_isNull(w) && Rf_length(w) != d))
     Rf_error("ffi_row_scores: `centre` and `w` must have ncol(x) values");
   const int *r = INTEGER_RO(rows);
-  for (int i = 0; i < m; i++)
-    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
-      Rf_error("ffi_row_scores: row %d out of range", i + 1);
+  prd_check_rows(r, m, n, "ffi_row_scores");
   SEXP dist = PROTECT(Rf_allocVector(REALSXP, m));
   SEXP proj = PROTECT(Rf_isNull(w) ? R_NilValue : Rf_allocVector(REALSXP, m));
   prd_row_scores(REAL_RO(x), n, d, r, m, REAL_RO(centre),
@@ -258,9 +264,7 @@ static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
   const int *r = Rf_isNull(rows) ? NULL : INTEGER_RO(rows);
   const double *sc = Rf_isNull(scale) ? NULL : REAL_RO(scale);
   int m = r ? Rf_length(rows) : n;
-  for (int i = 0; r && i < m; i++)
-    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
-      Rf_error("%s: row %d out of range", fn, i + 1);
+  if (r) prd_check_rows(r, m, n, fn);
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, d));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);
@@ -342,9 +346,7 @@ SEXP ffi_col_means(SEXP x, SEXP rows) {
     Rf_error("ffi_col_means: bad argument types");
   int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
   const int *r = INTEGER_RO(rows);
-  for (int i = 0; i < m; i++)
-    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
-      Rf_error("ffi_col_means: row %d out of range", i + 1);
+  prd_check_rows(r, m, n, "ffi_col_means");
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   prd_col_means(REAL_RO(x), n, d, r, m, 1, REAL(out));
   UNPROTECT(1);
@@ -364,9 +366,7 @@ SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows) {
   if (Rf_length(centre) != d)
     Rf_error("ffi_col_ss: `centre` must have ncol(x) values");
   const int *r = INTEGER_RO(rows);
-  for (int i = 0; i < m; i++)
-    if (r[i] == NA_INTEGER || r[i] < 1 || r[i] > n)
-      Rf_error("ffi_col_ss: row %d out of range", i + 1);
+  prd_check_rows(r, m, n, "ffi_col_ss");
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);
