@@ -223,9 +223,10 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 #' the half's rows of cell 1 (the fit rows) plus that of its rows in the
 #' other cells (large blocks keep the BLAS fast), and Mf[[h]], the fit
 #' rows' own C' C in half h (a zero matrix without fit rows), is kept for
-#' the shrinkage of the discriminants of fold_discriminants(). A cell's own C' C is formed again
-#' when its fold is left out (cell_cross()), so memory holds four d x d
-#' totals per set, not one per cell.
+#' the shrinkage of fold_discriminants() (fitted_scores() drops it once
+#' fit_norms() has read it). A cell's own C' C is formed again when its
+#' fold is left out (cell_cross()), so memory holds five d x d totals per
+#' set, not one per cell.
 #' @noRd
 fold_moments <- function(X, cells) {
   d <- ncol(X)

@@ -493,6 +493,17 @@ test_that("linear in folds: conjugate gradients equal the direct solve and the b
     rho <- cg$rho
     expect_true(all(rho > 0 & rho <= 1))
     if (d > 3) expect_true(all(rho < 0.2))
+    # far from the origin: the same scores (the rows are centred on each
+    # set's centre before any product)
+    if (d == 30) {
+      off <- 1e8
+      mo <- list(fold_moments(x + off, cx), fold_moments(y + off, cy))
+      far <- fold_discriminants(x + off, y + off, mo, list(cx, cy), score = TRUE)
+      for (v in 1:4) {
+        a <- unlist(cg$scores[[v]])
+        expect_lt(max(abs(unlist(far$scores[[v]]) - a)) / diff(range(a)), 1e-6)
+      }
+    }
   }
 })
 
