@@ -173,8 +173,10 @@
 #'   The fitted families' scores come from R's BLAS and LAPACK: with
 #'   another BLAS, or another count of its threads, they can differ in the
 #'   last bits (about 1e-15 of their size: OpenBLAS splits a long
-#'   `crossprod()` between its threads), which moves a threshold only
-#'   between two scores that close. The neighbour families' decisions are
+#'   `crossprod()` between its threads; the folds' conjugate gradients,
+#'   solved to a relative residual of 1e-11, by up to about that much with
+#'   another count of the engine's threads, [prd_threads()]), which moves
+#'   a threshold only between two scores that close. The neighbour families' decisions are
 #'   exact whatever the threads.
 #' * `"tightest"`: the evaluation rows of each set are halved at random
 #'   (R's RNG); at each \eqn{\lambda} the family with the lowest
