@@ -222,9 +222,9 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 #' of each half h and M[[3]] = M[[1]] + M[[2]]; each total is the product of
 #' the half's rows of cell 1 (the fit rows) plus that of its rows in the
 #' other cells (large blocks keep the BLAS fast), and Mf[[h]], the fit
-#' rows' own C' C in half h (a zero matrix without fit rows), is kept for
-#' the shrinkage of fold_discriminants() (fitted_scores() drops it once
-#' fit_norms() has read it). A cell's own C' C is formed again when its
+#' rows' own C' C in half h (absent where the half has no fit rows), is
+#' kept for the shrinkage of fold_discriminants() (fitted_scores() drops
+#' it once fit_norms() has read it). A cell's own C' C is formed again when its
 #' fold is left out (cell_cross()), so memory holds five d x d totals per
 #' set, not one per cell.
 #' @noRd
@@ -273,7 +273,6 @@ fold_moments <- function(X, cells) {
       }
     }
     if (length(M) < h) M[[h]] <- matrix(0, d, d)
-    if (length(Mf) < h) Mf[[h]] <- matrix(0, d, d)
   }
   M[[3]] <- M[[1]] + M[[2]]
   list(g = g, d = d, halves = halves, st = st, M = M, Mf = Mf)
@@ -491,8 +490,8 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
                      yy = big[[2]] + e[[2]] / n[[2]], xy = f3[[3]]))
     lw <- lw_intensity(p, a[[1]], a[[2]], noise = sum(a^2 * e / n))
     coef <- (1 - lw$rho) * a
-    list(n = n, coef = coef, ridge = cov_ridge(p, coef[[1]], coef[[2]],
-                                                lw$rho * lw$m),
+    list(n = n, p = p, coef = coef, c = lw$rho * lw$m,
+         ridge = cov_ridge(p, coef[[1]], coef[[2]], lw$rho * lw$m),
          rho = lw$rho, u = list(f[[1]]$m, f[[2]]$m))
   })
   col <- function(field, j) vapply(fold, function(f) f[[field]][[j]], 0)
@@ -556,18 +555,19 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
     rz <- ifelse(live, rzn, 1)
   }
   rm(R, P, Z, Rr)
-  # a fold whose iterations did not converge: solved directly
+  # a fold whose iterations did not converge: solved directly, its
+  # covariances formed from the moments (cov_solver())
   for (v in which(live | !is.finite(colSums(W)))) {
+    fv <- fold[[v]]
     S <- lapply(1:2, function(j) {
       Mv <- cell_cross(X[[j]], mom[[j]], v + 1L, hs)
-      .Call(ffi_fold_cov, Mt[[j]], Mv, as.double(fold[[v]]$n[[j]]),
-            fold[[v]]$u[[j]])$S
+      .Call(ffi_fold_cov, Mt[[j]], Mv, as.double(fv$n[[j]]), fv$u[[j]])$S
     })
-    Sg <- .Call(ffi_cov_combine, S[[1]], S[[2]], fold[[v]]$coef[[1]],
-                fold[[v]]$coef[[2]], fold[[v]]$ridge)
+    sol <- cov_solver(c(fv$p, list(dual = FALSE, Sx = S[[1]], Sy = S[[2]])),
+                      fv$coef[[1]], fv$coef[[2]], fv$c, call = call)
     rm(S)
-    Rv <- tryCatch(chol(Sg), error = function(e) cov_fail(call))
-    W[, v] <- backsolve(Rv, backsolve(Rv, B[, v], transpose = TRUE))
+    W[, v] <- sol$solve(B[, v])
+    rm(sol)
   }
   centre <- (mx + my) / 2
   out <- list(w = W, mx = mx, my = my, centre = centre,

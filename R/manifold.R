@@ -293,7 +293,7 @@ manifold_metrics <- function(real, generated,
   opts$ppr_k_default <- missing(ppr_k)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
-  run <- function(real, gens, split, what = "the fit sets") {
+  run <- function(real, gens, what = "the fit sets") {
     shared <- engine_shared()
     sp <- resolve_model_splits(split, real, gens)
     vctrs::vec_rbind(!!!lapply(names(gens), function(m) {
@@ -326,7 +326,7 @@ manifold_metrics <- function(real, generated,
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
                              h <- standardize_half(real, gens, sets$standardize)
-                             run(h$real, h$gens, split,
+                             run(h$real, h$gens,
                                  what = "the half-samples of the replicates")
                            })
     out <- attach_metric_replicates(out, reps, conf_level)

@@ -122,14 +122,9 @@ SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
  * blocks of 64 rows and 64 columns, the row blocks shared among the
  * engine's threads. The same doubles as t(ffi_centre(x, centre, rows)). */
 SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows) {
-  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
-      !Rf_isInteger(rows))
-    Rf_error("ffi_centre_t: bad argument types");
+  prd_check_centre_rows(x, centre, rows, "ffi_centre_t");
   int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
-  if (Rf_length(centre) != d)
-    Rf_error("ffi_centre_t: `centre` must have ncol(x) values");
   const int *r = INTEGER_RO(rows);
-  prd_check_rows(r, m, n, "ffi_centre_t");
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, d, m));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);

@@ -288,6 +288,7 @@ SEXP ffi_frob3(SEXP A, SEXP B);
 SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c);
 SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows);
 void prd_check_rows(const int *r, int m, int n, const char *fn);
+void prd_check_centre_rows(SEXP x, SEXP centre, SEXP rows, const char *fn);
 SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D);
 SEXP ffi_row_keys(SEXP x);
 void prd_row_scores(const double *X, int n, int d, const int *rows, int m,

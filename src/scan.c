@@ -214,6 +214,18 @@ void prd_check_rows(const int *r, int m, int n, const char *fn) {
       Rf_error("%s: row %d out of range", fn, i + 1);
 }
 
+/* The arguments of an entry point (x, centre, rows): x a double matrix,
+ * centre ncol(x) doubles, rows 1-based integer indices into x's rows;
+ * else an R error naming `fn` */
+void prd_check_centre_rows(SEXP x, SEXP centre, SEXP rows, const char *fn) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
+      !Rf_isInteger(rows))
+    Rf_error("%s: bad argument types", fn);
+  if (Rf_length(centre) != Rf_ncols(x))
+    Rf_error("%s: `centre` must have ncol(x) values", fn);
+  prd_check_rows(INTEGER_RO(rows), Rf_length(rows), Rf_nrows(x), fn);
+}
+
 SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isInteger(rows) ||
       !Rf_isReal(centre) || !(Rf_isNull(w) || Rf_isReal(w)))
@@ -359,14 +371,9 @@ SEXP ffi_col_means(SEXP x, SEXP rows) {
  * colSums(C * C) with C = ffi_centre(x, centre, rows), without the two
  * m x d matrices; the columns shared among the engine's threads. */
 SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows) {
-  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
-      !Rf_isInteger(rows))
-    Rf_error("ffi_col_ss: bad argument types");
+  prd_check_centre_rows(x, centre, rows, "ffi_col_ss");
   int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
-  if (Rf_length(centre) != d)
-    Rf_error("ffi_col_ss: `centre` must have ncol(x) values");
   const int *r = INTEGER_RO(rows);
-  prd_check_rows(r, m, n, "ffi_col_ss");
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);

@@ -476,6 +476,11 @@ test_that("linear in folds: conjugate gradients equal the direct solve and the b
       expect_lt(max(abs(unlist(direct$scores[[v]]) - b)) / rng, 1e-12)
     }
     expect_identical(cg$rho, direct$rho)
+    # the conjugate gradients converged (no fold fell back to the direct
+    # solve, which max_iter = 200 would have forced)
+    expect_gte(cg$iterations, 1L)
+    expect_lt(cg$iterations, 200L)
+    expect_identical(direct$iterations, 0L)
     # the stacked family's inner discriminants: the halves of the cells
     for (h in 1:2) {
       inner <- fold_discriminants(x, y, mom, list(cx, cy), hs = h)
