@@ -129,8 +129,7 @@ SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows) {
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);
   int nb = (m + 63) / 64;
-  int use = prd_threads_for((int64_t) m * d, prd_threads_get());
-  if (use > nb) use = nb > 0 ? nb : 1;
+  int use = prd_threads_over((int64_t) m * d, nb);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
@@ -171,8 +170,7 @@ SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D) {
     if (f[i] == NA_INTEGER || f[i] < 1 || f[i] > K)
       Rf_error("ffi_fold_apply: fold %d out of range", i + 1);
   const double *E = REAL_RO(Et), *Dm = REAL_RO(D);
-  int use = prd_threads_for((int64_t) m * d, prd_threads_get());
-  if (use > m) use = m > 0 ? m : 1;
+  int use = prd_threads_over((int64_t) m * d, m);
   size_t blk = (size_t) d * K;
   double *acc = (double *) R_alloc((size_t) use * (blk > 0 ? blk : 1),
                                    sizeof(double));

@@ -33,6 +33,7 @@ int prd_threads_get(void);
 /* Threads for a parallel region doing `work` pair visits (1 when small),
  * at most `cap`. */
 int prd_threads_for(int64_t work, int cap);
+int prd_threads_over(int64_t work, int parts);
 
 /* switches of the engine's paths, set by ffi_engine() per call (tests:
  * every path gives the same results) */

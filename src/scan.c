@@ -337,8 +337,7 @@ SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale) {
 void prd_col_means(const double *X, int n, int d, const int *rows, int m,
                    int ld, double *out) {
   int ng = (d + 3) / 4;
-  int use = prd_threads_for((int64_t) m * d, prd_threads_get());
-  if (use > ng) use = ng > 0 ? ng : 1;
+  int use = prd_threads_over((int64_t) m * d, ng);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
@@ -377,8 +376,7 @@ SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows) {
   SEXP out = PROTECT(Rf_allocVector(REALSXP, d));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);
-  int use = prd_threads_for((int64_t) m * d, prd_threads_get());
-  if (use > d) use = d > 0 ? d : 1;
+  int use = prd_threads_over((int64_t) m * d, d);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif

@@ -104,6 +104,15 @@ int prd_threads_for(int64_t work, int cap) {
   return cap < 1 ? 1 : cap;
 }
 
+/* The threads for `work` split into `parts` independent parts (columns,
+ * row blocks): prd_threads_for() with the count in force, at most one a
+ * part, at least 1. */
+int prd_threads_over(int64_t work, int parts) {
+  int use = prd_threads_for(work, prd_threads_get());
+  if (use > parts) use = parts > 0 ? parts : 1;
+  return use;
+}
+
 /* n = NULL: query; n >= 1: set; n = 0: back to the default. Returns the
  * integer vector c(threads = the count in force before the call,
  * max = the most that can run, default = the count without a setting,
