@@ -34,7 +34,7 @@
 #'   arrays needs `member` (an error lists the arrays and their shapes;
 #'   before 0.5.8 `arr_0` was read silently when there were several). It
 #'   is extracted to a temporary folder (stored or deflated) and read as a
-#'   `.npy` file.
+#'   `.npy` file. [prd_npz_arrays()] lists a file's arrays and shapes.
 #' * `.parquet`, `.feather`, `.arrow` (Arrow IPC file format): read with
 #'   `arrow::read_parquet()` or `arrow::read_feather()` (the arrow package
 #'   must be installed).
@@ -91,7 +91,8 @@
 #'   an array of the `.npz` file. A missing arrow package (for Parquet and
 #'   Feather) is an error of class `prdcurve_error_package`, which names
 #'   the package and the alternatives.
-#' @seealso [prd_curve()], [prd_cli()] (the command line).
+#' @seealso [prd_curve()], [prd_cli()] (the command line),
+#'   [prd_npz_arrays()] (the arrays of an `.npz` file).
 #' @examples
 #' set.seed(1)
 #' x <- data.frame(id = 1:100, label = sample(letters, 100, TRUE),
@@ -135,6 +136,74 @@ prd_read <- function(path, features = NULL, id = NULL, header = NA,
     df <- if (is.matrix(df)) df[, cols, drop = FALSE] else df[cols]
   }
   tibble::as_tibble(df, .name_repair = "minimal")
+}
+
+#' The arrays of a NumPy `.npz` file
+#'
+#' Lists the arrays of an `.npz` file (`numpy.savez()`,
+#' `numpy.savez_compressed()`) from their `.npy` headers, without reading
+#' them: which arrays a file holds, before [prd_read()] reads one by its
+#' `member`. A file saved as `numpy.savez("models.npz", good = a, noisy =
+#' b, labels = y)` holds two models' features and their class labels.
+#'
+#' @param path Path of the `.npz` file, a single string.
+#' @return A tibble with one row per array, in the file's order:
+#'   * `array`: its name (what `member` of [prd_read()] takes; `arr_0`,
+#'     `arr_1`, ... for arrays saved without names);
+#'   * `dtype`: NumPy's type string (`"<f4"` is little-endian float32,
+#'     `"<i8"` int64, `"|b1"` bool; `NA` for a structured dtype);
+#'   * `dims`: the number of dimensions (2 for n samples x d features);
+#'   * `rows`, `columns`: the shape [prd_read()] reads, n x d for a 2-D
+#'     array and n x 1 for a 1-D one (`NA` for other shapes, which it does
+#'     not read).
+#' @section Errors: class `prdcurve_error_file` when the file does not
+#'   exist, is not a zip file or an array's header is not a `.npy` header;
+#'   `prdcurve_error_input` when `path` is not a single string or not an
+#'   `.npz` file.
+#' @seealso [prd_read()]; on the command line a multi-array `.npz` given
+#'   as a generated file is one model per 2-D array ([prd_cli()]), and so
+#'   it is in the report template.
+#' @examples
+#' # features saved by numpy.savez_compressed(): the real images and two
+#' # models' (the bundled digits as float32; the real set's digits as a
+#' # 1-D int64 array)
+#' path <- system.file("extdata", "digits-models.npz", package = "prdcurve")
+#' arrays <- prd_npz_arrays(path)
+#' arrays
+#' real <- prd_read(path, member = "real")
+#' models <- arrays$array[arrays$dims == 2 & arrays$array != "real"]
+#' generated <- lapply(stats::setNames(models, models), function(a) {
+#'   prd_read(path, member = a)
+#' })
+#' sapply(generated, nrow)
+#' @export
+prd_npz_arrays <- function(path) {
+  call <- rlang::current_env()
+  if (!identical(file_format(path), "npz")) {
+    if (!rlang::is_string(path)) check_path(path, call = call)
+    prd_abort(c("{.arg path} must be an {.file .npz} file.",
+                "x" = "{.file {path}} is not one."),
+              kind = "input", call = call)
+  }
+  check_path(path, call = call)
+  arrays <- names(npz_members(path, call = call))
+  heads <- lapply(arrays, function(a) {
+    with_file_errors(npz_member_header(path, a, call = call),
+                     paste0(path, ":", a), "a NumPy .npy array", call)
+  })
+  dims <- vapply(heads, function(h) {
+    if (anyNA(h$shape)) NA_integer_ else length(h$shape)
+  }, integer(1))
+  shape_at <- function(i) {
+    vapply(seq_along(heads), function(k) {
+      s <- heads[[k]]$shape
+      if (is.na(dims[k]) || !dims[k] %in% 1:2) return(NA_real_)
+      if (i == 2L && dims[k] == 1L) 1 else as.double(s[[i]])
+    }, numeric(1))
+  }
+  tibble::tibble(array = arrays,
+                 dtype = vapply(heads, `[[`, "", "descr"),
+                 dims = dims, rows = shape_at(1L), columns = shape_at(2L))
 }
 
 #' The readers by extension (lower case, without the dot)
@@ -468,9 +537,16 @@ npz_members <- function(path, call = rlang::caller_env()) {
 #' bytes of the zip member, stored or deflated; the array is not read).
 #' @noRd
 npz_member_shape <- function(path, member) {
+  npz_member_header(path, member, call = NULL)$shape
+}
+
+#' The parsed .npy header of an array of a .npz file (npy_parse_header())
+#' @noRd
+npz_member_header <- function(path, member, call = rlang::caller_env()) {
   con <- unz(path, paste0(member, ".npy"), open = "rb")
   on.exit(close(con))
-  npy_parse_header(readBin(con, "raw", 65536L + 12L), path, call = NULL)$shape
+  npy_parse_header(readBin(con, "raw", 65536L + 12L),
+                   paste0(path, ":", member), call = call)
 }
 
 #' The arrays of a .npz file for a message: '"feats" (500 x 256) and

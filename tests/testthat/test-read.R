@@ -257,6 +257,59 @@ test_that("an .npz of features and 1-D arrays reads its only 2-D array, with a m
                "\"a\" (5 x 3), \"b\" (5 x 3) and \"labels\" (5)", fixed = TRUE)
 })
 
+test_that("prd_npz_arrays() lists the arrays numpy wrote, with their shapes", {
+  # inst/extdata/digits-models.npz: numpy.savez_compressed() of float32
+  # images and an int64 1-D array (tools/digits-npz.R)
+  path <- system.file("extdata", "digits-models.npz", package = "prdcurve")
+  a <- prd_npz_arrays(path)
+  expect_s3_class(a, "tbl_df")
+  expect_identical(a$array, c("real", "other_half", "digits_0_2", "labels"))
+  expect_identical(a$dtype, c("<f4", "<f4", "<f4", "<i8"))
+  expect_identical(a$dims, c(2L, 2L, 2L, 1L))
+  expect_identical(a$rows, c(400, 150, 150, 400))
+  expect_identical(a$columns, c(64, 64, 64, 1))
+  # the arrays hold the bundled digits the script drew (exact: small whole
+  # numbers are exact in float32)
+  set.seed(2026)
+  low <- which(digits$digit <= 4)
+  real <- sample(low, 400)
+  other <- setdiff(low, real)
+  half <- sample(other, 150)
+  rest <- setdiff(other, half)
+  drop <- sample(rest[digits$digit[rest] <= 2], 150)
+  px <- function(rows) unname(1 * as.matrix(digits[rows, 1:64]))
+  expect_identical(unname(as.matrix(prd_read(path, member = "real"))), px(real))
+  expect_identical(unname(as.matrix(prd_read(path, member = "digits_0_2"))),
+                   px(drop))
+  expect_identical(prd_read(path, member = "labels")[[1]],
+                   as.double(digits$digit[real]))
+  # one array: one row; a shape other than 1-D or 2-D: NA rows and columns
+  expect_identical(prd_npz_arrays(fixture("numpy-savez.npz"))$columns, 3)
+  skip_if(!nzchar(Sys.which("zip")), "no zip program to write the .npz")
+  dir <- local_dir()
+  f <- file.path(dir, "cube.npz")
+  # a 2-D array and a 3-D one (4 x 2 x 3)
+  write_npy(matrix(1, 4, 2), file.path(dir, "x.npy"))
+  write_npy(rep(1, 24), file.path(dir, "c.npy"), shape = c(4, 2, 3))
+  old <- setwd(dir)
+  utils::zip(f, c("x.npy", "c.npy"), flags = "-q0X")
+  setwd(old)
+  b <- prd_npz_arrays(f)
+  expect_identical(b$array, c("x", "c"))
+  expect_identical(b$dims, c(2L, 3L))
+  expect_identical(b$rows, c(4, NA))
+  expect_identical(b$columns, c(2, NA))
+  # not an .npz, no file, not a zip
+  expect_error(prd_npz_arrays(fixture("numpy-f4.npy")), "path",
+               class = "prdcurve_error_input")
+  expect_error(prd_npz_arrays(1), "path", class = "prdcurve_error_input")
+  expect_error(prd_npz_arrays(file.path(dir, "none.npz")), "does not exist",
+               class = "prdcurve_error_file")
+  writeLines("not a zip", file.path(dir, "bad.npz"))
+  expect_error(prd_npz_arrays(file.path(dir, "bad.npz")),
+               class = "prdcurve_error_file")
+})
+
 test_that(".npy written by hand: every dtype, both byte orders, both orders", {
   dir <- local_dir()
   f <- file.path(dir, "x.npy")

@@ -76,6 +76,46 @@ test_that("a report from float32 .npy and .npz files shows the package's numbers
   expect_false(grepl("## Warning", html, fixed = TRUE))
 })
 
+test_that("a report expands an .npz of several models, as the command line does", {
+  skip_if_cannot_render()
+  skip_if(!nzchar(Sys.which("zip")), "no zip program to write the .npz")
+  dir <- withr::local_tempdir()
+  set.seed(13)
+  d <- 5
+  real <- matrix(rnorm(300 * d), ncol = d)
+  good <- matrix(rnorm(300 * d), ncol = d)
+  wide <- matrix(rnorm(300 * d, sd = 1.5), ncol = d)
+  # numpy.savez(f, real = ..., good = ..., wide = ..., labels = ...): the
+  # real set, two models and a 1-D array, unnamed in `generated`
+  f <- file.path(dir, "all.npz")
+  write_npz(list(real = real, good = good, wide = wide,
+                 labels = rep(0:2, 100)), f, dtype = "<f4")
+  html <- render_report(dir, list(real = paste0(f, ":real"), generated = f,
+                                  replicates = 0, seed = 6))
+  set.seed(6)
+  cv <- prd_curve(as_float32(real), list(good = as_float32(good),
+                                         wide = as_float32(wide)))
+  s <- summary(cv)
+  for (m in c("good", "wide")) {
+    re <- paste0("<td align=\"left\">", m, "</td>\\s*<td align=\"left\">",
+                 "tightest</td>\\s*<td align=\"left\">([0-9.]+)</td>")
+    expect_identical(regmatches(html, regexec(re, html))[[1]][2],
+                     sprintf("%.3f", s$auc[s$model == m]))
+  }
+  expect_false(grepl(">labels<", html, fixed = TRUE))
+  expect_false(grepl("## Warning", html, fixed = TRUE))
+  # labelled: LABEL:NAME; a file of one model and a 1-D array: that model
+  f2 <- file.path(dir, "one.npz")
+  write_npz(list(wide = wide, labels = rep(0:2, 100)), f2, dtype = "<f4")
+  html2 <- render_report(dir, list(real = paste0(f, ":real"),
+                                   generated = c(m = f, f2),
+                                   replicates = 0, seed = 6))
+  for (m in c("m:good", "m:wide", "one")) {
+    expect_match(html2, paste0("<td align=\"left\">", m, "</td>"),
+                 fixed = TRUE)
+  }
+})
+
 test_that("the report runs on the bundled digits without files or intervals", {
   skip_if_cannot_render()
   dir <- withr::local_tempdir()
