@@ -424,7 +424,8 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
-                             h <- standardize_half(real, gens, sets$standardize)
+                             h <- standardize_half(real, gens, sets$standardize,
+                                                   grid = sets$grid)
                              vctrs::vec_rbind(!!!lapply(
                                run(h$real, h$gens, warn = FALSE,
                                    what = "the half-samples of the replicates"),

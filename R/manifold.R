@@ -325,7 +325,8 @@ manifold_metrics <- function(real, generated,
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
-                             h <- standardize_half(real, gens, sets$standardize)
+                             h <- standardize_half(real, gens, sets$standardize,
+                                                   grid = sets$grid)
                              run(h$real, h$gens,
                                  what = "the half-samples of the replicates")
                            })

@@ -279,7 +279,9 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
 SEXP ffi_scan(SEXP x);
 SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w);
 SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows);
-SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale);
+SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale, SEXP mult,
+                     SEXP offset);
+SEXP ffi_col_grid(SEXP x);
 SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb);
 SEXP ffi_col_means(SEXP x, SEXP rows);
 SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows);

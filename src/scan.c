@@ -9,6 +9,8 @@
  * (in R the two took 0.54 s and 0.71 s of a 5.9 s four-curve call at
  * 10,000 x 2,048, bench/results.md). */
 #include "engine.h"
+#include <limits.h>
+#include <stdint.h>
 
 /* over v[0..n): whether some value is not finite (*bad), and the largest
  * |v| over the finite ones (*mx); 4 doubles per step with the vector
@@ -265,16 +267,20 @@ SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb) {
  * divided by scale[l]: the same doubles as sweep(sweep(x, 2, centre), 2,
  * scale, "/") without sweep()'s two n x d arrays of the statistics. */
 static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
-                         const char *fn) {
+                         SEXP mult, SEXP offset, const char *fn) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
       !(Rf_isNull(rows) || Rf_isInteger(rows)) ||
-      !(Rf_isNull(scale) || Rf_isReal(scale)))
+      !(Rf_isNull(scale) || Rf_isReal(scale)) ||
+      !(Rf_isNull(mult) || (Rf_isReal(mult) && Rf_isReal(offset))))
     Rf_error("%s: bad argument types", fn);
   int n = Rf_nrows(x), d = Rf_ncols(x);
-  if (Rf_length(centre) != d || (!Rf_isNull(scale) && Rf_length(scale) != d))
-    Rf_error("%s: `centre` and `scale` must have ncol(x) values", fn);
+  if (Rf_length(centre) != d || (!Rf_isNull(scale) && Rf_length(scale) != d) ||
+      (!Rf_isNull(mult) && (Rf_length(mult) != d || Rf_length(offset) != d)))
+    Rf_error("%s: `centre`, `scale`, `mult` and `offset` must have ncol(x) values", fn);
   const int *r = Rf_isNull(rows) ? NULL : INTEGER_RO(rows);
   const double *sc = Rf_isNull(scale) ? NULL : REAL_RO(scale);
+  const double *mu = Rf_isNull(mult) ? NULL : REAL_RO(mult);
+  const double *of = Rf_isNull(mult) ? NULL : REAL_RO(offset);
   int m = r ? Rf_length(rows) : n;
   if (r) prd_check_rows(r, m, n, fn);
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, d));
@@ -292,7 +298,11 @@ static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
       for (int i = 0; i < m; i++) dst[i] = col[r[i] - 1] - cl;
     else
       for (int i = 0; i < m; i++) dst[i] = col[i] - cl;
-    if (sc) {
+    if (mu && mu[l] != 0) {
+      /* a column on a grid (R/validate.R, scale_grid()): every step exact */
+      double ml = mu[l], ol = of[l];
+      for (int i = 0; i < m; i++) dst[i] = dst[i] * ml - ol;
+    } else if (sc) {
       double sl = sc[l];
       for (int i = 0; i < m; i++) dst[i] = dst[i] / sl;
     }
@@ -303,13 +313,79 @@ static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
 }
 
 SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows) {
-  return centre_scale(x, centre, rows, R_NilValue, "ffi_centre");
+  return centre_scale(x, centre, rows, R_NilValue, R_NilValue, R_NilValue,
+                      "ffi_centre");
 }
 
-/* .Call(ffi_standardize, x, centre, scale): (x - centre) / scale column by
- * column, every row (standardize = "real", R/validate.R) */
-SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale) {
-  return centre_scale(x, centre, R_NilValue, scale, "ffi_standardize");
+/* .Call(ffi_standardize, x, centre, scale, mult, offset): (x - centre) /
+ * scale column by column, every row (standardize = "real", R/validate.R);
+ * a column l with mult[l] != 0 (mult NULL: none) is instead (x - centre)
+ * * mult - offset, the exact steps of a column on a grid. */
+SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale, SEXP mult,
+                     SEXP offset) {
+  return centre_scale(x, centre, R_NilValue, scale, mult, offset,
+                      "ffi_standardize");
+}
+
+/* .Call(ffi_col_grid, x): for each column of x, the exponent e of the
+ * lowest set bit over its nonzero values (every value a multiple of 2^e;
+ * INT_MAX for a column of zeros, NA when a value is not finite), and its
+ * smallest and largest values: list(e, lo, hi). The columns shared among
+ * the engine's threads. */
+SEXP ffi_col_grid(SEXP x) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x))
+    Rf_error("ffi_col_grid: bad argument types");
+  int n = Rf_nrows(x), d = Rf_ncols(x);
+  SEXP e = PROTECT(Rf_allocVector(INTSXP, d));
+  SEXP lo = PROTECT(Rf_allocVector(REALSXP, d));
+  SEXP hi = PROTECT(Rf_allocVector(REALSXP, d));
+  const double *X = REAL_RO(x);
+  int *pe = INTEGER(e);
+  double *pl = REAL(lo), *ph = REAL(hi);
+  int use = prd_threads_over((int64_t) n * d, d);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int l = 0; l < d; l++) {
+    const double *col = X + (size_t) l * n;
+    int emin = INT_MAX, bad = 0;
+    double a = R_PosInf, b = R_NegInf;
+    for (int i = 0; i < n; i++) {
+      double v = col[i];
+      if (!isfinite(v)) {
+        bad = 1;
+        break;
+      }
+      if (v < a) a = v;
+      if (v > b) b = v;
+      if (v == 0) continue;
+      int ex;
+      /* v = f 2^ex, 0.5 <= |f| < 1: f 2^53 is a whole number */
+      uint64_t mant = (uint64_t) ldexp(fabs(frexp(v, &ex)), 53);
+      int tz = 0;
+      while (!(mant & 1u)) {
+        mant >>= 1;
+        tz++;
+      }
+      int low = ex - 53 + tz;
+      if (low < emin) emin = low;
+    }
+    pe[l] = bad ? NA_INTEGER : emin;
+    pl[l] = bad ? NA_REAL : a;
+    ph[l] = bad ? NA_REAL : b;
+  }
+  (void) use;
+  SEXP res = PROTECT(Rf_allocVector(VECSXP, 3));
+  SEXP nm = PROTECT(Rf_allocVector(STRSXP, 3));
+  SET_VECTOR_ELT(res, 0, e);
+  SET_VECTOR_ELT(res, 1, lo);
+  SET_VECTOR_ELT(res, 2, hi);
+  SET_STRING_ELT(nm, 0, Rf_mkChar("e"));
+  SET_STRING_ELT(nm, 1, Rf_mkChar("lo"));
+  SET_STRING_ELT(nm, 2, Rf_mkChar("hi"));
+  Rf_setAttrib(res, R_NamesSymbol, nm);
+  UNPROTECT(5);
+  return res;
 }
 
 /* The means of the d columns of X (n x d, column-major) over m rows

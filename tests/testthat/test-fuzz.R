@@ -859,6 +859,20 @@ for (nm in names(read_args)) local({
   add("prd_read", nm, function() do.call(prd_read, a), read_ok)
 })
 
+f_fake_npz <- csv("fake.npz", "not a zip file")
+npz_args <- list(
+  "digits" = list(system.file("extdata", "digits-models.npz",
+                              package = "prdcurve")),
+  "fake npz" = list(f_fake_npz), "csv" = list(f_real),
+  "missing" = list(file.path(dir, "nope.npz")), "a directory" = list(dir),
+  "path = 1" = list(1), "path = NA" = list(NA_character_),
+  "two paths" = list(c(f_fake_npz, f_fake_npz))
+)
+for (nm in names(npz_args)) local({
+  a <- npz_args[[nm]]
+  add("prd_npz_arrays", nm, function() do.call(prd_npz_arrays, a), read_ok)
+})
+
 for (nm in names(cli_args)) local({
   a <- cli_args[[nm]]
   add("prd_cli", nm, function() {

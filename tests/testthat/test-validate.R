@@ -333,8 +333,9 @@ test_that("the one-pass scaling gives sweep()'s doubles, names and ids", {
   # that set the scale is only centred
   xi <- cbind(matrix(sample(-9:9, 40, TRUE), 20), 3L)
   oi <- prdcurve:::standardize_sets(list(real = xi, generated = list()))
+  # (whole numbers: scaled on a grid, the scale within 2^-30 of itself)
   expect_equal(oi$real[, 1:2], scale(xi[, 1:2]), ignore_attr = TRUE,
-               tolerance = 1e-15)
+               tolerance = 1e-9)
   expect_identical(oi$real[, 3], rep(0, 20))
   # a column far from 0: its standard deviation from the centred rows
   # (mean(x^2) - mean(x)^2 read sd 1 as 1.04 at a mean of 1e8)
@@ -353,6 +354,116 @@ test_that("the one-pass scaling gives sweep()'s doubles, names and ids", {
   prd_threads(2)
   expect_identical(.Call(prdcurve:::ffi_col_ss, x, mu, rows), colSums(C * C))
   expect_error(.Call(prdcurve:::ffi_col_ss, x, mu, 0L), "out of range")
+})
+
+test_that("standardize = 'real' keeps the ties of discrete data", {
+  # whole numbers in columns of different spreads (codes, counts): many
+  # pairs of rows have the same differences column by column
+  set.seed(5)
+  d <- 5
+  disc <- function(n, shift = 0) {
+    sapply(1:d, function(j) {
+      pmin(pmax(round(rnorm(n, 2 + shift * (j == 1), 0.6 + 0.25 * j)), 0), 3 + j)
+    })
+  }
+  real <- disc(400)
+  gen <- disc(350, 0.3)
+  # the scaled columns differ by exactly the scaled differences: equal
+  # differences stay equal
+  s <- prdcurve:::standardize_sets(list(real = real, generated = list(g = gen)))
+  for (j in 1:d) {
+    z <- c(s$real[, j], s$generated$g[, j])
+    x <- c(real[, j], gen[, j])
+    dz <- outer(z, z[1:40], "-")
+    dx <- outer(x, x[1:40], "-")
+    for (v in unique(as.vector(dx))) expect_length(unique(dz[dx == v]), 1L)
+  }
+  sdv <- apply(real, 2, sd)
+  expect_equal(unname(apply(s$real, 2, sd)), rep(1, d), tolerance = 1e-9)
+  expect_equal(unname(colMeans(s$real)), rep(0, d), tolerance = 1e-12)
+  expect_lt(max(abs(s$real - scale(real))), 1e-9)
+  # the scaling undone, exactly (the half-samples start from it)
+  expect_identical(prdcurve:::unscale_grid(s$real, s$grid), 1 * real)
+  # the metrics: the decisions of the exact distances sum_l ((a_l -
+  # b_l) / sd_l)^2 (each pair's terms in column order: equal differences,
+  # equal sums), ties inside the balls
+  D2 <- function(A, B) {
+    out <- 0
+    for (j in 1:d) out <- out + outer(A[, j], B[, j], "-")^2 / sdv[j]^2
+    out
+  }
+  k <- 4
+  kth <- function(D) apply(D, 1, function(r) sort(r)[k + 1])
+  rr <- kth(D2(real, real))
+  rg <- kth(D2(gen, gen))
+  Dgr <- D2(gen, real)
+  ref <- c(precision = mean(apply(Dgr, 1, function(r) any(r <= rr))),
+           recall = mean(apply(Dgr, 2, function(r) any(r <= rg))),
+           density = sum(sweep(Dgr, 2, rr, "<=")) / (k * nrow(gen)),
+           coverage = mean(apply(Dgr, 2, min) <= rr))
+  m <- suppressWarnings(manifold_metrics(real, gen, k = k,
+                                         metrics = names(ref),
+                                         standardize = "real"))
+  expect_equal(m$value, unname(ref), tolerance = 1e-14)
+  # (ties at the k-th radius: a fifth of the real rows here, all kept)
+  expect_gt(mean(apply(D2(real, real), 1, function(r) {
+    sort(r)[k + 1] == sort(r)[k + 2]
+  })), 0.1)
+  # the same answer after a translation and a doubling of the data, which
+  # standardize = "real" undoes (before, its rounding decided the ties
+  # differently: density 1.013 against 1.027 on data like these)
+  m2 <- suppressWarnings(manifold_metrics(2 * real + 7, 2 * gen + 7, k = k,
+                                          metrics = names(ref),
+                                          standardize = "real"))
+  expect_identical(m2$value, m$value)
+  set.seed(1)
+  c1 <- suppressWarnings(prd_curve(real, gen, method = "knn", angles = 11,
+                                   standardize = "real"))
+  set.seed(1)
+  c2 <- suppressWarnings(prd_curve(2 * real + 7, 2 * gen + 7, method = "knn",
+                                   angles = 11, standardize = "real"))
+  expect_identical(c2$precision, c1$precision)
+  # whole numbers against a continuous model: the real rows' ties kept
+  gc <- gen + runif(length(gen), -0.5, 0.5)
+  Dgr <- D2(gc, real)
+  rg <- kth(D2(gc, gc))
+  ref_c <- c(precision = mean(apply(Dgr, 1, function(r) any(r <= rr))),
+             recall = mean(apply(Dgr, 2, function(r) any(r <= rg))),
+             density = sum(sweep(Dgr, 2, rr, "<=")) / (k * nrow(gen)),
+             coverage = mean(apply(Dgr, 2, min) <= rr))
+  mc <- suppressWarnings(manifold_metrics(real, gc, k = k,
+                                          metrics = names(ref_c),
+                                          standardize = "real"))
+  expect_equal(mc$value, unname(ref_c), tolerance = 1e-14)
+  # the half-samples too: each is scaled from its values as given
+  set.seed(3)
+  mr <- suppressWarnings(manifold_metrics(real, gen, k = k, metrics = "density",
+                                          standardize = "real", replicates = 2))
+  set.seed(3)
+  hx <- sort(sample.int(400)[1:200])
+  hy <- sort(sample.int(350)[1:175])
+  mh <- suppressWarnings(manifold_metrics(real[hx, ], gen[hy, ], k = k,
+                                          metrics = "density",
+                                          standardize = "real"))
+  expect_identical(attr(mr, "replicates")$value[1], mh$value)
+})
+
+test_that("ffi_col_grid() finds each column's power-of-two step and range", {
+  x <- cbind(c(3, -5, 7), c(2, 4, -8), c(0.5, 1.25, 0), c(0, 0, 0),
+             c(1, NA, 2), c(1e9 + 1, 2, 3))
+  g <- .Call(prdcurve:::ffi_col_grid, x)
+  expect_identical(g$e, c(0L, 1L, -2L, .Machine$integer.max, NA_integer_, 0L))
+  expect_identical(g$lo, c(-5, -8, 0, 0, NA, 2))
+  expect_identical(g$hi, c(7, 4, 1.25, 0, NA, 1e9 + 1))
+  # float32 values over many binades: far too fine a step for a grid
+  z <- as_float32(rnorm(100))
+  expect_lt(.Call(prdcurve:::ffi_col_grid, matrix(z))$e, -20L)
+  grid <- prdcurve:::scale_grid(list(matrix(z)), mean(z), sd(z))
+  expect_identical(grid$mult, 0)
+  # a column of wide whole numbers (2^22 steps or more) is not on a grid
+  w <- cbind(c(0, 2^23, 5), c(0, 2^21, 5))
+  gw <- prdcurve:::scale_grid(list(w), colMeans(w), apply(w, 2, sd))
+  expect_identical(gw$mult == 0, c(TRUE, FALSE))
 })
 
 test_that("with standardize = 'real' each half-sample is scaled by its own real fit rows", {
