@@ -436,19 +436,16 @@
 #' @param families For `"tightest"`: the families it combines (default
 #'   `"linear"`, `"quadratic"`, `"stacked"`, `"knn"`, `"kde"`, `"ipr"`,
 #'   `"coverage"`). Each costs its own time: at 10,000 rows per set and
-#'   d = 2,048 on 2 cores the default took 13.7 s and 1.7 GiB at its peak
-#'   (6.6 s and 1.3 GiB with `folds = 1`), `"knn"` alone 2.5 s,
-#'   `"linear"` 3.8 s (0.8 s with `folds = 1`), `"quadratic"` 6.0 s
-#'   (2.1 s) and `"stacked"` 6.4 s (1.3 s): the fitted families' ten
-#'   folds each need their own Cholesky factors (the four neighbour
-#'   families share one engine call; `bench/classifiers.R`,
-#'   `bench/results.md`). In double precision a fit on every row costs at
-#'   least the covariance of all rows (0.9 s there), and `"quadratic"`
-#'   also the scoring of the evaluation rows (0.8 s) and two Cholesky
-#'   factors per fold (1.2 s in 10 folds), so in 10 folds it cannot come
-#'   down to the knn family's time; `"linear"` needs each fold's
-#'   covariance (the products of the fold's rows) and its Cholesky
-#'   factor, which would at best match it.
+#'   d = 2,048 on 2 cores the default took 10.3 s and 1.6 GiB at its peak
+#'   (6.6 s with `folds = 1`), `"knn"` alone 2.5 s, `"linear"` 2.0 s (0.8
+#'   s with `folds = 1`), `"quadratic"` 6.2 s (2.1 s) and `"stacked"` 2.9
+#'   s (1.2 s) (the four neighbour families share one engine call;
+#'   `bench/classifiers.R`, `bench/results.md`, "Time of each curve
+#'   family"). In double precision a fit on every row costs at least the
+#'   covariance of all rows (0.9 s there); `"quadratic"` also scores every
+#'   evaluation row under each set's covariance (0.8 s or more) and, in
+#'   10 folds, factors two covariances per fold (1.2 s), so it cannot come
+#'   down to the knn family's time.
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the
 #'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`, and in
 #'   `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
