@@ -407,11 +407,10 @@ scale_grid <- function(mats, mu, sdv, max_bits = 22L) {
   d <- length(mu)
   out <- list(centre = as.double(mu), mult = numeric(d), offset = numeric(d))
   g <- lapply(mats, function(m) {
-    r <- .Call(ffi_col_grid, m)
-    # a set's column on a grid of its own: finite, within 2^max_bits steps
-    # (a column of zeros, e = INT_MAX, is on every grid)
-    r$on <- !is.na(r$e) & (r$e == .Machine$integer.max |
-      (r$hi - r$lo) / 2^pmin(r$e, 900L) < 2^max_bits)
+    # a set's column on a grid of its own (e not NA): finite, within
+    # 2^max_bits steps (a column of zeros, e = INT_MAX, is on every grid)
+    r <- .Call(ffi_col_grid, m, as.integer(max_bits))
+    r$on <- !is.na(r$e)
     r$e[!r$on] <- .Machine$integer.max
     r$lo[!r$on] <- Inf
     r$hi[!r$on] <- -Inf

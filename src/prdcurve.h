@@ -281,7 +281,7 @@ SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w);
 SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows);
 SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale, SEXP mult,
                      SEXP offset);
-SEXP ffi_col_grid(SEXP x);
+SEXP ffi_col_grid(SEXP x, SEXP max_bits);
 SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb);
 SEXP ffi_col_means(SEXP x, SEXP rows);
 SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows);

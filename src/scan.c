@@ -327,15 +327,41 @@ SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale, SEXP mult,
                       "ffi_standardize");
 }
 
-/* .Call(ffi_col_grid, x): for each column of x, the exponent e of the
- * lowest set bit over its nonzero values (every value a multiple of 2^e;
- * INT_MAX for a column of zeros, NA when a value is not finite), and its
- * smallest and largest values: list(e, lo, hi). The columns shared among
- * the engine's threads. */
-SEXP ffi_col_grid(SEXP x) {
-  if (!Rf_isReal(x) || !Rf_isMatrix(x))
+/* the exponent of the lowest set bit of v != 0, finite: v is an odd
+ * multiple of 2^result */
+static inline int low_bit(double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  int field = (int) ((bits >> 52) & 0x7ff);
+  uint64_t mant = bits & ((UINT64_C(1) << 52) - 1);
+  if (field) mant |= UINT64_C(1) << 52; /* a normal number's hidden bit */
+#if defined(__GNUC__)
+  int tz = __builtin_ctzll(mant);
+#else
+  int tz = 0;
+  while (!(mant & 1u)) {
+    mant >>= 1;
+    tz++;
+  }
+#endif
+  return (field ? field : 1) - 1075 + tz;
+}
+
+/* .Call(ffi_col_grid, x, max_bits): for each column of x, whether its
+ * values lie on a grid: all multiples of one power of two 2^e and less
+ * than 2^max_bits steps 2^e apart (whole numbers, counts, codes). Returns
+ * list(e, lo, hi): e the exponent of the lowest set bit over the
+ * column's nonzero values (INT_MAX for a column of zeros), lo and hi its
+ * smallest and largest values; e = NA for a column not on such a grid
+ * (or with a value that is not finite), whose scan stops there
+ * (continuous data: after a few values). The columns shared among the
+ * engine's threads. */
+SEXP ffi_col_grid(SEXP x, SEXP max_bits) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isInteger(max_bits) ||
+      Rf_length(max_bits) != 1)
     Rf_error("ffi_col_grid: bad argument types");
   int n = Rf_nrows(x), d = Rf_ncols(x);
+  double span = ldexp(1.0, INTEGER_RO(max_bits)[0]);
   SEXP e = PROTECT(Rf_allocVector(INTSXP, d));
   SEXP lo = PROTECT(Rf_allocVector(REALSXP, d));
   SEXP hi = PROTECT(Rf_allocVector(REALSXP, d));
@@ -348,31 +374,29 @@ SEXP ffi_col_grid(SEXP x) {
 #endif
   for (int l = 0; l < d; l++) {
     const double *col = X + (size_t) l * n;
-    int emin = INT_MAX, bad = 0;
+    int emin = INT_MAX, off = 0;
     double a = R_PosInf, b = R_NegInf;
     for (int i = 0; i < n; i++) {
       double v = col[i];
       if (!isfinite(v)) {
-        bad = 1;
+        off = 1;
         break;
       }
       if (v < a) a = v;
       if (v > b) b = v;
-      if (v == 0) continue;
-      int ex;
-      /* v = f 2^ex, 0.5 <= |f| < 1: f 2^53 is a whole number */
-      uint64_t mant = (uint64_t) ldexp(fabs(frexp(v, &ex)), 53);
-      int tz = 0;
-      while (!(mant & 1u)) {
-        mant >>= 1;
-        tz++;
+      if (v != 0) {
+        int low = low_bit(v);
+        if (low < emin) emin = low;
       }
-      int low = ex - 53 + tz;
-      if (low < emin) emin = low;
+      /* (b - a) / 2^emin steps, or more: off the grid for good */
+      if (emin != INT_MAX && !(ldexp(b - a, -emin) < span)) {
+        off = 1;
+        break;
+      }
     }
-    pe[l] = bad ? NA_INTEGER : emin;
-    pl[l] = bad ? NA_REAL : a;
-    ph[l] = bad ? NA_REAL : b;
+    pe[l] = off ? NA_INTEGER : emin;
+    pl[l] = a;
+    ph[l] = b;
   }
   (void) use;
   SEXP res = PROTECT(Rf_allocVector(VECSXP, 3));

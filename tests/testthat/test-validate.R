@@ -450,14 +450,23 @@ test_that("standardize = 'real' keeps the ties of discrete data", {
 
 test_that("ffi_col_grid() finds each column's power-of-two step and range", {
   x <- cbind(c(3, -5, 7), c(2, 4, -8), c(0.5, 1.25, 0), c(0, 0, 0),
-             c(1, NA, 2), c(1e9 + 1, 2, 3))
-  g <- .Call(prdcurve:::ffi_col_grid, x)
-  expect_identical(g$e, c(0L, 1L, -2L, .Machine$integer.max, NA_integer_, 0L))
-  expect_identical(g$lo, c(-5, -8, 0, 0, NA, 2))
-  expect_identical(g$hi, c(7, 4, 1.25, 0, NA, 1e9 + 1))
+             c(1, NA, 2), c(2^22 + 2, 2, 3), c(2^22 - 1, 0, 3),
+             c(3 * 2^-1070, 2^-1074, 0), c(-6 * 2^900, 2^901, 0))
+  g <- .Call(prdcurve:::ffi_col_grid, x, 22L)
+  expect_identical(g$e, c(0L, 1L, -2L, .Machine$integer.max, NA, NA, 0L,
+                          -1074L, 901L))
+  expect_identical(g$lo[-(5:6)], c(-5, -8, 0, 0, 0, 0, -6 * 2^900))
+  expect_identical(g$hi[-(5:6)], c(7, 4, 1.25, 0, 2^22 - 1, 3 * 2^-1070,
+                                   2^901))
+  expect_identical(.Call(prdcurve:::ffi_col_grid, x[, 6, drop = FALSE], 23L)$e,
+                   0L)
+  # the same on any number of threads
+  old <- prd_threads(1)
+  on.exit(prd_threads(old), add = TRUE)
+  expect_identical(.Call(prdcurve:::ffi_col_grid, x, 22L), g)
   # float32 values over many binades: far too fine a step for a grid
   z <- as_float32(rnorm(100))
-  expect_lt(.Call(prdcurve:::ffi_col_grid, matrix(z))$e, -20L)
+  expect_identical(.Call(prdcurve:::ffi_col_grid, matrix(z), 22L)$e, NA_integer_)
   grid <- prdcurve:::scale_grid(list(matrix(z)), mean(z), sd(z))
   expect_identical(grid$mult, 0)
   # a column of wide whole numbers (2^22 steps or more) is not on a grid
