@@ -446,6 +446,23 @@ test_that("standardize = 'real' keeps the ties of discrete data", {
                                           metrics = "density",
                                           standardize = "real"))
   expect_identical(attr(mr, "replicates")$value[1], mh$value)
+  # and a curve's, scaled by the half's real fit rows (rows given as a
+  # split; knn draws nothing from R's RNG before the replicates)
+  sp <- list(real = 1:150, generated = 1:120)
+  set.seed(4)
+  cr <- suppressWarnings(prd_curve(real, gen, method = "knn", k = 3,
+                                   angles = 11, split = sp,
+                                   standardize = "real", replicates = 2))
+  set.seed(4)
+  hx <- sort(sample.int(400)[1:200])
+  hy <- sort(sample.int(350)[1:175])
+  sph <- list(real = which(hx %in% sp$real),
+              generated = which(hy %in% sp$generated))
+  ch <- suppressWarnings(prd_curve(real[hx, ], gen[hy, ], method = "knn",
+                                   k = 3, angles = 11, split = sph,
+                                   standardize = "real"))
+  r1 <- attr(cr, "curves")$replicates[[1]]
+  expect_identical(r1$precision[r1$replicate == 1L], ch$precision)
 })
 
 test_that("ffi_col_grid() finds each column's power-of-two step and range", {
