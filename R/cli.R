@@ -255,7 +255,10 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     as.data.frame(curve), out$csv)
   written <- out$csv
   std <- opt$standardize == "real"
-  title <- cli_title(opt$real$path, vapply(opt$generated, `[[`, "", "path"),
+  # the real set as given: FILE.npz:NAME for an array of an .npz
+  real_label <- paste0(opt$real$path,
+                       if (!is.null(opt$real$member)) paste0(":", opt$real$member))
+  title <- cli_title(real_label, vapply(opt$generated, `[[`, "", "path"),
                      curve, standardized = std)
   written <- c(written, cli_save_plot(curve, out$png, title))
 
@@ -274,7 +277,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
     say("Computed in {secs} s.")
     data.table::fwrite(as.data.frame(metrics), out$metrics_csv)
-    mtitle <- cli_title(opt$real$path,
+    mtitle <- cli_title(real_label,
                         vapply(opt$generated, `[[`, "", "path"), metrics,
                         what = "manifold_metrics()", standardized = std)
     written <- c(written, out$metrics_csv,
@@ -284,7 +287,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   if (!is.null(opt$compare)) {
     comparison <- prd_compare(curve, baseline = opt$compare)
     data.table::fwrite(as.data.frame(comparison), out$compare_csv)
-    ctitle <- cli_title(opt$real$path,
+    ctitle <- cli_title(real_label,
                         vapply(opt$generated, `[[`, "", "path"), curve,
                         what = paste("differences from", opt$compare),
                         bands = FALSE, standardized = std)
@@ -310,7 +313,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
                                   "folds")))
     cat(sprintf(
       "prd_curve: %s (%d rows) vs %s; %d features%s; k = %s; split = %s%s; seed = %d%s%s\n\n",
-      basename(opt$real$path), nrow(real$x),
+      basename(real_label), nrow(real$x),
       paste(sprintf("%s (%d rows)", names(opt$generated),
                     vapply(gen_x, nrow, integer(1))),
             collapse = ", "),

@@ -314,6 +314,14 @@ test_that("a generated .npz of several arrays is one model per array", {
   expect_same_curve(cv, ref)
   s <- summary(cv)
   expect_lt(s$auc[s$model == "shifted"], s$auc[s$model == "good"] - 0.1)
+  # the real array is named as given, in the summary line and the title
+  out <- suppressMessages(utils::capture.output(
+    prd_cli(c(paste0(f_npz, ":real"), f_npz, setdiff(args, "--quiet"),
+              "--out", file.path(fx$dir, "all2")))))
+  expect_match(out[1], "^prd_curve: feats.npz:real \\(60 rows\\) vs good")
+  expect_match(prdcurve:::cli_title(paste0(f_npz, ":real"),
+                                    c(good = f_npz, shifted = f_npz), cv),
+               "^feats.npz:real vs good, shifted \\(feats.npz\\)")
   # a label prefixes the arrays' names; --compare takes those labels
   cv2 <- prd_cli(c("--real", paste0(f_npz, ":real"), "--generated",
                    paste0("run1=", f_npz), args, "--replicates", "4",
