@@ -103,12 +103,12 @@
 #'   also holds the Wilson score interval of a share of the evaluation rows
 #'   (see [summary.prd_curve()]), and covers conservatively (the 18 such
 #'   settings below 85% went to 88% or more; `kde`'s `max_precision` under
-#'   heavy tails from 32% to 95%). Inside (0, 1), 35 of the 208 settings
+#'   heavy tails from 32% to 95%). Inside (0, 1), 34 of the 208 settings
 #'   of the extremes cover less than 85%, against the 9% of settings in
 #'   which a calibrated interval does so by chance over 40 draws. The
 #'   real misses (15 settings at 75% or less, where chance gives a
 #'   calibrated interval about 1) are mostly the noisy model's (N(0,
-#'   1.2^2 I)) at d = 256, 10 of them the fitted families' (`"quadratic"`,
+#'   1.2^2 I)) at d = 256, 9 of them the fitted families' (`"quadratic"`,
 #'   `"stacked"`, `"tightest"`; 0.1 to 0.24 where the truth is 1), which
 #'   cover 50% to 75% because their variance does not fall from n/2 to n,
 #'   and `"quadratic"`'s under heavy tails (3; with one fit on the fit
@@ -319,7 +319,7 @@
 #' 0.229 with one fit), with a mean absolute error of 0.034 / 0.045
 #' (0.052 / 0.071), and within 0.026 at d = 256 (0.045); at 1,000 points
 #' per set and d = 256 within 0.061 (0.132). At d <= 64, where the fit
-#' does not limit the curve, it is slightly looser (mean error 0.013
+#' does not limit the curve, it is slightly looser (mean error 0.012
 #' against 0.011 at d = 64): the ten fits' scores are pooled into one
 #' curve. The ten fits took about three times as long as one at 10,000
 #' points per set and d = 2,048 (see `families`). The validity
