@@ -7,6 +7,19 @@ set.seed(11)
 x <- matrix(rnorm(20 * 2), ncol = 2)
 y <- matrix(rnorm(18 * 2, mean = 0.5), ncol = 2)
 
+# The first half-sample of run_replicates() after the same set.seed() (one
+# permutation of each set, its first half, sorted), and with a split given
+# as rows, the half's own split: the user's evaluation rows that fall in it
+first_halves <- function(n_real, n_gen, split = NULL) {
+  h <- list(real = sort(sample.int(n_real)[seq_len(n_real %/% 2)]),
+            gen = sort(sample.int(n_gen)[seq_len(n_gen %/% 2)]))
+  if (!is.null(split)) {
+    h$split <- list(real = which(h$real %in% split$real),
+                    generated = which(h$gen %in% split$generated))
+  }
+  h
+}
+
 test_that("NA, NaN and Inf are rejected with the argument and the rows", {
   x2 <- x
   x2[3, 1] <- NA
@@ -438,8 +451,9 @@ test_that("standardize = 'real' keeps the ties of discrete data", {
   mr <- suppressWarnings(manifold_metrics(real, gen, k = k, metrics = "density",
                                           standardize = "real", replicates = 2))
   set.seed(3)
-  hx <- sort(sample.int(400)[1:200])
-  hy <- sort(sample.int(350)[1:175])
+  h <- first_halves(400, 350)
+  hx <- h$real
+  hy <- h$gen
   mh <- suppressWarnings(manifold_metrics(real[hx, ], gen[hy, ], k = k,
                                           metrics = "density",
                                           standardize = "real"))
@@ -452,10 +466,10 @@ test_that("standardize = 'real' keeps the ties of discrete data", {
                                    angles = 11, split = sp,
                                    standardize = "real", replicates = 2))
   set.seed(4)
-  hx <- sort(sample.int(400)[1:200])
-  hy <- sort(sample.int(350)[1:175])
-  sph <- list(real = which(hx %in% sp$real),
-              generated = which(hy %in% sp$generated))
+  h <- first_halves(400, 350, sp)
+  hx <- h$real
+  hy <- h$gen
+  sph <- h$split
   ch <- suppressWarnings(prd_curve(real[hx, ], gen[hy, ], method = "knn",
                                    k = 3, angles = 11, split = sph,
                                    standardize = "real"))
@@ -502,10 +516,11 @@ test_that("with standardize = 'real' each half-sample is scaled by its own real 
                                   angles = 11, split = sp,
                                   standardize = "real", replicates = 2))
   set.seed(5)
-  hx <- sort(sample.int(80)[1:40])
-  hy <- sort(sample.int(70)[1:35])
   # the half's own split: the user's evaluation rows that fall in it
-  sph <- list(real = which(hx %in% sp$real), generated = which(hy %in% sp$generated))
+  h <- first_halves(80, 70, sp)
+  hx <- h$real
+  hy <- h$gen
+  sph <- h$split
   fit <- real[hx, ][-sph$real, ]
   mu <- colMeans(fit)
   sdv <- apply(fit, 2, sd)
@@ -528,8 +543,9 @@ test_that("with standardize = 'real' each half-sample is scaled by its own real 
                                           k = 3, standardize = "real",
                                           replicates = 2))
   set.seed(6)
-  hx <- sort(sample.int(80)[1:40])
-  hy <- sort(sample.int(70)[1:35])
+  h <- first_halves(80, 70)
+  hx <- h$real
+  hy <- h$gen
   mu <- colMeans(real[hx, ])
   sdv <- apply(real[hx, ], 2, sd)
   m1 <- manifold_metrics(scale(real[hx, ], mu, sdv), scale(gen[hy, ], mu, sdv),
@@ -541,8 +557,9 @@ test_that("with standardize = 'real' each half-sample is scaled by its own real 
   e <- entropy_metrics(real, g80, metrics = "pce", k = 3,
                        standardize = "real", replicates = 2)
   set.seed(7)
-  hx <- sort(sample.int(80)[1:40])
-  hy <- sort(sample.int(80)[1:40])
+  h <- first_halves(80, 80)
+  hx <- h$real
+  hy <- h$gen
   mu <- colMeans(real[hx, ])
   sdv <- apply(real[hx, ], 2, sd)
   e1 <- entropy_metrics(scale(real[hx, ], mu, sdv), scale(g80[hy, ], mu, sdv),
@@ -588,8 +605,9 @@ test_that("the metrics with a split take standardize's scale from every real row
                         standardize = "real", replicates = 2)
   set.seed(5)
   invisible(prdcurve:::resolve_model_splits(0.5, real, list(generated = gen)))
-  hx <- sort(sample.int(80)[1:40])
-  hy <- sort(sample.int(80)[1:40])
+  h <- first_halves(80, 80)
+  hx <- h$real
+  hy <- h$gen
   sh <- prdcurve:::resolve_model_splits(0.5, real[hx, ],
                                         list(generated = gen[hy, ]))
   mh <- colMeans(real[hx, ])
