@@ -122,10 +122,11 @@ cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
   c <- cov_ridge(p, a, b, c)
   fail <- function(e) cov_fail(call)
   if (!p$dual) {
-    M <- .Call(ffi_cov_combine, p$Sx, p$Sy, as.double(a), as.double(b),
+    # the factor formed in place: chol() of ffi_cov_combine() without its
+    # copy of the d x d matrix
+    R <- .Call(ffi_cov_factor, p$Sx, p$Sy, as.double(a), as.double(b),
                as.double(c))
-    R <- tryCatch(chol(M), error = fail)
-    rm(M)
+    if (is.null(R)) fail()
     return(list(
       factor = R,
       inverse = function() chol2inv(R),

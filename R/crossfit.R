@@ -88,7 +88,10 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
     d <= floor(n_fit / 2) - 2 && min(fit_rows(1), fit_rows(2)) >= 6
   }, logical(1))]
   mom <- if (length(fast)) {
-    list(fold_moments(real, cells[[1]]), fold_moments(generated, cells[[2]]))
+    # (both halves' total only for the families other than stacked)
+    total <- length(setdiff(fast, "stacked")) > 0L
+    list(fold_moments(real, cells[[1]], total),
+         fold_moments(generated, cells[[2]], total))
   }
   # with fit rows, the discriminants of linear and of stacked's inner
   # folds are solved for every fold together (fold_discriminants())
@@ -219,16 +222,18 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 #' (alternate positions, the parity running on across the cells), and for
 #' each half of each cell its rows' count n, sum s, sums of |c|^2, |c|^4
 #' and |c|^2 c (c = x - g), and over all cells the totals M[[h]] = C_h' C_h
-#' of each half h and M[[3]] = M[[1]] + M[[2]]; each total is the product of
+#' of each half h and, with `total`, M[[3]] = M[[1]] + M[[2]] (the stacked
+#' family alone reads only the halves'); each total is the product of
 #' the half's rows of cell 1 (the fit rows) plus that of its rows in the
-#' other cells (large blocks keep the BLAS fast), and Mf[[h]], the fit
+#' other cells (ffi_cell_moments(): blocks of the centred rows, never a
+#' copy of them, whose fresh pages cost as much as the products), and Mf[[h]], the fit
 #' rows' own C' C in half h (absent where the half has no fit rows), is
 #' kept for the shrinkage of fold_discriminants() (fitted_scores() drops
 #' it once fit_norms() has read it). A cell's own C' C is formed again when its
 #' fold is left out (cell_cross()), so memory holds five d x d totals per
-#' set, not one per cell.
+#' set (four without `total`), not one per cell.
 #' @noRd
-fold_moments <- function(X, cells) {
+fold_moments <- function(X, cells, total = TRUE) {
   d <- ncol(X)
   g <- .Call(ffi_col_means, X, unlist(cells, use.names = FALSE))
   at <- 0L
@@ -254,18 +259,16 @@ fold_moments <- function(X, cells) {
         next
       }
       cell <- rep.int(seq_along(ids), lengths(rows[ids]))
-      C <- .Call(ffi_centre, X, g, r)
-      q <- .Call(ffi_row_scores, C, seq_len(nrow(C)), numeric(d), NULL)$dist
-      P <- crossprod(C)
-      if (part == 1L) Mf[[h]] <- P
-      M[[h]] <- if (length(M) < h) P else M[[h]] + P
-      rm(P)
-      # the cells' sums in one product each: C' E, E the cells' indicators
-      E <- matrix(0, nrow(C), length(ids))
-      E[cbind(seq_len(nrow(C)), cell)] <- 1
-      s <- crossprod(C, E)
-      qv <- crossprod(C, E * q)
-      rm(C, E)
+      # C' C added to the part before (the fit rows'), and the cells' sums,
+      # from blocks of the centred rows C (ffi_cell_moments(): no copy)
+      cm <- .Call(ffi_cell_moments, X, g, r, cell, length(ids),
+                  if (length(M) >= h) M[[h]])
+      if (part == 1L) Mf[[h]] <- cm$M
+      M[[h]] <- cm$M
+      q <- cm$q
+      s <- cm$s
+      qv <- cm$qv
+      rm(cm)
       for (k in seq_along(ids)) {
         st[[ids[k]]][[h]] <- list(n = lengths(rows)[[ids[k]]], s = s[, k],
                                   q1 = sum(q[cell == k]),
@@ -274,7 +277,7 @@ fold_moments <- function(X, cells) {
     }
     if (length(M) < h) M[[h]] <- matrix(0, d, d)
   }
-  M[[3]] <- M[[1]] + M[[2]]
+  if (total) M[[3]] <- M[[1]] + M[[2]]
   list(g = g, d = d, halves = halves, st = st, M = M, Mf = Mf)
 }
 
@@ -283,7 +286,7 @@ fold_moments <- function(X, cells) {
 cell_cross <- function(X, mom, v, hs) {
   r <- unlist(mom$halves[[v]][hs], use.names = FALSE)
   if (!length(r)) return(matrix(0, mom$d, mom$d))
-  crossprod(.Call(ffi_centre, X, mom$g, r))
+  .Call(ffi_cell_moments, X, mom$g, r, rep.int(1L, length(r)), 1L, NULL)$M
 }
 
 #' The covariance moments of one set's rows in every cell but `v` and in
@@ -301,21 +304,33 @@ fold_stats <- function(mom, v, hs, Mv) {
 #' C' C (about mom$g) is M - Mv (Mv NULL: M): see fold_stats()
 #' @noRd
 moment_stats <- function(mom, keep, hs, M, Mv) {
+  a <- moment_sums(mom, keep, hs)
+  cv <- .Call(ffi_fold_cov, M, Mv, as.double(a$n), a$m)
+  moment_summary(mom, a, cv$S, cv$Mm)
+}
+
+#' The sums of moment_stats() over the cells `keep` and the halves `hs`
+#' (count n, sums s, q1, q2, qv) and the rows' mean about g, m = s / n
+#' @noRd
+moment_sums <- function(mom, keep, hs) {
   add <- function(field) cell_sum(mom, keep, hs, field)
   n <- add("n")
   s <- add("s")
-  q1 <- add("q1")
-  q2 <- add("q2")
-  qv <- add("qv")
-  m <- s / n
+  list(n = n, s = s, q1 = add("q1"), q2 = add("q2"), qv = add("qv"),
+       m = s / n)
+}
+
+#' moment_stats() from moment_sums() `a`, the covariance S (or NULL) and
+#' Mm = (C' C) m
+#' @noRd
+moment_summary <- function(mom, a, S, Mm) {
+  m <- a$m
   kap <- sum(m^2)
-  cv <- .Call(ffi_fold_cov, M, Mv, as.double(n), m)
-  S <- cv$S
-  Mm <- cv$Mm
   # sum_i (|c_i|^2 - 2 c_i'm + |m|^2)^2 over the rows c_i (about g)
-  r4 <- q2 - 4 * sum(qv * m) + 2 * kap * q1 + 4 * sum(m * Mm) -
-    4 * kap * sum(s * m) + n * kap^2
-  list(n = n, mean = mom$g + m, S = S, tr = q1 / n - kap, r4 = max(0, r4))
+  r4 <- a$q2 - 4 * sum(a$qv * m) + 2 * kap * a$q1 + 4 * sum(m * Mm) -
+    4 * kap * sum(a$s * m) + a$n * kap^2
+  list(n = a$n, mean = mom$g + m, S = S, tr = a$q1 / a$n - kap,
+       r4 = max(0, r4))
 }
 
 #' The sum of one of fold_moments()' per-cell statistics (`field`: n, s,
@@ -404,16 +419,8 @@ stacked_table <- function(X, mom, lins) {
   L <- unlist(lins, recursive = FALSE) # fold 1 inner 1, 1 2, 2 1, ...
   V <- do.call(cbind, lapply(L, function(l) cbind(l$w, l$mx - g, l$my - g)))
   n <- nrow(X)
-  P <- matrix(0, n, ncol(V))
-  q <- numeric(n)
-  for (i0 in seq(1L, n, by = 4096L)) {
-    r <- i0:min(n, i0 + 4095L)
-    C <- .Call(ffi_centre, X, g, r)
-    P[r, ] <- C %*% V
-    q[r] <- .Call(ffi_row_scores, C, seq_len(nrow(C)), numeric(ncol(C)),
-                  NULL)$dist
-  }
-  list(P = P, q = q,
+  pq <- .Call(ffi_centred_product, X, g, V)
+  list(P = pq$P, q = pq$q,
        off = vapply(L, function(l) sum((g - l$centre) * l$w), numeric(1)),
        ux = vapply(L, function(l) sum((l$mx - g)^2), numeric(1)),
        uy = vapply(L, function(l) sum((l$my - g)^2), numeric(1)))
@@ -436,10 +443,17 @@ table_features <- function(tab, k, rows) {
 #' f3 = (||S_X||^2, ||S_Y||^2, <S_X, S_Y>)
 #' @noRd
 fit_norms <- function(mom, hs = 1:2) {
-  fs <- lapply(mom, function(m) {
-    moment_stats(m, 1L, hs, Reduce(`+`, m$Mf[hs]), NULL)
-  })
-  f3 <- .Call(ffi_frob3, fs[[1]]$S, fs[[2]]$S)
+  # the norms of the fit rows' covariances without forming them
+  # (ffi_cov_norms(): the same values as ffi_frob3() of moment_stats()' S)
+  a <- lapply(mom, moment_sums, keep = 1L, hs = hs)
+  Mf <- lapply(mom, function(m) m$Mf[hs])
+  cn <- .Call(ffi_cov_norms, Mf[[1]][[1]], if (length(hs) == 2L) Mf[[1]][[2]],
+              as.double(a[[1]]$n), a[[1]]$m, Mf[[2]][[1]],
+              if (length(hs) == 2L) Mf[[2]][[2]], as.double(a[[2]]$n),
+              a[[2]]$m)
+  fs <- lapply(1:2, function(j) moment_summary(mom[[j]], a[[j]], NULL,
+                                               cn[[j + 1L]]))
+  f3 <- cn$f3
   e <- vapply(1:2, function(j) max(0, fs[[j]]$r4 / fs[[j]]$n - f3[[j]]), 0)
   big <- vapply(1:2, function(j) max(0, f3[[j]] - e[[j]] / fs[[j]]$n), 0)
   list(e = e, big = big, f3 = f3)
@@ -525,10 +539,9 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
     }
     out
   }
-  pre <- .Call(ffi_cov_combine, Mt[[1]], Mt[[2]], mean(scale[[1]]),
-               mean(scale[[2]]), mean(ridge))
-  R <- tryCatch(chol(pre), error = function(e) cov_fail(call))
-  rm(pre)
+  R <- .Call(ffi_cov_factor, Mt[[1]], Mt[[2]], mean(scale[[1]]),
+             mean(scale[[2]]), mean(ridge))
+  if (is.null(R)) cov_fail(call)
   precond <- function(V) backsolve(R, backsolve(R, V, transpose = TRUE))
   mx <- mom[[1]]$g + U[[1]]
   my <- mom[[2]]$g + U[[2]]

@@ -30,6 +30,10 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},
   {"ffi_cov_combine", (DL_FUNC) &ffi_cov_combine, 5},
   {"ffi_centre_t", (DL_FUNC) &ffi_centre_t, 3},
+  {"ffi_cov_factor", (DL_FUNC) &ffi_cov_factor, 5},
+  {"ffi_cell_moments", (DL_FUNC) &ffi_cell_moments, 6},
+  {"ffi_centred_product", (DL_FUNC) &ffi_centred_product, 3},
+  {"ffi_cov_norms", (DL_FUNC) &ffi_cov_norms, 8},
   {"ffi_fold_apply", (DL_FUNC) &ffi_fold_apply, 3},
   {NULL, NULL, 0}
 };

@@ -1,4 +1,7 @@
-#include "prdcurve.h"
+#include "engine.h"
+#include <string.h>
+#include <math.h>
+#include <R_ext/Lapack.h>
 
 /* Covariances of a fold's fit rows from its moments about a set's centre
  * (R/crossfit.R): M the rows' C'C (d x d, symmetric), n their count, m
@@ -82,18 +85,18 @@ SEXP ffi_frob3(SEXP A, SEXP B) {
   return out;
 }
 
-/* .Call(ffi_cov_combine, A, B, a, b, c): a A + b B + c I of two d x d
- * matrices in one pass (the covariance a fitted family factors: R's a * A
- * + b * B then diag<- took three temporaries and two more passes). Each
- * element is formed as R forms it, (a A_ij + b B_ij) + c on the diagonal. */
-SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
+/* a A + b B + c I of two d x d matrices into m, as R forms each element:
+ * (a A_ij + b B_ij) + c on the diagonal; columns shared among the
+ * engine's threads */
+static SEXP cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c,
+                        const char *fn) {
   if (!Rf_isReal(A) || !Rf_isMatrix(A) || !Rf_isReal(B) ||
       !Rf_isMatrix(B) || !Rf_isReal(a) || !Rf_isReal(b) || !Rf_isReal(c) ||
       Rf_length(a) != 1 || Rf_length(b) != 1 || Rf_length(c) != 1)
-    Rf_error("ffi_cov_combine: bad argument types");
+    Rf_error("%s: bad argument types", fn);
   int d = Rf_nrows(A);
   if (Rf_ncols(A) != d || Rf_nrows(B) != d || Rf_ncols(B) != d)
-    Rf_error("ffi_cov_combine: `A` and `B` must be d x d");
+    Rf_error("%s: `A` and `B` must be d x d", fn);
   double wa = REAL_RO(a)[0], wb = REAL_RO(b)[0], wc = REAL_RO(c)[0];
   SEXP M = PROTECT(Rf_allocMatrix(REALSXP, d, d));
   const double *x = REAL_RO(A), *y = REAL_RO(B);
@@ -114,6 +117,34 @@ SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
   (void) use;
   UNPROTECT(1);
   return M;
+}
+
+/* .Call(ffi_cov_combine, A, B, a, b, c): a A + b B + c I of two d x d
+ * matrices in one pass (the covariance a fitted family factors: R's a * A
+ * + b * B then diag<- took three temporaries and two more passes). Each
+ * element is formed as R forms it, (a A_ij + b B_ij) + c on the diagonal. */
+SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
+  return cov_combine(A, B, a, b, c, "ffi_cov_combine");
+}
+
+/* .Call(ffi_cov_factor, A, B, a, b, c): the upper Cholesky factor of a A +
+ * b B + c I, formed in place (LAPACK's dpotrf, its strict lower triangle
+ * zero): the same doubles as chol(ffi_cov_combine(...)) without chol()'s
+ * copy of the d x d matrix; NULL when the matrix is not positive
+ * definite or the factor not finite. */
+SEXP ffi_cov_factor(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
+  SEXP M = PROTECT(cov_combine(A, B, a, b, c, "ffi_cov_factor"));
+  int d = Rf_nrows(M), info = 0;
+  double *m = REAL(M);
+  for (int j = 0; j < d; j++)
+    for (int i = j + 1; i < d; i++) m[(size_t) j * d + i] = 0.0;
+  const char *up = "U";
+  if (d > 0) F77_CALL(dpotrf)(up, &d, m, &d, &info FCONE);
+  /* (not every LAPACK stops at a value that is not finite) */
+  for (int j = 0; j < d && info == 0; j++)
+    if (!R_FINITE(m[(size_t) j * d + j])) info = j + 1;
+  UNPROTECT(1);
+  return info == 0 ? M : R_NilValue;
 }
 
 /* .Call(ffi_centre_t, x, centre, rows): t(x[rows, ] - centre), the d x m
@@ -198,5 +229,320 @@ SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D) {
     o[j] = s;
   }
   UNPROTECT(1);
+  return out;
+}
+
+/* Rows a block of the blocked moments below: about 8 MB of centred rows
+ * (never fewer than 256 rows), so that no m x d copy of the rows is made
+ * and the BLAS's products still run on deep blocks. */
+static int centred_block_rows(int m, int d) {
+  int64_t b = ((int64_t) 1 << 20) / (d > 0 ? d : 1);
+  if (b < 256) b = 256;
+  if (b > m) b = m;
+  return (int) (b > 0 ? b : 1);
+}
+
+/* The rows i0..i0 + mb - 1 of `r` (1-based rows of the n x d matrix X; r
+ * NULL: rows i0.. of X) centred on c into buf (mb x d, column-major), and
+ * q[i] = |row i|^2 of each, summed in the order of the columns (the same
+ * values as prd_row_scores() of the centred rows about 0). One thread. */
+static void centre_block(const double *X, int n, int d, const int *r,
+                         int i0, int mb, const double *c, double *buf,
+                         double *q) {
+  for (int l = 0; l < d; l++) {
+    const double *col = X + (size_t) l * n;
+    double *dst = buf + (size_t) l * mb;
+    double cl = c[l];
+    if (r)
+      for (int i = 0; i < mb; i++) dst[i] = col[r[i0 + i] - 1] - cl;
+    else
+      for (int i = 0; i < mb; i++) dst[i] = col[i0 + i] - cl;
+  }
+  for (int i = 0; i < mb; i++) q[i] = 0.0;
+  for (int l = 0; l < d; l++) {
+    const double *src = buf + (size_t) l * mb;
+    for (int i = 0; i < mb; i++) q[i] += src[i] * src[i];
+  }
+}
+
+/* The threads of a blocked product over nblk blocks of `work` flops in
+ * all: the engine's count, each thread calling the BLAS on its own blocks
+ * with the BLAS set to one thread (*old: its count before, for
+ * prd_blas_serial_end()), as the engine's tiles do (products.c): the
+ * BLAS's own threads, left spinning between its calls, would otherwise
+ * compete for the cores with the engine's threads in the steps between
+ * (on 2 cores, a third of the fitted families' time). One thread when the
+ * BLAS offers no such control. */
+static int blocked_team(int64_t work, int nblk, int *old) {
+  int use = prd_threads_over(work, nblk);
+  *old = 0;
+  if (use > 1) {
+    *old = prd_blas_serial_begin();
+    if (*old == 0) use = 1;
+  }
+  return use;
+}
+
+/* the lower triangle of the d x d matrix m from its upper one, in tiles
+ * of 64 x 64 (a column of the lower triangle reads a row of the upper),
+ * the tiles' columns shared among the engine's threads */
+static void mirror_upper(double *m, int d) {
+  int nt = (d + 63) / 64;
+  int use = prd_threads_over((int64_t) d * d / 2, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(dynamic, 1)
+#endif
+  for (int tj = 0; tj < nt; tj++) {
+    int j0 = 64 * tj, j1 = j0 + 64 < d ? j0 + 64 : d;
+    for (int i0 = j0; i0 < d; i0 += 64) {
+      int i1 = i0 + 64 < d ? i0 + 64 : d;
+      for (int j = j0; j < j1; j++)
+        for (int i = i0 > j + 1 ? i0 : j + 1; i < i1; i++)
+          m[(size_t) j * d + i] = m[(size_t) i * d + j];
+    }
+  }
+  (void) use;
+}
+
+/* .Call(ffi_cell_moments, x, centre, rows, cell, ncell, M0): the moments
+ * about `centre` of the rows `rows` (1-based) of x, C = x[rows, ] -
+ * centre, row i in cell cell[i] of 1..ncell (R/crossfit.R,
+ * fold_moments()): list(M = M0 + C'C (d x d; M0 NULL: C'C), s = the d x
+ * ncell sums of each cell's rows of C, qv = the d x ncell sums of q_i c_i,
+ * q = the |c_i|^2). In blocks of rows centred into one buffer (no m x d
+ * copy of the rows), each block's C'C added to the upper triangle of M
+ * (mirrored at the end) by the engine's threads (blocked_team()), each
+ * thread its own panel of columns (dsyrk on the panel's diagonal block,
+ * dgemm above it; the panels' edges at d sqrt(t / T), equal areas); the
+ * sums of s and qv column by column in row order, q of each row over the
+ * columns in order. Each value is the same for a given thread count. */
+SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
+                      SEXP M0) {
+  prd_check_centre_rows(x, centre, rows, "ffi_cell_moments");
+  if (!Rf_isInteger(cell) || Rf_length(cell) != Rf_length(rows) ||
+      !Rf_isInteger(ncell) || Rf_length(ncell) != 1 ||
+      !(Rf_isNull(M0) || (Rf_isReal(M0) && Rf_isMatrix(M0))))
+    Rf_error("ffi_cell_moments: bad argument types");
+  int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
+  int K = INTEGER_RO(ncell)[0];
+  if (K < 1) Rf_error("ffi_cell_moments: `ncell` must be positive");
+  if (!Rf_isNull(M0) && (Rf_nrows(M0) != d || Rf_ncols(M0) != d))
+    Rf_error("ffi_cell_moments: `M0` must be d x d");
+  const int *r = INTEGER_RO(rows), *ce = INTEGER_RO(cell);
+  for (int i = 0; i < m; i++)
+    if (ce[i] == NA_INTEGER || ce[i] < 1 || ce[i] > K)
+      Rf_error("ffi_cell_moments: cell %d out of range", i + 1);
+  SEXP M = PROTECT(Rf_allocMatrix(REALSXP, d, d));
+  SEXP s = PROTECT(Rf_allocMatrix(REALSXP, d, K));
+  SEXP qv = PROTECT(Rf_allocMatrix(REALSXP, d, K));
+  SEXP q = PROTECT(Rf_allocVector(REALSXP, m));
+  double *mm = REAL(M), *qq = REAL(q), *sp = REAL(s), *qp = REAL(qv);
+  size_t dd = (size_t) d * d, dk = (size_t) d * K;
+  if (Rf_isNull(M0))
+    for (size_t j = 0; j < dd; j++) mm[j] = 0.0;
+  else
+    memcpy(mm, REAL_RO(M0), dd * sizeof(double));
+  for (size_t j = 0; j < dk; j++) sp[j] = qp[j] = 0.0;
+  int B = centred_block_rows(m, d);
+  double *buf = (double *) R_alloc((size_t) B * (d > 0 ? d : 1),
+                                   sizeof(double));
+  int old = 0;
+  int use = blocked_team((int64_t) m * d * (d > 0 ? d : 1), d, &old);
+  const double *X = REAL_RO(x), *c = REAL_RO(centre);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+  {
+#ifdef _OPENMP
+    int me = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+    int me = 0, team = 1;
+#endif
+    int c0 = (int) floor(d * sqrt((double) me / team));
+    int c1 = me + 1 == team ? d : (int) floor(d * sqrt((double) (me + 1) / team));
+    int w = c1 - c0;
+    const char *up = "U", *tr = "T", *nn = "N";
+    double one = 1.0;
+    for (int i0 = 0; i0 < m; i0 += B) {
+      int mb = m - i0 < B ? m - i0 : B;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (int l = 0; l < d; l++) {
+        const double *col = X + (size_t) l * n;
+        double *dst = buf + (size_t) l * mb;
+        double cl = c[l];
+        for (int i = 0; i < mb; i++) dst[i] = col[r[i0 + i] - 1] - cl;
+      }
+      {
+        /* each thread its rows' q, over the columns in order (the
+         * columns' values contiguous) */
+        int a0 = (int) ((int64_t) mb * me / team);
+        int a1 = (int) ((int64_t) mb * (me + 1) / team);
+        double *qb = qq + i0;
+        for (int i = a0; i < a1; i++) qb[i] = 0.0;
+        for (int l = 0; l < d; l++) {
+          const double *src = buf + (size_t) l * mb;
+          for (int i = a0; i < a1; i++) qb[i] += src[i] * src[i];
+        }
+      }
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+#ifdef _OPENMP
+#pragma omp for schedule(static) nowait
+#endif
+      for (int l = 0; l < d; l++) {
+        const double *src = buf + (size_t) l * mb;
+        for (int i = 0; i < mb; i++) {
+          size_t at = (size_t) (ce[i0 + i] - 1) * d + l;
+          sp[at] += src[i];
+          qp[at] += qq[i0 + i] * src[i];
+        }
+      }
+      if (w > 0) {
+        const double *panel = buf + (size_t) c0 * mb;
+        F77_CALL(dsyrk)(up, tr, &w, &mb, &one, panel, &mb, &one,
+                        mm + (size_t) c0 * d + c0, &d FCONE FCONE);
+        if (c0 > 0)
+          F77_CALL(dgemm)(tr, nn, &c0, &w, &mb, &one, buf, &mb, panel, &mb,
+                          &one, mm + (size_t) c0 * d, &d FCONE FCONE);
+      }
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+    }
+  }
+  prd_blas_serial_end(old);
+  mirror_upper(mm, d);
+  const char *nm[] = {"M", "s", "qv", "q", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nm));
+  SET_VECTOR_ELT(out, 0, M);
+  SET_VECTOR_ELT(out, 1, s);
+  SET_VECTOR_ELT(out, 2, qv);
+  SET_VECTOR_ELT(out, 3, q);
+  UNPROTECT(5);
+  return out;
+}
+
+/* .Call(ffi_centred_product, x, centre, V): list(P = C V, q = the
+ * |c_i|^2) of every row of x centred on `centre`, C = x - centre (n x d),
+ * V d x p: in blocks of rows centred into a buffer (no n x d copy), each
+ * block's product by the BLAS's dgemm into its rows of P; q as
+ * prd_row_scores() sums it. The blocks are shared among the engine's
+ * threads (blocked_team()); each row's values do not depend on their
+ * count. */
+SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
+      !Rf_isReal(V) || !Rf_isMatrix(V))
+    Rf_error("ffi_centred_product: bad argument types");
+  int n = Rf_nrows(x), d = Rf_ncols(x), p = Rf_ncols(V);
+  if (Rf_length(centre) != d || Rf_nrows(V) != d)
+    Rf_error("ffi_centred_product: `centre` and the rows of `V` must be ncol(x)");
+  SEXP P = PROTECT(Rf_allocMatrix(REALSXP, n, p));
+  SEXP q = PROTECT(Rf_allocVector(REALSXP, n));
+  double *pp = REAL(P), *qq = REAL(q);
+  if (d == 0 || p == 0)
+    for (size_t j = 0; j < (size_t) n * p; j++) pp[j] = 0.0;
+  int B = centred_block_rows(n, d);
+  int nblk = n > 0 ? (n + B - 1) / B : 0;
+  int old = 0;
+  int use = blocked_team((int64_t) n * d * (p > 0 ? p : 1), nblk, &old);
+  double *work = (double *) R_alloc((size_t) use * B * (d > 0 ? d : 1),
+                                    sizeof(double));
+  const double *X = REAL_RO(x), *c = REAL_RO(centre), *v = REAL_RO(V);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+  {
+#ifdef _OPENMP
+    int me = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+    int me = 0, team = 1;
+#endif
+    double *buf = work + (size_t) me * B * (d > 0 ? d : 1);
+    const char *nn = "N";
+    double one = 1.0, zero = 0.0;
+    for (int b = me; b < nblk; b += team) {
+      int i0 = b * B, mb = n - i0 < B ? n - i0 : B;
+      centre_block(X, n, d, NULL, i0, mb, c, buf, qq + i0);
+      if (d > 0 && p > 0)
+        F77_CALL(dgemm)(nn, nn, &mb, &p, &d, &one, buf, &mb, v, &d, &zero,
+                        pp + i0, &n FCONE FCONE);
+    }
+  }
+  prd_blas_serial_end(old);
+  SEXP out = prd_named_pair(P, "P", q, "q");
+  UNPROTECT(2);
+  return out;
+}
+
+/* .Call(ffi_cov_norms, Mx, Mx2, nx, mx, My, My2, ny, my): the squared
+ * Frobenius norms and inner product c(xx, yy, xy) of the covariances S_X
+ * = M_X / n_X - m_X m_X' and S_Y (M = M1 + M2, M2 NULL: M1) and M_X m_X,
+ * M_Y m_Y, without the d x d covariances: the same values, bit for bit,
+ * as ffi_fold_cov() of each then ffi_frob3() of the two (each element
+ * formed in the same order, the sums column by column, then the columns
+ * in order). Returns list(f3, Mmx, Mmy). */
+SEXP ffi_cov_norms(SEXP Mx, SEXP Mx2, SEXP nx, SEXP mx, SEXP My, SEXP My2,
+                   SEXP ny, SEXP my) {
+  SEXP A[4] = {Mx, Mx2, My, My2};
+  for (int k = 0; k < 4; k++)
+    if (!((k % 2 == 1 && Rf_isNull(A[k])) ||
+          (Rf_isReal(A[k]) && Rf_isMatrix(A[k]))))
+      Rf_error("ffi_cov_norms: bad argument types");
+  if (!Rf_isReal(nx) || !Rf_isReal(ny) || Rf_length(nx) != 1 ||
+      Rf_length(ny) != 1 || !Rf_isReal(mx) || !Rf_isReal(my))
+    Rf_error("ffi_cov_norms: bad argument types");
+  int d = Rf_nrows(Mx);
+  for (int k = 0; k < 4; k++)
+    if (!Rf_isNull(A[k]) && (Rf_nrows(A[k]) != d || Rf_ncols(A[k]) != d))
+      Rf_error("ffi_cov_norms: the moments must be d x d");
+  if (Rf_length(mx) != d || Rf_length(my) != d)
+    Rf_error("ffi_cov_norms: the means must have d values");
+  const double *a1 = REAL_RO(Mx), *a2 = Rf_isNull(Mx2) ? NULL : REAL_RO(Mx2),
+               *b1 = REAL_RO(My), *b2 = Rf_isNull(My2) ? NULL : REAL_RO(My2),
+               *ux = REAL_RO(mx), *uy = REAL_RO(my);
+  double n1 = REAL_RO(nx)[0], n2 = REAL_RO(ny)[0];
+  SEXP f3 = PROTECT(Rf_allocVector(REALSXP, 3));
+  SEXP Mmx = PROTECT(Rf_allocVector(REALSXP, d));
+  SEXP Mmy = PROTECT(Rf_allocVector(REALSXP, d));
+  double *ox = REAL(Mmx), *oy = REAL(Mmy);
+  double *col = (double *) R_alloc((size_t) 3 * (d > 0 ? d : 1), sizeof(double));
+  int use = prd_threads_for((int64_t) d * d, prd_threads_get());
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int j = 0; j < d; j++) {
+    size_t off = (size_t) j * d;
+    double accx = 0, accy = 0, xx = 0, yy = 0, xy = 0;
+    double mjx = ux[j], mjy = uy[j];
+    for (int i = 0; i < d; i++) {
+      double v = a2 ? a1[off + i] + a2[off + i] : a1[off + i];
+      double w = b2 ? b1[off + i] + b2[off + i] : b1[off + i];
+      accx += v * ux[i];
+      accy += w * uy[i];
+      double u = v / n1 - ux[i] * mjx, t = w / n2 - uy[i] * mjy;
+      xx += u * u;
+      yy += t * t;
+      xy += u * t;
+    }
+    ox[j] = accx;
+    oy[j] = accy;
+    col[3 * (size_t) j] = xx;
+    col[3 * (size_t) j + 1] = yy;
+    col[3 * (size_t) j + 2] = xy;
+  }
+  (void) use;
+  double *o = REAL(f3);
+  o[0] = o[1] = o[2] = 0;
+  for (int j = 0; j < d; j++)
+    for (int k = 0; k < 3; k++) o[k] += col[3 * (size_t) j + k];
+  const char *nm[] = {"f3", "Mmx", "Mmy", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, nm));
+  SET_VECTOR_ELT(out, 0, f3);
+  SET_VECTOR_ELT(out, 1, Mmx);
+  SET_VECTOR_ELT(out, 2, Mmy);
+  UNPROTECT(4);
   return out;
 }

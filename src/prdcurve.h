@@ -290,6 +290,12 @@ SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m);
 SEXP ffi_frob3(SEXP A, SEXP B);
 SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c);
 SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows);
+SEXP ffi_cov_factor(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c);
+SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
+                      SEXP M0);
+SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V);
+SEXP ffi_cov_norms(SEXP Mx, SEXP Mx2, SEXP nx, SEXP mx, SEXP My, SEXP My2,
+                   SEXP ny, SEXP my);
 void prd_check_rows(const int *r, int m, int n, const char *fn);
 void prd_check_centre_rows(SEXP x, SEXP centre, SEXP rows, const char *fn);
 SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D);

@@ -538,6 +538,86 @@ test_that("the conjugate gradients' kernels: transposed centred rows, each fold'
   expect_error(.Call(ffi_centre_t, x, g, c(rows, 301L)), "out of range")
 })
 
+test_that("the fold moments' kernels equal R's products, with 1 and 2 threads", {
+  # d = 2,048: blocks of 512 rows (three here, the last partial), and two
+  # threads' panels of columns (edge at 1,448)
+  set.seed(41)
+  d <- 2048L
+  x <- matrix(rnorm(1300 * d), 1300) + 3
+  g <- colMeans(x)
+  rows <- sample.int(1300, 1200)
+  cell <- sample(rep(1:3, length.out = 1200))
+  C <- x[rows, ] - rep(g, each = 1200)
+  E <- outer(cell, 1:3, `==`) * 1
+  q <- rowSums(C^2)
+  M0 <- crossprod(matrix(rnorm(40 * d), 40))
+  blas <- prdcurve:::engine_blas_threads()
+  for (th in 1:2) {
+    old <- prd_threads(th)
+    cm <- .Call(ffi_cell_moments, x, g, rows, cell, 3L, M0)
+    prd_threads(old)
+    expect_equal(cm$M, M0 + crossprod(C), tolerance = 1e-13)
+    expect_true(isSymmetric(cm$M, tol = 0))
+    expect_equal(cm$s, crossprod(C, E), tolerance = 1e-13)
+    expect_equal(cm$qv, crossprod(C, E * q), tolerance = 1e-13)
+    # q summed over the columns in order: prd_row_scores()' values
+    expect_identical(cm$q, .Call(ffi_row_scores, C, seq_len(1200), numeric(d),
+                                 NULL)$dist)
+    # (the BLAS's own thread count is back)
+    expect_identical(prdcurve:::engine_blas_threads(), blas)
+  }
+  # small d: one block; no M0
+  y <- matrix(rnorm(50 * 3), 50)
+  cm <- .Call(ffi_cell_moments, y, c(0.1, 0, -0.2), 5:44, rep(1L, 40), 1L, NULL)
+  Cy <- y[5:44, ] - rep(c(0.1, 0, -0.2), each = 40)
+  expect_equal(cm$M, crossprod(Cy), tolerance = 1e-14)
+  expect_equal(drop(cm$s), colSums(Cy), tolerance = 1e-14)
+  expect_error(.Call(ffi_cell_moments, y, numeric(3), 1:3, c(1L, 2L, 3L), 2L,
+                     NULL), "cell 3 out of range")
+  expect_error(.Call(ffi_cell_moments, y, numeric(3), c(1L, 51L), 1:2, 2L,
+                     NULL), "out of range")
+  # the stacked table's products: every row of x centred, times V
+  V <- matrix(rnorm(d * 7), d)
+  for (th in 1:2) {
+    old <- prd_threads(th)
+    pq <- .Call(ffi_centred_product, x, g, V)
+    prd_threads(old)
+    Cx <- x - rep(g, each = 1300)
+    expect_equal(pq$P, Cx %*% V, tolerance = 1e-13)
+    expect_identical(pq$q, .Call(ffi_row_scores, x, seq_len(1300), g, NULL)$dist)
+  }
+})
+
+test_that("the fit rows' norms and the factor, formed without d x d copies, are the same doubles", {
+  set.seed(43)
+  d <- 40L
+  A <- list(crossprod(matrix(rnorm(90 * d), 90)), crossprod(matrix(rnorm(70 * d), 70)))
+  B <- list(crossprod(matrix(rnorm(80 * d), 80)), crossprod(matrix(rnorm(60 * d), 60)))
+  mx <- rnorm(d, sd = 0.1)
+  my <- rnorm(d, sd = 0.1)
+  for (two in c(FALSE, TRUE)) {
+    Mx <- if (two) A[[1]] + A[[2]] else A[[1]]
+    My <- if (two) B[[1]] + B[[2]] else B[[1]]
+    cx <- .Call(ffi_fold_cov, Mx, NULL, 160, mx)
+    cy <- .Call(ffi_fold_cov, My, NULL, 140, my)
+    cn <- .Call(ffi_cov_norms, A[[1]], if (two) A[[2]], 160, mx, B[[1]],
+                if (two) B[[2]], 140, my)
+    expect_identical(cn$f3, .Call(ffi_frob3, cx$S, cy$S))
+    expect_identical(cn$Mmx, cx$Mm)
+    expect_identical(cn$Mmy, cy$Mm)
+    expect_equal(cn$f3[[3]], sum(cx$S * cy$S), tolerance = 1e-13)
+  }
+  # the factor in place: chol() of the combined matrix, bit for bit
+  R <- .Call(ffi_cov_factor, A[[1]] / 90, B[[1]] / 80, 0.4, 0.6, 0.01)
+  expect_identical(R, chol(.Call(ffi_cov_combine, A[[1]] / 90, B[[1]] / 80,
+                                 0.4, 0.6, 0.01)))
+  # not positive definite: NULL (cov_solver() then stops with a classed error)
+  expect_null(.Call(ffi_cov_factor, A[[1]], B[[1]], 1, 1, -1e6))
+  expect_null(.Call(ffi_cov_factor, A[[1]] * NaN, B[[1]], 1, 1, 0))
+  p <- list(dual = FALSE, d = d, tr = c(x = 1, y = 1), Sx = -A[[1]], Sy = -B[[1]])
+  expect_error(cov_solver(p, 0.5, 0.5, 0), class = "prdcurve_error_input")
+})
+
 test_that("fold moments give each fold's fit as formed from its rows, far from the origin too", {
   # the fit rows and 4 folds, each cell in two alternating halves
   set.seed(21)
