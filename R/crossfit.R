@@ -554,6 +554,14 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
   rz <- colSums(Rr * Z)
   live <- bn > 0
   iter <- 0L
+  # each step alternates the BLAS's products (d x d by d x K: memory
+  # bound) with ffi_fold_apply()'s threads: OpenBLAS at one thread
+  # meanwhile, as in the engine's tiles (its threads, left spinning
+  # between calls, compete with the engine's for the cores; 1.33 s to
+  # 1.04 s of the stacked family's solves on the 1 / i spectrum at 10,000
+  # x 2,048, bench/results.md)
+  blas <- engine_blas_threads(1L)
+  if (!is.na(blas)) on.exit(engine_blas_threads(blas), add = TRUE)
   while (any(live) && iter < max_iter) {
     iter <- iter + 1L
     SP <- sigma(P)
@@ -567,6 +575,7 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
     P <- Z + P * rep(ifelse(live, rzn / rz, 0), each = d)
     rz <- ifelse(live, rzn, 1)
   }
+  if (!is.na(blas)) engine_blas_threads(blas)
   rm(R, P, Z, Rr)
   # a fold whose iterations did not converge: solved directly, its
   # covariances formed from the moments (cov_solver())

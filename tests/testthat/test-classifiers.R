@@ -462,7 +462,10 @@ test_that("linear in folds: conjugate gradients equal the direct solve and the b
     cx <- cut()
     cy <- cut()
     mom <- list(fold_moments(x, cx), fold_moments(y, cy))
+    blas <- prdcurve:::engine_blas_threads()
     cg <- fold_discriminants(x, y, mom, list(cx, cy), score = TRUE)
+    # (the BLAS at one thread during the steps, then as it was)
+    expect_identical(prdcurve:::engine_blas_threads(), blas)
     direct <- fold_discriminants(x, y, mom, list(cx, cy), score = TRUE,
                                  max_iter = 0L)
     for (v in 1:4) {
