@@ -533,7 +533,8 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
   sigma <- function(D) {
     out <- D * rep(ridge, each = d)
     for (j in 1:2) {
-      G <- Mt[[j]] %*% D - .Call(ffi_fold_apply, Et[[j]], at[[j]][, 2L], D)
+      # Mt D - the folds' own C_v' C_v D_v (ffi_fold_sigma())
+      G <- .Call(ffi_fold_sigma, Mt[[j]], Et[[j]], at[[j]][, 2L], D)
       out <- out + G * rep(scale[[j]], each = d) -
         Ucoef[[j]] * rep(colSums(U[[j]] * D), each = d)
     }
@@ -542,7 +543,8 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
   R <- .Call(ffi_cov_factor, Mt[[1]], Mt[[2]], mean(scale[[1]]),
              mean(scale[[2]]), mean(ridge))
   if (is.null(R)) cov_fail(call)
-  precond <- function(V) backsolve(R, backsolve(R, V, transpose = TRUE))
+  # (R'R)^-1 V, V's columns among the engine's threads
+  precond <- function(V) .Call(ffi_chol_solve, R, V)
   mx <- mom[[1]]$g + U[[1]]
   my <- mom[[2]]$g + U[[2]]
   B <- my - mx
@@ -554,12 +556,12 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
   rz <- colSums(Rr * Z)
   live <- bn > 0
   iter <- 0L
-  # each step alternates the BLAS's products (d x d by d x K: memory
-  # bound) with ffi_fold_apply()'s threads: OpenBLAS at one thread
-  # meanwhile, as in the engine's tiles (its threads, left spinning
-  # between calls, compete with the engine's for the cores; 1.33 s to
-  # 1.04 s of the stacked family's solves on the 1 / i spectrum at 10,000
-  # x 2,048, bench/results.md)
+  # each step's products (d x d by d x K: memory bound) are made by the
+  # engine's threads, each calling the BLAS on its own part
+  # (ffi_fold_sigma(), ffi_chol_solve()), with OpenBLAS at one thread
+  # meanwhile, as in the engine's tiles: its own threads, left spinning
+  # between calls, would compete with the engine's for the cores
+  # (bench/results.md, "Time of each curve family")
   blas <- engine_blas_threads(1L)
   if (!is.na(blas)) on.exit(engine_blas_threads(blas), add = TRUE)
   while (any(live) && iter < max_iter) {

@@ -16,7 +16,10 @@
 #
 # Usage (package root, prdcurve installed):
 #   Rscript bench/classifiers.R [N = 10000] [D = 2048] [REPS = 3] [--folds K]
-#     [--aniso]
+#     [--aniso] [--only knn,stacked]
+# With --only, just the named cases (the names of the table's first
+# column, comma-separated; knn is always run, for the ratios): more
+# repeats of a few families in the same time.
 # With --aniso, column i of both sets is scaled by 1 / sqrt(i) (a spectrum
 # falling as 1 / i, as embeddings' do): the linear discriminants of the
 # folds take a few conjugate-gradient steps there, one on isotropic data,
@@ -29,6 +32,9 @@
 args <- commandArgs(trailingOnly = TRUE)
 aniso <- "--aniso" %in% args
 args <- setdiff(args, "--aniso")
+oi <- match("--only", args)
+only <- if (is.na(oi)) NULL else strsplit(args[oi + 1L], ",", fixed = TRUE)[[1]]
+if (!is.na(oi)) args <- args[-c(oi, oi + 1L)]
 fi <- match("--folds", args)
 folds <- if (is.na(fi)) NULL else as.integer(args[fi + 1L])
 if (!is.na(fi)) args <- args[-c(fi, fi + 1L)]
@@ -65,6 +71,11 @@ if (!is.null(folds)) {
     list(method = "linear", folds = folds)
   cases[[sprintf("tightest (default families), folds = %d", folds)]] <-
     list(method = "tightest", folds = folds)
+}
+if (!is.null(only)) {
+  bad <- setdiff(only, names(cases))
+  if (length(bad)) stop("--only: no case named ", paste(bad, collapse = ", "))
+  cases <- cases[union("knn", only)]
 }
 times <- matrix(NA_real_, reps, length(cases), dimnames = list(NULL, names(cases)))
 cpu <- times

@@ -181,26 +181,28 @@ SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows) {
   return out;
 }
 
-/* .Call(ffi_fold_apply, Et, fold, D): for each fold v (column v of the d x
- * K matrix D), sum over the columns e_i of Et (d x m, one row per column,
- * ffi_centre_t()) with fold[i] = v of e_i (e_i' D[, v]): the product C_v'
- * C_v D[, v] of each fold's rows C_v, in one pass over Et (a row is read
- * once, its dot product and its update in cache). The rows are shared
- * among the engine's threads, each summing into its own d x K block; the
- * blocks are then added in thread order (the same values for a given
- * thread count). */
-SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D) {
+/* The arguments of ffi_fold_apply() checked: Et d x m, fold m values in
+ * 1..K, D d x K */
+static void fold_args(SEXP Et, SEXP fold, SEXP D, const char *fn) {
   if (!Rf_isReal(Et) || !Rf_isMatrix(Et) || !Rf_isInteger(fold) ||
       !Rf_isReal(D) || !Rf_isMatrix(D))
-    Rf_error("ffi_fold_apply: bad argument types");
+    Rf_error("%s: bad argument types", fn);
   int d = Rf_nrows(Et), m = Rf_ncols(Et), K = Rf_ncols(D);
   if (Rf_nrows(D) != d || Rf_length(fold) != m)
-    Rf_error("ffi_fold_apply: `D` must have nrow(Et) rows, `fold` ncol(Et) values");
+    Rf_error("%s: `D` must have nrow(Et) rows, `fold` ncol(Et) values", fn);
   const int *f = INTEGER_RO(fold);
   for (int i = 0; i < m; i++)
     if (f[i] == NA_INTEGER || f[i] < 1 || f[i] > K)
-      Rf_error("ffi_fold_apply: fold %d out of range", i + 1);
-  const double *E = REAL_RO(Et), *Dm = REAL_RO(D);
+      Rf_error("%s: fold %d out of range", fn, i + 1);
+}
+
+/* sum over the columns e_i of Et (d x m) with fold[i] = v of e_i (e_i'
+ * D[, v]), for each fold v: into out (d x K) as out - that sum (sub) or
+ * that sum. The rows are shared among the engine's threads, each summing
+ * into its own d x K block; the blocks are then added in thread order
+ * (the same values for a given thread count). */
+static void fold_apply_into(const double *E, const int *f, const double *Dm,
+                            int d, int m, int K, double *out, int sub) {
   int use = prd_threads_over((int64_t) m * d, m);
   size_t blk = (size_t) d * K;
   double *acc = (double *) R_alloc((size_t) use * (blk > 0 ? blk : 1),
@@ -221,12 +223,114 @@ SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D) {
       for (int l = 0; l < d; l++) ov[l] += s * e[l];
     }
   }
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, d, K));
-  double *o = REAL(out);
   for (size_t j = 0; j < blk; j++) {
     double s = 0;
     for (int t = 0; t < use; t++) s += acc[(size_t) t * blk + j];
-    o[j] = s;
+    out[j] = sub ? out[j] - s : s;
+  }
+}
+
+/* .Call(ffi_fold_apply, Et, fold, D): for each fold v (column v of the d x
+ * K matrix D), sum over the columns e_i of Et (d x m, one row per column,
+ * ffi_centre_t()) with fold[i] = v of e_i (e_i' D[, v]): the product C_v'
+ * C_v D[, v] of each fold's rows C_v, in one pass over Et (a row is read
+ * once, its dot product and its update in cache); see fold_apply_into(). */
+SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D) {
+  fold_args(Et, fold, D, "ffi_fold_apply");
+  int d = Rf_nrows(Et), m = Rf_ncols(Et), K = Rf_ncols(D);
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, d, K));
+  fold_apply_into(REAL_RO(Et), INTEGER_RO(fold), REAL_RO(D), d, m, K,
+                  REAL(out), 0);
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_fold_sigma, Mt, Et, fold, D): Mt D - ffi_fold_apply(Et, fold,
+ * D), Mt d x d: a step of the folds' conjugate gradients
+ * (fold_discriminants()) for one set. The product Mt D (memory bound: Mt
+ * read once for K columns) is cut into panels of rows, one per engine
+ * thread, each calling the BLAS's dgemm with the BLAS at one thread
+ * (blocked_team()), so that Mt is read at every core's bandwidth and no
+ * BLAS thread spins beside the engine's. */
+static int blocked_team(int64_t work, int nblk, int *old);
+SEXP ffi_fold_sigma(SEXP Mt, SEXP Et, SEXP fold, SEXP D) {
+  fold_args(Et, fold, D, "ffi_fold_sigma");
+  int d = Rf_nrows(Et), m = Rf_ncols(Et), K = Rf_ncols(D);
+  if (!Rf_isReal(Mt) || !Rf_isMatrix(Mt) || Rf_nrows(Mt) != d ||
+      Rf_ncols(Mt) != d)
+    Rf_error("ffi_fold_sigma: `Mt` must be a d x d double matrix");
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, d, K));
+  double *o = REAL(out);
+  const double *a = REAL_RO(Mt), *b = REAL_RO(D);
+  if (d > 0 && K > 0) {
+    int old = 0;
+    int use = blocked_team((int64_t) d * d * K, (d + 31) / 32, &old);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+    {
+#ifdef _OPENMP
+      int me = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+      int me = 0, team = 1;
+#endif
+      /* panels of whole multiples of 8 rows */
+      int r0 = (int) ((int64_t) ((d + 7) / 8) * me / team) * 8;
+      int r1 = (int) ((int64_t) ((d + 7) / 8) * (me + 1) / team) * 8;
+      if (r1 > d) r1 = d;
+      int nr = r1 - r0;
+      const char *nn = "N";
+      double one = 1.0, zero = 0.0;
+      if (nr > 0)
+        F77_CALL(dgemm)(nn, nn, &nr, &K, &d, &one, a + r0, &d, b, &d, &zero,
+                        o + r0, &d FCONE FCONE);
+    }
+    prd_blas_serial_end(old);
+  }
+  fold_apply_into(REAL_RO(Et), INTEGER_RO(fold), b, d, m, K, o, 1);
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_chol_solve, R, V): (R'R)^-1 V for the upper triangular d x d
+ * R (a Cholesky factor) and V d x K: backsolve(R, backsolve(R, V,
+ * transpose = TRUE)) with V's columns cut among the engine's threads, each
+ * calling the BLAS's dtrsm twice on its own columns with the BLAS at one
+ * thread (blocked_team()): the preconditioner of fold_discriminants(). */
+SEXP ffi_chol_solve(SEXP R, SEXP V) {
+  if (!Rf_isReal(R) || !Rf_isMatrix(R) || !Rf_isReal(V) || !Rf_isMatrix(V) ||
+      Rf_ncols(R) != Rf_nrows(R) || Rf_nrows(V) != Rf_nrows(R))
+    Rf_error("ffi_chol_solve: `R` must be d x d and `V` have d rows");
+  int d = Rf_nrows(R), K = Rf_ncols(V);
+  SEXP out = PROTECT(Rf_duplicate(V));
+  double *o = REAL(out);
+  const double *r = REAL_RO(R);
+  if (d > 0 && K > 0) {
+    int old = 0;
+    int use = blocked_team((int64_t) d * d * K, K, &old);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+    {
+#ifdef _OPENMP
+      int me = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+      int me = 0, team = 1;
+#endif
+      int c0 = (int) ((int64_t) K * me / team);
+      int c1 = (int) ((int64_t) K * (me + 1) / team);
+      int nc = c1 - c0;
+      const char *left = "L", *up = "U", *tr = "T", *nn = "N";
+      double one = 1.0;
+      if (nc > 0) {
+        double *oc = o + (size_t) c0 * d;
+        F77_CALL(dtrsm)(left, up, tr, nn, &d, &nc, &one, r, &d, oc, &d
+                        FCONE FCONE FCONE FCONE);
+        F77_CALL(dtrsm)(left, up, nn, nn, &d, &nc, &one, r, &d, oc, &d
+                        FCONE FCONE FCONE FCONE);
+      }
+    }
+    prd_blas_serial_end(old);
   }
   UNPROTECT(1);
   return out;

@@ -299,6 +299,8 @@ SEXP ffi_cov_norms(SEXP Mx, SEXP Mx2, SEXP nx, SEXP mx, SEXP My, SEXP My2,
 void prd_check_rows(const int *r, int m, int n, const char *fn);
 void prd_check_centre_rows(SEXP x, SEXP centre, SEXP rows, const char *fn);
 SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D);
+SEXP ffi_fold_sigma(SEXP Mt, SEXP Et, SEXP fold, SEXP D);
+SEXP ffi_chol_solve(SEXP R, SEXP V);
 SEXP ffi_row_keys(SEXP x);
 void prd_row_scores(const double *X, int n, int d, const int *rows, int m,
                     const double *c, const double *w, double *dist,

@@ -534,6 +534,23 @@ test_that("the conjugate gradients' kernels: transposed centred rows, each fold'
     expect_equal(.Call(ffi_fold_apply, Ct, fold, D), ref, tolerance = 1e-13)
     prd_threads(old)
   }
+  # a step for one set: M D less each fold's own part, and the
+  # preconditioner's two triangular solves, V's columns among the threads
+  M <- crossprod(matrix(rnorm(200 * 70), 200))
+  R <- chol(M)
+  blas <- prdcurve:::engine_blas_threads()
+  for (th in 1:2) {
+    old <- prd_threads(th)
+    expect_equal(.Call(ffi_fold_sigma, M, Ct, fold, D), M %*% D - ref,
+                 tolerance = 1e-13)
+    expect_equal(.Call(ffi_chol_solve, R, D),
+                 backsolve(R, backsolve(R, D, transpose = TRUE)),
+                 tolerance = 1e-13)
+    expect_equal(M %*% .Call(ffi_chol_solve, R, D), D, tolerance = 1e-9)
+    prd_threads(old)
+    expect_identical(prdcurve:::engine_blas_threads(), blas)
+  }
+  expect_error(.Call(ffi_fold_sigma, M[-1, ], Ct, fold, D), "d x d")
   # a fold without rows gives 0
   expect_identical(.Call(ffi_fold_apply, Ct, rep(1L, 130), D)[, 2:4],
                    matrix(0, 70, 3))
