@@ -140,11 +140,11 @@
 #'   row count; SPEC.md section 7) and its system is solved by
 #'   preconditioned conjugate gradients for every fold at once: no fold
 #'   forms a \eqn{d \times d} covariance of its own. At 10,000 points per
-#'   set and \eqn{d} = 2,048, `"linear"` in 10 folds then takes 0.85
-#'   (isotropic data) to 0.93 (a spectrum falling as \eqn{1/i}) of
-#'   `"knn"`'s time; `"stacked"`, whose inner discriminants are found the
-#'   same way, 1.1 to 1.4; `"quadratic"`, which still factors two
-#'   covariances per fold, 2.5.
+#'   set and \eqn{d} = 2,048, `"linear"` in 10 folds then takes 0.66
+#'   to 0.73 of `"knn"`'s time (isotropic data, and a spectrum falling as
+#'   \eqn{1/i}); `"stacked"`, whose inner discriminants are found the
+#'   same way, 0.87 to 1.10; `"quadratic"`, which still factors two
+#'   covariances per fold, 2.3 to 2.4.
 #' * `"quadratic"`: \eqn{s(z) = \log \hat q(z) - \log \hat p(z)} with
 #'   Gaussian densities whose covariances are regularised as in Friedman
 #'   (1989): each set's \eqn{S_k} is first shrunk toward the pooled
@@ -436,10 +436,10 @@
 #' @param families For `"tightest"`: the families it combines (default
 #'   `"linear"`, `"quadratic"`, `"stacked"`, `"knn"`, `"kde"`, `"ipr"`,
 #'   `"coverage"`). Each costs its own time: at 10,000 rows per set and
-#'   d = 2,048 on 2 cores the default took 10.3 s and 1.6 GiB at its peak
-#'   (6.6 s with `folds = 1`), `"knn"` alone 2.5 s, `"linear"` 2.0 s (0.8
-#'   s with `folds = 1`), `"quadratic"` 6.2 s (2.1 s) and `"stacked"` 2.9
-#'   s (1.2 s) (the four neighbour families share one engine call;
+#'   d = 2,048 on 2 cores the default took 9.8 s and 1.5 GiB at its peak
+#'   (6.7 s with `folds = 1`), `"knn"` alone 2.4 s, `"linear"` 1.8 s (0.8
+#'   s with `folds = 1`), `"quadratic"` 5.8 s (2.2 s) and `"stacked"` 2.4
+#'   s (1.3 s) (the four neighbour families share one engine call;
 #'   `bench/classifiers.R`, `bench/results.md`, "Time of each curve
 #'   family"). In double precision a fit on every row costs at least the
 #'   covariance of all rows (0.9 s there); `"quadratic"` also scores every
