@@ -122,8 +122,8 @@ cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
   c <- cov_ridge(p, a, b, c)
   fail <- function(e) cov_fail(call)
   if (!p$dual) {
-    # the factor formed in place: chol() of ffi_cov_combine() without its
-    # copy of the d x d matrix
+    # a S_X + b S_Y + c I formed and factored in place (ffi_cov_factor():
+    # chol() without its copy of the d x d matrix)
     R <- .Call(ffi_cov_factor, p$Sx, p$Sy, as.double(a), as.double(b),
                as.double(c))
     if (is.null(R)) fail()

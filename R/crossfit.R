@@ -225,9 +225,8 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 #' of each half h and, with `total`, M[[3]] = M[[1]] + M[[2]] (the stacked
 #' family alone reads only the halves'); each total is the product of
 #' the half's rows of cell 1 (the fit rows) plus that of its rows in the
-#' other cells (ffi_cell_moments(): blocks of the centred rows, never a
-#' copy of them, whose fresh pages cost as much as the products), and Mf[[h]], the fit
-#' rows' own C' C in half h (absent where the half has no fit rows), is
+#' other cells (ffi_cell_moments(), from blocks of the centred rows: no
+#' copy of them), and Mf[[h]], the fit rows' own C' C in half h (absent where the half has no fit rows), is
 #' kept for the shrinkage of fold_discriminants() (fitted_scores() drops
 #' it once fit_norms() has read it). A cell's own C' C is formed again when its
 #' fold is left out (cell_cross()), so memory holds five d x d totals per

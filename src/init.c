@@ -28,7 +28,6 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_row_dot", (DL_FUNC) &ffi_row_dot, 2},
   {"ffi_fold_cov", (DL_FUNC) &ffi_fold_cov, 4},
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},
-  {"ffi_cov_combine", (DL_FUNC) &ffi_cov_combine, 5},
   {"ffi_centre_t", (DL_FUNC) &ffi_centre_t, 3},
   {"ffi_cov_factor", (DL_FUNC) &ffi_cov_factor, 5},
   {"ffi_cell_moments", (DL_FUNC) &ffi_cell_moments, 6},

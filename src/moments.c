@@ -85,9 +85,10 @@ SEXP ffi_frob3(SEXP A, SEXP B) {
   return out;
 }
 
-/* a A + b B + c I of two d x d matrices into m, as R forms each element:
- * (a A_ij + b B_ij) + c on the diagonal; columns shared among the
- * engine's threads */
+/* a A + b B + c I of two d x d matrices (the covariance a fitted family
+ * factors) in one pass, as R forms each element: (a A_ij + b B_ij) + c on
+ * the diagonal (R's a * A + b * B then diag<- took three temporaries and
+ * two more passes); columns shared among the engine's threads */
 static SEXP cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c,
                         const char *fn) {
   if (!Rf_isReal(A) || !Rf_isMatrix(A) || !Rf_isReal(B) ||
@@ -119,19 +120,10 @@ static SEXP cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c,
   return M;
 }
 
-/* .Call(ffi_cov_combine, A, B, a, b, c): a A + b B + c I of two d x d
- * matrices in one pass (the covariance a fitted family factors: R's a * A
- * + b * B then diag<- took three temporaries and two more passes). Each
- * element is formed as R forms it, (a A_ij + b B_ij) + c on the diagonal. */
-SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
-  return cov_combine(A, B, a, b, c, "ffi_cov_combine");
-}
-
 /* .Call(ffi_cov_factor, A, B, a, b, c): the upper Cholesky factor of a A +
  * b B + c I, formed in place (LAPACK's dpotrf, its strict lower triangle
- * zero): the same doubles as chol(ffi_cov_combine(...)) without chol()'s
- * copy of the d x d matrix; NULL when the matrix is not positive
- * definite or the factor not finite. */
+ * zero): chol() of that matrix without chol()'s copy of it; NULL when the
+ * matrix is not positive definite or the factor not finite. */
 SEXP ffi_cov_factor(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
   SEXP M = PROTECT(cov_combine(A, B, a, b, c, "ffi_cov_factor"));
   int d = Rf_nrows(M), info = 0;

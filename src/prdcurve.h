@@ -288,7 +288,6 @@ SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m);
 SEXP ffi_frob3(SEXP A, SEXP B);
-SEXP ffi_cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c);
 SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows);
 SEXP ffi_cov_factor(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c);
 SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,

@@ -261,19 +261,21 @@ test_that("the C centring and row norms of cov_parts() are R's doubles", {
   expect_equal(.Call(prdcurve:::ffi_row_dot, x, b), rowSums(x * b),
                tolerance = 1e-13)
   expect_error(.Call(prdcurve:::ffi_row_dot, x, b[-1, ]), "same dimensions")
-  # the covariance a fit factors, a S_X + b S_Y + c I, in one pass: R's
-  # doubles (but for a fused multiply-add), the same on any thread count
+  # the covariance a fit factors, a S_X + b S_Y + c I, formed in one pass
+  # and factored in place: chol() of R's matrix, the same on any thread
+  # count
   A <- crossprod(matrix(rnorm(500 * 400), 500)) / 500
   B <- crossprod(matrix(rnorm(450 * 400, sd = 2), 450)) / 450
   ref <- 0.3 * A + 1.7 * B
   diag(ref) <- diag(ref) + 0.05
   old <- prd_threads(1)
   on.exit(prd_threads(old), add = TRUE)
-  m1 <- .Call(prdcurve:::ffi_cov_combine, A, B, 0.3, 1.7, 0.05)
+  m1 <- .Call(prdcurve:::ffi_cov_factor, A, B, 0.3, 1.7, 0.05)
   prd_threads(2)
-  expect_identical(.Call(prdcurve:::ffi_cov_combine, A, B, 0.3, 1.7, 0.05), m1)
-  expect_equal(m1, ref, tolerance = 1e-15)
-  expect_error(.Call(prdcurve:::ffi_cov_combine, A, B[-1, ], 1, 1, 0), "d x d")
+  expect_identical(.Call(prdcurve:::ffi_cov_factor, A, B, 0.3, 1.7, 0.05), m1)
+  expect_equal(m1, chol(ref), tolerance = 1e-13)
+  expect_identical(m1[lower.tri(m1)], numeric(400 * 399 / 2))
+  expect_error(.Call(prdcurve:::ffi_cov_factor, A, B[-1, ], 1, 1, 0), "d x d")
   # an integer matrix is taken as doubles
   xi <- matrix(sample(-5:5, 60, TRUE), 12)
   expect_identical(cov_parts(xi, xi)$Ax,
@@ -627,10 +629,11 @@ test_that("the fit rows' norms and the factor, formed without d x d copies, are 
     expect_identical(cn$Mmy, cy$Mm)
     expect_equal(cn$f3[[3]], sum(cx$S * cy$S), tolerance = 1e-13)
   }
-  # the factor in place: chol() of the combined matrix, bit for bit
+  # the factor in place: chol() of the combined matrix
   R <- .Call(ffi_cov_factor, A[[1]] / 90, B[[1]] / 80, 0.4, 0.6, 0.01)
-  expect_identical(R, chol(.Call(ffi_cov_combine, A[[1]] / 90, B[[1]] / 80,
-                                 0.4, 0.6, 0.01)))
+  ref <- 0.4 * A[[1]] / 90 + 0.6 * B[[1]] / 80
+  diag(ref) <- diag(ref) + 0.01
+  expect_equal(R, chol(ref), tolerance = 1e-13)
   # not positive definite: NULL (cov_solver() then stops with a classed error)
   expect_null(.Call(ffi_cov_factor, A[[1]], B[[1]], 1, 1, -1e6))
   expect_null(.Call(ffi_cov_factor, A[[1]] * NaN, B[[1]], 1, 1, 0))
