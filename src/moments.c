@@ -48,6 +48,14 @@ SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m) {
   return out;
 }
 
+/* o[k] = the sum over the c columns j, in order, of col[3 j + k], k < 3
+ * (ffi_frob3() and ffi_cov_norms(): the same sums) */
+static void sum_columns3(const double *col, int c, double *o) {
+  o[0] = o[1] = o[2] = 0;
+  for (int j = 0; j < c; j++)
+    for (int k = 0; k < 3; k++) o[k] += col[3 * (size_t) j + k];
+}
+
 /* .Call(ffi_frob3, A, B): c(sum(A^2), sum(B^2), sum(A * B)) of two
  * matrices of one shape, without their squares' copies (column sums, then
  * the columns in order). */
@@ -77,10 +85,7 @@ SEXP ffi_frob3(SEXP A, SEXP B) {
   }
   (void) use;
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 3));
-  double *o = REAL(out);
-  o[0] = o[1] = o[2] = 0;
-  for (int j = 0; j < c; j++)
-    for (int k = 0; k < 3; k++) o[k] += col[3 * (size_t) j + k];
+  sum_columns3(col, c, REAL(out));
   UNPROTECT(1);
   return out;
 }
@@ -245,6 +250,30 @@ SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D) {
  * (blocked_team()), so that Mt is read at every core's bandwidth and no
  * BLAS thread spins beside the engine's. */
 static int blocked_team(int64_t work, int nblk, int *old);
+typedef void (*team_fn)(void *ctx, int me, int team);
+static void team_run(int use, int old, team_fn fn, void *ctx);
+
+typedef struct {
+  const double *a, *b;
+  double *o;
+  int d, K;
+} sigma_ctx;
+
+/* a thread's panel of rows of Mt D: whole multiples of 8 rows */
+static void sigma_panel(void *p, int me, int team) {
+  sigma_ctx *c = (sigma_ctx *) p;
+  int d = c->d;
+  int r0 = (int) ((int64_t) ((d + 7) / 8) * me / team) * 8;
+  int r1 = (int) ((int64_t) ((d + 7) / 8) * (me + 1) / team) * 8;
+  if (r1 > d) r1 = d;
+  int nr = r1 - r0;
+  const char *nn = "N";
+  double one = 1.0, zero = 0.0;
+  if (nr > 0)
+    F77_CALL(dgemm)(nn, nn, &nr, &c->K, &d, &one, c->a + r0, &d, c->b, &d,
+                    &zero, c->o + r0, &d FCONE FCONE);
+}
+
 SEXP ffi_fold_sigma(SEXP Mt, SEXP Et, SEXP fold, SEXP D) {
   fold_args(Et, fold, D, "ffi_fold_sigma");
   int d = Rf_nrows(Et), m = Rf_ncols(Et), K = Rf_ncols(D);
@@ -257,31 +286,31 @@ SEXP ffi_fold_sigma(SEXP Mt, SEXP Et, SEXP fold, SEXP D) {
   if (d > 0 && K > 0) {
     int old = 0;
     int use = blocked_team((int64_t) d * d * K, (d + 31) / 32, &old);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(use)
-#endif
-    {
-#ifdef _OPENMP
-      int me = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-      int me = 0, team = 1;
-#endif
-      /* panels of whole multiples of 8 rows */
-      int r0 = (int) ((int64_t) ((d + 7) / 8) * me / team) * 8;
-      int r1 = (int) ((int64_t) ((d + 7) / 8) * (me + 1) / team) * 8;
-      if (r1 > d) r1 = d;
-      int nr = r1 - r0;
-      const char *nn = "N";
-      double one = 1.0, zero = 0.0;
-      if (nr > 0)
-        F77_CALL(dgemm)(nn, nn, &nr, &K, &d, &one, a + r0, &d, b, &d, &zero,
-                        o + r0, &d FCONE FCONE);
-    }
-    prd_blas_serial_end(old);
+    sigma_ctx ctx = {a, b, o, d, K};
+    team_run(use, old, sigma_panel, &ctx);
   }
   fold_apply_into(REAL_RO(Et), INTEGER_RO(fold), b, d, m, K, o, 1);
   UNPROTECT(1);
   return out;
+}
+
+/* a thread's columns of V (c->o, in place): two triangular solves by R
+ * (c->a) */
+static void solve_columns(void *p, int me, int team) {
+  sigma_ctx *c = (sigma_ctx *) p;
+  int d = c->d;
+  int c0 = (int) ((int64_t) c->K * me / team);
+  int c1 = (int) ((int64_t) c->K * (me + 1) / team);
+  int nc = c1 - c0;
+  const char *left = "L", *up = "U", *tr = "T", *nn = "N";
+  double one = 1.0;
+  if (nc > 0) {
+    double *oc = c->o + (size_t) c0 * d;
+    F77_CALL(dtrsm)(left, up, tr, nn, &d, &nc, &one, c->a, &d, oc, &d
+                    FCONE FCONE FCONE FCONE);
+    F77_CALL(dtrsm)(left, up, nn, nn, &d, &nc, &one, c->a, &d, oc, &d
+                    FCONE FCONE FCONE FCONE);
+  }
 }
 
 /* .Call(ffi_chol_solve, R, V): (R'R)^-1 V for the upper triangular d x d
@@ -295,34 +324,11 @@ SEXP ffi_chol_solve(SEXP R, SEXP V) {
     Rf_error("ffi_chol_solve: `R` must be d x d and `V` have d rows");
   int d = Rf_nrows(R), K = Rf_ncols(V);
   SEXP out = PROTECT(Rf_duplicate(V));
-  double *o = REAL(out);
-  const double *r = REAL_RO(R);
   if (d > 0 && K > 0) {
     int old = 0;
     int use = blocked_team((int64_t) d * d * K, K, &old);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(use)
-#endif
-    {
-#ifdef _OPENMP
-      int me = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-      int me = 0, team = 1;
-#endif
-      int c0 = (int) ((int64_t) K * me / team);
-      int c1 = (int) ((int64_t) K * (me + 1) / team);
-      int nc = c1 - c0;
-      const char *left = "L", *up = "U", *tr = "T", *nn = "N";
-      double one = 1.0;
-      if (nc > 0) {
-        double *oc = o + (size_t) c0 * d;
-        F77_CALL(dtrsm)(left, up, tr, nn, &d, &nc, &one, r, &d, oc, &d
-                        FCONE FCONE FCONE FCONE);
-        F77_CALL(dtrsm)(left, up, nn, nn, &d, &nc, &one, r, &d, oc, &d
-                        FCONE FCONE FCONE FCONE);
-      }
-    }
-    prd_blas_serial_end(old);
+    sigma_ctx ctx = {REAL_RO(R), NULL, REAL(out), d, K};
+    team_run(use, old, solve_columns, &ctx);
   }
   UNPROTECT(1);
   return out;
@@ -379,6 +385,20 @@ static int blocked_team(int64_t work, int nblk, int *old) {
   return use;
 }
 
+/* fn(ctx, me, team) on each thread of a team of `use` (blocked_team()),
+ * then the BLAS's thread count as it was (`old`). An `omp for` or a
+ * barrier inside fn binds to this team. */
+static void team_run(int use, int old, team_fn fn, void *ctx) {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+  fn(ctx, omp_get_thread_num(), omp_get_num_threads());
+#else
+  (void) use;
+  fn(ctx, 0, 1);
+#endif
+  prd_blas_serial_end(old);
+}
+
 /* the lower triangle of the d x d matrix m from its upper one, in tiles
  * of 64 x 64 (a column of the lower triangle reads a row of the upper),
  * the tiles' columns shared among the engine's threads */
@@ -398,6 +418,78 @@ static void mirror_upper(double *m, int d) {
     }
   }
   (void) use;
+}
+
+typedef struct {
+  const double *X, *c;
+  const int *r, *ce;
+  double *buf, *mm, *qq, *sp, *qp;
+  int n, d, m, B;
+} cells_ctx;
+
+/* a thread's part of ffi_cell_moments(): every block of rows in turn, its
+ * columns centred and its cells' sums by all the team, its rows' q, then
+ * the thread's panel of columns of C'C */
+static void cells_part(void *p, int me, int team) {
+  cells_ctx *a = (cells_ctx *) p;
+  const double *X = a->X, *c = a->c;
+  const int *r = a->r, *ce = a->ce;
+  double *buf = a->buf, *mm = a->mm, *qq = a->qq, *sp = a->sp, *qp = a->qp;
+  int n = a->n, d = a->d, m = a->m, B = a->B;
+  int c0 = (int) floor(d * sqrt((double) me / team));
+  int c1 = me + 1 == team ? d : (int) floor(d * sqrt((double) (me + 1) / team));
+  int w = c1 - c0;
+  const char *up = "U", *tr = "T", *nn = "N";
+  double one = 1.0;
+  for (int i0 = 0; i0 < m; i0 += B) {
+    int mb = m - i0 < B ? m - i0 : B;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (int l = 0; l < d; l++) {
+      const double *col = X + (size_t) l * n;
+      double *dst = buf + (size_t) l * mb;
+      double cl = c[l];
+      for (int i = 0; i < mb; i++) dst[i] = col[r[i0 + i] - 1] - cl;
+    }
+    {
+      /* each thread its rows' q, over the columns in order (the
+       * columns' values contiguous) */
+      int a0 = (int) ((int64_t) mb * me / team);
+      int a1 = (int) ((int64_t) mb * (me + 1) / team);
+      double *qb = qq + i0;
+      for (int i = a0; i < a1; i++) qb[i] = 0.0;
+      for (int l = 0; l < d; l++) {
+        const double *src = buf + (size_t) l * mb;
+        for (int i = a0; i < a1; i++) qb[i] += src[i] * src[i];
+      }
+    }
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+#ifdef _OPENMP
+#pragma omp for schedule(static) nowait
+#endif
+    for (int l = 0; l < d; l++) {
+      const double *src = buf + (size_t) l * mb;
+      for (int i = 0; i < mb; i++) {
+        size_t at = (size_t) (ce[i0 + i] - 1) * d + l;
+        sp[at] += src[i];
+        qp[at] += qq[i0 + i] * src[i];
+      }
+    }
+    if (w > 0) {
+      const double *panel = buf + (size_t) c0 * mb;
+      F77_CALL(dsyrk)(up, tr, &w, &mb, &one, panel, &mb, &one,
+                      mm + (size_t) c0 * d + c0, &d FCONE FCONE);
+      if (c0 > 0)
+        F77_CALL(dgemm)(tr, nn, &c0, &w, &mb, &one, buf, &mb, panel, &mb,
+                        &one, mm + (size_t) c0 * d, &d FCONE FCONE);
+    }
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+  }
 }
 
 /* .Call(ffi_cell_moments, x, centre, rows, cell, ncell, M0): the moments
@@ -444,72 +536,9 @@ SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
                                    sizeof(double));
   int old = 0;
   int use = blocked_team((int64_t) m * d * (d > 0 ? d : 1), d, &old);
-  const double *X = REAL_RO(x), *c = REAL_RO(centre);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(use)
-#endif
-  {
-#ifdef _OPENMP
-    int me = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-    int me = 0, team = 1;
-#endif
-    int c0 = (int) floor(d * sqrt((double) me / team));
-    int c1 = me + 1 == team ? d : (int) floor(d * sqrt((double) (me + 1) / team));
-    int w = c1 - c0;
-    const char *up = "U", *tr = "T", *nn = "N";
-    double one = 1.0;
-    for (int i0 = 0; i0 < m; i0 += B) {
-      int mb = m - i0 < B ? m - i0 : B;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-      for (int l = 0; l < d; l++) {
-        const double *col = X + (size_t) l * n;
-        double *dst = buf + (size_t) l * mb;
-        double cl = c[l];
-        for (int i = 0; i < mb; i++) dst[i] = col[r[i0 + i] - 1] - cl;
-      }
-      {
-        /* each thread its rows' q, over the columns in order (the
-         * columns' values contiguous) */
-        int a0 = (int) ((int64_t) mb * me / team);
-        int a1 = (int) ((int64_t) mb * (me + 1) / team);
-        double *qb = qq + i0;
-        for (int i = a0; i < a1; i++) qb[i] = 0.0;
-        for (int l = 0; l < d; l++) {
-          const double *src = buf + (size_t) l * mb;
-          for (int i = a0; i < a1; i++) qb[i] += src[i] * src[i];
-        }
-      }
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-#ifdef _OPENMP
-#pragma omp for schedule(static) nowait
-#endif
-      for (int l = 0; l < d; l++) {
-        const double *src = buf + (size_t) l * mb;
-        for (int i = 0; i < mb; i++) {
-          size_t at = (size_t) (ce[i0 + i] - 1) * d + l;
-          sp[at] += src[i];
-          qp[at] += qq[i0 + i] * src[i];
-        }
-      }
-      if (w > 0) {
-        const double *panel = buf + (size_t) c0 * mb;
-        F77_CALL(dsyrk)(up, tr, &w, &mb, &one, panel, &mb, &one,
-                        mm + (size_t) c0 * d + c0, &d FCONE FCONE);
-        if (c0 > 0)
-          F77_CALL(dgemm)(tr, nn, &c0, &w, &mb, &one, buf, &mb, panel, &mb,
-                          &one, mm + (size_t) c0 * d, &d FCONE FCONE);
-      }
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-    }
-  }
-  prd_blas_serial_end(old);
+  cells_ctx ctx = {REAL_RO(x), REAL_RO(centre), r, ce, buf, mm, qq, sp, qp,
+                   n, d, m, B};
+  team_run(use, old, cells_part, &ctx);
   mirror_upper(mm, d);
   const char *nm[] = {"M", "s", "qv", "q", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nm));
@@ -519,6 +548,29 @@ SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
   SET_VECTOR_ELT(out, 3, q);
   UNPROTECT(5);
   return out;
+}
+
+typedef struct {
+  const double *X, *c, *v;
+  double *work, *pp, *qq;
+  int n, d, p, B, nblk;
+} product_ctx;
+
+/* a thread's blocks of rows of ffi_centred_product(): centred into its
+ * own buffer, their rows of P by one dgemm each */
+static void product_part(void *ptr, int me, int team) {
+  product_ctx *a = (product_ctx *) ptr;
+  int n = a->n, d = a->d, p = a->p, B = a->B;
+  double *buf = a->work + (size_t) me * B * (d > 0 ? d : 1);
+  const char *nn = "N";
+  double one = 1.0, zero = 0.0;
+  for (int b = me; b < a->nblk; b += team) {
+    int i0 = b * B, mb = n - i0 < B ? n - i0 : B;
+    centre_block(a->X, n, d, NULL, i0, mb, a->c, buf, a->qq + i0);
+    if (d > 0 && p > 0)
+      F77_CALL(dgemm)(nn, nn, &mb, &p, &d, &one, buf, &mb, a->v, &d, &zero,
+                      a->pp + i0, &n FCONE FCONE);
+  }
 }
 
 /* .Call(ffi_centred_product, x, centre, V): list(P = C V, q = the
@@ -546,28 +598,9 @@ SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V) {
   int use = blocked_team((int64_t) n * d * (p > 0 ? p : 1), nblk, &old);
   double *work = (double *) R_alloc((size_t) use * B * (d > 0 ? d : 1),
                                     sizeof(double));
-  const double *X = REAL_RO(x), *c = REAL_RO(centre), *v = REAL_RO(V);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(use)
-#endif
-  {
-#ifdef _OPENMP
-    int me = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-    int me = 0, team = 1;
-#endif
-    double *buf = work + (size_t) me * B * (d > 0 ? d : 1);
-    const char *nn = "N";
-    double one = 1.0, zero = 0.0;
-    for (int b = me; b < nblk; b += team) {
-      int i0 = b * B, mb = n - i0 < B ? n - i0 : B;
-      centre_block(X, n, d, NULL, i0, mb, c, buf, qq + i0);
-      if (d > 0 && p > 0)
-        F77_CALL(dgemm)(nn, nn, &mb, &p, &d, &one, buf, &mb, v, &d, &zero,
-                        pp + i0, &n FCONE FCONE);
-    }
-  }
-  prd_blas_serial_end(old);
+  product_ctx ctx = {REAL_RO(x), REAL_RO(centre), REAL_RO(V), work, pp, qq,
+                     n, d, p, B, nblk};
+  team_run(use, old, product_part, &ctx);
   SEXP out = prd_named_pair(P, "P", q, "q");
   UNPROTECT(2);
   return out;
@@ -630,10 +663,7 @@ SEXP ffi_cov_norms(SEXP Mx, SEXP Mx2, SEXP nx, SEXP mx, SEXP My, SEXP My2,
     col[3 * (size_t) j + 2] = xy;
   }
   (void) use;
-  double *o = REAL(f3);
-  o[0] = o[1] = o[2] = 0;
-  for (int j = 0; j < d; j++)
-    for (int k = 0; k < 3; k++) o[k] += col[3 * (size_t) j + k];
+  sum_columns3(col, d, REAL(f3));
   const char *nm[] = {"f3", "Mmx", "Mmy", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nm));
   SET_VECTOR_ELT(out, 0, f3);
