@@ -242,13 +242,7 @@ SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D) {
   return out;
 }
 
-/* .Call(ffi_fold_sigma, Mt, Et, fold, D): Mt D - ffi_fold_apply(Et, fold,
- * D), Mt d x d: a step of the folds' conjugate gradients
- * (fold_discriminants()) for one set. The product Mt D (memory bound: Mt
- * read once for K columns) is cut into panels of rows, one per engine
- * thread, each calling the BLAS's dgemm with the BLAS at one thread
- * (blocked_team()), so that Mt is read at every core's bandwidth and no
- * BLAS thread spins beside the engine's. */
+/* the kernels' team (defined with the blocked moments below) */
 static int blocked_team(int64_t work, int nblk, int *old);
 typedef void (*team_fn)(void *ctx, int me, int team);
 static void team_run(int use, int old, team_fn fn, void *ctx);
@@ -274,6 +268,13 @@ static void sigma_panel(void *p, int me, int team) {
                     &zero, c->o + r0, &d FCONE FCONE);
 }
 
+/* .Call(ffi_fold_sigma, Mt, Et, fold, D): Mt D - ffi_fold_apply(Et, fold,
+ * D), Mt d x d: a step of the folds' conjugate gradients
+ * (fold_discriminants()) for one set. The product Mt D (memory bound: Mt
+ * read once for K columns) is cut into panels of rows, one per engine
+ * thread, each calling the BLAS's dgemm with the BLAS at one thread
+ * (blocked_team()), so that Mt is read at every core's bandwidth and no
+ * BLAS thread spins beside the engine's. */
 SEXP ffi_fold_sigma(SEXP Mt, SEXP Et, SEXP fold, SEXP D) {
   fold_args(Et, fold, D, "ffi_fold_sigma");
   int d = Rf_nrows(Et), m = Rf_ncols(Et), K = Rf_ncols(D);
