@@ -520,7 +520,7 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
     if (length(hs) == 2L) return(cells[[j]][-1L]) # in the cells' order
     lapply(mom[[j]]$halves[-1L], `[[`, hs)
   })
-  # (one row per column: each row's values contiguous for ffi_fold_apply())
+  # (one row per column: each row's values contiguous for ffi_fold_sigma())
   Et <- lapply(1:2, function(j) {
     .Call(ffi_centre_t, X[[j]], mom[[j]]$g,
           as.integer(unlist(rows[[j]], use.names = FALSE)))
@@ -556,13 +556,8 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
   live <- bn > 0
   iter <- 0L
   # each step's products (d x d by d x K: memory bound) are made by the
-  # engine's threads, each calling the BLAS on its own part
-  # (ffi_fold_sigma(), ffi_chol_solve()), with OpenBLAS at one thread
-  # meanwhile, as in the engine's tiles: its own threads, left spinning
-  # between calls, would compete with the engine's for the cores
-  # (bench/results.md, "Time of each curve family")
-  blas <- engine_blas_threads(1L)
-  if (!is.na(blas)) on.exit(engine_blas_threads(blas), add = TRUE)
+  # engine's threads, each calling the BLAS on its own part with OpenBLAS
+  # at one thread (ffi_fold_sigma(), ffi_chol_solve())
   while (any(live) && iter < max_iter) {
     iter <- iter + 1L
     SP <- sigma(P)
@@ -576,7 +571,6 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
     P <- Z + P * rep(ifelse(live, rzn / rz, 0), each = d)
     rz <- ifelse(live, rzn, 1)
   }
-  if (!is.na(blas)) engine_blas_threads(blas)
   rm(R, P, Z, Rr)
   # a fold whose iterations did not converge: solved directly, its
   # covariances formed from the moments (cov_solver())

@@ -33,7 +33,6 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_cell_moments", (DL_FUNC) &ffi_cell_moments, 6},
   {"ffi_centred_product", (DL_FUNC) &ffi_centred_product, 3},
   {"ffi_cov_norms", (DL_FUNC) &ffi_cov_norms, 8},
-  {"ffi_fold_apply", (DL_FUNC) &ffi_fold_apply, 3},
   {"ffi_fold_sigma", (DL_FUNC) &ffi_fold_sigma, 4},
   {"ffi_chol_solve", (DL_FUNC) &ffi_chol_solve, 2},
   {NULL, NULL, 0}

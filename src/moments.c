@@ -146,7 +146,7 @@ SEXP ffi_cov_factor(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
 
 /* .Call(ffi_centre_t, x, centre, rows): t(x[rows, ] - centre), the d x m
  * matrix of the rows (1-based) centred on `centre` and stored one row per
- * column, so that a row's values are contiguous (ffi_fold_apply()); in
+ * column, so that a row's values are contiguous (ffi_fold_sigma()); in
  * blocks of 64 rows and 64 columns, the row blocks shared among the
  * engine's threads. The same doubles as t(ffi_centre(x, centre, rows)). */
 SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows) {
@@ -178,7 +178,7 @@ SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows) {
   return out;
 }
 
-/* The arguments of ffi_fold_apply() checked: Et d x m, fold m values in
+/* The arguments of ffi_fold_sigma() checked: Et d x m, fold m values in
  * 1..K, D d x K */
 static void fold_args(SEXP Et, SEXP fold, SEXP D, const char *fn) {
   if (!Rf_isReal(Et) || !Rf_isMatrix(Et) || !Rf_isInteger(fold) ||
@@ -227,21 +227,6 @@ static void fold_apply_into(const double *E, const int *f, const double *Dm,
   }
 }
 
-/* .Call(ffi_fold_apply, Et, fold, D): for each fold v (column v of the d x
- * K matrix D), sum over the columns e_i of Et (d x m, one row per column,
- * ffi_centre_t()) with fold[i] = v of e_i (e_i' D[, v]): the product C_v'
- * C_v D[, v] of each fold's rows C_v, in one pass over Et (a row is read
- * once, its dot product and its update in cache); see fold_apply_into(). */
-SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D) {
-  fold_args(Et, fold, D, "ffi_fold_apply");
-  int d = Rf_nrows(Et), m = Rf_ncols(Et), K = Rf_ncols(D);
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, d, K));
-  fold_apply_into(REAL_RO(Et), INTEGER_RO(fold), REAL_RO(D), d, m, K,
-                  REAL(out), 0);
-  UNPROTECT(1);
-  return out;
-}
-
 /* the kernels' team (defined with the blocked moments below) */
 static int blocked_team(int64_t work, int nblk, int *old);
 typedef void (*team_fn)(void *ctx, int me, int team);
@@ -268,9 +253,12 @@ static void sigma_panel(void *p, int me, int team) {
                     &zero, c->o + r0, &d FCONE FCONE);
 }
 
-/* .Call(ffi_fold_sigma, Mt, Et, fold, D): Mt D - ffi_fold_apply(Et, fold,
- * D), Mt d x d: a step of the folds' conjugate gradients
- * (fold_discriminants()) for one set. The product Mt D (memory bound: Mt
+/* .Call(ffi_fold_sigma, Mt, Et, fold, D): Mt D less, for each fold v
+ * (column v of the d x K matrix D), the sum over the columns e_i of Et
+ * (d x m, one row per column, ffi_centre_t()) with fold[i] = v of e_i
+ * (e_i' D[, v]), the product C_v' C_v D[, v] of the fold's rows C_v, in
+ * one pass over Et (fold_apply_into()); Mt d x d: a step of the folds'
+ * conjugate gradients (fold_discriminants()) for one set. The product Mt D (memory bound: Mt
  * read once for K columns) is cut into panels of rows, one per engine
  * thread, each calling the BLAS's dgemm with the BLAS at one thread
  * (blocked_team()), so that Mt is read at every core's bandwidth and no
@@ -345,26 +333,15 @@ static int centred_block_rows(int m, int d) {
   return (int) (b > 0 ? b : 1);
 }
 
-/* The rows i0..i0 + mb - 1 of `r` (1-based rows of the n x d matrix X; r
- * NULL: rows i0.. of X) centred on c into buf (mb x d, column-major), and
- * q[i] = |row i|^2 of each, summed in the order of the columns (the same
- * values as prd_row_scores() of the centred rows about 0). One thread. */
-static void centre_block(const double *X, int n, int d, const int *r,
-                         int i0, int mb, const double *c, double *buf,
-                         double *q) {
-  for (int l = 0; l < d; l++) {
-    const double *col = X + (size_t) l * n;
-    double *dst = buf + (size_t) l * mb;
-    double cl = c[l];
-    if (r)
-      for (int i = 0; i < mb; i++) dst[i] = col[r[i0 + i] - 1] - cl;
-    else
-      for (int i = 0; i < mb; i++) dst[i] = col[i0 + i] - cl;
-  }
-  for (int i = 0; i < mb; i++) q[i] = 0.0;
+/* q[i] = |row i|^2 of the rows a0..a1 - 1 of the mb x d column-major
+ * buf, summed over the columns in order (the same values as
+ * prd_row_scores() about 0). One thread. */
+static void row_sumsq(const double *buf, int mb, int d, int a0, int a1,
+                      double *q) {
+  for (int i = a0; i < a1; i++) q[i] = 0.0;
   for (int l = 0; l < d; l++) {
     const double *src = buf + (size_t) l * mb;
-    for (int i = 0; i < mb; i++) q[i] += src[i] * src[i];
+    for (int i = a0; i < a1; i++) q[i] += src[i] * src[i];
   }
 }
 
@@ -444,27 +421,15 @@ static void cells_part(void *p, int me, int team) {
   double one = 1.0;
   for (int i0 = 0; i0 < m; i0 += B) {
     int mb = m - i0 < B ? m - i0 : B;
+    /* each thread centres its share of the columns, then (after the
+     * barrier) sums its share of the rows' q over the columns in order */
+    prd_centre_cols(X, n, r, i0, mb, c, (int) ((int64_t) d * me / team),
+                    (int) ((int64_t) d * (me + 1) / team), buf);
 #ifdef _OPENMP
-#pragma omp for schedule(static)
+#pragma omp barrier
 #endif
-    for (int l = 0; l < d; l++) {
-      const double *col = X + (size_t) l * n;
-      double *dst = buf + (size_t) l * mb;
-      double cl = c[l];
-      for (int i = 0; i < mb; i++) dst[i] = col[r[i0 + i] - 1] - cl;
-    }
-    {
-      /* each thread its rows' q, over the columns in order (the
-       * columns' values contiguous) */
-      int a0 = (int) ((int64_t) mb * me / team);
-      int a1 = (int) ((int64_t) mb * (me + 1) / team);
-      double *qb = qq + i0;
-      for (int i = a0; i < a1; i++) qb[i] = 0.0;
-      for (int l = 0; l < d; l++) {
-        const double *src = buf + (size_t) l * mb;
-        for (int i = a0; i < a1; i++) qb[i] += src[i] * src[i];
-      }
-    }
+    row_sumsq(buf, mb, d, (int) ((int64_t) mb * me / team),
+              (int) ((int64_t) mb * (me + 1) / team), qq + i0);
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
@@ -567,7 +532,8 @@ static void product_part(void *ptr, int me, int team) {
   double one = 1.0, zero = 0.0;
   for (int b = me; b < a->nblk; b += team) {
     int i0 = b * B, mb = n - i0 < B ? n - i0 : B;
-    centre_block(a->X, n, d, NULL, i0, mb, a->c, buf, a->qq + i0);
+    prd_centre_cols(a->X, n, NULL, i0, mb, a->c, 0, d, buf);
+    row_sumsq(buf, mb, d, 0, mb, a->qq + i0);
     if (d > 0 && p > 0)
       F77_CALL(dgemm)(nn, nn, &mb, &p, &d, &one, buf, &mb, a->v, &d, &zero,
                       a->pp + i0, &n FCONE FCONE);

@@ -296,8 +296,9 @@ SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V);
 SEXP ffi_cov_norms(SEXP Mx, SEXP Mx2, SEXP nx, SEXP mx, SEXP My, SEXP My2,
                    SEXP ny, SEXP my);
 void prd_check_rows(const int *r, int m, int n, const char *fn);
+void prd_centre_cols(const double *X, int n, const int *r, int i0, int mb,
+                     const double *c, int l0, int l1, double *dst);
 void prd_check_centre_rows(SEXP x, SEXP centre, SEXP rows, const char *fn);
-SEXP ffi_fold_apply(SEXP Et, SEXP fold, SEXP D);
 SEXP ffi_fold_sigma(SEXP Mt, SEXP Et, SEXP fold, SEXP D);
 SEXP ffi_chol_solve(SEXP R, SEXP V);
 SEXP ffi_row_keys(SEXP x);

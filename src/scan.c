@@ -259,6 +259,24 @@ SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb) {
   return out;
 }
 
+/* Columns l0..l1 - 1 of the rows r[i0 .. i0 + mb - 1] (1-based rows of
+ * the n x d matrix X; r NULL: rows i0..) centred on c into dst, mb x d
+ * column-major (column l at dst + l mb): the one centring of rows by
+ * index (ffi_centre(), ffi_standardize(), the blocks of src/moments.c).
+ * One thread. */
+void prd_centre_cols(const double *X, int n, const int *r, int i0, int mb,
+                     const double *c, int l0, int l1, double *dst) {
+  for (int l = l0; l < l1; l++) {
+    const double *col = X + (size_t) l * n;
+    double *o = dst + (size_t) l * mb;
+    double cl = c[l];
+    if (r)
+      for (int i = 0; i < mb; i++) o[i] = col[r[i0 + i] - 1] - cl;
+    else
+      for (int i = 0; i < mb; i++) o[i] = col[i0 + i] - cl;
+  }
+}
+
 /* .Call(ffi_centre, x, centre, rows): the m x d matrix x[rows, ] - centre
  * (centre[l] taken from column l; rows 1-based, NULL for every row), the
  * same doubles as R's x[rows, ] - rep(centre, each = m) without the copy
@@ -291,13 +309,8 @@ static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
   for (int l = 0; l < d; l++) {
-    const double *col = X + (size_t) l * n;
     double *dst = o + (size_t) l * m;
-    double cl = c[l];
-    if (r)
-      for (int i = 0; i < m; i++) dst[i] = col[r[i] - 1] - cl;
-    else
-      for (int i = 0; i < m; i++) dst[i] = col[i] - cl;
+    prd_centre_cols(X, n, r, 0, m, c, l, l + 1, o);
     if (mu && mu[l] != 0) {
       /* a column on a grid (R/validate.R, scale_grid()): every step exact */
       double ml = mu[l], ol = of[l];

@@ -533,7 +533,9 @@ test_that("the conjugate gradients' kernels: transposed centred rows, each fold'
   }, numeric(70))
   for (th in 1:2) {
     old <- prd_threads(th)
-    expect_equal(.Call(ffi_fold_apply, Ct, fold, D), ref, tolerance = 1e-13)
+    # (with M = 0: less each fold's own part alone)
+    expect_equal(-.Call(ffi_fold_sigma, 0 * diag(70), Ct, fold, D), ref,
+                 tolerance = 1e-13)
     prd_threads(old)
   }
   # a step for one set: M D less each fold's own part, and the
@@ -554,9 +556,10 @@ test_that("the conjugate gradients' kernels: transposed centred rows, each fold'
   }
   expect_error(.Call(ffi_fold_sigma, M[-1, ], Ct, fold, D), "d x d")
   # a fold without rows gives 0
-  expect_identical(.Call(ffi_fold_apply, Ct, rep(1L, 130), D)[, 2:4],
-                   matrix(0, 70, 3))
-  expect_error(.Call(ffi_fold_apply, Ct, c(fold[-1], 5L), D), "out of range")
+  expect_identical(.Call(ffi_fold_sigma, 0 * diag(70), Ct, rep(1L, 130),
+                         D)[, 2:4], matrix(0, 70, 3))
+  expect_error(.Call(ffi_fold_sigma, 0 * diag(70), Ct, c(fold[-1], 5L), D),
+               "out of range")
   expect_error(.Call(ffi_centre_t, x, g, c(rows, 301L)), "out of range")
 })
 
