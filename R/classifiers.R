@@ -13,7 +13,7 @@
 # Woodbury identity (d > n), so memory and time stay O(min(n, d)^2) and
 # O(n d min(n, d)).
 
-fitted_methods <- c("linear", "quadratic", "stacked")
+fitted_methods <- c("linear", "quadratic", "stacked", "marginal")
 neighbour_methods <- c("knn", "kde", "ipr", "coverage")
 
 #' Centred fit rows of both sets and the second moments the shrinkage
@@ -495,6 +495,113 @@ logistic_ridge <- function(B, y, weights, ridge = 1e-4, iter = 50L) {
   beta
 }
 
+# ---- marginal: per-coordinate histograms (naive Bayes) -----------------------
+
+#' Most bins per coordinate of the `marginal` family, and the fit rows a
+#' bin holds on average below that (marginal_bin_count())
+#' @noRd
+marginal_bins <- 128L
+marginal_per_bin <- 25
+
+#' The count added to every bin of a histogram (Jeffreys: 1/2)
+#' @noRd
+marginal_smooth <- 0.5
+
+#' Rows of each set read for the bins' edges (evenly spaced positions)
+#' @noRd
+marginal_edge_rows <- 2048L
+
+#' The bins of the `marginal` family's histograms with `n_fit` fit rows in
+#' the smaller set: n_fit / marginal_per_bin, at least 2, at most
+#' marginal_bins.
+#' @noRd
+marginal_bin_count <- function(n_fit) {
+  as.integer(max(2, min(marginal_bins, floor(n_fit / marginal_per_bin))))
+}
+
+#' The edges of the `marginal` family's bins: per column, the order
+#' statistics at ranks ceiling(N j / B), j = 1..B-1, of both sets' rows
+#' pooled without their labels (N of them: at most marginal_edge_rows of
+#' each set, at evenly spaced positions of `rx` and `ry`), so that each
+#' bin holds about 1/B of the pooled rows.
+#' @return a (B - 1) x d matrix, each column sorted.
+#' @noRd
+marginal_breaks <- function(real, generated, rx, ry, bins) {
+  pick <- function(r) {
+    if (length(r) <= marginal_edge_rows) return(r)
+    r[unique(round(seq(1, length(r), length.out = marginal_edge_rows)))]
+  }
+  rx <- pick(sort(rx))
+  ry <- pick(sort(ry))
+  N <- length(rx) + length(ry)
+  ranks <- ceiling(N * seq_len(bins - 1L) / bins)
+  d <- ncol(real)
+  out <- matrix(0, bins - 1L, d)
+  # in blocks of columns: the pooled rows' copy stays small
+  for (j0 in seq(1L, d, by = 256L)) {
+    j <- j0:min(d, j0 + 255L)
+    Z <- rbind(real[rx, j, drop = FALSE], generated[ry, j, drop = FALSE])
+    out[, j] <- vapply(seq_along(j), function(l) {
+      sort.int(Z[, l], method = "quick")[ranks]
+    }, numeric(bins - 1L))
+  }
+  out
+}
+
+#' Scores of the `marginal` family (SPEC.md section 7): a naive Bayes
+#' classifier, s(z) = sum over the coordinates l of
+#' log q_l(z_l) - log p_l(z_l), each marginal density a histogram on
+#' marginal_breaks()'s bins with marginal_smooth added to every count.
+#' `cells` = list(real cells, generated cells): each set's rows cut into a
+#' first cell (rows that are only fitted on; may be empty) and the scored
+#' cells; the rows of scored cell v are scored by the histograms of every
+#' other cell (cross-fitting; with one scored cell, the single fit on the
+#' first). One pass over the rows counts every cell; each fold's counts
+#' are the totals less its own.
+#' @return list(real, gen): the scores of each set's scored cells' rows, in
+#'   the order of the cells; settings list(bins).
+#' @noRd
+marginal_scores <- function(real, generated, cells) {
+  sets <- list(real, generated)
+  K <- length(cells[[1]]) - 1L
+  total <- lapply(cells, function(cj) unlist(cj, use.names = FALSE))
+  n_fit <- min(vapply(1:2, function(j) {
+    length(total[[j]]) - max(lengths(cells[[j]][-1L]))
+  }, numeric(1)))
+  B <- marginal_bin_count(n_fit)
+  E <- marginal_breaks(real, generated, total[[1]], total[[2]], B)
+  counts <- lapply(1:2, function(j) {
+    cj <- cells[[j]]
+    .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),
+          rep.int(seq_along(cj), lengths(cj)), length(cj))
+  })
+  d <- ncol(real)
+  # each scored cell's log-ratio table: the histograms of the other cells
+  tab <- array(0, c(B, d, K))
+  a <- marginal_smooth
+  sums <- lapply(counts, rowSums, dims = 2L)
+  for (v in seq_len(K)) {
+    h <- lapply(1:2, function(j) {
+      cnt <- sums[[j]] - counts[[j]][, , v + 1L]
+      n <- length(total[[j]]) - length(cells[[j]][[v + 1L]])
+      list(l = log(cnt + a) - log(n + a * B), v = 1 / (cnt + a))
+    })
+    t <- h[[2]]$l - h[[1]]$l
+    # each entry shrunk toward 0 by its noise (a bin's log count has
+    # variance about 1 / count): t (1 - var / t^2), or 0 when negative
+    w <- 1 - (h[[1]]$v + h[[2]]$v) / t^2
+    t <- ifelse(t == 0 | w < 0, 0, t * w)
+    tab[, , v] <- t
+  }
+  rm(counts, sums)
+  sc <- lapply(1:2, function(j) {
+    cj <- cells[[j]][-1L]
+    .Call(ffi_bin_scores, sets[[j]], E, as.integer(unlist(cj, use.names = FALSE)),
+          rep.int(seq_len(K), lengths(cj)), tab)
+  })
+  list(real = sc[[1]], gen = sc[[2]], settings = list(bins = B))
+}
+
 # ---- the combined curve ----------------------------------------------------
 
 #' The "tightest" curve (SPEC.md section 7) from several families' envelope
@@ -575,8 +682,8 @@ random_halves <- function(n) {
 
 #' The families "tightest" combines unless `families` is given.
 #' @noRd
-tightest_default <- c("linear", "quadratic", "stacked", "knn", "kde", "ipr",
-                      "coverage")
+tightest_default <- c("linear", "quadratic", "stacked", "marginal", "knn", "kde",
+                      "ipr", "coverage")
 
 #' Area of an envelope (a list as from curve_from_scores()).
 #' @noRd
@@ -666,6 +773,7 @@ family_reason <- function(method, d, hubness = NA_real_) {
   switch(method,
     linear = "A linear classifier does not see changes of dispersion or shape.",
     quadratic = "A Gaussian quadratic classifier misses structure that is not in the first two moments (modes, manifolds, heavy tails).",
+    marginal = "A per-coordinate classifier misses dependence between the coordinates (directions other than the axes), and its noise adds up over many coordinates.",
     tightest = "The combined curve picks among its families with noise; compare their curves.",
     if (d >= 64) {
       hub <- if (is.finite(hubness)) {

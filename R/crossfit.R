@@ -58,8 +58,15 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
     }
     out
   }
+  marginal <- "marginal" %in% families
   if (!is.null(s$eval) && is.null(folds)) {
-    res <- fit_one(families, s$fit[[1]], s$fit[[2]], s$eval[[1]], s$eval[[2]])
+    res <- fit_one(setdiff(families, "marginal"), s$fit[[1]], s$fit[[2]],
+                   s$eval[[1]], s$eval[[2]])
+    if (marginal) {
+      res$marginal <- marginal_scores(real, generated,
+                                      list(list(s$fit[[1]], s$eval[[1]]),
+                                           list(s$fit[[2]], s$eval[[2]])))
+    }
     scores <- lapply(res, function(r) list(real = r$real, gen = r$gen))
     details <- lapply(res, function(r) r$settings)
     return(list(scores = scores, details = details))
@@ -78,6 +85,11 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   cells <- lapply(1:2, function(j) {
     c(list(base[[j]]), lapply(fp[[j]], function(f) pool[[j]][f]))
   })
+  # the marginal family from every cell's histograms at once; the others
+  # below
+  marg <- if (marginal) marginal_scores(real, generated, cells)
+  all_families <- families
+  families <- setdiff(families, "marginal")
   d <- ncol(real)
   # the families the fold moments serve: every fit in the primal form
   # (d <= the fit rows of both sets, also in stacked's inner halves)
@@ -131,9 +143,9 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
     rm(inner)
     per_fold <- setdiff(per_fold, "stacked")
   }
-  sr <- lapply(families, function(f) numeric(length(pool[[1]])))
-  sg <- lapply(families, function(f) numeric(length(pool[[2]])))
-  names(sr) <- names(sg) <- families
+  sr <- lapply(all_families, function(f) numeric(length(pool[[1]])))
+  sg <- lapply(all_families, function(f) numeric(length(pool[[2]])))
+  names(sr) <- names(sg) <- all_families
   details <- list()
   for (v in seq_len(K)) {
     ex <- cells[[1]][[v + 1L]]
@@ -183,13 +195,20 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
     }
     rm(tab)
   }
-  scores <- lapply(families, function(f) list(real = sr[[f]], gen = sg[[f]]))
-  names(scores) <- families
   details <- lapply(details[families], function(dd) {
     # the folds' settings averaged
     do.call(mapply, c(list(function(...) Reduce(`+`, list(...)) / K), dd,
                       list(SIMPLIFY = FALSE)))
   })
+  if (marginal) {
+    # its scores come fold after fold
+    sr$marginal[unlist(fp[[1]])] <- marg$real
+    sg$marginal[unlist(fp[[2]])] <- marg$gen
+    details$marginal <- marg$settings
+  }
+  scores <- lapply(all_families, function(f) list(real = sr[[f]], gen = sg[[f]]))
+  names(scores) <- all_families
+  details <- details[all_families]
   list(scores = scores, details = details)
 }
 

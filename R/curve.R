@@ -626,7 +626,7 @@ prd_curve <- function(real, generated, method = "tightest",
 }
 
 curve_methods <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
-                   "stacked", "tightest")
+                   "stacked", "marginal", "tightest")
 
 #' One split per model, sharing the real set's partition (paired models)
 #' and one partition per distinct generated size (identical generated sets

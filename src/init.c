@@ -25,6 +25,8 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_col_grid", (DL_FUNC) &ffi_col_grid, 2},
   {"ffi_col_means", (DL_FUNC) &ffi_col_means, 2},
   {"ffi_col_ss", (DL_FUNC) &ffi_col_ss, 3},
+  {"ffi_bin_counts", (DL_FUNC) &ffi_bin_counts, 5},
+  {"ffi_bin_scores", (DL_FUNC) &ffi_bin_scores, 5},
   {"ffi_row_dot", (DL_FUNC) &ffi_row_dot, 2},
   {"ffi_fold_cov", (DL_FUNC) &ffi_fold_cov, 4},
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},

@@ -1,0 +1,109 @@
+/* The per-coordinate histograms of the `marginal` family (SPEC.md
+ * section 7): each value's bin among its column's edges, the counts of
+ * the bins by cell of rows, and each row's sum over the columns of a
+ * table's entry at its bins. The columns (counts) or blocks of rows
+ * (sums) are shared among the package's threads; the sums run over the
+ * columns in order, so they do not depend on the thread count. */
+#include "prdcurve.h"
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The bin of v among the nb sorted edges e: the number of edges <= v
+ * (0..nb), as findInterval(v, e) */
+static inline int bin_of(const double *e, int nb, double v) {
+  int lo = 0, hi = nb;
+  while (lo < hi) {
+    int mid = (lo + hi) >> 1;
+    if (e[mid] <= v) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+static void check_bins(SEXP x, SEXP breaks, SEXP rows, SEXP cell,
+                       const char *fn) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(breaks) ||
+      !Rf_isMatrix(breaks) || !Rf_isInteger(rows) || !Rf_isInteger(cell))
+    Rf_error("%s: bad argument types", fn);
+  if (Rf_ncols(breaks) != Rf_ncols(x))
+    Rf_error("%s: breaks need one column per column of x", fn);
+  if (Rf_length(cell) != Rf_length(rows))
+    Rf_error("%s: cell needs one entry per row", fn);
+  prd_check_rows(INTEGER_RO(rows), Rf_length(rows), Rf_nrows(x), fn);
+}
+
+/* .Call(ffi_bin_counts, x, breaks, rows, cell, ncell): an integer array
+ * B x d x ncell (B = nrow(breaks) + 1) of the counts of rows[i] of x in
+ * each bin of each column, by cell[i] (1..ncell) */
+SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell) {
+  check_bins(x, breaks, rows, cell, "ffi_bin_counts");
+  int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
+  int nb = Rf_nrows(breaks), B = nb + 1, nc = Rf_asInteger(ncell);
+  const int *r = INTEGER_RO(rows), *cl = INTEGER_RO(cell);
+  if (nc < 1) Rf_error("ffi_bin_counts: ncell must be positive");
+  for (int i = 0; i < m; i++) {
+    if (cl[i] < 1 || cl[i] > nc) Rf_error("ffi_bin_counts: cell out of range");
+  }
+  SEXP out = PROTECT(Rf_alloc3DArray(INTSXP, B, d, nc));
+  int *o = INTEGER(out);
+  memset(o, 0, sizeof(int) * (size_t) B * d * nc);
+  const double *X = REAL_RO(x), *E = REAL_RO(breaks);
+  size_t stride = (size_t) B * d;
+  int use = prd_threads_over((int64_t) m * d, d);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int l = 0; l < d; l++) {
+    const double *col = X + (size_t) l * n, *e = E + (size_t) l * nb;
+    int *ol = o + (size_t) l * B;
+    for (int i = 0; i < m; i++) {
+      ol[(size_t) (cl[i] - 1) * stride + bin_of(e, nb, col[r[i] - 1])]++;
+    }
+  }
+  (void) use;
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_bin_scores, x, breaks, rows, cell, table): for each rows[i],
+ * the sum over the columns l (in order) of table[b, l, cell[i]], b its
+ * value's bin in column l; table B x d x ncell */
+SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table) {
+  check_bins(x, breaks, rows, cell, "ffi_bin_scores");
+  int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
+  int nb = Rf_nrows(breaks), B = nb + 1;
+  if (!Rf_isReal(table)) Rf_error("ffi_bin_scores: bad argument types");
+  R_xlen_t nt = XLENGTH(table);
+  if (nt % ((R_xlen_t) B * d))
+    Rf_error("ffi_bin_scores: table needs B x d entries per cell");
+  int nc = (int) (nt / ((R_xlen_t) B * d));
+  const int *r = INTEGER_RO(rows), *cl = INTEGER_RO(cell);
+  for (int i = 0; i < m; i++) {
+    if (cl[i] < 1 || cl[i] > nc) Rf_error("ffi_bin_scores: cell out of range");
+  }
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
+  double *o = REAL(out);
+  const double *X = REAL_RO(x), *E = REAL_RO(breaks), *T = REAL_RO(table);
+  size_t stride = (size_t) B * d;
+  const int block = 256;
+  int nblock = (m + block - 1) / block;
+  int use = prd_threads_over((int64_t) m * d, nblock);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(dynamic)
+#endif
+  for (int b = 0; b < nblock; b++) {
+    int i0 = b * block, i1 = i0 + block < m ? i0 + block : m;
+    for (int i = i0; i < i1; i++) o[i] = 0;
+    for (int l = 0; l < d; l++) {
+      const double *col = X + (size_t) l * n, *e = E + (size_t) l * nb;
+      const double *tl = T + (size_t) l * B;
+      for (int i = i0; i < i1; i++) {
+        o[i] += tl[(size_t) (cl[i] - 1) * stride + bin_of(e, nb, col[r[i] - 1])];
+      }
+    }
+  }
+  (void) use;
+  UNPROTECT(1);
+  return out;
+}
