@@ -534,18 +534,9 @@ marginal_breaks <- function(real, generated, rx, ry, bins) {
   rx <- pick(sort(rx))
   ry <- pick(sort(ry))
   N <- length(rx) + length(ry)
-  ranks <- ceiling(N * seq_len(bins - 1L) / bins)
-  d <- ncol(real)
-  out <- matrix(0, bins - 1L, d)
-  # in blocks of columns: the pooled rows' copy stays small
-  for (j0 in seq(1L, d, by = 256L)) {
-    j <- j0:min(d, j0 + 255L)
-    Z <- rbind(real[rx, j, drop = FALSE], generated[ry, j, drop = FALSE])
-    out[, j] <- vapply(seq_along(j), function(l) {
-      sort.int(Z[, l], method = "quick")[ranks]
-    }, numeric(bins - 1L))
-  }
-  out
+  ranks <- as.integer(ceiling(N * seq_len(bins - 1L) / bins))
+  .Call(ffi_col_ranks, real, generated, as.integer(rx), as.integer(ry),
+        ranks)
 }
 
 #' Scores of the `marginal` family (SPEC.md section 7): a naive Bayes

@@ -58,6 +58,8 @@ cases <- list(
   "quadratic, folds = 1" = list(method = "quadratic", folds = 1),
   stacked = list(method = "stacked"),
   "stacked, folds = 1" = list(method = "stacked", folds = 1),
+  marginal = list(method = "marginal"),
+  "marginal, folds = 1" = list(method = "marginal", folds = 1),
   "tightest (linear, quadratic)" =
     list(method = "tightest", families = c("linear", "quadratic")),
   "tightest (linear, quadratic, knn)" =

@@ -80,7 +80,8 @@ if (!interactive() && sys.nframe() == 0L && cores > 1L &&
 }
 available <- prdcurve:::curve_methods
 families <- strsplit(opt("families", paste(c(
-  intersect(c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "stacked"),
+  intersect(c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "stacked",
+              "marginal"),
             available),
   intersect("tightest", available)), collapse = ",")), ",")[[1]]
 dims <- nums(opt("dims", if (fast) "256" else "16,64,256,1024,2048"))
@@ -359,7 +360,7 @@ run_tasks <- function(tasks, fun, label) {
 
 method_order <- function(m) {
   base <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "stacked",
-            "tightest")
+            "marginal", "tightest")
   order(match(m, base, nomatch = 99), m)
 }
 
@@ -547,7 +548,7 @@ pooled_coverage <- function(cov) {
 
 md_pooled <- function(pc) {
   rank <- match(pc$method, c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
-                             "stacked", "tightest"), nomatch = 99)
+                             "stacked", "marginal", "tightest"), nomatch = 99)
   pc <- pc[order(pc$statistic != "auc", pc$statistic, rank, pc$method), ]
   c("| family | statistic | cells | pooled own-mean coverage | cells outside 85-95% | lowest cell | dispersion chi^2 (p) |",
     "|---|---|---:|---:|---:|---|---:|",

@@ -6,19 +6,30 @@
  * columns in order, so they do not depend on the thread count. */
 #include "prdcurve.h"
 #include <string.h>
+#include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 /* The bin of v among the nb sorted edges e: the number of edges <= v
- * (0..nb), as findInterval(v, e) */
+ * (0..nb), as findInterval(v, e). Branch-free: the halving step is a
+ * conditional move, so the search does not stall on mispredicted
+ * branches (the values fall in every bin alike). */
 static inline int bin_of(const double *e, int nb, double v) {
-  int lo = 0, hi = nb;
-  while (lo < hi) {
-    int mid = (lo + hi) >> 1;
-    if (e[mid] <= v) lo = mid + 1; else hi = mid;
+  if (nb == 0) return 0;
+  const double *b = e;
+  int n = nb;
+  while (n > 1) {
+    int half = n >> 1;
+    b = (b[half] <= v) ? b + half : b;
+    n -= half;
   }
-  return lo;
+  return (int) (b - e) + (*b <= v);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
 }
 
 static void check_bins(SEXP x, SEXP breaks, SEXP rows, SEXP cell,
@@ -104,6 +115,53 @@ SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table) {
     }
   }
   (void) use;
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_col_ranks, x, y, rx, ry, ranks): for each column, the order
+ * statistics at `ranks` (1-based, sorted) of the rows rx of x and ry of y
+ * pooled: a length(ranks) x d matrix; the columns shared among the
+ * threads, each sorted in a buffer of its own */
+SEXP ffi_col_ranks(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP ranks) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(y) || !Rf_isMatrix(y) ||
+      !Rf_isInteger(rx) || !Rf_isInteger(ry) || !Rf_isInteger(ranks))
+    Rf_error("ffi_col_ranks: bad argument types");
+  int nx = Rf_nrows(x), ny = Rf_nrows(y), d = Rf_ncols(x);
+  if (Rf_ncols(y) != d) Rf_error("ffi_col_ranks: x and y need the same columns");
+  int mx = Rf_length(rx), my = Rf_length(ry), nr = Rf_length(ranks);
+  const int *ix = INTEGER_RO(rx), *iy = INTEGER_RO(ry), *rk = INTEGER_RO(ranks);
+  prd_check_rows(ix, mx, nx, "ffi_col_ranks");
+  prd_check_rows(iy, my, ny, "ffi_col_ranks");
+  int N = mx + my;
+  for (int j = 0; j < nr; j++) {
+    if (rk[j] < 1 || rk[j] > N) Rf_error("ffi_col_ranks: rank out of range");
+  }
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, nr, d));
+  double *o = REAL(out);
+  const double *X = REAL_RO(x), *Y = REAL_RO(y);
+  int use = prd_threads_over((int64_t) N * d * 12, d);
+  double *buf = (double *) R_alloc((size_t) N * use, sizeof(double));
+#ifdef _OPENMP
+#pragma omp parallel num_threads(use)
+#endif
+  {
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    double *w = buf + (size_t) N * t;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (int l = 0; l < d; l++) {
+      const double *cx = X + (size_t) l * nx, *cy = Y + (size_t) l * ny;
+      for (int i = 0; i < mx; i++) w[i] = cx[ix[i] - 1];
+      for (int i = 0; i < my; i++) w[mx + i] = cy[iy[i] - 1];
+      qsort(w, (size_t) N, sizeof(double), cmp_double);
+      for (int j = 0; j < nr; j++) o[(size_t) l * nr + j] = w[rk[j] - 1];
+    }
+  }
   UNPROTECT(1);
   return out;
 }

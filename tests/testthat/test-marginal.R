@@ -1,0 +1,186 @@
+# The marginal family (SPEC.md section 7): a naive Bayes classifier on
+# per-coordinate histograms, against its definition written out in R
+# (sort(), findInterval(), tabulate()), its kernels against R, and its
+# curves against closed-form truths of product distributions.
+
+# The scores of rows Z under the histograms of the fit rows fx of X and fy
+# of Y: edges at the ranks ceiling(N j / B) of the rows `all_x` of X and
+# `all_y` of Y pooled (N of them), each count + 1/2, each log-ratio t
+# shrunk to t (1 - v / t^2) (0 when negative), v = 1 / (cx + 1/2) +
+# 1 / (cy + 1/2); summed over the coordinates.
+brute_marginal <- function(X, Y, all_x, all_y, fx, fy, Z, B) {
+  pooled <- rbind(X[all_x, , drop = FALSE], Y[all_y, , drop = FALSE])
+  ranks <- ceiling(nrow(pooled) * seq_len(B - 1) / B)
+  score <- numeric(nrow(Z))
+  for (l in seq_len(ncol(X))) {
+    e <- sort(pooled[, l])[ranks]
+    bin <- function(v) findInterval(v, e) + 1L # edges <= v, plus 1
+    cx <- tabulate(bin(X[fx, l]), B)
+    cy <- tabulate(bin(Y[fy, l]), B)
+    t <- log((cy + 0.5) / (length(fy) + 0.5 * B)) -
+      log((cx + 0.5) / (length(fx) + 0.5 * B))
+    w <- 1 - (1 / (cx + 0.5) + 1 / (cy + 0.5)) / t^2
+    t <- ifelse(t == 0 | w < 0, 0, t * w)
+    score <- score + t[bin(Z[, l])]
+  }
+  score
+}
+
+# the threshold rules' envelope of scores (as test-classifiers.R's)
+marginal_curve <- function(sr, sg, lambda) {
+  rules <- list(c(1, 0), c(0, 1))
+  for (t in sort(unique(c(sr, sg)))) {
+    rules <- c(rules, list(c(mean(sr > t), mean(sg <= t)),
+                           c(mean(sr >= t), mean(sg < t))))
+  }
+  err <- do.call(rbind, rules)
+  alpha <- vapply(lambda, function(l) min(l * err[, 1] + err[, 2]), 0)
+  list(precision = pmin(c(0, alpha, min(err[err[, 1] == 0, 2])), 1),
+       recall = pmin(c(min(err[err[, 2] == 0, 1]), alpha / lambda, 0), 1))
+}
+
+uniform_shift <- function(n, d, seed) {
+  set.seed(seed)
+  s <- 1 - 0.2^(1 / d) # overlap 0.2 of each cube
+  list(x = matrix(runif(n * d), n), y = matrix(runif(n * d, s, s + 1), n))
+}
+
+test_that("marginal equals its definition: one fit, and cross-fitted folds", {
+  set.seed(3)
+  n <- 300
+  d <- 4
+  x <- matrix(rnorm(n * d), n)
+  y <- matrix(rexp(n * d), n) # skewed margins
+  y[, 2] <- round(y[, 2], 1) # ties at the edges
+  lambda <- prdcurve:::lambda_grid(21)
+  ev <- list(real = 201:300, generated = 201:300)
+  # one fit on the fit rows 1..200: 200 / 25 = 8 bins, edges from every row
+  cv <- prd_curve(x, y, method = "marginal", split = ev, folds = 1,
+                  angles = 21)
+  sc <- brute_marginal(x, y, 1:n, 1:n, 1:200, 1:200,
+                       rbind(x[201:300, ], y[201:300, ]), B = 8)
+  ref <- marginal_curve(sc[1:100], sc[101:200], lambda)
+  expect_equal(cv$precision, ref$precision, tolerance = 1e-12)
+  expect_equal(cv$recall, ref$recall, tolerance = 1e-12)
+  expect_identical(prd_curve_info(cv)$details[[1]]$bins, 8L)
+  # three folds of the evaluation rows: each scored by the fit rows and
+  # the other folds (266 fit rows: 10 bins)
+  set.seed(12)
+  cv3 <- prd_curve(x, y, method = "marginal", split = ev, folds = 3,
+                   angles = 21)
+  set.seed(12)
+  fold_of <- function(p) list(sort(p[1:33]), sort(p[34:66]), sort(p[67:100]))
+  fx <- fold_of(sample.int(100))
+  fy <- fold_of(sample.int(100))
+  sr <- sg <- numeric(100)
+  for (v in 1:3) {
+    ex <- 200 + fx[[v]]
+    ey <- 200 + fy[[v]]
+    s <- brute_marginal(x, y, 1:n, 1:n, setdiff(1:n, ex), setdiff(1:n, ey),
+                        rbind(x[ex, ], y[ey, ]), B = 10)
+    sr[fx[[v]]] <- s[seq_along(ex)]
+    sg[fy[[v]]] <- s[-seq_along(ex)]
+  }
+  ref <- marginal_curve(sr, sg, lambda)
+  expect_equal(cv3$precision, ref$precision, tolerance = 1e-12)
+  expect_equal(cv3$recall, ref$recall, tolerance = 1e-12)
+  expect_identical(prd_curve_info(cv3)$details[[1]]$bins, 10L)
+  # the bins: 25 fit rows each on average, at least 2, at most 128
+  expect_identical(prdcurve:::marginal_bin_count(c(10)), 2L)
+  expect_identical(prdcurve:::marginal_bin_count(999), 39L)
+  expect_identical(prdcurve:::marginal_bin_count(1e6), 128L)
+})
+
+test_that("marginal's edges read at most 2,048 evenly spaced rows of each set", {
+  set.seed(5)
+  x <- matrix(rnorm(5000 * 2), 5000)
+  y <- matrix(rnorm(3000 * 2), 3000)
+  E <- prdcurve:::marginal_breaks(x, y, 1:5000, 1:3000, 4L)
+  px <- unique(round(seq(1, 5000, length.out = 2048)))
+  py <- unique(round(seq(1, 3000, length.out = 2048)))
+  pooled <- rbind(x[px, ], y[py, ])
+  N <- nrow(pooled)
+  expect_identical(N, 4096L)
+  for (l in 1:2) {
+    expect_identical(E[, l], sort(pooled[, l])[ceiling(N * 1:3 / 4)])
+  }
+})
+
+test_that("marginal's kernels count and sum as R does, on any thread count", {
+  set.seed(7)
+  n <- 700
+  d <- 5
+  x <- matrix(rnorm(n * d), n)
+  x[, 3] <- round(x[, 3]) # values on the edges
+  E <- apply(x, 2, function(v) sort(v)[c(100, 300, 300, 500)]) # a repeated edge
+  rows <- sample.int(n, 600)
+  cell <- sample(rep(1:3, 200))
+  tab <- array(rnorm(5 * d * 3), c(5, d, 3))
+  bins <- vapply(1:d, function(l) findInterval(x[rows, l], E[, l]) + 1L,
+                 integer(600))
+  want_counts <- array(0L, c(5, d, 3))
+  for (cc in 1:3) {
+    for (l in 1:d) want_counts[, l, cc] <- tabulate(bins[cell == cc, l], 5)
+  }
+  want_scores <- numeric(600)
+  for (l in 1:d) want_scores <- want_scores + tab[cbind(bins[, l], l, cell)]
+  for (th in 1:2) {
+    old <- prd_threads(th)
+    cnt <- .Call(ffi_bin_counts, x, E, rows, cell, 3L)
+    sco <- .Call(ffi_bin_scores, x, E, rows, cell, tab)
+    prd_threads(old)
+    expect_identical(cnt, want_counts)
+    # summed over the columns in order: R's doubles, on 1 or 2 threads
+    expect_identical(sco, want_scores)
+  }
+  expect_error(.Call(ffi_bin_counts, x, E, rows, replace(cell, 1, 4L), 3L),
+               "cell out of range")
+  expect_error(.Call(ffi_bin_scores, x, E, c(rows[-1], 701L), cell, tab),
+               "out of range")
+  expect_error(.Call(ffi_bin_scores, x, E[, 1:2], rows, cell, tab),
+               "one column per column")
+})
+
+test_that("marginal is invariant to increasing maps of each coordinate", {
+  s <- uniform_shift(400, 3, seed = 9)
+  f <- function(m) cbind(exp(3 * m[, 1]), 5 * m[, 2] - 2, m[, 3]^3)
+  set.seed(1)
+  a <- prd_curve(s$x, s$y, method = "marginal", angles = 31)
+  set.seed(1)
+  b <- prd_curve(f(s$x), f(s$y), method = "marginal", angles = 31)
+  expect_identical(a$precision, b$precision)
+  expect_identical(a$recall, b$recall)
+})
+
+test_that("marginal is near the truth of product distributions where the others are not", {
+  skip_on_cran()
+  # uniform cubes overlapping in 0.2 of their volume, d = 8: the true
+  # curve is alpha = 0.2 min(lambda, 1), AUC 0.2^2 = 0.04
+  s <- uniform_shift(2000, 8, seed = 11)
+  set.seed(2)
+  cv <- suppressWarnings(prd_curve(s$x, s$y, method = c("marginal",
+                                                        "quadratic",
+                                                        "tightest")))
+  sm <- summary(cv)
+  auc <- function(m) sm$auc[sm$method == m]
+  expect_lt(abs(auc("marginal") - 0.04), 0.03)
+  expect_lt(abs(auc("tightest") - 0.04), 0.03)
+  # the quadratic discriminant sees two boxes as two Gaussians: 0.3
+  expect_gt(auc("quadratic"), 0.2)
+  expect_identical(prd_curve_info(cv)$details[[3]]$families,
+                   prdcurve:::tightest_default)
+  expect_true("marginal" %in% prdcurve:::tightest_default)
+  # a mean shift along an axis is a product distribution too: N(0, I) vs
+  # N(2 e1, I), d = 16
+  set.seed(4)
+  x <- matrix(rnorm(2000 * 16), 2000)
+  y <- matrix(rnorm(2000 * 16), 2000)
+  y[, 1] <- y[, 1] + 2
+  truth <- summary(prd_truth_gaussian(rep(0, 16), c(2, rep(0, 15))))$auc
+  m <- summary(prd_curve(x, y, method = "marginal"))$auc
+  expect_lt(abs(m - truth), 0.03)
+  # P = Q: no structure to find, AUC near 1
+  same <- summary(prd_curve(x, matrix(rnorm(2000 * 16), 2000),
+                            method = "marginal"))$auc
+  expect_gt(same, 0.95)
+})
