@@ -523,7 +523,9 @@ marginal_bin_count <- function(n_fit) {
 #' statistics at ranks ceiling(N j / B), j = 1..B-1, of both sets' rows
 #' pooled without their labels (N of them: at most marginal_edge_rows of
 #' each set, at evenly spaced positions of `rx` and `ry`), so that each
-#' bin holds about 1/B of the pooled rows.
+#' bin holds about 1/B of the pooled rows; a column with at most B
+#' distinct values there gets a bin per value (each value but the
+#' smallest an edge, the rest Inf).
 #' @return a (B - 1) x d matrix, each column sorted.
 #' @noRd
 marginal_breaks <- function(real, generated, rx, ry, bins) {
@@ -533,10 +535,8 @@ marginal_breaks <- function(real, generated, rx, ry, bins) {
   }
   rx <- pick(sort(rx))
   ry <- pick(sort(ry))
-  N <- length(rx) + length(ry)
-  ranks <- as.integer(ceiling(N * seq_len(bins - 1L) / bins))
-  .Call(ffi_col_ranks, real, generated, as.integer(rx), as.integer(ry),
-        ranks)
+  .Call(ffi_bin_edges, real, generated, as.integer(rx), as.integer(ry),
+        as.integer(bins))
 }
 
 #' Scores of the `marginal` family (SPEC.md section 7): a naive Bayes

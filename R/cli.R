@@ -769,7 +769,7 @@ cli_option_list <- function() {
        help = "kde bandwidth, one value or two (B_REAL,B_GEN); default: estimated"),
     mo("--folds", type = "character", metavar = "K",
        help = paste("cross-fit the fitted families (linear, quadratic, stacked,",
-                    "and in tightest) in K folds of the evaluation rows, each",
+                    "marginal, and in tightest) in K folds of the evaluation rows, each",
                     "fitted on the fit rows and the other folds (default 10,",
                     "fewer on small sets; 1: one fit on the fit rows)")),
     mo("--replicates", type = "character", metavar = "R",

@@ -35,7 +35,8 @@
 #' curve" below): `"linear"` (shrunk linear discriminant), `"quadratic"`
 #' (regularised quadratic discriminant), `"stacked"` (a logistic
 #' regression on splines of the linear score and the distances to the two
-#' means) and `"tightest"` (at each
+#' means), `"marginal"` (naive Bayes on per-coordinate histograms) and
+#' `"tightest"` (at each
 #' \eqn{\lambda} the lowest of several families' curves, chosen without
 #' bias).
 #'
@@ -169,6 +170,26 @@
 #'   the discriminant was fitted on. Its discriminant sees half the fit
 #'   rows, so in high dimension it is looser than `"linear"` on a mean
 #'   shift.
+#' * `"marginal"`: a naive Bayes classifier (Domingos and Pazzani 1997),
+#'   \eqn{s(z) = \sum_l t_l(z_l)}, each \eqn{t_l} the log-ratio of two
+#'   histograms of coordinate \eqn{l}, one per set, on B common bins:
+#'   their edges are quantiles of both sets' rows pooled without their
+#'   labels (at most 2,048 of each), B = \eqn{n_f / 25} between 2 and 128
+#'   (\eqn{n_f} the smaller set's fit rows; `details$bins`), or a bin
+#'   per value in a column with at most B distinct values, each count
+#'   plus 1/2, and each bin's log-ratio \eqn{t} shrunk to \eqn{t \max(0, 1
+#'   - v / t^2)}, \eqn{v} its variance (the non-negative garrote, Breiman
+#'   1995), so that bins without signal add no noise over many
+#'   coordinates. It is exact in form when both distributions are products
+#'   of their marginals: a shift along an axis, boxes of uniform points,
+#'   independent coordinates of any shape (uniform cubes overlapping in
+#'   20% of their volume, d = 8, 2,000 points per set: AUC 0.04 to 0.06
+#'   against a true 0.04, where `"quadratic"` reads 0.30), and invariant to
+#'   increasing maps of each coordinate; it is blind to dependence between
+#'   coordinates (a shift along a random direction, a rotated covariance)
+#'   and, in `"tightest"`, rarely chosen on Gaussian data. It costs two
+#'   passes over the rows (a bin search per value), about 0.4 of
+#'   `"knn"`'s time at 10,000 points per set and d = 2,048.
 #'
 #'   The fitted families' scores come from R's BLAS and LAPACK: with
 #'   another BLAS, or another count of its threads, they can differ in the
@@ -188,8 +209,8 @@
 #'   \eqn{\beta} nonincreasing; unchanged with one family). The choice never sees the rows it is
 #'   read on, so it is not biased low by the selection (with one family it
 #'   is that family's curve averaged over the two halves). The families are
-#'   `families` (default: `"linear"`, `"quadratic"`, `"stacked"` and the
-#'   four neighbour families at each `k`); which one was chosen at each
+#'   `families` (default: `"linear"`, `"quadratic"`, `"stacked"`,
+#'   `"marginal"` and the four neighbour families at each `k`); which one was chosen at each
 #'   \eqn{\lambda} is in `prd_curve_info(x)$details` (`chosen`, with each
 #'   family's AUC in `family_auc`, and the gap between its AUCs on the two
 #'   halves in `half_gap`: a family with a large gap is decided by a few
@@ -363,7 +384,8 @@
 #'   sample set, a named list of sample sets (one per model), or a data
 #'   frame grouped by a model column (`dplyr::group_by(df, model)`).
 #' @param method One or more of `"tightest"` (default), `"knn"`, `"kde"`,
-#'   `"ipr"`, `"coverage"`, `"linear"`, `"quadratic"`, `"stacked"`. The four neighbour
+#'   `"ipr"`, `"coverage"`, `"linear"`, `"quadratic"`, `"stacked"`,
+#'   `"marginal"`. The four neighbour
 #'   families (the default of earlier versions) remain exact to the
 #'   authors' code: ask for them by name,
 #'   `method = c("knn", "kde", "ipr", "coverage")`.
@@ -434,8 +456,8 @@
 #'   `max_precision` read 1.000 or 0.158 depending on the last bit of one
 #'   standard deviation.) Continuous columns are scaled as before.
 #' @param families For `"tightest"`: the families it combines (default
-#'   `"linear"`, `"quadratic"`, `"stacked"`, `"knn"`, `"kde"`, `"ipr"`,
-#'   `"coverage"`). Each costs its own time: at 10,000 rows per set and
+#'   `"linear"`, `"quadratic"`, `"stacked"`, `"marginal"`, `"knn"`,
+#'   `"kde"`, `"ipr"`, `"coverage"`). Each costs its own time: at 10,000 rows per set and
 #'   d = 2,048 on 2 cores the default took 9.8 s and 1.5 GiB at its peak
 #'   (6.7 s with `folds = 1`), `"knn"` alone 2.4 s, `"linear"` 1.8 s (0.8
 #'   s with `folds = 1`), `"quadratic"` 5.8 s (2.2 s) and `"stacked"` 2.4
@@ -447,8 +469,8 @@
 #'   10 folds, factors two covariances per fold (1.2 s), so it cannot come
 #'   down to the knn family's time.
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the
-#'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`, and in
-#'   `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
+#'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`,
+#'   `"marginal"`, and in `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
 #'   on the fit rows and the other folds' evaluation rows (see the section
 #'   "Fitted families and the combined curve"). `NULL` is K = 10, or fewer
 #'   where a fold would hold fewer than 2 evaluation rows per set (also in
@@ -483,8 +505,8 @@
 #'   different columns), `prdcurve_error_k_too_large` (`k` does not fit the
 #'   fit sets, or the half-samples with `replicates`),
 #'   `prdcurve_error_split` (`split` not in \[0, 1) or invalid rows;
-#'   fewer than 4 rows per set to cross-fit `"linear"`, `"quadratic"` or
-#'   `"stacked"` with `split = 0`, or fewer than 4 fit rows per set for
+#'   fewer than 4 rows per set to cross-fit a fitted family with
+#'   `split = 0`, or fewer than 4 fit rows per set for
 #'   `"stacked"`; fewer than 2 evaluation rows per set for
 #'   `"tightest"`, or than 2 per fold with a given `folds`; `folds = 1`
 #'   with `split = 0`),
@@ -509,6 +531,14 @@
 #'   Simon, L., Webster, R. and Rabin, J. (2019). Revisiting precision
 #'   recall definition for generative modeling. ICML, PMLR 97, 5799-5808
 #'   (the duality of PR curves and classification).
+#'
+#'   Domingos, P. and Pazzani, M. (1997). On the optimality of the simple
+#'   Bayesian classifier under zero-one loss. Machine Learning 29, 103-130.
+#'   \doi{10.1023/A:1007413511361}.
+#'
+#'   Breiman, L. (1995). Better subset regression using the nonnegative
+#'   garrote. Technometrics 37, 373-384.
+#'   \doi{10.1080/00401706.1995.10484371}.
 #'
 #'   Wolter, K. M. (2007). Introduction to Variance Estimation, 2nd ed.,
 #'   chapter 2 (the method of random groups). Springer.

@@ -27,7 +27,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_col_ss", (DL_FUNC) &ffi_col_ss, 3},
   {"ffi_bin_counts", (DL_FUNC) &ffi_bin_counts, 5},
   {"ffi_bin_scores", (DL_FUNC) &ffi_bin_scores, 5},
-  {"ffi_col_ranks", (DL_FUNC) &ffi_col_ranks, 5},
+  {"ffi_bin_edges", (DL_FUNC) &ffi_bin_edges, 5},
   {"ffi_row_dot", (DL_FUNC) &ffi_row_dot, 2},
   {"ffi_fold_cov", (DL_FUNC) &ffi_fold_cov, 4},
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},

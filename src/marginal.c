@@ -119,24 +119,26 @@ SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table) {
   return out;
 }
 
-/* .Call(ffi_col_ranks, x, y, rx, ry, ranks): for each column, the order
- * statistics at `ranks` (1-based, sorted) of the rows rx of x and ry of y
- * pooled: a length(ranks) x d matrix; the columns shared among the
- * threads, each sorted in a buffer of its own */
-SEXP ffi_col_ranks(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP ranks) {
+/* .Call(ffi_bin_edges, x, y, rx, ry, bins): the edges of the `marginal`
+ * family's bins, a (bins - 1) x d matrix: for each column, the rows rx of
+ * x and ry of y pooled (N values) and sorted; with at most `bins` distinct
+ * values, each value but the smallest is an edge (a bin per value; the
+ * rest +Inf, which no value reaches), else the order statistics at ranks
+ * ceiling(N j / bins), j = 1..bins - 1. The columns are shared among the
+ * threads, each sorted in a buffer of its own. */
+SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(y) || !Rf_isMatrix(y) ||
-      !Rf_isInteger(rx) || !Rf_isInteger(ry) || !Rf_isInteger(ranks))
-    Rf_error("ffi_col_ranks: bad argument types");
+      !Rf_isInteger(rx) || !Rf_isInteger(ry))
+    Rf_error("ffi_bin_edges: bad argument types");
   int nx = Rf_nrows(x), ny = Rf_nrows(y), d = Rf_ncols(x);
-  if (Rf_ncols(y) != d) Rf_error("ffi_col_ranks: x and y need the same columns");
-  int mx = Rf_length(rx), my = Rf_length(ry), nr = Rf_length(ranks);
-  const int *ix = INTEGER_RO(rx), *iy = INTEGER_RO(ry), *rk = INTEGER_RO(ranks);
-  prd_check_rows(ix, mx, nx, "ffi_col_ranks");
-  prd_check_rows(iy, my, ny, "ffi_col_ranks");
+  if (Rf_ncols(y) != d) Rf_error("ffi_bin_edges: x and y need the same columns");
+  int mx = Rf_length(rx), my = Rf_length(ry), B = Rf_asInteger(bins);
+  const int *ix = INTEGER_RO(rx), *iy = INTEGER_RO(ry);
+  prd_check_rows(ix, mx, nx, "ffi_bin_edges");
+  prd_check_rows(iy, my, ny, "ffi_bin_edges");
   int N = mx + my;
-  for (int j = 0; j < nr; j++) {
-    if (rk[j] < 1 || rk[j] > N) Rf_error("ffi_col_ranks: rank out of range");
-  }
+  if (B < 2 || N < 1) Rf_error("ffi_bin_edges: bins must be at least 2, rows at least 1");
+  int nr = B - 1;
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, nr, d));
   double *o = REAL(out);
   const double *X = REAL_RO(x), *Y = REAL_RO(y);
@@ -156,10 +158,25 @@ SEXP ffi_col_ranks(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP ranks) {
 #endif
     for (int l = 0; l < d; l++) {
       const double *cx = X + (size_t) l * nx, *cy = Y + (size_t) l * ny;
+      double *ol = o + (size_t) l * nr;
       for (int i = 0; i < mx; i++) w[i] = cx[ix[i] - 1];
       for (int i = 0; i < my; i++) w[mx + i] = cy[iy[i] - 1];
       qsort(w, (size_t) N, sizeof(double), cmp_double);
-      for (int j = 0; j < nr; j++) o[(size_t) l * nr + j] = w[rk[j] - 1];
+      int k = 1; /* distinct values, up to B + 1 */
+      for (int i = 1; i < N && k <= B; i++) k += w[i] != w[i - 1];
+      if (k <= B) {
+        int j = 0;
+        for (int i = 1; i < N; i++) {
+          if (w[i] != w[i - 1]) ol[j++] = w[i];
+        }
+        for (; j < nr; j++) ol[j] = R_PosInf;
+      } else {
+        for (int j = 0; j < nr; j++) {
+          /* ceiling(N (j + 1) / B), 1-based */
+          int64_t r = ((int64_t) N * (j + 1) + B - 1) / B;
+          ol[j] = w[r - 1];
+        }
+      }
     }
   }
   UNPROTECT(1);

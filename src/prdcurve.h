@@ -287,7 +287,7 @@ SEXP ffi_col_means(SEXP x, SEXP rows);
 SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows);
 SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell);
 SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table);
-SEXP ffi_col_ranks(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP ranks);
+SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m);
 SEXP ffi_frob3(SEXP A, SEXP B);

@@ -5,7 +5,8 @@
 
 # The scores of rows Z under the histograms of the fit rows fx of X and fy
 # of Y: edges at the ranks ceiling(N j / B) of the rows `all_x` of X and
-# `all_y` of Y pooled (N of them), each count + 1/2, each log-ratio t
+# `all_y` of Y pooled (N of them; a bin per value when a column has at
+# most B distinct values there), each count + 1/2, each log-ratio t
 # shrunk to t (1 - v / t^2) (0 when negative), v = 1 / (cx + 1/2) +
 # 1 / (cy + 1/2); summed over the coordinates.
 brute_marginal <- function(X, Y, all_x, all_y, fx, fy, Z, B) {
@@ -13,7 +14,12 @@ brute_marginal <- function(X, Y, all_x, all_y, fx, fy, Z, B) {
   ranks <- ceiling(nrow(pooled) * seq_len(B - 1) / B)
   score <- numeric(nrow(Z))
   for (l in seq_len(ncol(X))) {
-    e <- sort(pooled[, l])[ranks]
+    u <- sort(unique(pooled[, l]))
+    e <- if (length(u) <= B) {
+      c(u[-1], rep(Inf, B - length(u))) # a bin per value
+    } else {
+      sort(pooled[, l])[ranks]
+    }
     bin <- function(v) findInterval(v, e) + 1L # edges <= v, plus 1
     cx <- tabulate(bin(X[fx, l]), B)
     cy <- tabulate(bin(Y[fy, l]), B)
@@ -91,7 +97,7 @@ test_that("marginal equals its definition: one fit, and cross-fitted folds", {
   expect_identical(prdcurve:::marginal_bin_count(1e6), 128L)
 })
 
-test_that("marginal's edges read at most 2,048 evenly spaced rows of each set", {
+test_that("marginal's edges: at most 2,048 evenly spaced rows of each set, a bin per value of a discrete column", {
   set.seed(5)
   x <- matrix(rnorm(5000 * 2), 5000)
   y <- matrix(rnorm(3000 * 2), 3000)
@@ -104,6 +110,23 @@ test_that("marginal's edges read at most 2,048 evenly spaced rows of each set", 
   for (l in 1:2) {
     expect_identical(E[, l], sort(pooled[, l])[ceiling(N * 1:3 / 4)])
   }
+  # few distinct values: a bin per value (5 values, 8 bins: 4 edges and 3
+  # Inf); more values than bins: the order statistics again
+  xd <- cbind(sample(0:4, 300, TRUE), sample(0:20, 300, TRUE))
+  yd <- cbind(sample(c(0, 2, 4), 200, TRUE), sample(0:20, 200, TRUE))
+  storage.mode(xd) <- storage.mode(yd) <- "double"
+  E <- prdcurve:::marginal_breaks(xd, yd, 1:300, 1:200, 8L)
+  expect_identical(E[, 1], c(1, 2, 3, 4, Inf, Inf, Inf))
+  expect_identical(E[, 2], sort(c(xd[, 2], yd[, 2]))[ceiling(500 * 1:7 / 8)])
+  # a value only the generated set has is a bin of its own
+  s <- prdcurve:::marginal_scores(matrix(1, 300, 1),
+                                  cbind(rep(c(1, 2), 100)),
+                                  list(list(1:200, 201:300),
+                                       list(1:100, 101:200)))
+  expect_true(all(s$real == s$real[1]))
+  two <- seq(2, 100, by = 2) # the evaluation rows holding a 2
+  expect_true(all(s$gen[-two] == s$real[1]))
+  expect_gt(min(s$gen[two]), s$real[1] + 3)
 })
 
 test_that("marginal's kernels count and sum as R does, on any thread count", {
