@@ -178,7 +178,7 @@
 #'   (\eqn{n_f} the smaller set's fit rows; `details$bins`), or a bin
 #'   per value in a column with at most B distinct values, each count
 #'   plus 1/2, and each bin's log-ratio \eqn{t} shrunk to \eqn{t \max(0, 1
-#'   - v / t^2)}, \eqn{v} its variance (the non-negative garrote, Breiman
+#'   - v / t^2)}{t max(0, 1 - v / t^2)}, \eqn{v} its variance (the non-negative garrote, Breiman
 #'   1995), so that bins without signal add no noise over many
 #'   coordinates. It is exact in form when both distributions are products
 #'   of their marginals: a shift along an axis, boxes of uniform points,
