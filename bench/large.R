@@ -4,19 +4,22 @@
 # the peak resident memory of the process (VmHWM, which includes the two
 # input matrices) and the engine's product precision.
 #
-# A third argument "tightest" times the default curve (the seven
-# families of method = "tightest") instead.
+# A third argument "tightest" times the default curve (the eight
+# families of method = "tightest") instead; a fourth, K, with folds = K
+# (1: one fit on the fit rows).
 #
 # Usage (package root, prdcurve installed):
 #   Rscript bench/large.R 50000 2048
 #   Rscript bench/large.R 100000 512
 #   Rscript bench/large.R 10000 2048 tightest
+#   Rscript bench/large.R 10000 2048 tightest 1
 # Prints one line "RESULT n d k precision seconds peak_MiB input_MiB".
 args <- commandArgs(trailingOnly = TRUE)
 n <- as.integer(args[1])
 d <- as.integer(args[2])
 method <- if (length(args) >= 3 && args[3] == "tightest") "tightest" else
   c("knn", "kde", "ipr", "coverage")
+folds <- if (length(args) >= 4) as.integer(args[4]) else NULL
 suppressPackageStartupMessages(library(prdcurve))
 
 source("bench/common.R")
@@ -27,7 +30,7 @@ rm(dat)
 input_mib <- 2 * n * d * 8 / 2^20
 set.seed(2026)
 el <- system.time(
-  cv <- prd_curve(real, gen, method = method)
+  cv <- prd_curve(real, gen, method = method, folds = folds)
 )[["elapsed"]]
 # the precision asked for ("single" unless options(prdcurve.precision) says
 # otherwise; the engine falls back to double without sgemm)
