@@ -529,14 +529,110 @@ marginal_bin_count <- function(n_fit) {
 #' @return a (B - 1) x d matrix, each column sorted.
 #' @noRd
 marginal_breaks <- function(real, generated, rx, ry, bins) {
-  pick <- function(r) {
-    if (length(r) <= marginal_edge_rows) return(r)
-    r[unique(round(seq(1, length(r), length.out = marginal_edge_rows)))]
+  .Call(ffi_bin_edges, real, generated, marginal_edge_pick(rx),
+        marginal_edge_pick(ry), as.integer(bins))
+}
+
+#' At most marginal_edge_rows of the rows `r`, sorted, at evenly spaced
+#' positions
+#' @noRd
+marginal_edge_pick <- function(r) {
+  r <- sort(as.integer(r))
+  if (length(r) <= marginal_edge_rows) return(r)
+  r[unique(round(seq(1, length(r), length.out = marginal_edge_rows)))]
+}
+
+#' Most steps a grid of the `marginal` family's atoms may span (see
+#' marginal_atoms()): whole numbers up to 65,536 apart. A tighter bound
+#' than the scaling's (2^22): float32 values of a narrow range lie on a
+#' grid of 2^-24 steps too, and storage precision is not a support.
+#' @noRd
+marginal_grid_bits <- 16L
+
+#' The columns in which one set of a pair lies on a grid and the other
+#' does not (whole numbers against a continuous model's values): the
+#' values on the grid are then atoms of one law that the other does not
+#' have, and the `marginal` family gives them bins of their own (SPEC.md
+#' section 7). A set's column is on a grid when the set's rows among the
+#' rows read for the edges (marginal_edge_pick() of `rx` and `ry`) are all
+#' multiples of one power of two 2^e within 2^marginal_grid_bits steps
+#' (ffi_col_grid(); a column of zeros: e = INT_MAX, the grid {0}),
+#' judged on the values as given: a matrix scaled by `standardize =
+#' "real"` carries its grid in attribute "grid" (standardize_sets()), and
+#' only the columns scaled on a grid (restored exactly by
+#' unscale_grid()) qualify. In those columns every value on the grid of
+#' the set that is on one stays where it is and every other value is
+#' moved above all of them (by twice the column's range plus 1), so that
+#' no bin holds both kinds once the smallest moved value is an edge
+#' (marginal_atom_edges()). Orders within each kind are kept.
+#' @return list(real, generated: the matrices, changed in those columns;
+#'   cols: the columns, e: their grids' exponents, bound: the smallest
+#'   moved value of each)
+#' @noRd
+marginal_atoms <- function(real, generated, rx, ry) {
+  grid <- attr(real, "grid")
+  sets <- list(real, generated)
+  as_given <- function(m) {
+    if (is.null(grid)) return(m)
+    unscale_grid(m, grid)
   }
-  rx <- pick(sort(rx))
-  ry <- pick(sort(ry))
-  .Call(ffi_bin_edges, real, generated, as.integer(rx), as.integer(ry),
-        as.integer(bins))
+  rows <- list(marginal_edge_pick(rx), marginal_edge_pick(ry))
+  e <- lapply(1:2, function(j) {
+    .Call(ffi_col_grid, as_given(sets[[j]][rows[[j]], , drop = FALSE]),
+          marginal_grid_bits)$e
+  })
+  on <- lapply(e, Negate(is.na))
+  cols <- which(on[[1]] != on[[2]])
+  if (!is.null(grid)) cols <- cols[grid$mult[cols] != 0]
+  ex <- ifelse(on[[1]], e[[1]], e[[2]])[cols]
+  keep <- ex == .Machine$integer.max | (ex > -900L & ex < 900L)
+  cols <- cols[keep]
+  ex <- ex[keep]
+  bound <- rep(Inf, length(cols))
+  for (i in seq_along(cols)) {
+    l <- cols[i]
+    lo <- min(real[, l], generated[, l])
+    hi <- max(real[, l], generated[, l])
+    shift <- 2 * (hi - lo) + 1
+    if (!is.finite(shift) || !(lo + shift > hi)) next
+    for (j in 1:2) {
+      z <- sets[[j]][, l]
+      x <- if (is.null(grid)) z else
+        (z + grid$offset[l]) / grid$mult[l] + grid$centre[l]
+      on_grid <- if (ex[i] == .Machine$integer.max) x == 0 else {
+        q <- x / 2^ex[i]
+        q == round(q)
+      }
+      z[!on_grid] <- z[!on_grid] + shift
+      if (any(!on_grid)) bound[i] <- min(bound[i], z[!on_grid])
+      sets[[j]][, l] <- z
+    }
+  }
+  list(real = sets[[1]], generated = sets[[2]], cols = cols, e = ex,
+       bound = bound)
+}
+
+#' The edges E (marginal_breaks()) with each atom column's bound (the
+#' smallest value moved above the grid's values, marginal_atoms()) made an
+#' edge: inserted, and to keep B - 1 edges, an Inf edge dropped (a column
+#' with a bin per value) or else the edge just below the bound. A bin then
+#' never holds values of both kinds (an order statistic at the border, the
+#' largest value on the grid, would otherwise open the bin of the moved
+#' values).
+#' @noRd
+marginal_atom_edges <- function(E, atoms) {
+  for (i in seq_along(atoms$cols)) {
+    b <- atoms$bound[i]
+    l <- atoms$cols[i]
+    e <- E[, l]
+    if (!is.finite(b) || b %in% e) next
+    e <- sort(c(e, b))
+    k <- which(e == b)
+    drop <- if (is.infinite(e[length(e)])) length(e) else
+      if (k > 1L) k - 1L else k + 1L
+    E[, l] <- e[-drop]
+  }
+  E
 }
 
 #' Scores of the `marginal` family (SPEC.md section 7): a naive Bayes
@@ -549,18 +645,25 @@ marginal_breaks <- function(real, generated, rx, ry, bins) {
 #' other cell (cross-fitting; with one scored cell, the single fit on the
 #' first). One pass over the rows counts every cell; each fold's counts
 #' are the totals less its own.
+#' The columns where one set lies on a grid and the other does not get
+#' bins of their own for the values on it (marginal_atoms()).
 #' @return list(real, gen): the scores of each set's scored cells' rows, in
-#'   the order of the cells; settings list(bins).
+#'   the order of the cells; settings list(bins, atom_columns: how many
+#'   columns had such bins).
 #' @noRd
 marginal_scores <- function(real, generated, cells) {
-  sets <- list(real, generated)
   K <- length(cells[[1]]) - 1L
   total <- lapply(cells, function(cj) unlist(cj, use.names = FALSE))
   n_fit <- min(vapply(1:2, function(j) {
     length(total[[j]]) - max(lengths(cells[[j]][-1L]))
   }, numeric(1)))
   B <- marginal_bin_count(n_fit)
+  atoms <- marginal_atoms(real, generated, total[[1]], total[[2]])
+  real <- atoms$real
+  generated <- atoms$generated
+  sets <- list(real, generated)
   E <- marginal_breaks(real, generated, total[[1]], total[[2]], B)
+  E <- marginal_atom_edges(E, atoms)
   counts <- lapply(1:2, function(j) {
     cj <- cells[[j]]
     .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),
@@ -590,7 +693,8 @@ marginal_scores <- function(real, generated, cells) {
     .Call(ffi_bin_scores, sets[[j]], E, as.integer(unlist(cj, use.names = FALSE)),
           rep.int(seq_len(K), lengths(cj)), tab)
   })
-  list(real = sc[[1]], gen = sc[[2]], settings = list(bins = B))
+  list(real = sc[[1]], gen = sc[[2]],
+       settings = list(bins = B, atom_columns = length(atoms$cols)))
 }
 
 # ---- the combined curve ----------------------------------------------------

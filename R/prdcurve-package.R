@@ -63,7 +63,12 @@
 #'   with a classed warning and its fix: a label-like column among
 #'   continuous features (`prdcurve_warning_label_column`: few distinct
 #'   whole values while other columns are continuous; drop it with
-#'   `features = -label`), generated rows that are exact copies of real
+#'   `features = -label`), columns whose values lie on a grid (whole
+#'   numbers, or multiples of one power of two) in one set and not in the
+#'   other (`prdcurve_warning_grid_columns`: rounded real data against a
+#'   model's continuous output, or float16 against float32 storage; the
+#'   supports differ, which only the `"marginal"` family and so
+#'   `"tightest"` read), generated rows that are exact copies of real
 #'   rows (`prdcurve_warning_copies`; [manifold_samples()] flags exact and
 #'   near copies per sample), rows duplicated at least `k` times
 #'   (`prdcurve_warning_duplicates`), sets under 10 rows

@@ -328,6 +328,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   keys <- NULL
   if (inputs_checked()) {
     warn_label_columns(real, gen, real_arg, generated_arg)
+    warn_grid_columns(real, gen, generated_arg)
     # the row keys of every set, once: the copy check here and the
     # duplicate check (check_sample_traps()) both group rows by them
     keys <- lapply(c(list(real = real), gen), row_keys)
@@ -372,6 +373,8 @@ standardize_sets <- function(sets, rows = NULL) {
                  grid$offset)
     dimnames(out) <- dimnames(m)
     attr(out, "ids") <- ids
+    # (the marginal family restores the columns on a grid: marginal_atoms())
+    attr(out, "grid") <- grid
     out
   }
   sets$real <- scale_set(x) # (x: the real set as doubles, converted once)
@@ -1218,6 +1221,52 @@ warn_label_columns <- function(real, gens, real_arg = "real",
     "i" = "Drop {cli::qty(length(cols))}{?it/them} from every set with {.code {fix}}, or choose the feature columns with {.arg {arg_name}}."
   ), "label_column")
   invisible(nm)
+}
+
+#' Warn about columns that lie on a grid (whole numbers, or multiples of
+#' one power of two, within 2^marginal_grid_bits steps: ffi_col_grid())
+#' in one set and not in the other: rounded real data against a model's
+#' continuous output, or storage precision (float16 against float32).
+#' The values on the grid are atoms the other law never hits, so the true
+#' PR curve is 0; the `marginal` family reads that (marginal_atoms()),
+#' the neighbour families and the scalar metrics do not.
+#' @return the lines of the warning (one per model with such columns), invisibly
+#' @noRd
+warn_grid_columns <- function(real, gens, generated_arg = "generated") {
+  on_grid <- function(m) {
+    if (!is.double(m)) storage.mode(m) <- "double"
+    !is.na(.Call(ffi_col_grid, m, marginal_grid_bits)$e)
+  }
+  r <- on_grid(real)
+  names_of <- function(cols) {
+    nm <- if (is.null(colnames(real))) paste("column", cols) else
+      colnames(real)[cols]
+    if (length(nm) > 4L) nm <- c(nm[1:3], paste("and", length(nm) - 3L, "more"))
+    paste(nm, collapse = ", ")
+  }
+  labs <- if (length(gens) == 1L && names(gens) == "generated") generated_arg else
+    paste0(generated_arg, "$", names(gens))
+  lines <- character()
+  for (i in seq_along(gens)) {
+    g <- on_grid(gens[[i]])
+    only_r <- which(r & !g)
+    only_g <- which(g & !r)
+    part <- c(if (length(only_r)) paste0("on a grid in the real set only: ",
+                                         names_of(only_r)),
+              if (length(only_g)) paste0("on a grid in this set only: ",
+                                         names_of(only_g)))
+    if (length(part)) {
+      lines <- c(lines, paste0(labs[i], ": ", paste(part, collapse = "; ")))
+    }
+  }
+  if (!length(lines)) return(invisible(character()))
+  prd_warn(c(
+    "Columns whose values lie on a grid (whole numbers, or multiples of one power of two) in one set and not in the other.",
+    stats::setNames(lines, rep("x", length(lines))),
+    "i" = "The values on the grid are atoms the other set never hits: the supports differ and the true PR curve is 0. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
+    "i" = "If the model should produce such values, round its output to the grid; if the grid is storage precision (float16 against float32 or float64), give both sets the same type."
+  ), "grid_columns")
+  invisible(lines)
 }
 
 #' Most distinct whole values a label-like column may have

@@ -9,7 +9,10 @@
 # most B distinct values there), each count + 1/2, each log-ratio t
 # shrunk to t (1 - v / t^2) (0 when negative), v = 1 / (cx + 1/2) +
 # 1 / (cy + 1/2); summed over the coordinates.
-brute_marginal <- function(X, Y, all_x, all_y, fx, fy, Z, B) {
+# `bound`: for each column NA, or a value made an edge (inserted, and an
+# Inf edge or else the edge below it dropped).
+brute_marginal <- function(X, Y, all_x, all_y, fx, fy, Z, B,
+                           bound = rep(NA, ncol(X))) {
   pooled <- rbind(X[all_x, , drop = FALSE], Y[all_y, , drop = FALSE])
   ranks <- ceiling(nrow(pooled) * seq_len(B - 1) / B)
   score <- numeric(nrow(Z))
@@ -19,6 +22,12 @@ brute_marginal <- function(X, Y, all_x, all_y, fx, fy, Z, B) {
       c(u[-1], rep(Inf, B - length(u))) # a bin per value
     } else {
       sort(pooled[, l])[ranks]
+    }
+    b <- bound[l]
+    if (!is.na(b) && !(b %in% e)) {
+      e <- sort(c(e, b))
+      k <- which(e == b)
+      e <- e[-(if (is.infinite(e[B])) B else if (k > 1) k - 1 else k + 1)]
     }
     bin <- function(v) findInterval(v, e) + 1L # edges <= v, plus 1
     cx <- tabulate(bin(X[fx, l]), B)
@@ -206,4 +215,99 @@ test_that("marginal is near the truth of product distributions where the others 
   same <- summary(prd_curve(x, matrix(rnorm(2000 * 16), 2000),
                             method = "marginal"))$auc
   expect_gt(same, 0.95)
+})
+
+# the classes of the warnings of `expr`, each muffled
+warnings_of <- function(expr) {
+  cls <- character()
+  withCallingHandlers(expr, warning = function(w) {
+    cls <<- c(cls, class(w))
+    invokeRestart("muffleWarning")
+  })
+  unique(cls)
+}
+
+test_that("marginal gives the values on a grid bins of their own where the other set is off it", {
+  # whole numbers against a continuous model's values: the supports are
+  # disjoint, so the true curve is 0 at every scale; the neighbour families
+  # cannot tell rounded from unrounded values once the grid is fine
+  set.seed(21)
+  n <- 1000
+  for (s in c(1, 1000)) {
+    x <- cbind(round(s * rnorm(n)), matrix(rnorm(n * 2), n))
+    y <- cbind(s * rnorm(n), matrix(rnorm(n * 2), n))
+    for (st in c("none", "real")) {
+      set.seed(3)
+      w <- warnings_of(
+        cv <- prd_curve(x, y, method = c("marginal", "knn"), standardize = st))
+      expect_true("prdcurve_warning_grid_columns" %in% w)
+      sm <- summary(cv)
+      expect_lt(sm$auc[sm$method == "marginal"], 0.02)
+      expect_lt(sm$max_precision[sm$method == "marginal"], 0.05)
+      expect_lt(sm$max_recall[sm$method == "marginal"], 0.05)
+      expect_identical(prd_curve_info(cv)$details[[1]]$atom_columns, 1L)
+      if (s == 1000) expect_gt(sm$auc[sm$method == "knn"], 0.8)
+    }
+  }
+  # the other way round (a model that rounds, continuous real data), and
+  # the default combined curve
+  set.seed(5)
+  x <- matrix(10 * rnorm(n), n)
+  y <- round(matrix(10 * rnorm(n), n))
+  tight <- suppressWarnings(prd_curve(x, y, standardize = "real"))
+  expect_lt(summary(tight)$auc, 0.02)
+  # the warning names the column and the set on the grid
+  w <- tryCatch(prd_curve(x, y, method = "knn"),
+                prdcurve_warning_grid_columns = function(w) w)
+  expect_match(conditionMessage(w), "on a grid in this set only: column 1",
+               fixed = TRUE)
+})
+
+test_that("marginal's grid bins: the definition, and no change where both sets or neither are on a grid", {
+  set.seed(8)
+  n <- 300
+  x <- cbind(round(3 * rnorm(n)), rnorm(n))
+  y <- cbind(3 * rnorm(n), rnorm(n))
+  y[1:40, 1] <- round(y[1:40, 1]) # some generated values on the grid too
+  ev <- list(real = 201:300, generated = 201:300)
+  cv <- suppressWarnings(prd_curve(x, y, method = "marginal", split = ev,
+                                   folds = 1, angles = 21))
+  # the definition: values off the grid moved above every value on it
+  # (by twice the column's range plus 1), then the histograms as before
+  sh <- 2 * diff(range(c(x[, 1], y[, 1]))) + 1
+  move <- function(m) {
+    m[, 1] <- ifelse(m[, 1] == round(m[, 1]), m[, 1], m[, 1] + sh)
+    m
+  }
+  xs <- move(x)
+  ys <- move(y)
+  # the smallest moved value an edge: no bin holds both kinds
+  b <- min(c(xs[, 1], ys[, 1])[c(xs[, 1], ys[, 1]) > max(c(x[, 1], y[, 1]))])
+  sc <- brute_marginal(xs, ys, 1:n, 1:n, 1:200, 1:200,
+                       rbind(xs[201:300, ], ys[201:300, ]), B = 8,
+                       bound = c(b, NA))
+  ref <- marginal_curve(sc[1:100], sc[101:200], prdcurve:::lambda_grid(21))
+  expect_equal(cv$precision, ref$precision, tolerance = 1e-12)
+  expect_equal(cv$recall, ref$recall, tolerance = 1e-12)
+  # both sets on the grid, neither on one, and a mixture (exact zeros and
+  # continuous values, as after a ReLU) in both: no such bins, no warning
+  set.seed(9)
+  p <- function(n) {
+    v <- rnorm(n)
+    cbind(round(4 * rnorm(n)), rnorm(n), ifelse(v < 0, 0, v))
+  }
+  a <- p(1000)
+  b <- p(1000)
+  expect_no_warning(cv <- prd_curve(a, b, method = "marginal"))
+  expect_identical(prd_curve_info(cv)$details[[1]]$atom_columns, 0L)
+  expect_gt(summary(cv)$auc, 0.9)
+  # float32 values of a wide range (2^23 steps apart) are not a grid: a
+  # float32 real set against float64 generated values changes nothing
+  f32 <- function(v) round(v * 2^23) / 2^23 # values in [1, 2)
+  u <- matrix(f32(1 + runif(2000)), 1000)
+  v <- matrix(1 + runif(2000), 1000)
+  set.seed(1)
+  expect_no_warning(cv <- prd_curve(u, v, method = "marginal"))
+  expect_identical(prd_curve_info(cv)$details[[1]]$atom_columns, 0L)
+  expect_gt(summary(cv)$auc, 0.9)
 })
