@@ -196,6 +196,18 @@
 #'   smooth the shrinkage costs it accuracy (four coordinates at
 #'   exponential rate 1.5 instead of 1, d = 8: 0.82 against a true 0.77,
 #'   where `"stacked"` reads 0.75); `bench/marginal.R`.
+#'   Where one set's column lies on a grid (whole numbers, or multiples of
+#'   one power of two, within 2^16 steps, judged before `standardize`) and
+#'   the other's does not (rounded data against a model's continuous
+#'   output), the values on the grid get bins of their own
+#'   (`details$atom_columns` counts those columns): such atoms are never
+#'   hit by the other law, the supports are disjoint and the true curve is
+#'   0. The family reads that (one rounded column among three, 1,000
+#'   points per set: AUC below 0.001 with the values 1 or 1,000 steps
+#'   apart), where `"knn"` reads 0.87 to 0.99; the input check warns
+#'   about such columns
+#'   (`prdcurve_warning_grid_columns`), which may also be storage precision
+#'   (float16 against float32).
 #'
 #'   The fitted families' scores come from R's BLAS and LAPACK: with
 #'   another BLAS, or another count of its threads, they can differ in the
