@@ -1233,9 +1233,13 @@ warn_label_columns <- function(real, gens, real_arg = "real",
 #' @return the lines of the warning (one per model with such columns), invisibly
 #' @noRd
 warn_grid_columns <- function(real, gens, generated_arg = "generated") {
+  # (a column constant in a set is on every grid: not reported, the
+  # collapsed-set warning covers a set whose every column is)
   on_grid <- function(m) {
     if (!is.double(m)) storage.mode(m) <- "double"
-    !is.na(.Call(ffi_col_grid, m, marginal_grid_bits)$e)
+    g <- .Call(ffi_col_grid, m, marginal_grid_bits)
+    out <- ifelse(is.na(g$e), 0L, ifelse(g$lo == g$hi, NA_integer_, 1L))
+    out
   }
   r <- on_grid(real)
   names_of <- function(cols) {
@@ -1249,8 +1253,8 @@ warn_grid_columns <- function(real, gens, generated_arg = "generated") {
   lines <- character()
   for (i in seq_along(gens)) {
     g <- on_grid(gens[[i]])
-    only_r <- which(r & !g)
-    only_g <- which(g & !r)
+    only_r <- which(r == 1L & g == 0L)
+    only_g <- which(g == 1L & r == 0L)
     part <- c(if (length(only_r)) paste0("on a grid in the real set only: ",
                                          names_of(only_r)),
               if (length(only_g)) paste0("on a grid in this set only: ",

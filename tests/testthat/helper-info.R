@@ -46,7 +46,8 @@ curve_detail <- function(cv, name) {
 # on such data, so that any other warning still shows.
 trap_classes <- paste0("prdcurve_warning_",
                        c("copies", "duplicates", "k_large", "small_sample",
-                         "unequal_sizes", "family_disagreement"))
+                         "unequal_sizes", "family_disagreement",
+                         "grid_columns"))
 # (and the note that the entropy functions subsampled unequal sets, which
 # test-traps.R asserts)
 quiet_traps <- function(expr) {

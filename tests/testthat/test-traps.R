@@ -126,8 +126,44 @@ test_that("data whose every column is small integers are not flagged", {
   # nor a continuous set with an integer column of many values
   set.seed(182)
   x <- cbind(gauss(100, 3), sample(1:100, 100, TRUE))
-  expect_no_warning(manifold_metrics(x, x[100:1, ] + 0.01, metrics = "precision"),
+  expect_no_warning(manifold_metrics(x, cbind(x[100:1, 1:3] + 0.01, x[100:1, 4]),
+                                     metrics = "precision"),
                     class = "prdcurve_warning_label_column")
+})
+
+test_that("columns on a grid in one set only are named, per model, with the fix", {
+  set.seed(184)
+  real <- cbind(a = round(10 * rnorm(200)), b = rnorm(200), c = 0.25 * sample(0:40, 200, TRUE))
+  rounded <- cbind(a = round(10 * rnorm(200)), b = rnorm(200),
+                   c = 0.25 * sample(0:40, 200, TRUE))
+  unrounded <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
+  w <- expect_warning(
+    manifold_metrics(real, list(rounded = rounded, unrounded = unrounded),
+                     metrics = "precision"),
+    class = "prdcurve_warning_grid_columns")
+  msg <- cli::ansi_strip(conditionMessage(w))
+  # only the model off the grid, both columns (whole numbers, quarters)
+  expect_match(msg, "generated$unrounded: on a grid in the real set only: a, c",
+               fixed = TRUE)
+  expect_no_match(msg, "generated$rounded", fixed = TRUE)
+  expect_match(msg, "round its output", fixed = TRUE)
+  # the other way round, and a column constant in one set is not reported
+  # (a collapsed set has its own warning)
+  gen <- cbind(a = round(real[, "a"] + 0.3 * rnorm(200)), b = 1, c = real[, "c"])
+  cont <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
+  w <- expect_warning(manifold_metrics(cont, gen, metrics = "precision"),
+                      class = "prdcurve_warning_grid_columns")
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "generated: on a grid in this set only: a, c", fixed = TRUE)
+  # float32 storage of a wide range is not a grid (2^23 steps apart)
+  f32 <- function(v) round(v * 2^23) / 2^23
+  expect_no_warning(manifold_metrics(cbind(f32(1 + runif(200))),
+                                     cbind(1 + runif(200)),
+                                     metrics = "precision"),
+                    class = "prdcurve_warning_grid_columns")
+  # silenced with the other input checks
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  expect_no_warning(manifold_metrics(real, unrounded, metrics = "precision"))
 })
 
 test_that("generated rows copied from the real set are counted and flagged", {

@@ -396,7 +396,10 @@ test_that("standardize = 'real' keeps the ties of discrete data", {
   expect_equal(unname(colMeans(s$real)), rep(0, d), tolerance = 1e-12)
   expect_lt(max(abs(s$real - scale(real))), 1e-9)
   # the scaling undone, exactly (the half-samples start from it)
-  expect_identical(prdcurve:::unscale_grid(s$real, s$grid), 1 * real)
+  # (the scaled matrices carry the grid for the marginal family)
+  expect_identical(attr(s$real, "grid"), s$grid)
+  expect_identical(attr(s$generated$g, "grid"), s$grid)
+  expect_identical(c(prdcurve:::unscale_grid(s$real, s$grid)), c(real))
   # the metrics: the decisions of the exact distances sum_l ((a_l -
   # b_l) / sd_l)^2 (each pair's terms in column order: equal differences,
   # equal sums), ties inside the balls
