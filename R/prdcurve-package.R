@@ -64,8 +64,9 @@
 #'   continuous features (`prdcurve_warning_label_column`: few distinct
 #'   whole values while other columns are continuous; drop it with
 #'   `features = -label`), columns whose values lie on a grid (whole
-#'   numbers, or multiples of one power of two) in one set and not in the
-#'   other (`prdcurve_warning_grid_columns`: rounded real data against a
+#'   numbers, or multiples of one power of two), or are constant, in one
+#'   set and are continuous in the other
+#'   (`prdcurve_warning_grid_columns`: rounded real data against a
 #'   model's continuous output, or float16 against float32 storage; the
 #'   supports differ, which only the `"marginal"` family and so
 #'   `"tightest"` read), generated rows that are exact copies of real

@@ -1233,8 +1233,7 @@ warn_label_columns <- function(real, gens, real_arg = "real",
 #' @return the lines of the warning (one per model with such columns), invisibly
 #' @noRd
 warn_grid_columns <- function(real, gens, generated_arg = "generated") {
-  # (a column constant in a set is on every grid: not reported, the
-  # collapsed-set warning covers a set whose every column is)
+  # 1 on a grid, 0 not, NA constant (on every grid)
   on_grid <- function(m) {
     if (!is.double(m)) storage.mode(m) <- "double"
     g <- .Call(ffi_col_grid, m, marginal_grid_bits)
@@ -1255,19 +1254,27 @@ warn_grid_columns <- function(real, gens, generated_arg = "generated") {
     g <- on_grid(gens[[i]])
     only_r <- which(r == 1L & g == 0L)
     only_g <- which(g == 1L & r == 0L)
+    # constant in one set, continuous in the other (unless every column of
+    # the constant set is: a collapsed set, warned about as such)
+    const_r <- if (!all(is.na(r))) which(is.na(r) & g == 0L)
+    const_g <- if (!all(is.na(g))) which(is.na(g) & r == 0L)
     part <- c(if (length(only_r)) paste0("on a grid in the real set only: ",
                                          names_of(only_r)),
               if (length(only_g)) paste0("on a grid in this set only: ",
-                                         names_of(only_g)))
+                                         names_of(only_g)),
+              if (length(const_r)) paste0("constant in the real set only: ",
+                                          names_of(const_r)),
+              if (length(const_g)) paste0("constant in this set only: ",
+                                          names_of(const_g)))
     if (length(part)) {
       lines <- c(lines, paste0(labs[i], ": ", paste(part, collapse = "; ")))
     }
   }
   if (!length(lines)) return(invisible(character()))
   prd_warn(c(
-    "Columns whose values lie on a grid (whole numbers, or multiples of one power of two) in one set and not in the other.",
+    "Columns whose values lie on a grid (whole numbers, or multiples of one power of two), or are constant, in one set and are continuous in the other.",
     stats::setNames(lines, rep("x", length(lines))),
-    "i" = "The values on the grid are atoms the other set never hits: the supports differ and the true PR curve is 0. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
+    "i" = "Such values are atoms the other set never hits: the supports differ and the true PR curve is 0. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
     "i" = "If the model should produce such values, round its output to the grid; if the grid is storage precision (float16 against float32 or float64), give both sets the same type."
   ), "grid_columns")
   invisible(lines)

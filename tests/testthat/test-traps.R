@@ -147,14 +147,19 @@ test_that("columns on a grid in one set only are named, per model, with the fix"
                fixed = TRUE)
   expect_no_match(msg, "generated$rounded", fixed = TRUE)
   expect_match(msg, "round its output", fixed = TRUE)
-  # the other way round, and a column constant in one set is not reported
-  # (a collapsed set has its own warning)
+  # the other way round, and a column constant in one set (a dead feature)
   gen <- cbind(a = round(real[, "a"] + 0.3 * rnorm(200)), b = 1, c = real[, "c"])
   cont <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
   w <- expect_warning(manifold_metrics(cont, gen, metrics = "precision"),
                       class = "prdcurve_warning_grid_columns")
   expect_match(cli::ansi_strip(conditionMessage(w)),
-               "generated: on a grid in this set only: a, c", fixed = TRUE)
+               "generated: on a grid in this set only: a, c; constant in this set only: b",
+               fixed = TRUE)
+  # a collapsed set (every column constant) has its own warning
+  expect_no_warning(quiet_traps(suppressWarnings(
+    manifold_metrics(cont, matrix(0.5, 20, 3), metrics = "precision"),
+    classes = "prdcurve_warning_collapsed")),
+    class = "prdcurve_warning_grid_columns")
   # float32 storage of a wide range is not a grid (2^23 steps apart)
   f32 <- function(v) round(v * 2^23) / 2^23
   expect_no_warning(manifold_metrics(cbind(f32(1 + runif(200))),
