@@ -261,6 +261,13 @@ test_that("marginal gives the values on a grid bins of their own where the other
                 prdcurve_warning_grid_columns = function(w) w)
   expect_match(conditionMessage(w), "on a grid in this set only: column 1",
                fixed = TRUE)
+  # and the families' disagreement names the grid as its reason
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  w <- tryCatch(prd_curve(x, y, method = c("knn", "marginal")),
+                prdcurve_warning_family_disagreement = function(w) w)
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "Columns lie on a grid (whole numbers) in one set only",
+               fixed = TRUE)
 })
 
 test_that("marginal's grid bins: the definition, and no change where both sets or neither are on a grid", {
@@ -310,4 +317,25 @@ test_that("marginal's grid bins: the definition, and no change where both sets o
   expect_no_warning(cv <- prd_curve(u, v, method = "marginal"))
   expect_identical(prd_curve_info(cv)$details[[1]]$atom_columns, 0L)
   expect_gt(summary(cv)$auc, 0.9)
+})
+
+test_that("marginal reads a shared atom exactly: counts against clipped continuous values", {
+  # P: Poisson(2) counts; Q: N(2, 1.4^2) clipped at 0, so the two laws
+  # share only the atom at 0: alpha_lambda = min(lambda P0, Q0), a
+  # rectangle with max_precision Q0, max_recall P0 and area P0 Q0
+  P0 <- exp(-2)
+  Q0 <- pnorm(-2 / 1.4)
+  set.seed(1)
+  n <- 2000
+  x <- cbind(rpois(n, 2), matrix(rnorm(n * 2), n))
+  y <- cbind(pmax(rnorm(n, 2, 1.4), 0), matrix(rnorm(n * 2), n))
+  cv <- suppressWarnings(prd_curve(x, y, method = c("marginal", "tightest")))
+  s <- summary(cv)
+  expect_lt(max(abs(s$auc - P0 * Q0)), 0.004)
+  expect_lt(max(abs(s$max_precision - Q0)), 0.03)
+  expect_lt(max(abs(s$max_recall - P0)), 0.03)
+  # without the atom bins the values near 0 of both sets share bins:
+  # "knn" reads a curve far above the truth
+  knn <- summary(suppressWarnings(prd_curve(x, y, method = "knn")))$auc
+  expect_gt(knn, 0.3)
 })
