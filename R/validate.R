@@ -1151,6 +1151,14 @@ row_multiplicity <- function(x, keys = row_keys(x)) {
   tabulate(g)[g]
 }
 
+#' Each model's name as an argument in messages: `arg` for a single set
+#' given alone, else arg$name
+#' @noRd
+model_args <- function(gens, arg = "generated") {
+  if (length(gens) == 1L && names(gens) == "generated") return(arg)
+  paste0(arg, "$", names(gens))
+}
+
 #' Warn when generated rows are exact copies of real rows (memorisation):
 #' they count as perfect samples. manifold_samples() flags them one by one.
 #' @noRd
@@ -1161,8 +1169,7 @@ warn_copies <- function(real, gens, arg = "generated", keys = NULL) {
   }, integer(1))
   names(counts) <- names(gens)
   if (!any(counts > 0L)) return(invisible(counts))
-  labs <- if (length(gens) == 1L && names(gens) == "generated") arg else
-    paste0(arg, "$", names(gens))
+  labs <- model_args(gens, arg)
   sizes <- vapply(gens, nrow, integer(1))
   lines <- paste0(labs, ": ", counts, " of ", sizes, " rows (",
                   formatC(100 * counts / sizes, format = "f", digits = 1), "%)")[counts > 0L]
@@ -1247,8 +1254,7 @@ warn_grid_columns <- function(real, gens, generated_arg = "generated") {
     if (length(nm) > 4L) nm <- c(nm[1:3], paste("and", length(nm) - 3L, "more"))
     paste(nm, collapse = ", ")
   }
-  labs <- if (length(gens) == 1L && names(gens) == "generated") generated_arg else
-    paste0(generated_arg, "$", names(gens))
+  labs <- model_args(gens, generated_arg)
   lines <- character()
   for (i in seq_along(gens)) {
     g <- on_grid(gens[[i]])
