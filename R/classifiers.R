@@ -528,9 +528,9 @@ marginal_bin_count <- function(n_fit) {
 #' smallest an edge, the rest Inf).
 #' @return a (B - 1) x d matrix, each column sorted.
 #' @noRd
-marginal_breaks <- function(real, generated, rx, ry, bins) {
+marginal_breaks <- function(real, generated, rx, ry, bins, atoms = NULL) {
   .Call(ffi_bin_edges, real, generated, marginal_edge_pick(rx),
-        marginal_edge_pick(ry), as.integer(bins))
+        marginal_edge_pick(ry), as.integer(bins), atoms_arg(atoms))
 }
 
 #' At most marginal_edge_rows of the rows `r`, sorted, at evenly spaced
@@ -560,26 +560,26 @@ marginal_grid_bits <- 16L
 #' judged on the values as given: a matrix scaled by `standardize =
 #' "real"` carries its grid in attribute "grid" (standardize_sets()), and
 #' only the columns scaled on a grid (restored exactly by
-#' unscale_grid()) qualify. In those columns every value on the grid of
-#' the set that is on one stays where it is and every other value is
-#' moved above all of them (by twice the column's range plus 1), so that
-#' no bin holds both kinds once the smallest moved value is an edge
-#' (marginal_atom_edges()). Orders within each kind are kept.
-#' @return list(real, generated: the matrices, changed in those columns;
-#'   cols: the columns, e: their grids' exponents, bound: the smallest
-#'   moved value of each)
+#' unscale_grid()) qualify. In those columns the kernels read every value
+#' on the grid of the set that is on one as it is and every other value
+#' moved above all of them (by `shift`, twice the column's range plus 1;
+#' src/marginal.c, atom_value(), the same arithmetic as on_grid() here),
+#' so that no bin holds both kinds once the smallest moved value is an
+#' edge (marginal_atom_edges()). Orders within each kind are kept. The
+#' matrices are not copied.
+#' @return list(cols, e: their grids' exponents, shift, off, mult, centre:
+#'   the grid scaling to undo (mult 0: none), bound: the smallest moved
+#'   value of each column), the first six as the kernels' `atoms`
+#'   argument; NULL when there are no such columns
 #' @noRd
 marginal_atoms <- function(real, generated, rx, ry) {
   grid <- attr(real, "grid")
   sets <- list(real, generated)
-  as_given <- function(m) {
-    if (is.null(grid)) return(m)
-    unscale_grid(m, grid)
-  }
   rows <- list(marginal_edge_pick(rx), marginal_edge_pick(ry))
   e <- lapply(1:2, function(j) {
-    .Call(ffi_col_grid, as_given(sets[[j]][rows[[j]], , drop = FALSE]),
-          marginal_grid_bits)$e
+    m <- sets[[j]][rows[[j]], , drop = FALSE]
+    if (!is.null(grid)) m <- unscale_grid(m, grid)
+    .Call(ffi_col_grid, m, marginal_grid_bits)$e
   })
   on <- lapply(e, Negate(is.na))
   cols <- which(on[[1]] != on[[2]])
@@ -588,28 +588,42 @@ marginal_atoms <- function(real, generated, rx, ry) {
   keep <- ex == .Machine$integer.max | (ex > -900L & ex < 900L)
   cols <- cols[keep]
   ex <- ex[keep]
-  bound <- rep(Inf, length(cols))
+  if (!length(cols)) return(NULL)
+  mult <- if (is.null(grid)) numeric(length(cols)) else grid$mult[cols]
+  off <- if (is.null(grid)) numeric(length(cols)) else grid$offset[cols]
+  centre <- if (is.null(grid)) numeric(length(cols)) else grid$centre[cols]
+  shift <- bound <- rep(NA_real_, length(cols))
   for (i in seq_along(cols)) {
     l <- cols[i]
     lo <- min(real[, l], generated[, l])
     hi <- max(real[, l], generated[, l])
-    shift <- 2 * (hi - lo) + 1
-    if (!is.finite(shift) || !(lo + shift > hi)) next
+    sh <- 2 * (hi - lo) + 1
+    if (!is.finite(sh) || !(lo + sh > hi)) next
+    shift[i] <- sh
+    b <- Inf
     for (j in 1:2) {
       z <- sets[[j]][, l]
-      x <- if (is.null(grid)) z else
-        (z + grid$offset[l]) / grid$mult[l] + grid$centre[l]
+      x <- if (mult[i] != 0) (z + off[i]) / mult[i] + centre[i] else z
       on_grid <- if (ex[i] == .Machine$integer.max) x == 0 else {
         q <- x / 2^ex[i]
         q == round(q)
       }
-      z[!on_grid] <- z[!on_grid] + shift
-      if (any(!on_grid)) bound[i] <- min(bound[i], z[!on_grid])
-      sets[[j]][, l] <- z
+      if (!all(on_grid)) b <- min(b, min(z[!on_grid] + sh))
     }
+    bound[i] <- b
   }
-  list(real = sets[[1]], generated = sets[[2]], cols = cols, e = ex,
-       bound = bound)
+  ok <- !is.na(shift)
+  if (!any(ok)) return(NULL)
+  list(cols = as.integer(cols[ok]), e = as.integer(ex[ok]), shift = shift[ok],
+       off = as.double(off[ok]), mult = as.double(mult[ok]),
+       centre = as.double(centre[ok]), bound = bound[ok])
+}
+
+#' The kernels' `atoms` argument from marginal_atoms() (NULL: none)
+#' @noRd
+atoms_arg <- function(atoms) {
+  if (is.null(atoms)) return(NULL)
+  atoms[c("cols", "e", "shift", "off", "mult", "centre")]
 }
 
 #' The edges E (marginal_breaks()) with each atom column's bound (the
@@ -659,15 +673,13 @@ marginal_scores <- function(real, generated, cells) {
   }, numeric(1)))
   B <- marginal_bin_count(n_fit)
   atoms <- marginal_atoms(real, generated, total[[1]], total[[2]])
-  real <- atoms$real
-  generated <- atoms$generated
   sets <- list(real, generated)
-  E <- marginal_breaks(real, generated, total[[1]], total[[2]], B)
+  E <- marginal_breaks(real, generated, total[[1]], total[[2]], B, atoms)
   E <- marginal_atom_edges(E, atoms)
   counts <- lapply(1:2, function(j) {
     cj <- cells[[j]]
     .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),
-          rep.int(seq_along(cj), lengths(cj)), length(cj))
+          rep.int(seq_along(cj), lengths(cj)), length(cj), atoms_arg(atoms))
   })
   d <- ncol(real)
   # each scored cell's log-ratio table: the histograms of the other cells
@@ -691,7 +703,7 @@ marginal_scores <- function(real, generated, cells) {
   sc <- lapply(1:2, function(j) {
     cj <- cells[[j]][-1L]
     .Call(ffi_bin_scores, sets[[j]], E, as.integer(unlist(cj, use.names = FALSE)),
-          rep.int(seq_len(K), lengths(cj)), tab)
+          rep.int(seq_len(K), lengths(cj)), tab, atoms_arg(atoms))
   })
   list(real = sc[[1]], gen = sc[[2]],
        settings = list(bins = B, atom_columns = length(atoms$cols)))

@@ -7,6 +7,8 @@
 #include "prdcurve.h"
 #include <string.h>
 #include <stdlib.h>
+#include <math.h>
+#include <limits.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -32,6 +34,66 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The atom columns of marginal_atoms() (R/classifiers.R): in column l a
+ * value z off the grid of one set is read as z + shift, a value on it as
+ * z, so that the edges and bins keep the two kinds apart. On the grid:
+ * the value as given, x = (z + off) / mult + centre (mult = 0: x = z;
+ * standardize's exact grid scaling undone), a multiple of 2^e (e =
+ * INT_MAX: x == 0). The same arithmetic as the R definition. */
+typedef struct {
+  int e;
+  double shift, off, mult, centre;
+} atom_col;
+
+static inline double atom_value(const atom_col *a, double z) {
+  double x = a->mult != 0 ? (z + a->off) / a->mult + a->centre : z;
+  int on;
+  if (a->e == INT_MAX) {
+    on = x == 0;
+  } else {
+    double q = ldexp(x, -a->e);
+    on = q == nearbyint(q);
+  }
+  return on ? z : z + a->shift;
+}
+
+/* The columns' atom descriptions from `atoms` (NULL, or list(cols =
+ * 1-based columns, e, shift, off, mult, centre), one entry per column
+ * listed): an array of d pointers, NULL for a column without atoms;
+ * R_alloc'ed (freed with the call). */
+static const atom_col **atom_table(SEXP atoms, int d, const char *fn) {
+  const atom_col **out = (const atom_col **) R_alloc((size_t) d, sizeof(atom_col *));
+  for (int l = 0; l < d; l++) out[l] = NULL;
+  if (Rf_isNull(atoms)) return out;
+  if (!Rf_isNewList(atoms) || Rf_length(atoms) != 6)
+    Rf_error("%s: atoms must be NULL or a list of 6", fn);
+  SEXP cols = VECTOR_ELT(atoms, 0), e = VECTOR_ELT(atoms, 1);
+  int na = Rf_length(cols);
+  if (!Rf_isInteger(cols) || !Rf_isInteger(e) || Rf_length(e) != na)
+    Rf_error("%s: bad atoms", fn);
+  for (int k = 2; k < 6; k++) {
+    SEXP v = VECTOR_ELT(atoms, k);
+    if (!Rf_isReal(v) || Rf_length(v) != na) Rf_error("%s: bad atoms", fn);
+  }
+  atom_col *a = (atom_col *) R_alloc((size_t) (na > 0 ? na : 1), sizeof(atom_col));
+  const int *pc = INTEGER_RO(cols), *pe = INTEGER_RO(e);
+  for (int k = 0; k < na; k++) {
+    if (pc[k] < 1 || pc[k] > d || pe[k] == NA_INTEGER)
+      Rf_error("%s: atom column out of range", fn);
+    a[k].e = pe[k];
+    a[k].shift = REAL_RO(VECTOR_ELT(atoms, 2))[k];
+    a[k].off = REAL_RO(VECTOR_ELT(atoms, 3))[k];
+    a[k].mult = REAL_RO(VECTOR_ELT(atoms, 4))[k];
+    a[k].centre = REAL_RO(VECTOR_ELT(atoms, 5))[k];
+    out[pc[k] - 1] = a + k;
+  }
+  return out;
+}
+
+static inline double read_value(const atom_col *a, double z) {
+  return a ? atom_value(a, z) : z;
+}
+
 static void check_bins(SEXP x, SEXP breaks, SEXP rows, SEXP cell,
                        const char *fn) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(breaks) ||
@@ -44,11 +106,14 @@ static void check_bins(SEXP x, SEXP breaks, SEXP rows, SEXP cell,
   prd_check_rows(INTEGER_RO(rows), Rf_length(rows), Rf_nrows(x), fn);
 }
 
-/* .Call(ffi_bin_counts, x, breaks, rows, cell, ncell): an integer array
- * B x d x ncell (B = nrow(breaks) + 1) of the counts of rows[i] of x in
- * each bin of each column, by cell[i] (1..ncell) */
-SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell) {
+/* .Call(ffi_bin_counts, x, breaks, rows, cell, ncell, atoms): an integer
+ * array B x d x ncell (B = nrow(breaks) + 1) of the counts of rows[i] of
+ * x in each bin of each column, by cell[i] (1..ncell); the atom columns'
+ * values read as atom_value() */
+SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell,
+                    SEXP atoms) {
   check_bins(x, breaks, rows, cell, "ffi_bin_counts");
+  const atom_col **at = atom_table(atoms, Rf_ncols(x), "ffi_bin_counts");
   int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
   int nb = Rf_nrows(breaks), B = nb + 1, nc = Rf_asInteger(ncell);
   const int *r = INTEGER_RO(rows), *cl = INTEGER_RO(cell);
@@ -68,8 +133,16 @@ SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell) {
   for (int l = 0; l < d; l++) {
     const double *col = X + (size_t) l * n, *e = E + (size_t) l * nb;
     int *ol = o + (size_t) l * B;
-    for (int i = 0; i < m; i++) {
-      ol[(size_t) (cl[i] - 1) * stride + bin_of(e, nb, col[r[i] - 1])]++;
+    const atom_col *a = at[l];
+    if (a) {
+      for (int i = 0; i < m; i++) {
+        ol[(size_t) (cl[i] - 1) * stride +
+           bin_of(e, nb, atom_value(a, col[r[i] - 1]))]++;
+      }
+    } else {
+      for (int i = 0; i < m; i++) {
+        ol[(size_t) (cl[i] - 1) * stride + bin_of(e, nb, col[r[i] - 1])]++;
+      }
     }
   }
   (void) use;
@@ -77,11 +150,14 @@ SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell) {
   return out;
 }
 
-/* .Call(ffi_bin_scores, x, breaks, rows, cell, table): for each rows[i],
- * the sum over the columns l (in order) of table[b, l, cell[i]], b its
- * value's bin in column l; table B x d x ncell */
-SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table) {
+/* .Call(ffi_bin_scores, x, breaks, rows, cell, table, atoms): for each
+ * rows[i], the sum over the columns l (in order) of table[b, l, cell[i]],
+ * b its value's bin in column l (atom columns read as atom_value());
+ * table B x d x ncell */
+SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table,
+                    SEXP atoms) {
   check_bins(x, breaks, rows, cell, "ffi_bin_scores");
+  const atom_col **at = atom_table(atoms, Rf_ncols(x), "ffi_bin_scores");
   int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
   int nb = Rf_nrows(breaks), B = nb + 1;
   if (!Rf_isReal(table)) Rf_error("ffi_bin_scores: bad argument types");
@@ -109,8 +185,10 @@ SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table) {
     for (int l = 0; l < d; l++) {
       const double *col = X + (size_t) l * n, *e = E + (size_t) l * nb;
       const double *tl = T + (size_t) l * B;
+      const atom_col *a = at[l];
       for (int i = i0; i < i1; i++) {
-        o[i] += tl[(size_t) (cl[i] - 1) * stride + bin_of(e, nb, col[r[i] - 1])];
+        o[i] += tl[(size_t) (cl[i] - 1) * stride +
+                   bin_of(e, nb, read_value(a, col[r[i] - 1]))];
       }
     }
   }
@@ -119,14 +197,14 @@ SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table) {
   return out;
 }
 
-/* .Call(ffi_bin_edges, x, y, rx, ry, bins): the edges of the `marginal`
+/* .Call(ffi_bin_edges, x, y, rx, ry, bins, atoms): the edges of the `marginal`
  * family's bins, a (bins - 1) x d matrix: for each column, the rows rx of
  * x and ry of y pooled (N values) and sorted; with at most `bins` distinct
  * values, each value but the smallest is an edge (a bin per value; the
  * rest +Inf, which no value reaches), else the order statistics at ranks
  * ceiling(N j / bins), j = 1..bins - 1. The columns are shared among the
  * threads, each sorted in a buffer of its own. */
-SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins) {
+SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(y) || !Rf_isMatrix(y) ||
       !Rf_isInteger(rx) || !Rf_isInteger(ry))
     Rf_error("ffi_bin_edges: bad argument types");
@@ -138,6 +216,7 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins) {
   prd_check_rows(iy, my, ny, "ffi_bin_edges");
   int N = mx + my;
   if (B < 2 || N < 1) Rf_error("ffi_bin_edges: bins must be at least 2, rows at least 1");
+  const atom_col **at = atom_table(atoms, d, "ffi_bin_edges");
   int nr = B - 1;
   SEXP out = PROTECT(Rf_allocMatrix(REALSXP, nr, d));
   double *o = REAL(out);
@@ -159,8 +238,9 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins) {
     for (int l = 0; l < d; l++) {
       const double *cx = X + (size_t) l * nx, *cy = Y + (size_t) l * ny;
       double *ol = o + (size_t) l * nr;
-      for (int i = 0; i < mx; i++) w[i] = cx[ix[i] - 1];
-      for (int i = 0; i < my; i++) w[mx + i] = cy[iy[i] - 1];
+      const atom_col *a = at[l];
+      for (int i = 0; i < mx; i++) w[i] = read_value(a, cx[ix[i] - 1]);
+      for (int i = 0; i < my; i++) w[mx + i] = read_value(a, cy[iy[i] - 1]);
       qsort(w, (size_t) N, sizeof(double), cmp_double);
       int k = 1; /* distinct values, up to B + 1 */
       for (int i = 1; i < N && k <= B; i++) k += w[i] != w[i - 1];

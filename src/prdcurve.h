@@ -285,9 +285,11 @@ SEXP ffi_col_grid(SEXP x, SEXP max_bits);
 SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb);
 SEXP ffi_col_means(SEXP x, SEXP rows);
 SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows);
-SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell);
-SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table);
-SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins);
+SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell,
+                    SEXP atoms);
+SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table,
+                    SEXP atoms);
+SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m);
 SEXP ffi_frob3(SEXP A, SEXP B);

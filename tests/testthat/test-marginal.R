@@ -158,19 +158,56 @@ test_that("marginal's kernels count and sum as R does, on any thread count", {
   for (l in 1:d) want_scores <- want_scores + tab[cbind(bins[, l], l, cell)]
   for (th in 1:2) {
     old <- prd_threads(th)
-    cnt <- .Call(ffi_bin_counts, x, E, rows, cell, 3L)
-    sco <- .Call(ffi_bin_scores, x, E, rows, cell, tab)
+    cnt <- .Call(ffi_bin_counts, x, E, rows, cell, 3L, NULL)
+    sco <- .Call(ffi_bin_scores, x, E, rows, cell, tab, NULL)
     prd_threads(old)
     expect_identical(cnt, want_counts)
     # summed over the columns in order: R's doubles, on 1 or 2 threads
     expect_identical(sco, want_scores)
   }
-  expect_error(.Call(ffi_bin_counts, x, E, rows, replace(cell, 1, 4L), 3L),
+  expect_error(.Call(ffi_bin_counts, x, E, rows, replace(cell, 1, 4L), 3L, NULL),
                "cell out of range")
-  expect_error(.Call(ffi_bin_scores, x, E, c(rows[-1], 701L), cell, tab),
+  expect_error(.Call(ffi_bin_scores, x, E, c(rows[-1], 701L), cell, tab, NULL),
                "out of range")
-  expect_error(.Call(ffi_bin_scores, x, E[, 1:2], rows, cell, tab),
+  expect_error(.Call(ffi_bin_scores, x, E[, 1:2], rows, cell, tab, NULL),
                "one column per column")
+  # atom columns: the kernels read the values off the grid moved by
+  # `shift` (here column 3 holds whole numbers and, in rows 1..100, values
+  # off the grid; column 5 is read as zeros or not), as R's arithmetic
+  x[1:100, 3] <- x[1:100, 3] + 0.5
+  x[sample.int(n, 300), 5] <- 0
+  atoms <- list(cols = c(3L, 5L), e = c(0L, .Machine$integer.max),
+                shift = c(100, 50), off = c(0, 0), mult = c(0, 0),
+                centre = c(0, 0))
+  xs <- x
+  xs[, 3] <- ifelse(x[, 3] == round(x[, 3]), x[, 3], x[, 3] + 100)
+  xs[, 5] <- ifelse(x[, 5] == 0, x[, 5], x[, 5] + 50)
+  Es <- apply(xs, 2, function(v) sort(v)[c(100, 300, 300, 500)])
+  want <- .Call(ffi_bin_counts, xs, Es, rows, cell, 3L, NULL)
+  want_s <- .Call(ffi_bin_scores, xs, Es, rows, cell, tab, NULL)
+  for (th in 1:2) {
+    old <- prd_threads(th)
+    cnt <- .Call(ffi_bin_counts, x, Es, rows, cell, 3L, atoms)
+    sco <- .Call(ffi_bin_scores, x, Es, rows, cell, tab, atoms)
+    edges <- .Call(ffi_bin_edges, x, x, 1:300, 301:700, 8L, atoms)
+    prd_threads(old)
+    expect_identical(cnt, want)
+    expect_identical(sco, want_s)
+    expect_identical(edges, .Call(ffi_bin_edges, xs, xs, 1:300, 301:700, 8L, NULL))
+  }
+  # and undoing a grid scaling first: (z + off) / mult + centre
+  z <- (x[, 3] - 1) * 0.25
+  a1 <- list(cols = 1L, e = 0L, shift = 100, off = 0, mult = 0.25, centre = 1)
+  zs <- cbind(ifelse(x[, 3] == round(x[, 3]), z, z + 100))
+  expect_identical(.Call(ffi_bin_counts, cbind(z), Es[, 3, drop = FALSE], rows,
+                         cell, 3L, a1),
+                   .Call(ffi_bin_counts, zs, Es[, 3, drop = FALSE], rows, cell,
+                         3L, NULL))
+  expect_error(.Call(ffi_bin_counts, x, E, rows, cell, 3L,
+                     replace(atoms, "cols", list(c(3L, 6L)))),
+               "atom column out of range")
+  expect_error(.Call(ffi_bin_counts, x, E, rows, cell, 3L, list(1L)),
+               "atoms must be NULL or a list of 6")
 })
 
 test_that("marginal is invariant to increasing maps of each coordinate", {
