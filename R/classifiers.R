@@ -563,7 +563,7 @@ marginal_grid_bits <- 16L
 #' unscale_grid()) qualify. In those columns the kernels read every value
 #' on the grid of the set that is on one as it is and every other value
 #' moved above all of them (by `shift`, twice the column's range plus 1;
-#' src/marginal.c, atom_value(), the same arithmetic as on_grid() here),
+#' src/marginal.c, atom_value(), the same arithmetic as the loop here),
 #' so that no bin holds both kinds once the smallest moved value is an
 #' edge (marginal_atom_edges()). Orders within each kind are kept. The
 #' matrices are not copied.

@@ -1244,8 +1244,7 @@ warn_grid_columns <- function(real, gens, generated_arg = "generated") {
   on_grid <- function(m) {
     if (!is.double(m)) storage.mode(m) <- "double"
     g <- .Call(ffi_col_grid, m, marginal_grid_bits)
-    out <- ifelse(is.na(g$e), 0L, ifelse(g$lo == g$hi, NA_integer_, 1L))
-    out
+    ifelse(is.na(g$e), 0L, ifelse(g$lo == g$hi, NA_integer_, 1L))
   }
   r <- on_grid(real)
   names_of <- function(cols) {

@@ -186,9 +186,15 @@ SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table,
       const double *col = X + (size_t) l * n, *e = E + (size_t) l * nb;
       const double *tl = T + (size_t) l * B;
       const atom_col *a = at[l];
-      for (int i = i0; i < i1; i++) {
-        o[i] += tl[(size_t) (cl[i] - 1) * stride +
-                   bin_of(e, nb, read_value(a, col[r[i] - 1]))];
+      if (a) {
+        for (int i = i0; i < i1; i++) {
+          o[i] += tl[(size_t) (cl[i] - 1) * stride +
+                     bin_of(e, nb, atom_value(a, col[r[i] - 1]))];
+        }
+      } else {
+        for (int i = i0; i < i1; i++) {
+          o[i] += tl[(size_t) (cl[i] - 1) * stride + bin_of(e, nb, col[r[i] - 1])];
+        }
       }
     }
   }
