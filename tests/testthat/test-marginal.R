@@ -293,6 +293,13 @@ test_that("marginal gives the values on a grid bins of their own where the other
   y <- round(matrix(10 * rnorm(n), n))
   tight <- suppressWarnings(prd_curve(x, y, standardize = "real"))
   expect_lt(summary(tight)$auc, 0.02)
+  # the half-samples of the intervals (each scaled on its own grid) and
+  # the cross-fit without a split read the same atoms
+  cv <- suppressWarnings(prd_curve(x, y, method = "marginal", replicates = 6,
+                                   standardize = "real"))
+  expect_lt(summary(cv)$auc_upper, 0.02)
+  cv0 <- suppressWarnings(prd_curve(x, y, method = "marginal", split = 0))
+  expect_lt(summary(cv0)$auc, 0.02)
   # the warning names the column and the set on the grid
   w <- tryCatch(prd_curve(x, y, method = "knn"),
                 prdcurve_warning_grid_columns = function(w) w)
