@@ -542,12 +542,51 @@ marginal_edge_pick <- function(r) {
   r[unique(round(seq(1, length(r), length.out = marginal_edge_rows)))]
 }
 
-#' Most steps a grid of the `marginal` family's atoms may span (see
-#' marginal_atoms()): whole numbers up to 65,536 apart. A tighter bound
-#' than the scaling's (2^22): float32 values of a narrow range lie on a
-#' grid of 2^-24 steps too, and storage precision is not a support.
+#' Most steps from 0 the values of a grid of the `marginal` family's
+#' atoms may lie (see coarse_grid()): whole numbers up to 65,536. Float
+#' values carry 24 (float32) or 53 significant bits, so a column of them
+#' is a grid only where its values happen to be coarse: storage precision
+#' is not a support.
 #' @noRd
 marginal_grid_bits <- 16L
+
+#' The relative distance from a grid point within which a value counts as
+#' on the grid (near_grid()): the rounding of a round trip through a
+#' scaling in double precision (a few 2^-53) is not a difference of
+#' support. Not float32's (2^-24 a step): a looser tolerance lets
+#' continuous values near a grid point count as atoms (2^-20: about 2 of
+#' 1,000 N(0, 1,000^2) values near whole numbers, enough to move the
+#' curve's extremes by 0.3).
+#' @noRd
+marginal_grid_tol <- 2^-30
+
+#' Each column's coarse grid in the matrix `m`: the exponent e of the
+#' power of two 2^e of which every value is a multiple (ffi_col_grid()),
+#' NA unless every value lies within 2^marginal_grid_bits steps of 0
+#' (INT_MAX for a column of zeros, the grid {0}). `constant`: the column
+#' holds one value.
+#' @return list(e, constant)
+#' @noRd
+coarse_grid <- function(m) {
+  if (!is.double(m)) storage.mode(m) <- "double"
+  g <- .Call(ffi_col_grid, m, marginal_grid_bits)
+  e <- g$e
+  big <- pmax(abs(g$lo), abs(g$hi))
+  zero <- !is.na(e) & e == .Machine$integer.max
+  far <- !is.na(e) & !zero & !(big / 2^e < 2^marginal_grid_bits)
+  e[far] <- NA_integer_
+  list(e = e, constant = !is.na(e) & g$lo == g$hi)
+}
+
+#' Which values x lie on the grid of multiples of 2^e (e = INT_MAX: the
+#' grid {0}), to the relative tolerance marginal_grid_tol; the arithmetic
+#' of atom_value() in src/marginal.c
+#' @noRd
+near_grid <- function(x, e) {
+  if (e == .Machine$integer.max) return(x == 0)
+  q <- x / 2^e
+  abs(q - round(q)) <= marginal_grid_tol * pmax(1, abs(q))
+}
 
 #' The columns in which one set of a pair lies on a grid and the other
 #' does not (whole numbers against a continuous model's values): the
@@ -555,18 +594,19 @@ marginal_grid_bits <- 16L
 #' have, and the `marginal` family gives them bins of their own (SPEC.md
 #' section 7). A set's column is on a grid when the set's rows among the
 #' rows read for the edges (marginal_edge_pick() of `rx` and `ry`) are all
-#' multiples of one power of two 2^e within 2^marginal_grid_bits steps
-#' (ffi_col_grid(); a column of zeros: e = INT_MAX, the grid {0}),
-#' judged on the values as given: a matrix scaled by `standardize =
-#' "real"` carries its grid in attribute "grid" (standardize_sets()), and
-#' only the columns scaled on a grid (restored exactly by
-#' unscale_grid()) qualify. In those columns the kernels read every value
-#' on the grid of the set that is on one as it is and every other value
-#' moved above all of them (by `shift`, twice the column's range plus 1;
-#' src/marginal.c, atom_value(), the same arithmetic as the loop here),
-#' so that no bin holds both kinds once the smallest moved value is an
-#' edge (marginal_atom_edges()). Orders within each kind are kept. The
-#' matrices are not copied.
+#' multiples of one power of two 2^e within 2^marginal_grid_bits steps of
+#' 0 (coarse_grid(); a column of zeros: the grid {0}), judged on the
+#' values as given: a matrix scaled by `standardize = "real"` carries its
+#' grid in attribute "grid" (standardize_sets()), and only the columns
+#' scaled on a grid (restored exactly by unscale_grid()) qualify. In those
+#' columns the kernels read every value on that grid (near_grid(), to a
+#' relative 2^-30) as it is and every other value moved above all of them
+#' (by `shift`, twice the column's range plus 1; src/marginal.c,
+#' atom_value(), the same arithmetic), so that no bin holds both kinds
+#' once the smallest moved value is an edge (marginal_atom_edges()).
+#' Orders within each kind are kept; a column none of whose values is
+#' moved (the other set's values on the grid but for rounding) is left
+#' out. The matrices are not copied.
 #' @return list(cols, e: their grids' exponents, shift, off, mult, centre:
 #'   the grid scaling to undo (mult 0: none), bound: the smallest moved
 #'   value of each column), the first six as the kernels' `atoms`
@@ -579,7 +619,7 @@ marginal_atoms <- function(real, generated, rx, ry) {
   e <- lapply(1:2, function(j) {
     m <- sets[[j]][rows[[j]], , drop = FALSE]
     if (!is.null(grid)) m <- unscale_grid(m, grid)
-    .Call(ffi_col_grid, m, marginal_grid_bits)$e
+    coarse_grid(m)$e
   })
   on <- lapply(e, Negate(is.na))
   cols <- which(on[[1]] != on[[2]])
@@ -604,15 +644,12 @@ marginal_atoms <- function(real, generated, rx, ry) {
     for (j in 1:2) {
       z <- sets[[j]][, l]
       x <- if (mult[i] != 0) (z + off[i]) / mult[i] + centre[i] else z
-      on_grid <- if (ex[i] == .Machine$integer.max) x == 0 else {
-        q <- x / 2^ex[i]
-        q == round(q)
-      }
+      on_grid <- near_grid(x, ex[i])
       if (!all(on_grid)) b <- min(b, min(z[!on_grid] + sh))
     }
     bound[i] <- b
   }
-  ok <- !is.na(shift)
+  ok <- !is.na(shift) & is.finite(bound)
   if (!any(ok)) return(NULL)
   list(cols = as.integer(cols[ok]), e = as.integer(ex[ok]), shift = shift[ok],
        off = as.double(off[ok]), mult = as.double(mult[ok]),

@@ -197,9 +197,11 @@
 #'   exponential rate 1.5 instead of 1, d = 8: 0.82 against a true 0.77,
 #'   where `"stacked"` reads 0.75); `bench/marginal.R`.
 #'   Where one set's column lies on a grid (whole numbers, or multiples of
-#'   one power of two, within 2^16 steps, judged before `standardize`) and
-#'   the other's does not (rounded data against a model's continuous
-#'   output), the values on the grid get bins of their own
+#'   one power of two, up to 2^16 steps from 0, judged before
+#'   `standardize`) and the other's does not (rounded data against a
+#'   model's continuous output; values off the grid by the rounding of a
+#'   double-precision round trip, a relative 2^-30, count as on it), the
+#'   values on the grid get bins of their own
 #'   (`details$atom_columns` counts those columns): such atoms are never
 #'   hit by the other law, the supports are disjoint and the true curve is
 #'   0. The family reads that (one rounded column among three, 1,000

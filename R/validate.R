@@ -1231,8 +1231,9 @@ warn_label_columns <- function(real, gens, real_arg = "real",
 }
 
 #' Warn about columns that lie on a grid (whole numbers, or multiples of
-#' one power of two, within 2^marginal_grid_bits steps: ffi_col_grid())
-#' in one set and not in the other: rounded real data against a model's
+#' one power of two, within 2^marginal_grid_bits steps of 0:
+#' coarse_grid()) in one set and not in the other (but for rounding:
+#' near_grid()): rounded real data against a model's
 #' continuous output, or storage precision (float16 against float32).
 #' The values on the grid are atoms the other law never hits, so the true
 #' PR curve is 0; the `marginal` family reads that (marginal_atoms()),
@@ -1241,12 +1242,20 @@ warn_label_columns <- function(real, gens, real_arg = "real",
 #' @noRd
 warn_grid_columns <- function(real, gens, generated_arg = "generated") {
   # 1 on a grid, 0 not, NA constant (on every grid)
-  on_grid <- function(m) {
-    if (!is.double(m)) storage.mode(m) <- "double"
-    g <- .Call(ffi_col_grid, m, marginal_grid_bits)
-    ifelse(is.na(g$e), 0L, ifelse(g$lo == g$hi, NA_integer_, 1L))
+  grids <- function(m) {
+    g <- coarse_grid(m)
+    list(code = ifelse(is.na(g$e), 0L, ifelse(g$constant, NA_integer_, 1L)),
+         e = g$e)
   }
-  r <- on_grid(real)
+  # a column of `m` whose values all lie on the grid 2^e but for rounding
+  # (a round trip through a scaling) is not off it
+  rounded <- function(m, cols, e) {
+    vapply(seq_along(cols), function(i) {
+      all(near_grid(as.double(m[, cols[i]]), e[cols[i]]))
+    }, logical(1))
+  }
+  gr <- grids(real)
+  r <- gr$code
   names_of <- function(cols) {
     nm <- if (is.null(colnames(real))) paste("column", cols) else
       colnames(real)[cols]
@@ -1256,13 +1265,18 @@ warn_grid_columns <- function(real, gens, generated_arg = "generated") {
   labs <- model_args(gens, generated_arg)
   lines <- character()
   for (i in seq_along(gens)) {
-    g <- on_grid(gens[[i]])
+    gg <- grids(gens[[i]])
+    g <- gg$code
     only_r <- which(r == 1L & g == 0L)
     only_g <- which(g == 1L & r == 0L)
     # constant in one set, continuous in the other (unless every column of
     # the constant set is: a collapsed set, warned about as such)
     const_r <- if (!all(is.na(r))) which(is.na(r) & g == 0L)
     const_g <- if (!all(is.na(g))) which(is.na(g) & r == 0L)
+    only_r <- only_r[!rounded(gens[[i]], only_r, gr$e)]
+    const_r <- const_r[!rounded(gens[[i]], const_r, gr$e)]
+    only_g <- only_g[!rounded(real, only_g, gg$e)]
+    const_g <- const_g[!rounded(real, const_g, gg$e)]
     part <- c(if (length(only_r)) paste0("on a grid in the real set only: ",
                                          names_of(only_r)),
               if (length(only_g)) paste0("on a grid in this set only: ",

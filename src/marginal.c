@@ -38,8 +38,9 @@ static int cmp_double(const void *a, const void *b) {
  * value z off the grid of one set is read as z + shift, a value on it as
  * z, so that the edges and bins keep the two kinds apart. On the grid:
  * the value as given, x = (z + off) / mult + centre (mult = 0: x = z;
- * standardize's exact grid scaling undone), a multiple of 2^e (e =
- * INT_MAX: x == 0). The same arithmetic as the R definition. */
+ * standardize's exact grid scaling undone), a multiple of 2^e to a
+ * relative 2^-30 (e = INT_MAX: x == 0). The same arithmetic as the R
+ * definition (near_grid()). */
 typedef struct {
   int e;
   double shift, off, mult, centre;
@@ -51,8 +52,10 @@ static inline double atom_value(const atom_col *a, double z) {
   if (a->e == INT_MAX) {
     on = x == 0;
   } else {
-    double q = ldexp(x, -a->e);
-    on = q == nearbyint(q);
+    /* on the grid to a relative 2^-30 (marginal_grid_tol): the rounding
+     * of a round trip through a scaling is not a difference of support */
+    double q = ldexp(x, -a->e), aq = fabs(q);
+    on = fabs(q - nearbyint(q)) <= ldexp(aq > 1 ? aq : 1, -30);
   }
   return on ? z : z + a->shift;
 }

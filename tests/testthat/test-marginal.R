@@ -352,6 +352,18 @@ test_that("marginal's grid bins: the definition, and no change where both sets o
   expect_no_warning(cv <- prd_curve(a, b, method = "marginal"))
   expect_identical(prd_curve_info(cv)$details[[1]]$atom_columns, 0L)
   expect_gt(summary(cv)$auc, 0.9)
+  # whole numbers after a round trip through a scaling in double
+  # precision lie a few 2^-53 off the grid: still on it (no atoms, no
+  # warning); a constant column of a fine value (0.1) is not a grid
+  set.seed(10)
+  a <- cbind(round(5 * rnorm(1000)), rnorm(1000), 0.1)
+  b <- cbind(round(5 * rnorm(1000)), rnorm(1000), rnorm(1000, 0.1, 0.01))
+  b[, 1] <- ((b[, 1] - 0.3) / 1.7) * 1.7 + 0.3
+  expect_true(any(b[, 1] != round(b[, 1]))) # off by the rounding
+  expect_true(all(abs(b[, 1] - round(b[, 1])) < 1e-12))
+  cls <- warnings_of(cv <- prd_curve(a, b, method = "marginal"))
+  expect_false("prdcurve_warning_grid_columns" %in% cls)
+  expect_identical(prd_curve_info(cv)$details[[1]]$atom_columns, 0L)
   # float32 values of a wide range (2^23 steps apart) are not a grid: a
   # float32 real set against float64 generated values changes nothing
   f32 <- function(v) round(v * 2^23) / 2^23 # values in [1, 2)
