@@ -634,15 +634,15 @@ marginal_atoms <- function(real, generated, rx, ry) {
   centre <- if (is.null(grid)) numeric(length(cols)) else grid$centre[cols]
   shift <- bound <- rep(NA_real_, length(cols))
   for (i in seq_along(cols)) {
-    l <- cols[i]
-    lo <- min(real[, l], generated[, l])
-    hi <- max(real[, l], generated[, l])
+    # the column of each set, read once
+    zs <- list(real[, cols[i]], generated[, cols[i]])
+    lo <- min(zs[[1]], zs[[2]])
+    hi <- max(zs[[1]], zs[[2]])
     sh <- 2 * (hi - lo) + 1
     if (!is.finite(sh) || !(lo + sh > hi)) next
     shift[i] <- sh
     b <- Inf
-    for (j in 1:2) {
-      z <- sets[[j]][, l]
+    for (z in zs) {
       x <- if (mult[i] != 0) (z + off[i]) / mult[i] + centre[i] else z
       on_grid <- near_grid(x, ex[i])
       if (!all(on_grid)) b <- min(b, min(z[!on_grid] + sh))
