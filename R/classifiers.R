@@ -13,8 +13,7 @@
 # Woodbury identity (d > n), so memory and time stay O(min(n, d)^2) and
 # O(n d min(n, d)).
 
-fitted_methods <- c("linear", "quadratic", "stacked", "marginal")
-neighbour_methods <- c("knn", "kde", "ipr", "coverage")
+# (the families' names and what each declares: R/families.R)
 
 #' Centred fit rows of both sets and the second moments the shrinkage
 #' needs: the rows `rx` of Xf and `ry` of Yf (NULL: every row), read in
@@ -189,9 +188,13 @@ linear_score <- function(w, centre) {
 }
 
 #' The fitted family's settings reported in prd_curve_info()'s details: the
-#' fit's list without its scoring function and coefficients.
+#' fit's `settings` (a named list of numbers), else the fit's list without
+#' its scoring function and coefficients.
 #' @noRd
-fit_settings <- function(f) f[setdiff(names(f), c("score", "w", "centre"))]
+fit_settings <- function(f) {
+  if (is.list(f$settings)) return(f$settings)
+  f[setdiff(names(f), c("score", "w", "centre"))]
+}
 
 #' Fit the regularised quadratic discriminant (Friedman 1989) in closed
 #' form: for each set k, first toward the pooled covariance rescaled to the
@@ -824,11 +827,6 @@ random_halves <- function(n) {
   list(sort(perm[seq_len(h)]), sort(perm[-seq_len(h)]))
 }
 
-#' The families "tightest" combines unless `families` is given.
-#' @noRd
-tightest_default <- c("linear", "quadratic", "stacked", "marginal", "knn", "kde",
-                      "ipr", "coverage")
-
 #' Area of an envelope (a list as from curve_from_scores()).
 #' @noRd
 envelope_auc <- function(lambda, env) {
@@ -925,28 +923,6 @@ curve_atoms <- function(info, model) {
   if (is.numeric(a) && length(a) == 1L) a else 0L
 }
 
-family_reason <- function(method, d, hubness = NA_real_) {
-  switch(method,
-    linear = "A linear classifier does not see changes of dispersion or shape.",
-    quadratic = "A Gaussian quadratic classifier misses structure that is not in the first two moments (modes, manifolds, heavy tails).",
-    marginal = "A per-coordinate classifier misses dependence between the coordinates (directions other than the axes), and its noise adds up over many coordinates.",
-    tightest = "The combined curve picks among its families with noise; compare their curves.",
-    if (d >= 64) {
-      hub <- if (is.finite(hubness)) {
-        paste0(" Here the skewness of the k-occurrence counts is ",
-               format(round(hubness, 1), nsmall = 1), " (about 2 where knn",
-               " was close to the truth in the validity suite, 5.5 to 12",
-               " where it collapsed).")
-      } else ""
-      paste0("Neighbour classifiers are weak in ", d, " dimensions with a few",
-             " thousand points, and their votes collapse under hubness (a few",
-             " fit points are the neighbours of most evaluation points).", hub)
-    } else {
-      "Neighbour classifiers are noisy with few points per neighbourhood."
-    }
-  )
-}
-
 # ---- hubness ---------------------------------------------------------------
 
 #' Hubness of the knn family: skewness of the k-occurrence counts N_k(x) of
@@ -979,7 +955,7 @@ hub_skewness <- function(counts) {
 #' @noRd
 check_neighbour_family <- function(x, real, generated, splits,
                                    margin = 0.2, min_rows = 50L) {
-  if (!all(unique(x$method) %in% neighbour_methods)) return(invisible(NULL))
+  if (!all(unique(x$method) %in% neighbour_methods())) return(invisible(NULL))
   info <- prd_curve_info(x)
   if (min(info$n_eval_real, info$n_eval_generated, na.rm = TRUE) < min_rows) {
     return(invisible(NULL))

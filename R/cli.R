@@ -753,7 +753,7 @@ cli_option_list <- function() {
     mo("--id", type = "character", metavar = "COLUMN",
        help = "identifier column, never a feature"),
     mo("--method", type = "character", metavar = "M1,M2",
-       help = paste0("methods among ", paste(curve_methods, collapse = ", "),
+       help = paste0("methods among ", paste(curve_methods(), collapse = ", "),
                      " (default: ", paste(cli_default_methods(), collapse = ","),
                      ")")),
     mo("--k", type = "character", metavar = "K",
@@ -906,7 +906,7 @@ cli_parse <- function(args) {
     prd_abort("Option {.code --id} must name a column.", kind = "input",
               call = NULL)
   }
-  choices <- curve_methods
+  choices <- curve_methods()
   opt$method <- if (is.null(o$method)) cli_default_methods() else
     unique(trimws(strsplit(o$method, ",", fixed = TRUE)[[1]]))
   bad <- setdiff(opt$method, choices)

@@ -26,6 +26,15 @@
 fitted_scores <- function(real, generated, s, families, folds = NULL,
                           call = rlang::caller_env()) {
   if (!length(families)) return(list(scores = list(), details = list()))
+  entries <- lapply(families, family_entry, call = call)
+  names(entries) <- families
+  path <- vapply(entries, function(e) {
+    if (e$kind != "fitted") {
+      prd_abort("{.val {e$name}} is not a fitted family.", "internal",
+                call = call)
+    }
+    e$path
+  }, "")
   if (!is.null(s$eval) && identical(as.integer(folds), 1L)) folds <- NULL
   # a step message on long fits (the engine's bar covers the distances;
   # none inside the half-sample replicates, which have their own bar)
@@ -38,38 +47,15 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   }
   if (!is.double(real)) storage.mode(real) <- "double"
   if (!is.double(generated)) storage.mode(generated) <- "double"
-  fit_one <- function(fams, fx, fy, ex, ey) {
-    # the rows are read in place: no copies of the fit or evaluation rows
-    p <- if (length(setdiff(fams, "stacked"))) {
-      cov_parts(real, generated, fx, fy)
-    }
-    out <- list()
-    for (i in seq_along(fams)) {
-      fam <- fams[i]
-      f <- switch(fam, linear = fit_linear(p, call = call),
-                  quadratic = fit_quadratic(p, n_score = length(ex) +
-                                              length(ey), call = call),
-                  stacked = fit_stacked(real, generated, fx, fy, call = call))
-      # the covariances go as soon as no family left needs them
-      if (!length(setdiff(fams[-seq_len(i)], "stacked"))) p <- NULL
-      out[[fam]] <- list(real = f$score(real, ex), gen = f$score(generated, ey),
-                         settings = fit_settings(f))
-      rm(f)
-    }
-    out
-  }
-  marginal <- "marginal" %in% families
+  by_cells <- families[path == "cells"]
   if (!is.null(s$eval) && is.null(folds)) {
-    res <- fit_one(setdiff(families, "marginal"), s$fit[[1]], s$fit[[2]],
-                   s$eval[[1]], s$eval[[2]])
-    if (marginal) {
-      res$marginal <- marginal_scores(real, generated,
-                                      list(list(s$fit[[1]], s$eval[[1]]),
-                                           list(s$fit[[2]], s$eval[[2]])))
-    }
-    scores <- lapply(res, function(r) list(real = r$real, gen = r$gen))
-    details <- lapply(res, function(r) r$settings)
-    return(list(scores = scores, details = details))
+    cells <- list(list(s$fit[[1]], s$eval[[1]]), list(s$fit[[2]], s$eval[[2]]))
+    res <- fit_folds(real, generated, entries[path != "cells"], s$fit[[1]],
+                     s$fit[[2]], s$eval[[1]], s$eval[[2]], call = call)
+    for (f in by_cells) res[[f]] <- entries[[f]]$cells(real, generated, cells)
+    res <- res[families]
+    return(list(scores = lapply(res, function(r) list(real = r$real, gen = r$gen)),
+                details = lapply(res, function(r) r$settings)))
   }
   K <- if (is.null(folds)) 2L else as.integer(folds)
   if (is.null(s$eval)) {
@@ -85,51 +71,135 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   cells <- lapply(1:2, function(j) {
     c(list(base[[j]]), lapply(fp[[j]], function(f) pool[[j]][f]))
   })
-  # the marginal family from every cell's histograms at once; the others
-  # below
-  marg <- if (marginal) marginal_scores(real, generated, cells)
-  all_families <- families
-  families <- setdiff(families, "marginal")
+  sr <- lapply(families, function(f) rep(NA_real_, length(pool[[1]])))
+  sg <- lapply(families, function(f) rep(NA_real_, length(pool[[2]])))
+  names(sr) <- names(sg) <- families
+  details <- list()
+  # the families that score every fold at once from the cells
+  for (f in by_cells) {
+    r <- entries[[f]]$cells(real, generated, cells)
+    sr[[f]][unlist(fp[[1]])] <- r$real
+    sg[[f]][unlist(fp[[2]])] <- r$gen
+    details[[f]] <- r$settings
+  }
+  rest <- families[path != "cells"]
+  if (length(rest)) {
+    got <- fold_scores(real, generated, entries[rest], base, pool, fp, cells,
+                       call = call)
+    for (f in rest) {
+      for (v in seq_len(K)) {
+        sr[[f]][fp[[1]][[v]]] <- got[[v]][[f]]$real
+        sg[[f]][fp[[2]][[v]]] <- got[[v]][[f]]$gen
+      }
+      # the folds' settings averaged
+      dd <- lapply(got, function(x) x[[f]]$settings)
+      details[[f]] <- do.call(mapply, c(list(function(...) {
+        Reduce(`+`, list(...)) / K
+      }), dd, list(SIMPLIFY = FALSE)))
+    }
+  }
+  # every evaluation row scored by every family: a row left out would read
+  # as a constant score (a perfect curve)
+  for (f in families) {
+    if (anyNA(sr[[f]]) || anyNA(sg[[f]])) {
+      prd_abort("The {.val {f}} family left evaluation rows without a score.",
+                "internal", call = call)
+    }
+  }
+  scores <- lapply(families, function(f) list(real = sr[[f]], gen = sg[[f]]))
+  names(scores) <- families
+  list(scores = scores, details = details[families])
+}
+
+#' Fit the families `entries` (registry entries) on the rows fx of real and
+#' fy of generated and score the rows ex, ey, each by its entry's `fit`
+#' (the rows are read in place: no copies of the fit or evaluation rows;
+#' the covariance parts formed once, when a family asks for them).
+#' @return list(<family> = list(real, gen, settings)).
+#' @noRd
+fit_folds <- function(real, generated, entries, fx, fy, ex, ey,
+                      call = rlang::caller_env()) {
+  p <- NULL
+  parts <- function() {
+    if (is.null(p)) p <<- cov_parts(real, generated, fx, fy)
+    p
+  }
+  out <- list()
+  for (e in entries) {
+    f <- e$fit(real, generated, fx, fy, n_score = length(ex) + length(ey),
+               parts = parts, call = call)
+    sc <- list(real = f$score(real, ex), gen = f$score(generated, ey))
+    if (length(sc$real) != length(ex) || length(sc$gen) != length(ey) ||
+        !is.numeric(sc$real) || !is.numeric(sc$gen)) {
+      prd_abort("The {.val {e$name}} family's score gave {length(sc$real)} and {length(sc$gen)} values for {length(ex)} and {length(ey)} rows.",
+                "internal", call = call)
+    }
+    out[[e$name]] <- c(sc, list(settings = fit_settings(f)))
+    rm(f)
+  }
+  out
+}
+
+#' The K folds' scores of the families `entries` (none of path "cells"):
+#' fold v fitted on every cell but v + 1 and scored on it. Families of path
+#' "parts" and "stacked" are fitted from the fold moments (one pass over
+#' the rows, then O(d^2) per fold) where their fits take the primal form
+#' (d at most the fit rows); the others fold by fold from their rows
+#' (fit_folds()).
+#' @return list over folds of list(<family> = list(real, gen, settings)).
+#' @noRd
+fold_scores <- function(real, generated, entries, base, pool, fp, cells,
+                        call = rlang::caller_env()) {
+  K <- length(fp[[1]])
   d <- ncol(real)
+  path <- vapply(entries, `[[`, "", "path")
   # the families the fold moments serve: every fit in the primal form
   # (d <= the fit rows of both sets, also in stacked's inner halves)
   fit_rows <- function(j) length(base[[j]]) + length(pool[[j]]) - max(lengths(fp[[j]]))
   n_fit <- fit_rows(1) + fit_rows(2)
-  fast <- families[vapply(families, function(f) {
-    if (f != "stacked") return(d <= n_fit)
-    d <= floor(n_fit / 2) - 2 && min(fit_rows(1), fit_rows(2)) >= 6
-  }, logical(1))]
+  fast <- names(entries)[(path == "parts" & d <= n_fit) |
+                           (path == "stacked" & d <= floor(n_fit / 2) - 2 &
+                              min(fit_rows(1), fit_rows(2)) >= 6)]
+  stacked <- intersect(fast, names(entries)[path == "stacked"])
+  if (length(stacked) > 1L) {
+    prd_abort("Only one family may take the {.val stacked} path.", "internal",
+              call = call)
+  }
   mom <- if (length(fast)) {
     # (both halves' total only for the families other than stacked)
-    total <- length(setdiff(fast, "stacked")) > 0L
+    total <- length(setdiff(fast, stacked)) > 0L
     list(fold_moments(real, cells[[1]], total),
          fold_moments(generated, cells[[2]], total))
   }
-  # with fit rows, the discriminants of linear and of stacked's inner
-  # folds are solved for every fold together (fold_discriminants())
+  # with fit rows, the discriminants of the families that solve every fold
+  # at once (linear) and of stacked's inner folds are solved for every fold
+  # together (fold_discriminants())
+  all_folds <- if (min(lengths(base)) >= 2L) {
+    fast[vapply(entries[fast], function(e) e$solve_all_folds && e$path == "parts",
+                logical(1))]
+  } else character()
+  if (length(all_folds) > 1L) all_folds <- all_folds[1L]
+  cg_stacked <- if (min(lengths(base)) >= 4L) stacked else character()
   lin <- NULL
   lins <- list() # stacked's discriminants, fold by fold (fold moments)
-  per_fold <- fast # the families fold_fit() fits fold by fold
-  cg <- c(if ("linear" %in% fast && min(lengths(base)) >= 2L) "linear",
-          if ("stacked" %in% fast && min(lengths(base)) >= 4L) "stacked")
+  per_fold <- setdiff(fast, c(all_folds, cg_stacked))
   if (length(mom)) {
     # the fit rows' norms, then their d x d moments go
-    hss <- c(if ("linear" %in% cg) list(1:2),
-             if ("stacked" %in% cg) list(1L, 2L))
+    hss <- c(if (length(all_folds)) list(1:2),
+             if (length(cg_stacked)) list(1L, 2L))
     norms <- lapply(hss, function(hs) fit_norms(mom, hs))
     names(norms) <- vapply(hss, paste, "", collapse = "")
     for (j in 1:2) mom[[j]]$Mf <- NULL
   }
-  if ("linear" %in% cg) {
+  if (length(all_folds)) {
     f <- fold_discriminants(real, generated, mom, cells, score = TRUE,
                             norms = norms[["12"]], call = call)
     lin <- lapply(seq_len(K), function(v) {
       c(f$scores[[v]], list(settings = list(shrinkage = f$rho[[v]])))
     })
     rm(f)
-    per_fold <- setdiff(per_fold, "linear")
   }
-  if ("stacked" %in% cg) {
+  if (length(cg_stacked)) {
     inner <- lapply(1:2, function(h) {
       fold_discriminants(real, generated, mom, cells, hs = h,
                          norms = norms[[as.character(h)]], call = call)
@@ -141,39 +211,33 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
       })
     })
     rm(inner)
-    per_fold <- setdiff(per_fold, "stacked")
   }
-  sr <- lapply(all_families, function(f) numeric(length(pool[[1]])))
-  sg <- lapply(all_families, function(f) numeric(length(pool[[2]])))
-  names(sr) <- names(sg) <- all_families
-  details <- list()
+  slow <- setdiff(names(entries), fast)
+  out <- vector("list", K)
   for (v in seq_len(K)) {
     ex <- cells[[1]][[v + 1L]]
     ey <- cells[[2]][[v + 1L]]
-    res <- if (!is.null(lin)) list(linear = lin[[v]]) else list()
+    res <- list()
+    if (length(all_folds)) res[[all_folds]] <- lin[[v]]
     if (length(per_fold)) {
-      res <- c(res, fold_fit(real, generated, mom, v, per_fold, ex, ey,
-                             call = call))
-      if ("stacked" %in% per_fold) {
+      res <- c(res, fold_fit(real, generated, mom, v, entries[per_fold], ex,
+                             ey, call = call))
+      if (!is.null(res$stacked_lins)) {
         lins[[v]] <- res$stacked_lins
         res$stacked_lins <- NULL
       }
     }
-    slow <- setdiff(families, fast)
     if (length(slow)) {
       rest <- function(j) sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
-      res <- c(res, fit_one(slow, rest(1), rest(2), ex, ey))
+      res <- c(res, fit_folds(real, generated, entries[slow], rest(1), rest(2),
+                              ex, ey, call = call))
     }
-    for (fam in names(res)) {
-      sr[[fam]][fp[[1]][[v]]] <- res[[fam]]$real
-      sg[[fam]][fp[[2]][[v]]] <- res[[fam]]$gen
-      details[[fam]][[v]] <- res[[fam]]$settings
-    }
-    rm(res)
+    out[[v]] <- res
   }
   if (length(lins)) {
     # stacked from the fold moments: every fold's features in one product
     # of each set's rows, then the folds' logistic fits
+    st <- stacked
     tab <- list(stacked_table(real, mom[[1]], lins),
                 stacked_table(generated, mom[[2]], lins))
     for (v in seq_len(K)) {
@@ -189,27 +253,13 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
                                 table_features(tab[[set]], 2L * (v - 1L) + h,
                                                rows)
                               }, call = call)
-      sr$stacked[fp[[1]][[v]]] <- f$score(rows = cells[[1]][[c1]], set = 1L)
-      sg$stacked[fp[[2]][[v]]] <- f$score(rows = cells[[2]][[c1]], set = 2L)
-      details$stacked[[v]] <- fit_settings(f)
+      out[[v]][[st]] <- list(real = f$score(rows = cells[[1]][[c1]], set = 1L),
+                             gen = f$score(rows = cells[[2]][[c1]], set = 2L),
+                             settings = fit_settings(f))
     }
     rm(tab)
   }
-  details <- lapply(details[families], function(dd) {
-    # the folds' settings averaged
-    do.call(mapply, c(list(function(...) Reduce(`+`, list(...)) / K), dd,
-                      list(SIMPLIFY = FALSE)))
-  })
-  if (marginal) {
-    # its scores come fold after fold
-    sr$marginal[unlist(fp[[1]])] <- marg$real
-    sg$marginal[unlist(fp[[2]])] <- marg$gen
-    details$marginal <- marg$settings
-  }
-  scores <- lapply(all_families, function(f) list(real = sr[[f]], gen = sg[[f]]))
-  names(scores) <- all_families
-  details <- details[all_families]
-  list(scores = scores, details = details)
+  out
 }
 
 #' K random folds of 1..n (R's RNG): a random order cut at floor(n j / K),
@@ -380,16 +430,19 @@ moment_parts <- function(a, b) {
        tr = c(x = a$tr, y = b$tr), r4 = c(x = a$r4, y = b$r4))
 }
 
-#' Fold v's fits of the families `fams` from the fold moments `mom` (one a
-#' set), scored on the fold's rows ex of real and ey of generated; for
-#' "stacked", its two inner discriminants (element `stacked_lins`), which
-#' fitted_scores() completes.
+#' Fold v's fits of the families `entries` (registry entries of path
+#' "parts" or "stacked") from the fold moments `mom` (one a set), scored on
+#' the fold's rows ex of real and ey of generated; for the "stacked" path,
+#' its two inner discriminants (element `stacked_lins`), which
+#' fold_scores() completes.
 #' @noRd
-fold_fit <- function(real, generated, mom, v, fams, ex, ey,
+fold_fit <- function(real, generated, mom, v, entries, ex, ey,
                      call = rlang::caller_env()) {
   c1 <- v + 1L # the fold's cell (cell 1: the fit rows)
+  path <- vapply(entries, `[[`, "", "path")
+  stacked <- any(path == "stacked")
   # cell v's C' C: each half for stacked's inner fits, else both at once
-  hs <- if ("stacked" %in% fams) list(1L, 2L) else list(1:2)
+  hs <- if (stacked) list(1L, 2L) else list(1:2)
   Mv <- lapply(1:2, function(j) {
     X <- if (j == 1L) real else generated
     Mj <- lapply(hs, function(h) cell_cross(X, mom[[j]], c1, h))
@@ -397,21 +450,21 @@ fold_fit <- function(real, generated, mom, v, fams, ex, ey,
     Mj
   })
   out <- list()
-  if (length(setdiff(fams, "stacked"))) {
+  if (any(path == "parts")) {
     p <- moment_parts(fold_stats(mom[[1]], c1, 1:2, Mv[[1]][[length(Mv[[1]])]]),
                       fold_stats(mom[[2]], c1, 1:2, Mv[[2]][[length(Mv[[2]])]]))
-    for (fam in intersect(c("linear", "quadratic"), fams)) {
-      f <- if (fam == "linear") fit_linear(p, call = call) else
-        fit_quadratic(p, n_score = length(ex) + length(ey), call = call)
-      out[[fam]] <- list(real = f$score(real, ex), gen = f$score(generated, ey),
-                         settings = fit_settings(f))
+    for (e in entries[path == "parts"]) {
+      f <- e$fit_parts(p, n_score = length(ex) + length(ey), call = call)
+      out[[e$name]] <- list(real = f$score(real, ex),
+                            gen = f$score(generated, ey),
+                            settings = fit_settings(f))
       rm(f)
     }
     rm(p)
   }
-  if ("stacked" %in% fams) {
+  if (stacked) {
     # stacked's two discriminants now; its features and logistic fits once
-    # every fold's discriminants are known (fitted_scores())
+    # every fold's discriminants are known (fold_scores())
     out[["stacked_lins"]] <- lapply(1:2, function(h) {
       stacked_linear(moment_parts(fold_stats(mom[[1]], c1, h, Mv[[1]][[h]]),
                                   fold_stats(mom[[2]], c1, h, Mv[[2]][[h]])),

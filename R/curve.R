@@ -593,15 +593,15 @@ prd_curve <- function(real, generated, method = "tightest",
                       families = NULL, folds = NULL) {
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
-  method <- check_methods(method, curve_methods)
+  method <- check_methods(method, curve_methods())
   closed <- check_flag(closed)
   angles <- check_angles(angles)
   replicates <- check_replicates(replicates)
   default_families <- is.null(families)
   if (default_families) {
-    families <- tightest_default
+    families <- tightest_default()
   } else {
-    families <- check_methods(families, setdiff(curve_methods, "tightest"),
+    families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")
     if (!"tightest" %in% method) {
       prd_warn("{.arg families} is used by the {.val tightest} method only; it is ignored here.",
@@ -612,8 +612,8 @@ prd_curve <- function(real, generated, method = "tightest",
                 if ("tightest" %in% method) families)
   if (!is.null(folds)) {
     folds <- check_count(folds, min = 1, max = 100)
-    if (!length(intersect(used, fitted_methods))) {
-      prd_warn("{.arg folds} is used by the fitted families ({.val {fitted_methods}}) only; it is ignored here.",
+    if (!length(intersect(used, fitted_methods()))) {
+      prd_warn("{.arg folds} is used by the fitted families ({.val {fitted_methods()}}) only; it is ignored here.",
                "unused_argument")
       folds <- NULL
     }
@@ -638,15 +638,16 @@ prd_curve <- function(real, generated, method = "tightest",
   # the scale from the real fit rows only (all rows without a split)
   sets <- standardize_split(sets, first$splits)
   if (default_families) {
-    # "stacked" needs 4 fit rows per set (two folds of 2), also in the
-    # cross-fitted folds (split = 0) and the half-samples (replicates); on
-    # smaller sets the default "tightest" goes without it
+    # a family's fewest fit rows per set (stacked: 4, two folds of 2), also
+    # in the cross-fitted folds (split = 0) and the half-samples
+    # (replicates); on smaller sets the default "tightest" goes without it
     rows <- first$limit + 1
     if (is.null(first$splits[[1]]$eval)) rows <- floor(rows / 2)
     if (replicates > 0L) rows <- floor(rows / 2)
-    if (rows < 4) families <- setdiff(families, "stacked")
+    need <- vapply(families, function(f) family_entry(f)$min_fit_rows, 1L)
+    families <- families[need <= rows]
   }
-  if (length(intersect(used, fitted_methods))) {
+  if (length(intersect(used, fitted_methods()))) {
     folds <- resolve_folds(folds, first$splits, replicates)
   }
   if (is.null(k)) {
@@ -677,8 +678,6 @@ prd_curve <- function(real, generated, method = "tightest",
   out
 }
 
-curve_methods <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
-                   "stacked", "marginal", "tightest")
 
 #' One split per model, sharing the real set's partition (paired models)
 #' and one partition per distinct generated size (identical generated sets
@@ -736,8 +735,8 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
   tight <- "tightest" %in% method
   families <- if (tight) settings$families else character()
   used <- union(setdiff(method, "tightest"), families)
-  need_nb <- intersect(neighbour_methods, used)
-  need_fit <- intersect(fitted_methods, used)
+  need_nb <- intersect(neighbour_methods(), used)
+  need_fit <- intersect(fitted_methods(), used)
   if (!is.null(check_limit) && length(need_nb)) {
     check_k(k, check_limit, what = "the half-samples of the replicates",
             call = call)
@@ -799,7 +798,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
       fsz <- sizes
       K <- settings$folds
       cross <- !is.null(K) && K >= 2L &&
-        meth %in% c(fitted_methods, "tightest") && length(need_fit)
+        meth %in% c(fitted_methods(), "tightest") && length(need_fit)
       if (cross) {
         # K folds of the evaluation rows, each fitted on the fit rows (none
         # without a split) and the other folds: the rows of the smallest fit
@@ -820,7 +819,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
         env$max_recall, method = meth, model = m, k = kk, info = info)
     }
     for (meth in method) {
-      if (meth %in% neighbour_methods) {
+      if (meth %in% neighbour_methods()) {
         for (j in seq_along(k)) {
           env <- nb_env(meth, j)()
           bw <- if (meth == "kde") nb$bandwidth[[j]] else NULL
@@ -831,16 +830,16 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
                          bandwidth = bw, angles = settings$angles,
                          details = det))
         }
-      } else if (meth %in% fitted_methods) {
+      } else if (meth %in% fitted_methods()) {
         add(fit_env(meth)(), meth, NA_integer_,
             fit_info(meth, fs$details[[meth]]))
       } else if (meth == "tightest") {
-        ks <- if (length(intersect(families, neighbour_methods))) k else NA_integer_
+        ks <- if (length(intersect(families, neighbour_methods()))) k else NA_integer_
         hg <- halves$gen[[as.character(sizes[["eval_generated"]])]]
         for (j in seq_along(ks)) {
           envs <- list()
           for (f in families) {
-            envs[[f]] <- if (f %in% neighbour_methods) nb_env(f, j) else
+            envs[[f]] <- if (f %in% neighbour_methods()) nb_env(f, j) else
               fit_env(f)
           }
           env <- tightest_envelope(envs, halves$real, hg, settings$lambda)
@@ -868,13 +867,15 @@ curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
   # one sweep for every method and k (k is sorted and unique: check_k());
   # kde with the bandwidths of every k (or the fixed ones) in that sweep;
   # knn also counts the k-occurrences of the fit rows (hubness diagnostic)
-  kde <- "kde" %in% method
+  est <- vapply(method, function(f) family_entry(f)$estimator, "")
+  kde <- "kde" %in% est
   nb <- engine_neighbours(real, generated, s, k,
-                          c(method, if ("knn" %in% method) "hub"),
+                          c(est, if ("knn" %in% est) "hub"),
                           closed = closed, bandwidth = if (kde) bandwidth,
                           bandwidth_k = if (kde) k, shared = shared)
   for (m in method) {
-    counts[[m]] <- list(a = nb[[paste0(m, "_a")]], b = nb[[paste0(m, "_b")]])
+    e <- est[[m]]
+    counts[[m]] <- list(a = nb[[paste0(e, "_a")]], b = nb[[paste0(e, "_b")]])
   }
   bw <- list()
   if (kde) {

@@ -732,7 +732,7 @@ main <- function() {
     split_list(opt("checks", ""))
   bad <- setdiff(chk_names, names(checks))
   if (length(bad)) stop("unknown checks: ", paste(bad, collapse = ", "))
-  available <- prdcurve:::curve_methods
+  available <- prdcurve:::curve_methods()
   groups <- strsplit(opt("families", paste(available, collapse = ",")),
                      ";", fixed = TRUE)[[1]]
   families <- unlist(lapply(groups, split_list))

@@ -78,7 +78,7 @@ if (!interactive() && sys.nframe() == 0L && cores > 1L &&
                     c("bench/validity.R", shQuote(args)))
   quit(save = "no", status = status)
 }
-available <- prdcurve:::curve_methods
+available <- prdcurve:::curve_methods()
 families <- strsplit(opt("families", paste(c(
   intersect(c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "stacked",
               "marginal"),

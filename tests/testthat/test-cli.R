@@ -777,7 +777,7 @@ test_that("--compare and --replicates are checked up front", {
                "Unknown", class = "prdcurve_error_input")
   # the methods are the package's curve methods
   usage <- paste(prdcurve:::cli_usage(), collapse = " ")
-  for (m in prdcurve:::curve_methods) expect_match(usage, m, fixed = TRUE)
+  for (m in prdcurve:::curve_methods()) expect_match(usage, m, fixed = TRUE)
   expect_match(usage, ".npz", fixed = TRUE)
   expect_identical(sum(grepl("^Usage:", prdcurve:::cli_usage())), 1L)
 })

@@ -237,8 +237,8 @@ test_that("marginal is near the truth of product distributions where the others 
   # the quadratic discriminant sees two boxes as two Gaussians: 0.3
   expect_gt(auc("quadratic"), 0.2)
   expect_identical(prd_curve_info(cv)$details[[3]]$families,
-                   prdcurve:::tightest_default)
-  expect_true("marginal" %in% prdcurve:::tightest_default)
+                   prdcurve:::tightest_default())
+  expect_true("marginal" %in% prdcurve:::tightest_default())
   # a mean shift along an axis is a product distribution too: N(0, I) vs
   # N(2 e1, I), d = 16
   set.seed(4)

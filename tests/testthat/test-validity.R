@@ -110,7 +110,7 @@ fast_subset <- local({
       real <- sc$real(1000)
       gens <- lapply(sc$models, function(m) m$sample(1000))
       caught <- list()
-      cv <- withCallingHandlers(prd_curve(real, gens, method = curve_methods),
+      cv <- withCallingHandlers(prd_curve(real, gens, method = curve_methods()),
                                 warning = function(w) {
                                   caught[[length(caught) + 1L]] <<- w
                                   invokeRestart("muffleWarning")

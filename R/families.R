@@ -1,0 +1,188 @@
+# The registry of prd_curve()'s curve families (DESIGN.md rule 14). A
+# family is one entry that declares what it needs:
+#
+# - kind "neighbour": an engine estimator (`estimator`, a row of the
+#   engine's estimator table) that counts the evidences (a, b) of every
+#   evaluation row; curve_estimates() reads them.
+# - kind "fitted": a classifier fitted on fit rows and scored on evaluation
+#   rows (high = "generated"). `fit(real, generated, fx, fy, n_score,
+#   parts, call)` fits it on the rows fx of real and fy of generated
+#   (`parts()` gives their covariance parts, cov_parts(), formed once for
+#   every family of a fold that asks) and returns list(score = function(Z,
+#   rows), settings = named list of numbers). That is all a new fitted
+#   family needs: fitted_scores() then fits it fold by fold. `path` names
+#   an optional faster way crossfit.R offers, declared here and never read
+#   from the name: "parts" (fitted from the covariances alone, `fit_parts(p,
+#   n_score, call)`, so the fold moments serve every fold), "stacked" (the
+#   stacked logistic fit over two inner discriminants), "cells" (every
+#   fold's scores at once from the rows' cells, `cells(real, generated,
+#   cells)`; such a family needs no `fit`), "rows" (no faster way).
+# - kind "combined": "tightest", which reads the others.
+#
+# The name lists, the default families of "tightest", the disagreement
+# warning's reasons, the command line's --method help and the family table
+# of ?prd_curve are built from the registry. An unknown family is a classed
+# error (check_methods(), family_entry()).
+
+family_env <- new.env(parent = emptyenv())
+family_env$entries <- list()
+
+#' Add (or replace) a curve family: an entry as described at the top of
+#' R/families.R. Returns the old entry of that name (NULL if none),
+#' invisibly.
+#' @noRd
+register_family <- function(name, kind = c("neighbour", "fitted", "combined"),
+                            summary, reason, default = FALSE,
+                            estimator = NULL, fit = NULL,
+                            path = c("rows", "parts", "stacked", "cells"),
+                            fit_parts = NULL, cells = NULL,
+                            solve_all_folds = FALSE, min_fit_rows = 2L) {
+  kind <- match.arg(kind)
+  path <- match.arg(path)
+  stopifnot(is.character(name), length(name) == 1L, nzchar(name),
+            is.character(summary), is.character(reason) || is.function(reason))
+  if (kind == "neighbour") stopifnot(is.character(estimator))
+  if (kind == "fitted") {
+    stopifnot(path == "cells" || is.function(fit),
+              path != "parts" || is.function(fit_parts),
+              path != "cells" || is.function(cells))
+  }
+  old <- family_env$entries[[name]]
+  family_env$entries[[name]] <- list(
+    name = name, kind = kind, summary = summary, reason = reason,
+    default = isTRUE(default), estimator = estimator, fit = fit,
+    path = if (kind == "fitted") path else NA_character_,
+    fit_parts = fit_parts, cells = cells,
+    solve_all_folds = isTRUE(solve_all_folds),
+    min_fit_rows = as.integer(min_fit_rows)
+  )
+  invisible(old)
+}
+
+#' Remove a family (tests' toy families)
+#' @noRd
+unregister_family <- function(name) {
+  family_env$entries[[name]] <- NULL
+  invisible()
+}
+
+#' The names of the registered families, in registration order: all, or
+#' of the kinds `kind`; `default` TRUE: those "tightest" combines by
+#' default.
+#' @noRd
+family_names <- function(kind = NULL, default = NULL) {
+  e <- family_env$entries
+  keep <- vapply(e, function(x) {
+    (is.null(kind) || x$kind %in% kind) &&
+      (is.null(default) || x$default == default)
+  }, logical(1))
+  names(e)[keep]
+}
+
+#' One family's entry; an unknown name is a classed error.
+#' @noRd
+family_entry <- function(name, call = rlang::caller_env()) {
+  e <- family_env$entries[[name]]
+  if (is.null(e)) {
+    prd_abort(c("{.val {name}} is not a curve family.",
+                "i" = "The families: {.val {family_names()}}."),
+              "argument", call = call)
+  }
+  e
+}
+
+#' The families' names and summaries as a markdown table (?prd_curve).
+#' @noRd
+family_table <- function() {
+  e <- family_env$entries
+  paste0(c("| family | kind | in the default | what it is |",
+           "|---|---|---|---|",
+           vapply(e, function(x) {
+             sprintf("| `\"%s\"` | %s | %s | %s |", x$name, x$kind,
+                     if (x$default) "yes" else "", x$summary)
+           }, "")), collapse = "\n")
+}
+
+#' Why a family's curve can lie far above another's: a sentence for the
+#' disagreement warning.
+#' @noRd
+family_reason <- function(method, d, hubness = NA_real_) {
+  r <- family_entry(method)$reason
+  if (is.function(r)) r(d, hubness) else r
+}
+
+neighbour_reason <- function(d, hubness) {
+  if (d < 64) {
+    return("Neighbour classifiers are noisy with few points per neighbourhood.")
+  }
+  hub <- if (is.finite(hubness)) {
+    paste0(" Here the skewness of the k-occurrence counts is ",
+           format(round(hubness, 1), nsmall = 1), " (about 2 where knn",
+           " was close to the truth in the validity suite, 5.5 to 12",
+           " where it collapsed).")
+  } else ""
+  paste0("Neighbour classifiers are weak in ", d, " dimensions with a few",
+         " thousand points, and their votes collapse under hubness (a few",
+         " fit points are the neighbours of most evaluation points).", hub)
+}
+
+# ---- the built-in families -------------------------------------------------
+
+register_family("knn", "neighbour", estimator = "knn", default = TRUE,
+                reason = neighbour_reason,
+                summary = "k-nearest-neighbour vote among the pooled fit rows (Sykes et al. 2024, section 3.1)")
+register_family("kde", "neighbour", estimator = "kde", default = TRUE,
+                reason = neighbour_reason,
+                summary = "Parzen (uniform-kernel) counts with the bandwidth of `k` (Sykes et al. 2024)")
+register_family("ipr", "neighbour", estimator = "ipr", default = TRUE,
+                reason = neighbour_reason,
+                summary = "improved precision-recall balls (Kynkaanniemi et al. 2019)")
+register_family("coverage", "neighbour", estimator = "coverage",
+                default = TRUE, reason = neighbour_reason,
+                summary = "coverage balls about the real fit rows (Naeem et al. 2020)")
+register_family(
+  "linear", "fitted", default = TRUE, path = "parts", solve_all_folds = TRUE,
+  fit = function(real, generated, fx, fy, n_score, parts, call) {
+    fit_linear(parts(), call = call)
+  },
+  fit_parts = function(p, n_score, call) fit_linear(p, call = call),
+  reason = "A linear classifier does not see changes of dispersion or shape.",
+  summary = "linear discriminant, Ledoit-Wolf shrunk pooled covariance (SPEC section 7)"
+)
+register_family(
+  "quadratic", "fitted", default = TRUE, path = "parts",
+  fit = function(real, generated, fx, fy, n_score, parts, call) {
+    fit_quadratic(parts(), n_score = n_score, call = call)
+  },
+  fit_parts = function(p, n_score, call) {
+    fit_quadratic(p, n_score = n_score, call = call)
+  },
+  reason = "A Gaussian quadratic classifier misses structure that is not in the first two moments (modes, manifolds, heavy tails).",
+  summary = "regularised quadratic discriminant (Friedman 1989)"
+)
+register_family(
+  "stacked", "fitted", default = TRUE, path = "stacked", min_fit_rows = 4L,
+  fit = function(real, generated, fx, fy, n_score, parts, call) {
+    fit_stacked(real, generated, fx, fy, call = call)
+  },
+  reason = "A logistic fit on three features of the linear discriminant misses structure those features do not carry.",
+  summary = "logistic regression on splines of the linear score and the distances to both means"
+)
+register_family(
+  "marginal", "fitted", default = TRUE, path = "cells",
+  cells = function(real, generated, cells) {
+    marginal_scores(real, generated, cells)
+  },
+  reason = "A per-coordinate classifier misses dependence between the coordinates (directions other than the axes), and its noise adds up over many coordinates.",
+  summary = "per-coordinate histograms with shrunk log-ratios (naive Bayes)"
+)
+register_family(
+  "tightest", "combined",
+  reason = "The combined curve picks among its families with noise; compare their curves.",
+  summary = "the families' curves combined: on one half of the evaluation rows the lowest is chosen, read on the other (SPEC section 7)"
+)
+
+fitted_methods <- function() family_names("fitted")
+neighbour_methods <- function() family_names("neighbour")
+curve_methods <- function() family_names()
+tightest_default <- function() family_names(c("neighbour", "fitted"), default = TRUE)

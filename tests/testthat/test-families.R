@@ -1,0 +1,121 @@
+# The family registry (R/families.R) and its recipe in inst/ARCHITECTURE.md.
+
+# A toy fitted family: the squared distance to the real fit rows' mean less
+# that to the generated fit rows' mean (high = "generated").
+toy_fit <- function(real, generated, fx, fy, n_score, parts, call) {
+  mx <- colMeans(real[fx, , drop = FALSE])
+  my <- colMeans(generated[fy, , drop = FALSE])
+  list(score = function(Z, rows = NULL) {
+    if (!is.null(rows)) Z <- Z[rows, , drop = FALSE]
+    rowSums(sweep(Z, 2, mx)^2) - rowSums(sweep(Z, 2, my)^2)
+  }, settings = list(gap = sqrt(sum((mx - my)^2))))
+}
+
+local_toy_family <- function(env = parent.frame(), ...) {
+  register_family("toy", "fitted", fit = toy_fit,
+                  reason = "A toy classifier.", summary = "a toy", ...)
+  withr::defer(unregister_family("toy"), envir = env)
+}
+
+test_that("recipe (inst/ARCHITECTURE.md): a family added by its entry is fitted fold by fold and listed", {
+  local_toy_family()
+  expect_true("toy" %in% curve_methods())
+  expect_true("toy" %in% fitted_methods())
+  expect_false("toy" %in% tightest_default())
+  expect_match(family_table(), "`\"toy\"`", fixed = TRUE)
+  set.seed(3)
+  x <- matrix(rnorm(90 * 3), ncol = 3)
+  y <- matrix(rnorm(80 * 3, 0.7), ncol = 3)
+  s <- new_split(list(1:40, 1:30), list(41:90, 31:80), 0.5)
+  # brute force: K = 3 folds of the evaluation rows, as fitted_scores()
+  # draws them, each fitted on the fit rows and the other folds
+  set.seed(11)
+  fr <- cross_folds(50, 3)
+  fg <- cross_folds(50, 3)
+  want_r <- want_g <- numeric(50)
+  for (v in 1:3) {
+    ex <- (41:90)[fr[[v]]]
+    ey <- (31:80)[fg[[v]]]
+    fx <- sort(c(1:40, (41:90)[-fr[[v]]]))
+    fy <- sort(c(1:30, (31:80)[-fg[[v]]]))
+    f <- toy_fit(x, y, fx, fy)
+    want_r[fr[[v]]] <- f$score(x, ex)
+    want_g[fg[[v]]] <- f$score(y, ey)
+  }
+  set.seed(11)
+  got <- fitted_scores(x, y, s, c("linear", "toy"), folds = 3)
+  expect_equal(got$scores$toy$real, want_r, tolerance = 1e-12)
+  expect_equal(got$scores$toy$gen, want_g, tolerance = 1e-12)
+  expect_gt(got$details$toy$gap, 0.5)
+  # one fit on the fit rows without folds
+  f <- toy_fit(x, y, 1:40, 1:30)
+  got1 <- fitted_scores(x, y, s, "toy", folds = 1)
+  expect_equal(got1$scores$toy$real, f$score(x, 41:90), tolerance = 1e-12)
+  expect_equal(got1$scores$toy$gen, f$score(y, 31:80), tolerance = 1e-12)
+  # the curve through prd_curve(): the envelope of those scores
+  set.seed(5)
+  cv <- prd_curve(x, y, method = "toy", split = list(real = 41:90, generated = 31:80),
+                  folds = 1, angles = 21)
+  env <- curve_from_scores(f$score(x, 41:90), f$score(y, 31:80), lambda_grid(21))
+  inner <- cv$lambda > 0 & is.finite(cv$lambda)
+  expect_equal(cv$precision[inner], env$precision, tolerance = 1e-12)
+  expect_equal(summary(cv)$max_precision, env$max_precision, tolerance = 1e-12)
+  # and in "tightest" when asked for
+  set.seed(5)
+  tt <- suppressWarnings(prd_curve(x, y, families = c("toy", "linear"),
+                                   angles = 21))
+  expect_identical(prd_curve_info(tt)$details[[1]]$families, c("toy", "linear"))
+})
+
+test_that("no registered fitted family scores a constant or leaves rows out", {
+  set.seed(4)
+  x <- matrix(rnorm(200 * 4), ncol = 4)
+  y <- matrix(rnorm(200 * 4, 0.6), ncol = 4) * 1.3
+  s <- new_split(list(1:100, 1:100), list(101:200, 101:200), 0.5)
+  for (folds in list(NULL, 5L)) {
+    got <- fitted_scores(x, y, s, fitted_methods(), folds = folds)
+    expect_identical(names(got$scores), fitted_methods())
+    for (f in fitted_methods()) {
+      sc <- c(got$scores[[f]]$real, got$scores[[f]]$gen)
+      expect_length(sc, 200L)
+      expect_false(anyNA(sc))
+      # a constant score would read as two equal sets (AUC 1); each family
+      # separates a mean shift with a scale change: the generated rows
+      # score higher on average
+      expect_gt(mean(got$scores[[f]]$gen) - mean(got$scores[[f]]$real),
+                0.1 * sd(sc))
+    }
+  }
+  # every fitted family and the default list come from the registry
+  expect_setequal(tightest_default(),
+                  setdiff(family_names(default = TRUE), "tightest"))
+  expect_setequal(curve_methods(),
+                  c(fitted_methods(), neighbour_methods(), "tightest"))
+})
+
+test_that("an unknown family is a classed error, never zeros", {
+  set.seed(2)
+  x <- matrix(rnorm(60 * 2), ncol = 2)
+  y <- matrix(rnorm(60 * 2), ncol = 2)
+  s <- new_split(list(1:30, 1:30), list(31:60, 31:60), 0.5)
+  expect_error(fitted_scores(x, y, s, c("linear", "foo"), folds = 10),
+               class = "prdcurve_error_argument")
+  expect_error(prd_curve(x, y, method = "foo"), class = "prdcurve_error")
+  expect_error(prd_curve(x, y, families = c("linear", "foo")),
+               class = "prdcurve_error")
+  # a family whose score gives the wrong number of values
+  register_family("bad", "fitted", reason = "-", summary = "-",
+                  fit = function(real, generated, fx, fy, n_score, parts, call) {
+                    list(score = function(Z, rows = NULL) 0, settings = list())
+                  })
+  withr::defer(unregister_family("bad"))
+  expect_error(fitted_scores(x, y, s, "bad", folds = 3),
+               class = "prdcurve_error_internal")
+})
+
+test_that("the reasons of the disagreement warning come from the entries", {
+  expect_match(family_reason("linear", 10), "dispersion")
+  expect_match(family_reason("knn", 8), "few points")
+  expect_match(family_reason("knn", 256, hubness = 7.25), "skewness .* 7.2")
+  expect_error(family_reason("nope", 3), class = "prdcurve_error_argument")
+})
