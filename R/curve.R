@@ -119,6 +119,11 @@
 #'   models by `auc`, and read the extremes' intervals as rough.
 #'   `k` must fit the half-samples; an odd `R` is rounded up.
 #'
+#' @section The curve families: Each family is one entry of the package's
+#'   family registry (inst/ARCHITECTURE.md); this table is built from it.
+#'
+#' `r family_table()`
+#'
 #' @section Fitted families and the combined curve:
 #' By the dual form, *every* classifier's error pair gives
 #' \eqn{\lambda\,\mathrm{fpr} + \mathrm{fnr} \ge \alpha_\lambda}: each

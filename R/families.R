@@ -147,7 +147,7 @@ register_family(
   },
   fit_parts = function(p, n_score, call) fit_linear(p, call = call),
   reason = "A linear classifier does not see changes of dispersion or shape.",
-  summary = "linear discriminant, Ledoit-Wolf shrunk pooled covariance (SPEC section 7)"
+  summary = "linear discriminant with a Ledoit-Wolf (2004) shrunk pooled covariance"
 )
 register_family(
   "quadratic", "fitted", default = TRUE, path = "parts",
@@ -179,7 +179,7 @@ register_family(
 register_family(
   "tightest", "combined",
   reason = "The combined curve picks among its families with noise; compare their curves.",
-  summary = "the families' curves combined: on one half of the evaluation rows the lowest is chosen, read on the other (SPEC section 7)"
+  summary = "the families' curves combined: on one half of the evaluation rows the lowest is chosen, read on the other (the default)"
 )
 
 fitted_methods <- function() family_names("fitted")
