@@ -135,27 +135,27 @@ static void visit_hub(const nb_call *c, const prd_ref *ref, prd_row *row,
  * makes a mismatch a compile error) */
 const nb_estimator estimators[] = {
   /* name        outputs                       rows       per_k type
-   *   needs                  radius  visit */
+   *   needs                  radius  visit            alt */
   {"own",       {"own_x", "own_y"},           ROWS_FIT,  1, REALSXP,
-     NEED_ROWN,             NULL,   visit_own},
+     NEED_ROWN,             NULL,   visit_own,       ALT_NONE},
   {"query_x",   {"query_x", NULL},            ROWS_EVAL, 1, REALSXP,
-     NEED_RX,               NULL,   visit_query_x},
+     NEED_RX,               NULL,   visit_query_x,   ALT_QUERY_X},
   {"query_y",   {"query_y", NULL},            ROWS_EVAL, 1, REALSXP,
-     NEED_RY,               NULL,   visit_query_y},
+     NEED_RY,               NULL,   visit_query_y,   ALT_QUERY_Y},
   {"query_all", {"query_all", NULL},          ROWS_EVAL, 1, REALSXP,
-     NEED_RALL,             NULL,   visit_query_all},
+     NEED_RALL,             NULL,   visit_query_all, ALT_NONE},
   {"knn",       {"knn_a", "knn_b"},           ROWS_EVAL, 1, INTSXP,
-     NEED_RALL,             NULL,   visit_knn},
+     NEED_RALL,             NULL,   visit_knn,       ALT_NONE},
   {"coverage",  {"coverage_a", "coverage_b"}, ROWS_EVAL, 1, INTSXP,
-     NEED_RX | NEED_RY,     NULL,   visit_coverage},
+     NEED_RX | NEED_RY,     NULL,   visit_coverage,  ALT_CROSS_COV},
   {"ipr",       {"ipr_a", "ipr_b"},           ROWS_EVAL, 1, INTSXP,
-     NEED_OWN,              NULL,   visit_ipr},
+     NEED_OWN,              NULL,   visit_ipr,       ALT_CROSS_IPR},
   {"kde",       {"kde_a", "kde_b"},           ROWS_EVAL, 1, INTSXP,
-     0,                     "kde",  visit_kde},
+     0,                     "kde",  visit_kde,       ALT_NONE},
   {"ppr",       {"ppr_a", "ppr_b"},           ROWS_EVAL, 0, REALSXP,
-     0,                     "ppr",  visit_ppr},
+     0,                     "ppr",  visit_ppr,       ALT_CROSS_PPR},
   {"hub",       {"hub", NULL},                ROWS_HITS, 1, INTSXP,
-     NEED_RALL,             NULL,   visit_hub}
+     NEED_RALL,             NULL,   visit_hub,       ALT_NONE}
 };
 
 
@@ -163,6 +163,13 @@ const nb_estimator estimators[] = {
 int est_index(const char *name) {
   int e = 0;
   while (e < N_EST && strcmp(estimators[e].name, name)) e++;
+  return e;
+}
+
+/* the row of the table whose part in the other sweeps is `alt` */
+int est_alt(int alt) {
+  int e = 0;
+  while (e < N_EST && estimators[e].alt != alt) e++;
   return e;
 }
 

@@ -48,6 +48,15 @@ typedef struct {
   int scatter;
 } nb_out;
 
+/* An estimator's part in the sweeps other than the full one (plan.c):
+ * ALT_QUERY_X, ALT_QUERY_Y: radii in X_f, Y_f of the fit rows, served
+ * without a split by the symmetric and cross-radii sweeps; ALT_CROSS_*:
+ * served in cross mode by the cross-decide sweep (prd_cross()), in that
+ * slot of prd_cross_spec; ALT_CROSS_IPR and ALT_CROSS_COV decide against
+ * the own radii there. ALT_NONE: the full sweeps only. */
+enum { ALT_NONE = 0, ALT_QUERY_X, ALT_QUERY_Y, ALT_CROSS_IPR, ALT_CROSS_COV,
+       ALT_CROSS_PPR, N_ALT };
+
 typedef void (*nb_visit_fn)(const nb_call *c, const prd_ref *ref,
                             prd_row *row, const nb_radii *q, nb_out *o);
 
@@ -61,6 +70,7 @@ typedef struct {
   int needs;           /* NEED_* */
   const char *radius;  /* its fixed radius pair in spec$radii, or NULL */
   nb_visit_fn visit;
+  int alt;             /* ALT_*: its part in the other sweeps */
 } nb_estimator;
 
 #define OUT_I(o, part, row, kk)                                             \
@@ -79,10 +89,23 @@ static inline int n_outputs(const nb_estimator *e) { return e->out[1] ? 2 : 1; }
 
 /* the row of the table named `name` (N_EST: none) */
 int est_index(const char *name);
+/* the row of the table whose part in the other sweeps is `alt` (N_EST:
+ * none) */
+int est_alt(int alt);
+static inline int alt_is_cross(int alt) {
+  return alt == ALT_CROSS_IPR || alt == ALT_CROSS_COV || alt == ALT_CROSS_PPR;
+}
 
 /* the planner (plan.c) */
 enum { SW_SYM_X, SW_SYM_Y, SW_CROSS_RADII, SW_CROSS_DECIDE, SW_FULL_FIT,
        SW_FULL, SW_N };
+
+/* one sweep of the plan: its kind and, for the symmetric sweeps, the fit
+ * set (0 real, 1 generated) */
+typedef struct {
+  int kind;
+  int set;
+} nb_record;
 
 typedef struct {
   int on[N_EST];        /* estimators computed */
@@ -91,7 +114,10 @@ typedef struct {
   int pre_sweep, main_sweep;
   int sr_own[2], sr_xy, sr_yx;
   int nd_fit, nd_eval;  /* radii needed by fit-row and evaluation work */
-  int run[SW_N];        /* the sweeps, in the order they run */
+  int run[SW_N];        /* the sweeps, a flag per kind */
+  nb_record rec[SW_N];  /* the same sweeps as records, in the order they
+                           run (the runner's loop) */
+  int n_rec;
 } nb_plan;
 
 void nb_plan_make(const int *req, int self, int cross, int symmetric,

@@ -32,11 +32,10 @@ void nb_plan_make(const int *req, int self, int cross, int symmetric,
   int needs_own = 0;
   if (cross) {
     for (int e = 0; e < N_EST; e++) {
-      const char *nm = estimators[e].name;
-      if (req[e] && strcmp(nm, "own") && strcmp(nm, "ipr") &&
-          strcmp(nm, "coverage") && strcmp(nm, "ppr"))
-        Rf_error("estimator \"%s\" has no cross-set sweep", nm);
-      if (req[e] && (!strcmp(nm, "ipr") || !strcmp(nm, "coverage")))
+      int alt = estimators[e].alt;
+      if (req[e] && e != EST_OWN && !alt_is_cross(alt))
+        Rf_error("estimator \"%s\" has no cross-set sweep", estimators[e].name);
+      if (req[e] && (alt == ALT_CROSS_IPR || alt == ALT_CROSS_COV))
         needs_own = 1;
     }
   }
@@ -57,7 +56,7 @@ void nb_plan_make(const int *req, int self, int cross, int symmetric,
    * pair once, (nFx + nFy)^2 / 2 products instead of the full sweep's
    * (nFx + nFy)^2, the same exact radii. symmetric = FALSE: the full
    * sweep, for tests. */
-  int e_qx = est_index("query_x"), e_qy = est_index("query_y");
+  int e_qx = est_alt(ALT_QUERY_X), e_qy = est_alt(ALT_QUERY_Y);
   int sym_radii = self && symmetric && !cross && (on[e_qx] || on[e_qy]);
   for (int e = 0; e < N_EST; e++)
     if (on[e] && e != EST_OWN && e != e_qx && e != e_qy) sym_radii = 0;
@@ -107,12 +106,19 @@ void nb_plan_make(const int *req, int self, int cross, int symmetric,
     run[SW_SYM_Y] = pl->sr_own[1];
     run[SW_CROSS_RADII] = pl->sr_xy || pl->sr_yx;
   }
-  int e_ipr = est_index("ipr"), e_cov = est_index("coverage"),
-      e_ppr = est_index("ppr");
-  run[SW_CROSS_DECIDE] = cross && nFx > 0 && nFy > 0 &&
-                         (on[e_ipr] || on[e_cov] || on[e_ppr]);
+  int decide = 0;
+  for (int e = 0; e < N_EST; e++)
+    if (on[e] && alt_is_cross(estimators[e].alt)) decide = 1;
+  run[SW_CROSS_DECIDE] = cross && nFx > 0 && nFy > 0 && decide;
   run[SW_FULL_FIT] = pl->pre_sweep;
   run[SW_FULL] = pl->main_sweep;
+  /* the records, in the order the kinds are listed */
+  for (int k = 0; k < SW_N; k++) {
+    if (!run[k]) continue;
+    pl->rec[pl->n_rec].kind = k;
+    pl->rec[pl->n_rec].set = k == SW_SYM_Y ? 1 : 0;
+    pl->n_rec++;
+  }
 }
 
 /* sweeps run since the counter was last reset (tests) */
@@ -138,11 +144,9 @@ SEXP ffi_engine_plan(SEXP est, SEXP self, SEXP cross, SEXP own) {
   nb_plan pl;
   nb_plan_make(req, Rf_asLogical(self) == 1, Rf_asLogical(cross) == 1, 1,
                own_part, 10, 10, &pl);
-  int n = 0;
-  for (int k = 0; k < SW_N; k++) n += pl.run[k] != 0;
-  SEXP out = PROTECT(Rf_allocVector(STRSXP, n));
-  for (int k = 0, m = 0; k < SW_N; k++)
-    if (pl.run[k]) SET_STRING_ELT(out, m++, Rf_mkChar(sweep_names[k]));
+  SEXP out = PROTECT(Rf_allocVector(STRSXP, pl.n_rec));
+  for (int r = 0; r < pl.n_rec; r++)
+    SET_STRING_ELT(out, r, Rf_mkChar(sweep_names[pl.rec[r].kind]));
   UNPROTECT(1);
   return out;
 }
