@@ -258,19 +258,7 @@ engine_neighbours <- function(real, generated, s, ks, what,
   # on futures (engine-futures.R): own radii computed first, in blocks
   fut <- engine_futures_on()
   own_pair <- function(k) {
-    in_process <- function(x, rows) own_radii_local(x, rows, k, precision, call)
-    # the real set's from the shared cache, or both sets' in one round of
-    # futures (their tasks balanced together)
-    ox <- if (!is.null(shared)) shared_own_get(shared, s, k)
-    r <- if (is.null(ox)) {
-      own_radii_futures_sets(list(real, generated), s$fit, k, precision)
-    } else {
-      list(ox, own_radii_futures(generated, s$fit[[2]], k, precision))
-    }
-    if (is.null(r[[1]])) r[[1]] <- in_process(real, s$fit[[1]])
-    if (is.null(ox) && !is.null(shared)) shared_own_put(shared, s, k, r[[1]])
-    if (is.null(r[[2]])) r[[2]] <- in_process(generated, s$fit[[2]])
-    r
+    own_pair_futures(real, generated, s, k, precision, shared, call)
   }
   # the centre and the norm statistics of the two sets, found once for
   # the in-process calls below (engine_prep())
@@ -303,24 +291,8 @@ engine_neighbours <- function(real, generated, s, ks, what,
     exact <- attr(r, "exact")
     threads <- attr(r, "threads")
     used <- attr(r, "precision")
-    mean_dist <- function(r2, k) mean(sqrt(r2[, match(k, k_own)]))
-    if ("kde" %in% what && is.null(radii$kde)) {
-      # one pair, or (bandwidth_k = ks) a pair per k: a 2 x nk matrix
-      radii$kde <- vapply(as.integer(bandwidth_k), function(b) {
-        c(mean_dist(r$own_x, b), mean_dist(r$own_y, b))
-      }, double(2))
-      if (length(bandwidth_k) == 1L) radii$kde <- as.vector(radii$kde)
-    }
-    if ("ppr" %in% what && is.null(radii$ppr)) {
-      radii$ppr <- ppr_scale * c(mean_dist(r$own_x, ppr_k),
-                                 mean_dist(r$own_y, ppr_k))
-      if (!all(is.finite(radii$ppr^2))) {
-        prd_abort(c(
-          "{.arg ppr_scale} = {format_number(ppr_scale)} makes the kernel radius of {.code p_precision} and {.code p_recall} {format_number(max(radii$ppr), digits = 3)}, whose square overflows.",
-          "i" = "Use a smaller {.arg ppr_scale} (Park and Kim use 1.2), or rescale the data."
-        ), "input", call = call)
-      }
-    }
+    radii <- derived_radii(r, what, radii, k_own, bandwidth_k, ppr_k,
+                           ppr_scale, call)
     cols <- match(ks, k_own)
     own <- list(r$own_x[, cols, drop = FALSE], r$own_y[, cols, drop = FALSE])
   }
@@ -336,62 +308,14 @@ engine_neighbours <- function(real, generated, s, ks, what,
         if (!is.null(shared) && own_sweep) shared_own_get(shared, s, ks)
       if (!is.null(ox)) own_arg <- list(ox, NULL)
     }
-    self <- is.null(s$eval)
-    sweeps <- if (fut) {
-      engine_plan(rest, self = self, cross = cross,
-                  own = if (is.null(own_arg)) 0L else
-                    if (is.null(own_arg[[2]])) 1L else 2L)
+    out <- NULL
+    if (fut) {
+      r <- futures_run(real, generated, s, ks, rest, own_arg, radii, closed,
+                       cross, precision, own_pair, call = call)
+      out <- r$out
+      own_arg <- r$own
     }
-    if (fut && any(startsWith(sweeps, "symmetric")) &&
-        (is.null(own_arg) || is.null(own_arg[[2]]))) {
-      # the own radii once, in blocks on the workers
-      own_arg <- own_pair(ks)
-      sweeps <- setdiff(sweeps, c("symmetric:real", "symmetric:generated"))
-    }
-    radii_only <- all(rest %in% c("own", "query_x", "query_y"))
-    full_fut <- fut && self && !cross && "full" %in% sweeps
-    own_out <- FALSE
-    if (full_fut && (is.null(own_arg) || is.null(own_arg[[2]])) &&
-        ("own" %in% rest ||
-         any(vapply(table$needs[match(rest, table$name)],
-                    function(nd) "own_radii" %in% nd, TRUE)))) {
-      # the full sweep would find the own radii by scattering each row's
-      # own ball (and return them): on futures they come first, in blocks
-      own_arg <- own_pair(ks)
-      own_out <- TRUE
-    }
-    if (full_fut) {
-      out <- full_futures(real, generated, s, ks, setdiff(rest, "own"),
-                          own_arg, radii, closed, precision)
-      if (own_out) {
-        out$own_x <- own_arg[[1]]
-        out$own_y <- own_arg[[2]]
-      }
-    } else if (fut && cross && "cross-decide" %in% sweeps) {
-      out <- cross_futures(real, generated, s, ks, setdiff(rest, "own"),
-                           own_arg, radii, closed, precision)
-      if ("own" %in% rest) {
-        out$own_x <- own_arg[[1]]
-        out$own_y <- own_arg[[2]]
-      }
-    } else if (fut && (is.list(s$eval) || is.matrix(s$eval)) && !cross) {
-      out <- engine_futures(real, generated, s, ks, rest, own_arg, radii,
-                            closed, precision, call = call)
-    } else if (fut && self && radii_only && "cross-radii" %in% sweeps &&
-               !is.null(xr <- cross_radii_futures(real, generated, s, ks,
-                                                  precision))) {
-      # query_x: own radii of X_f's rows, X_f-radii of Y_f's rows;
-      # query_y: Y_f-radii of X_f's rows, own radii of Y_f's rows
-      outputs <- unlist(table$outputs)
-      out <- stats::setNames(vector("list", length(outputs)), outputs)
-      if ("query_x" %in% rest) out$query_x <- rbind(own_arg[[1]], xr[[2]])
-      if ("query_y" %in% rest) out$query_y <- rbind(xr[[1]], own_arg[[2]])
-      if ("own" %in% rest) {
-        out$own_x <- own_arg[[1]]
-        out$own_y <- own_arg[[2]]
-      }
-      out <- engine_combine_attrs(out, list(xr))
-    } else {
+    if (is.null(out)) {
       out <- engine_call(real, generated, s, ks, rest, own_arg, radii, closed,
                          cross = cross, precision = precision,
                          prep = prep_once(), call = call)
@@ -415,6 +339,126 @@ engine_neighbours <- function(real, generated, s, ks, what,
   attr(out, "precision") <- if (length(used) == 1L) used else
     if (length(used)) "mixed" else precision
   out
+}
+
+#' Both fit sets' own radii at k on futures, in blocks (engine-futures.R):
+#' the real set's from the shared cache, or both sets' in one round of
+#' futures (their tasks balanced together); a set the workers could not
+#' take in process.
+#' @noRd
+own_pair_futures <- function(real, generated, s, k, precision, shared, call) {
+  in_process <- function(x, rows) own_radii_local(x, rows, k, precision, call)
+  ox <- if (!is.null(shared)) shared_own_get(shared, s, k)
+  r <- if (is.null(ox)) {
+    own_radii_futures_sets(list(real, generated), s$fit, k, precision)
+  } else {
+    list(ox, own_radii_futures(generated, s$fit[[2]], k, precision))
+  }
+  if (is.null(r[[1]])) r[[1]] <- in_process(real, s$fit[[1]])
+  if (is.null(ox) && !is.null(shared)) shared_own_put(shared, s, k, r[[1]])
+  if (is.null(r[[2]])) r[[2]] <- in_process(generated, s$fit[[2]])
+  r
+}
+
+#' The radii derived from the own radii `r` (own_x, own_y at k_own): the
+#' kde bandwidths (mean k-NN distance at bandwidth_k: one pair, or a pair
+#' per k as a 2 x nk matrix) and the ppr kernel radius (ppr_scale times the
+#' mean distance at ppr_k), where `radii` does not give them.
+#' @noRd
+derived_radii <- function(r, what, radii, k_own, bandwidth_k, ppr_k,
+                          ppr_scale, call) {
+  mean_dist <- function(r2, k) mean(sqrt(r2[, match(k, k_own)]))
+  if ("kde" %in% what && is.null(radii$kde)) {
+    radii$kde <- vapply(as.integer(bandwidth_k), function(b) {
+      c(mean_dist(r$own_x, b), mean_dist(r$own_y, b))
+    }, double(2))
+    if (length(bandwidth_k) == 1L) radii$kde <- as.vector(radii$kde)
+  }
+  if ("ppr" %in% what && is.null(radii$ppr)) {
+    radii$ppr <- ppr_scale * c(mean_dist(r$own_x, ppr_k),
+                               mean_dist(r$own_y, ppr_k))
+    if (!all(is.finite(radii$ppr^2))) {
+      prd_abort(c(
+        "{.arg ppr_scale} = {format_number(ppr_scale)} makes the kernel radius of {.code p_precision} and {.code p_recall} {format_number(max(radii$ppr), digits = 3)}, whose square overflows.",
+        "i" = "Use a smaller {.arg ppr_scale} (Park and Kim use 1.2), or rescale the data."
+      ), "input", call = call)
+    }
+  }
+  radii
+}
+
+#' The futures runner: the planner's sweep records for this request
+#' (engine_plan(), the records ffi_engine() loops over in process), each run
+#' in blocks on the workers (engine-futures.R): the symmetric sweeps by
+#' own_pair() (both sets' own radii in one round), then "cross-radii",
+#' "cross-decide" or the full sweep without a split; with a split, every
+#' sweep after the own radii runs inside the blocks of evaluation rows
+#' (engine_futures()). NULL where the records leave the work to the
+#' in-process engine (own radii given: its call returns them).
+#' @noRd
+futures_run <- function(real, generated, s, ks, rest, own_arg, radii, closed,
+                        cross, precision, own_pair, call) {
+  table <- engine_estimators()
+  self <- is.null(s$eval)
+  own_level <- function(o) if (is.null(o)) 0L else if (is.null(o[[2]])) 1L else 2L
+  sweeps <- engine_plan(rest, self = self, cross = cross,
+                        own = own_level(own_arg))
+  with_own <- function(out) {
+    if ("own" %in% rest) {
+      out$own_x <- own_arg[[1]]
+      out$own_y <- own_arg[[2]]
+    }
+    out
+  }
+  # the outputs (NULL: the in-process engine's work) and the own radii
+  # as they now are
+  done <- function(out) list(out = out, own = own_arg)
+  needs_own <- "own" %in% rest ||
+    any(vapply(table$needs[match(rest, table$name)],
+               function(nd) "own_radii" %in% nd, TRUE))
+  for (sw in sweeps) {
+    if (startsWith(sw, "symmetric")) {
+      # the own radii once, in blocks on the workers
+      if (own_level(own_arg) < 2L) own_arg <- own_pair(ks)
+      next
+    }
+    if (!self) {
+      if (cross) return(done(NULL))
+      return(done(engine_futures(real, generated, s, ks, rest, own_arg, radii,
+                                 closed, precision, call = call)))
+    }
+    if (sw == "cross-decide") {
+      return(done(with_own(cross_futures(real, generated, s, ks,
+                                         setdiff(rest, "own"), own_arg,
+                                         radii, closed, precision))))
+    }
+    if (sw == "cross-radii") {
+      if (!all(rest %in% c("own", "query_x", "query_y"))) return(done(NULL))
+      xr <- cross_radii_futures(real, generated, s, ks, precision)
+      if (is.null(xr)) return(done(NULL))
+      # query_x: own radii of X_f's rows, X_f-radii of Y_f's rows;
+      # query_y: Y_f-radii of X_f's rows, own radii of Y_f's rows
+      outputs <- unlist(table$outputs)
+      out <- stats::setNames(vector("list", length(outputs)), outputs)
+      if ("query_x" %in% rest) out$query_x <- rbind(own_arg[[1]], xr[[2]])
+      if ("query_y" %in% rest) out$query_y <- rbind(xr[[1]], own_arg[[2]])
+      return(done(engine_combine_attrs(with_own(out), list(xr))))
+    }
+    if (sw == "full" && !cross) {
+      # the full sweep would find the own radii by scattering each row's
+      # own ball (and return them): on futures they come first, in blocks
+      own_out <- needs_own && own_level(own_arg) < 2L
+      if (own_out) own_arg <- own_pair(ks)
+      out <- full_futures(real, generated, s, ks, setdiff(rest, "own"),
+                          own_arg, radii, closed, precision)
+      if (own_out) {
+        out$own_x <- own_arg[[1]]
+        out$own_y <- own_arg[[2]]
+      }
+      return(done(out))
+    }
+  }
+  done(NULL)
 }
 
 #' The evaluation rows in blocks, one per worker (each worker runs the
