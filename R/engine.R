@@ -74,6 +74,37 @@ engine_plan <- function(estimators, self = TRUE, cross = FALSE, own = 0L) {
 #' @noRd
 engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 
+# The engine's internal knobs: alternative paths with the same results,
+# for tests only (not options: a user has no reason to set them).
+# symmetric = FALSE: the full sweep instead of symmetric and cross tiles;
+# own_buffer: candidates kept per row there (0: default); vector = FALSE:
+# the generic row passes instead of the AVX2 compactions; block_products
+# = FALSE: the cross sweep's products per tile; blas_sum = FALSE: the float
+# products' coordinate blocks summed by the engine.
+engine_knobs <- new.env(parent = emptyenv())
+engine_knobs$symmetric <- TRUE
+engine_knobs$own_buffer <- 0L
+engine_knobs$vector <- TRUE
+engine_knobs$block_products <- TRUE
+engine_knobs$blas_sum <- TRUE
+
+#' Set engine knobs (named values, or one list of them) until `.local_envir`
+#' ends (tests); returns the old values invisibly.
+#' @noRd
+local_engine_knobs <- function(..., .local_envir = parent.frame()) {
+  new <- list(...)
+  if (length(new) == 1L && is.null(names(new)) && is.list(new[[1]])) {
+    new <- new[[1]]
+  }
+  if (!length(new)) return(invisible(list()))
+  stopifnot(all(names(new) %in% ls(engine_knobs)))
+  old <- mget(names(new), envir = engine_knobs)
+  for (nm in names(new)) assign(nm, new[[nm]], envir = engine_knobs)
+  withr::defer(for (nm in names(old)) assign(nm, old[[nm]], envir = engine_knobs),
+               envir = .local_envir)
+  invisible(old)
+}
+
 # The one place the engine's arguments are assembled: .Call(ffi_engine,
 # real, generated, spec). C errors come back as classed R errors.
 engine_call <- function(real, generated, s, ks, estimators, own = NULL,
@@ -102,8 +133,8 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     # own radii, and without a split the radii of query_x/query_y, from
     # symmetric and cross tiles, each pair once (FALSE: the full sweep, for
     # tests); own_buffer: candidates kept per row there (0: default; tests)
-    symmetric = !isFALSE(getOption("prdcurve.symmetric")),
-    own_buffer = as.integer(getOption("prdcurve.own_buffer", 0L)),
+    symmetric = !isFALSE(engine_knobs$symmetric),
+    own_buffer = as.integer(engine_knobs$own_buffer),
     # products in single precision where the engine can (products.c)
     single = identical(precision, "single"),
     # the engine's largest buffers are kept for the next call (scratch.c)
@@ -112,9 +143,9 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
     # cross sweep's products per tile instead of per column block, and
     # the float products' coordinate blocks summed by the engine instead
     # of by OpenBLAS's sgemm (tests: the same results either way)
-    vector = !isFALSE(getOption("prdcurve.vector")),
-    block_products = !isFALSE(getOption("prdcurve.block_products")),
-    blas_sum = !isFALSE(getOption("prdcurve.blas_sum")),
+    vector = !isFALSE(engine_knobs$vector),
+    block_products = !isFALSE(engine_knobs$block_products),
+    blas_sum = !isFALSE(engine_knobs$blas_sum),
     # the centre and the sets' norm statistics, found once (engine_prep())
     prep = if (!is.null(prep)) unname(prep)
   )

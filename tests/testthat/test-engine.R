@@ -235,7 +235,7 @@ test_that("an interrupt inside the engine stays an interrupt", {
 
 # the engine with options set, attributes dropped
 nb_with <- function(opts, thr, ...) {
-  withr::local_options(opts)
+  prdcurve:::local_engine_knobs(opts)
   set0 <- prdcurve:::thread_info()[["set"]]
   prd_threads(thr)
   on.exit(prd_threads(set0), add = TRUE)
@@ -266,13 +266,13 @@ test_that("own radii from symmetric tiles equal the full sweep's, ties and offse
         for (w in list(list("own"), list(c("ipr", "knn", "coverage")),
                        list("kde", bandwidth_k = 10L))) {
           args <- c(list(real, gen, s, ks), w)
-          full <- do.call(nb_with, c(list(list(prdcurve.symmetric = FALSE), 2L),
+          full <- do.call(nb_with, c(list(list(symmetric = FALSE), 2L),
                                      args))
           # default buffers, and buffers so small that near-tie rows go
           # back to the full-row engine; 1 and 2 threads
           for (cfg in list(list(0L, 2L), list(0L, 1L), list(27L, 2L),
                            list(30L, 1L))) {
-            o <- list(prdcurve.symmetric = TRUE, prdcurve.own_buffer = cfg[[1]])
+            o <- list(symmetric = TRUE, own_buffer = cfg[[1]])
             expect_identical(do.call(nb_with, c(list(o, cfg[[2]]), args)), full)
           }
         }
@@ -428,19 +428,19 @@ test_that("radii without a split (entropies: X x Y once) equal the full sweep's"
     real <- cases[[nm]][[1]]
     gen <- cases[[nm]][[2]]
     s <- list(fit = list(seq_len(nrow(real)), seq_len(nrow(gen))), eval = NULL)
-    full <- nb_with(list(prdcurve.symmetric = FALSE), 2L, real, gen, s, ks,
+    full <- nb_with(list(symmetric = FALSE), 2L, real, gen, s, ks,
                     what)
     expect_identical(dim(full$query_x), c(nrow(real) + nrow(gen), 3L))
     # default buffers, and buffers small enough that near-tie rows go back
     # to the full-row engine (all of them at 12 = kmax + 2); 1 and 2 threads
     for (cfg in list(list(0L, 2L), list(0L, 1L), list(12L, 2L),
                      list(24L, 1L), list(40L, 2L))) {
-      o <- list(prdcurve.symmetric = TRUE, prdcurve.own_buffer = cfg[[1]])
+      o <- list(symmetric = TRUE, own_buffer = cfg[[1]])
       expect_identical(nb_with(o, cfg[[2]], real, gen, s, ks, what), full,
                        label = paste(nm, cfg[[1]], cfg[[2]]))
     }
     # one of the two, and with the own radii (the same numbers)
-    sym <- list(prdcurve.symmetric = TRUE)
+    sym <- list(symmetric = TRUE)
     qx <- nb_with(sym, 2L, real, gen, s, ks, "query_x")
     qy <- nb_with(sym, 2L, real, gen, s, ks, "query_y")
     expect_identical(qx$query_x, full$query_x)
@@ -488,7 +488,7 @@ test_that("radii without a split: 2 threads really run, and the results match 1"
                matrix(rnorm(300 * 4, 1.5), ncol = 4))
   s <- list(fit = list(1:700, 1:600), eval = NULL)
   run <- function(n, buf = 0L) {
-    withr::local_options(prdcurve.symmetric = TRUE, prdcurve.own_buffer = buf)
+    prdcurve:::local_engine_knobs(symmetric = TRUE, own_buffer = buf)
     prd_threads(n)
     prdcurve:::engine_neighbours(real, gen, s, c(1L, 3L, 10L),
                                  c("query_x", "query_y"))
@@ -835,19 +835,19 @@ test_that("scratch kept between engine calls changes no result and can be releas
 })
 
 test_that("the AVX2 compactions and the cross sweep's products per column block give the generic paths' results", {
-  # prdcurve.vector = FALSE: the candidates of every selection and of the
-  # cross sweep's bound found one value at a time; prdcurve.block_products
-  # = FALSE: the cross sweep's products formed per tile; prdcurve.blas_sum
+  # vector = FALSE: the candidates of every selection and of the
+  # cross sweep's bound found one value at a time; block_products
+  # = FALSE: the cross sweep's products formed per tile; blas_sum
   # = FALSE: the float blocks summed by the engine, not by OpenBLAS's
   # sgemm (beta = 1). Ties (self rows
   # at distance 0 among the candidates, crowded windows), an offset, both
   # precisions of the products (d = 64: float, one block; d = 300: float
   # in blocks, the tile), one and two threads.
   set.seed(318)
-  paths <- list(list(), list(prdcurve.vector = FALSE),
-                list(prdcurve.block_products = FALSE),
-                list(prdcurve.vector = FALSE, prdcurve.block_products = FALSE),
-                list(prdcurve.blas_sum = FALSE))
+  paths <- list(list(), list(vector = FALSE),
+                list(block_products = FALSE),
+                list(vector = FALSE, block_products = FALSE),
+                list(blas_sum = FALSE))
   for (d in c(3L, 64L, 300L)) {
     n1 <- 700
     n2 <- 520

@@ -278,7 +278,7 @@ test_that("the cross-entropy allows k = n_Y (no point is left out)", {
 test_that("without a split the entropies equal those of the full sweep", {
   quiet_traps({
     # no split: the radii come from X x X, Y x Y (symmetric tiles) and X x Y
-    # once; options(prdcurve.symmetric = FALSE) computes the full sweep
+    # once; the symmetric = FALSE knob computes the full sweep
     set.seed(63)
     lat <- function(n, d) matrix(sample(0:5, n * d, TRUE), ncol = d)
     sets <- list(
@@ -288,7 +288,7 @@ test_that("without a split the entropies equal those of the full sweep", {
     )
     for (st in sets) {
       run <- function(sym, f, ...) {
-        withr::local_options(prdcurve.symmetric = sym)
+        prdcurve:::local_engine_knobs(symmetric = sym)
         set.seed(7)
         suppressWarnings(f(st[[1]], st[[2]], ...))
       }

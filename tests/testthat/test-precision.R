@@ -135,9 +135,8 @@ test_that("radii without a split (X x Y once) are identical across precisions", 
     s <- list(fit = list(seq_len(nrow(real)), seq_len(nrow(gen))), eval = NULL)
     ks <- c(1L, 3L, 10L)
     run <- function(precision, symmetric, buffer = 0L) {
-      withr::local_options(prdcurve.precision = precision,
-                           prdcurve.symmetric = symmetric,
-                           prdcurve.own_buffer = buffer)
+      withr::local_options(prdcurve.precision = precision)
+      prdcurve:::local_engine_knobs(symmetric = symmetric, own_buffer = buffer)
       r <- prdcurve:::engine_neighbours(real, gen, s, ks,
                                         c("query_x", "query_y"))
       attr(r, "exact") <- NULL
@@ -232,8 +231,8 @@ test_that("long tiles of several coordinate blocks (chunked sums) match double p
     gen <- matrix(rnorm(2400 * d, 1, 0.6), ncol = d)
     s <- list(fit = list(1:1300, 1:1200), eval = list(1301:2600, 1201:2400))
     run <- function(precision, blas_sum = TRUE) {
-      withr::local_options(prdcurve.precision = precision,
-                           prdcurve.blas_sum = blas_sum)
+      withr::local_options(prdcurve.precision = precision)
+      prdcurve:::local_engine_knobs(blas_sum = blas_sum)
       prdcurve:::engine_neighbours(real, gen, s, c(2, 8),
                                    c("own", "query_all", "knn", "coverage", "ipr"))
     }
