@@ -1207,7 +1207,8 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   d <- ncol(real)
   if (d < 2L || nrow(real) < 10L) return(invisible(character()))
   h <- real[seq_len(min(nrow(real), 64L)), , drop = FALSE]
-  whole <- colSums(h != round(h)) == 0
+  # (the indicators of categories, R/encode.R, are categories by design)
+  whole <- colSums(h != round(h)) == 0 & !category_columns(real)
   if (!any(whole) || all(whole) || sum(whole) > d / 2) {
     return(invisible(character()))
   }
