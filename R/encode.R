@@ -52,25 +52,30 @@ category_values <- function(col) as.character(col)
 #' `dfs` (a list; other elements are skipped): for each column name, the
 #' values that occur in any of them, sorted in the C locale (NA left out).
 #' Shared by every set of one call, so that they are encoded alike.
-#' Attribute "idlike": the columns that look like identifiers in some set
-#' (id_like_category()), left out of the default features.
+#' Attribute "skip": the columns left out of the default features, those
+#' that look like identifiers in some set (id_like_category()) and model
+#' labels (a categorical column named `model` or `models`, as
+#' check_model_column()).
 #' @return a named list of character vectors (possibly empty)
 #' @noRd
 category_levels <- function(dfs) {
   out <- list()
-  idlike <- character()
+  skip <- character()
   for (df in dfs) {
     if (!is.data.frame(df)) next
     for (nm in names(df)) {
       col <- df[[nm]]
       if (!is_category(col)) next
       v <- unique(category_values(col))
-      if (id_like_category(length(v), length(col), col)) idlike <- c(idlike, nm)
+      if (id_like_category(length(v), length(col), col) ||
+          tolower(nm) %in% c("model", "models")) {
+        skip <- c(skip, nm)
+      }
       out[[nm]] <- c(out[[nm]], v[!is.na(v)])
     }
   }
   out <- lapply(out, function(v) sort(unique(v), method = "radix"))
-  attr(out, "idlike") <- unique(idlike)
+  attr(out, "skip") <- unique(skip)
   out
 }
 
@@ -79,8 +84,8 @@ category_levels <- function(dfs) {
 #' not a category: a category with fewer than two rows on average cannot
 #' be compared between sets, and its indicators would be as many columns
 #' as rows. Such columns are left out of the default features (named in
-#' the message of class `prdcurve_message_dropped_columns`); `features`
-#' can still select them.
+#' the message of class `prdcurve_message_dropped_columns`); selecting
+#' one with `features` is an input error (name it with `id`).
 #' @noRd
 id_like_category <- function(n_distinct, n, col) {
   !is.logical(col) && n >= small_set_rows && n_distinct > n / 2

@@ -147,20 +147,21 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
     is.numeric(col) && is.null(dim(col)) || is_category(col)
   }, logical(1))
   if (is.null(levels)) levels <- category_levels(list(df))
-  # identifiers (a category per row or nearly) only when selected
-  idlike <- names(df) %in% attr(levels, "idlike")
+  # identifiers (a category per row or nearly) and model labels are not
+  # features (category_levels())
+  skip <- names(df) %in% attr(levels, "skip")
   # the columns neither numeric nor categorical left out of the default
   # features
   tell_dropped <- function(dropped) {
     if (!length(dropped)) return(invisible())
     prd_inform(c(
       "Ignoring the column{?s} {.field {dropped}}.",
-      "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}} (neither numeric nor categorical, or an identifier: more distinct values than half the rows); use {.arg features} to choose the feature columns, {.arg id} for an id column."
+      "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}} (neither numeric nor categorical, a model label, or an identifier: more distinct values than half the rows); use {.arg features} to choose the feature columns, {.arg id} for an id column."
     ), "dropped_columns")
   }
   if (rlang::quo_is_null(features)) {
-    cols <- setdiff(names(df)[numeric & !idlike], excluded)
-    tell_dropped(setdiff(names(df)[!numeric | idlike], excluded))
+    cols <- setdiff(names(df)[numeric & !skip], excluded)
+    tell_dropped(setdiff(names(df)[!numeric | skip], excluded))
   } else {
     pos <- tryCatch(tidyselect::eval_select(features, df, allow_rename = FALSE),
                     error = function(e) {
@@ -168,8 +169,7 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
                                 "input", parent = e, call = call)
                     })
     cols <- setdiff(names(pos), excluded)
-    bad <- cols[!numeric[cols] | (idlike[match(cols, names(df))] &
-                                    only_exclusions(rlang::quo_get_expr(features)))]
+    bad <- cols[!numeric[cols] | skip[match(cols, names(df))]]
     # exclusions only (`features = -label`) narrow the default features,
     # the numeric and categorical ones (only_exclusions(), as select_features())
     if (length(bad) && only_exclusions(rlang::quo_get_expr(features))) {
@@ -180,7 +180,8 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
     if (length(bad)) {
       prd_abort(c(
         "The feature columns of {.arg {arg}} must be numeric or categorical (factor, logical, character).",
-        "x" = "Column{?s} {.field {bad}} {?is/are} neither."
+        "x" = "Column{?s} {.field {bad}} {?is/are} neither, or a model label, or an identifier (more distinct values than half the rows).",
+        "i" = "Name an identifier column with {.arg id}."
       ), "input", call = call)
     }
   }

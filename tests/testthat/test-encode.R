@@ -116,11 +116,16 @@ test_that("features selects categorical columns; identifiers stay out by default
   sets <- suppressWarnings(suppressMessages(
     prepare_samples(real, gen, features = quote(-v))))
   expect_identical(colnames(sets$real), c("g=a", "g=b"))
-  # a selection takes what it names, the key too
-  withr::local_options(prdcurve.check_inputs = FALSE)
-  sets <- prepare_samples(real[1:12, ], gen[1:12, ], features = quote(c(g, key)))
-  expect_identical(ncol(sets$real), 2L + 24L)
-  expect_identical(colnames(sets$real)[1:3], c("g=a", "g=b", "key=g001"))
+  # a selection takes what it names, but an identifier is an input error
+  # (every generated row is then a copy of a real row: two categories)
+  expect_warning(sets <- prepare_samples(real, gen, features = quote(g)),
+                 class = "prdcurve_warning_copies")
+  expect_identical(colnames(sets$real), c("g=a", "g=b"))
+  expect_error(prepare_samples(real, gen, features = quote(c(g, key))),
+               "key", class = "prdcurve_error_input")
+  # a model label is not a feature either
+  m <- suppressMessages(prepare_samples(real[-1], cbind(gen[-1], model = "m1")))
+  expect_identical(colnames(m$generated[[1]]), c("v", "g=a", "g=b"))
   # a selected column neither numeric nor categorical is an input error
   expect_error(prepare_samples(real, gen, features = quote(c(v, when))),
                "when", class = "prdcurve_error_input")
