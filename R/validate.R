@@ -362,8 +362,11 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
 #' the scale from every real row, the real rows that set it are not
 #' distributed as the generated ones, which a strong classifier can see).
 #' @noRd
-standardize_sets <- function(sets, rows = NULL) {
+standardize_sets <- function(sets, rows = NULL, keep = NULL) {
   x <- sets$real
+  # the indicators of categories keep their weight (R/encode.R); `keep`
+  # carries them to the half-samples, whose rows lost the attribute
+  if (is.null(keep)) keep <- category_columns(x)
   if (!is.double(x)) storage.mode(x) <- "double"
   rows <- if (is.null(rows)) seq_len(nrow(x)) else as.integer(rows)
   n <- length(rows)
@@ -379,7 +382,10 @@ standardize_sets <- function(sets, rows = NULL) {
     if (!is.double(m)) storage.mode(m) <- "double"
     m
   })
+  mu[keep] <- 0
+  sdv[keep] <- 1
   grid <- scale_grid(c(list(x), unname(gens)), mu, sdv)
+  grid$keep <- keep
   sdv[!(sdv > 0)] <- 1
   scale_set <- function(m) {
     ids <- attr(m, "ids")
@@ -523,7 +529,8 @@ standardize_half <- function(real, gens, how, rows = NULL, grid = NULL) {
     real <- unscale_grid(real, grid)
     gens <- lapply(gens, unscale_grid, grid = grid)
   }
-  h <- standardize_sets(list(real = real, generated = gens), rows)
+  h <- standardize_sets(list(real = real, generated = gens), rows,
+                        keep = grid$keep)
   list(real = h$real, gens = h$generated)
 }
 

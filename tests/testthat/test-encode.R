@@ -160,3 +160,24 @@ test_that("a category drift alone: the default curve reads the discrete truth", 
   cv_num <- suppressWarnings(prd_curve(real, gen, features = c(age, income)))
   expect_gt(summary(cv_num)$auc, 0.95)
 })
+
+test_that("standardize = \"real\" keeps the indicators' weight, in the half-samples too", {
+  set.seed(8)
+  real <- data.frame(v = rnorm(60, 10, 3),
+                     g = sample(c("a", "b", "c"), 60, TRUE, c(0.8, 0.1, 0.1)))
+  gen <- data.frame(v = rnorm(60, 10, 3), g = sample(c("a", "b", "c"), 60, TRUE))
+  s <- standardize_split(prepare_samples(real, gen, standardize = "real"))
+  raw <- prepare_samples(real, gen)
+  expect_identical(unname(s$real[, 2:4]), unname(raw$real[, 2:4]))
+  expect_identical(unname(s$generated[[1]][, 2:4]),
+                   unname(raw$generated[[1]][, 2:4]))
+  # the numeric column: (x - mean) / sd of the real rows
+  expect_equal(unname(s$real[, 1]), (real$v - mean(real$v)) / sd(real$v),
+               tolerance = 1e-12)
+  h <- standardize_half(s$real[1:30, ], list(s$generated[[1]][1:30, ]), "real",
+                        grid = s$grid)
+  expect_identical(unname(h$real[, 2:4]), unname(raw$real[1:30, 2:4]))
+  expect_equal(unname(h$real[, 1]),
+               (real$v[1:30] - mean(real$v[1:30])) / sd(real$v[1:30]),
+               tolerance = 1e-12)
+})
