@@ -50,7 +50,8 @@
 #' @return A tibble of class `prd_metrics` with columns `model`, `metric`
 #'   (`"pmse"` and `"s_pmse"`), `k` (`NA`: no neighbours) and `value`, two
 #'   rows per generated set; attributes `maxorder` and `parameters` (k of
-#'   each model, named by model).
+#'   each model, named by model). `s_pmse` is `NA` when no column varies
+#'   (k = 1: the expectation is 0).
 #' @section Errors: `prdcurve_error_input` when `maxorder` is not a whole
 #'   number >= 0, when the model would have more than 400 parameters
 #'   (synthpop's `max.params`), and for the sample sets' errors of
@@ -108,8 +109,10 @@ pmse_one <- function(real, generated, maxorder, call = rlang::caller_env()) {
   p <- fit$fitted.values
   pmse <- sum((p - cc)^2) / N
   expected <- (fit$rank - 1) * (1 - cc)^2 * cc / N
-  list(pmse = pmse, s_pmse = pmse / expected, parameters = fit$rank,
-       fitted = p)
+  # (no column varies: the model is the intercept, p = c, and the ratio
+  # is undefined)
+  s_pmse <- if (expected > 0) pmse / expected else NA_real_
+  list(pmse = pmse, s_pmse = s_pmse, parameters = fit$rank, fitted = p)
 }
 
 #' `maxorder`: a whole number >= 0
