@@ -181,3 +181,17 @@ test_that("standardize = \"real\" keeps the indicators' weight, in the half-samp
                (real$v[1:30] - mean(real$v[1:30])) / sd(real$v[1:30]),
                tolerance = 1e-12)
 })
+
+test_that("the plug-in curves encode both sets alike", {
+  # real: categories a, b; generated: a, c (two columns each on their own)
+  real <- data.frame(g = rep(c("a", "b"), c(60, 40)))
+  gen <- data.frame(g = rep(c("a", "c"), c(30, 70)))
+  # histogram of the three atoms: the discrete curve of (.6, .4, 0) and
+  # (.3, 0, .7)
+  set.seed(9)
+  h <- suppressWarnings(prd_histogram(real, gen, clusters = 3, runs = 2))
+  truth <- prd_discrete(c(0.6, 0.4, 0), c(0.3, 0, 0.7))
+  expect_equal(summary(h)$auc, summary(truth)$auc, tolerance = 1e-6)
+  expect_equal(summary(h)$max_precision, 0.3, tolerance = 1e-12)
+  expect_equal(summary(h)$max_recall, 0.6, tolerance = 1e-12)
+})
