@@ -48,6 +48,12 @@ test_that("the extremes: identical sets read 0, separated sets c (1 - c)", {
   expect_equal(r$value[1], cc * (1 - cc), tolerance = 1e-6)
   expect_equal(r$value[2], cc * (1 - cc) / ((3 - 1) * (1 - cc)^2 * cc / 120),
                tolerance = 1e-6)
+  # no column varies: only the intercept, pMSE 0 and S_pMSE undefined
+  one <- data.frame(a = rep(1, 30), g = "x")
+  r <- suppressWarnings(pmse_stats(one, one[1:20, ], maxorder = 1))
+  expect_lt(r$value[1], 1e-20)
+  expect_identical(r$value[2], NA_real_)
+  expect_identical(unname(attr(r, "parameters")), 1L)
 })
 
 test_that("several models, level orders and row orders", {
