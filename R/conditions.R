@@ -13,8 +13,10 @@
 #   warnings: unused_argument, zero_radius, id_column, transposed, scale,
 #             collapsed, deprecated, k_reduced (a default k lowered to fit),
 #             convergence (k-means did not converge), family_disagreement
-#             (two curve families far apart: the lower is the tighter)
-#   messages: dropped_columns (non-numeric columns ignored)
+#             (two curve families far apart: the lower is the tighter),
+#             category_levels (a category of one set only, R/encode.R)
+#   messages: dropped_columns (columns neither numeric nor categorical,
+#             identifiers and model labels, ignored)
 
 #' Raise a classed prdcurve error
 #' @param message cli message (glue-interpolated in the caller's frame).

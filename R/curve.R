@@ -436,10 +436,17 @@
 #' @param replicates Number of half-sample replicates for intervals
 #'   (default 0: none; see the section Intervals). 50 to 200 are typical.
 #' @param features Columns of data-frame inputs to use as features, a
-#'   tidyselect selection (default: every numeric column). An exclusion
-#'   alone (`-label`, `c(-label, -kind)`) removes columns from that
-#'   default, so non-numeric columns stay out. Grouping columns and the
-#'   `id` column are never features.
+#'   tidyselect selection (default: every numeric and categorical column).
+#'   Categorical columns (factors, ordered factors, logicals, characters)
+#'   enter as indicator columns of their categories, 1/2 in the row's
+#'   category and 0 elsewhere (a change of category is a distance of
+#'   \eqn{2^{-1/2}}), with the categories of every set, sorted, whatever
+#'   their level order (kept as they are by `standardize`); a category of
+#'   one set only is warned about (`prdcurve_warning_category_levels`). An
+#'   exclusion alone (`-label`, `c(-label, -kind)`) removes columns from
+#'   that default. Grouping columns, the `id` column, a categorical
+#'   `model` column and identifier-like text (more distinct values than
+#'   half the rows) are never features.
 #' @param id A column of data-frame inputs that identifies samples; it is
 #'   not a feature (per-sample functions carry it to their output).
 #' @param standardize `"none"` (default) or `"real"`: centre and scale

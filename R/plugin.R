@@ -128,8 +128,10 @@ discrete_envelope <- function(p, q, lambda, key = q / p, t = lambda) {
 #' @export
 prd_histogram <- function(real, generated, clusters = 20, runs = 10,
                           angles = 1001, nstart = 10, iter.max = 50) {
-  real <- as_samples(real)
-  generated <- as_samples(generated)
+  # (the categories of both sets, encoded alike: R/encode.R)
+  levels <- category_levels(list(real, generated))
+  real <- as_samples(real, levels = levels)
+  generated <- as_samples(generated, levels = levels)
   check_same_columns(real, generated)
   angles <- check_angles(angles)
   runs <- check_count(runs, max = 1000)
@@ -310,8 +312,10 @@ distinct_row_ids <- function(x) {
 #' @export
 prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
                            angles = 1001) {
-  real <- as_samples(real)
-  generated <- as_samples(generated)
+  # (the categories of both sets, encoded alike: R/encode.R)
+  levels <- category_levels(list(real, generated))
+  real <- as_samples(real, levels = levels)
+  generated <- as_samples(generated, levels = levels)
   check_same_columns(real, generated)
   angles <- check_angles(angles)
   n_mc <- check_count(n_mc, min = 10, max = .Machine$integer.max)

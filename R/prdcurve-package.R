@@ -69,7 +69,9 @@
 #'   (`prdcurve_warning_grid_columns`: rounded real data against a
 #'   model's continuous output, or float16 against float32 storage; the
 #'   supports differ, which only the `"marginal"` family and so
-#'   `"tightest"` read), generated rows that are exact copies of real
+#'   `"tightest"` read), categories of a categorical column that occur in
+#'   one set only (`prdcurve_warning_category_levels`: atoms the other
+#'   set never hits), generated rows that are exact copies of real
 #'   rows (`prdcurve_warning_copies`; [manifold_samples()] flags exact and
 #'   near copies per sample), rows duplicated at least `k` times
 #'   (`prdcurve_warning_duplicates`), sets under 10 rows

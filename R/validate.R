@@ -12,10 +12,12 @@
 #'
 #' Accepts a numeric or integer matrix or a data frame, one row per sample.
 #' For data frames, `features` (a tidyselect selection, default all numeric
-#' columns) picks the feature columns; `id` (one column) and grouping
-#' columns are never features; unselected non-numeric columns are dropped
-#' with a message. Rejects missing or infinite values, non-numeric selected
-#' columns and fewer than `min_rows` rows. Sets whose rows are all equal are
+#' and categorical columns) picks the feature columns; categorical ones
+#' (factors, logicals, characters) become indicator columns of the
+#' categories `levels` (encode_categories(), R/encode.R); `id` (one column)
+#' and grouping columns are never features; unselected other columns
+#' (dates, lists) are dropped with a message. Rejects missing or infinite
+#' values, other selected columns and fewer than `min_rows` rows. Sets whose rows are all equal are
 #' accepted (a collapsed generator is measured, not refused) with a
 #' warning unless `allow_constant`.
 #' @return the matrix, with attribute `ids` (the id column or row names,
@@ -24,13 +26,14 @@
 as_samples <- function(x, arg = rlang::caller_arg(x),
                        call = rlang::caller_env(), min_rows = 2L,
                        allow_constant = FALSE, features = NULL, id = NULL,
-                       inspect = TRUE, check_scale = TRUE) {
+                       inspect = TRUE, check_scale = TRUE,
+                       levels = NULL) {
   force(arg)  # caller_arg() must see `x` before it is modified below
   ids <- NULL
   features <- as_selection(features)
   id <- as_selection(id)
   if (is.data.frame(x)) {
-    sel <- select_columns(x, features, id, arg, call)
+    sel <- select_columns(x, features, id, arg, call, levels)
     ids <- sel$ids
     x <- sel$x
   } else if (is.matrix(x)) {
@@ -115,7 +118,7 @@ as_selection <- function(x) {
 
 #' The feature columns of a data frame, as a matrix, and its ids
 #' @noRd
-select_columns <- function(df, features, id, arg, call) {
+select_columns <- function(df, features, id, arg, call, levels = NULL) {
   groups <- if (inherits(df, "grouped_df")) {
     names(attr(df, "groups"))[-length(attr(df, "groups"))]
   } else {
@@ -139,19 +142,26 @@ select_columns <- function(df, features, id, arg, call) {
     ids <- rownames(df)
   }
   excluded <- c(groups, id_col)
-  numeric <- vapply(df, function(col) is.numeric(col) && is.null(dim(col)),
-                    logical(1))
-  # the non-numeric columns left out of the default features
+  # numeric and categorical columns are features (R/encode.R)
+  numeric <- vapply(df, function(col) {
+    is.numeric(col) && is.null(dim(col)) || is_category(col)
+  }, logical(1))
+  if (is.null(levels)) levels <- category_levels(list(df))
+  # identifiers (a category per row or nearly) and model labels are not
+  # features (category_levels())
+  skip <- names(df) %in% attr(levels, "skip")
+  # the columns neither numeric nor categorical left out of the default
+  # features
   tell_dropped <- function(dropped) {
     if (!length(dropped)) return(invisible())
     prd_inform(c(
-      "Ignoring the non-numeric column{?s} {.field {dropped}}.",
-      "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}}; use {.arg features} to choose the feature columns, {.arg id} for an id column."
+      "Ignoring the column{?s} {.field {dropped}}.",
+      "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}} (neither numeric nor categorical, a model label, or an identifier: more distinct values than half the rows); use {.arg features} to choose the feature columns, {.arg id} for an id column."
     ), "dropped_columns")
   }
   if (rlang::quo_is_null(features)) {
-    cols <- setdiff(names(df)[numeric], excluded)
-    tell_dropped(setdiff(names(df)[!numeric], excluded))
+    cols <- setdiff(names(df)[numeric & !skip], excluded)
+    tell_dropped(setdiff(names(df)[!numeric | skip], excluded))
   } else {
     pos <- tryCatch(tidyselect::eval_select(features, df, allow_rename = FALSE),
                     error = function(e) {
@@ -159,9 +169,9 @@ select_columns <- function(df, features, id, arg, call) {
                                 "input", parent = e, call = call)
                     })
     cols <- setdiff(names(pos), excluded)
-    bad <- cols[!numeric[cols]]
+    bad <- cols[!numeric[cols] | skip[match(cols, names(df))]]
     # exclusions only (`features = -label`) narrow the default features,
-    # the numeric columns (only_exclusions(), as select_features())
+    # the numeric and categorical ones (only_exclusions(), as select_features())
     if (length(bad) && only_exclusions(rlang::quo_get_expr(features))) {
       cols <- setdiff(cols, bad)
       tell_dropped(bad)
@@ -169,13 +179,16 @@ select_columns <- function(df, features, id, arg, call) {
     }
     if (length(bad)) {
       prd_abort(c(
-        "The feature columns of {.arg {arg}} must be numeric.",
-        "x" = "Column{?s} {.field {bad}} {?is/are} not numeric."
+        "The feature columns of {.arg {arg}} must be numeric or categorical (factor, logical, character).",
+        "x" = "Column{?s} {.field {bad}} {?is/are} neither, or a model label, or an identifier (more distinct values than half the rows).",
+        "i" = "Name an identifier column with {.arg id}."
       ), "input", call = call)
     }
   }
   df <- df[cols]
-  x <- if (length(cols)) {
+  x <- if (length(cols) && any(vapply(df, is_category, logical(1)))) {
+    encode_categories(df, levels)
+  } else if (length(cols)) {
     m <- as.matrix(as.data.frame(df))
     rownames(m) <- NULL
     m
@@ -311,16 +324,19 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
               "input", call = call)
   }
   # (no scale warning when the sets are to be standardized)
+  # the categories of every set, so that all are encoded alike (R/encode.R)
+  levels <- category_levels(c(list(real), if (is.data.frame(generated))
+    list(generated) else if (is.list(generated)) generated))
   real <- as_samples(real, arg = real_arg, call = call, features = features,
                      id = id, allow_constant = allow_constant,
-                     check_scale = standardize == "none")
+                     check_scale = standardize == "none", levels = levels)
   sets <- split_models(generated, generated_arg, call)
   gen <- lapply(names(sets), function(nm) {
     lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
       paste0(generated_arg, "$", nm)
     g <- as_samples(sets[[nm]], arg = lab, call = call, features = features,
                     id = id, allow_constant = TRUE,
-                    check_scale = standardize == "none")
+                    check_scale = standardize == "none", levels = levels)
     check_same_columns(real, g, real_arg, lab, call = call)
     g
   })
@@ -329,6 +345,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   if (inputs_checked()) {
     warn_label_columns(real, gen, real_arg, generated_arg)
     warn_grid_columns(real, gen, generated_arg)
+    warn_category_levels(real, gen, generated_arg)
     # the row keys of every set, once: the copy check here and the
     # duplicate check (check_sample_traps()) both group rows by them
     keys <- lapply(c(list(real = real), gen), row_keys)
@@ -345,8 +362,11 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
 #' the scale from every real row, the real rows that set it are not
 #' distributed as the generated ones, which a strong classifier can see).
 #' @noRd
-standardize_sets <- function(sets, rows = NULL) {
+standardize_sets <- function(sets, rows = NULL, keep = NULL) {
   x <- sets$real
+  # the indicators of categories keep their weight (R/encode.R); `keep`
+  # carries them to the half-samples, whose rows lost the attribute
+  if (is.null(keep)) keep <- category_columns(x)
   if (!is.double(x)) storage.mode(x) <- "double"
   rows <- if (is.null(rows)) seq_len(nrow(x)) else as.integer(rows)
   n <- length(rows)
@@ -362,7 +382,10 @@ standardize_sets <- function(sets, rows = NULL) {
     if (!is.double(m)) storage.mode(m) <- "double"
     m
   })
+  mu[keep] <- 0
+  sdv[keep] <- 1
   grid <- scale_grid(c(list(x), unname(gens)), mu, sdv)
+  grid$keep <- keep
   sdv[!(sdv > 0)] <- 1
   scale_set <- function(m) {
     ids <- attr(m, "ids")
@@ -506,7 +529,8 @@ standardize_half <- function(real, gens, how, rows = NULL, grid = NULL) {
     real <- unscale_grid(real, grid)
     gens <- lapply(gens, unscale_grid, grid = grid)
   }
-  h <- standardize_sets(list(real = real, generated = gens), rows)
+  h <- standardize_sets(list(real = real, generated = gens), rows,
+                        keep = grid$keep)
   list(real = h$real, gens = h$generated)
 }
 
@@ -1191,7 +1215,8 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   d <- ncol(real)
   if (d < 2L || nrow(real) < 10L) return(invisible(character()))
   h <- real[seq_len(min(nrow(real), 64L)), , drop = FALSE]
-  whole <- colSums(h != round(h)) == 0
+  # (the indicators of categories, R/encode.R, are categories by design)
+  whole <- colSums(h != round(h)) == 0 & !category_columns(real)
   if (!any(whole) || all(whole) || sum(whole) > d / 2) {
     return(invisible(character()))
   }

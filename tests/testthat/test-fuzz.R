@@ -407,6 +407,20 @@ add("entropy_metrics", "per_sample = NA", function()
 add("entropy_metrics", "per_sample = TRUE", function()
   entropy_metrics(X, Y, per_sample = TRUE), entropy_ok)
 
+# ---- pmse_stats ------------------------------------------------------------------
+
+pmse_ok <- function(x) metrics_problem(x, unbounded = "s_pmse")
+for (nm in core) local({
+  s <- sample_variants[[nm]]
+  add("pmse_stats", nm, function() pmse_stats(s[[1]], s[[2]], maxorder = 1),
+      pmse_ok, warned_ok = TRUE)
+})
+for (mo in list(-1, NA, 2.5, "a", 1e9, integer(0), c(0, 1), 0, 2)) local({
+  mm <- mo
+  add("pmse_stats", paste("maxorder =", count_label(mm)), function()
+    pmse_stats(X, Y, maxorder = mm), pmse_ok)
+})
+
 # ---- prd_discrete --------------------------------------------------------------
 
 weights <- list(c(1e308, 1e308), c(0, 0), c(-1, 1), c(NA, 1), c(Inf, 1),

@@ -232,9 +232,13 @@ test_that("an id column is not a feature; features selects columns", {
   set.seed(1)
   ref <- prd_curve(real, gen, method = "knn", angles = 11)
   set.seed(1)
-  with_id <- suppressMessages(prd_curve(rdf, gdf, method = "knn", angles = 11,
-                                        id = id))
+  with_id <- prd_curve(rdf, gdf, method = "knn", angles = 11, id = id,
+                       features = -label)
   expect_identical(with_id$precision, ref$precision)
+  # the text column is a feature unless excluded: a category of one set
+  # only (R/encode.R)
+  expect_warning(prd_curve(rdf, gdf, method = "knn", angles = 11, id = id),
+                 class = "prdcurve_warning_category_levels")
   set.seed(1)
   sel <- prd_curve(rdf, gdf, method = "knn", angles = 11,
                    features = tidyselect::starts_with("X"))

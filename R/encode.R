@@ -1,0 +1,179 @@
+# The encoding of the categorical columns of data-frame inputs (factors,
+# ordered factors, logicals, characters): every such column is a feature
+# unless excluded, read as one indicator column per category.
+#
+# Encoding. A categorical column `sex` with categories "F" and "M" becomes
+# the columns `sex=F` and `sex=M`, holding `category_weight` (1/2) in the
+# row's category and 0 elsewhere. The categories are the values that occur
+# in any of the sets compared (the union over the real set and every
+# generated set), as character strings, sorted in the C locale (radix
+# order): the encoding of a set does not depend on the order of its
+# factor levels, on levels declared but unused, or on which categories the
+# set itself holds, so every set of a call gets the same columns. Ordered
+# factors are encoded the same way (their order is not used: a change of
+# category is a change of category, as synthpop's propensity model reads
+# it with treatment contrasts); logicals have the categories "FALSE" and
+# "TRUE".
+#
+# The weight. Two rows in different categories of one column are at
+# Euclidean distance 2^(-1/2) = 0.71 on that column's two indicators. 1/2
+# is a power of two and not a whole number: the indicators lie on a grid
+# (multiples of 2^-1), so the `marginal` family reads each category as an
+# atom and ties between rows stay exact ties under `standardize = "real"`
+# (scale_grid()), and they are not taken for label or id columns (whole
+# numbers; warn_label_columns(), inspect_samples()). The indicators are
+# not rescaled by `standardize = "real"`: the weight is the same in every
+# call (standardize_sets()).
+#
+# A category that occurs in one set only is an atom the other set never
+# hits (its indicator is 0 in every row of that set): the supports differ
+# and the true PR curve is below 1 by at least its mass; warned about with
+# class `prdcurve_warning_category_levels` (warn_category_levels()).
+
+#' The weight of an indicator column: the value in the row's category
+#' @noRd
+category_weight <- 0.5
+
+#' Separator of the encoded columns' names: `sex=F`
+#' @noRd
+category_sep <- "="
+
+#' Is a data-frame column categorical (encoded by encode_categories())?
+#' @noRd
+is_category <- function(col) {
+  is.null(dim(col)) && (is.factor(col) || is.logical(col) || is.character(col))
+}
+
+#' The values of a categorical column as character strings (NA kept)
+#' @noRd
+category_values <- function(col) as.character(col)
+
+#' The categories of every categorical column of the data frames in
+#' `dfs` (a list; other elements are skipped): for each column name, the
+#' values that occur in any of them, sorted in the C locale (NA left out).
+#' Shared by every set of one call, so that they are encoded alike.
+#' Attribute "skip": the columns left out of the default features, those
+#' that look like identifiers in some set (id_like_category()) and model
+#' labels (a categorical column named `model` or `models`, as
+#' check_model_column()).
+#' @return a named list of character vectors (possibly empty)
+#' @noRd
+category_levels <- function(dfs) {
+  out <- list()
+  skip <- character()
+  for (df in dfs) {
+    if (!is.data.frame(df)) next
+    for (nm in names(df)) {
+      col <- df[[nm]]
+      if (!is_category(col)) next
+      v <- unique(category_values(col))
+      if (id_like_category(length(v), length(col), col) ||
+          tolower(nm) %in% c("model", "models")) {
+        skip <- c(skip, nm)
+      }
+      out[[nm]] <- c(out[[nm]], v[!is.na(v)])
+    }
+  }
+  out <- lapply(out, function(v) sort(unique(v), method = "radix"))
+  attr(out, "skip") <- unique(skip)
+  out
+}
+
+#' A character or factor column of at least `small_set_rows` rows with
+#' more distinct values than half its rows is an identifier (names, keys),
+#' not a category: a category with fewer than two rows on average cannot
+#' be compared between sets, and its indicators would be as many columns
+#' as rows. Such columns are left out of the default features (named in
+#' the message of class `prdcurve_message_dropped_columns`); selecting
+#' one with `features` is an input error (name it with `id`).
+#' @noRd
+id_like_category <- function(n_distinct, n, col) {
+  !is.logical(col) && n >= small_set_rows && n_distinct > n / 2
+}
+
+#' Encode the columns of a data frame (already restricted to the feature
+#' columns) as a double matrix: numeric columns as they are, categorical
+#' ones as indicator columns of their categories in `levels` (a named list
+#' from category_levels(); a column without an entry uses its own values).
+#' A missing category gives NA in every indicator of the row (the input
+#' check then names the row). A value absent from `levels` cannot occur
+#' (the levels are the union over every set).
+#' @return the matrix, with attribute "encoding": a data frame with one
+#'   row per column, `variable` (the data frame's column) and `category`
+#'   (NA for numeric columns).
+#' @noRd
+encode_categories <- function(df, levels = NULL) {
+  n <- nrow(df)
+  parts <- vector("list", length(df))
+  variable <- category <- vector("list", length(df))
+  for (j in seq_along(df)) {
+    nm <- names(df)[j]
+    col <- df[[j]]
+    if (!is_category(col)) {
+      parts[[j]] <- matrix(as.double(col), n, 1L, dimnames = list(NULL, nm))
+      variable[[j]] <- nm
+      category[[j]] <- NA_character_
+      next
+    }
+    v <- category_values(col)
+    lv <- levels[[nm]]
+    if (is.null(lv)) lv <- sort(unique(v[!is.na(v)]), method = "radix")
+    code <- match(v, lv)
+    m <- matrix(0, n, length(lv),
+                dimnames = list(NULL, paste0(nm, category_sep, lv)))
+    hit <- which(!is.na(code))
+    m[cbind(hit, code[hit])] <- category_weight
+    m[is.na(v), ] <- NA_real_
+    parts[[j]] <- m
+    variable[[j]] <- rep(nm, length(lv))
+    category[[j]] <- lv
+  }
+  x <- if (length(parts)) do.call(cbind, parts) else matrix(numeric(), n, 0L)
+  attr(x, "encoding") <- data.frame(variable = unlist(variable),
+                                    category = unlist(category),
+                                    stringsAsFactors = FALSE)
+  x
+}
+
+#' The indicator columns of an encoded matrix (logical, one per column);
+#' all FALSE without an encoding
+#' @noRd
+category_columns <- function(x) {
+  enc <- attr(x, "encoding")
+  if (is.null(enc) || nrow(enc) != ncol(x)) return(rep(FALSE, ncol(x)))
+  !is.na(enc$category)
+}
+
+#' Warn about categories that occur in one set only: atoms the other set
+#' never hits (the true PR curve is then below 1 by at least their mass).
+#' One line per generated set with such categories.
+#' @return the lines of the warning, invisibly
+#' @noRd
+warn_category_levels <- function(real, gens, generated_arg = "generated") {
+  ind <- category_columns(real)
+  if (!any(ind)) return(invisible(character()))
+  enc <- attr(real, "encoding")
+  cols <- which(ind)
+  seen <- function(m) colSums(m[, cols, drop = FALSE] != 0) > 0
+  in_real <- seen(real)
+  labs <- model_args(gens, generated_arg)
+  show <- function(k) {
+    s <- paste0(enc$variable[cols[k]], " = ", encodeString(enc$category[cols[k]], quote = "\""))
+    if (length(s) > 4L) s <- c(s[1:3], paste("and", length(s) - 3L, "more"))
+    paste(s, collapse = ", ")
+  }
+  lines <- character()
+  for (i in seq_along(gens)) {
+    in_gen <- seen(gens[[i]])
+    part <- c(if (any(in_real & !in_gen)) paste0("only in the real set: ", show(which(in_real & !in_gen))),
+              if (any(in_gen & !in_real)) paste0("only in this set: ", show(which(in_gen & !in_real))))
+    if (length(part)) lines <- c(lines, paste0(labs[i], ": ", paste(part, collapse = "; ")))
+  }
+  if (!length(lines)) return(invisible(character()))
+  prd_warn(c(
+    "Categories that occur in one set only.",
+    stats::setNames(lines, rep("x", length(lines))),
+    "i" = "Such categories are atoms the other set never hits: the supports differ and the true PR curve is below 1 by at least their mass."
+  ), "category_levels")
+  invisible(lines)
+}

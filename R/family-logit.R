@@ -1,0 +1,135 @@
+# The logit family of prd_curve() (SPEC.md section 7): the propensity
+# model of synthpop's utility.gen(method = "logit") (Woo, Reiter, Oganian
+# and Karr 2009; Snoke, Raab, Nowok, Dibben and Slavkovic 2018), a logistic
+# regression of the set label (1 = generated) on the columns and their
+# products up to order maxorder + 1, fitted on the fit rows. Its score, the
+# linear predictor, estimates log q/p up to a constant, for data frames
+# with categorical columns (encoded by R/encode.R) as for numeric ones.
+# pmse_stats() (R/pmse.R) fits the same model on every row.
+
+#' Most parameters (the intercept included) the logit model may have: as
+#' synthpop's utility.gen() (`max.params`)
+#' @noRd
+logit_max_params <- 400L
+
+#' Iterations and convergence tolerance of the logit fits (glm.fit()'s
+#' `maxit` and `epsilon`, those of synthpop's utility.gen())
+#' @noRd
+logit_maxit <- 200L
+logit_epsilon <- 1e-8
+
+#' The terms of the logit model on d columns: every column (maxorder 0),
+#' and every product of 2, ..., maxorder + 1 distinct columns (R's
+#' formula `t ~ .^(maxorder + 1)`, without the squares of a column: on the
+#' indicators of one categorical column those are the column itself, and
+#' their products across categories of one column are 0).
+#' @return a list of integer vectors (column numbers), mains first
+#' @noRd
+logit_terms <- function(d, maxorder) {
+  out <- as.list(seq_len(d))
+  for (o in seq_len(min(maxorder, d - 1L))) {
+    cmb <- utils::combn(d, o + 1L)
+    out <- c(out, lapply(seq_len(ncol(cmb)), function(j) cmb[, j]))
+  }
+  out
+}
+
+#' The design matrix of the logit model on the rows `rows` of Z (NULL:
+#' every row): the intercept, then one column per term (the product of
+#' its columns).
+#' @noRd
+logit_design <- function(Z, terms, rows = NULL) {
+  if (!is.null(rows)) Z <- Z[rows, , drop = FALSE]
+  B <- matrix(1, nrow(Z), length(terms) + 1L)
+  for (t in seq_along(terms)) {
+    v <- Z[, terms[[t]][1]]
+    for (j in terms[[t]][-1]) v <- v * Z[, j]
+    B[, t + 1L] <- v
+  }
+  B
+}
+
+#' The terms of the logit model that the fit rows can identify: products
+#' that are 0 on every fit row (the indicators of two categories of one
+#' column, or categories never seen together) are left out; an error
+#' (`prdcurve_error_input`) when more than `max_params` parameters remain.
+#' @noRd
+logit_fit_terms <- function(X, maxorder, max_params = logit_max_params,
+                            call = rlang::caller_env()) {
+  d <- ncol(X)
+  terms <- logit_terms(d, maxorder)
+  if (length(terms) > d) {
+    inter <- terms[-seq_len(d)]
+    nonzero <- vapply(inter, function(tm) {
+      v <- X[, tm[1]]
+      for (j in tm[-1]) v <- v * X[, j]
+      any(v != 0)
+    }, logical(1))
+    terms <- c(terms[seq_len(d)], inter[nonzero])
+  }
+  if (length(terms) + 1L > max_params) {
+    prd_abort(c(
+      "The logit model with {.arg maxorder} = {maxorder} would have {length(terms) + 1L} parameters, more than {max_params}.",
+      "i" = "Lower {.arg maxorder}, or choose fewer feature columns with {.arg features}."
+    ), "input", call = call)
+  }
+  terms
+}
+
+#' Fit a logistic regression of y (0/1) on the design B (its first column
+#' the intercept) by R's iteratively reweighted least squares
+#' (stats::glm.fit(), as glm(family = binomial)); coefficients of aliased
+#' columns are 0. Where the maximum-likelihood estimate does not exist
+#' (separated sets: a model far from the real one) or the fit does not
+#' converge, the ridge-stabilised Newton fit logistic_ridge() instead.
+#' @return list(beta, rank, iter, converged, ridge, fitted)
+#' @noRd
+logit_fit <- function(B, y) {
+  fit <- suppressWarnings(stats::glm.fit(
+    B, y, family = stats::binomial(),
+    control = list(epsilon = logit_epsilon, maxit = logit_maxit)))
+  beta <- fit$coefficients
+  eta <- fit$linear.predictors
+  separated <- any(fit$fitted.values < 1e-12 | fit$fitted.values > 1 - 1e-12)
+  if (fit$converged && !separated && all(is.finite(eta))) {
+    beta[is.na(beta)] <- 0
+    return(list(beta = beta, rank = fit$rank, iter = fit$iter,
+                converged = TRUE, ridge = 0, fitted = fit$fitted.values))
+  }
+  ridge <- 1e-4
+  beta <- logistic_ridge(B, y, rep(1, length(y)), ridge = ridge, iter = 100L)
+  list(beta = beta, rank = fit$rank, iter = NA_real_, converged = FALSE,
+       ridge = ridge, fitted = stats::plogis(drop(B %*% beta)))
+}
+
+#' Fit the logit family (SPEC.md section 7) on the fit rows `fx` of `real`
+#' and `fy` of `generated`: a logistic regression of the set (1 =
+#' generated) on the columns and, for maxorder >= 1, their products up to
+#' order maxorder + 1 (synthpop's utility.gen(method = "logit", maxorder)
+#' model), by glm.fit(). Same contract as the other fitted families: the
+#' score of the rows `rows` of Z (NULL: every row) is the linear
+#' predictor, high = "generated" (log q/p up to a constant).
+#' @return list(score = function(Z, rows = NULL), settings = list(maxorder,
+#'   parameters: the model's rank, iterations, converged (1 or 0), ridge:
+#'   the ridge penalty of the fallback fit, 0 without one))
+#' @noRd
+fit_logit <- function(real, generated, fx, fy, maxorder = 1,
+                      call = rlang::caller_env()) {
+  maxorder <- as.integer(maxorder)
+  X <- rbind(real[fx, , drop = FALSE], generated[fy, , drop = FALSE])
+  if (!is.double(X)) storage.mode(X) <- "double"
+  y <- rep(c(0, 1), c(length(fx), length(fy)))
+  terms <- logit_fit_terms(X, maxorder, call = call)
+  f <- logit_fit(logit_design(X, terms), y)
+  beta <- f$beta
+  rm(X)
+  list(
+    score = function(Z, rows = NULL) {
+      if (!is.double(Z)) storage.mode(Z) <- "double"
+      drop(logit_design(Z, terms, rows) %*% beta)
+    },
+    settings = list(maxorder = as.numeric(maxorder), parameters = f$rank,
+                    iterations = f$iter, converged = as.numeric(f$converged),
+                    ridge = f$ridge)
+  )
+}

@@ -1,0 +1,130 @@
+# The propensity-score mean squared error pMSE and its standardised ratio
+# S_pMSE (Woo, Reiter, Oganian and Karr 2009; Snoke, Raab, Nowok, Dibben
+# and Slavkovic 2018), as synthpop's utility.gen(method = "logit"): the
+# logit model of R/family-logit.R fitted on every row of both sets.
+
+#' Propensity-score utility of generated sets: pMSE and S_pMSE
+#'
+#' The general utility measure of synthpop's `utility.gen(method =
+#' "logit")`: the real and a generated set are stacked, a logistic
+#' regression predicts which set each row comes from (1 = generated), and
+#' the propensity scores \eqn{\hat p_i} of all \eqn{N = n + m} rows (n
+#' real, m generated) are compared with the share of generated rows
+#' \eqn{c = m / N}:
+#' \deqn{pMSE = \frac{1}{N} \sum_{i=1}^{N} (\hat p_i - c)^2}
+#' (Woo et al. 2009, eq. 1; Snoke et al. 2018, eq. 1). It is 0 when the
+#' model cannot tell the sets apart and \eqn{c (1 - c)} (1/4 for sets of
+#' equal size) when it separates them. Under the null hypothesis
+#' that both sets are samples of one law, its expectation for a logit
+#' model with k parameters is \eqn{(k - 1)(1 - c)^2 c / N} (Snoke et al.
+#' 2018, section 3.1), and \eqn{S\_pMSE = pMSE / ((k - 1)(1 - c)^2 c / N)}
+#' is about 1 for a generator as good as a fresh sample (Snoke et al.
+#' 2018 suggest values below 10 as good utility).
+#'
+#' The model: an intercept, every feature column and, for `maxorder` >= 1,
+#' every product of up to `maxorder` + 1 distinct columns (synthpop's
+#' formula `t ~ .^(maxorder + 1)`; `maxorder = 0`: `t ~ .`), fitted by
+#' maximum likelihood with [stats::glm.fit()] (at most 200 iterations,
+#' convergence at a relative change of the deviance of 1e-8, as synthpop).
+#' Categorical columns (factors, ordered factors, logicals, characters)
+#' enter as the indicators of their categories (the encoding of
+#' [prd_curve()]: the categories of both sets, whatever their level
+#' order); the model spans the same functions as R's treatment contrasts,
+#' so the propensity scores are synthpop's. k is the rank of the model
+#' (synthpop's count of coefficients that are not `NA`): products that are
+#' 0 on every row (two categories of one column, categories never seen
+#' together) and aliased columns do not count.
+#'
+#' @param real The real samples: a numeric matrix or a data frame, one row
+#'   per sample (n rows).
+#' @param generated The generated samples (m rows, the same columns), or
+#'   several: a named list of sample sets or a data frame grouped by a
+#'   model column (`dplyr::group_by()`); each is compared with `real` on
+#'   its own.
+#' @param maxorder The highest order of interactions: 0 (main effects
+#'   only) or a whole number >= 1 (products of up to `maxorder` + 1
+#'   columns). Default 1, synthpop's default.
+#' @param features,id Columns of data-frame inputs to use as features, and
+#'   an identifier column that is not one, as in [prd_curve()] (default:
+#'   every numeric and categorical column).
+#' @return A tibble of class `prd_metrics` with columns `model`, `metric`
+#'   (`"pmse"` and `"s_pmse"`), `k` (`NA`: no neighbours) and `value`, two
+#'   rows per generated set; attributes `maxorder` and `parameters` (k of
+#'   each model, named by model). `s_pmse` is `NA` when no column varies
+#'   (k = 1: the expectation is 0).
+#' @section Errors: `prdcurve_error_input` when `maxorder` is not a whole
+#'   number >= 0, when the model would have more than 400 parameters
+#'   (synthpop's `max.params`), and for the sample sets' errors of
+#'   [prd_curve()] (missing values are refused: synthpop's indicators of
+#'   missing values are not built).
+#' @references Woo, M.-J., Reiter, J. P., Oganian, A. and Karr, A. F.
+#'   (2009). Global measures of data utility for microdata masked for
+#'   disclosure limitation. Journal of Privacy and Confidentiality 1(1),
+#'   111-124, eq. 1. doi:10.29012/jpc.v1i1.568.
+#'
+#'   Snoke, J., Raab, G. M., Nowok, B., Dibben, C. and Slavkovic, A.
+#'   (2018). General and specific utility measures for synthetic data.
+#'   Journal of the Royal Statistical Society A 181(3), 663-688, eq. 1 and
+#'   section 3.1. doi:10.1111/rssa.12358.
+#' @examples
+#' set.seed(1)
+#' real <- data.frame(x = rnorm(200), g = sample(c("a", "b"), 200, TRUE))
+#' gen <- data.frame(x = rnorm(200, 0.5), g = sample(c("a", "b"), 200, TRUE))
+#' pmse_stats(real, gen, maxorder = 0)
+#' @export
+pmse_stats <- function(real, generated, maxorder = 1, features = NULL,
+                       id = NULL) {
+  maxorder <- check_maxorder(maxorder)
+  # (the logit model is invariant to the columns' scales: `standardize`
+  # is only recorded, as "real" it silences the scale warning)
+  sets <- prepare_samples(real, generated, rlang::enquo(features),
+                          rlang::enquo(id), standardize = "real")
+  rows <- lapply(names(sets$generated), function(nm) {
+    s <- pmse_one(sets$real, sets$generated[[nm]], maxorder)
+    tibble::tibble(model = nm, metric = c("pmse", "s_pmse"),
+                   k = NA_integer_, value = c(s$pmse, s$s_pmse),
+                   parameters = s$parameters)
+  })
+  values <- vctrs::vec_rbind(!!!rows)
+  params <- values$parameters[values$metric == "pmse"]
+  names(params) <- values$model[values$metric == "pmse"]
+  new_prd_metrics(values, maxorder = maxorder, parameters = params)
+}
+
+#' pMSE and S_pMSE of one generated set (pmse_stats())
+#' @return list(pmse, s_pmse, parameters, fitted)
+#' @noRd
+pmse_one <- function(real, generated, maxorder, call = rlang::caller_env()) {
+  X <- rbind(real, generated)
+  if (!is.double(X)) storage.mode(X) <- "double"
+  n <- nrow(real)
+  m <- nrow(generated)
+  N <- n + m
+  cc <- m / N
+  terms <- logit_fit_terms(X, maxorder, call = call)
+  fit <- suppressWarnings(stats::glm.fit(
+    logit_design(X, terms), rep(c(0, 1), c(n, m)),
+    family = stats::binomial(),
+    control = list(epsilon = logit_epsilon, maxit = logit_maxit)))
+  p <- fit$fitted.values
+  pmse <- sum((p - cc)^2) / N
+  expected <- (fit$rank - 1) * (1 - cc)^2 * cc / N
+  # (no column varies: the model is the intercept, p = c, and the ratio
+  # is undefined)
+  s_pmse <- if (expected > 0) pmse / expected else NA_real_
+  list(pmse = pmse, s_pmse = s_pmse, parameters = fit$rank, fitted = p)
+}
+
+#' `maxorder`: a whole number >= 0
+#' @noRd
+check_maxorder <- function(maxorder, arg = "maxorder",
+                           call = rlang::caller_env()) {
+  if (!is.numeric(maxorder) || length(maxorder) != 1L || is.na(maxorder) ||
+      maxorder < 0 || maxorder != round(maxorder) || maxorder > 10) {
+    prd_abort(c(
+      "{.arg {arg}} must be a whole number from 0 to 10.",
+      "x" = "It is {.obj_type_friendly {maxorder}}{if (is.numeric(maxorder) && length(maxorder) == 1L) paste0(' (', maxorder, ')')}."
+    ), "input", call = call)
+  }
+  as.integer(maxorder)
+}

@@ -1,0 +1,197 @@
+# The encoding of categorical columns (R/encode.R): indicator columns of
+# weight 1/2 of the categories of every set, identical whatever the level
+# order or the levels present; the warning for categories of one set only;
+# identifiers left out; a category drift read by the default curve.
+
+test_that("categories become indicator columns of weight 1/2, exactly", {
+  df <- data.frame(x = c(1.5, 2, 3), sex = factor(c("M", "F", "M")),
+                   ok = c(TRUE, FALSE, TRUE), town = c("b", "c", "a"))
+  m <- encode_categories(df)
+  expect_identical(colnames(m), c("x", "sex=F", "sex=M", "ok=FALSE", "ok=TRUE",
+                                  "town=a", "town=b", "town=c"))
+  expect_identical(unname(m[1, ]), c(1.5, 0, 0.5, 0, 0.5, 0, 0.5, 0))
+  expect_identical(unname(m[2, ]), c(2, 0.5, 0, 0.5, 0, 0, 0, 0.5))
+  expect_identical(unname(m[3, ]), c(3, 0, 0.5, 0, 0.5, 0.5, 0, 0))
+  expect_identical(category_weight, 0.5)
+  # two rows in different categories of one column: distance 2^(-1/2)
+  expect_equal(sqrt(sum((m[1, 2:3] - m[2, 2:3])^2)), 2^-0.5, tolerance = 0)
+  expect_identical(attr(m, "encoding")$variable,
+                   c("x", "sex", "sex", "ok", "ok", "town", "town", "town"))
+  expect_identical(attr(m, "encoding")$category,
+                   c(NA, "F", "M", "FALSE", "TRUE", "a", "b", "c"))
+  # ordered factors: one indicator per category as well (order not used)
+  o <- encode_categories(data.frame(g = factor(c("lo", "hi"), c("lo", "hi"),
+                                               ordered = TRUE)))
+  expect_identical(colnames(o), c("g=hi", "g=lo"))
+  expect_identical(unname(o[, ]), matrix(c(0, 0.5, 0.5, 0), 2))
+  # a missing category: NA in the row, then the input check names it
+  expect_true(all(is.na(encode_categories(data.frame(g = c("a", NA)))[2, ])))
+  expect_error(prd_curve(data.frame(g = c("a", NA, "b", "a")),
+                         data.frame(g = c("a", "b", "a", "b"))),
+               "row 2", class = "prdcurve_error_input")
+})
+
+test_that("every set is encoded alike whatever its level order or levels present", {
+  set.seed(5)
+  n <- 40
+  real <- data.frame(v = rnorm(n),
+                     reg = factor(sample(c("n", "s", "e", "w"), n, TRUE),
+                                  levels = c("w", "s", "n", "e", "unused")))
+  # the generated set: another level order, no "w", a level of its own,
+  # and characters instead of a factor
+  gen <- data.frame(v = rnorm(n),
+                    reg = sample(c("s", "n", "e", "x"), n, TRUE))
+  sets <- suppressWarnings(prepare_samples(real, gen))
+  cols <- c("v", "reg=e", "reg=n", "reg=s", "reg=w", "reg=x")
+  expect_identical(colnames(sets$real), cols)
+  expect_identical(colnames(sets$generated[[1]]), cols)
+  # each row: 1/2 in its own category only
+  for (s in list(list(sets$real, real), list(sets$generated[[1]], gen))) {
+    ind <- s[[1]][, -1]
+    expect_identical(unname(rowSums(ind)), rep(0.5, n))
+    expect_identical(unname(ind[cbind(seq_len(n), match(as.character(s[[2]]$reg),
+                                                        sub("reg=", "", cols[-1])))]),
+                     rep(0.5, n))
+  }
+  # relabelling the levels' order, or the type, changes nothing
+  real2 <- real
+  real2$reg <- factor(as.character(real$reg), levels = c("e", "n", "s", "w"))
+  gen2 <- gen
+  gen2$reg <- factor(gen$reg, levels = rev(sort(unique(gen$reg))))
+  sets2 <- suppressWarnings(prepare_samples(real2, gen2))
+  expect_identical(unclass(sets2$real), unclass(sets$real))
+  expect_identical(unclass(sets2$generated[[1]]), unclass(sets$generated[[1]]))
+  # several generated sets share the union of every set's categories
+  sets3 <- suppressWarnings(prepare_samples(real, list(a = gen, b = real)))
+  expect_identical(colnames(sets3$generated$b), cols)
+  expect_identical(unclass(sets3$generated$b), unclass(sets$real))
+})
+
+test_that("categories of one set only are atoms, with a classed warning", {
+  set.seed(6)
+  real <- data.frame(v = rnorm(30), g = rep(c("a", "b", "c"), 10))
+  gen <- data.frame(v = rnorm(30), g = rep(c("a", "b", "d"), 10))
+  w <- expect_warning(prepare_samples(real, gen),
+                      class = "prdcurve_warning_category_levels")
+  expect_match(conditionMessage(w), 'only in the real set: g = "c"', fixed = TRUE)
+  expect_match(conditionMessage(w), 'only in this set: g = "d"', fixed = TRUE)
+  # the same categories: no such warning
+  expect_no_warning(prepare_samples(real, data.frame(v = rnorm(30),
+                                                     g = real$g[30:1])))
+  # a category the generated set lacks: the warning names that one only
+  w <- expect_warning(prepare_samples(real, data.frame(v = rnorm(4), g = c("a", "c", "a", "c"))),
+                      class = "prdcurve_warning_category_levels")
+  expect_match(conditionMessage(w), 'only in the real set: g = "b"', fixed = TRUE)
+  expect_no_match(conditionMessage(w), "only in this set")
+  # the marginal family reads the atoms: real mass 1/3 on "c", generated
+  # 1/3 on "d" (v alike), so the true curve has max precision = max recall
+  # = 2/3
+  big_r <- data.frame(v = rnorm(3000), g = rep(c("a", "b", "c"), 1000))
+  big_g <- data.frame(v = rnorm(3000), g = rep(c("a", "b", "d"), 1000))
+  set.seed(1)
+  s <- summary(suppressWarnings(prd_curve(big_r, big_g, method = "marginal")))
+  expect_equal(s$max_precision, 2 / 3, tolerance = 0.03)
+  expect_equal(s$max_recall, 2 / 3, tolerance = 0.03)
+})
+
+test_that("features selects categorical columns; identifiers stay out by default", {
+  set.seed(7)
+  n <- 30
+  real <- data.frame(key = sprintf("r%03d", seq_len(n)), v = rnorm(n),
+                     g = rep(c("a", "b"), n / 2), when = Sys.Date() + seq_len(n))
+  gen <- data.frame(key = sprintf("g%03d", seq_len(n)), v = rnorm(n),
+                    g = rep(c("b", "a"), n / 2), when = Sys.Date() + seq_len(n))
+  # the key (a value per row) and the date are not features: one message a set
+  said <- character()
+  sets <- withCallingHandlers(
+    prepare_samples(real, gen),
+    prdcurve_message_dropped_columns = function(m) {
+      said <<- c(said, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    })
+  expect_length(said, 2)
+  expect_true(all(grepl("key", said) & grepl("when", said)))
+  expect_identical(colnames(sets$real), c("v", "g=a", "g=b"))
+  # an exclusion narrows that default
+  sets <- suppressWarnings(suppressMessages(
+    prepare_samples(real, gen, features = quote(-v))))
+  expect_identical(colnames(sets$real), c("g=a", "g=b"))
+  # a selection takes what it names, but an identifier is an input error
+  # (every generated row is then a copy of a real row: two categories)
+  expect_warning(sets <- prepare_samples(real, gen, features = quote(g)),
+                 class = "prdcurve_warning_copies")
+  expect_identical(colnames(sets$real), c("g=a", "g=b"))
+  expect_error(prepare_samples(real, gen, features = quote(c(g, key))),
+               "key", class = "prdcurve_error_input")
+  # a model label is not a feature either
+  m <- suppressMessages(prepare_samples(real[-1], cbind(gen[-1], model = "m1")))
+  expect_identical(colnames(m$generated[[1]]), c("v", "g=a", "g=b"))
+  # a selected column neither numeric nor categorical is an input error
+  expect_error(prepare_samples(real, gen, features = quote(c(v, when))),
+               "when", class = "prdcurve_error_input")
+  # an id column is never a feature
+  sets <- prepare_samples(real, gen, id = quote(key), features = quote(c(v, g)))
+  expect_identical(attr(sets$real, "ids"), real$key)
+  expect_identical(colnames(sets$real), c("v", "g=a", "g=b"))
+})
+
+test_that("a category drift alone: the default curve reads the discrete truth", {
+  # the example of the category drift: age and income alike, sex 0.5/0.5
+  # against 0.7/0.3, region .4/.3/.1/.1/.1 against uniform; the true curve
+  # is prd_discrete() of the ten cells (independent columns)
+  p <- as.vector(outer(c(0.5, 0.5), c(0.4, 0.3, 0.1, 0.1, 0.1)))
+  q <- as.vector(outer(c(0.7, 0.3), rep(0.2, 5)))
+  truth <- summary(prd_discrete(p, q))$auc
+  expect_equal(truth, 0.793, tolerance = 0.001)
+  set.seed(46)
+  n <- 3000
+  draw <- function(ps, pr) {
+    data.frame(age = round(stats::rnorm(n, 45, 15)),
+               income = exp(stats::rnorm(n, 10, 0.5)),
+               sex = factor(sample(c("F", "M"), n, TRUE, ps)),
+               region = factor(sample(letters[1:5], n, TRUE, pr)))
+  }
+  real <- draw(c(0.5, 0.5), c(0.4, 0.3, 0.1, 0.1, 0.1))
+  gen <- draw(c(0.7, 0.3), rep(0.2, 5))
+  cv <- suppressWarnings(prd_curve(real, gen))
+  # measured: 0.799 (the marginal family's curve, in "tightest")
+  expect_lt(abs(summary(cv)$auc - truth), 0.05)
+  # before the encoding, the categories were dropped: the curve read 0.995
+  cv_num <- suppressWarnings(prd_curve(real, gen, features = c(age, income)))
+  expect_gt(summary(cv_num)$auc, 0.95)
+})
+
+test_that("standardize = \"real\" keeps the indicators' weight, in the half-samples too", {
+  set.seed(8)
+  real <- data.frame(v = rnorm(60, 10, 3),
+                     g = sample(c("a", "b", "c"), 60, TRUE, c(0.8, 0.1, 0.1)))
+  gen <- data.frame(v = rnorm(60, 10, 3), g = sample(c("a", "b", "c"), 60, TRUE))
+  s <- standardize_split(prepare_samples(real, gen, standardize = "real"))
+  raw <- prepare_samples(real, gen)
+  expect_identical(unname(s$real[, 2:4]), unname(raw$real[, 2:4]))
+  expect_identical(unname(s$generated[[1]][, 2:4]),
+                   unname(raw$generated[[1]][, 2:4]))
+  # the numeric column: (x - mean) / sd of the real rows
+  expect_equal(unname(s$real[, 1]), (real$v - mean(real$v)) / sd(real$v),
+               tolerance = 1e-12)
+  h <- standardize_half(s$real[1:30, ], list(s$generated[[1]][1:30, ]), "real",
+                        grid = s$grid)
+  expect_identical(unname(h$real[, 2:4]), unname(raw$real[1:30, 2:4]))
+  expect_equal(unname(h$real[, 1]),
+               (real$v[1:30] - mean(real$v[1:30])) / sd(real$v[1:30]),
+               tolerance = 1e-12)
+})
+
+test_that("the plug-in curves encode both sets alike", {
+  # real: categories a, b; generated: a, c (two columns each on their own)
+  real <- data.frame(g = rep(c("a", "b"), c(60, 40)))
+  gen <- data.frame(g = rep(c("a", "c"), c(30, 70)))
+  # histogram of the three atoms: the discrete curve of (.6, .4, 0) and
+  # (.3, 0, .7)
+  set.seed(9)
+  h <- suppressWarnings(prd_histogram(real, gen, clusters = 3, runs = 2))
+  truth <- prd_discrete(c(0.6, 0.4, 0), c(0.3, 0, 0.7))
+  expect_equal(summary(h)$auc, summary(truth)$auc, tolerance = 1e-6)
+  expect_equal(summary(h)$max_precision, 0.3, tolerance = 1e-12)
+  expect_equal(summary(h)$max_recall, 0.6, tolerance = 1e-12)
+})
