@@ -611,7 +611,7 @@ prd_curve <- function(real, generated, method = "tightest",
   replicates <- check_replicates(replicates)
   default_families <- is.null(families)
   if (default_families) {
-    families <- tightest_default()
+    families <- tightest_families(sets$real)
   } else {
     families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")

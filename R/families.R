@@ -177,6 +177,15 @@ register_family(
   summary = "per-coordinate histograms with shrunk log-ratios (naive Bayes)"
 )
 register_family(
+  "logit", "fitted", path = "rows",
+  fit = function(real, generated, fx, fy, n_score, parts, call) {
+    fit_logit(real, generated, fx, fy, maxorder = logit_family_order(ncol(real)),
+              call = call)
+  },
+  reason = "A logistic regression on the columns and their pairwise products misses interactions of higher order and non-linear effects of continuous columns.",
+  summary = "synthpop's propensity model: logistic regression on the columns and their pairwise products (maxorder 1; main effects alone above 27 columns); in the default when a data frame has categorical columns"
+)
+register_family(
   "tightest", "combined",
   reason = "The combined curve picks among its families with noise; compare their curves.",
   summary = "the families' curves combined: on one half of the evaluation rows the lowest is chosen, read on the other (the default)"
@@ -186,3 +195,22 @@ fitted_methods <- function() family_names("fitted")
 neighbour_methods <- function() family_names("neighbour")
 curve_methods <- function() family_names()
 tightest_default <- function() family_names(c("neighbour", "fitted"), default = TRUE)
+
+#' The logit family's maxorder: pairwise products (1) while the model has at
+#' most logit_max_params parameters (d <= 27), else main effects alone (0).
+#' @noRd
+logit_family_order <- function(d) {
+  if (1 + d + d * (d - 1) / 2 <= logit_max_params) 1L else 0L
+}
+
+#' The default families of "tightest" for these sets: the registry's, and
+#' the logit family when the sets have categorical columns (R/encode.R) and
+#' its main effects fit in logit_max_params parameters.
+#' @noRd
+tightest_families <- function(real) {
+  fams <- tightest_default()
+  if (any(category_columns(real)) && ncol(real) + 1 <= logit_max_params) {
+    fams <- c(fams, "logit")
+  }
+  fams
+}

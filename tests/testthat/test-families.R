@@ -119,3 +119,29 @@ test_that("the reasons of the disagreement warning come from the entries", {
   expect_match(family_reason("knn", 256, hubness = 7.25), "skewness .* 7.2")
   expect_error(family_reason("nope", 3), class = "prdcurve_error_argument")
 })
+
+test_that("the logit family is registered, and in the default with categorical columns", {
+  expect_true("logit" %in% fitted_methods())
+  expect_false("logit" %in% tightest_default())
+  expect_identical(logit_family_order(27), 1L)
+  expect_identical(logit_family_order(28), 0L)
+  # its scores through the registry are fit_logit()'s
+  set.seed(6)
+  x <- matrix(rnorm(100 * 3), ncol = 3)
+  y <- matrix(rnorm(100 * 3, 0.5), ncol = 3)
+  s <- new_split(list(1:50, 1:50), list(51:100, 51:100), 0.5)
+  got <- fitted_scores(x, y, s, "logit", folds = 1)
+  f <- fit_logit(x, y, 1:50, 1:50, maxorder = 1)
+  expect_equal(got$scores$logit$real, f$score(x, 51:100), tolerance = 1e-12)
+  expect_equal(got$scores$logit$gen, f$score(y, 51:100), tolerance = 1e-12)
+  # the default families: with a factor column, logit joins them
+  df_r <- data.frame(a = rnorm(300), g = factor(sample(c("u", "v"), 300, TRUE)))
+  df_g <- data.frame(a = rnorm(300), g = factor(sample(c("u", "v"), 300, TRUE,
+                                                      prob = c(0.8, 0.2))))
+  set.seed(1)
+  cv <- suppressWarnings(prd_curve(df_r, df_g, angles = 21))
+  expect_true("logit" %in% prd_curve_info(cv)$details[[1]]$families)
+  set.seed(1)
+  cv2 <- suppressWarnings(prd_curve(df_r["a"], df_g["a"], angles = 21))
+  expect_false("logit" %in% prd_curve_info(cv2)$details[[1]]$families)
+})
