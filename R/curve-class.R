@@ -194,7 +194,7 @@ NULL
 # The settings table of the most recent combination: dplyr::bind_rows()
 # strips the attributes of the combined result before reconstructing it
 # from the first input, so dplyr_reconstruct.prd_curve() takes them from
-# here (see bench/results.md, "Curves: one constructor ...").
+# here.
 the <- new.env(parent = emptyenv())
 
 curve_ptype2 <- function(x, y, ...) {

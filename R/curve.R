@@ -462,7 +462,7 @@
 #'   on a sphere surface in d = 128, 1,000 points per set, read
 #'   `"stacked"` AUC 0.947 on average over 20 draws with the scale from
 #'   every real row, 0.986 with the scale from the fit rows and 0.987
-#'   unscaled; `bench/results.md`, the sanity checks). The half-samples of
+#'   unscaled; `bench/results.md`, "Standardize"). The half-samples of
 #'   `replicates` are scaled the same way, each by its own real fit rows,
 #'   so that they replicate the estimate (with the full sample's scale,
 #'   the pair variance of `"stacked"` AUC in that case was 2.8 times the

@@ -2,8 +2,7 @@
 # several generated sets, scaling, input warnings) and of the arguments
 # shared by several functions. Errors and warnings are classed
 # (R/conditions.R) and name the argument and what was wrong. The few checks
-# that need a function's own context stay next to it (listed in
-# bench/results.md, "Validation, conditions ..."); the C engine re-checks only types and dimensions,
+# that need a function's own context stay next to it; the C engine re-checks only types and dimensions,
 # and its errors are re-raised with a class in R/engine.R.
 
 # ---- sample sets ------------------------------------------------------------
