@@ -21,8 +21,19 @@
 #' ```
 #'
 #' or as `Rscript -e 'prdcurve::prd_cli()' real.csv generated.csv [options]`.
-#' The script exits with status 1 and an error message (no R backtrace)
-#' when something fails.
+#' The script exits with status 1 and a `prdcurve: error: ...` message (no
+#' R backtrace) when something fails.
+#'
+#' Warnings and errors speak the command line's language: the conditions
+#' of [prd_curve()], [manifold_metrics()] and [prd_read()] name R
+#' arguments (`` `k` = 40 ``, `` `method = "knn"` ``, `` `real` ``); the
+#' command line rewrites them to name its options and files
+#' (`` `--k 40` ``, `` `--method knn` ``, `` `real.csv` ``), drops advice
+#' to use what the run already uses (`--method tightest` when it runs) or
+#' that has no command-line form, and prints each warning once, as it
+#' arrives (before the results), as a `prdcurve: warning: ...` message on
+#' standard error (class `prdcurve_cli_warning`; the original warning is
+#' its field `condition`).
 #'
 #' Options (each also accepted as `--name=value`):
 #' * `--real FILE`: the real samples. Or give it as the first file argument
@@ -127,8 +138,8 @@
 #'   computation); `prdcurve_error_file` for a file that does not exist, is
 #'   a directory or can't be read (see [prd_read()]);
 #'   `prdcurve_error_columns` when the files' numbers of feature columns
-#'   differ. [prd_curve()]'s own errors (too large a `k`, ...) pass
-#'   through.
+#'   differ. [prd_curve()]'s own errors (too large a `k`, ...) keep their
+#'   classes, with messages that name the options (`--k`).
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #'   perspective on precision and recall for generative models.
 #'   arXiv:2405.01611. Sections 2, 4.2.
@@ -170,6 +181,15 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     cat(cli_usage(), sep = "\n")
     return(invisible(NULL))
   }
+  # the conditions of the run name flags and files, warnings come as they
+  # arrive (before the results)
+  cli_voice(cli_run(opt), opt)
+}
+
+#' The work of prd_cli() once its options are parsed: read, compute,
+#' write, print. Returns the curves.
+#' @noRd
+cli_run <- function(opt) {
   say <- function(msg, .envir = parent.frame()) {
     if (!opt$quiet) prd_inform(msg, kind = "progress", .envir = .envir)
   }
@@ -307,42 +327,52 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   say("Wrote {.file {files}} in {.file {out$dir}}.")
 
   if (!opt$quiet) {
-    k <- prd_curve_info(curve)$k
-    # the cross-fitted families' folds (10 by default, --folds K)
-    folds <- unique(unlist(lapply(prd_curve_info(curve)$details, `[[`,
-                                  "folds")))
-    cat(sprintf(
-      "prd_curve: %s (%d rows) vs %s; %d features%s; k = %s; split = %s%s; seed = %d%s%s\n\n",
-      basename(real_label), nrow(real$x),
-      paste(sprintf("%s (%d rows)", names(opt$generated),
-                    vapply(gen_x, nrow, integer(1))),
-            collapse = ", "),
-      ncol(real$x),
-      if (opt$standardize == "real") ", standardized by the real set" else "",
-      paste(unique(k), collapse = ", "), format(opt$split),
-      if (length(folds)) sprintf("; %s folds", paste(folds, collapse = ", ")) else "",
-      seed,
-      if (opt$replicates > 0) sprintf("; %d replicates, 90%% intervals",
-                                      opt$replicates) else "",
-      if (is.null(opt$seed)) " (drawn at random; pass --seed to repeat)" else ""))
-    cli_print(cli_summary(curve))
-    # the summary shows the extremes: what its intervals cover
-    if (opt$replicates > 0) cat(c("", curve_interval_note()), sep = "\n")
-    if (!is.null(metrics)) {
-      cat("\nMetrics (manifold_metrics(), k = ", cli_metrics_k(metrics),
-          "):\n\n", sep = "")
-      cli_print(cli_metrics_table(metrics))
-    }
-    if (!is.null(opt$compare)) {
-      cmp <- if (is.list(comparison) && !is.data.frame(comparison))
-        comparison$curves else comparison
-      cat("\nDifferences from ", opt$compare,
-          " (model - baseline, 90% intervals; all statistics in ",
-          basename(out$compare_csv), "):\n\n", sep = "")
-      cli_print(cli_compare_table(cmp))
-    }
+    cli_report(curve, metrics, comparison, opt, real_label = real_label,
+               n_real = nrow(real$x), d = ncol(real$x),
+               n_gen = vapply(gen_x, nrow, integer(1)), seed = seed, out = out)
   }
   invisible(curve)
+}
+
+#' Print a run's results on standard output: a line of its settings, the
+#' summary of the curves, the metrics and the comparison when asked for.
+#' @noRd
+cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
+                       d, n_gen, seed, out) {
+  k <- prd_curve_info(curve)$k
+  # the cross-fitted families' folds (10 by default, --folds K)
+  folds <- unique(unlist(lapply(prd_curve_info(curve)$details, `[[`,
+                                "folds")))
+  cat(sprintf(
+    "prd_curve: %s (%d rows) vs %s; %d features%s; k = %s; split = %s%s; seed = %d%s%s\n\n",
+    basename(real_label), n_real,
+    paste(sprintf("%s (%d rows)", names(opt$generated),
+                  n_gen),
+          collapse = ", "),
+    d,
+    if (opt$standardize == "real") ", standardized by the real set" else "",
+    paste(unique(k), collapse = ", "), format(opt$split),
+    if (length(folds)) sprintf("; %s folds", paste(folds, collapse = ", ")) else "",
+    seed,
+    if (opt$replicates > 0) sprintf("; %d replicates, 90%% intervals",
+                                    opt$replicates) else "",
+    if (is.null(opt$seed)) " (drawn at random; pass --seed to repeat)" else ""))
+  cli_print(cli_summary(curve))
+  # the summary shows the extremes: what its intervals cover
+  if (opt$replicates > 0) cat(c("", curve_interval_note()), sep = "\n")
+  if (!is.null(metrics)) {
+    cat("\nMetrics (--metrics, k = ", cli_metrics_k(metrics),
+        "):\n\n", sep = "")
+    cli_print(cli_metrics_table(metrics))
+  }
+  if (!is.null(opt$compare)) {
+    cmp <- if (is.list(comparison) && !is.data.frame(comparison))
+      comparison$curves else comparison
+    cat("\nDifferences from ", opt$compare,
+        " (model - baseline, 90% intervals; all statistics in ",
+        basename(out$compare_csv), "):\n\n", sep = "")
+    cli_print(cli_compare_table(cmp))
+  }
 }
 
 #' The output files of a run, from --out, checked before anything is

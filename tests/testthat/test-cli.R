@@ -22,6 +22,35 @@ cli_second_model <- function(fx, n, seed, name) {
   list(x = g, file = f)
 }
 
+# The warnings of a command-line run: prd_cli() prints them as
+# "prdcurve: warning: ..." messages (class prdcurve_cli_warning, the
+# original condition in the field `condition`) as they arrive. Returns
+# the value of `expr` with attribute "warnings", those messages.
+cli_warnings <- function(expr) {
+  seen <- list()
+  value <- withCallingHandlers(expr, prdcurve_cli_warning = function(m) {
+    seen[[length(seen) + 1L]] <<- m
+    invokeRestart("muffleMessage")
+  })
+  structure(list(value = value), warnings = seen)
+}
+
+# the classes of the warnings a command-line run printed
+cli_warning_classes <- function(expr) {
+  res <- cli_warnings(expr)
+  vapply(attr(res, "warnings"), function(m) class(m$condition)[1], "")
+}
+
+expect_cli_warning <- function(expr, regexp = NULL, class) {
+  res <- cli_warnings(expr)
+  hits <- Filter(function(m) inherits(m$condition, class), attr(res, "warnings"))
+  expect_true(length(hits) > 0L, label = paste("a warning of class", class))
+  if (length(hits) && !is.null(regexp)) {
+    expect_match(conditionMessage(hits[[1]]), regexp)
+  }
+  invisible(res$value)
+}
+
 curve_columns <- c("method", "k", "lambda", "precision", "recall")
 
 expect_same_curve <- function(object, expected) {
@@ -103,10 +132,10 @@ test_that("a header is detected; --header / --no-header and --opt=value work", {
   expect_same_curve(cv2, ref)
   # forcing --header on header-less files drops the first row
   # (their first rows, now names, differ: a warning says so)
-  expect_warning(
-    cv3 <- prd_cli(c(fx$f_real, fx$f_gen, "--header", "--method", "knn",
-                     "--k", "5", "--split", "0", "--angles", "51",
-                     "--out", out, "--quiet")),
+  cv3 <- expect_cli_warning(
+    prd_cli(c(fx$f_real, fx$f_gen, "--header", "--method", "knn",
+              "--k", "5", "--split", "0", "--angles", "51",
+              "--out", out, "--quiet")),
     class = "prdcurve_warning_columns")
   expect_identical(unique(prd_curve_info(cv3)$n_eval_real), 59L)
   expect_identical(unique(prd_curve_info(cv3)$n_eval_generated), 49L)
@@ -132,7 +161,7 @@ test_that("an integer id column is not a feature", {
   expect_same_curve(cv, ref)
   expect_identical(prd_curve_info(cv)$k, prd_curve_info(ref)$k)
   # the same files without --id: the id is a feature, and the curve differs
-  w <- warning_classes(
+  w <- cli_warning_classes(
     cv_bad <- prd_cli(c(f_real, f_gen, "--seed", "5", "--method", "knn,ipr",
                         "--angles", "101", "--quiet", "--out", out)))
   expect_equal(sum(w == "prdcurve_warning_id_column"), 2)
@@ -243,10 +272,10 @@ test_that("files with different feature names or counts", {
   x <- fx$generated
   colnames(x) <- c("a", "b", "c")
   utils::write.csv(x, other, row.names = FALSE)
-  expect_warning(
-    cv <- prd_cli(c(fx$f_real, other, "--seed", "1", "--method", "knn",
-                    "--angles", "11", "--quiet",
-                    "--out", file.path(fx$dir, "w"))),
+  cv <- expect_cli_warning(
+    prd_cli(c(fx$f_real, other, "--seed", "1", "--method", "knn",
+              "--angles", "11", "--quiet",
+              "--out", file.path(fx$dir, "w"))),
     "matched by position", class = "prdcurve_warning_columns")
   set.seed(1)
   expect_same_curve(cv, prd_curve(fx$real, fx$generated, method = "knn",
@@ -332,9 +361,9 @@ test_that("a generated .npz of several arrays is one model per array", {
   expect_identical(unique(cmp$baseline), "run1:good")
   # the real set from another file: every array is a model (here the
   # array "real" holds the real rows: the copy warning says so)
-  expect_warning(
-    cv3 <- prd_cli(c(fx$f_real, f_npz, args, "--out", file.path(fx$dir, "csv"))),
-    "generated\\$real: 60 of 60 rows", class = "prdcurve_warning_copies")
+  cv3 <- expect_cli_warning(
+    prd_cli(c(fx$f_real, f_npz, args, "--out", file.path(fx$dir, "csv"))),
+    "feats.npz:real: 60 of 60 rows", class = "prdcurve_warning_copies")
   expect_identical(unique(cv3$model), c("real", "good", "shifted"))
   # two such files with the same array names: labels tell them apart
   f2 <- file.path(fx$dir, "feats2.npz")
@@ -602,7 +631,7 @@ test_that("the prdcurve script: exit status, stdout, stderr without a backtrace"
                     stdout = so, stderr = se)
   expect_identical(status, 1L)
   err <- readLines(se)
-  expect_match(err[1], "^Error: File .*nope\\.csv.* does not exist")
+  expect_match(err[1], "^prdcurve: error: File .*nope\\.csv.* does not exist")
   expect_false(any(grepl("Backtrace|traceback|Execution halted", err)))
   expect_length(readLines(so), 0L)
   status <- system2(rscript, c(script, "--quiet", shQuote(fx$f_real),
@@ -746,16 +775,14 @@ test_that("--out into a missing folder fails before any file is read", {
 test_that("models of unequal sizes are warned about once, not once per comparison", {
   fx <- cli_fixture()
   f_g2 <- cli_second_model(fx, 40, 22, "small.csv")$file
-  n_warn <- 0L
-  withCallingHandlers(
-    suppressMessages(prd_cli(c(
+  res <- suppressMessages(cli_warnings(
+    prd_cli(c(
       fx$f_real, fx$f_gen, f_g2, "--method", "knn", "--k", "4", "--angles", "21",
       "--seed", "3", "--replicates", "6", "--metrics", "--compare", "gen",
-      "--quiet", "--out", file.path(fx$dir, "uneq")))),
-    prdcurve_warning_unequal_sizes = function(w) {
-      n_warn <<- n_warn + 1L
-      invokeRestart("muffleWarning")
-    })
+      "--quiet", "--out", file.path(fx$dir, "uneq")))))
+  n_warn <- sum(vapply(attr(res, "warnings"), function(m) {
+    inherits(m$condition, "prdcurve_warning_unequal_sizes")
+  }, logical(1)))
   expect_identical(n_warn, 1L)
 })
 
@@ -914,14 +941,10 @@ test_that("a warning about the inputs is given once, not again by --metrics", {
   g[1:5, ] <- fx$real[1:5, ]
   f_copy <- file.path(fx$dir, "copies.csv")
   utils::write.csv(g, f_copy, row.names = FALSE)
-  seen <- character()
-  suppressMessages(withCallingHandlers(
+  res <- suppressMessages(cli_warnings(
     prd_cli(c(fx$f_real, f_copy, "--method", "knn", "--seed", "3",
-              "--metrics", "--quiet", "--out", file.path(fx$dir, "cp"))),
-    warning = function(w) {
-      seen <<- c(seen, class(w)[1])
-      invokeRestart("muffleWarning")
-    }))
+              "--metrics", "--quiet", "--out", file.path(fx$dir, "cp")))))
+  seen <- vapply(attr(res, "warnings"), function(m) class(m$condition)[1], "")
   expect_identical(sum(seen == "prdcurve_warning_copies"), 1L)
   # and the R API on its own still warns in each call
   expect_warning(manifold_metrics(fx$real, g, k = 4), class = "prdcurve_warning_copies")
@@ -943,13 +966,14 @@ test_that("--standardize scales by the real set, as standardize = 'real'", {
   utils::write.csv(generated, fg, row.names = FALSE)
   args <- c(fr, fg, "--method", "knn,linear", "--seed", "4", "--angles", "21",
             "--metrics", "--quiet")
-  w <- warning_classes(prd_cli(c(args, "--out", file.path(dir, "u"))))
+  w <- cli_warning_classes(prd_cli(c(args, "--out", file.path(dir, "u"))))
   expect_identical(w, rep("prdcurve_warning_scale", 2)) # real and generated
   out <- utils::capture.output(suppressMessages(
-    cv <- expect_no_warning(prd_cli(c(setdiff(args, "--quiet"),
-                                      "--out", file.path(dir, "s"),
-                                      "--standardize")))),
+    w <- cli_warning_classes(cv <- prd_cli(c(setdiff(args, "--quiet"),
+                                             "--out", file.path(dir, "s"),
+                                             "--standardize")))),
     type = "output")
+  expect_identical(w, character())
   expect_match(out[1], "4 features, standardized by the real set; k = ",
                fixed = TRUE)
   # and the figures' titles
@@ -966,4 +990,115 @@ test_that("--standardize scales by the real set, as standardize = 'real'", {
   m <- manifold_metrics(real, generated, standardize = "real")
   expect_equal(written$value, m$value, tolerance = 1e-9)
   unlink(dir, recursive = TRUE)
+})
+
+# a run's standard output and standard error in the order written: the
+# messages (progress, warnings) are written to the captured output as
+# they arrive
+cli_transcript <- function(args) {
+  utils::capture.output(withCallingHandlers(
+    tryCatch(prd_cli(args), prdcurve_error = function(e) {
+      cat("prdcurve: error: ", conditionMessage(e), "\n", sep = "")
+    }),
+    message = function(m) {
+      text <- conditionMessage(m)
+      cat(text, if (!grepl("\n$", text)) "\n", sep = "")
+      invokeRestart("muffleMessage")
+    }))
+}
+
+# R's syntax in a text: `arg = value`, a call of an R function f()
+expect_no_r_syntax <- function(text) {
+  text <- paste(text, collapse = "\n")
+  expect_no_match(text, "`[A-Za-z_.][A-Za-z0-9_.]* = ")
+  expect_no_match(text, "`[A-Za-z_.][A-Za-z0-9_.]*` = ")
+  expect_no_match(text, "[A-Za-z_][A-Za-z0-9_.]*\\(\\)")
+  expect_no_match(text, "Warning message|In prd_curve|`real`|`generated")
+}
+
+test_that("the command line's warnings and errors name its flags and files, before the results", {
+  fx <- cli_fixture()
+  tiny <- file.path(fx$dir, "tiny.csv")
+  set.seed(4)
+  utils::write.csv(matrix(round(rnorm(8 * 3, 0.5), 3), ncol = 3), tiny,
+                   row.names = FALSE)
+  out <- file.path(fx$dir, "voice")
+  # too large a k: the error names --k with the value as typed
+  txt <- cli_transcript(c(fx$f_real, fx$f_gen, "--k", "100000", "--quiet",
+                          "--out", out))
+  expect_identical(txt[1], "prdcurve: error: `--k 100000` is too large for the fit sets.")
+  expect_match(txt[2], "^. `--k` must be at most 24 here.$")
+  expect_length(txt, 2L)
+  err <- expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--k", "100000",
+                                "--quiet", "--out", out)),
+                      class = "prdcurve_error_k_too_large")
+  expect_null(err$call)
+  # a tiny generated file with tightest and knn: two warnings, each once,
+  # naming the file and the flags; both before the first line of results
+  txt <- cli_transcript(c(fx$f_real, tiny, "--method", "knn,tightest",
+                          "--angles", "11", "--seed", "2", "--out", out))
+  warn <- grep("^prdcurve: warning: ", txt)
+  expect_length(warn, 2L)
+  expect_match(txt[warn[1]], "Too few rows", fixed = TRUE)
+  expect_true(any(grepl(paste0(" `", tiny, "` has 8 rows."), txt, fixed = TRUE)))
+  expect_true(any(grepl("`--replicates`", txt, fixed = TRUE)))
+  results <- grep("^prd_curve: ", txt)
+  expect_length(results, 1L)
+  expect_lt(max(warn), results)
+  # the advice to use one family (e.g. --method knn) is dropped: knn runs
+  expect_true(any(grepl("Use hundreds of rows per set.", txt, fixed = TRUE)))
+  expect_false(any(grepl("one family", txt, fixed = TRUE)))
+  expect_no_r_syntax(txt)
+  # with --replicates, the advice to read intervals is dropped too
+  txt <- cli_transcript(c(fx$f_real, tiny, "--method", "knn", "--angles", "11",
+                          "--seed", "2", "--replicates", "3", "--quiet",
+                          "--out", out))
+  expect_false(any(grepl("--replicates", txt, fixed = TRUE)))
+  expect_no_r_syntax(txt)
+  # k close to the fit size: `k` = 2 is --k 2
+  txt <- cli_transcript(c(fx$f_real, fx$f_gen, "--split", "0.9", "--method",
+                          "knn", "--angles", "11", "--seed", "1", "--quiet",
+                          "--out", out))
+  expect_match(txt[1], "^prdcurve: warning: `--k 2` is close to the size")
+  expect_true(any(grepl("Use `--k` well below", txt, fixed = TRUE)))
+  expect_no_r_syntax(txt)
+})
+
+test_that("one table maps R arguments to flags; advice in use is dropped", {
+  opt <- list(real = list(path = "real.csv"),
+              generated = list(a = list(path = "a.npy"),
+                               b = list(path = "m.npz", member = "b")),
+              method = "tightest", k = 5, split = 0.5, replicates = 0L,
+              standardize = "none", closed = TRUE)
+  tr <- function(x) prdcurve:::cli_translate(x, opt)
+  expect_identical(
+    tr(c("For model \"a\", the \"knn\" curve lies far above.",
+         i = "Read the lower curve, or use `method = \"tightest\"`.",
+         i = "Use `method = \"tightest\"`, or add \"quadratic\" to `method`.")),
+    c("For model \"a\", the \"knn\" curve lies far above.",
+      i = "Read the lower curve.",
+      i = "Add \"quadratic\" to `--method`."))
+  expect_identical(
+    tr(c("`k` = 1,000 is too large.", x = "`generated$b` has 3 rows.",
+         i = "Consider `standardize = \"real\"` (`--standardize` on the command line).",
+         i = "Set `closed = FALSE`.",
+         i = "See `manifold_samples()` per sample.",
+         i = "Use `split = 0`, `angles = 11` or `bandwidth = c(1, 2)`.")),
+    c("`--k 1000` is too large.", x = "`m.npz:b` has 3 rows.",
+      i = "Consider `--standardize`.",
+      i = "Set `--open`.",
+      i = "Use `--split 0`, `--angles 11` or `--bandwidth 1,2`."))
+  expect_identical(tr(c("`real` and `generated` differ.")),
+                   "`real.csv` and `a.npy`, `m.npz:b` differ.")
+  # every argument of the table is an argument of prd_curve(),
+  # manifold_metrics() or prd_compare(), or a function of the package
+  tab <- prdcurve:::cli_flag_table()
+  fns <- grepl("\\(\\)$", tab$arg)
+  args <- c(names(formals(prd_curve)), names(formals(manifold_metrics)),
+            names(formals(prd_compare)), names(formals(prd_read)))
+  expect_true(all(tab$arg[!fns] %in% args))
+  expect_true(all(vapply(sub("\\(\\)$", "", tab$arg[fns]), exists, NA)))
+  # every flag of the table is an option of the command line (or a file)
+  usage <- paste(prdcurve:::cli_usage(), collapse = " ")
+  for (f in grep("^--", tab$flag, value = TRUE)) expect_match(usage, f, fixed = TRUE)
 })
