@@ -454,8 +454,9 @@ test_that("the figure: one panel per model, title with files, k and split", {
   expect_identical(built$layout$panel_scales_y[[1]]$limits, c(0, 1))
   expect_true(built$plot$coordinates$is_free() == FALSE)
   expect_identical(built$plot$coordinates$ratio, 1)
-  # one colour per method, every method in every panel
-  d <- built$data[[1]]
+  # one colour per method, every method in every panel (the lines: the
+  # layer after the blank one that orders the legend's keys)
+  d <- built$data[[which(vapply(p$layers, function(l) inherits(l$geom, "GeomPath"), NA))[1]]]
   expect_identical(length(unique(d$colour)), 2L)
   expect_identical(nrow(unique(d[c("PANEL", "colour")])), 4L)
   # a single model: one panel
