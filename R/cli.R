@@ -48,7 +48,9 @@
 #'   `numpy.savez("feats.npz", real = r, good = a, noisy = b)` is
 #'   `prdcurve feats.npz:real feats.npz`. Arrays that are not 2-D (class
 #'   labels, ids) are not models (the progress output lists them); one 2-D
-#'   array left is the model, labelled as the file. A real `.npz` needs
+#'   array left (or the only one) is the model, labelled by the array
+#'   (by the file for NumPy's default name `arr_0`; `FILE:NAME` when two
+#'   files hold an array of that name). A real `.npz` needs
 #'   `:NAME` unless it holds one array, or one 2-D array beside 1-D ones
 #'   (read with a message).
 #' * `--features SPEC`: the feature columns, the same in every file: a
@@ -1061,14 +1063,26 @@ cli_file_spec <- function(spec) {
 #' labelled): numpy.savez(path, good = a, noisy = b) is two models. An
 #' array that is the real set (`--real FILE.npz:NAME`, the same file) is
 #' not a model, nor is an array that is not 2-D (class labels, ids: its
-#' header is read, not the array); when one array remains it is the model,
-#' labelled as the file. Files that do not exist are left to the later
+#' header is read, not the array); when one array remains (or the file
+#' holds one) it is the model, labelled by the array as well, unless its
+#' name is NumPy's default (`arr_0`: then by the file). Two such models of
+#' one name from different files are told apart as `FILE:NAME` (the
+#' file's base name). Files that do not exist are left to the later
 #' checks.
 #' @return The arguments, with attribute "skipped": the arrays left out for
 #'   their shape ("FILE:NAME (shape)").
 #' @noRd
 cli_expand_npz <- function(specs, real) {
   skipped <- character()
+  # the models labelled here by their one array: label, file stem
+  single <- list()
+  one_array <- function(spec, lp, path, array) {
+    stem <- sub("\\.npz$", "", basename(path), ignore.case = TRUE)
+    if (lp$labelled) return(paste0(lp$label, "=", path, ":", array))
+    label <- if (grepl("^arr_[0-9]+$", array)) stem else array
+    single[[length(single) + 1L]] <<- c(label = label, stem = stem)
+    paste0(label, "=", path, ":", array)
+  }
   real_path <- if (!is.null(real$member) && file.exists(real$path)) {
     normalizePath(real$path)
   }
@@ -1080,7 +1094,8 @@ cli_expand_npz <- function(specs, real) {
       return(spec)
     }
     arrays <- names(npz_members(path, call = NULL))
-    if (length(arrays) < 2L) return(spec)
+    if (!length(arrays)) return(spec)
+    if (length(arrays) == 1L) return(one_array(spec, lp, path, arrays))
     if (!is.null(real_path) && identical(normalizePath(path), real_path)) {
       arrays <- setdiff(arrays, real$member)
     }
@@ -1097,15 +1112,24 @@ cli_expand_npz <- function(specs, real) {
         }, "")))
       arrays <- arrays[!flat]
     }
-    if (length(arrays) == 1L) {
-      label <- if (lp$labelled) lp$label else
-        sub("\\.npz$", "", basename(path), ignore.case = TRUE)
-      return(paste0(label, "=", path, ":", arrays))
-    }
+    if (length(arrays) == 1L) return(one_array(spec, lp, path, arrays))
     label <- if (lp$labelled) paste0(lp$label, ":")
     paste0(label, arrays, "=", path, ":", arrays)
   })
-  structure(unlist(out, use.names = FALSE), skipped = skipped)
+  out <- unlist(out, use.names = FALSE)
+  # one array name in several files (feats.npz of two runs): FILE:NAME
+  labels <- cli_label_parts(out)$label
+  for (sl in single) {
+    if (sum(labels == sl[["label"]], na.rm = TRUE) < 2L) next
+    hit <- which(labels == sl[["label"]] & startsWith(out, paste0(sl[["label"]], "=")))
+    for (h in hit) {
+      path <- sub("^[^=]*=", "", out[h])
+      stem <- sub("\\.npz(:.*)?$", "", basename(path), ignore.case = TRUE)
+      if (!identical(stem, sl[["stem"]])) next
+      out[h] <- paste0(stem, ":", sl[["label"]], "=", path)
+    }
+  }
+  structure(out, skipped = skipped)
 }
 
 #' Generated file arguments split into LABEL=FILE: whether labelled (not

@@ -685,7 +685,7 @@ curve_methods <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
 #' get identical estimates).
 #' @noRd
 resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
-  if (is.list(split) || isTRUE(split == 0)) {
+  if (is.list(split) || (is.numeric(split) && isTRUE(split == 0))) {
     return(lapply(gens, function(g) {
       if (is.list(split)) {
         # in a half-sample of the replicates, the user's rows that fall in it

@@ -414,6 +414,8 @@ manifold_samples <- function(real, generated, k = 5, split = 0,
                                             rlang::enquo(id), standardize))
   probabilistic <- check_flag(probabilistic)
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
+  # the default ppr_k is lowered to fit tiny sets, as in manifold_metrics()
+  opts$ppr_k_default <- missing(ppr_k)
   metrics <- c("precision", if (probabilistic) "p_precision")
   shared <- engine_shared()
   # one real split shared by every model (paired), as manifold_metrics()

@@ -372,7 +372,7 @@ test_that("a generated .npz of several arrays is one model per array", {
                          file.path(fx$dir, "dup"))),
                "same label", class = "prdcurve_error_input")
   # arrays that are not 2-D (class labels, ids) are not models, said on the
-  # progress output; one 2-D array left is the model, labelled as the file
+  # progress output; one 2-D array left is the model, labelled by the array
   f_lab <- file.path(fx$dir, "withlabels.npz")
   write_npz(list(feats = fx$generated, labels = rep(0:4, 10), ids = 1:50),
             f_lab, compressed = TRUE)
@@ -386,8 +386,8 @@ test_that("a generated .npz of several arrays is one model per array", {
       msgs <<- c(msgs, conditionMessage(m))
       invokeRestart("muffleMessage")
     }))
-  expect_match(printed[1], "vs withlabels (50 rows)", fixed = TRUE)
-  expect_identical(unique(cv4$model), "withlabels")
+  expect_match(printed[1], "vs feats (50 rows)", fixed = TRUE)
+  expect_identical(unique(cv4$model), "feats")
   set.seed(4)
   expect_same_curve(cv4, prd_curve(fx$real, fx$generated, method = "knn",
                                    angles = 21))
@@ -408,6 +408,22 @@ test_that("a generated .npz of several arrays is one model per array", {
   set.seed(4)
   expect_same_curve(cv5, prd_curve(fx$real, fx$generated, method = "knn",
                                    angles = 21))
+  # two files, each with one array "feats": told apart by their files;
+  # a file of one array named by NumPy (arr_0) is labelled by the file
+  f_lab2 <- file.path(fx$dir, "run2.npz")
+  write_npz(list(feats = fx$generated[1:45, ], labels = rep(0:4, 9)), f_lab2)
+  f_one <- file.path(fx$dir, "plain.npz")
+  write_npz(list(arr_0 = fx$generated[1:40, ]), f_one)
+  f_named <- file.path(fx$dir, "named.npz")
+  write_npz(list(noisy = fx$generated[1:42, ]), f_named)
+  cv6 <- suppressMessages(prd_cli(c(fx$f_real, f_lab, f_lab2, f_one, f_named,
+                                    "--seed", "4", "--method", "knn",
+                                    "--angles", "21", "--quiet", "--out",
+                                    file.path(fx$dir, "lab6"))))
+  expect_identical(unique(cv6$model),
+                   c("withlabels:feats", "run2:feats", "plain", "noisy"))
+  expect_identical(prd_curve_info(cv6)$n_fit_generated + prd_curve_info(cv6)$n_eval_generated,
+                   c(50L, 45L, 40L, 42L))
   # R's reader names the array it reads: several arrays, none chosen,
   # are an error, arr_0 and arr_1 of numpy.savez(path, x, y) too
   f_arr <- file.path(fx$dir, "unnamed.npz")

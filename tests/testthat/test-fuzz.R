@@ -1154,6 +1154,144 @@ test_that("tied data: no NaN, and the warning lists every non-finite metric as r
   }
 })
 
+# ---- issue 45: the findings of 20,000 cases ----------------------------------------------
+
+# the calls of the issue; each error must name the argument given
+issue45 <- list(
+  "tidy(1)" = list("tidy", function() tidy(1), "`x`"),
+  "glance(\"a\")" = list("glance", function() glance("a"), "`x`"),
+  "prd_compare(1)" = list("prd_compare", function() prd_compare(1), "`x`"),
+  "stacked on 4 and 3 rows" = list("prd_curve", function()
+    prd_curve(matrix(rnorm(4), 4), matrix(rnorm(3), 3), method = "stacked"),
+    "`method = \"stacked\"`"),
+  "split = identity" = list("prd_curve", function()
+    prd_curve(X, Y, split = identity), "`split`"),
+  "real_classes = identity" = list("prd_class_subset", function()
+    prd_class_subset(X, rep(1:4, 10), real_classes = identity), "`real_classes`"),
+  "prd_read(1, member)" = list("prd_read", function()
+    prd_read(1, member = "real"), "`path`")
+)
+for (nm in names(issue45)) local({
+  cs <- issue45[[nm]]
+  add(cs[[1]], paste("issue 45:", nm), cs[[2]])
+})
+
+test_that("issue 45: errors name the argument the user gave, with a class", {
+  for (nm in names(issue45)) {
+    cs <- issue45[[nm]]
+    err <- tryCatch(suppressWarnings(cs[[2]]()), error = identity)
+    expect_s3_class(err, "prdcurve_error")
+    expect_match(conditionMessage(err), cs[[3]], fixed = TRUE, label = nm)
+  }
+  # tidy() and glance() of what no package tidies: the class says input
+  expect_error(tidy(1), class = "prdcurve_error_input")
+  expect_error(glance("a"), class = "prdcurve_error_input")
+  expect_error(tidy(list(a = 1)), "It is a list", class = "prdcurve_error_input")
+  err <- expect_error(suppressWarnings(
+    prd_curve(matrix(rnorm(4), 4), matrix(rnorm(3), 3), method = "stacked")),
+    class = "prdcurve_error_split")
+  expect_match(conditionMessage(err), "`real` has 2 fit rows", fixed = TRUE)
+  expect_match(conditionMessage(err), "smaller `split`", fixed = TRUE)
+  expect_error(prd_curve(X, Y, split = identity), "It is a function",
+               class = "prdcurve_error_split")
+  expect_error(prd_read(1, member = "real"), "It is a number",
+               class = "prdcurve_error_input")
+})
+
+test_that("issue 45: manifold_samples() lowers the default ppr_k on tiny sets, as manifold_metrics()", {
+  set.seed(fuzz_seed + 45)
+  a <- matrix(rnorm(8), 4)
+  b <- matrix(rnorm(8), 4)
+  w <- NULL
+  s <- withCallingHandlers(
+    manifold_samples(a, b, k = 2, probabilistic = TRUE),
+    warning = function(cond) {
+      if (inherits(cond, "prdcurve_warning_k_reduced")) w <<- cond
+      invokeRestart("muffleWarning")
+    })
+  expect_false(is.null(w))
+  # 4 rows, no split: ppr_k at most 3
+  expect_match(conditionMessage(w), "use `ppr_k` = 3", fixed = TRUE)
+  expect_identical(nrow(s), 8L)
+  expect_true(all(s$p_in >= 0 & s$p_in <= 1))
+  # the same p_precision as manifold_metrics() (the mean of p_in over
+  # the generated rows)
+  m <- suppressWarnings(manifold_metrics(a, b, k = 2, metrics = "p_precision"))
+  expect_equal(mean(s$p_in[s$set == "generated"]), m$value)
+  # a ppr_k the user set is checked, and named
+  expect_error(suppressWarnings(
+    manifold_samples(a, b, k = 2, probabilistic = TRUE, ppr_k = 4)),
+    "`ppr_k` = 4", class = "prdcurve_error_k_too_large")
+})
+
+test_that("issue 45: entropy_samples() averages to entropy_metrics() when the sets differ in size", {
+  set.seed(1)
+  x <- matrix(rnorm(400), 100)
+  y <- matrix(rnorm(160, 0.3), 40)
+  set.seed(7)
+  em <- suppressMessages(entropy_metrics(x, y))
+  set.seed(7)
+  expect_message(es <- entropy_samples(x, y), class = "prdcurve_message_subsampled")
+  expect_equal(mean(es$pce, na.rm = TRUE), em$value[em$metric == "pce"],
+               tolerance = 1e-12)
+  expect_equal(mean(es$rce, na.rm = TRUE), em$value[em$metric == "rce"],
+               tolerance = 1e-12)
+  expect_equal(mean(es$re, na.rm = TRUE), em$value[em$metric == "re"],
+               tolerance = 1e-12)
+  # 40 rows of each set, numbered as given
+  expect_identical(as.vector(table(es$set)), c(40L, 40L))
+  real_rows <- es$row[es$set == "real"]
+  expect_true(all(real_rows >= 1 & real_rows <= 100) && !anyDuplicated(real_rows))
+  # subsample = FALSE keeps every row, as entropy_metrics(subsample = FALSE)
+  em2 <- suppressWarnings(entropy_metrics(x, y, subsample = FALSE))
+  es2 <- suppressWarnings(entropy_samples(x, y, subsample = FALSE))
+  expect_identical(nrow(es2), 140L)
+  expect_equal(mean(es2$pce, na.rm = TRUE), em2$value[em2$metric == "pce"],
+               tolerance = 1e-12)
+})
+
+test_that("issue 45: a constant column is not a label column", {
+  set.seed(fuzz_seed + 46)
+  x <- cbind(matrix(rnorm(300), 100), 0)
+  y <- cbind(matrix(rnorm(300), 100), 0)
+  seen <- warning_classes(manifold_metrics(x, y, metrics = "precision"))
+  expect_false("prdcurve_warning_label_column" %in% seen)
+  # a two-valued column among continuous ones still is
+  x[, 4] <- rep(0:1, 50)
+  y[, 4] <- rep(0:1, 50)
+  seen <- warning_classes(manifold_metrics(x, y, metrics = "precision"))
+  expect_true("prdcurve_warning_label_column" %in% seen)
+})
+
+test_that("issue 45: selected columns of a summary or metric table keep the model names", {
+  set.seed(fuzz_seed + 47)
+  x <- matrix(rnorm(300), 100)
+  models <- list(a = matrix(rnorm(300, 0.2), 100), b = matrix(rnorm(300, 0.5), 100))
+  s <- summary(prd_curve(x, models, method = "knn", k = 5, angles = 11))
+  shown <- format(s[c("auc", "max_recall")])
+  expect_identical(colnames(shown), c("a/knn/k=5", "b/knn/k=5"))
+  expect_identical(rownames(shown), c("auc", "max_recall"))
+  expect_equal(unname(shown["auc", ]), sprintf("%.3f", s$auc))
+  # rows and columns at once: the names of the rows kept
+  expect_identical(colnames(format(s[2, "auc"])), "b/knn/k=5")
+  expect_identical(colnames(format(s[-1, c("auc", "max_recall")])), "b/knn/k=5")
+  expect_identical(colnames(format(s[c(FALSE, TRUE), "auc"])), "b/knn/k=5")
+  if (requireNamespace("dplyr", quietly = TRUE)) {
+    expect_identical(colnames(format(dplyr::select(s, auc))),
+                     c("a/knn/k=5", "b/knn/k=5"))
+  }
+  m <- manifold_metrics(x, models, k = 5, metrics = c("precision", "recall"))
+  v <- m["value"]
+  expect_identical(names(v), "value")
+  expect_identical(attr(v, "row_labels"), c("a", "a", "b", "b"))
+  header <- pillar::tbl_sum(v)
+  expect_match(header[["Metrics"]], "2 models (a, b)", fixed = TRUE)
+  expect_identical(attr(m[3:4, "value"], "row_labels"), c("b", "b"))
+  # with the keys selected the table is as before
+  expect_null(attr(m[c("model", "value")], "row_labels"))
+  expect_identical(pillar::tbl_sum(m), pillar::tbl_sum(m[c("model", "metric", "value")]))
+})
+
 # ---- run -------------------------------------------------------------------------------
 
 test_that("the fuzz cases cover every exported function", {
