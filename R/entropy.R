@@ -484,10 +484,8 @@ entropy_samples <- function(real, generated, k = 5, split = 0,
   sets <- standardize_split(prepare_samples(real, generated,
                                             rlang::enquo(features),
                                             rlang::enquo(id), standardize))
-  # the sets of entropy_metrics(): subsampled to a common size as it does
-  # (the same draw after the same set.seed()), so that the means agree
-  subsample <- check_flag(subsample)
-  sets <- equalize_sizes(sets, subsample, split, fn = "entropy_samples")
+  # the draw of entropy_metrics() (after the same set.seed()): means agree
+  sets <- equalize_sizes(sets, check_flag(subsample), split)
   # one real split shared by every model (paired), as entropy_metrics()
   sp <- resolve_model_splits(split, sets$real, sets$generated)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {

@@ -84,3 +84,39 @@ curve_axis_offset <- 0.35
 interval_axis_offset <- function(rows) {
   max(text_width_in(as.character(rows), 0.8 * prd_figure_text_size)) + 0.2
 }
+
+#' The keys of a curve figure's legend: the palette and line types of
+#' plot_layout() with the exact curves' ("exact", dashed black) last;
+#' `as_key()` turns labels into a factor of the keys in that order; `blank`
+#' is a first layer that trains every key in order (a scale that drops
+#' unused levels, as a user's scale_colour_brewer() does, would otherwise
+#' sort the keys of later layers in among them, and its legend would not
+#' merge with the line types').
+#' @noRd
+legend_keys <- function(lay, exact) {
+  pal <- lay$palette
+  lty <- lay$linetypes
+  if (exact) {
+    pal <- c(pal, exact = "black")
+    lty <- c(lty, exact = "dashed")
+  }
+  as_key <- function(v) factor(as.character(v), levels = names(pal))
+  keys <- tibble::tibble(recall = 0, precision = 0, .colour = as_key(names(pal)))
+  list(palette = pal, linetypes = lty, as_key = as_key,
+       blank = ggplot2::geom_blank(
+         data = keys,
+         ggplot2::aes(colour = .data$.colour, linetype = .data$.colour)))
+}
+
+#' One legend for colour and line type, `rows` rows: the same title and
+#' breaks, the title also in labs() (which a user's colour scale without a
+#' name takes, rather than the column's name ".colour").
+#' @noRd
+curve_legend <- function(pal, lty, name, rows) {
+  list(ggplot2::labs(colour = name, linetype = name),
+       legend_guides(rows, c("colour", "linetype")),
+       ggplot2::scale_colour_manual(values = pal, breaks = names(pal),
+                                    name = name),
+       ggplot2::scale_linetype_manual(values = lty, breaks = names(pal),
+                                      name = name))
+}

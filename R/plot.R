@@ -109,27 +109,17 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
   lay <- plot_layout(object, conf_level, bands)
   est <- lay$lines[!lay$lines$.reference, , drop = FALSE]
   ref <- lay$lines[lay$lines$.reference, , drop = FALSE]
-  pal <- lay$palette
-  lty <- lay$linetypes
-  if (nrow(ref)) {
-    pal <- c(pal, exact = "black")
-    lty <- c(lty, exact = "dashed")
-  }
-  # the legend's order in the data: a user's colour scale keeps it, and
-  # its legend merges with the line types'
-  as_key <- function(v) factor(as.character(v), levels = names(pal))
-  est$.colour <- as_key(est$.colour)
-  ref$.colour <- as_key(rep("exact", nrow(ref)))
-  if (!is.null(lay$bands)) lay$bands$.colour <- as_key(lay$bands$.colour)
-  lay$zero$.colour <- as_key(lay$zero$.colour)
+  # the legend's keys (R/plot-legend.R): the exact curves last, in order
+  key <- legend_keys(lay, exact = nrow(ref) > 0L)
+  pal <- key$palette
+  lty <- key$linetypes
+  est$.colour <- key$as_key(est$.colour)
+  ref$.colour <- key$as_key(rep("exact", nrow(ref)))
+  if (!is.null(lay$bands)) lay$bands$.colour <- key$as_key(lay$bands$.colour)
+  lay$zero$.colour <- key$as_key(lay$zero$.colour)
   p <- ggplot2::ggplot(mapping = ggplot2::aes(x = .data$recall,
-                                              y = .data$precision))
-  # every key trained first, in order: a scale that drops unused levels
-  # would sort the keys of later layers into them
-  keys <- tibble::tibble(recall = 0, precision = 0,
-                         .colour = as_key(names(pal)))
-  p <- p + ggplot2::geom_blank(
-    data = keys, ggplot2::aes(colour = .data$.colour, linetype = .data$.colour))
+                                              y = .data$precision)) +
+    key$blank
   if (!is.null(lay$bands) && nrow(lay$bands)) {
     # the fill is the line colour after scaling: a user's colour scale
     # recolours the bands too
@@ -166,20 +156,11 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
       size = prd_figure_text_size / ggplot2::.pt, colour = "grey30"
     )
   }
-  # one legend: the colour and line type share title and breaks, and a
-  # user's colour scale (+ scale_colour_brewer()) takes the same title
-  # from labs() rather than the column's name
   rows <- legend_rows(names(pal), lay$colour_name,
                       curve_figure_size(min(3L, lay$n_panels), 1L,
                                         strips = lay$facet)$width)
   p <- p +
-    ggplot2::labs(colour = lay$colour_name, linetype = lay$colour_name) +
-    legend_guides(rows, c("colour", "linetype")) +
-    ggplot2::scale_colour_manual(values = pal, breaks = names(pal),
-                                 name = lay$colour_name) +
-    ggplot2::scale_linetype_manual(values = lty,
-                                   breaks = names(pal),
-                                   name = lay$colour_name) +
+    curve_legend(pal, lty, lay$colour_name, rows) +
     ggplot2::scale_x_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
                                 labels = c("0", "0.5", "1"),
                                 expand = ggplot2::expansion(add = 0.02)) +
