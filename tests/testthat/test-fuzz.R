@@ -1263,33 +1263,43 @@ test_that("issue 45: a constant column is not a label column", {
   expect_true("prdcurve_warning_label_column" %in% seen)
 })
 
-test_that("issue 45: selected columns of a summary or metric table keep the model names", {
-  set.seed(fuzz_seed + 47)
-  x <- matrix(rnorm(300), 100)
-  models <- list(a = matrix(rnorm(300, 0.2), 100), b = matrix(rnorm(300, 0.5), 100))
-  s <- summary(prd_curve(x, models, method = "knn", k = 5, angles = 11))
-  shown <- format(s[c("auc", "max_recall")])
-  expect_identical(colnames(shown), c("a/knn/k=5", "b/knn/k=5"))
-  expect_identical(rownames(shown), c("auc", "max_recall"))
-  expect_equal(unname(shown["auc", ]), sprintf("%.3f", s$auc))
-  # rows and columns at once: the names of the rows kept
-  expect_identical(colnames(format(s[2, "auc"])), "b/knn/k=5")
-  expect_identical(colnames(format(s[-1, c("auc", "max_recall")])), "b/knn/k=5")
-  expect_identical(colnames(format(s[c(FALSE, TRUE), "auc"])), "b/knn/k=5")
-  if (requireNamespace("dplyr", quietly = TRUE)) {
-    expect_identical(colnames(format(dplyr::select(s, auc))),
-                     c("a/knn/k=5", "b/knn/k=5"))
+test_that("issue 45: the command line's errors and warnings show no R syntax", {
+  # every command-line case above, plus runs that warn (tiny and
+  # collapsed sets, k close to the set size)
+  f_tiny <- csv("tiny.csv", to_lines(Y[1:8, ]))
+  f_flat <- csv("flat.csv", to_lines(matrix(0.5, n0, 3)))
+  runs <- c(cli_args, list(
+    "tiny" = c(f_real, f_tiny, "--method", "knn,tightest", "--angles", "11",
+               "--seed", "1", "--quiet", "--out", out),
+    "collapsed" = c(f_real, f_flat, "--method", "knn", "--angles", "11",
+                    "--seed", "1", "--quiet", "--out", out),
+    "k near n" = c(f_real, f_gen, "--split", "0.9", "--method", "knn",
+                   "--angles", "11", "--seed", "1", "--quiet", "--out", out),
+    "--k 1000" = c(f_real, f_gen, "--k", "1000", "--quiet", "--out", out)))
+  r_fns <- getNamespaceExports("prdcurve")
+  for (nm in names(runs)) {
+    texts <- character()
+    res <- tryCatch(
+      withCallingHandlers(
+        utils::capture.output(prd_cli(runs[[nm]])),
+        prdcurve_cli_warning = function(m) {
+          texts <<- c(texts, conditionMessage(m))
+          invokeRestart("muffleMessage")
+        },
+        message = function(m) invokeRestart("muffleMessage")),
+      error = function(e) {
+        texts <<- c(texts, conditionMessage(e))
+        e
+      })
+    if (!length(texts)) next
+    txt <- paste(texts, collapse = "\n")
+    expect_no_match(txt, "`[A-Za-z_.][A-Za-z0-9_.]* = ", label = nm)
+    expect_no_match(txt, "`[A-Za-z_.][A-Za-z0-9_.]*` = [0-9]", label = nm)
+    expect_no_match(txt, "`(real|generated)(\\$[^`]*)?`", label = nm)
+    calls <- regmatches(txt, gregexpr("[A-Za-z_.][A-Za-z0-9_.]*\\(\\)", txt))[[1]]
+    expect_identical(intersect(sub("\\(\\)$", "", calls), r_fns), character(),
+                     label = nm)
   }
-  m <- manifold_metrics(x, models, k = 5, metrics = c("precision", "recall"))
-  v <- m["value"]
-  expect_identical(names(v), "value")
-  expect_identical(attr(v, "row_labels"), c("a", "a", "b", "b"))
-  header <- pillar::tbl_sum(v)
-  expect_match(header[["Metrics"]], "2 models (a, b)", fixed = TRUE)
-  expect_identical(attr(m[3:4, "value"], "row_labels"), c("b", "b"))
-  # with the keys selected the table is as before
-  expect_null(attr(m[c("model", "value")], "row_labels"))
-  expect_identical(pillar::tbl_sum(m), pillar::tbl_sum(m[c("model", "metric", "value")]))
 })
 
 # ---- run -------------------------------------------------------------------------------
