@@ -301,7 +301,7 @@ cli_run <- function(opt) {
     data.table::fwrite(as.data.frame(metrics), out$metrics_csv)
     mtitle <- cli_title(real_label,
                         vapply(opt$generated, `[[`, "", "path"), metrics,
-                        what = "manifold_metrics()", standardized = std)
+                        what = "metrics", standardized = std)
     written <- c(written, out$metrics_csv,
                  cli_save_plot(metrics, out$metrics_png, mtitle))
   }
@@ -789,12 +789,13 @@ cli_option_list <- function() {
                      " (default: ", paste(cli_default_methods(), collapse = ","),
                      ")")),
     mo("--k", type = "character", metavar = "K",
-       help = "number of neighbours (default: round(sqrt(fit size)))"),
+       help = "number of neighbours (default: the square root of the fit size, rounded)"),
     mo("--split", type = "character", metavar = "S",
        help = "evaluation fraction in [0, 1), 0 = no split (default 0.5)"),
     mo("--seed", type = "character", metavar = "N",
-       help = paste("set.seed(N) before the curves are computed (default: drawn",
-                    "at random and printed)")),
+       help = paste("seed of the random draws (split, folds, replicates), set",
+                    "before the curves are computed (default: drawn at random",
+                    "and printed)")),
     mo("--angles", type = "character", metavar = "A",
        help = "number of lambda values (default 1001)"),
     mo("--bandwidth", type = "character", metavar = "B",
@@ -808,8 +809,8 @@ cli_option_list <- function() {
        help = paste("half-sample replicates for 90% intervals (0 = none,",
                     "default; 50 or more for intervals worth reading)")),
     mo("--metrics", action = "store_true", default = FALSE,
-       help = paste("also the scalar metrics (manifold_metrics(): precision,",
-                    "recall, density, coverage, ...; k = --k or 5, no split),",
+       help = paste("also the scalar metrics (precision, recall, density,",
+                    "coverage, ...; k = --k or 5, no split),",
                     "written to PREFIX-metrics.csv")),
     mo("--compare", type = "character", metavar = "BASELINE",
        help = paste("paired differences of every model from the model",
