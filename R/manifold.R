@@ -193,7 +193,9 @@
 #'   (default 1.2).
 #' @param ppr_k Neighbour count of that mean distance, a whole number with
 #'   1 <= `ppr_k` <= (smaller fit set size) - 1 (default 4). Checked only
-#'   when `p_precision` or `p_recall` is requested.
+#'   when `p_precision` or `p_recall` is requested (`p_in` of
+#'   [manifold_samples()]); the default is lowered to the largest that fits
+#'   on smaller sets, with a warning of class `prdcurve_warning_k_reduced`.
 #' @param replicates Number of half-sample replicates for intervals
 #'   (default 0: none; ceiling(R / 2) complementary pairs, see the section
 #'   Intervals). 40 to 200 are typical.
