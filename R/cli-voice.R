@@ -56,13 +56,17 @@ cli_voice <- function(expr, opt) {
         invokeRestart("muffleWarning")
       },
       prdcurve_message = function(m) {
-        if (inherits(m, c("prdcurve_message_progress", "prdcurve_cli_warning"))) {
+        if (inherits(m, c("prdcurve_message_progress", "prdcurve_cli_warning",
+                          "prdcurve_cli_message"))) {
           return(invisible())
         }
         bullets <- cnd_bullets(m)
         translated <- cli_translate(bullets, opt)
         if (identical(unname(translated), unname(bullets))) return(invisible())
-        cli_emit(cli_text(translated), m, class = "prdcurve_cli_message")
+        # (its own class kept: prdcurve_message_dropped_columns, ...)
+        cli_emit(cli_text(translated), m,
+                 class = c("prdcurve_cli_message",
+                           grep("^prdcurve_message_", class(m), value = TRUE)))
         invokeRestart("muffleMessage")
       }),
     prdcurve_error = function(e) {
