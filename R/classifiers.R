@@ -364,9 +364,11 @@ fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
   hx <- halves(rx)
   hy <- halves(ry)
   if (min(lengths(hx), lengths(hy)) < 2L) {
+    short <- if (length(rx) <= length(ry)) "real" else "generated"
     prd_abort(c(
-      "{.val stacked} needs at least 4 fit rows per set (two folds of 2).",
-      "x" = "A set has {min(length(rx), length(ry))} fit row{?s}."
+      "{.code method = \"stacked\"} needs at least 4 fit rows per set (two folds of 2).",
+      "x" = "{.arg {short}} has {min(length(rx), length(ry))} fit row{?s}.",
+      "i" = "Give more rows, a smaller {.arg split}, or another {.arg method}."
     ), "split", call = call)
   }
   fit_stacked_halves(Xf, Yf, hx, hy, call = call)

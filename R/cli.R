@@ -21,8 +21,19 @@
 #' ```
 #'
 #' or as `Rscript -e 'prdcurve::prd_cli()' real.csv generated.csv [options]`.
-#' The script exits with status 1 and an error message (no R backtrace)
-#' when something fails.
+#' The script exits with status 1 and a `prdcurve: error: ...` message (no
+#' R backtrace) when something fails.
+#'
+#' Warnings and errors speak the command line's language: the conditions
+#' of [prd_curve()], [manifold_metrics()] and [prd_read()] name R
+#' arguments (`` `k` = 40 ``, `` `method = "knn"` ``, `` `real` ``); the
+#' command line rewrites them to name its options and files
+#' (`` `--k 40` ``, `` `--method knn` ``, `` `real.csv` ``), drops advice
+#' to use what the run already uses (`--method tightest` when it runs) or
+#' that has no command-line form, and prints each warning once, as it
+#' arrives (before the results), as a `prdcurve: warning: ...` message on
+#' standard error (class `prdcurve_cli_warning`; the original warning is
+#' its field `condition`).
 #'
 #' Options (each also accepted as `--name=value`):
 #' * `--real FILE`: the real samples. Or give it as the first file argument
@@ -37,7 +48,9 @@
 #'   `numpy.savez("feats.npz", real = r, good = a, noisy = b)` is
 #'   `prdcurve feats.npz:real feats.npz`. Arrays that are not 2-D (class
 #'   labels, ids) are not models (the progress output lists them); one 2-D
-#'   array left is the model, labelled as the file. A real `.npz` needs
+#'   array left (or the only one) is the model, labelled by the array
+#'   (by the file for NumPy's default name `arr_0`; `FILE:NAME` when two
+#'   files hold an array of that name). A real `.npz` needs
 #'   `:NAME` unless it holds one array, or one 2-D array beside 1-D ones
 #'   (read with a message).
 #' * `--features SPEC`: the feature columns, the same in every file: a
@@ -127,8 +140,8 @@
 #'   computation); `prdcurve_error_file` for a file that does not exist, is
 #'   a directory or can't be read (see [prd_read()]);
 #'   `prdcurve_error_columns` when the files' numbers of feature columns
-#'   differ. [prd_curve()]'s own errors (too large a `k`, ...) pass
-#'   through.
+#'   differ. [prd_curve()]'s own errors (too large a `k`, ...) keep their
+#'   classes, with messages that name the options (`--k`).
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #'   perspective on precision and recall for generative models.
 #'   arXiv:2405.01611. Sections 2, 4.2.
@@ -170,6 +183,15 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     cat(cli_usage(), sep = "\n")
     return(invisible(NULL))
   }
+  # the conditions of the run name flags and files, warnings come as they
+  # arrive (before the results)
+  cli_voice(cli_run(opt), opt)
+}
+
+#' The work of prd_cli() once its options are parsed: read, compute,
+#' write, print. Returns the curves.
+#' @noRd
+cli_run <- function(opt) {
   say <- function(msg, .envir = parent.frame()) {
     if (!opt$quiet) prd_inform(msg, kind = "progress", .envir = .envir)
   }
@@ -279,7 +301,7 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     data.table::fwrite(as.data.frame(metrics), out$metrics_csv)
     mtitle <- cli_title(real_label,
                         vapply(opt$generated, `[[`, "", "path"), metrics,
-                        what = "manifold_metrics()", standardized = std)
+                        what = "metrics", standardized = std)
     written <- c(written, out$metrics_csv,
                  cli_save_plot(metrics, out$metrics_png, mtitle))
   }
@@ -307,42 +329,52 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
   say("Wrote {.file {files}} in {.file {out$dir}}.")
 
   if (!opt$quiet) {
-    k <- prd_curve_info(curve)$k
-    # the cross-fitted families' folds (10 by default, --folds K)
-    folds <- unique(unlist(lapply(prd_curve_info(curve)$details, `[[`,
-                                  "folds")))
-    cat(sprintf(
-      "prd_curve: %s (%d rows) vs %s; %d features%s; k = %s; split = %s%s; seed = %d%s%s\n\n",
-      basename(real_label), nrow(real$x),
-      paste(sprintf("%s (%d rows)", names(opt$generated),
-                    vapply(gen_x, nrow, integer(1))),
-            collapse = ", "),
-      ncol(real$x),
-      if (opt$standardize == "real") ", standardized by the real set" else "",
-      paste(unique(k), collapse = ", "), format(opt$split),
-      if (length(folds)) sprintf("; %s folds", paste(folds, collapse = ", ")) else "",
-      seed,
-      if (opt$replicates > 0) sprintf("; %d replicates, 90%% intervals",
-                                      opt$replicates) else "",
-      if (is.null(opt$seed)) " (drawn at random; pass --seed to repeat)" else ""))
-    cli_print(cli_summary(curve))
-    # the summary shows the extremes: what its intervals cover
-    if (opt$replicates > 0) cat(c("", curve_interval_note()), sep = "\n")
-    if (!is.null(metrics)) {
-      cat("\nMetrics (manifold_metrics(), k = ", cli_metrics_k(metrics),
-          "):\n\n", sep = "")
-      cli_print(cli_metrics_table(metrics))
-    }
-    if (!is.null(opt$compare)) {
-      cmp <- if (is.list(comparison) && !is.data.frame(comparison))
-        comparison$curves else comparison
-      cat("\nDifferences from ", opt$compare,
-          " (model - baseline, 90% intervals; all statistics in ",
-          basename(out$compare_csv), "):\n\n", sep = "")
-      cli_print(cli_compare_table(cmp))
-    }
+    cli_report(curve, metrics, comparison, opt, real_label = real_label,
+               n_real = nrow(real$x), d = ncol(real$x),
+               n_gen = vapply(gen_x, nrow, integer(1)), seed = seed, out = out)
   }
   invisible(curve)
+}
+
+#' Print a run's results on standard output: a line of its settings, the
+#' summary of the curves, the metrics and the comparison when asked for.
+#' @noRd
+cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
+                       d, n_gen, seed, out) {
+  k <- prd_curve_info(curve)$k
+  # the cross-fitted families' folds (10 by default, --folds K)
+  folds <- unique(unlist(lapply(prd_curve_info(curve)$details, `[[`,
+                                "folds")))
+  cat(sprintf(
+    "prd_curve: %s (%d rows) vs %s; %d features%s; k = %s; split = %s%s; seed = %d%s%s\n\n",
+    basename(real_label), n_real,
+    paste(sprintf("%s (%d rows)", names(opt$generated),
+                  n_gen),
+          collapse = ", "),
+    d,
+    if (opt$standardize == "real") ", standardized by the real set" else "",
+    paste(unique(k), collapse = ", "), format(opt$split),
+    if (length(folds)) sprintf("; %s folds", paste(folds, collapse = ", ")) else "",
+    seed,
+    if (opt$replicates > 0) sprintf("; %d replicates, 90%% intervals",
+                                    opt$replicates) else "",
+    if (is.null(opt$seed)) " (drawn at random; pass --seed to repeat)" else ""))
+  cli_print(cli_summary(curve))
+  # the summary shows the extremes: what its intervals cover
+  if (opt$replicates > 0) cat(c("", curve_interval_note()), sep = "\n")
+  if (!is.null(metrics)) {
+    cat("\nMetrics (--metrics, k = ", cli_metrics_k(metrics),
+        "):\n\n", sep = "")
+    cli_print(cli_metrics_table(metrics))
+  }
+  if (!is.null(opt$compare)) {
+    cmp <- if (is.list(comparison) && !is.data.frame(comparison))
+      comparison$curves else comparison
+    cat("\nDifferences from ", opt$compare,
+        " (model - baseline, 90% intervals; all statistics in ",
+        basename(out$compare_csv), "):\n\n", sep = "")
+    cli_print(cli_compare_table(cmp))
+  }
 }
 
 #' The output files of a run, from --out, checked before anything is
@@ -757,12 +789,13 @@ cli_option_list <- function() {
                      " (default: ", paste(cli_default_methods(), collapse = ","),
                      ")")),
     mo("--k", type = "character", metavar = "K",
-       help = "number of neighbours (default: round(sqrt(fit size)))"),
+       help = "number of neighbours (default: the square root of the fit size, rounded)"),
     mo("--split", type = "character", metavar = "S",
        help = "evaluation fraction in [0, 1), 0 = no split (default 0.5)"),
     mo("--seed", type = "character", metavar = "N",
-       help = paste("set.seed(N) before the curves are computed (default: drawn",
-                    "at random and printed)")),
+       help = paste("seed of the random draws (split, folds, replicates), set",
+                    "before the curves are computed (default: drawn at random",
+                    "and printed)")),
     mo("--angles", type = "character", metavar = "A",
        help = "number of lambda values (default 1001)"),
     mo("--bandwidth", type = "character", metavar = "B",
@@ -776,8 +809,8 @@ cli_option_list <- function() {
        help = paste("half-sample replicates for 90% intervals (0 = none,",
                     "default; 50 or more for intervals worth reading)")),
     mo("--metrics", action = "store_true", default = FALSE,
-       help = paste("also the scalar metrics (manifold_metrics(): precision,",
-                    "recall, density, coverage, ...; k = --k or 5, no split),",
+       help = paste("also the scalar metrics (precision, recall, density,",
+                    "coverage, ...; k = --k or 5, no split),",
                     "written to PREFIX-metrics.csv")),
     mo("--compare", type = "character", metavar = "BASELINE",
        help = paste("paired differences of every model from the model",
@@ -1031,14 +1064,26 @@ cli_file_spec <- function(spec) {
 #' labelled): numpy.savez(path, good = a, noisy = b) is two models. An
 #' array that is the real set (`--real FILE.npz:NAME`, the same file) is
 #' not a model, nor is an array that is not 2-D (class labels, ids: its
-#' header is read, not the array); when one array remains it is the model,
-#' labelled as the file. Files that do not exist are left to the later
+#' header is read, not the array); when one array remains (or the file
+#' holds one) it is the model, labelled by the array as well, unless its
+#' name is NumPy's default (`arr_0`: then by the file). Two such models of
+#' one name from different files are told apart as `FILE:NAME` (the
+#' file's base name). Files that do not exist are left to the later
 #' checks.
 #' @return The arguments, with attribute "skipped": the arrays left out for
 #'   their shape ("FILE:NAME (shape)").
 #' @noRd
 cli_expand_npz <- function(specs, real) {
   skipped <- character()
+  # the models labelled here by their one array: label, file stem
+  single <- list()
+  one_array <- function(spec, lp, path, array) {
+    stem <- sub("\\.npz$", "", basename(path), ignore.case = TRUE)
+    if (lp$labelled) return(paste0(lp$label, "=", path, ":", array))
+    label <- if (grepl("^arr_[0-9]+$", array)) stem else array
+    single[[length(single) + 1L]] <<- c(label = label, stem = stem)
+    paste0(label, "=", path, ":", array)
+  }
   real_path <- if (!is.null(real$member) && file.exists(real$path)) {
     normalizePath(real$path)
   }
@@ -1050,7 +1095,8 @@ cli_expand_npz <- function(specs, real) {
       return(spec)
     }
     arrays <- names(npz_members(path, call = NULL))
-    if (length(arrays) < 2L) return(spec)
+    if (!length(arrays)) return(spec)
+    if (length(arrays) == 1L) return(one_array(spec, lp, path, arrays))
     if (!is.null(real_path) && identical(normalizePath(path), real_path)) {
       arrays <- setdiff(arrays, real$member)
     }
@@ -1067,15 +1113,24 @@ cli_expand_npz <- function(specs, real) {
         }, "")))
       arrays <- arrays[!flat]
     }
-    if (length(arrays) == 1L) {
-      label <- if (lp$labelled) lp$label else
-        sub("\\.npz$", "", basename(path), ignore.case = TRUE)
-      return(paste0(label, "=", path, ":", arrays))
-    }
+    if (length(arrays) == 1L) return(one_array(spec, lp, path, arrays))
     label <- if (lp$labelled) paste0(lp$label, ":")
     paste0(label, arrays, "=", path, ":", arrays)
   })
-  structure(unlist(out, use.names = FALSE), skipped = skipped)
+  out <- unlist(out, use.names = FALSE)
+  # one array name in several files (feats.npz of two runs): FILE:NAME
+  labels <- cli_label_parts(out)$label
+  for (sl in single) {
+    if (sum(labels == sl[["label"]], na.rm = TRUE) < 2L) next
+    hit <- which(labels == sl[["label"]] & startsWith(out, paste0(sl[["label"]], "=")))
+    for (h in hit) {
+      path <- sub("^[^=]*=", "", out[h])
+      stem <- sub("\\.npz(:.*)?$", "", basename(path), ignore.case = TRUE)
+      if (!identical(stem, sl[["stem"]])) next
+      out[h] <- paste0(stem, ":", sl[["label"]], "=", path)
+    }
+  }
+  structure(out, skipped = skipped)
 }
 
 #' Generated file arguments split into LABEL=FILE: whether labelled (not

@@ -696,7 +696,7 @@ prd_curve <- function(real, generated, method = "tightest",
 #' get identical estimates).
 #' @noRd
 resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
-  if (is.list(split) || isTRUE(split == 0)) {
+  if (is.list(split) || (is.numeric(split) && isTRUE(split == 0))) {
     return(lapply(gens, function(g) {
       if (is.list(split)) {
         # in a half-sample of the replicates, the user's rows that fall in it

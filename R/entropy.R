@@ -452,9 +452,17 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
 #' ones, and strongly negative values may point to memorisation; the real
 #' samples with the largest `rce` mark the modes the generator misses.
 #'
+#' When the sets differ in size, `subsample = TRUE` (the default, as in
+#' [entropy_metrics()]) draws the size of the smallest from every set
+#' (message of class `prdcurve_message_subsampled`): after the same
+#' [set.seed()] the draw is that of [entropy_metrics()], and the means of
+#' the columns are its values. The rows left out of the draw have no
+#' contribution (no row in the result).
+#'
 #' @inheritParams entropy_metrics
 #' @return A tibble with columns `model`, `set` (`"real"` or
-#'   `"generated"`), `row` (row number in that set), `id` (when the input
+#'   `"generated"`), `row` (row number in that set as given, also when
+#'   subsampled), `id` (when the input
 #'   has an `id` column or row names), `k`, `pce`, `re`, `rce` (nats). Real
 #'   rows are repeated for every model.
 #' @section Errors and warnings: as [entropy_metrics()].
@@ -471,28 +479,35 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
 #' @export
 entropy_samples <- function(real, generated, k = 5, split = 0,
                             features = NULL, id = NULL,
-                            standardize = c("none", "real")) {
+                            standardize = c("none", "real"),
+                            subsample = TRUE) {
   sets <- standardize_split(prepare_samples(real, generated,
                                             rlang::enquo(features),
                                             rlang::enquo(id), standardize))
+  # the draw of entropy_metrics() (after the same set.seed()): means agree
+  sets <- equalize_sizes(sets, check_flag(subsample), split)
   # one real split shared by every model (paired), as entropy_metrics()
   sp <- resolve_model_splits(split, sets$real, sets$generated)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
     s <- sp[[m]]
     res <- entropy_core(sets$real, g, s, k)
-    part <- function(tab, which, ids) {
+    part <- function(tab, which, ids, rows) {
       id_col <- if (!is.null(ids)) list(id = ids[tab$row])
       n <- nrow(tab)
       gen <- which == "generated"
-      tibble::tibble(model = m, set = which, row = tab$row, !!!id_col,
+      # rows of the set as given (not of its subsample)
+      row <- if (is.null(rows)) tab$row else rows[tab$row]
+      tibble::tibble(model = m, set = which, row = row, !!!id_col,
                      k = tab$k,
                      pce = if (gen) tab$pce else rep(NA_real_, n),
                      re = if (gen) tab$re else rep(NA_real_, n),
                      rce = if (!gen) tab$rce else rep(NA_real_, n))
     }
-    vctrs::vec_rbind(part(res$samples$real, "real", attr(sets$real, "ids")),
-                     part(res$samples$generated, "generated", attr(g, "ids")))
+    vctrs::vec_rbind(part(res$samples$real, "real", attr(sets$real, "ids"),
+                          attr(sets$real, "rows")),
+                     part(res$samples$generated, "generated", attr(g, "ids"),
+                          attr(g, "rows")))
   }))
 }
 

@@ -43,8 +43,14 @@ prd_class_subset <- function(x, labels, real_classes = NULL,
   }
   classes <- sort(unique(labels))
   if (is.null(real_classes)) real_classes <- utils::head(classes, 5)
-  if (length(real_classes) < 1L || !all(real_classes %in% classes)) {
-    prd_abort("{.arg real_classes} must be one or more classes found in {.arg labels}.")
+  if (!is.atomic(real_classes) || length(real_classes) < 1L ||
+      !all(real_classes %in% classes)) {
+    prd_abort(c(
+      "{.arg real_classes} must be one or more classes found in {.arg labels}.",
+      "x" = if (!is.atomic(real_classes) || !length(real_classes))
+        "It is {.obj_type_friendly {real_classes}}." else
+          "Not in {.arg labels}: {.val {setdiff(real_classes, classes)}}."
+    ))
   }
   if (!is.numeric(q) || length(q) < 1L) {
     prd_abort(c(

@@ -193,7 +193,9 @@
 #'   (default 1.2).
 #' @param ppr_k Neighbour count of that mean distance, a whole number with
 #'   1 <= `ppr_k` <= (smaller fit set size) - 1 (default 4). Checked only
-#'   when `p_precision` or `p_recall` is requested.
+#'   when `p_precision` or `p_recall` is requested (`p_in` of
+#'   [manifold_samples()]); the default is lowered to the largest that fits
+#'   on smaller sets, with a warning of class `prdcurve_warning_k_reduced`.
 #' @param replicates Number of half-sample replicates for intervals
 #'   (default 0: none; ceiling(R / 2) complementary pairs, see the section
 #'   Intervals). 40 to 200 are typical.
@@ -414,6 +416,8 @@ manifold_samples <- function(real, generated, k = 5, split = 0,
                                             rlang::enquo(id), standardize))
   probabilistic <- check_flag(probabilistic)
   opts <- manifold_options(closed, k_prime, ppr_scale, ppr_k)
+  # the default ppr_k is lowered to fit tiny sets, as in manifold_metrics()
+  opts$ppr_k_default <- missing(ppr_k)
   metrics <- c("precision", if (probabilistic) "p_precision")
   shared <- engine_shared()
   # one real split shared by every model (paired), as manifold_metrics()

@@ -111,10 +111,18 @@ tbl_sum.prd_metrics <- function(x, ...) {
                            " complementary half-samples, ",
                            format(100 * attr(x, "conf_level")), "% intervals"))
   }
-  c("Metrics" = paste0(length(unique(x$model)), " model",
-                       if (length(unique(x$model)) != 1L) "s", ", ",
-                       length(unique(x$metric)), " metric",
-                       if (length(unique(x$metric)) != 1L) "s",
+  # without the model column (not selected), the models' names kept
+  # with the rows (R/table-labels.R), listed
+  col <- function(nm) if (nm %in% names(x)) x[[nm]]
+  models <- unique(if ("model" %in% names(x)) x$model else attr(x, "row_labels"))
+  named <- if (!"model" %in% names(x) && length(models)) {
+    paste0(" (", paste(models, collapse = ", "), ")")
+  }
+  metrics <- unique(col("metric"))
+  c("Metrics" = paste0(length(models), " model",
+                       if (length(models) != 1L) "s", named,
+                       if (length(metrics)) paste0(", ", length(metrics), " metric",
+                                                   if (length(metrics) != 1L) "s"),
                        if (length(info)) paste0(" (", paste(info, collapse = "; "), ")")))
 }
 

@@ -8,7 +8,11 @@
 #' per model when there are several (or colour and line type are the model
 #' when there is one method and several models). Exact curves
 #' ([prd_truth_gaussian()], [prd_truth()]) are dashed black, in every
-#' panel. Curves computed with `replicates` get a band: at each angle
+#' panel; the default family, `"tightest"`, is solid black, and no other
+#' curve is black. The legend is at the bottom, one legend for colour and
+#' line type (titled `method` or `model`, also under a colour scale added
+#' by the user); when its entries, measured, do not fit the figure's width
+#' they wrap into rows. Curves computed with `replicates` get a band: at each angle
 #' \eqn{\theta} of the \eqn{\lambda} grid, the interval of \eqn{\rho(\theta)
 #' = \sqrt{\alpha^2 + \beta^2}} from the complementary half-sample
 #' replicates (see the section Intervals of [prd_curve()]), drawn along the
@@ -33,7 +37,9 @@
 #'   a figure, e.g.
 #'   `s <- prd_figure_size(p); ggplot2::ggsave("fig.png", p, width = s$width, height = s$height, dpi = s$dpi)`.
 #'   A single curve panel is 3.3 x 3.6 in, one column of a two-column
-#'   paper; several panels (up to 3 a row) and the figures of
+#'   paper, 0.2 in taller for each further row of its legend (a legend
+#'   wider than the figure wraps: four methods and the truth take two
+#'   rows, 3.3 x 3.8 in); several panels (up to 3 a row) and the figures of
 #'   [prd_compare()] and metric tables fill a 6.9 in text width, with
 #'   2.15 in square panels. Text is set at 9 pt (ggplot2's
 #'   `theme_bw(base_size = 9)`), so it stays 9 pt in print at that size.
@@ -103,8 +109,17 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
   lay <- plot_layout(object, conf_level, bands)
   est <- lay$lines[!lay$lines$.reference, , drop = FALSE]
   ref <- lay$lines[lay$lines$.reference, , drop = FALSE]
+  # the legend's keys (R/plot-legend.R): the exact curves last, in order
+  key <- legend_keys(lay, exact = nrow(ref) > 0L)
+  pal <- key$palette
+  lty <- key$linetypes
+  est$.colour <- key$as_key(est$.colour)
+  ref$.colour <- key$as_key(rep("exact", nrow(ref)))
+  if (!is.null(lay$bands)) lay$bands$.colour <- key$as_key(lay$bands$.colour)
+  lay$zero$.colour <- key$as_key(lay$zero$.colour)
   p <- ggplot2::ggplot(mapping = ggplot2::aes(x = .data$recall,
-                                              y = .data$precision))
+                                              y = .data$precision)) +
+    key$blank
   if (!is.null(lay$bands) && nrow(lay$bands)) {
     # the fill is the line colour after scaling: a user's colour scale
     # recolours the bands too
@@ -124,8 +139,8 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
   }
   if (nrow(ref)) {
     p <- p + ggplot2::geom_path(
-      data = ref, ggplot2::aes(group = .data$.curve, colour = "exact",
-                               linetype = "exact"),
+      data = ref, ggplot2::aes(group = .data$.curve, colour = .data$.colour,
+                               linetype = .data$.colour),
       linewidth = 0.45
     )
   }
@@ -141,18 +156,11 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
       size = prd_figure_text_size / ggplot2::.pt, colour = "grey30"
     )
   }
-  pal <- lay$palette
-  lty <- lay$linetypes
-  if (nrow(ref)) {
-    pal <- c(pal, exact = "black")
-    lty <- c(lty, exact = "dashed")
-  }
+  rows <- legend_rows(names(pal), lay$colour_name,
+                      curve_figure_size(min(3L, lay$n_panels), 1L,
+                                        strips = lay$facet)$width)
   p <- p +
-    ggplot2::scale_colour_manual(values = pal, breaks = names(pal),
-                                 name = lay$colour_name) +
-    ggplot2::scale_linetype_manual(values = lty,
-                                   breaks = names(pal),
-                                   name = lay$colour_name) +
+    curve_legend(pal, lty, lay$colour_name, rows) +
     ggplot2::scale_x_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
                                 labels = c("0", "0.5", "1"),
                                 expand = ggplot2::expansion(add = 0.02)) +
@@ -163,15 +171,15 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
     ggplot2::labs(x = "recall", y = "precision") +
     prd_theme() +
     ggplot2::theme(legend.key.width = ggplot2::unit(1.6, "lines"))
-  n_panels <- 1L
+  n_panels <- lay$n_panels
   if (lay$facet) {
-    n_panels <- length(levels(lay$lines$.panel))
     p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$.panel),
                                  ncol = min(3L, n_panels))
   }
   ncol <- min(3L, n_panels)
-  set_figure_size(p, curve_figure_size(ncol, ceiling(n_panels / ncol),
-                                       strips = lay$facet))
+  size <- curve_figure_size(ncol, ceiling(n_panels / ncol), strips = lay$facet)
+  size$height <- round(size$height + legend_row_height * (rows - 1L), 2)
+  set_figure_size(p, size)
 }
 
 #' The theme of every figure of the package (9 pt text, see ?prd_plot)
@@ -199,8 +207,8 @@ prd_figure_text_size <- 9
 #' @param plot A figure made by [autoplot()][prd_plot] on a result of this
 #'   package, or `NULL` (default) for a single curve panel.
 #' @return A list with `width`, `height` (inches), `units` (`"in"`) and
-#'   `dpi` (300). The single panel is 3.3 x 3.6 in; wider figures are
-#'   6.9 in wide.
+#'   `dpi` (300). The single panel is 3.3 x 3.6 in (0.2 in taller for each
+#'   further row of a wrapped legend); wider figures are 6.9 in wide.
 #' @examples
 #' prd_figure_size()
 #' @export
@@ -309,7 +317,7 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
 #' colour-blind-safe palette).
 #' @noRd
 method_palette <- c(knn = "#0072B2", kde = "#D55E00", ipr = "#009E73",
-                    coverage = "#CC79A7")
+                    coverage = "#CC79A7", tightest = "#000000")
 #' Further colours: dark or mid-tone only (no yellow, no pale blue), each
 #' readable on white; lines differ by line type as well.
 #' @noRd
@@ -321,7 +329,8 @@ model_palette <- c("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000",
                    "#882255", "#44AA99", "#332288")
 #' Line types in the order of the colours (methods first)
 #' @noRd
-method_linetypes <- c(knn = "solid", kde = "22", ipr = "42", coverage = "4212")
+method_linetypes <- c(knn = "solid", kde = "22", ipr = "42", coverage = "4212",
+                      tightest = "solid")
 extra_linetypes <- c("solid", "22", "42", "4212", "12", "1242", "82", "8222")
 
 #' Data of a PR plot: lines (one group per curve, with colour label, panel
@@ -362,6 +371,8 @@ plot_layout <- function(x, conf_level, bands) {
   levels_col <- unique(colour[!is_ref])
   known <- intersect(names(method_palette), levels_col)
   others <- if (colour_name == "model") model_palette else extra_palette
+  # black is the default family's (solid) and the exact curves' (dashed)
+  others <- setdiff(others, c(method_palette[known], "#000000"))
   pal <- c(method_palette[known],
            stats::setNames(rep_len(others,
                                    max(0L, length(setdiff(levels_col, known)))),
@@ -440,7 +451,8 @@ plot_layout <- function(x, conf_level, bands) {
   }
   list(lines = lines, bands = band_tbl, zero = zero, notes = notes,
        palette = pal, linetypes = lty, facet = facet,
-       colour_name = colour_name)
+       colour_name = colour_name,
+       n_panels = if (facet) length(models) else 1L)
 }
 
 #' The note in a panel whose estimated curves are all 0
@@ -747,7 +759,14 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
     p <- p + ggplot2::geom_blank(data = span, ggplot2::aes(x = .data$x),
                                  inherit.aes = FALSE)
   }
+  # one legend, fitted to the figure's width; a user's colour scale takes
+  # its title from labs()
+  leg_rows <- legend_rows(groups, group_name, 6.9,
+                          offset = interval_axis_offset(rows))
   p <- p +
+    ggplot2::labs(colour = group_name, linetype = group_name,
+                  shape = group_name) +
+    legend_guides(leg_rows, c("colour", "linetype", "shape")) +
     ggplot2::scale_colour_manual(values = pal, name = group_name,
                                  drop = FALSE) +
     ggplot2::scale_linetype_manual(values = lty, name = group_name,
@@ -770,7 +789,8 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
   n_panels <- nlevels(panel)
   nrow_f <- ceiling(n_panels / min(3L, n_panels))
   panel_h <- max(0.9, 0.3 + 0.28 * length(rows) * max(1, ng * 0.6))
-  height <- nrow_f * (panel_h + 0.2) + 0.5 + if (ng > 1L) 0.3 else 0
+  height <- nrow_f * (panel_h + 0.2) + 0.5 +
+    if (ng > 1L) 0.3 + legend_row_height * (leg_rows - 1L) else 0
   set_figure_size(p, figure_size(6.9, height))
 }
 

@@ -113,6 +113,8 @@ prd_read <- function(path, features = NULL, id = NULL, header = NA,
                      member = NULL) {
   features <- rlang::enquo(features)
   call <- rlang::current_env()
+  # the path first: `member` is checked against its extension
+  check_path(path, call = call)
   if (!is.null(member)) {
     member <- check_string(member, call = call)
     if (!identical(file_format(path), "npz")) {

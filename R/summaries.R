@@ -144,6 +144,9 @@ format.prd_curve_summary <- function(x, digits = 3, ...) {
     vapply(seq_len(nrow(df)), function(i) {
       curve_label(tibble::as_tibble(df[i, keys, drop = FALSE]))
     }, "")
+  } else if (length(attr(x, "row_labels")) == nrow(df)) {
+    # the keys were not selected: their names, kept (R/table-labels.R)
+    attr(x, "row_labels")
   } else {
     paste0("curve ", seq_len(nrow(df)))
   }

@@ -34,7 +34,9 @@ generics::glance
 #'   intervals, the `conf.level` passed to `glance()`, default 0.9, the
 #'   default of `tidy()` and [summary.prd_curve()]; `NA` without
 #'   replicates).
-#' @section Errors: `prdcurve_error_input` for a bad `conf.level`;
+#' @section Errors: `prdcurve_error_input` for a bad `conf.level`, and
+#'   for an `x` that no loaded package tidies (the default methods,
+#'   `tidy(1)`: a classed error naming `x`, not "no applicable method");
 #'   `prdcurve_error_curve` when `x` is not a valid curve.
 #' @examples
 #' set.seed(1)
@@ -157,4 +159,28 @@ check_metrics <- function(x, arg = rlang::caller_arg(x),
     ), "input", call = call)
   }
   invisible(x)
+}
+
+#' @rdname prd_tidy
+#' @method tidy default
+#' @export
+tidy.default <- function(x, ...) {
+  tidy_unknown(x, "tidy")
+}
+
+#' @rdname prd_tidy
+#' @method glance default
+#' @export
+glance.default <- function(x, ...) {
+  tidy_unknown(x, "glance")
+}
+
+#' The error of tidy() and glance() on an object no loaded package has a
+#' method for (an unclassed "no applicable method" otherwise).
+#' @noRd
+tidy_unknown <- function(x, fn, call = rlang::caller_env()) {
+  prd_abort(c(
+    "{.arg x} must be a result {.fn {fn}} has a method for: a {.cls prd_curve} or a metrics table of this package.",
+    "x" = "It is {.obj_type_friendly {x}}."
+  ), "input", call = call)
 }

@@ -22,6 +22,35 @@ cli_second_model <- function(fx, n, seed, name) {
   list(x = g, file = f)
 }
 
+# The warnings of a command-line run: prd_cli() prints them as
+# "prdcurve: warning: ..." messages (class prdcurve_cli_warning, the
+# original condition in the field `condition`) as they arrive. Returns
+# the value of `expr` with attribute "warnings", those messages.
+cli_warnings <- function(expr) {
+  seen <- list()
+  value <- withCallingHandlers(expr, prdcurve_cli_warning = function(m) {
+    seen[[length(seen) + 1L]] <<- m
+    invokeRestart("muffleMessage")
+  })
+  structure(list(value = value), warnings = seen)
+}
+
+# the classes of the warnings a command-line run printed
+cli_warning_classes <- function(expr) {
+  res <- cli_warnings(expr)
+  vapply(attr(res, "warnings"), function(m) class(m$condition)[1], "")
+}
+
+expect_cli_warning <- function(expr, regexp = NULL, class) {
+  res <- cli_warnings(expr)
+  hits <- Filter(function(m) inherits(m$condition, class), attr(res, "warnings"))
+  expect_true(length(hits) > 0L, label = paste("a warning of class", class))
+  if (length(hits) && !is.null(regexp)) {
+    expect_match(conditionMessage(hits[[1]]), regexp)
+  }
+  invisible(res$value)
+}
+
 curve_columns <- c("method", "k", "lambda", "precision", "recall")
 
 expect_same_curve <- function(object, expected) {
@@ -103,10 +132,10 @@ test_that("a header is detected; --header / --no-header and --opt=value work", {
   expect_same_curve(cv2, ref)
   # forcing --header on header-less files drops the first row
   # (their first rows, now names, differ: a warning says so)
-  expect_warning(
-    cv3 <- prd_cli(c(fx$f_real, fx$f_gen, "--header", "--method", "knn",
-                     "--k", "5", "--split", "0", "--angles", "51",
-                     "--out", out, "--quiet")),
+  cv3 <- expect_cli_warning(
+    prd_cli(c(fx$f_real, fx$f_gen, "--header", "--method", "knn",
+              "--k", "5", "--split", "0", "--angles", "51",
+              "--out", out, "--quiet")),
     class = "prdcurve_warning_columns")
   expect_identical(unique(prd_curve_info(cv3)$n_eval_real), 59L)
   expect_identical(unique(prd_curve_info(cv3)$n_eval_generated), 49L)
@@ -132,7 +161,7 @@ test_that("an integer id column is not a feature", {
   expect_same_curve(cv, ref)
   expect_identical(prd_curve_info(cv)$k, prd_curve_info(ref)$k)
   # the same files without --id: the id is a feature, and the curve differs
-  w <- warning_classes(
+  w <- cli_warning_classes(
     cv_bad <- prd_cli(c(f_real, f_gen, "--seed", "5", "--method", "knn,ipr",
                         "--angles", "101", "--quiet", "--out", out)))
   expect_equal(sum(w == "prdcurve_warning_id_column"), 2)
@@ -243,10 +272,10 @@ test_that("files with different feature names or counts", {
   x <- fx$generated
   colnames(x) <- c("a", "b", "c")
   utils::write.csv(x, other, row.names = FALSE)
-  expect_warning(
-    cv <- prd_cli(c(fx$f_real, other, "--seed", "1", "--method", "knn",
-                    "--angles", "11", "--quiet",
-                    "--out", file.path(fx$dir, "w"))),
+  cv <- expect_cli_warning(
+    prd_cli(c(fx$f_real, other, "--seed", "1", "--method", "knn",
+              "--angles", "11", "--quiet",
+              "--out", file.path(fx$dir, "w"))),
     "matched by position", class = "prdcurve_warning_columns")
   set.seed(1)
   expect_same_curve(cv, prd_curve(fx$real, fx$generated, method = "knn",
@@ -332,9 +361,9 @@ test_that("a generated .npz of several arrays is one model per array", {
   expect_identical(unique(cmp$baseline), "run1:good")
   # the real set from another file: every array is a model (here the
   # array "real" holds the real rows: the copy warning says so)
-  expect_warning(
-    cv3 <- prd_cli(c(fx$f_real, f_npz, args, "--out", file.path(fx$dir, "csv"))),
-    "generated\\$real: 60 of 60 rows", class = "prdcurve_warning_copies")
+  cv3 <- expect_cli_warning(
+    prd_cli(c(fx$f_real, f_npz, args, "--out", file.path(fx$dir, "csv"))),
+    "feats.npz:real: 60 of 60 rows", class = "prdcurve_warning_copies")
   expect_identical(unique(cv3$model), c("real", "good", "shifted"))
   # two such files with the same array names: labels tell them apart
   f2 <- file.path(fx$dir, "feats2.npz")
@@ -343,7 +372,7 @@ test_that("a generated .npz of several arrays is one model per array", {
                          file.path(fx$dir, "dup"))),
                "same label", class = "prdcurve_error_input")
   # arrays that are not 2-D (class labels, ids) are not models, said on the
-  # progress output; one 2-D array left is the model, labelled as the file
+  # progress output; one 2-D array left is the model, labelled by the array
   f_lab <- file.path(fx$dir, "withlabels.npz")
   write_npz(list(feats = fx$generated, labels = rep(0:4, 10), ids = 1:50),
             f_lab, compressed = TRUE)
@@ -357,8 +386,8 @@ test_that("a generated .npz of several arrays is one model per array", {
       msgs <<- c(msgs, conditionMessage(m))
       invokeRestart("muffleMessage")
     }))
-  expect_match(printed[1], "vs withlabels (50 rows)", fixed = TRUE)
-  expect_identical(unique(cv4$model), "withlabels")
+  expect_match(printed[1], "vs feats (50 rows)", fixed = TRUE)
+  expect_identical(unique(cv4$model), "feats")
   set.seed(4)
   expect_same_curve(cv4, prd_curve(fx$real, fx$generated, method = "knn",
                                    angles = 21))
@@ -379,6 +408,22 @@ test_that("a generated .npz of several arrays is one model per array", {
   set.seed(4)
   expect_same_curve(cv5, prd_curve(fx$real, fx$generated, method = "knn",
                                    angles = 21))
+  # two files, each with one array "feats": told apart by their files;
+  # a file of one array named by NumPy (arr_0) is labelled by the file
+  f_lab2 <- file.path(fx$dir, "run2.npz")
+  write_npz(list(feats = fx$generated[1:45, ], labels = rep(0:4, 9)), f_lab2)
+  f_one <- file.path(fx$dir, "plain.npz")
+  write_npz(list(arr_0 = fx$generated[1:40, ]), f_one)
+  f_named <- file.path(fx$dir, "named.npz")
+  write_npz(list(noisy = fx$generated[1:42, ]), f_named)
+  cv6 <- suppressMessages(prd_cli(c(fx$f_real, f_lab, f_lab2, f_one, f_named,
+                                    "--seed", "4", "--method", "knn",
+                                    "--angles", "21", "--quiet", "--out",
+                                    file.path(fx$dir, "lab6"))))
+  expect_identical(unique(cv6$model),
+                   c("withlabels:feats", "run2:feats", "plain", "noisy"))
+  expect_identical(prd_curve_info(cv6)$n_fit_generated + prd_curve_info(cv6)$n_eval_generated,
+                   c(50L, 45L, 40L, 42L))
   # R's reader names the array it reads: several arrays, none chosen,
   # are an error, arr_0 and arr_1 of numpy.savez(path, x, y) too
   f_arr <- file.path(fx$dir, "unnamed.npz")
@@ -425,8 +470,9 @@ test_that("the figure: one panel per model, title with files, k and split", {
   expect_identical(built$layout$panel_scales_y[[1]]$limits, c(0, 1))
   expect_true(built$plot$coordinates$is_free() == FALSE)
   expect_identical(built$plot$coordinates$ratio, 1)
-  # one colour per method, every method in every panel
-  d <- built$data[[1]]
+  # one colour per method, every method in every panel (the lines: the
+  # layer after the blank one that orders the legend's keys)
+  d <- built$data[[which(vapply(p$layers, function(l) inherits(l$geom, "GeomPath"), NA))[1]]]
   expect_identical(length(unique(d$colour)), 2L)
   expect_identical(nrow(unique(d[c("PANEL", "colour")])), 4L)
   # a single model: one panel
@@ -602,7 +648,7 @@ test_that("the prdcurve script: exit status, stdout, stderr without a backtrace"
                     stdout = so, stderr = se)
   expect_identical(status, 1L)
   err <- readLines(se)
-  expect_match(err[1], "^Error: File .*nope\\.csv.* does not exist")
+  expect_match(err[1], "^prdcurve: error: File .*nope\\.csv.* does not exist")
   expect_false(any(grepl("Backtrace|traceback|Execution halted", err)))
   expect_length(readLines(so), 0L)
   status <- system2(rscript, c(script, "--quiet", shQuote(fx$f_real),
@@ -746,16 +792,14 @@ test_that("--out into a missing folder fails before any file is read", {
 test_that("models of unequal sizes are warned about once, not once per comparison", {
   fx <- cli_fixture()
   f_g2 <- cli_second_model(fx, 40, 22, "small.csv")$file
-  n_warn <- 0L
-  withCallingHandlers(
-    suppressMessages(prd_cli(c(
+  res <- suppressMessages(cli_warnings(
+    prd_cli(c(
       fx$f_real, fx$f_gen, f_g2, "--method", "knn", "--k", "4", "--angles", "21",
       "--seed", "3", "--replicates", "6", "--metrics", "--compare", "gen",
-      "--quiet", "--out", file.path(fx$dir, "uneq")))),
-    prdcurve_warning_unequal_sizes = function(w) {
-      n_warn <<- n_warn + 1L
-      invokeRestart("muffleWarning")
-    })
+      "--quiet", "--out", file.path(fx$dir, "uneq")))))
+  n_warn <- sum(vapply(attr(res, "warnings"), function(m) {
+    inherits(m$condition, "prdcurve_warning_unequal_sizes")
+  }, logical(1)))
   expect_identical(n_warn, 1L)
 })
 
@@ -914,14 +958,10 @@ test_that("a warning about the inputs is given once, not again by --metrics", {
   g[1:5, ] <- fx$real[1:5, ]
   f_copy <- file.path(fx$dir, "copies.csv")
   utils::write.csv(g, f_copy, row.names = FALSE)
-  seen <- character()
-  suppressMessages(withCallingHandlers(
+  res <- suppressMessages(cli_warnings(
     prd_cli(c(fx$f_real, f_copy, "--method", "knn", "--seed", "3",
-              "--metrics", "--quiet", "--out", file.path(fx$dir, "cp"))),
-    warning = function(w) {
-      seen <<- c(seen, class(w)[1])
-      invokeRestart("muffleWarning")
-    }))
+              "--metrics", "--quiet", "--out", file.path(fx$dir, "cp")))))
+  seen <- vapply(attr(res, "warnings"), function(m) class(m$condition)[1], "")
   expect_identical(sum(seen == "prdcurve_warning_copies"), 1L)
   # and the R API on its own still warns in each call
   expect_warning(manifold_metrics(fx$real, g, k = 4), class = "prdcurve_warning_copies")
@@ -943,13 +983,14 @@ test_that("--standardize scales by the real set, as standardize = 'real'", {
   utils::write.csv(generated, fg, row.names = FALSE)
   args <- c(fr, fg, "--method", "knn,linear", "--seed", "4", "--angles", "21",
             "--metrics", "--quiet")
-  w <- warning_classes(prd_cli(c(args, "--out", file.path(dir, "u"))))
+  w <- cli_warning_classes(prd_cli(c(args, "--out", file.path(dir, "u"))))
   expect_identical(w, rep("prdcurve_warning_scale", 2)) # real and generated
   out <- utils::capture.output(suppressMessages(
-    cv <- expect_no_warning(prd_cli(c(setdiff(args, "--quiet"),
-                                      "--out", file.path(dir, "s"),
-                                      "--standardize")))),
+    w <- cli_warning_classes(cv <- prd_cli(c(setdiff(args, "--quiet"),
+                                             "--out", file.path(dir, "s"),
+                                             "--standardize")))),
     type = "output")
+  expect_identical(w, character())
   expect_match(out[1], "4 features, standardized by the real set; k = ",
                fixed = TRUE)
   # and the figures' titles

@@ -37,7 +37,7 @@ test_that("the estimators equal the brute force, every k from one call", {
     expect_named(knn_entropy(x, c(7, 1, 4, 4)), c("k=1", "k=4", "k=7"))
 
     m <- entropy_metrics(x, y, k = ks, subsample = FALSE)
-    smp <- entropy_samples(x, y, k = ks)
+    smp <- entropy_samples(x, y, k = ks, subsample = FALSE)
     res <- list(generated = smp[smp$set == "generated", ],
                 real = smp[smp$set == "real", ])
     expect_named(m, c("model", "metric", "k", "value"))

@@ -1168,6 +1168,154 @@ test_that("tied data: no NaN, and the warning lists every non-finite metric as r
   }
 })
 
+# ---- issue 45: the findings of 20,000 cases ----------------------------------------------
+
+# the calls of the issue; each error must name the argument given
+issue45 <- list(
+  "tidy(1)" = list("tidy", function() tidy(1), "`x`"),
+  "glance(\"a\")" = list("glance", function() glance("a"), "`x`"),
+  "prd_compare(1)" = list("prd_compare", function() prd_compare(1), "`x`"),
+  "stacked on 4 and 3 rows" = list("prd_curve", function()
+    prd_curve(matrix(rnorm(4), 4), matrix(rnorm(3), 3), method = "stacked"),
+    "`method = \"stacked\"`"),
+  "split = identity" = list("prd_curve", function()
+    prd_curve(X, Y, split = identity), "`split`"),
+  "real_classes = identity" = list("prd_class_subset", function()
+    prd_class_subset(X, rep(1:4, 10), real_classes = identity), "`real_classes`"),
+  "prd_read(1, member)" = list("prd_read", function()
+    prd_read(1, member = "real"), "`path`")
+)
+for (nm in names(issue45)) local({
+  cs <- issue45[[nm]]
+  add(cs[[1]], paste("issue 45:", nm), cs[[2]])
+})
+
+test_that("issue 45: errors name the argument the user gave, with a class", {
+  for (nm in names(issue45)) {
+    cs <- issue45[[nm]]
+    err <- tryCatch(suppressWarnings(cs[[2]]()), error = identity)
+    expect_s3_class(err, "prdcurve_error")
+    expect_match(conditionMessage(err), cs[[3]], fixed = TRUE, label = nm)
+  }
+  # tidy() and glance() of what no package tidies: the class says input
+  expect_error(tidy(1), class = "prdcurve_error_input")
+  expect_error(glance("a"), class = "prdcurve_error_input")
+  expect_error(tidy(list(a = 1)), "It is a list", class = "prdcurve_error_input")
+  err <- expect_error(suppressWarnings(
+    prd_curve(matrix(rnorm(4), 4), matrix(rnorm(3), 3), method = "stacked")),
+    class = "prdcurve_error_split")
+  expect_match(conditionMessage(err), "`real` has 2 fit rows", fixed = TRUE)
+  expect_match(conditionMessage(err), "smaller `split`", fixed = TRUE)
+  expect_error(prd_curve(X, Y, split = identity), "It is a function",
+               class = "prdcurve_error_split")
+  expect_error(prd_read(1, member = "real"), "It is a number",
+               class = "prdcurve_error_input")
+})
+
+test_that("issue 45: manifold_samples() lowers the default ppr_k on tiny sets, as manifold_metrics()", {
+  set.seed(fuzz_seed + 45)
+  a <- matrix(rnorm(8), 4)
+  b <- matrix(rnorm(8), 4)
+  w <- NULL
+  s <- withCallingHandlers(
+    manifold_samples(a, b, k = 2, probabilistic = TRUE),
+    warning = function(cond) {
+      if (inherits(cond, "prdcurve_warning_k_reduced")) w <<- cond
+      invokeRestart("muffleWarning")
+    })
+  expect_false(is.null(w))
+  # 4 rows, no split: ppr_k at most 3
+  expect_match(conditionMessage(w), "use `ppr_k` = 3", fixed = TRUE)
+  expect_identical(nrow(s), 8L)
+  expect_true(all(s$p_in >= 0 & s$p_in <= 1))
+  # the same p_precision as manifold_metrics() (the mean of p_in over
+  # the generated rows)
+  m <- suppressWarnings(manifold_metrics(a, b, k = 2, metrics = "p_precision"))
+  expect_equal(mean(s$p_in[s$set == "generated"]), m$value)
+  # a ppr_k the user set is checked, and named
+  expect_error(suppressWarnings(
+    manifold_samples(a, b, k = 2, probabilistic = TRUE, ppr_k = 4)),
+    "`ppr_k` = 4", class = "prdcurve_error_k_too_large")
+})
+
+test_that("issue 45: entropy_samples() averages to entropy_metrics() when the sets differ in size", {
+  set.seed(1)
+  x <- matrix(rnorm(400), 100)
+  y <- matrix(rnorm(160, 0.3), 40)
+  set.seed(7)
+  em <- suppressMessages(entropy_metrics(x, y))
+  set.seed(7)
+  expect_message(es <- entropy_samples(x, y), class = "prdcurve_message_subsampled")
+  expect_equal(mean(es$pce, na.rm = TRUE), em$value[em$metric == "pce"],
+               tolerance = 1e-12)
+  expect_equal(mean(es$rce, na.rm = TRUE), em$value[em$metric == "rce"],
+               tolerance = 1e-12)
+  expect_equal(mean(es$re, na.rm = TRUE), em$value[em$metric == "re"],
+               tolerance = 1e-12)
+  # 40 rows of each set, numbered as given
+  expect_identical(as.vector(table(es$set)), c(40L, 40L))
+  real_rows <- es$row[es$set == "real"]
+  expect_true(all(real_rows >= 1 & real_rows <= 100) && !anyDuplicated(real_rows))
+  # subsample = FALSE keeps every row, as entropy_metrics(subsample = FALSE)
+  em2 <- suppressWarnings(entropy_metrics(x, y, subsample = FALSE))
+  es2 <- suppressWarnings(entropy_samples(x, y, subsample = FALSE))
+  expect_identical(nrow(es2), 140L)
+  expect_equal(mean(es2$pce, na.rm = TRUE), em2$value[em2$metric == "pce"],
+               tolerance = 1e-12)
+})
+
+test_that("issue 45: a constant column is not a label column", {
+  set.seed(fuzz_seed + 46)
+  x <- cbind(matrix(rnorm(300), 100), 0)
+  y <- cbind(matrix(rnorm(300), 100), 0)
+  seen <- warning_classes(manifold_metrics(x, y, metrics = "precision"))
+  expect_false("prdcurve_warning_label_column" %in% seen)
+  # a two-valued column among continuous ones still is
+  x[, 4] <- rep(0:1, 50)
+  y[, 4] <- rep(0:1, 50)
+  seen <- warning_classes(manifold_metrics(x, y, metrics = "precision"))
+  expect_true("prdcurve_warning_label_column" %in% seen)
+})
+
+test_that("issue 45: the command line's errors and warnings show no R syntax", {
+  # every command-line case above, plus runs that warn (tiny and
+  # collapsed sets, k close to the set size)
+  f_tiny <- csv("tiny.csv", to_lines(Y[1:8, ]))
+  f_flat <- csv("flat.csv", to_lines(matrix(0.5, n0, 3)))
+  runs <- c(cli_args, list(
+    "tiny" = c(f_real, f_tiny, "--method", "knn,tightest", "--angles", "11",
+               "--seed", "1", "--quiet", "--out", out),
+    "collapsed" = c(f_real, f_flat, "--method", "knn", "--angles", "11",
+                    "--seed", "1", "--quiet", "--out", out),
+    "k near n" = c(f_real, f_gen, "--split", "0.9", "--method", "knn",
+                   "--angles", "11", "--seed", "1", "--quiet", "--out", out),
+    "--k 1000" = c(f_real, f_gen, "--k", "1000", "--quiet", "--out", out)))
+  r_fns <- getNamespaceExports("prdcurve")
+  for (nm in names(runs)) {
+    texts <- character()
+    res <- tryCatch(
+      withCallingHandlers(
+        utils::capture.output(prd_cli(runs[[nm]])),
+        prdcurve_cli_warning = function(m) {
+          texts <<- c(texts, conditionMessage(m))
+          invokeRestart("muffleMessage")
+        },
+        message = function(m) invokeRestart("muffleMessage")),
+      error = function(e) {
+        texts <<- c(texts, conditionMessage(e))
+        e
+      })
+    if (!length(texts)) next
+    txt <- paste(texts, collapse = "\n")
+    expect_no_match(txt, "`[A-Za-z_.][A-Za-z0-9_.]* = ", label = nm)
+    expect_no_match(txt, "`[A-Za-z_.][A-Za-z0-9_.]*` = [0-9]", label = nm)
+    expect_no_match(txt, "`(real|generated)(\\$[^`]*)?`", label = nm)
+    calls <- regmatches(txt, gregexpr("[A-Za-z_.][A-Za-z0-9_.]*\\(\\)", txt))[[1]]
+    expect_identical(intersect(sub("\\(\\)$", "", calls), r_fns), character(),
+                     label = nm)
+  }
+})
+
 # ---- run -------------------------------------------------------------------------------
 
 test_that("the fuzz cases cover every exported function", {

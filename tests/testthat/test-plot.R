@@ -8,6 +8,13 @@ curves <- function() {
             angles = 21)
 }
 
+# the data of the layers that draw (not the blank layer that orders the
+# legend's keys)
+drawn_data <- function(p, b = ggplot2::ggplot_build(p)) {
+  keep <- !vapply(p$layers, function(l) inherits(l$geom, "GeomBlank"), TRUE)
+  b$data[keep]
+}
+
 layer_of <- function(p, geom) {
   i <- which(vapply(p$layers, function(l) inherits(l$geom, geom), logical(1)))
   ggplot2::ggplot_build(p)$data[i]
@@ -19,7 +26,7 @@ test_that("autoplot draws recall on x and precision on y, a colour per method", 
   p <- ggplot2::autoplot(cv)
   expect_s3_class(p, "ggplot")
   b <- ggplot2::ggplot_build(p)
-  d <- b$data[[1]]
+  d <- drawn_data(p, b)[[1]]
   expect_equal(nrow(d), nrow(cv))
   # one group and one colour per method, each drawn in lambda order
   expect_equal(length(unique(d$group)), 3)
@@ -53,7 +60,7 @@ test_that("exact curves are dashed black; other curve types get colours", {
   both <- rbind(prd_truth_gaussian(0, 1, angles = 11),
                 prd_discrete(1, 1, angles = 11))
   p <- ggplot2::autoplot(both)
-  d <- ggplot2::ggplot_build(p)$data
+  d <- drawn_data(p)
   expect_length(d, 2)
   est <- d[[1]]
   ref <- d[[2]]
@@ -77,13 +84,13 @@ test_that("several models: one panel per model, the truth in every panel", {
   b <- ggplot2::ggplot_build(p)
   expect_equal(nrow(b$layout$layout), 2)
   expect_equal(as.character(b$layout$layout$.panel), c("near", "far"))
-  ref <- b$data[[2]]
+  ref <- drawn_data(p, b)[[2]]
   expect_setequal(unique(ref$PANEL), factor(1:2))
   # one method, several models: colour is the model, no panels
   p1 <- ggplot2::autoplot(prd_curve(real, models, method = "knn", angles = 21))
   b1 <- ggplot2::ggplot_build(p1)
   expect_equal(nrow(b1$layout$layout), 1)
-  expect_equal(length(unique(b1$data[[1]]$colour)), 2)
+  expect_equal(length(unique(drawn_data(p1, b1)[[1]]$colour)), 2)
 })
 
 test_that("replicates draw a band along the rays around the curve", {
@@ -200,8 +207,8 @@ test_that("autoplot is exported and draws what ggplot2::autoplot draws", {
   cv <- curves()
   p <- prdcurve::autoplot(cv)
   expect_s3_class(p, "ggplot")
-  expect_equal(ggplot2::ggplot_build(p)$data[[1]][c("x", "y", "colour")],
-               ggplot2::ggplot_build(ggplot2::autoplot(cv))$data[[1]][c("x", "y", "colour")])
+  expect_equal(drawn_data(p)[[1]][c("x", "y", "colour")],
+               drawn_data(ggplot2::autoplot(cv))[[1]][c("x", "y", "colour")])
 })
 
 test_that("the palette reads on white and in greyscale: no yellow, a line type per method", {
@@ -213,7 +220,7 @@ test_that("the palette reads on white and in greyscale: no yellow, a line type p
   # every line colour is at most a mid grey (white is 1)
   expect_lt(max(lum), 0.7)
   cv <- curves()
-  d <- ggplot2::ggplot_build(ggplot2::autoplot(cv))$data[[1]]
+  d <- drawn_data(ggplot2::autoplot(cv))[[1]]
   lt <- tapply(d$linetype, d$colour, unique)
   expect_length(unique(unlist(lt)), 3)
   expect_equal(unname(lt[prdcurve:::method_palette[["knn"]]]), "solid")

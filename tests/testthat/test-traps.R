@@ -88,13 +88,28 @@ test_that("on the command line the label warning gives the option, which works",
             "--angles", "21", "--seed", "1", "--quiet",
             "--out", file.path(dir, "out"))
   # (the text column "id" is told to be left out: not tested here)
-  cli <- function(a) suppressMessages(prd_cli(a))
-  w <- expect_warning(cli(args), class = "prdcurve_warning_label_column")
-  expect_match(conditionMessage(w),
+  # (prd_cli() prints its warnings as "prdcurve: warning: ..." messages
+  # of class prdcurve_cli_warning, the warning in their field `condition`)
+  cls <- "prdcurve_warning_label_column"
+  told <- function(a) {
+    seen <- list()
+    value <- suppressMessages(withCallingHandlers(
+      prd_cli(a),
+      prdcurve_cli_warning = function(m) {
+        if (inherits(m$condition, cls)) seen[[length(seen) + 1L]] <<- m
+        invokeRestart("muffleMessage")
+      }))
+    list(value = value, warnings = seen)
+  }
+  cli <- function(a) told(a)$value
+  w <- told(args)$warnings
+  expect_length(w, 1L)
+  expect_match(conditionMessage(w[[1]]),
                "from every set with `--features=-label`", fixed = TRUE)
   expect_null(getOption("prdcurve.cli"))
-  res <- expect_no_warning(cli(c(args, "--features=-label")),
-                           class = "prdcurve_warning_label_column")
+  res <- told(c(args, "--features=-label"))
+  expect_length(res$warnings, 0L)
+  res <- res$value
   # the five Gaussian columns, as when they are named
   ref <- cli(c(args, "--features", "X1:X5"))
   expect_identical(res$precision, ref$precision)
@@ -109,11 +124,13 @@ test_that("on the command line the label warning gives the option, which works",
   write_npy(lab(200, 1.4), a_gen, dtype = "<f4")
   args_a <- c(a_real, a_gen, "--method", "knn", "--angles", "21", "--seed",
               "1", "--quiet", "--out", file.path(dir, "arr"))
-  w <- expect_warning(cli(args_a), class = "prdcurve_warning_label_column")
-  expect_match(conditionMessage(w), "`--features=-3`", fixed = TRUE)
+  w <- told(args_a)$warnings
+  expect_length(w, 1L)
+  expect_match(conditionMessage(w[[1]]), "`--features=-3`", fixed = TRUE)
   expect_null(getOption("prdcurve.cli"))
-  res_a <- expect_no_warning(cli(c(args_a, "--features=-3")),
-                             class = "prdcurve_warning_label_column")
+  res_a <- told(c(args_a, "--features=-3"))
+  expect_length(res_a$warnings, 0L)
+  res_a <- res_a$value
   ref_a <- cli(c(args_a, "--features", "1,2,4:6"))
   expect_identical(res_a$precision, ref_a$precision)
 })
@@ -325,18 +342,40 @@ test_that("calls over the memory limit are refused before allocating", {
   set.seed(192)
   x <- gauss(200, 2)
   y <- gauss(200, 2)
-  withr::local_options(prdcurve.memory_limit = 1e5)
-  e <- expect_error(manifold_metrics(x, y, k = 20, metrics = "precision"),
+  th <- prd_threads()
+  # the k-NN heaps are per thread, the radii per row and k: 8 bytes x
+  # (4 x threads x k + 8 x rows x number of k)
+  expect_equal(prdcurve:::check_memory(200, 200, 150, 0, 0, 0),
+               8 * (4 * th * 150 + 8 * 400))
+  # a curve: 6 columns x 8 bytes per angle, for the estimate and each
+  # replicate
+  expect_equal(prdcurve:::check_memory(200, 200, 3, 101, 2, 50) -
+                 prdcurve:::check_memory(200, 200, 3, 0, 0, 0),
+               8 * 6 * 101 * 2 * 51)
+  # k close to the set size is not refused (an estimate of n x k candidates
+  # would be 24 x 400 x 150 = 1.44 MB, over this limit)
+  withr::local_options(prdcurve.memory_limit = 2e5)
+  m <- suppressWarnings(manifold_metrics(x, y, k = 150, metrics = "precision"),
+                        classes = "prdcurve_warning") # (k close to n)
+  expect_true(all(m$value >= 0 & m$value <= 1))
+  withr::local_options(prdcurve.memory_limit = 1e4)
+  e <- expect_error(manifold_metrics(x, y, k = 150, metrics = "precision"),
                     class = "prdcurve_error_memory")
-  # 2 buffers x 12 bytes x 400 rows x k = 20 = 192,000 bytes
-  expect_match(conditionMessage(e), "0.2 MiB", fixed = TRUE)
   expect_match(conditionMessage(e), "prdcurve.memory_limit", fixed = TRUE)
-  withr::local_options(prdcurve.memory_limit = 4e6)
-  e <- expect_error(prd_curve(x, y, method = "knn", k = 3, angles = 1e5),
-                    class = "prdcurve_error_memory")
-  expect_match(conditionMessage(e), "angles", fixed = TRUE)
-  expect_s3_class(prd_curve(x, y, method = "knn", k = 3, angles = 101),
+  expect_match(conditionMessage(e), "150 candidates", fixed = TRUE)
+  # the replicates count: 10,001 angles fit alone, not with 10 replicates
+  withr::local_options(prdcurve.memory_limit = 2e6)
+  expect_s3_class(prd_curve(x, y, method = "knn", k = 3, angles = 10001),
                   "prd_curve")
+  e <- expect_error(prd_curve(x, y, method = "knn", k = 3, angles = 10001,
+                              replicates = 10),
+                    class = "prdcurve_error_memory")
+  # 8 x 6 x 10,001 x 11 bytes (5.04 MiB) and the radii: 5.1 MiB; no raw markup
+  expect_match(conditionMessage(e), "5.1 MiB", fixed = TRUE)
+  expect_match(conditionMessage(e), "10 replicates", fixed = TRUE)
+  expect_match(conditionMessage(e), "fewer `angles` or fewer `replicates`",
+               fixed = TRUE)
+  expect_no_match(conditionMessage(e), "{", fixed = TRUE)
 })
 
 test_that("a failed future worker becomes a classed error with the way out", {

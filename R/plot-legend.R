@@ -1,0 +1,122 @@
+# The legends of the figures: laid out to fit the figure's documented
+# width (prd_figure_size()). A legend at the bottom is one row of
+# "title  key label  key label ..."; when its measured width exceeds the
+# figure's, its entries wrap into as many rows as needed (by row, in the
+# order of the breaks), and the figure grows by a row's height for each.
+
+#' Width in inches of strings set at `size` points in the figures' sans
+#' font. Measured with the PDF device's Helvetica metrics (no file is
+#' opened), times `slack`: bitmap devices set "sans" in wider faces
+#' (DejaVu Sans, Liberation Sans: up to 18% wider, measured on png()).
+#' @noRd
+text_width_in <- function(text, size, slack = 1.2) {
+  if (!length(text)) return(numeric())
+  old <- grDevices::dev.cur()
+  grDevices::pdf(NULL)
+  on.exit({
+    grDevices::dev.off()
+    if (old > 1L) grDevices::dev.set(old)
+  }, add = TRUE)
+  graphics::par(ps = size)
+  graphics::strwidth(text, units = "inches", family = "sans") * slack
+}
+
+#' The number of rows a bottom legend needs to fit `width` inches.
+#'
+#' ggplot2's bottom legend (theme_bw(9), `legend.key.width` of
+#' `key_lines` lines, measured on png()): the title (9 pt), then per
+#' column a gap, the key, a gap and the widest label of the column
+#' (7.2 pt); gaps are half the base size (4.5 pt). The legend is centred
+#' under the panels, not the figure: it fits when its width is at most
+#' `width` less the difference between what lies left of the panels (the
+#' y axis: its title and labels) and right of them, `offset` inches.
+#' @param labels the legend's labels, in order; `title` its title (`NULL`
+#'   for none).
+#' @return A whole number of rows, 1 to `length(labels)`.
+#' @noRd
+legend_rows <- function(labels, title, width, offset = curve_axis_offset,
+                        key_lines = 1.6) {
+  n <- length(labels)
+  if (n <= 1L) return(1L)
+  pt <- 1 / 72
+  gap <- 0.5 * prd_figure_text_size * pt
+  key <- key_lines * 14.454 * pt
+  label_w <- text_width_in(labels, 0.8 * prd_figure_text_size)
+  title_w <- if (is.null(title) || !nzchar(title)) 0 else
+    text_width_in(title, prd_figure_text_size)
+  # (a little slack for the rounding of the measured widths)
+  avail <- width - offset - 0.05
+  for (rows in seq_len(n)) {
+    cols <- ceiling(n / rows)
+    # by row: entry i is in column (i - 1) %% cols
+    col_w <- vapply(seq_len(cols), function(j) {
+      max(label_w[seq(j, n, by = cols)])
+    }, numeric(1))
+    need <- title_w + sum(2 * gap + key + col_w) + gap
+    if (need <= avail) return(as.integer(rows))
+  }
+  as.integer(n)
+}
+
+#' The guides of a legend of `rows` rows shared by the aesthetics given
+#' (one legend: the same title, breaks and layout on each).
+#' @noRd
+legend_guides <- function(rows, aesthetics) {
+  guide <- ggplot2::guide_legend(nrow = rows, byrow = TRUE)
+  do.call(ggplot2::guides, stats::setNames(rep(list(guide), length(aesthetics)),
+                                            aesthetics))
+}
+
+#' Height in inches that each legend row beyond the first adds to a figure
+#' (a key of 1.2 lines at 9 pt and its spacing).
+#' @noRd
+legend_row_height <- 0.2
+
+#' What lies left of a curve panel less what lies right of it, inches (the
+#' y axis's title, its labels 0, 0.5, 1 and the margins; measured on png()
+#' at 3.3 in: the panel spans 0.457 to 3.172 in).
+#' @noRd
+curve_axis_offset <- 0.35
+
+#' The same for the figures of intervals, whose y axis labels are the
+#' models: the widest label at 7.2 pt, its tick and the margins.
+#' @noRd
+interval_axis_offset <- function(rows) {
+  max(text_width_in(as.character(rows), 0.8 * prd_figure_text_size)) + 0.2
+}
+
+#' The keys of a curve figure's legend: the palette and line types of
+#' plot_layout() with the exact curves' ("exact", dashed black) last;
+#' `as_key()` turns labels into a factor of the keys in that order; `blank`
+#' is a first layer that trains every key in order (a scale that drops
+#' unused levels, as a user's scale_colour_brewer() does, would otherwise
+#' sort the keys of later layers in among them, and its legend would not
+#' merge with the line types').
+#' @noRd
+legend_keys <- function(lay, exact) {
+  pal <- lay$palette
+  lty <- lay$linetypes
+  if (exact) {
+    pal <- c(pal, exact = "black")
+    lty <- c(lty, exact = "dashed")
+  }
+  as_key <- function(v) factor(as.character(v), levels = names(pal))
+  keys <- tibble::tibble(recall = 0, precision = 0, .colour = as_key(names(pal)))
+  list(palette = pal, linetypes = lty, as_key = as_key,
+       blank = ggplot2::geom_blank(
+         data = keys,
+         ggplot2::aes(colour = .data$.colour, linetype = .data$.colour)))
+}
+
+#' One legend for colour and line type, `rows` rows: the same title and
+#' breaks, the title also in labs() (which a user's colour scale without a
+#' name takes, rather than the column's name ".colour").
+#' @noRd
+curve_legend <- function(pal, lty, name, rows) {
+  list(ggplot2::labs(colour = name, linetype = name),
+       legend_guides(rows, c("colour", "linetype")),
+       ggplot2::scale_colour_manual(values = pal, breaks = names(pal),
+                                    name = name),
+       ggplot2::scale_linetype_manual(values = lty, breaks = names(pal),
+                                      name = name))
+}

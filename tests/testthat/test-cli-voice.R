@@ -1,0 +1,126 @@
+# The command line's own voice (R/cli-voice.R): its warnings and errors
+# name its flags and files, come before the results, and drop advice that
+# does not apply on the command line.
+
+voice_fixture <- function(dir = tempfile("prdvoice")) {
+  dir.create(dir, showWarnings = FALSE)
+  set.seed(11)
+  real <- matrix(round(rnorm(60 * 3), 3), ncol = 3)
+  generated <- matrix(round(rnorm(50 * 3, mean = 0.7), 3), ncol = 3)
+  f_real <- file.path(dir, "real.csv")
+  f_gen <- file.path(dir, "gen.csv")
+  utils::write.csv(real, f_real, row.names = FALSE)
+  utils::write.csv(generated, f_gen, row.names = FALSE)
+  list(f_real = f_real, f_gen = f_gen, dir = dir)
+}
+
+# a run's standard output and standard error in the order written: the
+# messages (progress, warnings) are written to the captured output as
+# they arrive
+cli_transcript <- function(args) {
+  utils::capture.output(withCallingHandlers(
+    tryCatch(prd_cli(args), prdcurve_error = function(e) {
+      cat("prdcurve: error: ", conditionMessage(e), "\n", sep = "")
+    }),
+    message = function(m) {
+      text <- conditionMessage(m)
+      cat(text, if (!grepl("\n$", text)) "\n", sep = "")
+      invokeRestart("muffleMessage")
+    }))
+}
+
+# R's syntax in a text: `arg = value`, a call of an R function f()
+expect_no_r_syntax <- function(text) {
+  text <- paste(text, collapse = "\n")
+  expect_no_match(text, "`[A-Za-z_.][A-Za-z0-9_.]* = ")
+  expect_no_match(text, "`[A-Za-z_.][A-Za-z0-9_.]*` = ")
+  expect_no_match(text, "[A-Za-z_][A-Za-z0-9_.]*\\(\\)")
+  expect_no_match(text, "Warning message|In prd_curve|`real`|`generated")
+}
+
+test_that("the command line's warnings and errors name its flags and files, before the results", {
+  fx <- voice_fixture()
+  tiny <- file.path(fx$dir, "tiny.csv")
+  set.seed(4)
+  utils::write.csv(matrix(round(rnorm(8 * 3, 0.5), 3), ncol = 3), tiny,
+                   row.names = FALSE)
+  out <- file.path(fx$dir, "voice")
+  # too large a k: the error names --k with the value as typed
+  txt <- cli_transcript(c(fx$f_real, fx$f_gen, "--k", "100000", "--quiet",
+                          "--out", out))
+  expect_identical(txt[1], "prdcurve: error: `--k 100000` is too large for the fit sets.")
+  expect_match(txt[2], "^. `--k` must be at most 24 here.$")
+  expect_length(txt, 2L)
+  err <- expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--k", "100000",
+                                "--quiet", "--out", out)),
+                      class = "prdcurve_error_k_too_large")
+  expect_null(err$call)
+  # a tiny generated file with tightest and knn: two warnings, each once,
+  # naming the file and the flags; both before the first line of results
+  txt <- cli_transcript(c(fx$f_real, tiny, "--method", "knn,tightest",
+                          "--angles", "11", "--seed", "2", "--out", out))
+  warn <- grep("^prdcurve: warning: ", txt)
+  expect_length(warn, 2L)
+  expect_match(txt[warn[1]], "Too few rows", fixed = TRUE)
+  expect_true(any(grepl(paste0(" `", tiny, "` has 8 rows."), txt, fixed = TRUE)))
+  expect_true(any(grepl("`--replicates`", txt, fixed = TRUE)))
+  results <- grep("^prd_curve: ", txt)
+  expect_length(results, 1L)
+  expect_lt(max(warn), results)
+  # the advice to use one family (e.g. --method knn) is dropped: knn runs
+  expect_true(any(grepl("Use hundreds of rows per set.", txt, fixed = TRUE)))
+  expect_false(any(grepl("one family", txt, fixed = TRUE)))
+  expect_no_r_syntax(txt)
+  # with --replicates, the advice to read intervals is dropped too
+  txt <- cli_transcript(c(fx$f_real, tiny, "--method", "knn", "--angles", "11",
+                          "--seed", "2", "--replicates", "3", "--quiet",
+                          "--out", out))
+  expect_false(any(grepl("--replicates", txt, fixed = TRUE)))
+  expect_no_r_syntax(txt)
+  # k close to the fit size: `k` = 2 is --k 2
+  txt <- cli_transcript(c(fx$f_real, fx$f_gen, "--split", "0.9", "--method",
+                          "knn", "--angles", "11", "--seed", "1", "--quiet",
+                          "--out", out))
+  expect_match(txt[1], "^prdcurve: warning: `--k 2` is close to the size")
+  expect_true(any(grepl("Use `--k` well below", txt, fixed = TRUE)))
+  expect_no_r_syntax(txt)
+})
+
+test_that("one table maps R arguments to flags; advice in use is dropped", {
+  opt <- list(real = list(path = "real.csv"),
+              generated = list(a = list(path = "a.npy"),
+                               b = list(path = "m.npz", member = "b")),
+              method = "tightest", k = 5, split = 0.5, replicates = 0L,
+              standardize = "none", closed = TRUE)
+  tr <- function(x) prdcurve:::cli_translate(x, opt)
+  expect_identical(
+    tr(c("For model \"a\", the \"knn\" curve lies far above.",
+         i = "Read the lower curve, or use `method = \"tightest\"`.",
+         i = "Use `method = \"tightest\"`, or add \"quadratic\" to `method`.")),
+    c("For model \"a\", the \"knn\" curve lies far above.",
+      i = "Read the lower curve.",
+      i = "Add \"quadratic\" to `--method`."))
+  expect_identical(
+    tr(c("`k` = 1,000 is too large.", x = "`generated$b` has 3 rows.",
+         i = "Consider `standardize = \"real\"` (`--standardize` on the command line).",
+         i = "Set `closed = FALSE`.",
+         i = "See `manifold_samples()` per sample.",
+         i = "Use `split = 0`, `angles = 11` or `bandwidth = c(1, 2)`.")),
+    c("`--k 1000` is too large.", x = "`m.npz:b` has 3 rows.",
+      i = "Consider `--standardize`.",
+      i = "Set `--open`.",
+      i = "Use `--split 0`, `--angles 11` or `--bandwidth 1,2`."))
+  expect_identical(tr(c("`real` and `generated` differ.")),
+                   "`real.csv` and `a.npy`, `m.npz:b` differ.")
+  # every argument of the table is an argument of prd_curve(),
+  # manifold_metrics() or prd_compare(), or a function of the package
+  tab <- prdcurve:::cli_flag_table()
+  fns <- grepl("\\(\\)$", tab$arg)
+  args <- c(names(formals(prd_curve)), names(formals(manifold_metrics)),
+            names(formals(prd_compare)), names(formals(prd_read)))
+  expect_true(all(tab$arg[!fns] %in% args))
+  expect_true(all(vapply(sub("\\(\\)$", "", tab$arg[fns]), exists, NA)))
+  # every flag of the table is an option of the command line (or a file)
+  usage <- paste(prdcurve:::cli_usage(), collapse = " ")
+  for (f in grep("^--", tab$flag, value = TRUE)) expect_match(usage, f, fixed = TRUE)
+})
