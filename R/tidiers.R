@@ -165,20 +165,27 @@ check_metrics <- function(x, arg = rlang::caller_arg(x),
 #' @method tidy default
 #' @export
 tidy.default <- function(x, ...) {
-  tidy_unknown(x, "tidy")
+  tidy_unknown(x, "tidy", ...)
 }
 
 #' @rdname prd_tidy
 #' @method glance default
 #' @export
 glance.default <- function(x, ...) {
-  tidy_unknown(x, "glance")
+  tidy_unknown(x, "glance", ...)
 }
 
 #' The error of tidy() and glance() on an object no loaded package has a
 #' method for (an unclassed "no applicable method" otherwise).
 #' @noRd
-tidy_unknown <- function(x, fn, call = rlang::caller_env()) {
+tidy_unknown <- function(x, fn, ..., call = rlang::caller_env()) {
+  # broom's default method, when broom is loaded (the last package loaded
+  # registers its default method): its behaviour is kept
+  if (isNamespaceLoaded("broom")) {
+    f <- get0(paste0(fn, ".default"), envir = asNamespace("broom"),
+              inherits = FALSE)
+    if (is.function(f)) return(f(x, ...))
+  }
   prd_abort(c(
     "{.arg x} must be a result {.fn {fn}} has a method for: a {.cls prd_curve} or a metrics table of this package.",
     "x" = "It is {.obj_type_friendly {x}}."
