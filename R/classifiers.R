@@ -343,7 +343,7 @@ chol_quad <- function(R, Vt) colSums(backsolve(R, Vt, transpose = TRUE)^2)
 #' score and log |z - mu_X|^2, log |z - mu_Y|^2, so that a log-likelihood
 #' ratio that is not monotone in them (heavy tails: log q/p rises, then
 #' falls with |z|^2; a dropped middle mode) is still estimated. The fit rows
-#' are cut into two folds (odd and even positions): the discriminant and
+#' are cut into two random folds (inner_halves(), R's RNG): the discriminant and
 #' the means are fitted on one fold, the features of the other fold train
 #' the logistic regression (never the rows the discriminant saw), and the
 #' two folds' log-odds are averaged. The discriminant thus sees half the
@@ -355,11 +355,8 @@ fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
                         call = rlang::caller_env()) {
   rx <- if (is.null(rx)) seq_len(nrow(Xf)) else as.integer(rx)
   ry <- if (is.null(ry)) seq_len(nrow(Yf)) else as.integer(ry)
-  halves <- function(r) {
-    list(r[seq.int(1L, length(r), by = 2L)], r[seq.int(2L, length(r), by = 2L)])
-  }
-  hx <- halves(rx)
-  hy <- halves(ry)
+  hx <- inner_halves(rx)
+  hy <- inner_halves(ry)
   if (min(lengths(hx), lengths(hy)) < 2L) {
     prd_abort(c(
       "{.val stacked} needs at least 4 fit rows per set (two folds of 2).",
@@ -414,6 +411,18 @@ fit_stacked_halves <- function(Xf, Yf, hx, hy, lins = NULL, features = NULL,
     if (by_set) Z <- set
     (fits[[1]](Z, rows) + fits[[2]](Z, rows)) / 2
   })
+}
+
+#' The stacked classifier's two inner folds of the rows `r` (R's RNG):
+#' random_halves() of their positions, each half in the order of `r`.
+#' Drawn at random, not by position parity, so that on prd_curve()'s sets
+#' (in canonical row order, canonical_sets()) the folds depend on the
+#' rows' values and the seed only.
+#' @noRd
+inner_halves <- function(r) {
+  r <- as.integer(r)
+  if (length(r) < 2L) return(list(r, integer()))
+  lapply(random_halves(length(r)), function(h) r[h])
 }
 
 #' The linear discriminant of one inner fold of the stacked classifier and

@@ -593,6 +593,10 @@ prd_curve <- function(real, generated, method = "tightest",
                       families = NULL, folds = NULL) {
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
+  # rows in canonical order (a permutation of the rows gives the same
+  # curve under the same seed) on a safe common scale (R/canonical.R)
+  sets <- canonical_sets(sets)
+  split <- canonical_split(split, sets)
   method <- check_methods(method, curve_methods)
   closed <- check_flag(closed)
   angles <- check_angles(angles)
@@ -619,7 +623,7 @@ prd_curve <- function(real, generated, method = "tightest",
     }
   }
   if (!is.null(bandwidth)) {
-    bandwidth <- check_positive(bandwidth, max = 1e150)
+    bandwidth <- check_positive(bandwidth, max = 1e150) * sets$scale
     if (!"kde" %in% used) {
       prd_warn("{.arg bandwidth} is used by the {.val kde} method only; it is ignored here.",
                "unused_argument")
@@ -657,7 +661,7 @@ prd_curve <- function(real, generated, method = "tightest",
   lambda <- lambda_grid(angles)
   settings <- list(method = method, k = k, closed = closed,
                    bandwidth = bandwidth, lambda = lambda, angles = angles,
-                   families = families, folds = folds)
+                   families = families, folds = folds, scale = sets$scale)
   out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
@@ -686,13 +690,19 @@ curve_methods <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
 #' @noRd
 resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
   if (is.list(split) || isTRUE(split == 0)) {
-    return(lapply(gens, function(g) {
+    # (rows given per model: canonical_split())
+    by_model <- inherits(split, "prdcurve_model_rows")
+    out <- lapply(names(gens), function(nm) {
+      g <- gens[[nm]]
+      if (by_model) split <- split[[nm]]
       if (is.list(split)) {
         # in a half-sample of the replicates, the user's rows that fall in it
         split <- split_rows_in_half(split, real, g, call = call)
       }
       resolve_split(split, nrow(real), nrow(g), call = call)
-    }))
+    })
+    names(out) <- names(gens)
+    return(out)
   }
   # validate the fraction once, then draw the real partition once and one
   # partition per distinct generated size, in order of first appearance
@@ -823,7 +833,8 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
       if (meth %in% neighbour_methods) {
         for (j in seq_along(k)) {
           env <- nb_env(meth, j)()
-          bw <- if (meth == "kde") nb$bandwidth[[j]] else NULL
+          # (in the units of the data as given)
+          bw <- if (meth == "kde") nb$bandwidth[[j]] / settings$scale else NULL
           det <- if (meth == "knn") list(hubness = hub[[j]]) else list()
           add(env, meth, k[j],
               curve_info(source = "prd_curve", split = s$split,
