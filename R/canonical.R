@@ -5,10 +5,9 @@
 # replicates) is drawn with R's RNG over row positions; drawn over the rows
 # in an order fixed by their values, the same seed gives the same
 # assignment of values whatever order the rows came in, so a permutation
-# of the rows of either set gives the identical curve. The order is that
-# of two fixed projections of the rows (row_keys(): no random numbers, the
-# user's stream is untouched), rows with equal projections ordered by
-# their columns. A set already in that order is not copied.
+# of the rows of either set gives the identical curve. The order is
+# lexicographic over the columns (no random numbers: the user's stream is
+# untouched). A set already in that order is not copied.
 #
 # Values far from 1 are multiplied by one power of two common to every set
 # of the call (exact in binary floating point, so every distance, count,
@@ -25,31 +24,38 @@
 #' @noRd
 curve_scale_bits <- 64L
 
-#' The canonical order of the rows of a double matrix `x`: by two fixed
-#' projections `keys` (row_keys()), rows with equal keys by their columns
-#' in turn. Equal rows stay in their given order (the order of identical
-#' rows changes no result).
+#' The canonical order of the rows of a double matrix `x`: lexicographic,
+#' by the first column, ties by the second, and so on (each column read
+#' only for the rows still tied). An increasing map of any column, and so
+#' `standardize` and the common scale, leaves it unchanged. Equal rows
+#' stay in their given order (the order of identical rows changes no
+#' result).
 #' @return an integer permutation o: x[o, ] is in canonical order.
 #' @noRd
-canonical_order <- function(x, keys = NULL) {
+canonical_order <- function(x) {
   if (!is.double(x)) storage.mode(x) <- "double"
-  if (is.null(keys) || nrow(keys) != nrow(x)) keys <- row_keys(x)
   n <- nrow(x)
-  o <- order(keys[, 1], keys[, 2], method = "radix")
+  o <- order(x[, 1L], method = "radix")
   if (n < 2L) return(o)
-  k1 <- keys[o, 1]
-  k2 <- keys[o, 2]
-  same <- k1[-1L] == k1[-n] & k2[-1L] == k2[-n]
-  if (!any(same)) return(o)
-  # runs of equal keys: their rows ordered by the columns, one order() over
-  # every such row (the run first, so each run keeps its place)
-  run <- cumsum(c(TRUE, !same))
-  tied <- run %in% run[c(same, FALSE)]
-  pos <- which(tied)
-  sub <- x[o[pos], , drop = FALSE]
-  cols <- lapply(seq_len(ncol(sub)), function(j) sub[, j])
-  oo <- do.call(order, c(list(run[pos]), cols, list(method = "radix")))
-  o[pos] <- o[pos][oo]
+  v <- x[o, 1L]
+  tie <- v[-1L] == v[-n] # row i of the order tied with row i + 1
+  j <- 1L
+  while (any(tie) && j < ncol(x)) {
+    j <- j + 1L
+    # the runs of tied rows (contiguous in the order), ordered within each
+    # run by column j
+    run <- cumsum(c(TRUE, !tie))
+    pos <- which(run %in% run[c(tie, FALSE)])
+    r <- run[pos]
+    col <- x[o[pos], j]
+    oo <- order(r, col, method = "radix")
+    o[pos] <- o[pos][oo]
+    r <- r[oo]
+    col <- col[oo]
+    k <- length(pos)
+    tie <- logical(n - 1L)
+    tie[pos[-k][r[-1L] == r[-k] & col[-1L] == col[-k]]] <- TRUE
+  }
   o
 }
 
@@ -80,7 +86,7 @@ canonical_sets <- function(sets) {
   for (i in seq_along(mats)) {
     m <- mats[[i]]
     if (!is.double(m)) storage.mode(m) <- "double"
-    o <- canonical_order(m, keys[[i]])
+    o <- canonical_order(m)
     ids <- attr(m, "ids")
     moved <- is.unsorted(o)
     if (moved) {
