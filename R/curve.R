@@ -861,6 +861,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
           }, numeric(1))
           add(env, meth, ks[j],
               fit_info(meth, list(families = families, chosen = env$chosen,
+                                  choice = env$choice, bands = env$bands,
                                   half_gap = env$half_gap,
                                   family_auc = fam_auc)))
         }
