@@ -758,7 +758,7 @@ test_that("folds: classed errors for bad values and too few rows, a warning wher
   }, logical(1))))
 })
 
-test_that("tightest with one family is the mean of its halves; duplicates change nothing", {
+test_that("tightest with one family is that family's curve; duplicates change nothing", {
   s <- two_sets(200, 5, seed = 8)
   set.seed(3)
   one <- prd_curve(s$x, s$y, method = "tightest", families = "linear",
@@ -767,23 +767,23 @@ test_that("tightest with one family is the mean of its halves; duplicates change
   two <- prd_curve(s$x, s$y, method = "tightest",
                    families = c("linear", "linear"), angles = 31, folds = 1)
   expect_equal(one$precision, two$precision)
-  # by hand: the same split, then the halves of the evaluation rows
+  # by hand: the same split; both halves choose the one family in every
+  # band, so the curve is its curve on every evaluation row
   set.seed(3)
   sp <- resolve_split(0.5, 200, 200)
-  hr <- random_halves(100)
-  hg <- random_halves(100)
   p <- cov_parts(s$x[sp$fit[[1]], ], s$y[sp$fit[[2]], ])
   f <- fit_linear(p)
   sr <- f$score(s$x[sp$eval[[1]], ])
   sg <- f$score(s$y[sp$eval[[2]], ])
   lambda <- lambda_grid(31)
-  h1 <- brute_score_curve(sr[hr[[1]]], sg[hg[[1]]], lambda)
-  h2 <- brute_score_curve(sr[hr[[2]]], sg[hg[[2]]], lambda)
-  expect_equal(one$precision, pmin((h1$precision + h2$precision) / 2, 1),
-               tolerance = 1e-12)
+  ref <- brute_score_curve(sr, sg, lambda)
+  expect_equal(one$precision, pmin(ref$precision, 1), tolerance = 1e-12)
+  expect_equal(one$recall, pmin(ref$recall, 1), tolerance = 1e-12)
   inf <- prd_curve_info(one)$details[[1]]
   expect_equal(inf$families, "linear")
   expect_true(all(inf$chosen$first == "linear"))
+  expect_identical(inf$choice, "bands")
+  expect_identical(inf$bands$read, rep("all rows", tightest_bands))
 })
 
 test_that("choosing on one half and reading on the other is unbiased", {
