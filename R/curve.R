@@ -219,47 +219,53 @@
 #'   another count of the engine's threads, [prd_threads()]), which moves
 #'   a threshold only between two scores that close. The neighbour families' decisions are
 #'   exact whatever the threads.
-#' * `"tightest"`: the evaluation rows of each set are halved at random
-#'   (R's RNG); at each \eqn{\lambda} the family with the lowest
-#'   \eqn{\hat\alpha_\lambda} on one half is read on the other half, the
-#'   halves are swapped and the two readings averaged (\eqn{\beta = \alpha /
-#'   \lambda}; the extremes likewise); the readings, which may come from
-#'   different families at neighbouring \eqn{\lambda}, are then raised to
-#'   the smallest PR curve above them (\eqn{\alpha} nondecreasing,
-#'   \eqn{\beta} nonincreasing; unchanged with one family). The choice never sees the rows it is
-#'   read on, so it is not biased low by the selection (with one family it
-#'   is that family's curve averaged over the two halves). The families are
-#'   `families` (default: `"linear"`, `"quadratic"`, `"stacked"`,
-#'   `"marginal"` and the four neighbour families at each `k`); which one was chosen at each
-#'   \eqn{\lambda} is in `prd_curve_info(x)$details` (`chosen`, with each
-#'   family's AUC in `family_auc`, and the gap between its AUCs on the two
-#'   halves in `half_gap`: a family with a large gap is decided by a few
-#'   points, and when it is chosen on the half where it looks tight, its
-#'   reading on the other half makes the combined curve looser, never lower.
-#'   On `digits` with one generated class (about 22 generated evaluation
-#'   rows per half), one generated point without generated neighbours sets
-#'   the maximal recall of `"kde"` and `"ipr"` to 1 on the half that holds
-#'   it (half gaps 0.20 and 0.14, against at most 0.04 for the others), and
-#'   the combined curve has AUC 0.33 against the true 0.197 (knn 0.187).
-#'   Leaving such families out by their gap was measured and rejected: at
-#'   1,000 points per set the gaps of the tight families reach 0.07 too,
-#'   and leaving them out put a Student t model at AUC 0.98 (true 0.17).
-#'   The extremes are most exposed: a family whose extreme threshold is
-#'   set by one or two points can read near 0 on one half and near 1 on
-#'   the other. For a model with added noise (2,000 points per set, d =
-#'   64; AUC 0.0015) `"ipr"` was chosen on one half and read 1 on the
-#'   other, `"quadratic"` on the other and read 0.005, so `max_precision`
-#'   was their mean, 0.50, with a narrow interval (every half-sample
-#'   repeats the pattern). `chosen` at \eqn{\lambda} = 0 and `Inf` shows
-#'   when the two halves' families differ; read the extremes of one family
-#'   then, or the area. On few rows the minimum over families and
-#'   thresholds is optimistic: for two samples of one distribution (true
-#'   AUC 1) the combined curve read 0.761-0.901 with 10 evaluation rows a
-#'   half, 0.845-0.911 with 25, 0.922-0.956 with 50, 0.946-0.951 with 100
-#'   and 0.977-0.985 with 250 (means of 3 draws at d = 8 and at d = 64),
-#'   where `"knn"` read 0.890-0.975, 0.927-0.951, 0.977-0.986, 0.987-0.996
-#'   and 0.994-0.995; below 50 rows a half it warns
-#'   (`prdcurve_warning_small_sample`).
+#' * `"tightest"`: a combination of several families' curves
+#'   (`families`; default: `"linear"`, `"quadratic"`, `"stacked"`,
+#'   `"marginal"` and the four neighbour families at each `k`). The
+#'   evaluation rows of each set are halved at random (R's RNG), and the
+#'   angle grid is cut into four bands of equal angle. On each half, each
+#'   band takes the family with the least penalised area there: its area
+#'   in the band plus 4 times the gap between its areas in the band on the
+#'   two halves (a family decided by a few points has a large gap). Where
+#'   both halves choose the same family, the band is that family's curve
+#'   on every evaluation row; where they differ, the family chosen on one
+#'   half is read on the other and the two readings are averaged. Each
+#'   extreme (`max_precision`, `max_recall`) is read from one family, that
+#'   of its end band (when the halves differ there, the first half's
+#'   choice read on the second half). The readings are then raised to the
+#'   smallest PR curve above them (\eqn{\alpha} nondecreasing,
+#'   \eqn{\beta} nonincreasing; unchanged with one family, whose curve
+#'   `"tightest"` then is). With fewer than 50 evaluation rows of a set in
+#'   a half, the whole curve comes from one family (that chosen on the
+#'   first half: on every row when the second half agrees, else read on
+#'   the second half), and a warning says so
+#'   (`prdcurve_warning_small_sample`). `prd_curve_info(x)$details` holds
+#'   the choice: `choice` (`"bands"` or `"single"`), `bands` (each band's
+#'   \eqn{\lambda} range, the family chosen on each half, and `read`: `"all
+#'   rows"` or `"halves"`), `chosen` (the families at every
+#'   \eqn{\lambda}), each family's AUC (`family_auc`) and the gap between
+#'   its AUCs on the two halves (`half_gap`).
+#'
+#'   **The default is an estimate of an upper bound, not a bound.** Each
+#'   family's curve estimates an upper bound of the true curve (every
+#'   classifier's errors do), but from a finite sample: the lower envelope
+#'   over thresholds is optimistic on few rows, and the choice of the
+#'   lowest family adds to that, so the estimate can lie below the truth.
+#'   Measured (means of 3 draws): for two samples of one
+#'   distribution (true AUC 1) at d = 8 and 64 it read 0.848-0.908 with 40
+#'   points per set (10 evaluation rows a half), 0.914-0.949 with 200,
+#'   0.968 with 400 and 0.992 with 1,000 (`"knn"`: 0.925-0.963,
+#'   0.960-0.993, 0.981-0.992, 0.991-0.995), and 0.994 with 2,000 at d =
+#'   64; at d = 64 with 5,000 points per set it read 0.017 above the true
+#'   AUC on a mean shift (0.679), 0.018 above on a deflated model (0.131)
+#'   and 0.016 below on an inflated one (0.243) (bench/tightest-choice.R).
+#'   On the `digits` class-subset experiment (5 seeds, about 22 to 113
+#'   evaluation rows a half) its mean IoU with the true rectangle is 0.937,
+#'   as `"knn"`'s, with a spread of its AUC across seeds of 0.024 (knn
+#'   0.021). Choosing at each \eqn{\lambda} separately (earlier versions)
+#'   flipped between families on a handful of rows: IoU 0.903 on
+#'   the same experiment, and extremes averaged from two families (a
+#'   `max_precision` of 0.50 from readings 1 and 0.005).
 #'
 #' The fitted families never score their own fit rows (a classifier scored
 #' on its fit rows overfits and its curve drops below the truth). They
@@ -323,7 +329,8 @@
 #'   0.000 (1.2) and 0.51 / 0.001 / 0.000 (0.8); misses what is not in
 #'   the first two moments (a collapsed model of 50 points plus noise at
 #'   d = 16: 0.37 against a true AUC near 0).
-#' * `"tightest"`: mean shift 0.24 / 0.26 / 0.30 (one fit: 0.26 / 0.26 /
+#' * `"tightest"` (with the choice at each \eqn{\lambda} of earlier
+#'   versions): mean shift 0.24 / 0.26 / 0.30 (one fit: 0.26 / 0.26 /
 #'   0.37), dispersion within 0.01 of the truth at d >= 256; 0.65 and 0.50
 #'   at d = 16 (0.63 and 0.54 with one fit: the envelope's minimum on
 #'   1,000 evaluation rows per set is optimistic, see below). With 5,000
@@ -718,11 +725,11 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
   out
 }
 
-#' Fewest evaluation rows per half and set below which "tightest" warns:
-#' the lowest of seven families read on a few rows lies well below the
-#' truth (P = Q, true AUC 1: 0.761-0.901 at 10 rows a half, 0.845-0.911
-#' at 25, 0.922-0.956 at 50, 0.946-0.951 at 100, 0.977-0.985 at 250; d = 8
-#' and 64, means of 3 draws)
+#' Fewest evaluation rows per half and set below which "tightest" uses one
+#' family and warns: on a few rows the lowest of the families lies well
+#' below the truth (P = Q, true AUC 1: 0.848-0.908 at 10 rows a half,
+#' 0.883-0.917 at 25, 0.914-0.949 at 50, 0.968 at 100, 0.992 at 250; d =
+#' 8 and 64, means of 3 draws)
 #' @noRd
 tightest_min_half <- 50L
 
@@ -732,7 +739,7 @@ warn_tightest_halves <- function(rows) {
   if (rows >= tightest_min_half) return(invisible())
   prd_warn(c(
     "{.val tightest} reads its families on halves of the evaluation rows: here {rows} row{?s} of a set in a half.",
-    "x" = "On so few rows the combined curve is unreliable: the lowest of the families' curves lies below the true one on average (two samples of one distribution, true AUC 1, read 0.76 to 0.90 with 10 rows a half and 0.84 to 0.91 with 25), and a family decided by a few points can lift it above.",
+    "x" = "On so few rows it takes one family's curve (the one with the least penalised area), and the result is unreliable: it lies below the true one on average (two samples of one distribution, true AUC 1, read 0.85 to 0.91 with 10 rows a half and 0.88 to 0.92 with 25), and a family decided by a few points can lift it above.",
     "i" = "Use hundreds of rows per set, or one family (e.g. {.code method = \"knn\"})."
   ), "small_sample")
 }
