@@ -225,8 +225,11 @@
 #'   evaluation rows of each set are halved at random (R's RNG), and the
 #'   angle grid is cut into four bands of equal angle. On each half, each
 #'   band takes the family with the least penalised area there: its area
-#'   in the band plus 4 times the gap between its areas in the band on the
-#'   two halves (a family decided by a few points has a large gap). Where
+#'   in the band plus 4 times its noise, the gap between its areas in the
+#'   band on the two halves (a family decided by a few points has a large
+#'   gap), or that gap less the median gap of the families where this is
+#'   smaller (rows that make every family look tighter on one half are no
+#'   family's noise). Where
 #'   both halves choose the same family, the band is that family's curve
 #'   on every evaluation row; where they differ, the family chosen on one
 #'   half is read on the other and the two readings are averaged. Each

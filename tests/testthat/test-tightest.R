@@ -107,3 +107,20 @@ test_that("below min_rows a half, one family: agreed on every row, else half 1's
   fam <- inf$bands$first
   expect_true(fam %in% inf$families)
 })
+
+test_that("with bands, the halves' common difference is no family's noise", {
+  # every family but the stable L reads lower on half 1 (rows that favour
+  # all of them): J's gap is the median one, so its noise is 0 and, lowest
+  # on both halves, J is chosen; its raw gap would have lost to L
+  J <- fake(rect(0.3, 0.3), rect(0.5, 0.5), rect(0.4, 0.4))
+  K <- fake(rect(0.4, 0.4), rect(0.6, 0.6), rect(0.5, 0.5))
+  L <- fake(rect(0.55, 0.55), rect(0.55, 0.55), rect(0.55, 0.55))
+  r <- choose(list(J = J, K = K, L = L))
+  expect_identical(r$bands$first, rep("J", 4))
+  expect_identical(r$bands$second, rep("J", 4))
+  expect_equal(r$precision, rect(0.4, 0.4)$precision, tolerance = 1e-15)
+  # in mode "single" (few rows) the raw gap counts: L
+  r1 <- choose(list(J = J, K = K, L = L), min_rows = 61)
+  expect_identical(r1$bands$first, "L")
+  expect_equal(r1$precision, rect(0.55, 0.55)$precision, tolerance = 1e-15)
+})
