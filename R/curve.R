@@ -36,9 +36,9 @@
 #' (regularised quadratic discriminant), `"stacked"` (a logistic
 #' regression on splines of the linear score and the distances to the two
 #' means), `"marginal"` (naive Bayes on per-coordinate histograms) and
-#' `"tightest"` (at each
-#' \eqn{\lambda} the lowest of several families' curves, chosen without
-#' bias).
+#' `"tightest"` (in each of four bands of \eqn{\lambda} the family with the
+#' least area, penalised by its noise, chosen on one half of the
+#' evaluation rows: an estimate of an upper bound of the true curve).
 #'
 #' The family is every threshold rule \eqn{1[s \le t]}, \eqn{1[s < t]}, the
 #' two trivial classifiers and the two literature extremes \eqn{1[a \ge 1]}
@@ -585,7 +585,8 @@
 #' curve
 #' summary(curve)
 #'
-#' # the default: the lowest of the families' curves, chosen without bias
+#' # the default: in each band of lambda the family with the least area
+#' # (penalised by its noise), chosen on one half of the evaluation rows
 #' tight <- prd_curve(real, generated)
 #' summary(tight)[, c("method", "auc")]
 #' prd_curve_info(tight)$details[[1]]$family_auc
