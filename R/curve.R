@@ -256,16 +256,16 @@
 #'   lowest family adds to that, so the estimate can lie below the truth.
 #'   Measured (means of 3 draws): for two samples of one
 #'   distribution (true AUC 1) at d = 8 and 64 it read 0.848-0.908 with 40
-#'   points per set (10 evaluation rows a half), 0.914-0.949 with 200,
-#'   0.968 with 400 and 0.992 with 1,000 (`"knn"`: 0.925-0.963,
-#'   0.960-0.993, 0.981-0.992, 0.991-0.995), and 0.994 with 2,000 at d =
-#'   64; at d = 64 with 5,000 points per set it read 0.017 above the true
-#'   AUC on a mean shift (0.679), 0.018 above on a deflated model (0.131)
+#'   points per set (10 evaluation rows a half), 0.914-0.936 with 200,
+#'   0.964 with 400 and 0.989-0.993 with 1,000 (`"knn"`: 0.925-0.963,
+#'   0.960-0.993, 0.981-0.992, 0.991-0.995), and 0.991 with 2,000 at d =
+#'   64; at d = 64 with 5,000 points per set it read 0.010 above the true
+#'   AUC on a mean shift (0.679), 0.008 above on a deflated model (0.131)
 #'   and 0.016 below on an inflated one (0.243) (bench/tightest-choice.R).
 #'   On the `digits` class-subset experiment (5 seeds, about 22 to 113
-#'   evaluation rows a half) its mean IoU with the true rectangle is 0.937,
-#'   as `"knn"`'s, with a spread of its AUC across seeds of 0.024 (knn
-#'   0.021). Choosing at each \eqn{\lambda} separately (earlier versions)
+#'   evaluation rows a half) its mean IoU with the true rectangle is 0.931
+#'   (`"knn"`: 0.937), with a spread of its AUC across seeds of 0.023
+#'   (knn 0.021). Choosing at each \eqn{\lambda} separately (earlier versions)
 #'   flipped between families on a handful of rows: IoU 0.903 on
 #'   the same experiment, and extremes averaged from two families (a
 #'   `max_precision` of 0.50 from readings 1 and 0.005).
@@ -732,8 +732,8 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
 #' Fewest evaluation rows per half and set below which "tightest" uses one
 #' family and warns: on a few rows the lowest of the families lies well
 #' below the truth (P = Q, true AUC 1: 0.848-0.908 at 10 rows a half,
-#' 0.883-0.917 at 25, 0.914-0.949 at 50, 0.968 at 100, 0.992 at 250; d =
-#' 8 and 64, means of 3 draws)
+#' 0.883-0.917 at 25, 0.914-0.936 at 50, 0.964 at 100, 0.989-0.993 at 250;
+#' d = 8 and 64, means of 3 draws)
 #' @noRd
 tightest_min_half <- 50L
 
