@@ -430,6 +430,16 @@
 #'   curve estimator here. `0` is the literature's no-split setting (fit =
 #'   evaluation = the whole set). Or explicit evaluation rows
 #'   `list(real = <int>, generated = <int>)` for reproducible cross-fitting.
+#'   Every random assignment of a call (this split, the folds, the halves
+#'   of `"tightest"` and of `replicates`, the inner folds of `"stacked"`) is
+#'   drawn over each set's rows in lexicographic order of their values, so
+#'   under one seed a permutation of the rows of either set gives the
+#'   identical curve, for every method (an increasing map of a column does
+#'   not change that order either). Sets whose largest magnitude lies
+#'   outside \[2^-64, 2^64) are first multiplied by one power of two,
+#'   common to all sets (exact: no curve changes; a `bandwidth` is scaled
+#'   with them and reported in the data's units), so that every value the
+#'   input check accepts (magnitudes up to 1e100) gives a curve.
 #' @param closed `TRUE` (default): balls are closed, \eqn{\|u - z\| \le r};
 #'   `FALSE`: open, \eqn{<} (the convention of the `prdc` Python package).
 #' @param angles Number of \eqn{\lambda} values: \eqn{\lambda_i = \tan
