@@ -78,7 +78,12 @@ curve_scale_exponent <- function(big) {
 #' @noRd
 canonical_sets <- function(sets) {
   mats <- c(list(sets$real), sets$generated)
-  big <- max(vapply(mats, function(m) max(abs(range(m))), numeric(1)))
+  # the largest magnitude of each set (one threaded pass, as the input
+  # check's)
+  big <- max(vapply(mats, function(m) {
+    if (!is.double(m)) storage.mode(m) <- "double"
+    .Call(ffi_scan, m)[[2]]
+  }, numeric(1)))
   e <- curve_scale_exponent(big)
   scale <- 2^-e
   keys <- sets$keys
