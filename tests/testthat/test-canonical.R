@@ -51,6 +51,15 @@ test_that("a row permutation of both sets gives the identical curve for every fa
   b <- run(s$x[s$px, ], s$y[s$py, ], method = "stacked", split = evp)
   expect_identical(a$precision, b$precision)
   expect_identical(prd_curve_info(b)$n_eval_real, 32L)
+  # scaled by the real fit rows, and data frames with an id column
+  a <- run(s$x, s$y, standardize = "real")
+  b <- run(s$x[s$px, ], s$y[s$py, ], standardize = "real")
+  expect_identical(a$precision, b$precision)
+  dx <- data.frame(id = seq_len(nrow(s$x)), s$x)
+  dy <- data.frame(id = seq_len(nrow(s$y)), s$y)
+  a <- run(dx, dy, id = id, method = "stacked")
+  b <- run(dx[s$px, ], dy[s$py, ], id = id, method = "stacked")
+  expect_identical(a$precision, b$precision)
 })
 
 test_that("the canonical order is lexicographic and ignores increasing maps of a column", {
