@@ -346,7 +346,7 @@ chol_quad <- function(R, Vt) colSums(backsolve(R, Vt, transpose = TRUE)^2)
 #' score and log |z - mu_X|^2, log |z - mu_Y|^2, so that a log-likelihood
 #' ratio that is not monotone in them (heavy tails: log q/p rises, then
 #' falls with |z|^2; a dropped middle mode) is still estimated. The fit rows
-#' are cut into two folds (odd and even positions): the discriminant and
+#' are cut into two random folds (inner_halves(), R's RNG): the discriminant and
 #' the means are fitted on one fold, the features of the other fold train
 #' the logistic regression (never the rows the discriminant saw), and the
 #' two folds' log-odds are averaged. The discriminant thus sees half the
@@ -358,11 +358,8 @@ fit_stacked <- function(Xf, Yf, rx = NULL, ry = NULL,
                         call = rlang::caller_env()) {
   rx <- if (is.null(rx)) seq_len(nrow(Xf)) else as.integer(rx)
   ry <- if (is.null(ry)) seq_len(nrow(Yf)) else as.integer(ry)
-  halves <- function(r) {
-    list(r[seq.int(1L, length(r), by = 2L)], r[seq.int(2L, length(r), by = 2L)])
-  }
-  hx <- halves(rx)
-  hy <- halves(ry)
+  hx <- inner_halves(rx)
+  hy <- inner_halves(ry)
   if (min(lengths(hx), lengths(hy)) < 2L) {
     short <- if (length(rx) <= length(ry)) "real" else "generated"
     prd_abort(c(
@@ -419,6 +416,18 @@ fit_stacked_halves <- function(Xf, Yf, hx, hy, lins = NULL, features = NULL,
     if (by_set) Z <- set
     (fits[[1]](Z, rows) + fits[[2]](Z, rows)) / 2
   })
+}
+
+#' The stacked classifier's two inner folds of the rows `r` (R's RNG):
+#' random_halves() of their positions, each half in the order of `r`.
+#' Drawn at random, not by position parity, so that on prd_curve()'s sets
+#' (in canonical row order, canonical_sets()) the folds depend on the
+#' rows' values and the seed only.
+#' @noRd
+inner_halves <- function(r) {
+  r <- as.integer(r)
+  if (length(r) < 2L) return(list(r, integer()))
+  lapply(random_halves(length(r)), function(h) r[h])
 }
 
 #' The linear discriminant of one inner fold of the stacked classifier and
@@ -752,55 +761,6 @@ marginal_scores <- function(real, generated, cells) {
 }
 
 # ---- the combined curve ----------------------------------------------------
-
-#' The "tightest" curve (SPEC.md section 7) from several families' envelope
-#' functions `env(ir, ig)` (envelope on the evaluation positions ir of real
-#' and ig of generated). The evaluation rows are halved at random (halves
-#' given); at each lambda the family with the lowest alpha on one half is
-#' read on the other half, and the two readings are averaged. The extremes
-#' (alpha_inf, beta_0) are chosen the same way.
-#' @return list(precision, recall, max_precision, max_recall, half_gap (each
-#'   family's |AUC on half 1 - AUC on half 2|), chosen: a tibble lambda,
-#'   first, second (the family chosen on each half)).
-#' @noRd
-tightest_envelope <- function(envs, halves_real, halves_gen, lambda) {
-  e <- lapply(1:2, function(h) {
-    lapply(envs, function(f) f(halves_real[[h]], halves_gen[[h]]))
-  })
-  # the gap between each family's AUCs on the two halves (a diagnostic: a
-  # few points decide the curve of a family with a large gap)
-  gap <- vapply(seq_along(envs), function(i) {
-    abs(envelope_auc(lambda, e[[1]][[i]]) - envelope_auc(lambda, e[[2]][[i]]))
-  }, numeric(1))
-  fam <- names(envs)
-  pick <- function(field, h) {
-    vals <- vapply(e[[h]], function(r) r[[field]], numeric(length(e[[h]][[1]][[field]])))
-    vals <- matrix(vals, ncol = length(fam))
-    vals
-  }
-  cross <- function(field) {
-    v1 <- pick(field, 1)
-    v2 <- pick(field, 2)
-    c1 <- max.col(-v1, ties.method = "first")
-    c2 <- max.col(-v2, ties.method = "first")
-    idx <- seq_len(nrow(v1))
-    list(value = (v2[cbind(idx, c1)] + v1[cbind(idx, c2)]) / 2,
-         first = fam[c1], second = fam[c2])
-  }
-  a <- cross("precision")
-  ainf <- cross("max_precision")
-  b0 <- cross("max_recall")
-  # readings of different families at neighbouring lambdas need not form a
-  # PR curve: take the smallest one above them that does (only raised, so
-  # still an upper-bound estimate; with one family nothing changes)
-  pr <- pr_majorant(pmin(a$value, 1), lambda, ainf$value, b0$value)
-  list(precision = pr$alpha, recall = pmin(pr$alpha / lambda, 1),
-       max_precision = pr$max_precision, max_recall = pr$max_recall,
-       half_gap = stats::setNames(gap, names(envs)),
-       chosen = tibble::tibble(lambda = c(0, lambda, Inf),
-                               first = c(b0$first, a$first, ainf$first),
-                               second = c(b0$second, a$second, ainf$second)))
-}
 
 #' The smallest curve at or above the values alpha (on the increasing grid
 #' lambda) that is a PR curve: alpha nondecreasing and alpha / lambda

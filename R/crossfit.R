@@ -1,8 +1,8 @@
 # K-fold cross-fitting of the fitted families (SPEC.md section 7,
 # `folds`). The rows a set offers to the fits (its fit rows and the K folds
 # of its evaluation rows) are cut into cells: the fit rows, then one cell a
-# fold, each cell in two halves (alternate positions: the stacked family's
-# two inner folds). The moments of every cell about one centre per set (the
+# fold, each cell in two random halves (inner_halves(): the stacked
+# family's two inner folds). The moments of every cell about one centre per set (the
 # mean of all those rows) are formed once; fold v's fit is every cell but
 # v, so its covariance is the total less cell v's: one pass over the rows
 # for the totals and one over each fold, then O(d^2) and one Cholesky
@@ -287,8 +287,8 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 }
 
 #' The moments of one set's cells (a list of disjoint row vectors of X)
-#' about g, the mean of all their rows: each cell cut into two halves
-#' (alternate positions, the parity running on across the cells), and for
+#' about g, the mean of all their rows: each cell cut into two random
+#' halves (inner_halves(), R's RNG), and for
 #' each half of each cell its rows' count n, sum s, sums of |c|^2, |c|^4
 #' and |c|^2 c (c = x - g), and over all cells the totals M[[h]] = C_h' C_h
 #' of each half h and, with `total`, M[[3]] = M[[1]] + M[[2]] (the stacked
@@ -304,12 +304,7 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 fold_moments <- function(X, cells, total = TRUE) {
   d <- ncol(X)
   g <- .Call(ffi_col_means, X, unlist(cells, use.names = FALSE))
-  at <- 0L
-  halves <- lapply(cells, function(r) {
-    odd <- (seq_along(r) + at) %% 2L == 1L
-    at <<- at + length(r)
-    list(r[odd], r[!odd])
-  })
+  halves <- lapply(cells, inner_halves)
   M <- list()
   Mf <- list()
   st <- lapply(halves, function(hh) vector("list", 2L))

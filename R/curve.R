@@ -36,9 +36,9 @@
 #' (regularised quadratic discriminant), `"stacked"` (a logistic
 #' regression on splines of the linear score and the distances to the two
 #' means), `"marginal"` (naive Bayes on per-coordinate histograms) and
-#' `"tightest"` (at each
-#' \eqn{\lambda} the lowest of several families' curves, chosen without
-#' bias).
+#' `"tightest"` (in each of four bands of \eqn{\lambda} the family with the
+#' least area, penalised by its noise, chosen on one half of the
+#' evaluation rows: an estimate of an upper bound of the true curve).
 #'
 #' The family is every threshold rule \eqn{1[s \le t]}, \eqn{1[s < t]}, the
 #' two trivial classifiers and the two literature extremes \eqn{1[a \ge 1]}
@@ -224,47 +224,56 @@
 #'   another count of the engine's threads, [prd_threads()]), which moves
 #'   a threshold only between two scores that close. The neighbour families' decisions are
 #'   exact whatever the threads.
-#' * `"tightest"`: the evaluation rows of each set are halved at random
-#'   (R's RNG); at each \eqn{\lambda} the family with the lowest
-#'   \eqn{\hat\alpha_\lambda} on one half is read on the other half, the
-#'   halves are swapped and the two readings averaged (\eqn{\beta = \alpha /
-#'   \lambda}; the extremes likewise); the readings, which may come from
-#'   different families at neighbouring \eqn{\lambda}, are then raised to
-#'   the smallest PR curve above them (\eqn{\alpha} nondecreasing,
-#'   \eqn{\beta} nonincreasing; unchanged with one family). The choice never sees the rows it is
-#'   read on, so it is not biased low by the selection (with one family it
-#'   is that family's curve averaged over the two halves). The families are
-#'   `families` (default: `"linear"`, `"quadratic"`, `"stacked"`,
-#'   `"marginal"` and the four neighbour families at each `k`); which one was chosen at each
-#'   \eqn{\lambda} is in `prd_curve_info(x)$details` (`chosen`, with each
-#'   family's AUC in `family_auc`, and the gap between its AUCs on the two
-#'   halves in `half_gap`: a family with a large gap is decided by a few
-#'   points, and when it is chosen on the half where it looks tight, its
-#'   reading on the other half makes the combined curve looser, never lower.
-#'   On `digits` with one generated class (about 22 generated evaluation
-#'   rows per half), one generated point without generated neighbours sets
-#'   the maximal recall of `"kde"` and `"ipr"` to 1 on the half that holds
-#'   it (half gaps 0.20 and 0.14, against at most 0.04 for the others), and
-#'   the combined curve has AUC 0.33 against the true 0.197 (knn 0.187).
-#'   Leaving such families out by their gap was measured and rejected: at
-#'   1,000 points per set the gaps of the tight families reach 0.07 too,
-#'   and leaving them out put a Student t model at AUC 0.98 (true 0.17).
-#'   The extremes are most exposed: a family whose extreme threshold is
-#'   set by one or two points can read near 0 on one half and near 1 on
-#'   the other. For a model with added noise (2,000 points per set, d =
-#'   64; AUC 0.0015) `"ipr"` was chosen on one half and read 1 on the
-#'   other, `"quadratic"` on the other and read 0.005, so `max_precision`
-#'   was their mean, 0.50, with a narrow interval (every half-sample
-#'   repeats the pattern). `chosen` at \eqn{\lambda} = 0 and `Inf` shows
-#'   when the two halves' families differ; read the extremes of one family
-#'   then, or the area. On few rows the minimum over families and
-#'   thresholds is optimistic: for two samples of one distribution (true
-#'   AUC 1) the combined curve read 0.761-0.901 with 10 evaluation rows a
-#'   half, 0.845-0.911 with 25, 0.922-0.956 with 50, 0.946-0.951 with 100
-#'   and 0.977-0.985 with 250 (means of 3 draws at d = 8 and at d = 64),
-#'   where `"knn"` read 0.890-0.975, 0.927-0.951, 0.977-0.986, 0.987-0.996
-#'   and 0.994-0.995; below 50 rows a half it warns
-#'   (`prdcurve_warning_small_sample`).
+#' * `"tightest"`: a combination of several families' curves
+#'   (`families`; default: `"linear"`, `"quadratic"`, `"stacked"`,
+#'   `"marginal"` and the four neighbour families at each `k`). The
+#'   evaluation rows of each set are halved at random (R's RNG), and the
+#'   angle grid is cut into four bands of equal angle. On each half, each
+#'   band takes the family with the least penalised area there: its area
+#'   in the band plus 4 times its noise, the gap between its areas in the
+#'   band on the two halves (a family decided by a few points has a large
+#'   gap), or that gap less the median gap of the families where this is
+#'   smaller (rows that make every family look tighter on one half are no
+#'   family's noise). Where
+#'   both halves choose the same family, the band is that family's curve
+#'   on every evaluation row; where they differ, the family chosen on one
+#'   half is read on the other and the two readings are averaged. Each
+#'   extreme (`max_precision`, `max_recall`) is read from one family, that
+#'   of its end band (when the halves differ there, the first half's
+#'   choice read on the second half). The readings are then raised to the
+#'   smallest PR curve above them (\eqn{\alpha} nondecreasing,
+#'   \eqn{\beta} nonincreasing; unchanged with one family, whose curve
+#'   `"tightest"` then is). With fewer than 50 evaluation rows of a set in
+#'   a half, the whole curve comes from one family (that chosen on the
+#'   first half: on every row when the second half agrees, else read on
+#'   the second half), and a warning says so
+#'   (`prdcurve_warning_small_sample`). `prd_curve_info(x)$details` holds
+#'   the choice: `choice` (`"bands"` or `"single"`), `bands` (each band's
+#'   \eqn{\lambda} range, the family chosen on each half, and `read`: `"all
+#'   rows"` or `"halves"`), `chosen` (the families at every
+#'   \eqn{\lambda}), each family's AUC (`family_auc`) and the gap between
+#'   its AUCs on the two halves (`half_gap`).
+#'
+#'   **The default is an estimate of an upper bound, not a bound.** Each
+#'   family's curve estimates an upper bound of the true curve (every
+#'   classifier's errors do), but from a finite sample: the lower envelope
+#'   over thresholds is optimistic on few rows, and the choice of the
+#'   lowest family adds to that, so the estimate can lie below the truth.
+#'   Measured (means of 3 draws): for two samples of one
+#'   distribution (true AUC 1) at d = 8 and 64 it read 0.848-0.908 with 40
+#'   points per set (10 evaluation rows a half), 0.914-0.936 with 200,
+#'   0.964 with 400 and 0.989-0.993 with 1,000 (`"knn"`: 0.925-0.963,
+#'   0.960-0.993, 0.981-0.992, 0.991-0.995), and 0.991 with 2,000 at d =
+#'   64; at d = 64 with 5,000 points per set it read 0.010 above the true
+#'   AUC on a mean shift (0.679), 0.008 above on a deflated model (0.131)
+#'   and 0.016 below on an inflated one (0.243) (bench/tightest-choice.R).
+#'   On the `digits` class-subset experiment (5 seeds, about 22 to 113
+#'   evaluation rows a half) its mean IoU with the true rectangle is 0.931
+#'   (`"knn"`: 0.937), with a spread of its AUC across seeds of 0.023
+#'   (knn 0.021). Choosing at each \eqn{\lambda} separately (earlier versions)
+#'   flipped between families on a handful of rows: IoU 0.903 on
+#'   the same experiment, and extremes averaged from two families (a
+#'   `max_precision` of 0.50 from readings 1 and 0.005).
 #'
 #' The fitted families never score their own fit rows (a classifier scored
 #' on its fit rows overfits and its curve drops below the truth). They
@@ -328,7 +337,8 @@
 #'   0.000 (1.2) and 0.51 / 0.001 / 0.000 (0.8); misses what is not in
 #'   the first two moments (a collapsed model of 50 points plus noise at
 #'   d = 16: 0.37 against a true AUC near 0).
-#' * `"tightest"`: mean shift 0.24 / 0.26 / 0.30 (one fit: 0.26 / 0.26 /
+#' * `"tightest"` (with the choice at each \eqn{\lambda} of earlier
+#'   versions): mean shift 0.24 / 0.26 / 0.30 (one fit: 0.26 / 0.26 /
 #'   0.37), dispersion within 0.01 of the truth at d >= 256; 0.65 and 0.50
 #'   at d = 16 (0.63 and 0.54 with one fit: the envelope's minimum on
 #'   1,000 evaluation rows per set is optimistic, see below). With 5,000
@@ -425,6 +435,16 @@
 #'   curve estimator here. `0` is the literature's no-split setting (fit =
 #'   evaluation = the whole set). Or explicit evaluation rows
 #'   `list(real = <int>, generated = <int>)` for reproducible cross-fitting.
+#'   Every random assignment of a call (this split, the folds, the halves
+#'   of `"tightest"` and of `replicates`, the inner folds of `"stacked"`) is
+#'   drawn over each set's rows in lexicographic order of their values, so
+#'   under one seed a permutation of the rows of either set gives the
+#'   identical curve, for every method (an increasing map of a column does
+#'   not change that order either). Sets whose largest magnitude lies
+#'   outside \[2^-64, 2^64) are first multiplied by one power of two,
+#'   common to all sets (exact: no curve changes; a `bandwidth` is scaled
+#'   with them and reported in the data's units), so that every value the
+#'   input check accepts (magnitudes up to 1e100) gives a curve.
 #' @param closed `TRUE` (default): balls are closed, \eqn{\|u - z\| \le r};
 #'   `FALSE`: open, \eqn{<} (the convention of the `prdc` Python package).
 #' @param angles Number of \eqn{\lambda} values: \eqn{\lambda_i = \tan
@@ -587,7 +607,8 @@
 #' curve
 #' summary(curve)
 #'
-#' # the default: the lowest of the families' curves, chosen without bias
+#' # the default: in each band of lambda the family with the least area
+#' # (penalised by its noise), chosen on one half of the evaluation rows
 #' tight <- prd_curve(real, generated)
 #' summary(tight)[, c("method", "auc")]
 #' prd_curve_info(tight)$details[[1]]$family_auc
@@ -605,6 +626,10 @@ prd_curve <- function(real, generated, method = "tightest",
                       families = NULL, folds = NULL) {
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize)
+  # rows in canonical order (a permutation of the rows gives the same
+  # curve under the same seed) on a safe common scale (R/canonical.R)
+  sets <- canonical_sets(sets)
+  split <- canonical_split(split, sets)
   method <- check_methods(method, curve_methods())
   closed <- check_flag(closed)
   angles <- check_angles(angles)
@@ -631,7 +656,7 @@ prd_curve <- function(real, generated, method = "tightest",
     }
   }
   if (!is.null(bandwidth)) {
-    bandwidth <- check_positive(bandwidth, max = 1e150)
+    bandwidth <- check_positive(bandwidth, max = 1e150) * sets$scale
     if (!"kde" %in% used) {
       prd_warn("{.arg bandwidth} is used by the {.val kde} method only; it is ignored here.",
                "unused_argument")
@@ -670,7 +695,7 @@ prd_curve <- function(real, generated, method = "tightest",
   lambda <- lambda_grid(angles)
   settings <- list(method = method, k = k, closed = closed,
                    bandwidth = bandwidth, lambda = lambda, angles = angles,
-                   families = families, folds = folds)
+                   families = families, folds = folds, scale = sets$scale)
   out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
   if (replicates > 0L) {
     reps <- run_replicates(sets$real, sets$generated, replicates,
@@ -697,13 +722,19 @@ prd_curve <- function(real, generated, method = "tightest",
 #' @noRd
 resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
   if (is.list(split) || (is.numeric(split) && isTRUE(split == 0))) {
-    return(lapply(gens, function(g) {
+    # (rows given per model: canonical_split())
+    by_model <- inherits(split, "prdcurve_model_rows")
+    out <- lapply(names(gens), function(nm) {
+      g <- gens[[nm]]
+      if (by_model) split <- split[[nm]]
       if (is.list(split)) {
         # in a half-sample of the replicates, the user's rows that fall in it
         split <- split_rows_in_half(split, real, g, call = call)
       }
       resolve_split(split, nrow(real), nrow(g), call = call)
-    }))
+    })
+    names(out) <- names(gens)
+    return(out)
   }
   # validate the fraction once, then draw the real partition once and one
   # partition per distinct generated size, in order of first appearance
@@ -719,11 +750,11 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
   out
 }
 
-#' Fewest evaluation rows per half and set below which "tightest" warns:
-#' the lowest of seven families read on a few rows lies well below the
-#' truth (P = Q, true AUC 1: 0.761-0.901 at 10 rows a half, 0.845-0.911
-#' at 25, 0.922-0.956 at 50, 0.946-0.951 at 100, 0.977-0.985 at 250; d = 8
-#' and 64, means of 3 draws)
+#' Fewest evaluation rows per half and set below which "tightest" uses one
+#' family and warns: on a few rows the lowest of the families lies well
+#' below the truth (P = Q, true AUC 1: 0.848-0.908 at 10 rows a half,
+#' 0.883-0.917 at 25, 0.914-0.936 at 50, 0.964 at 100, 0.989-0.993 at 250;
+#' d = 8 and 64, means of 3 draws)
 #' @noRd
 tightest_min_half <- 50L
 
@@ -733,7 +764,7 @@ warn_tightest_halves <- function(rows) {
   if (rows >= tightest_min_half) return(invisible())
   prd_warn(c(
     "{.val tightest} reads its families on halves of the evaluation rows: here {rows} row{?s} of a set in a half.",
-    "x" = "On so few rows the combined curve is unreliable: the lowest of the families' curves lies below the true one on average (two samples of one distribution, true AUC 1, read 0.76 to 0.90 with 10 rows a half and 0.84 to 0.91 with 25), and a family decided by a few points can lift it above.",
+    "x" = "On so few rows it takes one family's curve (the one with the least penalised area), and the result is unreliable: it lies below the true one on average (two samples of one distribution, true AUC 1, read 0.85 to 0.91 with 10 rows a half and 0.88 to 0.92 with 25), and a family decided by a few points can lift it above.",
     "i" = "Use hundreds of rows per set, or one family (e.g. {.code method = \"knn\"})."
   ), "small_sample")
 }
@@ -834,7 +865,8 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
       if (meth %in% neighbour_methods()) {
         for (j in seq_along(k)) {
           env <- nb_env(meth, j)()
-          bw <- if (meth == "kde") nb$bandwidth[[j]] else NULL
+          # (in the units of the data as given)
+          bw <- if (meth == "kde") nb$bandwidth[[j]] / settings$scale else NULL
           det <- if (meth == "knn") list(hubness = hub[[j]]) else list()
           add(env, meth, k[j],
               curve_info(source = "prd_curve", split = s$split,
@@ -861,6 +893,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
           }, numeric(1))
           add(env, meth, ks[j],
               fit_info(meth, list(families = families, chosen = env$chosen,
+                                  choice = env$choice, bands = env$bands,
                                   half_gap = env$half_gap,
                                   family_auc = fam_auc)))
         }

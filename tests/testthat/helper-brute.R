@@ -116,3 +116,10 @@ brute_scalar <- function(real, generated, k, closed = TRUE) {
 brute_score <- function(a, b, n_xf = 1, n_yf = 1) {
   ifelse(a == 0, ifelse(b == 0, 1, Inf), (b * n_xf) / (a * n_yf))
 }
+
+# A sample set with its rows in the canonical order prd_curve() draws its
+# random assignments over (R/canonical.R): the brute force of a test that
+# repeats prd_curve()'s draws (same seed) reads the rows in that order.
+in_canonical_order <- function(x) {
+  x[prdcurve:::canonical_order(x), , drop = FALSE]
+}

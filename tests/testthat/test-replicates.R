@@ -108,7 +108,9 @@ test_that("the replicate estimates of every model share the real half", {
 # ---- intervals --------------------------------------------------------------
 
 test_that("intervals are the estimate +- t_P sqrt(mean(D^2) / 4) of the pairs, clamped", {
-  set.seed(21)
+  # (a draw whose extremes are off 1 in some half-sample: a share at 1 in
+  # every half gets Wilson's interval, tested below)
+  set.seed(22)
   real <- gauss(120, 3)
   gen <- gauss(120, 3, shift = 0.5)
   cv <- prd_curve(real, gen, method = "knn", replicates = 12, angles = 101)

@@ -299,7 +299,8 @@ test_that("median_lambda's interval is taken on the angle scale", {
 })
 
 test_that("prd_compare(): a median_lambda difference with an arbitrary median ray is undetermined", {
-  set.seed(3)
+  # (a draw where it happens: seeds 4, 5 and 9 of 3-10)
+  set.seed(4)
   real <- matrix(rnorm(400 * 16), ncol = 16)
   models <- list(good = matrix(rnorm(400 * 16), ncol = 16),
                  noisy = matrix(rnorm(400 * 16, sd = 2.5), ncol = 16))

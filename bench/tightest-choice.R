@@ -1,0 +1,71 @@
+# The default curve "tightest": how its choice among the families reads on
+# (a) the digits class-subset experiment (inst/scripts/demo-digits.R:
+# P = half of digits 0-4, Q = half of digits 0 to q-1, q = 1, 3, 5, 7, 9;
+# the true curve a rectangle) over 5 seeds, against knn; and (b) Gaussian
+# cases with exact or Monte Carlo truths (validity_scenarios(): a mean
+# shift along e_1 of 1 and the dispersion changes 1.2 and 0.8 at d = 64,
+# n = 5,000 per set; Q = P at n = 2,000 per set, true AUC 1).
+#
+# Usage, from the package root: Rscript bench/tightest-choice.R [pkgdir]
+# (pkgdir: the package source to load, default "."; pass another checkout
+# to measure another version of the code the same way).
+
+args <- commandArgs(trailingOnly = TRUE)
+pkg <- if (length(args) >= 1L) args[1] else "."
+suppressMessages(pkgload::load_all(pkg, quiet = TRUE))
+quiet <- function(expr) suppressWarnings(suppressMessages(expr))
+
+# ---- (a) digits -------------------------------------------------------------
+px <- as.matrix(digits[, 1:64])
+lab <- digits$digit
+seeds <- c(2026, 1:4)
+rows <- NULL
+for (s in seeds) {
+  set.seed(s)
+  res <- quiet(prd_class_subset(px, lab, q = c(1, 3, 5, 7, 9),
+                                method = c("tightest", "knn")))
+  r <- as.data.frame(res$summary)[, c("q", "method", "auc", "iou")]
+  r$seed <- s
+  rows <- rbind(rows, r)
+}
+iou <- tapply(rows$iou, rows$method, mean)
+iou_q <- tapply(rows$iou, list(rows$q, rows$method), mean)
+auc_sd <- tapply(rows$auc, list(rows$q, rows$method), stats::sd)
+cat("(a) digits class-subset experiment, seeds", paste(seeds, collapse = ", "), "\n\n")
+tab <- data.frame(q = as.numeric(rownames(iou_q)),
+                  iou_tightest = iou_q[, "tightest"], iou_knn = iou_q[, "knn"],
+                  auc_sd_tightest = auc_sd[, "tightest"],
+                  auc_sd_knn = auc_sd[, "knn"])
+print(format(tab, digits = 3, nsmall = 3), row.names = FALSE)
+cat(sprintf("\nmean IoU: tightest %.3f, knn %.3f; mean sd of AUC over seeds: tightest %.3f, knn %.3f\n\n",
+            iou[["tightest"]], iou[["knn"]], mean(auc_sd[, "tightest"]),
+            mean(auc_sd[, "knn"])))
+
+# ---- (b) Gaussian cases -------------------------------------------------------
+sc <- validity_scenarios(64, which = c("same", "shift_axis_1", "var_0.8",
+                                       "var_1.2"),
+                         truth_n = 2e5, angles = 201)
+g <- sc[[1]]
+cases <- list(list(model = "shift_axis_1", n = 5000),
+              list(model = "var_1.2", n = 5000),
+              list(model = "var_0.8", n = 5000),
+              list(model = "same", n = 2000))
+out <- NULL
+for (cs in cases) {
+  m <- g$models[[cs$model]]
+  for (s in 1:3) {
+    set.seed(100 + s)
+    x <- g$real(cs$n)
+    y <- m$sample(cs$n)
+    cv <- quiet(prd_curve(x, y, method = c("tightest", "knn"), angles = 201))
+    a <- summary(cv)
+    out <- rbind(out, data.frame(case = cs$model, n = cs$n, seed = s,
+                                 truth = m$truth_auc,
+                                 tightest = a$auc[a$method == "tightest"],
+                                 knn = a$auc[a$method == "knn"]))
+  }
+}
+cat("(b) Gaussian cases at d = 64: AUC, mean of 3 draws (truth from validity_scenarios())\n\n")
+agg <- stats::aggregate(cbind(truth, tightest, knn) ~ case + n, out, mean)
+agg$tightest_error <- agg$tightest - agg$truth
+print(format(agg, digits = 3, nsmall = 3), row.names = FALSE)

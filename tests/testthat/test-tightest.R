@@ -1,0 +1,126 @@
+# The choice of "tightest" among the families (R/tightest.R) on exact small
+# cases: families whose curves are rectangles (max precision m, max recall
+# c: alpha = min(m, lambda c)), different on each half of the evaluation
+# rows and on all of them.
+
+lambda <- lambda_grid(401)
+rect <- function(m, c) {
+  a <- pmin(m, lambda * c)
+  list(precision = a, recall = pmin(a / lambda, 1), max_precision = m,
+       max_recall = c)
+}
+halves <- list(1:60, 61:120)
+# an envelope function reading `h1` on the first half, `h2` on the second,
+# `all` on every row
+fake <- function(h1, h2, all = h1) {
+  function(ir = NULL, ig = NULL) {
+    if (is.null(ir)) all else if (ir[1] == 1L) h1 else h2
+  }
+}
+choose <- function(envs, ...) {
+  tightest_envelope(envs, halves, halves, lambda, ...)
+}
+
+test_that("each band takes the family with the least area there, read on every row when the halves agree", {
+  # A = rect(0.5, 1) is lower above lambda = 1 (bands 3, 4), B = rect(1,
+  # 0.5) below (bands 1, 2): together the rectangle (0.5, 0.5)
+  A <- fake(rect(0.5, 1), rect(0.5, 1), rect(0.5, 0.9))
+  B <- fake(rect(1, 0.5), rect(1, 0.5), rect(0.9, 0.5))
+  r <- choose(list(A = A, B = B))
+  expect_identical(r$choice, "bands")
+  expect_identical(r$bands$first, c("B", "B", "A", "A"))
+  expect_identical(r$bands$read, rep("all rows", 4))
+  # read on every row: A's and B's curves there (0.9 instead of 1)
+  expect_equal(r$precision, pmin(0.5, lambda * 0.5), tolerance = 1e-15)
+  expect_identical(r$max_precision, 0.5)
+  expect_equal(r$max_recall, 0.5, tolerance = 1e-15)
+  expect_identical(r$chosen$first[c(1, length(r$chosen$first))], c("B", "A"))
+  # the pointwise minimum of the families is the same here; the bands are
+  # equal angles: band b holds the angles in [(b - 1), b) pi / 8
+  th <- atan(lambda)
+  for (b in 1:4) {
+    inb <- th >= (b - 1) * pi / 8 & th < b * pi / 8
+    expect_identical(range(lambda[inb]), c(r$bands$lambda_from[b], r$bands$lambda_to[b]))
+  }
+})
+
+test_that("halves that disagree are read across; each extreme comes from one family", {
+  # C is lower on half 1, D on half 2 (equal gaps, so equal penalties)
+  C <- fake(rect(0.3, 0.3), rect(0.6, 0.6), rect(0.45, 0.45))
+  D <- fake(rect(0.6, 0.6), rect(0.3, 0.3), rect(0.45, 0.45))
+  r <- choose(list(C = C, D = D))
+  expect_identical(r$bands$first, rep("C", 4))
+  expect_identical(r$bands$second, rep("D", 4))
+  expect_identical(r$bands$read, rep("halves", 4))
+  # C read on half 2 and D read on half 1, averaged: both 0.6
+  expect_equal(r$precision, rect(0.6, 0.6)$precision, tolerance = 1e-15)
+  # the extremes: C (chosen on half 1) read on half 2, not a mean of two
+  # families' readings
+  E <- fake(rect(0.3, 0.3), rect(0.9, 0.9), rect(0.6, 0.6))
+  F <- fake(rect(0.35, 0.35), rect(0.2, 0.2), rect(0.3, 0.3))
+  r <- choose(list(E = E, F = F), penalty = 0)
+  expect_identical(r$bands$first[4], "E")
+  expect_identical(r$bands$second[4], "F")
+  # (E on half 2: 0.9; the mean with F on half 1 would be 0.625)
+  expect_identical(r$max_precision, 0.9)
+  expect_identical(r$max_recall, 0.9)
+  expect_identical(r$chosen$second[c(1, length(r$chosen$second))], c("E", "E"))
+})
+
+test_that("a family whose halves disagree is penalised by its gap", {
+  # G reads 0.2 on half 1 and 0.9 on half 2; H reads 0.4 on both
+  G <- fake(rect(0.2, 0.2), rect(0.9, 0.9), rect(0.55, 0.55))
+  H <- fake(rect(0.4, 0.4), rect(0.4, 0.4), rect(0.42, 0.42))
+  r <- choose(list(G = G, H = H))
+  expect_identical(r$bands$first, rep("H", 4))
+  expect_equal(r$precision, rect(0.42, 0.42)$precision, tolerance = 1e-15)
+  # without the penalty half 1 takes G: read on half 2 (0.9), averaged
+  # with H read on half 1 (0.4)
+  r0 <- choose(list(G = G, H = H), penalty = 0)
+  expect_identical(r0$bands$first, rep("G", 4))
+  expect_equal(r0$precision, rect(0.65, 0.65)$precision, tolerance = 1e-15)
+})
+
+test_that("below min_rows a half, one family: agreed on every row, else half 1's choice read on half 2", {
+  C <- fake(rect(0.3, 0.3), rect(0.6, 0.6), rect(0.45, 0.45))
+  D <- fake(rect(0.6, 0.6), rect(0.3, 0.3), rect(0.45, 0.45))
+  r <- choose(list(C = C, D = D), min_rows = 61)
+  expect_identical(r$choice, "single")
+  expect_identical(nrow(r$bands), 1L)
+  expect_identical(r$bands$read, "half 2")
+  expect_equal(r$precision, rect(0.6, 0.6)$precision, tolerance = 1e-15)
+  expect_true(all(r$chosen$first == "C" & r$chosen$second == "C"))
+  A <- fake(rect(0.5, 1), rect(0.5, 1), rect(0.5, 0.9))
+  B <- fake(rect(1, 0.5), rect(1, 0.5), rect(0.9, 0.5))
+  r <- choose(list(A = A, B = B), min_rows = 61)
+  # one family for the whole curve (equal areas: the first), on every row
+  expect_identical(r$bands$read, "all rows")
+  expect_equal(r$precision, rect(0.5, 0.9)$precision, tolerance = 1e-15)
+  # through prd_curve(): the detail, and the warning
+  set.seed(2)
+  x <- matrix(rnorm(80 * 3), 80)
+  y <- matrix(rnorm(80 * 3, 0.5), 80)
+  expect_warning(cv <- prd_curve(x, y, angles = 51),
+                 class = "prdcurve_warning_small_sample")
+  inf <- prd_curve_info(cv)$details[[1]]
+  expect_identical(inf$choice, "single")
+  fam <- inf$bands$first
+  expect_true(fam %in% inf$families)
+})
+
+test_that("with bands, the halves' common difference is no family's noise", {
+  # every family but the stable L reads lower on half 1 (rows that favour
+  # all of them): J's gap is the median one, so its noise is 0 and, lowest
+  # on both halves, J is chosen; its raw gap would have lost to L
+  J <- fake(rect(0.3, 0.3), rect(0.5, 0.5), rect(0.4, 0.4))
+  K <- fake(rect(0.4, 0.4), rect(0.6, 0.6), rect(0.5, 0.5))
+  L <- fake(rect(0.55, 0.55), rect(0.55, 0.55), rect(0.55, 0.55))
+  r <- choose(list(J = J, K = K, L = L))
+  expect_identical(r$bands$first, rep("J", 4))
+  expect_identical(r$bands$second, rep("J", 4))
+  expect_equal(r$precision, rect(0.4, 0.4)$precision, tolerance = 1e-15)
+  # in mode "single" (few rows) the raw gap counts: L
+  r1 <- choose(list(J = J, K = K, L = L), min_rows = 61)
+  expect_identical(r1$bands$first, "L")
+  expect_equal(r1$precision, rect(0.55, 0.55)$precision, tolerance = 1e-15)
+})
