@@ -93,9 +93,14 @@ canonical_sets <- function(sets) {
     if (!is.double(m)) storage.mode(m) <- "double"
     o <- canonical_order(m)
     ids <- attr(m, "ids")
+    # the column-level attributes (the categories' "encoding", R/encode.R)
+    # survive the reordering
+    cols <- attributes(m)
+    cols <- cols[setdiff(names(cols), c("dim", "dimnames", "ids"))]
     moved <- is.unsorted(o)
     if (moved) {
       m <- m[o, , drop = FALSE]
+      for (a in names(cols)) attr(m, a) <- cols[[a]]
       if (!is.null(keys[[i]])) keys[[i]] <- keys[[i]][o, , drop = FALSE]
       orders[[i]] <- o
     }
