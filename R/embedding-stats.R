@@ -248,9 +248,12 @@ ct_zu <- function(lq, lp) {
 #' @noRd
 ct_value <- function(train, test, gen, cells = 3L, components = 64L) {
   if (ncol(train) > components) {
-    mu <- colMeans(train)
-    v <- svd(train - rep(mu, each = nrow(train)), nu = 0,
-             nv = components)$v
+    # the leading eigenvectors of the training covariance (d x d; no SVD
+    # of the n x d rows), as scikit-learn's PCA up to their signs
+    mom <- set_moments(train)
+    mu <- mom$mean
+    v <- eigen(mom$cov, symmetric = TRUE)$vectors[, seq_len(components),
+                                                   drop = FALSE]
     proj <- function(z) (z - rep(mu, each = nrow(z))) %*% v
     train <- proj(train)
     test <- proj(test)
