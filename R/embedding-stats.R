@@ -134,28 +134,33 @@ pair_sums <- function(a, b, same = FALSE, centre = colMeans(a),
   nb_d2 <- if (nearest) double(nrow(b))
   # blocks of b's rows against a (same: against a's rows from the block on)
   for (rows in row_blocks(nrow(b), nrow(a))) {
+    k <- length(rows)
     cols <- if (same) rows[1]:nrow(a) else seq_len(nrow(a))
     G <- tcrossprod(bc[rows, , drop = FALSE], ac[cols, , drop = FALSE])
-    w <- matrix(if (same) 2 else 1, length(rows), length(cols))
-    if (same) {
-      # the diagonal block: i < j once (weight 2), the diagonal left out
-      k <- length(rows)
-      w[, seq_len(k)][lower.tri(w[, seq_len(k), drop = FALSE], diag = TRUE)] <- 0
+    # the sum of f over the block's pairs: with `same`, the block's first k
+    # columns are its own rows (i != j there, each pair in both orders)
+    # and every later column pairs with the block once (doubled)
+    add <- function(f) {
+      if (!same) return(sum(f))
+      own <- f[, seq_len(k), drop = FALSE]
+      2 * sum(f) - sum(own) - sum(diag(own))
     }
     if ("poly" %in% want) {
-      ip <- G + ub[rows] + rep(ua[cols], each = length(rows)) + cc
-      out[["poly"]] <- out[["poly"]] + sum(w * (ip / d + 1)^3)
+      t <- (G + ub[rows] + rep(ua[cols], each = k) + cc) * (1 / d) + 1
+      out[["poly"]] <- out[["poly"]] + add(t * t * t)
+      rm(t)
     }
     if (any(c("rbf", "dist") %in% want) || nearest) {
-      d2 <- pmax(nb[rows] + rep(na[cols], each = length(rows)) - 2 * G, 0)
+      d2 <- nb[rows] + rep(na[cols], each = k) - 2 * G
+      d2[d2 < 0] <- 0
       if ("rbf" %in% want) {
-        out[["rbf"]] <- out[["rbf"]] + sum(w * exp(-d2 / (2 * sigma^2)))
+        out[["rbf"]] <- out[["rbf"]] + add(exp(d2 * (-1 / (2 * sigma^2))))
       }
-      if ("dist" %in% want) out[["dist"]] <- out[["dist"]] + sum(w * sqrt(d2))
+      if ("dist" %in% want) out[["dist"]] <- out[["dist"]] + add(sqrt(d2))
       if (nearest) {
         j <- max.col(-d2, ties.method = "first")
         nb_idx[rows] <- j
-        nb_d2[rows] <- d2[cbind(seq_along(rows), j)]
+        nb_d2[rows] <- d2[cbind(seq_len(k), j)]
       }
     }
   }
@@ -191,7 +196,10 @@ kid_subsets <- function(x, y, subsets, subset_size) {
 #' @noRd
 median_bandwidth <- function(x) {
   h <- x[seq_len(min(nrow(x), 1000L)), , drop = FALSE]
-  stats::median(stats::dist(h))
+  h <- h - rep(colMeans(h), each = nrow(h))
+  nh <- rowSums(h^2)
+  d2 <- outer(nh, nh, `+`) - 2 * tcrossprod(h)
+  stats::median(sqrt(pmax(d2[upper.tri(d2)], 0)))
 }
 
 #' Squared distance of each row of `query` to its nearest row of `ref`,

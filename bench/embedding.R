@@ -7,6 +7,7 @@
 #   Rscript bench/embedding.R --draws 100     # (a) with fewer draws
 #   Rscript bench/embedding.R --part a|b      # one part
 #   Rscript bench/embedding.R --n 50000       # (b) at another size
+#   Rscript bench/embedding.R --each          # (b) also each metric alone
 # Options: --draws N (default 200), --replicates R (default 40 = 20 pairs),
 # --n rows per set of (b) (default 10,000), --d (default 2,048).
 #
@@ -18,9 +19,10 @@
 # the draws: the target of an interval of a biased estimator, house rule
 # 10); the bias, estimate minus closed form, is shown beside.
 # (b) real N(0, I), generated N(0.5 e_1, I) (bench_data()), a held-out
-# set of 5,000 rows for ct, every metric, no replicates; each metric's time
-# from a call of its own (the shared real-set work repeated) and the whole
-# table in one call; peak resident memory (VmHWM) of the process.
+# set of 5,000 rows for ct, every metric, no replicates: the whole table in
+# one call and, with --each, each metric's time from a call of its own (the
+# shared real-set work and pair sums repeated; several minutes at 10,000
+# rows); peak resident memory (VmHWM) of the process.
 
 args <- commandArgs(trailingOnly = TRUE)
 opt <- function(name, default) {
@@ -90,12 +92,15 @@ if (grepl("b", part)) {
     list(seconds = proc.time()[["elapsed"]] - t0, em = em)
   }
   names_all <- embedding_metric_names()
-  per <- lapply(names_all, function(m) one(m))
   all <- one(names_all)
-  tab <- data.frame(
-    metric = c(names_all, "whole table"),
-    value = c(vapply(per, function(p) p$em$value, 0), NA),
-    seconds = c(vapply(per, `[[`, 0, "seconds"), all$seconds))
+  tab <- data.frame(metric = c(all$em$metric, "whole table"),
+                    value = c(all$em$value, NA),
+                    seconds = c(rep(NA, nrow(all$em)), all$seconds))
+  if ("--each" %in% args) {
+    tab$seconds[seq_along(names_all)] <- vapply(names_all, function(m) {
+      one(m)$seconds
+    }, 0)
+  }
   print(format(tab, digits = 4), row.names = FALSE)
   cat(sprintf("\nthreads: %s; peak resident memory %.0f MiB (the data alone: %.0f MiB; after loading the data %.0f MiB); an n x n matrix of doubles would be %.0f MiB\n",
               prd_threads(), vm_hwm_mib(),
