@@ -196,14 +196,14 @@ embedding_metrics <- function(real, generated,
                               standardize = c("none", "real")) {
   features <- rlang::enquo(features)
   id <- rlang::enquo(id)
-  sets <- standardize_split(prepare_samples(real, generated, features, id,
-                                            standardize))
+  raw <- prepare_samples(real, generated, features, id, standardize)
+  sets <- standardize_split(raw)
   if (missing(metrics) && is.null(held_out)) {
     metrics <- setdiff(metrics, "ct")
   }
   metrics <- check_methods(metrics, embedding_metric_names(), arg = "metrics")
   opts <- embedding_options(metrics, held_out, subsets, subset_size,
-                            bandwidth, sets, features, id)
+                            bandwidth, raw, sets, features, id)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
   first <- embedding_core(sets$real, sets$generated, metrics, opts)
@@ -243,7 +243,7 @@ embedding_metrics <- function(real, generated,
 #' Validated options of embedding_metrics()
 #' @noRd
 embedding_options <- function(metrics, held_out, subsets, subset_size,
-                              bandwidth, sets, features, id,
+                              bandwidth, raw, sets, features, id,
                               call = rlang::caller_env()) {
   if ("ct" %in% metrics && is.null(held_out)) {
     prd_abort(c(
@@ -257,7 +257,8 @@ embedding_options <- function(metrics, held_out, subsets, subset_size,
                            check_scale = sets$standardize == "none")
     check_same_columns(sets$real, held_out, "real", "held_out", call = call)
     if (identical(sets$standardize, "real")) {
-      held_out <- standardize_sets(list(real = sets$real,
+      # scaled as the other sets, by the moments of the real rows as given
+      held_out <- standardize_sets(list(real = raw$real,
                                         generated = list(held_out)))
       held_out <- held_out$generated[[1]]
     }

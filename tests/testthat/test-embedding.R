@@ -353,3 +353,21 @@ test_that("the command line's --metrics=NAMES takes the embedding metrics", {
                                            "none", 1),
                class = "prdcurve_error_input")
 })
+
+test_that("standardize = \"real\" scales every set, held-out rows too, by the real moments", {
+  set.seed(18)
+  x <- matrix(rnorm(150 * 3, sd = c(1, 10, 100)), ncol = 3, byrow = TRUE)
+  y <- matrix(rnorm(150 * 3, sd = c(1, 12, 90)), ncol = 3, byrow = TRUE)
+  h <- matrix(rnorm(120 * 3, sd = c(1, 10, 100)), ncol = 3, byrow = TRUE)
+  mu <- colMeans(x)
+  sdv <- apply(x, 2, sd)
+  sc <- function(z) sweep(sweep(z, 2, mu), 2, sdv, `/`)
+  set.seed(19)
+  em <- embedding_metrics(x, y, metrics = c("fd", "mmd_rbf", "ct"),
+                          held_out = h, standardize = "real")
+  set.seed(19)
+  ref <- embedding_metrics(sc(x), sc(y), metrics = c("fd", "mmd_rbf", "ct"),
+                           held_out = sc(h))
+  expect_equal(em$value, ref$value, tolerance = 1e-10)
+  expect_equal(attr(em, "bandwidth"), attr(ref, "bandwidth"), tolerance = 1e-12)
+})
