@@ -2,23 +2,30 @@
 # (fd, fd_inf, sw_approx, vendi), blocked sums over pairs of rows (kid,
 # mmd_rbf, energy, and each generated row's nearest real row for authpct),
 # and the copying test of Meehan et al. (ct). Inputs are validated double
-# matrices (validate.R). No function here forms an n x n or n x m matrix:
-# pair sums run over blocks of rows whose products hold at most
-# `embedding_block_cells()` entries.
+# matrices (validate.R). No function here forms an n x n or n x m matrix,
+# nor a copy of a whole set: pair sums run over tiles of
+# `embedding_tile()` x `embedding_tile()` pairs of rows, and the other
+# passes over blocks of rows.
 
-#' Entries of one block of pair products (a block of rows times a whole
-#' set); option prdcurve.embedding_block (tests: small blocks)
+#' Rows per side of a tile of pair sums (option prdcurve.embedding_tile;
+#' tests: small tiles)
 #' @noRd
-embedding_block_cells <- function() {
-  as.double(getOption("prdcurve.embedding_block", 2^22))
+embedding_tile <- function() {
+  as.integer(getOption("prdcurve.embedding_tile", 1024L))
 }
 
 #' Row blocks of 1..n holding at most `cells` / ncols rows each
 #' @noRd
-row_blocks <- function(n, ncols, cells = embedding_block_cells()) {
+row_blocks <- function(n, ncols, cells = 2^21) {
   size <- max(1L, as.integer(floor(cells / max(1, ncols))))
   starts <- seq.int(1L, n, by = size)
   lapply(starts, function(a) a:min(n, a + size - 1L))
+}
+
+#' Rows `rows` of x less `centre`
+#' @noRd
+centred_rows <- function(x, rows, centre) {
+  x[rows, , drop = FALSE] - rep(centre, each = length(rows))
 }
 
 #' Sample mean and unbiased covariance (divisor n - 1) of x, from centred
@@ -29,9 +36,8 @@ set_moments <- function(x) {
   n <- nrow(x)
   mu <- colMeans(x)
   S <- matrix(0, ncol(x), ncol(x))
-  for (b in row_blocks(n, ncol(x), cells = 2^22)) {
-    xc <- x[b, , drop = FALSE] - rep(mu, each = length(b))
-    S <- S + crossprod(xc)
+  for (b in row_blocks(n, ncol(x))) {
+    S <- S + crossprod(centred_rows(x, b, mu))
   }
   S <- S / (n - 1)
   S <- (S + t(S)) / 2
@@ -97,22 +103,31 @@ sw_value <- function(mx, my) {
 #' @noRd
 vendi_value <- function(x) {
   n <- nrow(x)
-  nr <- sqrt(rowSums(x^2))
-  nr[nr == 0] <- 1
-  xn <- x / nr
-  K <- if (ncol(x) < n) crossprod(xn) / n else tcrossprod(xn) / n
-  lam <- eigen(K, symmetric = TRUE, only.values = TRUE)$values
+  unit <- function(rows) {
+    z <- x[rows, , drop = FALSE]
+    nr <- sqrt(rowSums(z^2))
+    nr[nr == 0] <- 1
+    z / nr
+  }
+  if (ncol(x) < n) {
+    K <- matrix(0, ncol(x), ncol(x))
+    for (b in row_blocks(n, ncol(x))) K <- K + crossprod(unit(b))
+  } else {
+    K <- tcrossprod(unit(seq_len(n)))
+  }
+  lam <- eigen(K / n, symmetric = TRUE, only.values = TRUE)$values
   lam <- lam[lam > 0]
   exp(-sum(lam * log(lam)))
 }
 
-#' Sums of kernels over the pairs of rows of a and b in one blocked pass:
+#' Sums of kernels over the pairs of rows of a and b in one tiled pass:
 #' the cubic polynomial kernel (x . y / d + 1)^3 of KID (`poly`), the
 #' Gaussian kernel exp(-||x - y||^2 / (2 sigma^2)) (`rbf`), the distance
 #' (`dist`); with `same`, a and b are one set and the sums run over i != j
-#' (each unordered pair once, doubled). Products are formed of rows centred
-#' at `centre` (the distances lose no digits to a common offset); the
-#' inner products of the raw rows are recovered as
+#' (each unordered pair once, doubled; the tiles on and above the
+#' diagonal). A tile is one product of `embedding_tile()` rows of each set,
+#' centred at `centre` (the distances lose no digits to a common offset);
+#' the inner products of the raw rows are recovered as
 #' (a - c) . (b - c) + c . (a - c) + c . (b - c) + c . c.
 #' With `nearest` (not `same`), also each row of b's nearest row of a:
 #' its index (the first at the smallest squared distance) and that
@@ -122,49 +137,62 @@ pair_sums <- function(a, b, same = FALSE, centre = colMeans(a),
                       want = c("poly", "rbf", "dist"), sigma = 1,
                       nearest = FALSE) {
   d <- ncol(a)
-  ac <- a - rep(centre, each = nrow(a))
-  bc <- if (same) ac else b - rep(centre, each = nrow(b))
   cc <- sum(centre^2)
-  ua <- drop(ac %*% centre)
-  ub <- if (same) ua else drop(bc %*% centre)
-  na <- rowSums(ac^2)
-  nb <- if (same) na else rowSums(bc^2)
+  tile <- embedding_tile()
+  ta <- row_blocks(nrow(a), 1, tile)
+  tb <- if (same) ta else row_blocks(nrow(b), 1, tile)
+  # each row's centred squared norm and c . (row - c), in blocks
+  norms <- function(x) {
+    out <- list(n2 = double(nrow(x)), u = double(nrow(x)))
+    for (r in row_blocks(nrow(x), ncol(x))) {
+      z <- centred_rows(x, r, centre)
+      out$n2[r] <- rowSums(z^2)
+      out$u[r] <- drop(z %*% centre)
+    }
+    out
+  }
+  na <- norms(a)
+  nb <- if (same) na else norms(b)
   out <- c(poly = 0, rbf = 0, dist = 0)
-  nb_idx <- if (nearest) integer(nrow(b))
-  nb_d2 <- if (nearest) double(nrow(b))
-  # blocks of b's rows against a (same: against a's rows from the block on)
-  for (rows in row_blocks(nrow(b), nrow(a))) {
+  best <- if (nearest) rep(Inf, nrow(b))
+  best_j <- if (nearest) integer(nrow(b))
+  for (i in seq_along(tb)) {
+    rows <- tb[[i]]
     k <- length(rows)
-    cols <- if (same) rows[1]:nrow(a) else seq_len(nrow(a))
-    G <- tcrossprod(bc[rows, , drop = FALSE], ac[cols, , drop = FALSE])
-    # the sum of f over the block's pairs: with `same`, the block's first k
-    # columns are its own rows (i != j there, each pair in both orders)
-    # and every later column pairs with the block once (doubled)
-    add <- function(f) {
-      if (!same) return(sum(f))
-      own <- f[, seq_len(k), drop = FALSE]
-      2 * sum(f) - sum(own) - sum(diag(own))
-    }
-    if ("poly" %in% want) {
-      t <- (G + ub[rows] + rep(ua[cols], each = k) + cc) * (1 / d) + 1
-      out[["poly"]] <- out[["poly"]] + add(t * t * t)
-      rm(t)
-    }
-    if (any(c("rbf", "dist") %in% want) || nearest) {
-      d2 <- nb[rows] + rep(na[cols], each = k) - 2 * G
-      d2[d2 < 0] <- 0
-      if ("rbf" %in% want) {
-        out[["rbf"]] <- out[["rbf"]] + add(exp(d2 * (-1 / (2 * sigma^2))))
+    bi <- centred_rows(b, rows, centre)
+    for (j in if (same) i:length(ta) else seq_along(ta)) {
+      cols <- ta[[j]]
+      G <- tcrossprod(bi, centred_rows(a, cols, centre))
+      # a tile of one set's own rows: i != j, each pair in both orders;
+      # a tile above the diagonal: each pair once, doubled
+      add <- function(f) {
+        if (!same) sum(f) else if (i == j) sum(f) - sum(diag(f)) else
+          2 * sum(f)
       }
-      if ("dist" %in% want) out[["dist"]] <- out[["dist"]] + add(sqrt(d2))
-      if (nearest) {
-        j <- max.col(-d2, ties.method = "first")
-        nb_idx[rows] <- j
-        nb_d2[rows] <- d2[cbind(seq_len(k), j)]
+      if ("poly" %in% want) {
+        t <- (G + nb$u[rows] + rep(na$u[cols], each = k) + cc) * (1 / d) + 1
+        out[["poly"]] <- out[["poly"]] + add(t * t * t)
+      }
+      if (any(c("rbf", "dist") %in% want) || nearest) {
+        d2 <- nb$n2[rows] + rep(na$n2[cols], each = k) - 2 * G
+        d2[d2 < 0] <- 0
+        if ("rbf" %in% want) {
+          out[["rbf"]] <- out[["rbf"]] + add(exp(d2 * (-1 / (2 * sigma^2))))
+        }
+        if ("dist" %in% want) out[["dist"]] <- out[["dist"]] + add(sqrt(d2))
+        if (nearest) {
+          # the tiles of a in order, a strictly smaller value replaces: the
+          # first index at the smallest distance
+          jj <- max.col(-d2, ties.method = "first")
+          v <- d2[cbind(seq_len(k), jj)]
+          upd <- v < best[rows]
+          best[rows[upd]] <- v[upd]
+          best_j[rows[upd]] <- cols[jj[upd]]
+        }
       }
     }
   }
-  list(sums = out, nearest = nb_idx, nearest_d2 = nb_d2)
+  list(sums = out, nearest = best_j, nearest_d2 = best)
 }
 
 #' The unbiased MMD^2 from its three pair sums (SPEC.md section 8):
@@ -227,7 +255,11 @@ own_nearest_sq <- function(x) {
 #' @return logical, one per generated row
 #' @noRd
 authentic_rows <- function(real, generated, j, own2) {
-  d1 <- rowSums((generated - real[j, , drop = FALSE])^2)
+  d1 <- double(nrow(generated))
+  for (b in row_blocks(nrow(generated), ncol(generated))) {
+    d1[b] <- rowSums((generated[b, , drop = FALSE] -
+                        real[j[b], , drop = FALSE])^2)
+  }
   own2[j] < d1
 }
 
@@ -247,7 +279,7 @@ ct_zu <- function(lq, lp) {
 #' The data-copying statistic C_T of Meehan, Chaudhuri and Dasgupta
 #' (2020) as dgm-eval computes it (SPEC.md section 8): PCA to 64
 #' components fitted on the training rows when d > 64, `cells` k-means
-#' cells on them (stats::kmeans, 10 starts), per cell the Z-scored U of
+#' cells on them (stats::kmeans, Lloyd, 10 starts), per cell the Z-scored U of
 #' the generated rows' distances to their nearest training row of the
 #' cell against the held-out rows', combined over the cells holding more
 #' than 20 generated rows (tau = 20 / m), weighted by their share of the
@@ -262,12 +294,19 @@ ct_value <- function(train, test, gen, cells = 3L, components = 64L) {
     mu <- mom$mean
     v <- eigen(mom$cov, symmetric = TRUE)$vectors[, seq_len(components),
                                                    drop = FALSE]
-    proj <- function(z) (z - rep(mu, each = nrow(z))) %*% v
+    proj <- function(z) {
+      out <- matrix(0, nrow(z), components)
+      for (b in row_blocks(nrow(z), ncol(z))) {
+        out[b, ] <- centred_rows(z, b, mu) %*% v
+      }
+      out
+    }
     train <- proj(train)
     test <- proj(test)
     gen <- proj(gen)
   }
-  km <- stats::kmeans(train, centers = cells, nstart = 10L, iter.max = 300L)
+  km <- stats::kmeans(train, centers = cells, nstart = 10L, iter.max = 300L,
+                      algorithm = "Lloyd")
   assign <- function(z) {
     d2 <- -2 * tcrossprod(z, km$centers) +
       rep(rowSums(km$centers^2), each = nrow(z))

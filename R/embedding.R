@@ -68,7 +68,9 @@
 #'   `held_out` the held-out real rows \eqn{P_n} and each generated set
 #'   \eqn{Q_m}. As in dgm-eval's `compute_CTscore()`: the rows are projected
 #'   on the first 64 principal components of T when d > 64, T is split into
-#'   3 cells by k-means (`stats::kmeans()`, 10 starts, R's RNG; the rows of
+#'   3 cells by k-means (`stats::kmeans()` with Lloyd's algorithm, 10
+#'   random starts, at most 300 iterations, as scikit-learn's `KMeans`
+#'   but for its k-means++ starts; R's RNG; the rows of
 #'   \eqn{P_n} and \eqn{Q_m} go to the cell of their nearest centre), in
 #'   each cell the Mann-Whitney U of the distances of \eqn{Q_m}'s rows to
 #'   their nearest training row of the cell against \eqn{P_n}'s is

@@ -76,7 +76,7 @@ value_of <- function(em, metric, model = em$model[1]) {
 }
 
 test_that("every metric equals its brute-force version (blocks of a few rows)", {
-  withr::local_options(prdcurve.embedding_block = 37)
+  withr::local_options(prdcurve.embedding_tile = 37)
   set.seed(2)
   x <- matrix(rnorm(90 * 5), ncol = 5) + 3 # off the origin
   y <- matrix(rnorm(70 * 5, mean = 0.4, sd = 1.3), ncol = 5) + 3
@@ -184,7 +184,8 @@ test_that("ct is Meehan et al.'s C_T over the k-means cells", {
   set.seed(12)
   em <- embedding_metrics(train, gen, metrics = "ct", held_out = held)
   set.seed(12)
-  km <- stats::kmeans(train, centers = 3, nstart = 10, iter.max = 300)
+  km <- stats::kmeans(train, centers = 3, nstart = 10, iter.max = 300,
+                      algorithm = "Lloyd")
   cell <- function(z) apply(brute_d2(z, km$centers), 1, which.min)
   cp <- cell(held)
   cq <- cell(gen)
