@@ -28,17 +28,20 @@ centred_rows <- function(x, rows, centre) {
   x[rows, , drop = FALSE] - rep(centre, each = length(rows))
 }
 
-#' Sample mean and unbiased covariance (divisor n - 1) of x, from centred
-#' blocks of rows (no centred copy of x)
+#' Sample mean and unbiased covariance (divisor n - 1) of the rows `rows`
+#' of x, from blocks of centred rows (no copy of the rows)
 #' @return list(mean, cov, n)
 #' @noRd
-set_moments <- function(x) {
-  n <- nrow(x)
-  mu <- colMeans(x)
+set_moments <- function(x, rows = NULL) {
+  n <- if (is.null(rows)) nrow(x) else length(rows)
+  at <- function(r) if (is.null(rows)) r else rows[r]
+  blocks <- row_blocks(n, ncol(x))
+  mu <- if (is.null(rows)) colMeans(x) else
+    Reduce(`+`, lapply(blocks, function(r) {
+      colSums(x[at(r), , drop = FALSE])
+    })) / n
   S <- matrix(0, ncol(x), ncol(x))
-  for (b in row_blocks(n, ncol(x))) {
-    S <- S + crossprod(centred_rows(x, b, mu))
-  }
+  for (b in blocks) S <- S + crossprod(centred_rows(x, at(b), mu))
   S <- S / (n - 1)
   S <- (S + t(S)) / 2
   list(mean = mu, cov = S, n = n)
@@ -79,8 +82,7 @@ fd_infinity <- function(mx, y, root_x = sym_sqrt(mx$cov), points = 15L) {
   sizes <- as.integer(trunc(seq(min(5000, max(m %/% 10L, 2L)), m,
                                 length.out = points)))
   fds <- vapply(sizes, function(N) {
-    rows <- sample.int(m, N)
-    fd_value(mx, set_moments(y[rows, , drop = FALSE]), root_x)
+    fd_value(mx, set_moments(y, sample.int(m, N)), root_x)
   }, double(1))
   unname(stats::coef(stats::lm(fds ~ I(1 / sizes)))[1])
 }
