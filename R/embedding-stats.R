@@ -172,8 +172,8 @@ pair_sums <- function(a, b, same = FALSE, centre = colMeans(a),
           2 * sum(f)
       }
       if ("poly" %in% want) {
-        t <- (G + nb$u[rows] + rep(na$u[cols], each = k) + cc) * (1 / d) + 1
-        out[["poly"]] <- out[["poly"]] + add(t * t * t)
+        kv <- (G + nb$u[rows] + rep(na$u[cols], each = k) + cc) * (1 / d) + 1
+        out[["poly"]] <- out[["poly"]] + add(kv * kv * kv)
       }
       if (any(c("rbf", "dist") %in% want) || nearest) {
         d2 <- nb$n2[rows] + rep(na$n2[cols], each = k) - 2 * G
