@@ -122,6 +122,19 @@ vendi_value <- function(x) {
   exp(-sum(lam * log(lam)))
 }
 
+#' The Vendi score of the rows of each class (labels `lab`, one per row),
+#' as dgm-eval's compute_per_class_vendi_scores()
+#' @return tibble(class, rows, vendi), classes in sorted order
+#' @noRd
+class_vendi <- function(x, lab) {
+  cls <- sort(unique(lab))
+  v <- vapply(cls, function(c) {
+    vendi_value(x[lab == c, , drop = FALSE])
+  }, double(1))
+  tibble::tibble(class = cls, rows = as.integer(table(factor(lab, cls))),
+                 vendi = unname(v))
+}
+
 #' Sums of kernels over the pairs of rows of a and b in one tiled pass:
 #' the cubic polynomial kernel (x . y / d + 1)^3 of KID (`poly`), the
 #' Gaussian kernel exp(-||x - y||^2 / (2 sigma^2)) (`rbf`), the distance

@@ -57,6 +57,11 @@
 #'   m}, from the d x d matrix \eqn{\tilde Y^T \tilde Y / m} when d < m. In
 #'   \[1, m\]: the effective number of distinct samples of the generated
 #'   set. The real set's value is attribute `vendi_real`.
+#' * `vendi_class` (needs `classes`): the mean over the classes of the
+#'   generated rows of each class's Vendi score, as dgm-eval reports it
+#'   ("mean vendi per class", `compute_per_class_vendi_scores()`); each
+#'   class's score is attribute `vendi_classes`. It sees a model that
+#'   covers every class but collapses within each.
 #' * `authpct` (Alaa et al. 2022, section 3.3, as dgm-eval's
 #'   `compute_authpct()`): 100 times the share of generated rows y whose
 #'   nearest real row \eqn{x_j} has a real neighbour nearer than y:
@@ -107,7 +112,8 @@
 #'
 #' @inheritParams manifold_metrics
 #' @param metrics Names of the metrics to compute (default: all, in this
-#'   order; `ct` only when `held_out` is given):
+#'   order; `ct` only when `held_out` is given, `vendi_class` only when
+#'   `classes` is):
 #'
 #'   `r embedding_metrics_doc()`
 #' @param held_out Held-out real samples (from P, not used for training
@@ -118,6 +124,9 @@
 #'   dgm-eval) of `subset_size` rows of each set.
 #' @param subset_size Rows per set in each subset of `subsets` (default
 #'   1000, as dgm-eval; at most the smaller set's size).
+#' @param classes Class labels of the generated rows, for `vendi_class`:
+#'   a vector with one label per row (one model), or a list of such
+#'   vectors named as the models. Default `NULL`.
 #' @param bandwidth The kernel width \eqn{\sigma} of `mmd_rbf` (a distance,
 #'   in the units of the features), or `NULL` (default) for the median
 #'   heuristic described above.
@@ -125,11 +134,14 @@
 #'   `model`, `metric`, `k` (`NA`: these metrics have no neighbour count)
 #'   and `value` (double; `authpct` in percent), plus `lower` and `upper`
 #'   with replicates. Attributes: `sizes` (rows of real and of each model),
-#'   `vendi_real`, `bandwidth` (of `mmd_rbf`), `ct_cells` (per model, with
+#'   `vendi_real`, `vendi_classes` (model, class, rows, vendi; with
+#'   `vendi_class`), `bandwidth` (of `mmd_rbf`), `ct_cells` (per model, with
 #'   `ct`), and the replicates for [prd_compare()].
 #' @section Errors: classed conditions inheriting from `prdcurve_error`:
 #'   `prdcurve_error_input` (samples that are not numeric, with NA, NaN or
-#'   Inf, fewer than 2 rows; unknown `metrics`; `ct` without `held_out`;
+#'   Inf, fewer than 2 rows; unknown `metrics`; `ct` without `held_out`,
+#'   `vendi_class` without `classes` or with labels that do not match the
+#'   rows;
 #'   bad `subsets`, `subset_size`, `bandwidth`), `prdcurve_error_columns`
 #'   (sets with different columns), `prdcurve_error_replicates`. Input
 #'   warnings as in [prd_curve()].
@@ -192,7 +204,8 @@
 embedding_metrics <- function(real, generated,
                               metrics = embedding_metric_names(),
                               held_out = NULL, subsets = NULL,
-                              subset_size = 1000, bandwidth = NULL,
+                              subset_size = 1000, classes = NULL,
+                              bandwidth = NULL,
                               replicates = 0, conf_level = 0.9,
                               features = NULL, id = NULL,
                               standardize = c("none", "real")) {
@@ -200,12 +213,14 @@ embedding_metrics <- function(real, generated,
   id <- rlang::enquo(id)
   raw <- prepare_samples(real, generated, features, id, standardize)
   sets <- standardize_split(raw)
-  if (missing(metrics) && is.null(held_out)) {
-    metrics <- setdiff(metrics, "ct")
+  if (missing(metrics)) {
+    if (is.null(held_out)) metrics <- setdiff(metrics, "ct")
+    if (is.null(classes)) metrics <- setdiff(metrics, "vendi_class")
   }
   metrics <- check_methods(metrics, embedding_metric_names(), arg = "metrics")
   opts <- embedding_options(metrics, held_out, subsets, subset_size,
                             bandwidth, raw, sets, features, id)
+  opts$classes <- check_classes(classes, metrics, sets$generated)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
   first <- embedding_core(sets$real, sets$generated, metrics, opts)
@@ -215,6 +230,7 @@ embedding_metrics <- function(real, generated,
               vapply(sets$generated, nrow, integer(1))),
     model_sizes = vapply(sets$generated, nrow, integer(1)),
     vendi_real = first$vendi_real,
+    vendi_classes = first$vendi_classes,
     bandwidth = if ("mmd_rbf" %in% metrics) opts$bandwidth,
     ct_cells = first$ct_cells
   )
@@ -224,8 +240,10 @@ embedding_metrics <- function(real, generated,
     pair$count <- 0L
     reps <- run_replicates(sets$real, sets$generated, replicates,
                            function(real, gens) {
-      h <- standardize_half(real, gens, sets$standardize, grid = sets$grid)
       o <- opts
+      # each half's rows of the generated sets (their class labels)
+      o$rows <- lapply(gens, attr, "prdcurve_rows")
+      h <- standardize_half(real, gens, sets$standardize, grid = sets$grid)
       if (!is.null(held)) {
         # the held-out rows in complementary halves too, one split per pair
         pair$count <- pair$count + 1L
@@ -240,6 +258,39 @@ embedding_metrics <- function(real, generated,
     out <- attach_metric_replicates(out, reps, conf_level)
   }
   out
+}
+
+#' The class labels of `classes` as a list named as the models (NULL
+#' unless `vendi_class` is asked), each one label per row, without NA
+#' @noRd
+check_classes <- function(classes, metrics, gens, call = rlang::caller_env()) {
+  if (!"vendi_class" %in% metrics) return(NULL)
+  if (is.null(classes)) {
+    prd_abort(c("{.val vendi_class} needs the class labels of the generated rows in {.arg classes}.",
+                "i" = "One label per row; a list of them named as the models for several models."),
+              "input", call = call)
+  }
+  if (!is.list(classes)) {
+    if (length(gens) > 1L) {
+      prd_abort(c("{.arg classes} must be a list named as the models: there are {length(gens)} models.",
+                  "i" = "Models: {.val {names(gens)}}."), "input", call = call)
+    }
+    classes <- stats::setNames(list(classes), names(gens))
+  }
+  if (!setequal(names(classes), names(gens)) || anyDuplicated(names(classes))) {
+    prd_abort(c("{.arg classes} must be named as the models.",
+                "x" = "Models: {.val {names(gens)}}; names: {.val {names(classes)}}."),
+              "input", call = call)
+  }
+  for (m in names(gens)) {
+    lab <- classes[[m]]
+    if (!is.atomic(lab) || length(lab) != nrow(gens[[m]]) || anyNA(lab)) {
+      prd_abort(c("{.arg classes} must give one label, not NA, per generated row.",
+                  "x" = "Model {.val {m}}: {nrow(gens[[m]])} rows, {length(lab)} label{?s}{if (anyNA(lab)) ' with NA' else ''}."),
+                "input", call = call)
+    }
+  }
+  classes[names(gens)]
 }
 
 #' Validated options of embedding_metrics()
@@ -304,9 +355,16 @@ embedding_core <- function(real, gens, metrics, opts) {
   if ("nearest" %in% needs) q$own2 <- own_nearest_sq(real)
   rows <- list()
   cells <- list()
+  by_class <- list()
   for (m in names(gens)) {
     y <- as_double_matrix(gens[[m]])
     q$y <- y
+    if (!is.null(opts$classes)) {
+      lab <- opts$classes[[m]]
+      if (!is.null(opts$rows[[m]])) lab <- lab[opts$rows[[m]]]
+      q$vendi_classes <- class_vendi(y, lab)
+      by_class[[m]] <- tibble::tibble(model = m, q$vendi_classes)
+    }
     q$real <- real
     q$m <- nrow(y)
     if ("moments" %in% needs) q$my <- set_moments(y)
@@ -334,6 +392,9 @@ embedding_core <- function(real, gens, metrics, opts) {
   }
   list(values = vctrs::vec_rbind(!!!unname(rows)),
        vendi_real = if ("vendi" %in% metrics) vendi_value(real),
+       vendi_classes = if (length(by_class)) {
+         vctrs::vec_rbind(!!!unname(by_class))
+       },
        ct_cells = if (length(cells)) cells)
 }
 
@@ -380,6 +441,10 @@ embedding_registry <- local({
       "unbiased MMD^2 with a Gaussian kernel of width `bandwidth` (CMMD, Jayasumana et al. 2024)"),
     embedding_metric("vendi", character(), function(q) vendi_value(q$y),
       "Vendi score of the generated set, q = 1, linear kernel on unit rows (Friedman and Dieng 2023)",
+      lower = 1),
+    embedding_metric("vendi_class", "classes",
+      function(q) mean(q$vendi_classes$vendi),
+      "mean over the classes of the generated rows of each class's Vendi score (needs `classes`; dgm-eval)",
       lower = 1),
     embedding_metric("authpct", "nearest",
       function(q) {

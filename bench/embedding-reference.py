@@ -214,6 +214,12 @@ def main():
             ("authpct", auth["compute_authpct"](real, gen)),
             ("sw_approx", sw["sw_approx"](real, gen)),
         ])
+    # classes of the generated rows for the per-class Vendi: row i (from
+    # 0) in class i % 3
+    for model in ("gen_a", "gen_b"):
+        labels = np.arange(len(sets[model])) % 3
+        out[model]["vendi_class"] = vendi["compute_per_class_vendi_scores"](
+            sets[model], labels).mean()
     out["real"] = {"vendi": vendi["compute_vendi_score"](real)}
     try:
         ct = load(root, "ct")

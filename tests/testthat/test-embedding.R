@@ -90,7 +90,8 @@ test_that("every metric equals its brute-force version (blocks of a few rows)", 
   expect_equal(value_of(em, "authpct"), brute_authpct(x, y))
   expect_equal(value_of(em, "sw_approx"), brute_sw(x, y), tolerance = 1e-12)
   expect_equal(value_of(em, "energy"), brute_energy(x, y), tolerance = 1e-10)
-  expect_identical(em$metric, setdiff(embedding_metric_names(), "ct"))
+  expect_identical(em$metric, setdiff(embedding_metric_names(),
+                                      c("ct", "vendi_class")))
   expect_true(all(is.na(em$k)))
 })
 
@@ -231,14 +232,19 @@ test_that("dgm-eval's own functions give the same numbers (relative 1e-6)", {
   ref <- list(
     gen_a = c(fd = 2.8527692014471575, kid = 1.6267057781744141,
               vendi = 5.8074714378795669, authpct = 52.5,
-              sw_approx = 0.59620995522876818),
+              sw_approx = 0.59620995522876818,
+              vendi_class = 5.6563189257425703),
     gen_b = c(fd = 0.68935978615424909, kid = 0.043468773386095449,
               vendi = 5.5947035292869876, authpct = 42.5,
-              sw_approx = 0.200051553018325)
+              sw_approx = 0.200051553018325,
+              vendi_class = 5.3785003764755546)
   )
+  # (compute_per_class_vendi_scores() with row i, from 0, in class i %% 3)
+  cls <- list(gen_a = (seq_len(120) - 1) %% 3, gen_b = (seq_len(120) - 1) %% 3)
   em <- embedding_metrics(s$real, list(gen_a = s$gen_a, gen_b = s$gen_b),
                           metrics = c("fd", "kid", "vendi", "authpct",
-                                      "sw_approx"))
+                                      "sw_approx", "vendi_class"),
+                          classes = cls)
   for (m in names(ref)) {
     for (mt in names(ref[[m]])) {
       expect_equal(value_of(em, mt, m), ref[[m]][[mt]], tolerance = 1e-6,
@@ -266,7 +272,8 @@ test_that("intervals, paired comparisons and the tidiers", {
   expect_true(all(em$lower[em$metric %in% c("fd", "authpct")] >= 0))
   expect_true(all(em$upper[em$metric == "authpct"] <= 100))
   cmp <- prd_compare(em, baseline = "a")
-  expect_setequal(cmp$statistic, embedding_metric_names())
+  expect_setequal(cmp$statistic, setdiff(embedding_metric_names(),
+                                         "vendi_class"))
   b <- cmp[cmp$model == "b", ]
   expect_equal(b$estimate, em$value[em$model == "b"] - em$value[em$model == "a"])
   # the same generated set: difference 0, interval [0, 0], except the
@@ -371,4 +378,40 @@ test_that("standardize = \"real\" scales every set, held-out rows too, by the re
                            held_out = sc(h))
   expect_equal(em$value, ref$value, tolerance = 1e-10)
   expect_equal(attr(em, "bandwidth"), attr(ref, "bandwidth"), tolerance = 1e-12)
+})
+
+test_that("vendi_class is the mean of the classes' Vendi scores, halves included", {
+  set.seed(20)
+  y <- rbind(matrix(rnorm(40 * 4, mean = 2), ncol = 4),
+             matrix(rnorm(60 * 4, mean = -2), ncol = 4))
+  lab <- rep(c("a", "b"), c(40, 60))
+  x <- matrix(rnorm(80 * 4), ncol = 4)
+  set.seed(21)
+  em <- embedding_metrics(x, y, metrics = c("vendi", "vendi_class"),
+                          classes = lab, replicates = 4)
+  per <- c(brute_vendi(y[1:40, ]), brute_vendi(y[41:100, ]))
+  expect_equal(value_of(em, "vendi_class"), mean(per), tolerance = 1e-10)
+  vc <- attr(em, "vendi_classes")
+  expect_identical(vc$class, c("a", "b"))
+  expect_identical(vc$rows, c(40L, 60L))
+  expect_equal(vc$vendi, per, tolerance = 1e-10)
+  # each half's labels follow its rows: replicate 1 recomputed by hand
+  set.seed(21)
+  px <- sample.int(80)
+  pg <- sample.int(100)
+  h <- sort(pg[1:50])
+  r1 <- attr(em, "replicates")
+  r1 <- r1$value[r1$replicate == 1 & r1$metric == "vendi_class"]
+  hy <- y[h, ]
+  hl <- lab[h]
+  expect_equal(r1, mean(c(brute_vendi(hy[hl == "a", ]),
+                          brute_vendi(hy[hl == "b", ]))), tolerance = 1e-10)
+  expect_error(embedding_metrics(x, y, metrics = "vendi_class"),
+               class = "prdcurve_error_input")
+  expect_error(embedding_metrics(x, y, metrics = "vendi_class",
+                                 classes = lab[-1]),
+               class = "prdcurve_error_input")
+  expect_error(embedding_metrics(x, list(p = y, q = y), metrics = "vendi_class",
+                                 classes = lab),
+               class = "prdcurve_error_input")
 })
