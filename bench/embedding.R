@@ -19,7 +19,8 @@
 # the draws: the target of an interval of a biased estimator, house rule
 # 10); the bias, estimate minus closed form, is shown beside.
 # (b) real N(0, I), generated N(0.5 e_1, I) (bench_data()), a held-out
-# set of 5,000 rows for ct, every metric, no replicates: the whole table in
+# set of 5,000 rows for ct, ten classes of generated rows for vendi_class,
+# every metric, no replicates: the whole table in
 # one call and, with --each, each metric's time from a call of its own (the
 # shared real-set work and pair sums repeated; several minutes at 10,000
 # rows); peak resident memory (VmHWM) of the process.
@@ -82,6 +83,8 @@ if (grepl("b", part)) {
               format(n_big, big.mark = ","), format(d_big, big.mark = ",")))
   dat <- bench_data(n_big, d_big)
   held <- matrix(stats::rnorm(5000 * d_big), 5000, d_big)
+  # ten classes of generated rows, for vendi_class
+  classes <- rep_len(1:10, n_big)
   gc(reset = TRUE)
   base_mib <- vm_hwm_mib()
   # elapsed seconds, and the CPU seconds of the process (every thread):
@@ -90,7 +93,7 @@ if (grepl("b", part)) {
     set.seed(1)
     t0 <- proc.time()
     em <- embedding_metrics(dat$real, dat$generated, metrics = metrics,
-                            held_out = held)
+                            held_out = held, classes = classes)
     t1 <- proc.time() - t0
     list(seconds = t1[["elapsed"]], cpu = t1[["user.self"]] + t1[["sys.self"]],
          em = em)
