@@ -89,7 +89,10 @@
 #' * `--metrics`: also the scalar metrics, [manifold_metrics()] with its
 #'   default metrics, `k` = `--k` (default 5), no split, the same seed and
 #'   replicates; written to `<prefix>-metrics.csv` (columns of
-#'   [manifold_metrics()]) and printed.
+#'   [manifold_metrics()]) and printed. `--metrics=NAMES` (comma-separated)
+#'   computes the metrics named, of [manifold_metrics()] and of
+#'   [embedding_metrics()] (`fd`, `kid`, `vendi`, `authpct`, ...; not `ct`,
+#'   which needs a held-out set), in one table.
 #' * `--compare BASELINE`: the paired differences of every other model from
 #'   the model labelled `BASELINE`, [prd_compare()] of the curves (needs
 #'   `--replicates` and two generated files or more): written to
@@ -290,9 +293,10 @@ cli_run <- function(opt) {
     t0 <- proc.time()[["elapsed"]]
     set.seed(seed)
     metrics <- withCallingHandlers(
-      manifold_metrics(real$x, gen_x, k = if (is.null(opt$k)) 5 else opt$k,
+      cli_metric_table(real$x, gen_x, opt$metric_names,
+                       k = if (is.null(opt$k)) 5 else opt$k,
                        closed = opt$closed, replicates = opt$replicates,
-                       standardize = opt$standardize),
+                       standardize = opt$standardize, seed = seed),
       warning = function(w) {
         if (conditionMessage(w) %in% told) invokeRestart("muffleWarning")
       })
@@ -636,7 +640,7 @@ cli_title <- function(real, generated, curve, what = NULL, bands = TRUE,
 #' @noRd
 cli_metrics_k <- function(metrics) {
   ppr <- metrics$metric %in% c("p_precision", "p_recall")
-  text <- paste(unique(metrics$k[!ppr]), collapse = ", ")
+  text <- paste(unique(metrics$k[!ppr & !is.na(metrics$k)]), collapse = ", ")
   if (any(ppr)) {
     ppr_text <- paste0("ppr_k = ", paste(unique(metrics$k[ppr]), collapse = ", "))
     text <- if (nzchar(text)) paste0(text, "; ", ppr_text) else ppr_text
@@ -811,7 +815,8 @@ cli_option_list <- function() {
     mo("--metrics", action = "store_true", default = FALSE,
        help = paste("also the scalar metrics (precision, recall, density,",
                     "coverage, ...; k = --k or 5, no split),",
-                    "written to PREFIX-metrics.csv")),
+                    "written to PREFIX-metrics.csv; --metrics=fd,kid,... names",
+                    "them, among the manifold and embedding metrics")),
     mo("--compare", type = "character", metavar = "BASELINE",
        help = paste("paired differences of every model from the model",
                     "labelled BASELINE (needs --replicates), written to",
@@ -876,10 +881,16 @@ cli_parse <- function(args) {
   # flag: attach it as --name=value.
   generated <- character()
   rest <- character()
+  metric_names <- NULL
   i <- 1L
   while (i <= length(args)) {
     a <- args[i]
     i <- i + 1L
+    if (startsWith(a, "--metrics=")) {
+      # --metrics=NAMES: the metrics to compute (cli_metric_table())
+      metric_names <- trimws(strsplit(sub("^--metrics=", "", a), ",")[[1]])
+      a <- "--metrics"
+    }
     if (identical(a, "--generated") || startsWith(a, "--generated=")) {
       if (a == "--generated") {
         if (i > length(args) || startsWith(args[i], "--")) {
@@ -983,6 +994,7 @@ cli_parse <- function(args) {
                 "x" = "It is 1."), kind = "input", call = NULL)
   }
   opt$metrics <- isTRUE(o$metrics)
+  opt$metric_names <- metric_names
   opt$compare <- o$compare
   if (!is.null(opt$compare)) {
     if (!opt$compare %in% names(opt$generated)) {

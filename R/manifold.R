@@ -630,6 +630,8 @@ manifold_metric_names <- function() names(manifold_registry)
 #' @noRd
 manifold_bounds <- function(m) {
   r <- manifold_registry[[m]]
+  # (the embedding metrics' bounds: embedding_metrics())
+  if (is.null(r)) r <- embedding_registry[[m]]
   if (is.null(r)) NULL else c(r$lower, r$upper)
 }
 

@@ -44,7 +44,7 @@ metric_intervals <- function(x, reps, divisor, conf_level) {
   sizes <- attr(x, "eval_sizes")
   for (i in seq_len(nrow(x))) {
     hit <- reps$model == x$model[i] & reps$metric == x$metric[i] &
-      reps$k == x$k[i]
+      vctrs::vec_equal(reps$k, x$k[i], na_equal = TRUE)
     if (!any(hit)) next
     b <- manifold_bounds(x$metric[i])
     if (is.null(b)) b <- c(-Inf, Inf)

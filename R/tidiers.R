@@ -154,7 +154,7 @@ check_metrics <- function(x, arg = rlang::caller_arg(x),
   if (!inherits(x, "prd_metrics") || !is.data.frame(x) ||
       !all(c("model", "metric", "k", "value") %in% names(x))) {
     prd_abort(c(
-      "{.arg {arg}} must be a metrics table of {.fn manifold_metrics} or {.fn entropy_metrics}.",
+      "{.arg {arg}} must be a metrics table of {.fn manifold_metrics}, {.fn entropy_metrics} or {.fn embedding_metrics}.",
       "x" = "It is {.obj_type_friendly {x}}{if (is.data.frame(x)) paste0(' with columns ', paste(names(x), collapse = ', ')) else ''}."
     ), "input", call = call)
   }

@@ -1,0 +1,356 @@
+# The reductions behind embedding_metrics() (SPEC.md section 8): moments
+# (fd, fd_inf, sw_approx, vendi), blocked sums over pairs of rows (kid,
+# mmd_rbf, energy, and each generated row's nearest real row for authpct),
+# and the copying test of Meehan et al. (ct). Inputs are validated double
+# matrices (validate.R). No function here forms an n x n or n x m matrix,
+# nor a copy of a whole set: pair sums run over tiles of
+# `embedding_tile()` x `embedding_tile()` pairs of rows, and the other
+# passes over blocks of rows.
+
+#' Rows per side of a tile of pair sums (option prdcurve.embedding_tile;
+#' tests: small tiles)
+#' @noRd
+embedding_tile <- function() {
+  as.integer(getOption("prdcurve.embedding_tile", 1024L))
+}
+
+#' Row blocks of 1..n holding at most `cells` / ncols rows each
+#' @noRd
+row_blocks <- function(n, ncols, cells = 2^21) {
+  size <- max(1L, as.integer(floor(cells / max(1, ncols))))
+  starts <- seq.int(1L, n, by = size)
+  lapply(starts, function(a) a:min(n, a + size - 1L))
+}
+
+#' Rows `rows` of x less `centre`
+#' @noRd
+centred_rows <- function(x, rows, centre) {
+  x[rows, , drop = FALSE] - rep(centre, each = length(rows))
+}
+
+#' Sample mean and unbiased covariance (divisor n - 1) of the rows `rows`
+#' of x, from blocks of centred rows (no copy of the rows)
+#' @return list(mean, cov, n)
+#' @noRd
+set_moments <- function(x, rows = NULL) {
+  n <- if (is.null(rows)) nrow(x) else length(rows)
+  at <- function(r) if (is.null(rows)) r else rows[r]
+  blocks <- row_blocks(n, ncol(x))
+  mu <- if (is.null(rows)) colMeans(x) else
+    Reduce(`+`, lapply(blocks, function(r) {
+      colSums(x[at(r), , drop = FALSE])
+    })) / n
+  S <- matrix(0, ncol(x), ncol(x))
+  for (b in blocks) S <- S + crossprod(centred_rows(x, at(b), mu))
+  S <- S / (n - 1)
+  S <- (S + t(S)) / 2
+  list(mean = mu, cov = S, n = n)
+}
+
+#' The symmetric square root of a covariance, from its eigendecomposition
+#' (eigenvalues below 0 from rounding clipped at 0)
+#' @noRd
+sym_sqrt <- function(S) {
+  e <- eigen(S, symmetric = TRUE)
+  v <- sqrt(pmax(e$values, 0))
+  e$vectors %*% (v * t(e$vectors))
+}
+
+#' The Frechet distance of two Gaussian fits (SPEC.md section 8):
+#' ||mu_x - mu_y||^2 + tr Sx + tr Sy - 2 sum sqrt(lambda_i), lambda_i the
+#' eigenvalues of the symmetric Sx^(1/2) Sy Sx^(1/2) (those of Sx Sy),
+#' negative rounding eigenvalues clipped at 0. `root_x`: sym_sqrt(Sx),
+#' shared by the models.
+#' @noRd
+fd_value <- function(mx, my, root_x = sym_sqrt(mx$cov)) {
+  M <- root_x %*% my$cov %*% root_x
+  M <- (M + t(M)) / 2
+  lam <- eigen(M, symmetric = TRUE, only.values = TRUE)$values
+  dm <- mx$mean - my$mean
+  sum(dm^2) + sum(diag(mx$cov)) + sum(diag(my$cov)) -
+    2 * sum(sqrt(pmax(lam, 0)))
+}
+
+#' FD extrapolated to infinitely many generated rows (Chong and Forsyth
+#' 2020, as dgm-eval's compute_FD_infinity): FD_N at 15 sizes N, equally
+#' spaced from min(5000, max(m %/% 10, 2)) to m and truncated to whole
+#' numbers, each on N generated rows drawn without replacement (the real
+#' set whole); the intercept a of the least-squares line FD_N = a + b / N.
+#' @noRd
+fd_infinity <- function(mx, y, root_x = sym_sqrt(mx$cov), points = 15L) {
+  m <- nrow(y)
+  sizes <- as.integer(trunc(seq(min(5000, max(m %/% 10L, 2L)), m,
+                                length.out = points)))
+  fds <- vapply(sizes, function(N) {
+    fd_value(mx, set_moments(y, sample.int(m, N)), root_x)
+  }, double(1))
+  unname(stats::coef(stats::lm(fds ~ I(1 / sizes)))[1])
+}
+
+#' The sliced Wasserstein approximation of Nadjahi et al. (2021), as
+#' dgm-eval's sw_approx: sqrt(||mu_x - mu_y||^2 / d + (sqrt(m2x) -
+#' sqrt(m2y))^2), m2 the mean squared norm about the mean over d (the
+#' trace of the covariance with divisor n, over d)
+#' @noRd
+sw_value <- function(mx, my) {
+  d <- length(mx$mean)
+  m2 <- function(s) sum(diag(s$cov)) * (s$n - 1) / s$n / d
+  sqrt(sum((mx$mean - my$mean)^2) / d + (sqrt(m2(mx)) - sqrt(m2(my)))^2)
+}
+
+#' The Vendi score with q = 1 (Friedman and Dieng 2023): rows scaled to
+#' unit norm (rows of norm 0 kept at 0, as scikit-learn's normalize()),
+#' K = X X' / n, exp of the Shannon entropy of K's positive eigenvalues,
+#' from the d x d matrix X' X / n when d < n (same nonzero eigenvalues)
+#' @noRd
+vendi_value <- function(x) {
+  n <- nrow(x)
+  unit <- function(rows) {
+    z <- x[rows, , drop = FALSE]
+    nr <- sqrt(rowSums(z^2))
+    nr[nr == 0] <- 1
+    z / nr
+  }
+  if (ncol(x) < n) {
+    K <- matrix(0, ncol(x), ncol(x))
+    for (b in row_blocks(n, ncol(x))) K <- K + crossprod(unit(b))
+  } else {
+    K <- tcrossprod(unit(seq_len(n)))
+  }
+  lam <- eigen(K / n, symmetric = TRUE, only.values = TRUE)$values
+  lam <- lam[lam > 0]
+  exp(-sum(lam * log(lam)))
+}
+
+#' The Vendi score of the rows of each class (labels `lab`, one per row),
+#' as dgm-eval's compute_per_class_vendi_scores()
+#' @return tibble(class, rows, vendi), classes in sorted order
+#' @noRd
+class_vendi <- function(x, lab) {
+  cls <- sort(unique(lab))
+  v <- vapply(cls, function(c) {
+    vendi_value(x[lab == c, , drop = FALSE])
+  }, double(1))
+  tibble::tibble(class = cls, rows = as.integer(table(factor(lab, cls))),
+                 vendi = unname(v))
+}
+
+#' Sums of kernels over the pairs of rows of a and b in one tiled pass:
+#' the cubic polynomial kernel (x . y / d + 1)^3 of KID (`poly`), the
+#' Gaussian kernel exp(-||x - y||^2 / (2 sigma^2)) (`rbf`), the distance
+#' (`dist`); with `same`, a and b are one set and the sums run over i != j
+#' (each unordered pair once, doubled; the tiles on and above the
+#' diagonal). A tile is one product of `embedding_tile()` rows of each set,
+#' centred at `centre` (the distances lose no digits to a common offset);
+#' the inner products of the raw rows are recovered as
+#' (a - c) . (b - c) + c . (a - c) + c . (b - c) + c . c.
+#' With `nearest` (not `same`), also each row of b's nearest row of a:
+#' its index (the first at the smallest squared distance) and that
+#' squared distance.
+#' @noRd
+pair_sums <- function(a, b, same = FALSE, centre = colMeans(a),
+                      want = c("poly", "rbf", "dist"), sigma = 1,
+                      nearest = FALSE) {
+  d <- ncol(a)
+  cc <- sum(centre^2)
+  tile <- embedding_tile()
+  ta <- row_blocks(nrow(a), 1, tile)
+  tb <- if (same) ta else row_blocks(nrow(b), 1, tile)
+  # each row's centred squared norm and c . (row - c), in blocks
+  norms <- function(x) {
+    out <- list(n2 = double(nrow(x)), u = double(nrow(x)))
+    for (r in row_blocks(nrow(x), ncol(x))) {
+      z <- centred_rows(x, r, centre)
+      out$n2[r] <- rowSums(z^2)
+      out$u[r] <- drop(z %*% centre)
+    }
+    out
+  }
+  na <- norms(a)
+  nb <- if (same) na else norms(b)
+  out <- c(poly = 0, rbf = 0, dist = 0)
+  best <- if (nearest) rep(Inf, nrow(b))
+  best_j <- if (nearest) integer(nrow(b))
+  for (i in seq_along(tb)) {
+    rows <- tb[[i]]
+    k <- length(rows)
+    bi <- centred_rows(b, rows, centre)
+    for (j in if (same) i:length(ta) else seq_along(ta)) {
+      cols <- ta[[j]]
+      G <- tcrossprod(bi, centred_rows(a, cols, centre))
+      # a tile of one set's own rows: i != j, each pair in both orders;
+      # a tile above the diagonal: each pair once, doubled
+      add <- function(f) {
+        if (!same) sum(f) else if (i == j) sum(f) - sum(diag(f)) else
+          2 * sum(f)
+      }
+      if ("poly" %in% want) {
+        kv <- (G + nb$u[rows] + rep(na$u[cols], each = k) + cc) * (1 / d) + 1
+        out[["poly"]] <- out[["poly"]] + add(kv * kv * kv)
+      }
+      if (any(c("rbf", "dist") %in% want) || nearest) {
+        d2 <- nb$n2[rows] + rep(na$n2[cols], each = k) - 2 * G
+        d2[d2 < 0] <- 0
+        if ("rbf" %in% want) {
+          out[["rbf"]] <- out[["rbf"]] + add(exp(d2 * (-1 / (2 * sigma^2))))
+        }
+        if ("dist" %in% want) out[["dist"]] <- out[["dist"]] + add(sqrt(d2))
+        if (nearest) {
+          # the tiles of a in order, a strictly smaller value replaces: the
+          # first index at the smallest distance
+          jj <- max.col(-d2, ties.method = "first")
+          v <- d2[cbind(seq_len(k), jj)]
+          upd <- v < best[rows]
+          best[rows[upd]] <- v[upd]
+          best_j[rows[upd]] <- cols[jj[upd]]
+        }
+      }
+    }
+  }
+  list(sums = out, nearest = best_j, nearest_d2 = best)
+}
+
+#' The unbiased MMD^2 from its three pair sums (SPEC.md section 8):
+#' S_xx / (n (n - 1)) + S_yy / (m (m - 1)) - 2 S_xy / (n m), S_xx and S_yy
+#' over i != j
+#' @noRd
+mmd_unbiased <- function(sxx, syy, sxy, n, m) {
+  sxx / (n * (n - 1)) + syy / (m * (m - 1)) - 2 * sxy / (n * m)
+}
+
+#' dgm-eval's KID: the mean over `subsets` draws of the unbiased polynomial
+#' MMD^2 of min(subset_size, n, m) rows of each set, drawn without
+#' replacement (compute_mmd()); R's RNG
+#' @noRd
+kid_subsets <- function(x, y, subsets, subset_size) {
+  s <- min(subset_size, nrow(x), nrow(y))
+  mean(vapply(seq_len(subsets), function(i) {
+    a <- x[sample.int(nrow(x), s), , drop = FALSE]
+    b <- y[sample.int(nrow(y), s), , drop = FALSE]
+    c0 <- colMeans(a)
+    mmd_unbiased(pair_sums(a, a, TRUE, c0, "poly")$sums[["poly"]],
+                 pair_sums(b, b, TRUE, c0, "poly")$sums[["poly"]],
+                 pair_sums(a, b, FALSE, c0, "poly")$sums[["poly"]], s, s)
+  }, double(1)))
+}
+
+#' The default bandwidth of mmd_rbf: the median distance between the
+#' pairs of the first min(n, 1000) real rows
+#' @noRd
+median_bandwidth <- function(x) {
+  h <- x[seq_len(min(nrow(x), 1000L)), , drop = FALSE]
+  h <- h - rep(colMeans(h), each = nrow(h))
+  nh <- rowSums(h^2)
+  d2 <- outer(nh, nh, `+`) - 2 * tcrossprod(h)
+  stats::median(sqrt(pmax(d2[upper.tri(d2)], 0)))
+}
+
+#' Squared distance of each row of `query` to its nearest row of `ref`,
+#' from the engine's k-NN radii (k = 1; exact near ties)
+#' @noRd
+nearest_sq <- function(query, ref) {
+  s <- list(fit = list(integer(), seq_len(nrow(ref))),
+            eval = list(seq_len(nrow(query)), integer()))
+  engine_neighbours(query, ref, s, 1L, "query_y")$query_y[, 1]
+}
+
+#' Squared distance of each row of x to its nearest other row (engine's
+#' own radii, k = 1, self left out by index)
+#' @noRd
+own_nearest_sq <- function(x) {
+  engine_neighbours(x, x[0, , drop = FALSE],
+                    list(fit = list(seq_len(nrow(x)), integer()), eval = NULL),
+                    1L, "own")$own_x[, 1]
+}
+
+#' Authenticity (Alaa et al. 2022, as dgm-eval's compute_authpct): y is
+#' authentic when its nearest real row x_j (index `j`) has a nearer other
+#' real row: own2[j] < ||y - x_j||^2, that distance recomputed exactly
+#' from the rows (one pass over the generated rows).
+#' @return logical, one per generated row
+#' @noRd
+authentic_rows <- function(real, generated, j, own2) {
+  d1 <- double(nrow(generated))
+  for (b in row_blocks(nrow(generated), ncol(generated))) {
+    d1[b] <- rowSums((generated[b, , drop = FALSE] -
+                        real[j[b], , drop = FALSE])^2)
+  }
+  own2[j] < d1
+}
+
+#' The Mann-Whitney U of a against b (the count of pairs with a < b, ties
+#' one half: scipy's U of the first sample, alternative "less"), Z-scored
+#' under H0 with Meehan et al.'s continuity correction as dgm-eval:
+#' (U - (n m / 2 - 0.5)) / sqrt(n m (n + m + 1) / 12)
+#' @noRd
+ct_zu <- function(lq, lp) {
+  m <- length(lq)
+  n <- length(lp)
+  rk <- rank(c(lq, lp))
+  u <- sum(rk[seq_len(m)]) - m * (m + 1) / 2
+  (u - (n * m / 2 - 0.5)) / sqrt(n * m * (n + m + 1) / 12)
+}
+
+#' The data-copying statistic C_T of Meehan, Chaudhuri and Dasgupta
+#' (2020) as dgm-eval computes it (SPEC.md section 8): PCA to 64
+#' components fitted on the training rows when d > 64, `cells` k-means
+#' cells on them (stats::kmeans, Lloyd, 10 starts), per cell the Z-scored U of
+#' the generated rows' distances to their nearest training row of the
+#' cell against the held-out rows', combined over the cells holding more
+#' than 20 generated rows (tau = 20 / m), weighted by their share of the
+#' held-out rows.
+#' @return list(value, cells = tibble of the cells)
+#' @noRd
+ct_value <- function(train, test, gen, cells = 3L, components = 64L) {
+  if (ncol(train) > components) {
+    # the leading eigenvectors of the training covariance (d x d; no SVD
+    # of the n x d rows), as scikit-learn's PCA up to their signs
+    mom <- set_moments(train)
+    mu <- mom$mean
+    v <- eigen(mom$cov, symmetric = TRUE)$vectors[, seq_len(components),
+                                                   drop = FALSE]
+    proj <- function(z) {
+      out <- matrix(0, nrow(z), components)
+      for (b in row_blocks(nrow(z), ncol(z))) {
+        out[b, ] <- centred_rows(z, b, mu) %*% v
+      }
+      out
+    }
+    train <- proj(train)
+    test <- proj(test)
+    gen <- proj(gen)
+  }
+  km <- stats::kmeans(train, centers = cells, nstart = 10L, iter.max = 300L,
+                      algorithm = "Lloyd")
+  assign <- function(z) {
+    d2 <- -2 * tcrossprod(z, km$centers) +
+      rep(rowSums(km$centers^2), each = nrow(z))
+    max.col(-d2, ties.method = "first")
+  }
+  ct <- km$cluster
+  cp <- assign(test)
+  cq <- assign(gen)
+  n <- nrow(test)
+  m <- nrow(gen)
+  z <- vapply(seq_len(cells), function(c) {
+    tq <- gen[cq == c, , drop = FALSE]
+    tp <- test[cp == c, , drop = FALSE]
+    tt <- train[ct == c, , drop = FALSE]
+    if (!nrow(tq) || !nrow(tp) || !nrow(tt)) return(0)
+    ct_zu(sqrt(nearest_sq(tq, tt)), sqrt(nearest_sq(tp, tt)))
+  }, double(1))
+  share_q <- tabulate(cq, cells) / m
+  share_p <- tabulate(cp, cells) / n
+  keep <- share_q > 20 / m
+  value <- if (any(keep) && sum(share_p[keep]) > 0) {
+    sum(share_p[keep] * z[keep]) / sum(share_p[keep])
+  } else {
+    NA_real_
+  }
+  list(value = value,
+       cells = tibble::tibble(cell = seq_len(cells),
+                              train = tabulate(ct, cells),
+                              held_out = tabulate(cp, cells),
+                              generated = tabulate(cq, cells),
+                              z = z, used = keep))
+}

@@ -1,0 +1,480 @@
+#' Companion metrics of embeddings: FD, KID, Vendi, authenticity, copying
+#'
+#' The scalar metrics that a generative model's evaluation table reports
+#' beside precision and recall, computed on feature embeddings (Inception,
+#' DINOv2, CLIP, ...) of real and generated samples: the Frechet distance
+#' and its extrapolation to infinitely many samples, the kernel distances
+#' KID and an RBF MMD, the Vendi diversity score, the share of authentic
+#' generated samples, the data-copying test, a sliced Wasserstein
+#' approximation and the energy distance. Each is a reduction over the
+#' sets' moments or over sums over pairs of rows: none forms an n x n or
+#' n x m matrix (pair sums run over blocks of rows), and the real set's
+#' share of the work (its moments, its pairs, its nearest-neighbour radii)
+#' is done once for several models. The sets are used as given (no
+#' standardisation unless `standardize = "real"`).
+#'
+#' Write X (n x d) for `real`, Y (m x d) for a generated set,
+#' \eqn{\hat\mu}, \eqn{\hat\Sigma} for a set's mean and unbiased covariance
+#' (divisor n - 1).
+#'
+#' * `fd` (Heusel et al. 2017, eq. 6; FID on Inception features, FD_DINOv2
+#'   in Stein et al. 2023): \eqn{\|\hat\mu_X - \hat\mu_Y\|^2 + tr
+#'   \hat\Sigma_X + tr \hat\Sigma_Y - 2 \sum_i \sqrt{\lambda_i}}, the
+#'   \eqn{\lambda_i} the eigenvalues of the symmetric \eqn{\hat\Sigma_X^{1/2}
+#'   \hat\Sigma_Y \hat\Sigma_X^{1/2}} (those of \eqn{\hat\Sigma_X
+#'   \hat\Sigma_Y}), from two symmetric eigendecompositions (no complex
+#'   matrix square root), rounding negatives clipped at 0. Equal to
+#'   dgm-eval's `compute_FD_with_reps()`. FD is biased upward, by a
+#'   term that falls as 1/n: for two samples of N(0, I) in d = 64, whose
+#'   FD is 0, the estimate is 2.19 on average at n = m = 1,000 and 0.56 at
+#'   4,000 (20 and 10 draws; sd 0.06 and 0.03), and for the Gaussians of
+#'   `bench/embedding.R` (d = 16, FD 4.64) the bias is 0.39 at 500 rows
+#'   and 0.10 at 2,000.
+#' * `fd_inf` (Chong and Forsyth 2020, section 3): FD extrapolated to
+#'   infinitely many generated rows, as dgm-eval's `compute_FD_infinity()`:
+#'   \eqn{FD_N} on N generated rows drawn without replacement (R's RNG) at
+#'   15 sizes equally spaced from min(5000, max(m %/% 10, 2)) to m, the real
+#'   set whole; the intercept of the least-squares line \eqn{FD_N = a + b /
+#'   N}. It can be negative.
+#' * `kid` (Binkowski et al. 2018, section 3): the unbiased MMD^2 with the
+#'   kernel \eqn{k(x, y) = (x \cdot y / d + 1)^3}: \eqn{\sum_{i \ne j}
+#'   k(x_i, x_j) / (n(n-1)) + \sum_{i \ne j} k(y_i, y_j) / (m(m-1)) - 2
+#'   \sum_{i,j} k(x_i, y_j) / (nm)} over all pairs (equal to dgm-eval's
+#'   `compute_polynomial_mmd()` when n = m). With `subsets`, dgm-eval's
+#'   reported KID instead: the mean over `subsets` draws of this estimate
+#'   on min(`subset_size`, n, m) rows of each set. It can be negative.
+#' * `mmd_rbf` (the CMMD of Jayasumana et al. 2024, eq. 3, which uses CLIP
+#'   features and \eqn{\sigma = 10}): the same unbiased form with
+#'   \eqn{k(x, y) = \exp(-\|x - y\|^2 / (2\sigma^2))}, \eqn{\sigma} =
+#'   `bandwidth`; by default the median distance between the pairs of the
+#'   first min(n, 1000) real rows (the median heuristic), found once on the
+#'   whole real set and kept for the replicates (attribute `bandwidth`).
+#'   Jayasumana et al. scale it by 1000.
+#' * `vendi` (Friedman and Dieng 2023, definition 3.1, q = 1, the linear
+#'   kernel on rows scaled to unit norm, as dgm-eval's
+#'   `compute_vendi_score()`): \eqn{\exp(-\sum_i \lambda_i \log
+#'   \lambda_i)} over the positive eigenvalues of \eqn{\tilde Y \tilde Y^T /
+#'   m}, from the d x d matrix \eqn{\tilde Y^T \tilde Y / m} when d < m. In
+#'   \[1, m\]: the effective number of distinct samples of the generated
+#'   set. The real set's value is attribute `vendi_real`.
+#' * `vendi_class` (needs `classes`): the mean over the classes of the
+#'   generated rows of each class's Vendi score, as dgm-eval reports it
+#'   ("mean vendi per class", `compute_per_class_vendi_scores()`); each
+#'   class's score is attribute `vendi_classes`. It sees a model that
+#'   covers every class but collapses within each.
+#' * `authpct` (Alaa et al. 2022, section 3.3, as dgm-eval's
+#'   `compute_authpct()`): 100 times the share of generated rows y whose
+#'   nearest real row \eqn{x_j} has a real neighbour nearer than y:
+#'   \eqn{r_1(x_j; X) < \|y - x_j\|}, the radii from the package's k-NN
+#'   engine (exact near ties), \eqn{x_j} the first real row at the
+#'   smallest distance. A low value flags memorised training rows.
+#' * `ct` (Meehan, Chaudhuri and Dasgupta 2020, eq. 4; needs `held_out`):
+#'   the data-copying statistic \eqn{C_T}, with `real` the training rows T,
+#'   `held_out` the held-out real rows \eqn{P_n} and each generated set
+#'   \eqn{Q_m}. As in dgm-eval's `compute_CTscore()`: the rows are projected
+#'   on the first 64 principal components of T when d > 64, T is split into
+#'   3 cells by k-means (`stats::kmeans()` with Lloyd's algorithm, 10
+#'   random starts, at most 300 iterations, as scikit-learn's `KMeans`
+#'   but for its k-means++ starts; R's RNG; the rows of
+#'   \eqn{P_n} and \eqn{Q_m} go to the cell of their nearest centre), in
+#'   each cell the Mann-Whitney U of the distances of \eqn{Q_m}'s rows to
+#'   their nearest training row of the cell against \eqn{P_n}'s is
+#'   Z-scored with mean \eqn{nm/2 - 0.5} and standard deviation
+#'   \eqn{\sqrt{nm(n+m+1)/12}}, and \eqn{C_T} is the mean of the cells' Z
+#'   weighted by their share of \eqn{P_n}, over the cells holding more than
+#'   20 generated rows. Below 0 (about -3 and lower) the model copies its
+#'   training rows; above 0 it underfits. The cells are attribute
+#'   `ct_cells`. k-means' cells can differ from scikit-learn's on the same
+#'   data, so `ct` is equal to dgm-eval's only up to the cells.
+#' * `sw_approx` (Nadjahi et al. 2021, corollary 1, as dgm-eval's
+#'   `sw_approx()`): \eqn{\sqrt{\|\hat\mu_X - \hat\mu_Y\|^2 / d +
+#'   (\sqrt{m_2(X)} - \sqrt{m_2(Y)})^2}}, \eqn{m_2} the mean squared norm
+#'   of a set's rows about its mean, over d.
+#' * `energy` (Szekely and Rizzo 2013, eq. 2.2): \eqn{2 E\|X - Y\| -
+#'   E\|X - X'\| - E\|Y - Y'\|}, each expectation the mean over all pairs
+#'   (i != j within a set: U-statistics). It can be slightly negative.
+#'
+#' @section Intervals: With `replicates = R > 0` every metric gets a
+#'   `lower` and `upper` column from ceiling(R / 2) pairs of complementary
+#'   half-samples, as [manifold_metrics()] (the real split shared by all
+#'   models, so [prd_compare()] gives paired differences; the random-groups
+#'   variance, Wolter 2007). Each half recomputes the metric on half the
+#'   rows; for `ct` the held-out set is halved too (`fd_inf` and `ct`
+#'   draw subsamples and k-means starts with R's RNG, so two copies of one
+#'   model differ in them). The interval is centred on the estimate, so it
+#'   targets the estimator's own mean at this sample size: for `fd`,
+#'   biased upward (above), it covers the true FD less often. Measured
+#'   (`bench/embedding.R`, Gaussians with a closed-form FD of 4.64, d =
+#'   16, 200 draws, 20 pairs): the 90% interval held FD's own mean in
+#'   90.5% of the draws at 500 rows per set and 87.0% at 2,000, and the
+#'   true FD in 66% and 84% (the bias, 0.39 and 0.10, against a standard
+#'   deviation of 0.28 and 0.16).
+#'
+#' @inheritParams manifold_metrics
+#' @param metrics Names of the metrics to compute (default: all, in this
+#'   order; `ct` only when `held_out` is given, `vendi_class` only when
+#'   `classes` is):
+#'
+#'   `r embedding_metrics_doc()`
+#' @param held_out Held-out real samples (from P, not used for training
+#'   the models), the same columns as `real`: needed by `ct`, where `real`
+#'   is the training set. Default `NULL`.
+#' @param subsets `NULL` (default): `kid` over all pairs of rows. A whole
+#'   number: dgm-eval's KID, the mean over that many random subsets (100 in
+#'   dgm-eval) of `subset_size` rows of each set.
+#' @param subset_size Rows per set in each subset of `subsets` (default
+#'   1000, as dgm-eval; at most the smaller set's size).
+#' @param classes Class labels of the generated rows, for `vendi_class`:
+#'   a vector with one label per row (one model), or a list of such
+#'   vectors named as the models. Default `NULL`.
+#' @param bandwidth The kernel width \eqn{\sigma} of `mmd_rbf` (a distance,
+#'   in the units of the features), or `NULL` (default) for the median
+#'   heuristic described above.
+#' @return A tibble of class `prd_metrics`, one row per model and metric:
+#'   `model`, `metric`, `k` (`NA`: these metrics have no neighbour count)
+#'   and `value` (double; `authpct` in percent), plus `lower` and `upper`
+#'   with replicates. Attributes: `sizes` (rows of real and of each model),
+#'   `vendi_real`, `vendi_classes` (model, class, rows, vendi; with
+#'   `vendi_class`), `bandwidth` (of `mmd_rbf`), `ct_cells` (per model, with
+#'   `ct`), and the replicates for [prd_compare()].
+#' @section Errors: classed conditions inheriting from `prdcurve_error`:
+#'   `prdcurve_error_input` (samples that are not numeric, with NA, NaN or
+#'   Inf, fewer than 2 rows; unknown `metrics`; `ct` without `held_out`,
+#'   `vendi_class` without `classes` or with labels that do not match the
+#'   rows;
+#'   bad `subsets`, `subset_size`, `bandwidth`), `prdcurve_error_columns`
+#'   (sets with different columns), `prdcurve_error_replicates`. Input
+#'   warnings as in [prd_curve()].
+#' @references
+#' Heusel, M., Ramsauer, H., Unterthiner, T., Nessler, B. and Hochreiter,
+#' S. (2017). GANs trained by a two time-scale update rule converge to a
+#' local Nash equilibrium. NeurIPS. arXiv:1706.08500.
+#'
+#' Chong, M. J. and Forsyth, D. (2020). Effectively unbiased FID and
+#' Inception Score and where to find them. CVPR.
+#' \doi{10.1109/CVPR42600.2020.00611}.
+#'
+#' Binkowski, M., Sutherland, D. J., Arbel, M. and Gretton, A. (2018).
+#' Demystifying MMD GANs. ICLR. arXiv:1801.01401.
+#'
+#' Jayasumana, S., Ramalingam, S., Veit, A., Glasner, D., Chakrabarti, A.
+#' and Kumar, S. (2024). Rethinking FID: towards a better evaluation
+#' metric for image generation. CVPR. arXiv:2401.09603.
+#'
+#' Friedman, D. and Dieng, A. B. (2023). The Vendi score: a diversity
+#' evaluation metric for machine learning. TMLR. arXiv:2210.02410.
+#'
+#' Alaa, A., van Breugel, B., Saveliev, E. and van der Schaar, M. (2022).
+#' How faithful is your synthetic data? Sample-level metrics for
+#' evaluating and auditing generative models. ICML. arXiv:2102.08921.
+#'
+#' Meehan, C., Chaudhuri, K. and Dasgupta, S. (2020). A non-parametric
+#' test to detect data-copying in generative models. AISTATS.
+#' arXiv:2004.05675.
+#'
+#' Nadjahi, K., Durmus, A., Jacob, P. E., Badeau, R. and Simsekli, U.
+#' (2021). Fast approximation of the sliced-Wasserstein distance using
+#' concentration of random projections. NeurIPS. arXiv:2106.15427.
+#'
+#' Szekely, G. J. and Rizzo, M. L. (2013). Energy statistics: a class of
+#' statistics based on distances. Journal of Statistical Planning and
+#' Inference 143(8), 1249-1272. \doi{10.1016/j.jspi.2013.03.018}.
+#'
+#' Stein, G., Cresswell, J. C., Hosseinzadeh, R., Sui, Y., Ross, B. L.,
+#' Villecroze, V., Liu, Z., Caterini, A. L., Taylor, J. E. T. and
+#' Loaiza-Ganem, G. (2023). Exposing flaws of generative model evaluation
+#' metrics and their unfair treatment of diffusion models. NeurIPS.
+#' arXiv:2306.04675. (dgm-eval, the reference code.)
+#'
+#' Wolter, K. M. (2007). Introduction to Variance Estimation, 2nd ed.,
+#' chapter 2. Springer. \doi{10.1007/978-0-387-35099-8}.
+#' @seealso [manifold_metrics()], [prd_curve()], [prd_compare()].
+#' @examples
+#' set.seed(1)
+#' real <- matrix(rnorm(300 * 8), ncol = 8)
+#' models <- list(same = matrix(rnorm(300 * 8), ncol = 8),
+#'                shifted = matrix(rnorm(300 * 8, mean = 0.3), ncol = 8))
+#' embedding_metrics(real, models, metrics = c("fd", "kid", "vendi"))
+#'
+#' # with intervals, and the paired differences
+#' em <- embedding_metrics(real, models, metrics = c("fd", "kid"),
+#'                         replicates = 20)
+#' prd_compare(em, baseline = "same")
+#' @export
+embedding_metrics <- function(real, generated,
+                              metrics = embedding_metric_names(),
+                              held_out = NULL, subsets = NULL,
+                              subset_size = 1000, classes = NULL,
+                              bandwidth = NULL,
+                              replicates = 0, conf_level = 0.9,
+                              features = NULL, id = NULL,
+                              standardize = c("none", "real")) {
+  features <- rlang::enquo(features)
+  id <- rlang::enquo(id)
+  raw <- prepare_samples(real, generated, features, id, standardize)
+  sets <- standardize_split(raw)
+  if (missing(metrics)) {
+    if (is.null(held_out)) metrics <- setdiff(metrics, "ct")
+    if (is.null(classes)) metrics <- setdiff(metrics, "vendi_class")
+  }
+  metrics <- check_methods(metrics, embedding_metric_names(), arg = "metrics")
+  opts <- embedding_options(metrics, held_out, subsets, subset_size,
+                            bandwidth, raw, sets, features, id)
+  opts$classes <- check_classes(classes, metrics, sets$generated)
+  replicates <- check_replicates(replicates)
+  conf_level <- check_level(conf_level)
+  first <- embedding_core(sets$real, sets$generated, metrics, opts)
+  out <- new_prd_metrics(
+    first$values,
+    sizes = c(real = nrow(sets$real),
+              vapply(sets$generated, nrow, integer(1))),
+    model_sizes = vapply(sets$generated, nrow, integer(1)),
+    vendi_real = first$vendi_real,
+    vendi_classes = first$vendi_classes,
+    bandwidth = if ("mmd_rbf" %in% metrics) opts$bandwidth,
+    ct_cells = first$ct_cells
+  )
+  if (replicates > 0L) {
+    held <- opts$held_out
+    pair <- new.env(parent = emptyenv())
+    pair$count <- 0L
+    reps <- run_replicates(sets$real, sets$generated, replicates,
+                           function(real, gens) {
+      o <- opts
+      # each half's rows of the generated sets (their class labels)
+      o$rows <- lapply(gens, attr, "prdcurve_rows")
+      h <- standardize_half(real, gens, sets$standardize, grid = sets$grid)
+      if (!is.null(held)) {
+        # the held-out rows in complementary halves too, one split per pair
+        pair$count <- pair$count + 1L
+        if (pair$count %% 2L == 1L) pair$perm <- sample.int(nrow(held))
+        k <- floor(nrow(held) / 2)
+        rows <- if (pair$count %% 2L == 1L) pair$perm[seq_len(k)] else
+          pair$perm[-seq_len(k)]
+        o$held_out <- held[sort(rows), , drop = FALSE]
+      }
+      embedding_core(h$real, h$gens, metrics, o)$values
+    })
+    out <- attach_metric_replicates(out, reps, conf_level)
+  }
+  out
+}
+
+#' The class labels of `classes` as a list named as the models (NULL
+#' unless `vendi_class` is asked), each one label per row, without NA
+#' @noRd
+check_classes <- function(classes, metrics, gens, call = rlang::caller_env()) {
+  if (!"vendi_class" %in% metrics) return(NULL)
+  if (is.null(classes)) {
+    prd_abort(c("{.val vendi_class} needs the class labels of the generated rows in {.arg classes}.",
+                "i" = "One label per row; a list of them named as the models for several models."),
+              "input", call = call)
+  }
+  if (!is.list(classes)) {
+    if (length(gens) > 1L) {
+      prd_abort(c("{.arg classes} must be a list named as the models: there are {length(gens)} models.",
+                  "i" = "Models: {.val {names(gens)}}."), "input", call = call)
+    }
+    classes <- stats::setNames(list(classes), names(gens))
+  }
+  if (!setequal(names(classes), names(gens)) || anyDuplicated(names(classes))) {
+    prd_abort(c("{.arg classes} must be named as the models.",
+                "x" = "Models: {.val {names(gens)}}; names: {.val {names(classes)}}."),
+              "input", call = call)
+  }
+  for (m in names(gens)) {
+    lab <- classes[[m]]
+    if (!is.atomic(lab) || length(lab) != nrow(gens[[m]]) || anyNA(lab)) {
+      prd_abort(c("{.arg classes} must give one label, not NA, per generated row.",
+                  "x" = "Model {.val {m}}: {nrow(gens[[m]])} rows, {length(lab)} label{?s}{if (anyNA(lab)) ' with NA' else ''}."),
+                "input", call = call)
+    }
+  }
+  classes[names(gens)]
+}
+
+#' Validated options of embedding_metrics()
+#' @noRd
+embedding_options <- function(metrics, held_out, subsets, subset_size,
+                              bandwidth, raw, sets, features, id,
+                              call = rlang::caller_env()) {
+  if ("ct" %in% metrics && is.null(held_out)) {
+    prd_abort(c(
+      "{.val ct} needs held-out real samples in {.arg held_out}.",
+      "i" = "The copying test compares the generated rows with real rows the model was not trained on; {.arg real} is its training set."
+    ), "input", call = call)
+  }
+  if (!is.null(held_out)) {
+    held_out <- as_samples(held_out, arg = "held_out", call = call,
+                           features = features, id = id,
+                           check_scale = sets$standardize == "none")
+    check_same_columns(sets$real, held_out, "real", "held_out", call = call)
+    if (identical(sets$standardize, "real")) {
+      # scaled as the other sets, by the moments of the real rows as given
+      held_out <- standardize_sets(list(real = raw$real,
+                                        generated = list(held_out)))
+      held_out <- held_out$generated[[1]]
+    }
+  }
+  if (!is.null(subsets)) {
+    subsets <- check_count(subsets, min = 1, max = 1e5, call = call)
+  }
+  subset_size <- check_count(subset_size, min = 2, call = call)
+  if (!is.null(bandwidth)) {
+    bandwidth <- check_positive(bandwidth, len = 1L, max = 1e150, call = call)
+  } else if ("mmd_rbf" %in% metrics) {
+    bandwidth <- median_bandwidth(sets$real)
+    if (!(bandwidth > 0)) bandwidth <- 1
+  }
+  list(held_out = held_out, subsets = subsets, subset_size = subset_size,
+       bandwidth = bandwidth)
+}
+
+#' The metrics of every model on one real set (the estimate, or one
+#' half-sample of the replicates). The real set's moments, pair sums and
+#' nearest-neighbour radii are computed once for all models.
+#' @return list(values = tibble(model, metric, k, value), vendi_real,
+#'   ct_cells)
+#' @noRd
+embedding_core <- function(real, gens, metrics, opts) {
+  needs <- unique(unlist(lapply(embedding_registry[metrics], `[[`, "needs")))
+  kernels <- intersect(c("poly", "rbf", "dist"), needs)
+  if (!is.null(opts$subsets)) kernels <- setdiff(kernels, "poly")
+  real <- as_double_matrix(real)
+  sigma <- if (is.null(opts$bandwidth)) 1 else opts$bandwidth
+  q <- list(opts = opts, d = ncol(real), n = nrow(real))
+  if ("moments" %in% needs) {
+    q$mx <- set_moments(real)
+    if (any(c("fd", "fd_inf") %in% metrics)) q$root_x <- sym_sqrt(q$mx$cov)
+  }
+  centre <- colMeans(real)
+  if (length(kernels)) {
+    q$sxx <- pair_sums(real, real, TRUE, centre, kernels,
+                       sigma = sigma)$sums
+  }
+  if ("nearest" %in% needs) q$own2 <- own_nearest_sq(real)
+  rows <- list()
+  cells <- list()
+  by_class <- list()
+  for (m in names(gens)) {
+    y <- as_double_matrix(gens[[m]])
+    q$y <- y
+    if (!is.null(opts$classes)) {
+      lab <- opts$classes[[m]]
+      if (!is.null(opts$rows[[m]])) lab <- lab[opts$rows[[m]]]
+      q$vendi_classes <- class_vendi(y, lab)
+      by_class[[m]] <- tibble::tibble(model = m, q$vendi_classes)
+    }
+    q$real <- real
+    q$m <- nrow(y)
+    if ("moments" %in% needs) q$my <- set_moments(y)
+    if (length(kernels) || "nearest" %in% needs) {
+      xy <- pair_sums(real, y, FALSE, centre, kernels,
+                      sigma = sigma,
+                      nearest = "nearest" %in% needs)
+      q$sxy <- xy$sums
+      q$near <- xy
+      if (length(kernels)) {
+        q$syy <- pair_sums(y, y, TRUE, centre, kernels,
+                           sigma = sigma)$sums
+      }
+    }
+    if ("ct" %in% metrics) {
+      ctv <- ct_value(real, opts$held_out, y)
+      q$ct <- ctv$value
+      cells[[m]] <- ctv$cells
+    }
+    vals <- vapply(metrics, function(mt) {
+      as.double(embedding_registry[[mt]]$value(q))
+    }, double(1))
+    rows[[m]] <- tibble::tibble(model = m, metric = metrics,
+                                k = NA_integer_, value = unname(vals))
+  }
+  list(values = vctrs::vec_rbind(!!!unname(rows)),
+       vendi_real = if ("vendi" %in% metrics) vendi_value(real),
+       vendi_classes = if (length(by_class)) {
+         vctrs::vec_rbind(!!!unname(by_class))
+       },
+       ct_cells = if (length(cells)) cells)
+}
+
+as_double_matrix <- function(x) {
+  if (!is.double(x)) storage.mode(x) <- "double"
+  x
+}
+
+# ---- the registry of the embedding metrics -------------------------------
+#
+# One entry per metric: what it needs ("moments": both sets' means and
+# covariances; "poly", "rbf", "dist": pair sums of that kernel over X x X,
+# Y x Y and X x Y; "nearest": each generated row's nearest real row and the
+# real rows' own nearest-neighbour radii; "held_out"), its value from the
+# context `q` of embedding_core(), its bounds (interval clamping) and a
+# line of documentation. The default `metrics`, the work done and the docs
+# of `metrics` come from here.
+
+embedding_metric <- function(name, needs, value, doc, lower = -Inf,
+                             upper = Inf) {
+  list(name = name, needs = needs, value = value, doc = doc, lower = lower,
+       upper = upper)
+}
+
+embedding_registry <- local({
+  mmd_of <- function(q, kernel) {
+    mmd_unbiased(q$sxx[[kernel]], q$syy[[kernel]], q$sxy[[kernel]], q$n, q$m)
+  }
+  r <- list(
+    embedding_metric("fd", "moments",
+      function(q) fd_value(q$mx, q$my, q$root_x),
+      "Frechet distance of the Gaussian fits (Heusel et al. 2017)",
+      lower = 0),
+    embedding_metric("fd_inf", "moments",
+      function(q) fd_infinity(q$mx, q$y, q$root_x),
+      "FD extrapolated to infinitely many generated rows (Chong and Forsyth 2020)"),
+    embedding_metric("kid", "poly",
+      function(q) {
+        if (is.null(q$opts$subsets)) return(mmd_of(q, "poly"))
+        kid_subsets(q$real, q$y, q$opts$subsets, q$opts$subset_size)
+      },
+      "unbiased MMD^2 with the cubic polynomial kernel (Binkowski et al. 2018)"),
+    embedding_metric("mmd_rbf", "rbf", function(q) mmd_of(q, "rbf"),
+      "unbiased MMD^2 with a Gaussian kernel of width `bandwidth` (CMMD, Jayasumana et al. 2024)"),
+    embedding_metric("vendi", character(), function(q) vendi_value(q$y),
+      "Vendi score of the generated set, q = 1, linear kernel on unit rows (Friedman and Dieng 2023)",
+      lower = 1),
+    embedding_metric("vendi_class", "classes",
+      function(q) mean(q$vendi_classes$vendi),
+      "mean over the classes of the generated rows of each class's Vendi score (needs `classes`; dgm-eval)",
+      lower = 1),
+    embedding_metric("authpct", "nearest",
+      function(q) {
+        a <- authentic_rows(q$real, q$y, q$near$nearest, q$own2)
+        100 * mean(a)
+      },
+      "percentage of generated rows whose nearest real row has a nearer real neighbour (Alaa et al. 2022)",
+      lower = 0, upper = 100),
+    embedding_metric("ct", "held_out", function(q) q$ct,
+      "data-copying statistic C_T against `held_out` (Meehan et al. 2020); below 0: copying"),
+    embedding_metric("sw_approx", "moments",
+      function(q) sw_value(q$mx, q$my),
+      "sliced Wasserstein approximation from the moments (Nadjahi et al. 2021)",
+      lower = 0),
+    embedding_metric("energy", "dist", function(q) {
+      2 * q$sxy[["dist"]] / (q$n * q$m) -
+        q$sxx[["dist"]] / (q$n * (q$n - 1)) -
+        q$syy[["dist"]] / (q$m * (q$m - 1))
+    }, "energy distance with U-statistics (Szekely and Rizzo 2013)")
+  )
+  stats::setNames(r, vapply(r, `[[`, "", "name"))
+})
+
+#' The metrics of embedding_metrics(), in output order (the registry's)
+#' @noRd
+embedding_metric_names <- function() names(embedding_registry)
+
+#' The docs of `metrics`, from the registry (roxygen inline code)
+#' @noRd
+embedding_metrics_doc <- function() {
+  paste0("* `\"", names(embedding_registry), "\"`: ",
+         vapply(embedding_registry, `[[`, "", "doc"), collapse = "\n")
+}

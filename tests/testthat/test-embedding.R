@@ -1,0 +1,417 @@
+# embedding_metrics() (SPEC.md section 8): each metric against a
+# brute-force version on small data (full pair matrices, cov(), dist()),
+# closed forms and invariances, and dgm-eval's own numbers.
+
+fixture_sets <- function() {
+  df <- utils::read.csv(test_path("fixtures", "embedding-reference.csv"))
+  lapply(split(df[-1], df$set), as.matrix)
+}
+
+brute_fd <- function(x, y) {
+  sx <- stats::cov(x)
+  sy <- stats::cov(y)
+  # the trace of sqrtm(Sx Sy) from the eigenvalues of the product (the
+  # non-symmetric route of scipy's sqrtm and dgm-eval's efficient FD)
+  tr <- sum(sqrt(Re(eigen(sx %*% sy, only.values = TRUE)$values)))
+  sum((colMeans(x) - colMeans(y))^2) + sum(diag(sx)) + sum(diag(sy)) - 2 * tr
+}
+
+brute_mmd <- function(kxx, kyy, kxy) {
+  n <- nrow(kxx)
+  m <- nrow(kyy)
+  (sum(kxx) - sum(diag(kxx))) / (n * (n - 1)) +
+    (sum(kyy) - sum(diag(kyy))) / (m * (m - 1)) - 2 * sum(kxy) / (n * m)
+}
+
+brute_kid <- function(x, y) {
+  d <- ncol(x)
+  k <- function(a, b) (tcrossprod(a, b) / d + 1)^3
+  brute_mmd(k(x, x), k(y, y), k(x, y))
+}
+
+brute_d2 <- function(a, b) {
+  outer(rowSums(a^2), rowSums(b^2), `+`) - 2 * tcrossprod(a, b)
+}
+
+brute_rbf <- function(x, y, sigma) {
+  k <- function(a, b) exp(-pmax(brute_d2(a, b), 0) / (2 * sigma^2))
+  brute_mmd(k(x, x), k(y, y), k(x, y))
+}
+
+brute_energy <- function(x, y) {
+  D <- as.matrix(stats::dist(rbind(x, y)))
+  n <- nrow(x)
+  m <- nrow(y)
+  dxy <- D[seq_len(n), n + seq_len(m)]
+  dxx <- D[seq_len(n), seq_len(n)]
+  dyy <- D[n + seq_len(m), n + seq_len(m)]
+  2 * mean(dxy) - sum(dxx) / (n * (n - 1)) - sum(dyy) / (m * (m - 1))
+}
+
+brute_vendi <- function(x) {
+  xn <- x / sqrt(rowSums(x^2))
+  lam <- eigen(tcrossprod(xn) / nrow(x), symmetric = TRUE,
+               only.values = TRUE)$values
+  lam <- lam[lam > 1e-15]
+  exp(-sum(lam * log(lam)))
+}
+
+brute_authpct <- function(x, y) {
+  dxx <- as.matrix(stats::dist(x))
+  diag(dxx) <- Inf
+  r <- apply(dxx, 1, min)
+  D <- sqrt(pmax(brute_d2(y, x), 0))
+  j <- apply(D, 1, which.min)
+  100 * mean(r[j] < D[cbind(seq_len(nrow(y)), j)])
+}
+
+brute_sw <- function(x, y) {
+  d <- ncol(x)
+  m2 <- function(z) mean(rowSums(sweep(z, 2, colMeans(z))^2)) / d
+  sqrt(sum((colMeans(x) - colMeans(y))^2) / d + (sqrt(m2(x)) - sqrt(m2(y)))^2)
+}
+
+value_of <- function(em, metric, model = em$model[1]) {
+  em$value[em$metric == metric & em$model == model]
+}
+
+test_that("every metric equals its brute-force version (blocks of a few rows)", {
+  withr::local_options(prdcurve.embedding_tile = 37)
+  set.seed(2)
+  x <- matrix(rnorm(90 * 5), ncol = 5) + 3 # off the origin
+  y <- matrix(rnorm(70 * 5, mean = 0.4, sd = 1.3), ncol = 5) + 3
+  em <- embedding_metrics(x, y, bandwidth = 1.7)
+  expect_equal(value_of(em, "fd"), brute_fd(x, y), tolerance = 1e-10)
+  expect_equal(value_of(em, "kid"), brute_kid(x, y), tolerance = 1e-10)
+  expect_equal(value_of(em, "mmd_rbf"), brute_rbf(x, y, 1.7),
+               tolerance = 1e-10)
+  expect_equal(value_of(em, "vendi"), brute_vendi(y), tolerance = 1e-10)
+  expect_equal(attr(em, "vendi_real"), brute_vendi(x), tolerance = 1e-10)
+  expect_equal(value_of(em, "authpct"), brute_authpct(x, y))
+  expect_equal(value_of(em, "sw_approx"), brute_sw(x, y), tolerance = 1e-12)
+  expect_equal(value_of(em, "energy"), brute_energy(x, y), tolerance = 1e-10)
+  expect_identical(em$metric, setdiff(embedding_metric_names(),
+                                      c("ct", "vendi_class")))
+  expect_true(all(is.na(em$k)))
+})
+
+test_that("vendi takes the n x n side when d >= n", {
+  # (fewer rows than columns is the point here: no input warnings)
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  set.seed(3)
+  y <- matrix(rnorm(12 * 30), ncol = 30)
+  em <- embedding_metrics(y[1:10, ] + 1, y, metrics = "vendi")
+  expect_equal(em$value, brute_vendi(y), tolerance = 1e-10)
+})
+
+test_that("closed forms: a shift, a scaling, orthogonal directions", {
+  # (copies and grid columns are the point here: no input warnings)
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  set.seed(4)
+  x <- matrix(rnorm(200 * 4), ncol = 4)
+  shift <- c(1, -2, 0.5, 0)
+  em <- embedding_metrics(x, x + rep(shift, each = 200),
+                          metrics = c("fd", "sw_approx"))
+  # same covariance: FD is the squared mean shift, sw_approx the shift / sqrt(d)
+  expect_equal(value_of(em, "fd"), sum(shift^2), tolerance = 1e-9)
+  expect_equal(value_of(em, "sw_approx"), sqrt(sum(shift^2) / 4),
+               tolerance = 1e-12)
+  # y = a x: FD = (1 - a)^2 (||mu||^2 + tr S)
+  a <- 1.5
+  fd <- value_of(embedding_metrics(x, a * x, metrics = "fd"), "fd")
+  expect_equal(fd, (1 - a)^2 * (sum(colMeans(x)^2) + sum(diag(stats::cov(x)))),
+               tolerance = 1e-9)
+  # unit rows along d orthogonal directions, equally often: Vendi = d
+  y <- diag(5)[rep(1:5, 8), ] * 3
+  expect_equal(value_of(embedding_metrics(x[, 1:5 %% 4 + 1], y,
+                                          metrics = "vendi"), "vendi"),
+               5, tolerance = 1e-12)
+  # one row repeated: Vendi = 1
+  expect_equal(value_of(embedding_metrics(x, x[rep(1, 20), ],
+                                          metrics = "vendi"), "vendi"), 1,
+               tolerance = 1e-12)
+  # exact copies of the real rows are never authentic; the same set: all
+  # MMDs and the energy distance are U-statistics of one sample
+  em <- embedding_metrics(x, x, metrics = c("authpct", "kid", "energy", "fd"))
+  expect_equal(value_of(em, "authpct"), 0)
+  expect_equal(value_of(em, "fd"), 0, tolerance = 1e-8)
+  expect_equal(value_of(em, "kid"), brute_kid(x, x), tolerance = 1e-10)
+})
+
+test_that("fd_inf is the intercept of FD_N over the documented sizes", {
+  set.seed(5)
+  x <- matrix(rnorm(150 * 3), ncol = 3)
+  y <- matrix(rnorm(120 * 3, sd = 1.2), ncol = 3)
+  set.seed(10)
+  v <- value_of(embedding_metrics(x, y, metrics = "fd_inf"), "fd_inf")
+  set.seed(10)
+  sizes <- as.integer(trunc(seq(12, 120, length.out = 15)))
+  fds <- vapply(sizes, function(N) {
+    brute_fd(x, y[sample.int(120, N), , drop = FALSE])
+  }, 0)
+  expect_equal(v, unname(coef(lm(fds ~ I(1 / sizes)))[1]), tolerance = 1e-9)
+})
+
+test_that("kid with subsets is dgm-eval's mean over random subsets", {
+  set.seed(6)
+  x <- matrix(rnorm(60 * 3), ncol = 3)
+  y <- matrix(rnorm(50 * 3, mean = 0.2), ncol = 3)
+  set.seed(11)
+  v <- value_of(embedding_metrics(x, y, metrics = "kid", subsets = 4,
+                                  subset_size = 20), "kid")
+  set.seed(11)
+  b <- mean(vapply(1:4, function(i) {
+    brute_kid(x[sample.int(60, 20), ], y[sample.int(50, 20), ])
+  }, 0))
+  expect_equal(v, b, tolerance = 1e-10)
+})
+
+test_that("mmd_rbf's default bandwidth is the median real distance", {
+  set.seed(7)
+  x <- matrix(rnorm(40 * 3), ncol = 3)
+  y <- matrix(rnorm(30 * 3, mean = 1), ncol = 3)
+  em <- embedding_metrics(x, y, metrics = "mmd_rbf")
+  s <- stats::median(stats::dist(x))
+  expect_equal(attr(em, "bandwidth"), s)
+  expect_equal(em$value, brute_rbf(x, y, s), tolerance = 1e-10)
+})
+
+test_that("ct is Meehan et al.'s C_T over the k-means cells", {
+  set.seed(8)
+  train <- matrix(rnorm(300 * 3), ncol = 3)
+  held <- matrix(rnorm(200 * 3), ncol = 3)
+  # a copier: training rows with a small jitter
+  gen <- train[1:150, ] + matrix(rnorm(150 * 3, sd = 0.02), ncol = 3)
+  set.seed(12)
+  em <- embedding_metrics(train, gen, metrics = "ct", held_out = held)
+  set.seed(12)
+  km <- stats::kmeans(train, centers = 3, nstart = 10, iter.max = 300,
+                      algorithm = "Lloyd")
+  cell <- function(z) apply(brute_d2(z, km$centers), 1, which.min)
+  cp <- cell(held)
+  cq <- cell(gen)
+  nn <- function(a, b) sqrt(apply(pmax(brute_d2(a, b), 0), 1, min))
+  z <- sapply(1:3, function(c) {
+    tt <- train[km$cluster == c, , drop = FALSE]
+    lq <- nn(gen[cq == c, , drop = FALSE], tt)
+    lp <- nn(held[cp == c, , drop = FALSE], tt)
+    u <- stats::wilcox.test(lq, lp, exact = FALSE)$statistic
+    n <- length(lp)
+    m <- length(lq)
+    (u - (n * m / 2 - 0.5)) / sqrt(n * m * (n + m + 1) / 12)
+  })
+  pw <- tabulate(cp, 3) / 200
+  keep <- tabulate(cq, 3) / 150 > 20 / 150
+  expect_equal(em$value, sum(pw[keep] * z[keep]) / sum(pw[keep]),
+               tolerance = 1e-12)
+  expect_lt(em$value, -3) # copying is detected
+  cells <- attr(em, "ct_cells")$generated
+  expect_equal(sum(cells$generated), 150)
+  expect_equal(cells$z, unname(z), tolerance = 1e-12)
+})
+
+test_that("ct projects on 64 principal components of the training rows", {
+  set.seed(9)
+  train <- matrix(rnorm(120 * 70), ncol = 70)
+  held <- matrix(rnorm(80 * 70), ncol = 70)
+  gen <- matrix(rnorm(90 * 70), ncol = 70)
+  set.seed(13)
+  v <- ct_value(train, held, gen)$value
+  p <- stats::prcomp(train, rank. = 64)
+  proj <- function(z) scale(z, p$center, FALSE) %*% p$rotation
+  set.seed(13)
+  w <- ct_value(proj(train), proj(held), proj(gen))$value
+  expect_equal(v, w, tolerance = 1e-8)
+})
+
+test_that("dgm-eval's own functions give the same numbers (relative 1e-6)", {
+  s <- fixture_sets()
+  # bench/embedding-reference.py on fixtures/embedding-reference.csv
+  # (dgm-eval 74c79f7: compute_FD_with_reps, compute_polynomial_mmd,
+  # compute_vendi_score, compute_authpct, sw_approx)
+  ref <- list(
+    gen_a = c(fd = 2.8527692014471575, kid = 1.6267057781744141,
+              vendi = 5.8074714378795669, authpct = 52.5,
+              sw_approx = 0.59620995522876818,
+              vendi_class = 5.6563189257425703),
+    gen_b = c(fd = 0.68935978615424909, kid = 0.043468773386095449,
+              vendi = 5.5947035292869876, authpct = 42.5,
+              sw_approx = 0.200051553018325,
+              vendi_class = 5.3785003764755546)
+  )
+  # (compute_per_class_vendi_scores() with row i, from 0, in class i %% 3)
+  cls <- list(gen_a = (seq_len(120) - 1) %% 3, gen_b = (seq_len(120) - 1) %% 3)
+  em <- embedding_metrics(s$real, list(gen_a = s$gen_a, gen_b = s$gen_b),
+                          metrics = c("fd", "kid", "vendi", "authpct",
+                                      "sw_approx", "vendi_class"),
+                          classes = cls)
+  for (m in names(ref)) {
+    for (mt in names(ref[[m]])) {
+      expect_equal(value_of(em, mt, m), ref[[m]][[mt]], tolerance = 1e-6,
+                   label = paste(m, mt))
+    }
+  }
+  expect_equal(attr(em, "vendi_real"), 5.5453282613994572, tolerance = 1e-6)
+})
+
+test_that("intervals, paired comparisons and the tidiers", {
+  set.seed(14)
+  x <- matrix(rnorm(160 * 4), ncol = 4)
+  models <- list(a = matrix(rnorm(160 * 4), ncol = 4),
+                 b = matrix(rnorm(160 * 4, mean = 0.5), ncol = 4))
+  models$a2 <- models$a
+  set.seed(15)
+  em <- embedding_metrics(x, models, replicates = 10,
+                          held_out = matrix(rnorm(100 * 4), ncol = 4))
+  expect_true(all(em$lower <= em$value & em$value <= em$upper))
+  expect_true(all(em$upper > em$lower))
+  reps <- attr(em, "replicates")
+  expect_equal(sort(unique(reps$replicate)), 1:10)
+  expect_equal(nrow(reps), 10 * nrow(em))
+  # authpct stays in [0, 100], fd above 0
+  expect_true(all(em$lower[em$metric %in% c("fd", "authpct")] >= 0))
+  expect_true(all(em$upper[em$metric == "authpct"] <= 100))
+  cmp <- prd_compare(em, baseline = "a")
+  expect_setequal(cmp$statistic, setdiff(embedding_metric_names(),
+                                         "vendi_class"))
+  b <- cmp[cmp$model == "b", ]
+  expect_equal(b$estimate, em$value[em$model == "b"] - em$value[em$model == "a"])
+  # the same generated set: difference 0, interval [0, 0], except the
+  # metrics drawn at random (fd_inf's subsamples, ct's k-means)
+  same <- cmp[cmp$model == "a2" & !cmp$statistic %in% c("fd_inf", "ct"), ]
+  expect_equal(same$estimate, rep(0, nrow(same)))
+  expect_equal(same$lower, rep(0, nrow(same)))
+  expect_equal(same$upper, rep(0, nrow(same)))
+  # the shift is seen by fd
+  expect_gt(b$lower[b$statistic == "fd"], 0)
+  td <- tidy(em)
+  expect_equal(td$estimate, em$value)
+  expect_equal(td$conf.low, em$lower)
+  expect_equal(glance(em)$n_metrics, 9L)
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::ggplot_build(autoplot(em))
+  expect_equal(nrow(p$data[[length(p$data)]]) > 0, TRUE)
+})
+
+test_that("inputs: data frames, features and id, several models as a list", {
+  set.seed(16)
+  x <- data.frame(id = sprintf("r%02d", 1:40), matrix(rnorm(40 * 3), ncol = 3))
+  y <- data.frame(id = sprintf("g%02d", 1:40),
+                  matrix(rnorm(40 * 3, mean = 0.5), ncol = 3))
+  em <- embedding_metrics(x, y, metrics = c("fd", "energy"), id = id)
+  xm <- as.matrix(x[-1])
+  ym <- as.matrix(y[-1])
+  expect_equal(value_of(em, "fd"), brute_fd(xm, ym), tolerance = 1e-10)
+  em2 <- embedding_metrics(x, y, metrics = "fd", features = c(X1, X2),
+                           id = id)
+  expect_equal(em2$value, brute_fd(xm[, 1:2], ym[, 1:2]), tolerance = 1e-10)
+})
+
+test_that("errors are classed and name the argument", {
+  x <- matrix(rnorm(40), ncol = 2)
+  y <- matrix(rnorm(40), ncol = 2)
+  expect_error(embedding_metrics(x, y, metrics = "ct"),
+               class = "prdcurve_error_input")
+  expect_error(embedding_metrics(x, y, metrics = "fid"),
+               class = "prdcurve_error_input")
+  expect_error(embedding_metrics(x, y, metrics = "ct",
+                                 held_out = matrix(rnorm(15), 5, 3)),
+               class = "prdcurve_error_columns")
+  expect_error(embedding_metrics(x, y, metrics = "kid", subsets = 0),
+               class = "prdcurve_error_input")
+  expect_error(embedding_metrics(x, y, metrics = "mmd_rbf", bandwidth = -1),
+               class = "prdcurve_error_input")
+  expect_error(embedding_metrics(x, y, metrics = "fd", replicates = -1),
+               class = "prdcurve_error")
+})
+
+test_that("the command line's --metrics=NAMES takes the embedding metrics", {
+  skip_if_not_installed("optparse")
+  dir <- withr::local_tempdir()
+  set.seed(17)
+  real <- matrix(rnorm(60 * 3), ncol = 3)
+  gens <- list(a = matrix(rnorm(60 * 3), ncol = 3),
+               b = matrix(rnorm(60 * 3, mean = 0.6), ncol = 3))
+  files <- file.path(dir, c("real.csv", "a.csv", "b.csv"))
+  for (i in 1:3) {
+    utils::write.csv(list(real, gens$a, gens$b)[[i]], files[i],
+                     row.names = FALSE)
+  }
+  out <- file.path(dir, "run")
+  utils::capture.output(suppressMessages(prd_cli(c(
+    files, "--method", "knn", "--angles", "21", "--seed", "3",
+    "--replicates", "6", "--metrics=precision,fd,kid", "--compare", "a",
+    "--quiet", "--out", out))))
+  m <- utils::read.csv(paste0(out, "-metrics.csv"))
+  set.seed(3)
+  ref_m <- manifold_metrics(real, gens, metrics = "precision", replicates = 6)
+  set.seed(3)
+  ref_e <- embedding_metrics(real, gens, metrics = c("fd", "kid"),
+                             replicates = 6)
+  expect_identical(m$metric, c(ref_m$metric, ref_e$metric))
+  expect_equal(m$value, c(ref_m$value, ref_e$value), tolerance = 1e-12)
+  expect_equal(m$upper, c(ref_m$upper, ref_e$upper), tolerance = 1e-12)
+  cmp <- utils::read.csv(paste0(out, "-metrics-compare.csv"))
+  expect_setequal(cmp$statistic, c("precision", "fd", "kid"))
+  fd <- cmp[cmp$statistic == "fd", ]
+  expect_equal(fd$estimate, ref_e$value[ref_e$model == "b" & ref_e$metric == "fd"] -
+                 ref_e$value[ref_e$model == "a" & ref_e$metric == "fd"],
+               tolerance = 1e-12)
+  expect_error(prdcurve:::cli_metric_table(real, gens, "fid", 5, TRUE, 0,
+                                           "none", 1),
+               class = "prdcurve_error_input")
+})
+
+test_that("standardize = \"real\" scales every set, held-out rows too, by the real moments", {
+  set.seed(18)
+  x <- matrix(rnorm(150 * 3, sd = c(1, 10, 100)), ncol = 3, byrow = TRUE)
+  y <- matrix(rnorm(150 * 3, sd = c(1, 12, 90)), ncol = 3, byrow = TRUE)
+  h <- matrix(rnorm(120 * 3, sd = c(1, 10, 100)), ncol = 3, byrow = TRUE)
+  mu <- colMeans(x)
+  sdv <- apply(x, 2, sd)
+  sc <- function(z) sweep(sweep(z, 2, mu), 2, sdv, `/`)
+  set.seed(19)
+  em <- embedding_metrics(x, y, metrics = c("fd", "mmd_rbf", "ct"),
+                          held_out = h, standardize = "real")
+  set.seed(19)
+  ref <- embedding_metrics(sc(x), sc(y), metrics = c("fd", "mmd_rbf", "ct"),
+                           held_out = sc(h))
+  expect_equal(em$value, ref$value, tolerance = 1e-10)
+  expect_equal(attr(em, "bandwidth"), attr(ref, "bandwidth"), tolerance = 1e-12)
+})
+
+test_that("vendi_class is the mean of the classes' Vendi scores, halves included", {
+  set.seed(20)
+  y <- rbind(matrix(rnorm(40 * 4, mean = 2), ncol = 4),
+             matrix(rnorm(60 * 4, mean = -2), ncol = 4))
+  lab <- rep(c("a", "b"), c(40, 60))
+  x <- matrix(rnorm(80 * 4), ncol = 4)
+  set.seed(21)
+  em <- embedding_metrics(x, y, metrics = c("vendi", "vendi_class"),
+                          classes = lab, replicates = 4)
+  per <- c(brute_vendi(y[1:40, ]), brute_vendi(y[41:100, ]))
+  expect_equal(value_of(em, "vendi_class"), mean(per), tolerance = 1e-10)
+  vc <- attr(em, "vendi_classes")
+  expect_identical(vc$class, c("a", "b"))
+  expect_identical(vc$rows, c(40L, 60L))
+  expect_equal(vc$vendi, per, tolerance = 1e-10)
+  # each half's labels follow its rows: replicate 1 recomputed by hand
+  set.seed(21)
+  px <- sample.int(80)
+  pg <- sample.int(100)
+  h <- sort(pg[1:50])
+  r1 <- attr(em, "replicates")
+  r1 <- r1$value[r1$replicate == 1 & r1$metric == "vendi_class"]
+  hy <- y[h, ]
+  hl <- lab[h]
+  expect_equal(r1, mean(c(brute_vendi(hy[hl == "a", ]),
+                          brute_vendi(hy[hl == "b", ]))), tolerance = 1e-10)
+  expect_error(embedding_metrics(x, y, metrics = "vendi_class"),
+               class = "prdcurve_error_input")
+  expect_error(embedding_metrics(x, y, metrics = "vendi_class",
+                                 classes = lab[-1]),
+               class = "prdcurve_error_input")
+  expect_error(embedding_metrics(x, list(p = y, q = y), metrics = "vendi_class",
+                                 classes = lab),
+               class = "prdcurve_error_input")
+})
