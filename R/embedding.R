@@ -336,7 +336,22 @@ embedding_options <- function(metrics, held_out, subsets, subset_size,
 #' @return list(values = tibble(model, metric, k, value), vendi_real,
 #'   ct_cells)
 #' @noRd
-embedding_core <- function(real, gens, metrics, opts) {
+embedding_core <- function(real, gens, metrics, opts,
+                           call = rlang::caller_env()) {
+  tryCatch(embedding_compute(real, gens, metrics, opts), error = function(e) {
+    if (inherits(e, "prdcurve_error")) stop(e)
+    big <- max(abs(range(real)), vapply(gens, function(g) max(abs(range(g))), 0))
+    prd_abort(c(
+      "The embedding metrics could not be computed on these values.",
+      "x" = "The largest magnitude in {.arg real} and {.arg generated} is {format(big, digits = 3)}: the moments, kernels or eigenvalues overflow or fail there.",
+      "i" = "Rescale the features (e.g. {.code standardize = \"real\"})."
+    ), "input", parent = e, call = call)
+  })
+}
+
+#' embedding_core()'s work
+#' @noRd
+embedding_compute <- function(real, gens, metrics, opts) {
   needs <- unique(unlist(lapply(embedding_registry[metrics], `[[`, "needs")))
   kernels <- intersect(c("poly", "rbf", "dist"), needs)
   if (!is.null(opts$subsets)) kernels <- setdiff(kernels, "poly")

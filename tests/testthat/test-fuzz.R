@@ -421,6 +421,36 @@ for (mo in list(-1, NA, 2.5, "a", 1e9, integer(0), c(0, 1), 0, 2)) local({
     pmse_stats(X, Y, maxorder = mm), pmse_ok)
 })
 
+# ---- embedding_metrics -------------------------------------------------------------
+
+emb_all <- c("fd", "fd_inf", "kid", "mmd_rbf", "vendi", "authpct", "sw_approx",
+             "energy", "ct")
+emb_ok <- function(x) metrics_problem(x, unbounded = emb_all, nonfinite_ok = TRUE)
+for (nm in core) local({
+  s <- sample_variants[[nm]]
+  add("embedding_metrics", nm, function()
+    embedding_metrics(s[[1]], s[[2]], metrics = c("fd", "kid", "vendi",
+                                                  "authpct", "sw_approx",
+                                                  "energy")),
+      emb_ok, warned_ok = TRUE)
+})
+emb_args <- list(
+  list(metrics = "foo"), list(metrics = character(0)), list(metrics = 1),
+  list(subsets = -1), list(subsets = "a"), list(subsets = 1e9),
+  list(subset_size = 0), list(subset_size = NA), list(bandwidth = -1),
+  list(bandwidth = c(1, 2, 3)), list(bandwidth = Inf),
+  list(metrics = "ct"), list(metrics = "ct", held_out = "a"),
+  list(metrics = "ct", held_out = matrix(1, 2, 3)),
+  list(replicates = -1), list(conf_level = 2), list(classes = 1:3)
+)
+for (a in emb_args) local({
+  args <- a
+  add("embedding_metrics", paste(names(args), vapply(args, count_label, ""),
+                                 collapse = ", "),
+      function() do.call(embedding_metrics, c(list(X, Y), args)), emb_ok,
+      warned_ok = TRUE)
+})
+
 # ---- prd_discrete --------------------------------------------------------------
 
 weights <- list(c(1e308, 1e308), c(0, 0), c(-1, 1), c(NA, 1), c(Inf, 1),
