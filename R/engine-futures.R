@@ -390,3 +390,151 @@ full_futures <- function(real, generated, s, ks, what, own, radii, closed,
                                fit = list(fx, fy)))
   engine_bind_blocks(res)
 }
+
+#' Both fit sets' own radii at k on futures, in blocks (engine-futures.R):
+#' the real set's from the shared cache, or both sets' in one round of
+#' futures (their tasks balanced together); a set the workers could not
+#' take in process.
+#' @noRd
+own_pair_futures <- function(real, generated, s, k, precision, shared, call) {
+  in_process <- function(x, rows) own_radii_local(x, rows, k, precision, call)
+  ox <- if (!is.null(shared)) shared_own_get(shared, s, k)
+  r <- if (is.null(ox)) {
+    own_radii_futures_sets(list(real, generated), s$fit, k, precision)
+  } else {
+    list(ox, own_radii_futures(generated, s$fit[[2]], k, precision))
+  }
+  if (is.null(r[[1]])) r[[1]] <- in_process(real, s$fit[[1]])
+  if (is.null(ox) && !is.null(shared)) shared_own_put(shared, s, k, r[[1]])
+  if (is.null(r[[2]])) r[[2]] <- in_process(generated, s$fit[[2]])
+  r
+}
+
+#' The futures runner: the planner's sweep records for this request
+#' (engine_plan(), the records ffi_engine() loops over in process), each run
+#' in blocks on the workers (engine-futures.R): the symmetric sweeps by
+#' own_pair() (both sets' own radii in one round), then "cross-radii",
+#' "cross-decide" or the full sweep without a split; with a split, every
+#' sweep after the own radii runs inside the blocks of evaluation rows
+#' (engine_futures()). NULL where the records leave the work to the
+#' in-process engine (own radii given: its call returns them).
+#' @noRd
+futures_run <- function(real, generated, s, ks, rest, own_arg, radii, closed,
+                        cross, precision, own_pair, call) {
+  table <- engine_estimators()
+  self <- is.null(s$eval)
+  own_level <- function(o) if (is.null(o)) 0L else if (is.null(o[[2]])) 1L else 2L
+  sweeps <- engine_plan(rest, self = self, cross = cross,
+                        own = own_level(own_arg))
+  with_own <- function(out) {
+    if ("own" %in% rest) {
+      out$own_x <- own_arg[[1]]
+      out$own_y <- own_arg[[2]]
+    }
+    out
+  }
+  # the outputs (NULL: the in-process engine's work) and the own radii
+  # as they now are
+  done <- function(out) list(out = out, own = own_arg)
+  needs_own <- "own" %in% rest ||
+    any(vapply(table$needs[match(rest, table$name)],
+               function(nd) "own_radii" %in% nd, TRUE))
+  for (sw in sweeps) {
+    if (startsWith(sw, "symmetric")) {
+      # the own radii once, in blocks on the workers
+      if (own_level(own_arg) < 2L) own_arg <- own_pair(ks)
+      next
+    }
+    if (!self) {
+      if (cross) return(done(NULL))
+      return(done(engine_futures(real, generated, s, ks, rest, own_arg, radii,
+                                 closed, precision, call = call)))
+    }
+    if (sw == "cross-decide") {
+      return(done(with_own(cross_futures(real, generated, s, ks,
+                                         setdiff(rest, "own"), own_arg,
+                                         radii, closed, precision))))
+    }
+    if (sw == "cross-radii") {
+      if (!all(rest %in% c("own", "query_x", "query_y"))) return(done(NULL))
+      xr <- cross_radii_futures(real, generated, s, ks, precision)
+      if (is.null(xr)) return(done(NULL))
+      # query_x: own radii of X_f's rows, X_f-radii of Y_f's rows;
+      # query_y: Y_f-radii of X_f's rows, own radii of Y_f's rows
+      outputs <- unlist(table$outputs)
+      out <- stats::setNames(vector("list", length(outputs)), outputs)
+      if ("query_x" %in% rest) out$query_x <- rbind(own_arg[[1]], xr[[2]])
+      if ("query_y" %in% rest) out$query_y <- rbind(xr[[1]], own_arg[[2]])
+      return(done(engine_combine_attrs(with_own(out), list(xr))))
+    }
+    if (sw == "full" && !cross) {
+      # the full sweep would find the own radii by scattering each row's
+      # own ball (and return them): on futures they come first, in blocks
+      own_out <- needs_own && own_level(own_arg) < 2L
+      if (own_out) own_arg <- own_pair(ks)
+      out <- full_futures(real, generated, s, ks, setdiff(rest, "own"),
+                          own_arg, radii, closed, precision)
+      if (own_out) {
+        out$own_x <- own_arg[[1]]
+        out$own_y <- own_arg[[2]]
+      }
+      return(done(out))
+    }
+  }
+  done(NULL)
+}
+
+#' The evaluation rows in blocks, one per worker (each worker runs the
+#' same C engine on its block against the fit sets, own radii given), the
+#' per-row outputs bound back in order in R. Per-row results do not depend
+#' on the blocks, so they equal the in-process run. The evaluation rows
+#' are positions in the two sets (a list) or query points of their own (a
+#' matrix, as prd_kde_plugin()'s draws), each block sent with its rows.
+#' @noRd
+engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
+                           precision, call = rlang::caller_env()) {
+  # the evaluation rows of block p (positions 1..ne in order: real's, then
+  # generated's; or the rows of the query matrix)
+  if (is.matrix(s$eval)) {
+    ne <- nrow(s$eval)
+    rows_of <- function(p) s$eval[p, , drop = FALSE]
+  } else {
+    ex <- as.integer(s$eval[[1]])
+    ey <- as.integer(s$eval[[2]])
+    nex <- length(ex)
+    ne <- nex + length(ey)
+    rows_of <- function(p) list(ex[p[p <= nex]], ey[p[p > nex] - nex])
+  }
+  nw <- future::nbrOfWorkers()
+  blocks <- if (ne > 0L) engine_blocks(seq_len(ne), nw) else list(integer())
+  tasks <- lapply(blocks, function(p) {
+    list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
+         s = list(fit = s$fit, eval = rows_of(p)),
+         own = own, radii = radii, closed = closed, precision = precision)
+  })
+  parts <- engine_run_tasks(tasks, pmax(lengths(blocks), 1),
+                            list(sets = list(real, generated)), call = call)
+  engine_bind_blocks(parts)
+}
+
+#' The engine outputs of blocks of evaluation rows (in order) as one: the
+#' per-evaluation-row outputs bound by rows, the counts per fit row
+#' ("hits") summed over the blocks, the rest from the first block,
+#' attributes combined.
+#' @noRd
+engine_bind_blocks <- function(parts) {
+  table <- engine_estimators()
+  eval_out <- unlist(table$outputs[table$rows == "evaluation"])
+  hit_out <- unlist(table$outputs[table$rows == "hits"])
+  out <- parts[[1]]
+  for (o in names(out)) {
+    if (is.null(out[[o]])) next
+    if (o %in% eval_out) {
+      out[[o]] <- do.call(rbind, lapply(parts, `[[`, o))
+    } else if (o %in% hit_out) {
+      out[[o]] <- Reduce(`+`, lapply(parts, `[[`, o))
+    }
+  }
+  engine_combine_attrs(out, parts)
+}
+
