@@ -81,16 +81,17 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
   X <- mixture_rows(real, fx, tr)
   Y <- mixture_rows(generated, fy, tr)
   components <- sort(unique(as.integer(components)))
-  mp <- mixture_select(X, components, forms)
-  rm(X)
-  mq <- mixture_select(Y, components, forms)
-  rm(Y)
+  fit <- mixture_choose(X, Y, components, forms)
+  rm(X, Y)
+  mp <- fit[[1]]
+  mq <- fit[[2]]
   list(
     score = mixture_score(mp, mq, tr),
     settings = list(
       components = c(real = nrow(mp$means), generated = nrow(mq$means)),
       covariance = c(real = mixture_forms[[mp$form]],
                      generated = mixture_forms[[mq$form]]),
+      tied = as.double(fit$tied),
       iterations = c(real = mp$iterations, generated = mq$iterations)
     )
   )
@@ -120,45 +121,85 @@ mixture_rows <- function(Z, rows, tr) {
   Z / tr$scale - rep(tr$centre / tr$scale, each = nrow(Z))
 }
 
-#' Choose the number of components and the form of one set's mixture on
-#' the held-out log-likelihood of an inner split (a random quarter of the
-#' rows, R's RNG), then refit the choice on every row of X. Among the
-#' candidates whose held-out log-likelihood is within one standard error of
-#' the best (the paired differences per held-out row), the one with the
-#' fewest parameters is chosen (the one-standard-error rule: an extra
-#' component that splits a cluster gains nothing beyond the noise). Numbers
-#' of components above a quarter of the inner training rows are skipped (1
-#' is always tried).
+#' Choose each set's mixture on the held-out log-likelihood of an inner
+#' split (a random quarter of each set's rows, R's RNG), then refit the
+#' choice on every row of X and Y. Candidates: for each set alone, every
+#' number of components and form (chosen set by set); and mixtures with
+#' tied means (mixture_em_tied(): one set of centres for both sets, each
+#' set its own weights and variances), every number of components and
+#' form. The choice between the separate pair and the tied candidates is
+#' on the held-out log-likelihood of both sets' held-out rows. Each choice
+#' takes, among the candidates within one standard error of the best (the
+#' paired differences per held-out row), the one with the fewest
+#' parameters (the one-standard-error rule: an extra component that splits
+#' a cluster gains nothing beyond the noise). Numbers of components above
+#' a quarter of the inner training rows are skipped (1 is always tried).
 #' @noRd
-mixture_select <- function(X, components, forms) {
-  n <- nrow(X)
+mixture_choose <- function(X, Y, components, forms) {
   d <- ncol(X)
-  floor_var <- mixture_floor * pmax(colMeans((X - rep(colMeans(X), each = n))^2),
-                                    .Machine$double.eps)
-  held <- sample.int(n, max(1L, floor(n / 4)))
-  Xt <- X[-held, , drop = FALSE]
-  Xv <- X[held, , drop = FALSE]
-  ks <- components[components <= max(1L, floor(nrow(Xt) / 4))]
-  if (!length(ks)) ks <- 1L
-  cand <- expand.grid(K = ks, form = forms, stringsAsFactors = FALSE)
-  cand$params <- cand$K * (1 + d + ifelse(cand$form == "spherical", 1, d))
-  lls <- matrix(NA_real_, nrow(Xv), nrow(cand))
-  for (j in seq_len(nrow(cand))) {
-    m <- mixture_em(Xt, mixture_kmeanspp(Xt, cand$K[j]), cand$form[j],
-                    floor_var)
-    lls[, j] <- mixture_logdens(m, Xv)
+  floors <- lapply(list(X, Y), function(A) {
+    mixture_floor * pmax(colMeans((A - rep(colMeans(A), each = nrow(A)))^2),
+                         .Machine$double.eps)
+  })
+  held <- lapply(list(X, Y), function(A) sample.int(nrow(A), max(1L, floor(nrow(A) / 4))))
+  Xt <- X[-held[[1]], , drop = FALSE]
+  Yt <- Y[-held[[2]], , drop = FALSE]
+  Xv <- X[held[[1]], , drop = FALSE]
+  Yv <- Y[held[[2]], , drop = FALSE]
+  grid <- function(n) {
+    ks <- components[components <= max(1L, floor(n / 4))]
+    if (!length(ks)) ks <- 1L
+    g <- expand.grid(K = ks, form = forms, stringsAsFactors = FALSE)
+    g$params <- g$K * (1 + d + ifelse(g$form == "spherical", 1, d))
+    g
   }
-  mean_ll <- colMeans(lls)
-  ok <- is.finite(mean_ll)
-  j <- if (!any(ok)) 1L else mixture_one_se(lls, mean_ll, ok, cand$params)
-  mixture_em(X, mixture_kmeanspp(X, cand$K[j]), cand$form[j], floor_var)
+  # each set alone
+  one <- function(At, Av, fl) {
+    g <- grid(nrow(At))
+    lls <- vapply(seq_len(nrow(g)), function(j) {
+      m <- mixture_em(At, mixture_kmeanspp(At, g$K[j]), g$form[j], fl)
+      mixture_logdens(m, Av)
+    }, numeric(nrow(Av)))
+    lls <- matrix(lls, nrow(Av))
+    j <- mixture_one_se(lls, g$params)
+    list(K = g$K[j], form = g$form[j], ll = lls[, j], params = g$params[j])
+  }
+  sx <- one(Xt, Xv, floors[[1]])
+  sy <- one(Yt, Yv, floors[[2]])
+  # tied means
+  g <- grid(nrow(Xt) + nrow(Yt))
+  g$params <- g$K * (d + 2 * (1 + ifelse(g$form == "spherical", 1, d)))
+  lls <- vapply(seq_len(nrow(g)), function(j) {
+    m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(rbind(Xt, Yt), g$K[j]),
+                         g$form[j], floors)
+    c(mixture_logdens(m[[1]], Xv), mixture_logdens(m[[2]], Yv))
+  }, numeric(nrow(Xv) + nrow(Yv)))
+  lls <- cbind(c(sx$ll, sy$ll), matrix(lls, nrow(Xv) + nrow(Yv)))
+  j <- mixture_one_se(lls, c(sx$params + sy$params, g$params))
+  if (j == 1L) {
+    out <- list(mixture_em(X, mixture_kmeanspp(X, sx$K), sx$form, floors[[1]]),
+                mixture_em(Y, mixture_kmeanspp(Y, sy$K), sy$form, floors[[2]]))
+    out$tied <- FALSE
+  } else {
+    j <- j - 1L
+    out <- mixture_em_tied(X, Y, mixture_kmeanspp(rbind(X, Y), g$K[j]),
+                           g$form[j], floors)
+    out$tied <- TRUE
+  }
+  out
 }
 
-#' The one-standard-error choice: the candidate with the fewest parameters
-#' among those whose mean held-out log-likelihood is within one standard
-#' error (of the paired per-row differences) of the best one's.
+#' The one-standard-error choice among the columns of `lls` (held-out
+#' log-likelihoods, a row per held-out row, a column per candidate): the
+#' candidate with the fewest parameters among those whose mean is within
+#' one standard error (of the paired per-row differences) of the best
+#' mean. Candidates with a non-finite mean are never chosen (the first is
+#' when every one is).
 #' @noRd
-mixture_one_se <- function(lls, mean_ll, ok, params) {
+mixture_one_se <- function(lls, params) {
+  mean_ll <- colMeans(lls)
+  ok <- is.finite(mean_ll)
+  if (!any(ok)) return(1L)
   best <- which(ok)[which.max(mean_ll[ok])]
   nv <- nrow(lls)
   near <- vapply(seq_along(mean_ll), function(j) {
@@ -171,22 +212,28 @@ mixture_one_se <- function(lls, mean_ll, ok, params) {
   cands[order(params[cands], -mean_ll[cands])][1]
 }
 
-#' k-means++ seeds (Arthur and Vassilvitskii 2007): K rows of X, the first
-#' uniform, each next drawn with probability proportional to its squared
-#' distance to the nearest seed so far (R's RNG). Fewer distinct rows than
-#' K: those rows.
+#' Greedy k-means++ seeds (Arthur and Vassilvitskii 2007; the greedy
+#' variant of scikit-learn's k-means, 2 + floor(log K) trials a step): K
+#' rows of X, the first uniform, each next the best (smallest sum of
+#' squared distances to the nearest seed) of the trials drawn with
+#' probability proportional to the squared distance to the nearest seed
+#' so far (R's RNG). Fewer distinct rows than K: those rows.
 #' @noRd
 mixture_kmeanspp <- function(X, K) {
   n <- nrow(X)
   K <- min(K, n)
+  trials <- 2L + floor(log(K))
   idx <- integer(K)
   idx[1] <- sample.int(n, 1L)
   xx <- rowSums(X^2)
   d2 <- mixture_dist2(X, X[idx[1], , drop = FALSE], xx)[, 1]
   for (k in seq_len(K)[-1L]) {
     if (!(sum(d2) > 0)) return(X[idx[seq_len(k - 1L)], , drop = FALSE])
-    idx[k] <- sample.int(n, 1L, prob = d2)
-    d2 <- pmin(d2, mixture_dist2(X, X[idx[k], , drop = FALSE], xx)[, 1])
+    cand <- sample.int(n, trials, replace = TRUE, prob = d2)
+    D <- pmin(mixture_dist2(X, X[cand, , drop = FALSE], xx), d2)
+    best <- which.min(colSums(D))
+    idx[k] <- cand[best]
+    d2 <- D[, best]
   }
   X[idx, , drop = FALSE]
 }
@@ -296,6 +343,88 @@ mixture_mstep <- function(X, R, form, floor_var, xx, X2 = NULL) {
     v <- pmax(v, rep(floor_var, each = nrow(v)))
   }
   list(form = form, weights = Nk / sum(Nk), means = M, var = v, keep = keep)
+}
+
+#' EM for two Gaussian mixtures with tied means (one set of centres for
+#' both sets X and Y, each set its own weights and variances), from the
+#' centres C: each set's rows assigned to the nearest centre, then an
+#' expectation-conditional maximisation (Meng and Rubin 1993) of the sum of
+#' both sets' log-likelihoods: the means given the variances, mu_k = sum_j
+#' (S_jk / v_jk) / sum_j (N_jk / v_jk) (first step: the pooled means), then
+#' each set's variances given the means, with one pseudo-row at the pooled
+#' variance of the component, v_jk = (SS_jk + d v_k) / (d (N_jk + 1))
+#' (spherical; per column for the diagonal form), so that a component a set
+#' hardly uses (a dropped class) keeps a finite spread; floored as in
+#' mixture_mstep(). Components with less than one row's weight in both
+#' sets together are dropped. Returns a list of the two mixtures (as
+#' mixture_em()'s, with the same means).
+#' @noRd
+mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-7) {
+  sets <- list(X, Y)
+  d <- ncol(X)
+  xx <- lapply(sets, function(A) rowSums(A^2))
+  sq <- if (form == "diagonal") lapply(sets, function(A) A^2) else xx
+  R <- lapply(1:2, function(j) {
+    D <- mixture_dist2(sets[[j]], C, xx[[j]])
+    r <- matrix(0, nrow(D), ncol(D))
+    r[cbind(seq_len(nrow(D)), max.col(-D, ties.method = "first"))] <- 1
+    r
+  })
+  V <- NULL
+  ll_old <- -Inf
+  it <- 0L
+  repeat {
+    N <- lapply(R, colSums)
+    keep <- which(N[[1]] + N[[2]] >= 1)
+    if (!length(keep)) keep <- which.max(N[[1]] + N[[2]])
+    R <- lapply(R, function(r) r[, keep, drop = FALSE])
+    N <- lapply(N, `[`, keep)
+    S1 <- lapply(1:2, function(j) crossprod(R[[j]], sets[[j]]))
+    S2 <- lapply(1:2, function(j) {
+      out <- crossprod(R[[j]], sq[[j]])
+      if (form == "spherical") drop(out) else out
+    })
+    if (is.null(V)) {
+      M <- (S1[[1]] + S1[[2]]) / (N[[1]] + N[[2]])
+    } else {
+      V <- lapply(V, function(v) if (form == "spherical") v[keep] else
+        v[keep, , drop = FALSE])
+      M <- (S1[[1]] / V[[1]] + S1[[2]] / V[[2]]) /
+        (N[[1]] / V[[1]] + N[[2]] / V[[2]])
+    }
+    # sum_i r_ik (x_i - mu_k)^2 of each set (summed over the columns for
+    # the spherical form)
+    SS <- lapply(1:2, function(j) {
+      if (form == "spherical") {
+        S2[[j]] - 2 * rowSums(M * S1[[j]]) + N[[j]] * rowSums(M^2)
+      } else {
+        S2[[j]] - 2 * M * S1[[j]] + N[[j]] * M^2
+      }
+    })
+    dd <- if (form == "spherical") d else 1
+    vpool <- (SS[[1]] + SS[[2]]) / (dd * (N[[1]] + N[[2]]))
+    V <- lapply(1:2, function(j) {
+      v <- (SS[[j]] + dd * vpool) / (dd * (N[[j]] + 1))
+      if (form == "spherical") pmax(v, mean(floors[[j]])) else
+        pmax(v, rep(floors[[j]], each = nrow(v)))
+    })
+    ms <- lapply(1:2, function(j) {
+      list(form = form, weights = N[[j]] / sum(N[[j]]), means = M, var = V[[j]])
+    })
+    ll <- 0
+    for (j in 1:2) {
+      L <- mixture_comp_logdens(ms[[j]], sets[[j]], xx[[j]])
+      lse <- log_sum_exp(L)
+      ll <- ll + sum(lse)
+      R[[j]] <- exp(L - lse)
+    }
+    rm(L)
+    ll <- ll / (nrow(X) + nrow(Y))
+    it <- it + 1L
+    if (it >= maxit || abs(ll - ll_old) <= tol * max(1, abs(ll))) break
+    ll_old <- ll
+  }
+  lapply(ms, function(m) c(m, list(loglik = ll, iterations = it)))
 }
 
 #' The family's scoring function: log q(z) - log p(z) of the mixtures mq
