@@ -133,60 +133,87 @@ mixture_rows <- function(Z, rows, tr) {
 #' paired differences per held-out row), the one with the fewest
 #' parameters (the one-standard-error rule: an extra component that splits
 #' a cluster gains nothing beyond the noise). Numbers of components above
-#' a quarter of the inner training rows are skipped (1 is always tried).
+#' a quarter of the inner training rows are skipped (1 is always tried),
+#' and so are those above a number whose held-out log-likelihood fell
+#' (mixture_path()). Candidates are fitted with at most `maxit_choice`
+#' E-steps.
 #' @noRd
-mixture_choose <- function(X, Y, components, forms) {
+mixture_choose <- function(X, Y, components, forms, maxit_choice = 30L) {
   d <- ncol(X)
   floors <- lapply(list(X, Y), function(A) {
     mixture_floor * pmax(colMeans((A - rep(colMeans(A), each = nrow(A)))^2),
                          .Machine$double.eps)
   })
-  held <- lapply(list(X, Y), function(A) sample.int(nrow(A), max(1L, floor(nrow(A) / 4))))
+  held <- lapply(list(X, Y), function(A) {
+    sample.int(nrow(A), max(1L, floor(nrow(A) / 4)))
+  })
   Xt <- X[-held[[1]], , drop = FALSE]
   Yt <- Y[-held[[2]], , drop = FALSE]
   Xv <- X[held[[1]], , drop = FALSE]
   Yv <- Y[held[[2]], , drop = FALSE]
-  grid <- function(n) {
-    ks <- components[components <= max(1L, floor(n / 4))]
-    if (!length(ks)) ks <- 1L
-    g <- expand.grid(K = ks, form = forms, stringsAsFactors = FALSE)
-    g$params <- g$K * (1 + d + ifelse(g$form == "spherical", 1, d))
-    g
+  ks <- function(n) {
+    k <- components[components <= max(1L, floor(n / 4))]
+    if (length(k)) k else 1L
   }
   # each set alone
   one <- function(At, Av, fl) {
-    g <- grid(nrow(At))
-    lls <- vapply(seq_len(nrow(g)), function(j) {
-      m <- mixture_em(At, mixture_kmeanspp(At, g$K[j]), g$form[j], fl)
+    path <- mixture_path(ks(nrow(At)), forms, function(K, form) {
+      m <- mixture_em(At, mixture_kmeanspp(At, K), form, fl,
+                      maxit = maxit_choice, tol = 1e-5)
       mixture_logdens(m, Av)
-    }, numeric(nrow(Av)))
-    lls <- matrix(lls, nrow(Av))
-    j <- mixture_one_se(lls, g$params)
-    list(K = g$K[j], form = g$form[j], ll = lls[, j], params = g$params[j])
+    }, params = function(K, f) K * (1 + d + if (f == "spherical") 1 else d))
+    j <- mixture_one_se(path$lls, path$params)
+    list(K = path$K[j], form = path$form[j], ll = path$lls[, j],
+         params = path$params[j])
   }
   sx <- one(Xt, Xv, floors[[1]])
   sy <- one(Yt, Yv, floors[[2]])
   # tied means
-  g <- grid(nrow(Xt) + nrow(Yt))
-  g$params <- g$K * (d + 2 * (1 + ifelse(g$form == "spherical", 1, d)))
-  lls <- vapply(seq_len(nrow(g)), function(j) {
-    m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(rbind(Xt, Yt), g$K[j]),
-                         g$form[j], floors)
+  tied <- mixture_path(ks(nrow(Xt) + nrow(Yt)), forms, function(K, form) {
+    m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(rbind(Xt, Yt), K), form,
+                         floors, maxit = maxit_choice, tol = 1e-5)
     c(mixture_logdens(m[[1]], Xv), mixture_logdens(m[[2]], Yv))
-  }, numeric(nrow(Xv) + nrow(Yv)))
-  lls <- cbind(c(sx$ll, sy$ll), matrix(lls, nrow(Xv) + nrow(Yv)))
-  j <- mixture_one_se(lls, c(sx$params + sy$params, g$params))
+  }, params = function(K, f) K * (d + 2 * (1 + if (f == "spherical") 1 else d)))
+  j <- mixture_one_se(cbind(c(sx$ll, sy$ll), tied$lls),
+                      c(sx$params + sy$params, tied$params))
   if (j == 1L) {
     out <- list(mixture_em(X, mixture_kmeanspp(X, sx$K), sx$form, floors[[1]]),
                 mixture_em(Y, mixture_kmeanspp(Y, sy$K), sy$form, floors[[2]]))
     out$tied <- FALSE
   } else {
     j <- j - 1L
-    out <- mixture_em_tied(X, Y, mixture_kmeanspp(rbind(X, Y), g$K[j]),
-                           g$form[j], floors)
+    out <- mixture_em_tied(X, Y, mixture_kmeanspp(rbind(X, Y), tied$K[j]),
+                           tied$form[j], floors)
     out$tied <- TRUE
   }
   out
+}
+
+#' The held-out log-likelihoods of the candidates along the numbers of
+#' components `ks` (increasing) for each form: `heldout(K, form)` the
+#' held-out rows' log-likelihoods of a fit; along each form the numbers
+#' stop after the first whose mean is below the previous one's.
+#' `params(K, form)`: the number of parameters. Returns list(lls (a column per candidate), K, form,
+#' params).
+#' @noRd
+mixture_path <- function(ks, forms, heldout, params) {
+  lls <- list()
+  K <- integer()
+  form <- character()
+  np <- numeric()
+  for (f in forms) {
+    prev <- -Inf
+    for (k in ks) {
+      ll <- heldout(k, f)
+      lls[[length(lls) + 1L]] <- ll
+      K <- c(K, k)
+      form <- c(form, f)
+      np <- c(np, params(k, f))
+      if (!is.finite(mean(ll)) || mean(ll) < prev) break
+      prev <- mean(ll)
+    }
+  }
+  list(lls = do.call(cbind, lls), K = K, form = form, params = np)
 }
 
 #' The one-standard-error choice among the columns of `lls` (held-out
@@ -295,7 +322,7 @@ mixture_logdens <- function(m, X) log_sum_exp(mixture_comp_logdens(m, X))
 #' spherical form floors at its mean). Returns list(form, weights, means
 #' (K x d), var (K numbers, or K x d), loglik (mean per row), iterations).
 #' @noRd
-mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-7) {
+mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6) {
   n <- nrow(X)
   xx <- rowSums(X^2)
   X2 <- if (form == "diagonal") X^2
@@ -359,7 +386,7 @@ mixture_mstep <- function(X, R, form, floor_var, xx, X2 = NULL) {
 #' sets together are dropped. Returns a list of the two mixtures (as
 #' mixture_em()'s, with the same means).
 #' @noRd
-mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-7) {
+mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
   sets <- list(X, Y)
   d <- ncol(X)
   xx <- lapply(sets, function(A) rowSums(A^2))
