@@ -121,99 +121,182 @@ mixture_rows <- function(Z, rows, tr) {
   Z / tr$scale - rep(tr$centre / tr$scale, each = nrow(Z))
 }
 
-#' Choose each set's mixture on the held-out log-likelihood of an inner
-#' split (a random quarter of each set's rows, R's RNG), then refit the
-#' choice on every row of X and Y. Candidates: for each set alone, every
-#' number of components and form (chosen set by set); and mixtures with
-#' tied means (mixture_em_tied(): one set of centres for both sets, each
-#' set its own weights and variances), every number of components and
-#' form. The choice between the separate pair and the tied candidates is
-#' on the held-out log-likelihood of both sets' held-out rows. Each choice
-#' takes, among the candidates within one standard error of the best (the
-#' paired differences per held-out row), the one with the fewest
-#' parameters (the one-standard-error rule: an extra component that splits
-#' a cluster gains nothing beyond the noise). Numbers of components above
-#' a quarter of the inner training rows are skipped (1 is always tried),
-#' and so are those above a number whose held-out log-likelihood fell
-#' (mixture_path()). Candidates are fitted with at most `maxit_choice`
-#' E-steps.
+#' Choose the pair of mixtures by two-fold cross-validation within the
+#' fit rows (each set's fit rows cut at random into two halves, R's RNG),
+#' then refit the choice on every row of X and Y. Candidates: each set's
+#' mixture alone, every number of components and form, in every pairing of
+#' a real with a generated one; and pairs with tied means
+#' (mixture_em_tied(): one set of centres for both sets, each set its own
+#' weights and variances). The criterion is the one the curve needs, the
+#' log-likelihood ratio, not the densities: the held-out logistic loss of
+#' s = log q - log p, mean(log(1 + e^s)) over the real held-out rows plus
+#' mean(log(1 + e^-s)) over the generated ones (a proper scoring rule,
+#' least in expectation at the true ratio; the held-out log-likelihoods of
+#' each set barely move with the number of overlapping classes, the ratio
+#' does), summed over the two folds, so that every fit row is held out
+#' once. Among the candidates within `se_mult` standard errors of the
+#' least loss (the paired differences per row) the one with the fewest
+#' parameters is chosen. Numbers of components above a quarter of a fold's
+#' rows are skipped (1 is always tried), and so are those above a number
+#' whose held-out log-likelihood fell in the first fold (mixture_path()).
+#' Candidates are fitted with at most `maxit_choice` E-steps.
 #' @noRd
-mixture_choose <- function(X, Y, components, forms, maxit_choice = 30L) {
+mixture_choose <- function(X, Y, components, forms, maxit_choice = 30L,
+                           se_mult = 0) {
   d <- ncol(X)
   floors <- lapply(list(X, Y), function(A) {
     mixture_floor * pmax(colMeans((A - rep(colMeans(A), each = nrow(A)))^2),
                          .Machine$double.eps)
   })
-  held <- lapply(list(X, Y), function(A) {
-    sample.int(nrow(A), max(1L, floor(nrow(A) / 4)))
-  })
-  Xt <- X[-held[[1]], , drop = FALSE]
-  Yt <- Y[-held[[2]], , drop = FALSE]
-  Xv <- X[held[[1]], , drop = FALSE]
-  Yv <- Y[held[[2]], , drop = FALSE]
-  ks <- function(n) {
-    k <- components[components <= max(1L, floor(n / 4))]
-    if (length(k)) k else 1L
+  hx <- random_halves(nrow(X))
+  hy <- random_halves(nrow(Y))
+  spec <- NULL
+  loss <- NULL
+  for (v in 1:2) {
+    Xt <- X[hx[[3L - v]], , drop = FALSE]
+    Yt <- Y[hy[[3L - v]], , drop = FALSE]
+    V <- rbind(X[hx[[v]], , drop = FALSE], Y[hy[[v]], , drop = FALSE])
+    f <- mixture_candidates(Xt, Yt, V, seq_along(hx[[v]]), components, forms,
+                            floors, maxit_choice, spec)
+    spec <- f$spec
+    loss <- rbind(loss, f$loss)
   }
-  # each set alone
-  one <- function(At, Av, fl) {
-    path <- mixture_path(ks(nrow(At)), forms, function(K, form) {
-      m <- mixture_em(At, mixture_kmeanspp(At, K), form, fl,
-                      maxit = maxit_choice, tol = 1e-5)
-      mixture_logdens(m, Av)
-    }, params = function(K, f) K * (1 + d + if (f == "spherical") 1 else d))
-    j <- mixture_one_se(path$lls, path$params)
-    list(K = path$K[j], form = path$form[j], ll = path$lls[, j],
-         params = path$params[j])
-  }
-  sx <- one(Xt, Xv, floors[[1]])
-  sy <- one(Yt, Yv, floors[[2]])
-  # tied means
-  tied <- mixture_path(ks(nrow(Xt) + nrow(Yt)), forms, function(K, form) {
-    m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(rbind(Xt, Yt), K), form,
-                         floors, maxit = maxit_choice, tol = 1e-5)
-    c(mixture_logdens(m[[1]], Xv), mixture_logdens(m[[2]], Yv))
-  }, params = function(K, f) K * (d + 2 * (1 + if (f == "spherical") 1 else d)))
-  j <- mixture_one_se(cbind(c(sx$ll, sy$ll), tied$lls),
-                      c(sx$params + sy$params, tied$params))
-  if (j == 1L) {
-    out <- list(mixture_em(X, mixture_kmeanspp(X, sx$K), sx$form, floors[[1]]),
-                mixture_em(Y, mixture_kmeanspp(Y, sy$K), sy$form, floors[[2]]))
+  pr <- f$pairs[mixture_one_se(-loss, f$pairs$params, se_mult), ]
+  sp <- function(i) spec[i, ]
+  if (is.na(pr$t)) {
+    out <- list(mixture_em(X, mixture_kmeanspp(X, sp(pr$i)$K), sp(pr$i)$form,
+                           floors[[1]]),
+                mixture_em(Y, mixture_kmeanspp(Y, sp(pr$j)$K), sp(pr$j)$form,
+                           floors[[2]]))
     out$tied <- FALSE
   } else {
-    j <- j - 1L
-    out <- mixture_em_tied(X, Y, mixture_kmeanspp(rbind(X, Y), tied$K[j]),
-                           tied$form[j], floors)
+    out <- mixture_em_tied(X, Y, mixture_kmeanspp(rbind(X, Y), sp(pr$t)$K),
+                           sp(pr$t)$form, floors)
     out$tied <- TRUE
   }
   out
 }
 
-#' The held-out log-likelihoods of the candidates along the numbers of
-#' components `ks` (increasing) for each form: `heldout(K, form)` the
-#' held-out rows' log-likelihoods of a fit; along each form the numbers
-#' stop after the first whose mean is below the previous one's.
-#' `params(K, form)`: the number of parameters. Returns list(lls (a column per candidate), K, form,
-#' params).
+#' The candidates of one inner fold: mixtures of the training rows Xt, Yt
+#' scored on the held-out rows V (the real ones `iv` first). `spec` NULL:
+#' the candidates along the numbers of components, as mixture_path()
+#' stops them; else the rows of `spec` (kind "real", "generated" or
+#' "tied", K, form, params), the first fold's. Returns list(spec, pairs
+#' (every real-generated pairing i, j and every tied candidate t, as rows
+#' of spec, with their parameters), loss (the per-row logistic losses, a
+#' column per pair)).
 #' @noRd
-mixture_path <- function(ks, forms, heldout, params) {
-  lls <- list()
+mixture_candidates <- function(Xt, Yt, V, iv, components, forms, floors,
+                               maxit, spec = NULL) {
+  d <- ncol(Xt)
+  vpar <- function(f) if (f == "spherical") 1 else d
+  fit <- function(kind, K, form) {
+    if (kind == "tied") {
+      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(rbind(Xt, Yt), K), form,
+                           floors, maxit = maxit, tol = 1e-5)
+      lp <- mixture_logdens(m[[1]], V)
+      lq <- mixture_logdens(m[[2]], V)
+      return(list(lp = lp, lq = lq, own = mean(c(lp[iv], lq[-iv]))))
+    }
+    A <- if (kind == "real") Xt else Yt
+    m <- mixture_em(A, mixture_kmeanspp(A, K), form,
+                    floors[[if (kind == "real") 1L else 2L]], maxit = maxit,
+                    tol = 1e-5)
+    l <- mixture_logdens(m, V)
+    list(lp = l, lq = l, own = mean(if (kind == "real") l[iv] else l[-iv]))
+  }
+  ks <- function(n) {
+    k <- components[components <= max(1L, floor(n / 4))]
+    if (length(k)) k else 1L
+  }
+  if (is.null(spec)) {
+    path <- lapply(c("real", "generated", "tied"), function(kind) {
+      n <- switch(kind, real = nrow(Xt), generated = nrow(Yt),
+                  tied = nrow(Xt) + nrow(Yt))
+      mixture_path(ks(n), forms, function(K, form) fit(kind, K, form), kind)
+    })
+    fits <- do.call(c, lapply(path, `[[`, "fits"))
+    spec <- do.call(rbind, lapply(path, `[[`, "spec"))
+    spec$params <- spec$K * ifelse(spec$kind == "tied",
+      d + 2 * (1 + vapply(spec$form, vpar, 1)),
+      1 + d + vapply(spec$form, vpar, 1))
+  } else {
+    fits <- lapply(seq_len(nrow(spec)), function(r) {
+      fit(spec$kind[r], spec$K[r], spec$form[r])
+    })
+  }
+  ir <- which(spec$kind == "real")
+  ig <- which(spec$kind == "generated")
+  it <- which(spec$kind == "tied")
+  pairs <- rbind(
+    expand.grid(i = ir, j = ig, t = NA_integer_),
+    data.frame(i = rep(NA_integer_, length(it)), j = NA_integer_, t = it))
+  pairs$params <- ifelse(is.na(pairs$t),
+                         spec$params[pairs$i] + spec$params[pairs$j],
+                         spec$params[pairs$t])
+  loss <- vapply(seq_len(nrow(pairs)), function(r) {
+    s <- if (is.na(pairs$t[r])) fits[[pairs$j[r]]]$lq - fits[[pairs$i[r]]]$lp else
+      fits[[pairs$t[r]]]$lq - fits[[pairs$t[r]]]$lp
+    mixture_logistic_loss(s, iv)
+  }, numeric(nrow(V)))
+  list(spec = spec, pairs = pairs, loss = matrix(loss, nrow(V)))
+}
+
+#' The held-out logistic loss of the log ratios s (log q - log p) of the
+#' held-out rows, per row, the real rows `iv` first, after the best affine
+#' recalibration a s + b (a logistic regression of the set on s, each
+#' set's rows weighted so that the two sets count alike): -log(1 - pi) for
+#' a real row, -log(pi) for a generated one, pi = 1 / (1 + e^-(a s + b)),
+#' scaled so that the mean is the sum of the two sets' mean losses. The
+#' recalibration makes the loss judge the ranking the curve reads, not the
+#' scale: with a few thousand rows in hundreds of dimensions every fitted
+#' ratio is overconfident (its raw loss is above that of s = 0), and an
+#' affine map of s leaves the curve unchanged.
+#' @noRd
+mixture_logistic_loss <- function(s, iv) {
+  nv <- length(s)
+  ng <- nv - length(iv)
+  y <- rep(1, nv)
+  y[iv] <- 0
+  w <- rep(nv / ng, nv)
+  w[iv] <- nv / length(iv)
+  if (!ng || !all(is.finite(s))) return(rep(Inf, nv))
+  # (centred and scaled s: the two coefficients on one scale)
+  sc <- stats::sd(s)
+  z <- if (sc > 0) (s - mean(s)) / sc else s - mean(s)
+  fit <- suppressWarnings(stats::glm.fit(cbind(1, z), y, weights = w,
+                                         family = stats::quasibinomial()))
+  eta <- drop(cbind(1, z) %*% fit$coefficients)
+  softplus <- function(v) pmax(v, 0) + log1p(exp(-abs(v)))
+  # -log(pi) = softplus(-eta), -log(1 - pi) = softplus(eta)
+  w * ifelse(y == 1, softplus(-eta), softplus(eta)) / 2
+}
+
+#' The candidates of one kind along the numbers of components `ks`
+#' (increasing) for each form: `heldout(K, form)` fits one and returns a
+#' list of its held-out log-densities and `own`, the mean held-out
+#' log-likelihood of the set (or sets) it was fitted to; along each form
+#' the numbers stop after the first whose `own` is below the previous
+#' one's (a density that fits worse than a smaller one). Returns
+#' list(fits, spec (kind, K, form)).
+#' @noRd
+mixture_path <- function(ks, forms, heldout, kind) {
+  fits <- list()
   K <- integer()
   form <- character()
-  np <- numeric()
   for (f in forms) {
     prev <- -Inf
     for (k in ks) {
-      ll <- heldout(k, f)
-      lls[[length(lls) + 1L]] <- ll
+      h <- heldout(k, f)
+      fits[[length(fits) + 1L]] <- h
       K <- c(K, k)
       form <- c(form, f)
-      np <- c(np, params(k, f))
-      if (!is.finite(mean(ll)) || mean(ll) < prev) break
-      prev <- mean(ll)
+      if (!is.finite(h$own) || h$own < prev - 0.01 * abs(prev)) break
+      prev <- max(prev, h$own)
     }
   }
-  list(lls = do.call(cbind, lls), K = K, form = form, params = np)
+  list(fits = fits, spec = data.frame(kind = rep(kind, length(K)), K = K,
+                                      form = form, stringsAsFactors = FALSE))
 }
 
 #' The one-standard-error choice among the columns of `lls` (held-out
@@ -223,7 +306,7 @@ mixture_path <- function(ks, forms, heldout, params) {
 #' mean. Candidates with a non-finite mean are never chosen (the first is
 #' when every one is).
 #' @noRd
-mixture_one_se <- function(lls, params) {
+mixture_one_se <- function(lls, params, se_mult = 1) {
   mean_ll <- colMeans(lls)
   ok <- is.finite(mean_ll)
   if (!any(ok)) return(1L)
@@ -233,7 +316,7 @@ mixture_one_se <- function(lls, params) {
     if (!ok[j]) return(FALSE)
     dif <- lls[, j] - lls[, best]
     se <- if (nv > 1L) stats::sd(dif) / sqrt(nv) else 0
-    mean(dif) >= -se
+    mean(dif) >= -se_mult * se
   }, logical(1))
   cands <- which(near)
   cands[order(params[cands], -mean_ll[cands])][1]
