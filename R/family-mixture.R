@@ -8,25 +8,32 @@
 # quadratic family) or a per-coordinate density (marginal) cannot follow a
 # log-likelihood ratio that changes from one cluster to the next.
 #
-# Components are spherical (sigma_k^2 I) or diagonal (diag(s_k)). Each
-# set's number of components and form are chosen on the held-out
-# log-likelihood of an inner split of its fit rows (a quarter held out,
-# drawn with R's RNG) among `components` x `forms`, by the
-# one-standard-error rule (the fewest parameters within a standard error
-# of the best); the chosen model is then refitted on all the fit rows. EM starts from k-means++ seeds
-# (Arthur and Vassilvitskii 2007, drawn with R's RNG) and hard assignments
-# to them. Both sets are centred on the mean of the pooled fit rows and
-# divided by one common scale (the root mean variance of the pooled
-# columns) before any moment is formed: the Jacobian of this map is the
-# same for both densities, so the log ratio is unchanged, and values up to
-# the largest doubles give finite moments. Every E-step is a set of
-# squared distances to the centres, ||x||^2 + ||c||^2 - 2 x.c (one BLAS
-# product, tcrossprod(), per block of rows, never rows x rows), then a
-# log-sum-exp over the components. Variances are floored at
-# `mixture_floor` times the set's own variance (per column for the
-# diagonal form, the mean over columns for the spherical one), so no
-# component collapses onto a few rows; a component left with less than
-# one row's weight is dropped.
+# Components are spherical (sigma_k^2 I) or diagonal (diag(s_k)). By
+# default the two mixtures have tied means: one set of centres fitted to
+# both sets' fit rows, each set its own weights and variances, so that the
+# noise of the estimated centres (large in hundreds of dimensions) is
+# common to both densities and mostly cancels in their ratio; a model that
+# drops, reweights or widens classes differs from the data only in what
+# each set keeps its own. Mixtures fitted to each set alone are an option
+# (`means = "separate"`). The number of components and the form are
+# chosen by two-fold cross-validation within the fit rows (folds drawn
+# with R's RNG) on the held-out logistic loss of the recalibrated log
+# ratio (mixture_choose()): the criterion the curve needs, where the
+# held-out likelihood of each set barely moves with the number of
+# overlapping classes; the choice is then refitted on all the fit rows.
+# EM starts from greedy k-means++ seeds (Arthur and Vassilvitskii 2007,
+# drawn with R's RNG) and hard assignments to them. Both sets are centred
+# on the mean of the pooled fit rows and divided by one common scale (the
+# root mean variance of the pooled columns) before any moment is formed:
+# the Jacobian of this map is the same for both densities, so the log
+# ratio is unchanged, and values up to the largest doubles give finite
+# moments. Every E-step is a set of squared distances to the centres,
+# ||x||^2 + ||c||^2 - 2 x.c (one BLAS product, tcrossprod(), per block of
+# rows, never rows x rows), then a log-sum-exp over the components.
+# Variances are floored at `mixture_floor` times the set's own variance
+# (per column for the diagonal form, the mean over columns for the
+# spherical one), so no component collapses onto a few rows; a component
+# left with less than one row's weight is dropped.
 
 #' The numeric codes of the covariance forms in the family's settings.
 #' @noRd
@@ -45,14 +52,19 @@ mixture_block <- 4096L
 #' set). Returns list(score = function(Z, rows = NULL): log q(z) - log p(z)
 #' of the rows `rows` of Z (NULL: every row), high = "generated"; settings
 #' = list(components = c(real, generated), covariance = c(real,
-#' generated) as mixture_forms codes, iterations = c(real, generated))).
+#' generated) as mixture_forms codes, tied = 1 (tied means) or 0,
+#' iterations = c(real, generated): the final fits' E-steps)).
 #' `components`: the grid of numbers of components (positive whole
 #' numbers); `forms`: the covariance forms tried ("spherical",
-#' "diagonal").
+#' "diagonal"); `means`: "tied" (one set of centres for both sets),
+#' "separate" (each set's own), or both (every candidate of both kinds).
+#' Errors (class prdcurve_error_input): `components`, `forms` or `means`
+#' not as said; (prdcurve_error_split) fewer than 4 fit rows in a set.
 #' @noRd
 fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
                         components = c(1, 2, 4, 8, 16),
-                        forms = c("spherical", "diagonal")) {
+                        forms = c("spherical", "diagonal"),
+                        means = "tied") {
   if (!is.numeric(components) || !length(components) ||
       anyNA(components) || any(components < 1) ||
       any(components != round(components))) {
@@ -67,11 +79,18 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
       "x" = "It is {.val {format(forms)}}."
     ), "input", call = call)
   }
+  if (!is.character(means) || !length(means) ||
+      !all(means %in% c("tied", "separate"))) {
+    prd_abort(c(
+      "{.arg means} must be among {.val {c('tied', 'separate')}}.",
+      "x" = "It is {.val {format(means)}}."
+    ), "input", call = call)
+  }
   fx <- as.integer(fx)
   fy <- as.integer(fy)
   if (min(length(fx), length(fy)) < 4L) {
     prd_abort(c(
-      "The {.val mixture} family needs at least 4 fit rows per set (an inner split of 3 and 1).",
+      "The {.val mixture} family needs at least 4 fit rows per set (two inner folds of 2).",
       "x" = "A set has {min(length(fx), length(fy))} fit row{?s}."
     ), "split", call = call)
   }
@@ -81,7 +100,7 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
   X <- mixture_rows(real, fx, tr)
   Y <- mixture_rows(generated, fy, tr)
   components <- sort(unique(as.integer(components)))
-  fit <- mixture_choose(X, Y, components, forms)
+  fit <- mixture_choose(X, Y, components, forms, means)
   rm(X, Y)
   mp <- fit[[1]]
   mq <- fit[[2]]
@@ -141,8 +160,8 @@ mixture_rows <- function(Z, rows, tr) {
 #' whose held-out log-likelihood fell in the first fold (mixture_path()).
 #' Candidates are fitted with at most `maxit_choice` E-steps.
 #' @noRd
-mixture_choose <- function(X, Y, components, forms, maxit_choice = 30L,
-                           se_mult = 0) {
+mixture_choose <- function(X, Y, components, forms, means = "tied",
+                           maxit_choice = 30L, se_mult = 0) {
   d <- ncol(X)
   floors <- lapply(list(X, Y), function(A) {
     mixture_floor * pmax(colMeans((A - rep(colMeans(A), each = nrow(A)))^2),
@@ -157,7 +176,7 @@ mixture_choose <- function(X, Y, components, forms, maxit_choice = 30L,
     Yt <- Y[hy[[3L - v]], , drop = FALSE]
     V <- rbind(X[hx[[v]], , drop = FALSE], Y[hy[[v]], , drop = FALSE])
     f <- mixture_candidates(Xt, Yt, V, seq_along(hx[[v]]), components, forms,
-                            floors, maxit_choice, spec)
+                            means, floors, maxit_choice, spec)
     spec <- f$spec
     loss <- rbind(loss, f$loss)
   }
@@ -186,8 +205,8 @@ mixture_choose <- function(X, Y, components, forms, maxit_choice = 30L,
 #' of spec, with their parameters), loss (the per-row logistic losses, a
 #' column per pair)).
 #' @noRd
-mixture_candidates <- function(Xt, Yt, V, iv, components, forms, floors,
-                               maxit, spec = NULL) {
+mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
+                               floors, maxit, spec = NULL) {
   d <- ncol(Xt)
   vpar <- function(f) if (f == "spherical") 1 else d
   fit <- function(kind, K, form) {
@@ -210,7 +229,9 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, floors,
     if (length(k)) k else 1L
   }
   if (is.null(spec)) {
-    path <- lapply(c("real", "generated", "tied"), function(kind) {
+    kinds <- c(if ("separate" %in% means) c("real", "generated"),
+               if ("tied" %in% means) "tied")
+    path <- lapply(kinds, function(kind) {
       n <- switch(kind, real = nrow(Xt), generated = nrow(Yt),
                   tied = nrow(Xt) + nrow(Yt))
       mixture_path(ks(n), forms, function(K, form) fit(kind, K, form), kind)
@@ -367,9 +388,10 @@ mixture_dist2 <- function(X, C, xx = rowSums(X^2)) {
 #' the rows of X (a rows x K matrix). Spherical: -(d log(2 pi sigma_k^2) +
 #' ||x - mu_k||^2 / sigma_k^2) / 2; diagonal: the same with the squared
 #' distances of the rows scaled by 1 / s_k, sum_j x_j^2 / s_kj - 2 sum_j
-#' x_j mu_kj / s_kj + sum_j mu_kj^2 / s_kj (two products per block).
+#' x_j mu_kj / s_kj + sum_j mu_kj^2 / s_kj (two products per block). `xx`,
+#' `X2`: the rows' squared norms and squares, when known.
 #' @noRd
-mixture_comp_logdens <- function(m, X, xx = NULL) {
+mixture_comp_logdens <- function(m, X, xx = NULL, X2 = NULL) {
   d <- ncol(X)
   K <- nrow(m$means)
   if (m$form == "spherical") {
@@ -384,7 +406,8 @@ mixture_comp_logdens <- function(m, X, xx = NULL) {
     for (i0 in seq(1L, nrow(X), by = mixture_block)) {
       i <- i0:min(nrow(X), i0 + mixture_block - 1L)
       Xi <- X[i, , drop = FALSE]
-      q <- tcrossprod(Xi^2, P) - 2 * tcrossprod(Xi, Pm) +
+      Xi2 <- if (is.null(X2)) Xi^2 else X2[i, , drop = FALSE]
+      q <- tcrossprod(Xi2, P) - 2 * tcrossprod(Xi, Pm) +
         rep(mm, each = length(i))
       L[i, ] <- -0.5 * pmax(q, 0)
     }
@@ -418,7 +441,7 @@ mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6) {
   repeat {
     m <- mixture_mstep(X, R, form, floor_var, xx, X2)
     R <- R[, m$keep, drop = FALSE]
-    L <- mixture_comp_logdens(m, X, xx)
+    L <- mixture_comp_logdens(m, X, xx, X2)
     lse <- log_sum_exp(L)
     ll <- mean(lse)
     it <- it + 1L
@@ -523,7 +546,8 @@ mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
     })
     ll <- 0
     for (j in 1:2) {
-      L <- mixture_comp_logdens(ms[[j]], sets[[j]], xx[[j]])
+      L <- mixture_comp_logdens(ms[[j]], sets[[j]], xx[[j]],
+                                if (form == "diagonal") sq[[j]])
       lse <- log_sum_exp(L)
       ll <- ll + sum(lse)
       R[[j]] <- exp(L - lse)
