@@ -209,9 +209,12 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
                                floors, maxit, spec = NULL) {
   d <- ncol(Xt)
   vpar <- function(f) if (f == "spherical") 1 else d
+  # (the pooled rows and their norms, for the seeds of the tied fits)
+  XYt <- if ("tied" %in% means) rbind(Xt, Yt)
+  xxt <- if ("tied" %in% means) rowSums(XYt^2)
   fit <- function(kind, K, form) {
     if (kind == "tied") {
-      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(rbind(Xt, Yt), K), form,
+      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(XYt, K, xxt), form,
                            floors, maxit = maxit, tol = 1e-5)
       lp <- mixture_logdens(m[[1]], V)
       lq <- mixture_logdens(m[[2]], V)
@@ -268,7 +271,7 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
 #' recalibration a s + b (a logistic regression of the set on s, each
 #' set's rows weighted so that the two sets count alike): -log(1 - pi) for
 #' a real row, -log(pi) for a generated one, pi = 1 / (1 + e^-(a s + b)),
-#' scaled so that the mean is the sum of the two sets' mean losses. The
+#' scaled so that the mean is the average of the two sets' mean losses. The
 #' recalibration makes the loss judge the ranking the curve reads, not the
 #' scale: with a few thousand rows in hundreds of dimensions every fitted
 #' ratio is overconfident (its raw loss is above that of s = 0), and an
@@ -348,15 +351,15 @@ mixture_one_se <- function(lls, params, se_mult = 1) {
 #' rows of X, the first uniform, each next the best (smallest sum of
 #' squared distances to the nearest seed) of the trials drawn with
 #' probability proportional to the squared distance to the nearest seed
-#' so far (R's RNG). Fewer distinct rows than K: those rows.
+#' so far (R's RNG). Fewer distinct rows than K: those rows. `xx`: the
+#' rows' squared norms.
 #' @noRd
-mixture_kmeanspp <- function(X, K) {
+mixture_kmeanspp <- function(X, K, xx = rowSums(X^2)) {
   n <- nrow(X)
   K <- min(K, n)
   trials <- 2L + floor(log(K))
   idx <- integer(K)
   idx[1] <- sample.int(n, 1L)
-  xx <- rowSums(X^2)
   d2 <- mixture_dist2(X, X[idx[1], , drop = FALSE], xx)[, 1]
   for (k in seq_len(K)[-1L]) {
     if (!(sum(d2) > 0)) return(X[idx[seq_len(k - 1L)], , drop = FALSE])
