@@ -96,6 +96,10 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
   }
   if (!is.double(real)) storage.mode(real) <- "double"
   if (!is.double(generated)) storage.mode(generated) <- "double"
+  # (the fit rows in the order of their values: the same fit whatever the
+  # order of the rows, under a fixed seed)
+  fx <- canonical_rows(real, fx)
+  fy <- canonical_rows(generated, fy)
   tr <- mixture_transform(real, generated, fx, fy)
   X <- mixture_rows(real, fx, tr)
   Y <- mixture_rows(generated, fy, tr)
@@ -114,6 +118,17 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
       iterations = c(real = mp$iterations, generated = mq$iterations)
     )
   )
+}
+
+#' The rows `rows` of X in the lexicographic order of their values (first
+#' column, then the second on ties, ...), so that what a family draws
+#' from its fit rows by position (inner folds, k-means++ seeds) does not
+#' depend on the order of the rows: rows with equal values are
+#' interchangeable.
+#' @noRd
+canonical_rows <- function(X, rows) {
+  keys <- lapply(seq_len(ncol(X)), function(j) X[rows, j])
+  rows[do.call(order, c(keys, list(method = "radix")))]
 }
 
 #' The common map of both sets, z -> (z - centre) / scale: centre the

@@ -54,6 +54,10 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
   }
   if (!is.double(real)) storage.mode(real) <- "double"
   if (!is.double(generated)) storage.mode(generated) <- "double"
+  # (the inner folds drawn on the rows in the order of their values: the
+  # same fit whatever the order of the rows, under a fixed seed)
+  fx <- canonical_rows(real, fx)
+  fy <- canonical_rows(generated, fy)
   B <- marginal_bin_count(min(length(fx), length(fy)))
   E <- marginal_breaks(real, generated, fx, fy, B)
   # each set's fit rows in two inner folds: counts per fold
