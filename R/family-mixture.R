@@ -120,17 +120,6 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
   )
 }
 
-#' The rows `rows` of X in the lexicographic order of their values (first
-#' column, then the second on ties, ...), so that what a family draws
-#' from its fit rows by position (inner folds, k-means++ seeds) does not
-#' depend on the order of the rows: rows with equal values are
-#' interchangeable.
-#' @noRd
-canonical_rows <- function(X, rows) {
-  keys <- lapply(seq_len(ncol(X)), function(j) X[rows, j])
-  rows[do.call(order, c(keys, list(method = "radix")))]
-}
-
 #' The common map of both sets, z -> (z - centre) / scale: centre the
 #' mean of the pooled fit rows, scale the root mean variance of their
 #' columns (1 when every fit row is equal). The means are formed from
@@ -195,7 +184,7 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
     spec <- f$spec
     loss <- rbind(loss, f$loss)
   }
-  pr <- f$pairs[mixture_one_se(-loss, f$pairs$params, se_mult), ]
+  pr <- f$pairs[choose_within_se(-loss, f$pairs$params, se_mult), ]
   sp <- function(i) spec[i, ]
   if (is.na(pr$t)) {
     out <- list(mixture_em(X, mixture_kmeanspp(X, sp(pr$i)$K), sp(pr$i)$form,
@@ -276,39 +265,9 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
   loss <- vapply(seq_len(nrow(pairs)), function(r) {
     s <- if (is.na(pairs$t[r])) fits[[pairs$j[r]]]$lq - fits[[pairs$i[r]]]$lp else
       fits[[pairs$t[r]]]$lq - fits[[pairs$t[r]]]$lp
-    mixture_logistic_loss(s, iv)
+    ratio_logistic_loss(s, iv)
   }, numeric(nrow(V)))
   list(spec = spec, pairs = pairs, loss = matrix(loss, nrow(V)))
-}
-
-#' The held-out logistic loss of the log ratios s (log q - log p) of the
-#' held-out rows, per row, the real rows `iv` first, after the best affine
-#' recalibration a s + b (a logistic regression of the set on s, each
-#' set's rows weighted so that the two sets count alike): -log(1 - pi) for
-#' a real row, -log(pi) for a generated one, pi = 1 / (1 + e^-(a s + b)),
-#' scaled so that the mean is the average of the two sets' mean losses. The
-#' recalibration makes the loss judge the ranking the curve reads, not the
-#' scale: with a few thousand rows in hundreds of dimensions every fitted
-#' ratio is overconfident (its raw loss is above that of s = 0), and an
-#' affine map of s leaves the curve unchanged.
-#' @noRd
-mixture_logistic_loss <- function(s, iv) {
-  nv <- length(s)
-  ng <- nv - length(iv)
-  y <- rep(1, nv)
-  y[iv] <- 0
-  w <- rep(nv / ng, nv)
-  w[iv] <- nv / length(iv)
-  if (!ng || !all(is.finite(s))) return(rep(Inf, nv))
-  # (centred and scaled s: the two coefficients on one scale)
-  sc <- stats::sd(s)
-  z <- if (sc > 0) (s - mean(s)) / sc else s - mean(s)
-  fit <- suppressWarnings(stats::glm.fit(cbind(1, z), y, weights = w,
-                                         family = stats::quasibinomial()))
-  eta <- drop(cbind(1, z) %*% fit$coefficients)
-  softplus <- function(v) pmax(v, 0) + log1p(exp(-abs(v)))
-  # -log(pi) = softplus(-eta), -log(1 - pi) = softplus(eta)
-  w * ifelse(y == 1, softplus(-eta), softplus(eta)) / 2
 }
 
 #' The candidates of one kind along the numbers of components `ks`
@@ -336,29 +295,6 @@ mixture_path <- function(ks, forms, heldout, kind) {
   }
   list(fits = fits, spec = data.frame(kind = rep(kind, length(K)), K = K,
                                       form = form, stringsAsFactors = FALSE))
-}
-
-#' The one-standard-error choice among the columns of `lls` (held-out
-#' log-likelihoods, a row per held-out row, a column per candidate): the
-#' candidate with the fewest parameters among those whose mean is within
-#' one standard error (of the paired per-row differences) of the best
-#' mean. Candidates with a non-finite mean are never chosen (the first is
-#' when every one is).
-#' @noRd
-mixture_one_se <- function(lls, params, se_mult = 1) {
-  mean_ll <- colMeans(lls)
-  ok <- is.finite(mean_ll)
-  if (!any(ok)) return(1L)
-  best <- which(ok)[which.max(mean_ll[ok])]
-  nv <- nrow(lls)
-  near <- vapply(seq_along(mean_ll), function(j) {
-    if (!ok[j]) return(FALSE)
-    dif <- lls[, j] - lls[, best]
-    se <- if (nv > 1L) stats::sd(dif) / sqrt(nv) else 0
-    mean(dif) >= -se_mult * se
-  }, logical(1))
-  cands <- which(near)
-  cands[order(params[cands], -mean_ll[cands])][1]
 }
 
 #' Greedy k-means++ seeds (Arthur and Vassilvitskii 2007; the greedy

@@ -19,7 +19,7 @@
 # coordinates without a difference drop out. The bandwidth (in bins) is
 # chosen by two-fold cross-validation within the fit rows (R's RNG) on the
 # held-out logistic loss of the recalibrated score (as the mixture
-# family's choice, mixture_logistic_loss()).
+# family's choice, ratio_logistic_loss()).
 
 #' The bandwidths (in bins) the smoothed marginal family tries.
 #' @noRd
@@ -81,13 +81,13 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
                           length(hy[[w]]), h)$table
       s <- c(smooth_scores(real, E, fx[hx[[v]]], tab),
              smooth_scores(generated, E, fy[hy[[v]]], tab))
-      out <- c(out, mixture_logistic_loss(s, seq_along(hx[[v]])))
+      out <- c(out, ratio_logistic_loss(s, seq_along(hx[[v]])))
     }
     out
   }, numeric(length(fx) + length(fy)))
   loss <- matrix(loss, ncol = length(bandwidths))
   # the least loss; among equal ones the smoothest
-  h <- bandwidths[mixture_one_se(-loss, -bandwidths, se_mult = 0)]
+  h <- bandwidths[choose_within_se(-loss, -bandwidths, se_mult = 0)]
   fit <- smooth_table(matrix(cp[, , 1] + cp[, , 2], B),
                       matrix(cq[, , 1] + cq[, , 2], B),
                       length(fx), length(fy), h)

@@ -82,7 +82,7 @@ test_that("the bandwidth is the least recalibrated logistic loss", {
   set.seed(63)
   s <- c(rnorm(50), rnorm(70, 1))
   iv <- 1:50
-  loss <- mixture_logistic_loss(s * 3 + 2, iv)
+  loss <- ratio_logistic_loss(s * 3 + 2, iv)
   y <- rep(0:1, c(50, 70))
   w <- ifelse(y == 1, 1 / 70, 1 / 50)
   g <- suppressWarnings(glm(y ~ s, weights = w, family = quasibinomial()))
