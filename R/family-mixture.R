@@ -152,15 +152,14 @@ mixture_rows <- function(Z, rows, tr) {
 #' (mixture_em_tied(): one set of centres for both sets, each set its own
 #' weights and variances). The criterion is the one the curve needs, the
 #' log-likelihood ratio, not the densities: the held-out logistic loss of
-#' s = log q - log p, mean(log(1 + e^s)) over the real held-out rows plus
-#' mean(log(1 + e^-s)) over the generated ones (a proper scoring rule,
-#' least in expectation at the true ratio; the held-out log-likelihoods of
-#' each set barely move with the number of overlapping classes, the ratio
-#' does), summed over the two folds, so that every fit row is held out
-#' once. Among the candidates within `se_mult` standard errors of the
+#' s = log q - log p after its best affine recalibration
+#' (ratio_logistic_loss(); a proper scoring rule, least in expectation at
+#' the true ratio; the held-out log-likelihoods of each set barely move
+#' with the number of overlapping classes, the ratio does), over the two
+#' folds, so that every fit row is held out once. Among the candidates within `se_mult` standard errors of the
 #' least loss (the paired differences per row) the one with the fewest
 #' parameters is chosen. Numbers of components above a quarter of a fold's
-#' rows are skipped (1 is always tried), and so are those above a number
+#' rows are skipped (1 is always tried), and so are those after a number
 #' whose held-out log-likelihood fell in the first fold (mixture_path()).
 #' Candidates are fitted with at most `maxit_choice` E-steps.
 #' @noRd
@@ -274,8 +273,9 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
 #' (increasing) for each form: `heldout(K, form)` fits one and returns a
 #' list of its held-out log-densities and `own`, the mean held-out
 #' log-likelihood of the set (or sets) it was fitted to; along each form
-#' the numbers stop after the first whose `own` is below the previous
-#' one's (a density that fits worse than a smaller one). Returns
+#' the numbers stop after the first whose `own` is more than 1% (of its
+#' magnitude) below the best so far (a density that fits worse than a
+#' smaller one, beyond the noise of a capped EM). Returns
 #' list(fits, spec (kind, K, form)).
 #' @noRd
 mixture_path <- function(ks, forms, heldout, kind) {
