@@ -72,15 +72,19 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
   cp <- cnt(real, fx, hx)
   cq <- cnt(generated, fy, hy)
   bandwidths <- sort(unique(as.double(bandwidths)))
+  # each fold's held-out rows' bins (real rows, then generated), found once
+  # for every bandwidth: the table's entries are read at cells + B (l - 1)
+  cells <- lapply(1:2, function(v) {
+    smooth_cells(rbind(real[fx[hx[[v]]], , drop = FALSE],
+                       generated[fy[hy[[v]]], , drop = FALSE]), E)
+  })
   loss <- vapply(bandwidths, function(h) {
     out <- numeric()
     for (v in 1:2) {
       w <- 3L - v # the fold fitted on
       tab <- smooth_table(matrix(cp[, , w], B), matrix(cq[, , w], B),
-                          length(hx[[w]]),
-                          length(hy[[w]]), h)$table
-      s <- c(smooth_scores(real, E, fx[hx[[v]]], tab),
-             smooth_scores(generated, E, fy[hy[[v]]], tab))
+                          length(hx[[w]]), length(hy[[w]]), h)$table
+      s <- rowSums(matrix(tab[cells[[v]]], nrow(cells[[v]])))
       out <- c(out, ratio_logistic_loss(s, seq_along(hx[[v]])))
     }
     out
@@ -109,6 +113,18 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
 smooth_scores <- function(Z, E, rows, tab) {
   .Call(ffi_bin_scores, Z, E, as.integer(rows), rep(1L, length(rows)),
         array(tab, c(dim(tab), 1L)), NULL)
+}
+
+#' The positions in a B x d table of the bins of the rows of Z, column by
+#' column (an n x d matrix: bin b of column l at b + B (l - 1)); a bin is
+#' 1 + the number of edges at or below the value, as in src/marginal.c.
+#' @noRd
+smooth_cells <- function(Z, E) {
+  B <- nrow(E) + 1L
+  out <- vapply(seq_len(ncol(Z)), function(l) {
+    findInterval(Z[, l], E[, l]) + 1L + B * (l - 1L)
+  }, integer(nrow(Z)))
+  matrix(out, nrow(Z))
 }
 
 #' The smoothing matrix over B bins: column j spreads bin j's count over

@@ -126,3 +126,13 @@ test_that("bad arguments are classed errors", {
   expect_error(fit_smooth_marginal(x, x, 1:10, 1:3),
                class = "prdcurve_error_split")
 })
+
+test_that("the bins found in R are those of the C scoring", {
+  set.seed(65)
+  x <- matrix(round(rnorm(300 * 3), 1), 300)
+  E <- marginal_breaks(x, x, 1:150, 151:300, 8L)
+  tab <- matrix(rnorm((nrow(E) + 1) * 3), nrow(E) + 1)
+  cells <- smooth_cells(x, E)
+  expect_equal(rowSums(matrix(tab[cells], 300)),
+               smooth_scores(x, E, 1:300, tab), tolerance = 1e-12)
+})
