@@ -84,7 +84,7 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
       w <- 3L - v # the fold fitted on
       tab <- smooth_table(matrix(cp[, , w], B), matrix(cq[, , w], B),
                           length(hx[[w]]), length(hy[[w]]), h)$table
-      s <- rowSums(matrix(tab[cells[[v]]], nrow(cells[[v]])))
+      s <- rowSums(matrix(tab[as.vector(cells[[v]])], nrow(cells[[v]])))
       out <- c(out, ratio_logistic_loss(s, seq_along(hx[[v]])))
     }
     out

@@ -133,6 +133,6 @@ test_that("the bins found in R are those of the C scoring", {
   E <- marginal_breaks(x, x, 1:150, 151:300, 8L)
   tab <- matrix(rnorm((nrow(E) + 1) * 3), nrow(E) + 1)
   cells <- smooth_cells(x, E)
-  expect_equal(rowSums(matrix(tab[cells], 300)),
+  expect_equal(rowSums(matrix(tab[as.vector(cells)], 300)),
                smooth_scores(x, E, 1:300, tab), tolerance = 1e-12)
 })
