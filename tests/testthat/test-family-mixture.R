@@ -269,6 +269,8 @@ test_that("bad arguments are classed errors naming the argument", {
                class = "prdcurve_error_input", regexp = "forms")
   expect_error(fit_mixture(x, x, 1:10, 1:10, means = "shared"),
                class = "prdcurve_error_input", regexp = "means")
+  expect_error(fit_mixture(x, x, 1:10, 1:10, restarts = 0),
+               class = "prdcurve_error_input", regexp = "restarts")
   expect_error(fit_mixture(x, x, 1:3, 1:10), class = "prdcurve_error_split")
 })
 
