@@ -1,0 +1,70 @@
+# Helpers of the fitted families that choose a setting within their fit
+# rows (the mixture family, R/family-mixture.R; the smoothed marginal
+# family, R/family-smooth.R): the fit rows in an order that does not
+# depend on the rows' positions, the criterion (the held-out logistic loss
+# of a recalibrated log-likelihood ratio) and the choice among candidates.
+
+#' The rows `rows` of X in the lexicographic order of their values (first
+#' column, then the second on ties, ...), so that what a family draws
+#' from its fit rows by position (inner folds, k-means++ seeds) does not
+#' depend on the order of the rows: rows with equal values are
+#' interchangeable.
+#' @noRd
+canonical_rows <- function(X, rows) {
+  keys <- lapply(seq_len(ncol(X)), function(j) X[rows, j])
+  rows[do.call(order, c(keys, list(method = "radix")))]
+}
+
+#' The held-out logistic loss of the log ratios s (log q - log p) of the
+#' held-out rows, per row, the real rows `iv` first, after the best affine
+#' recalibration a s + b (a logistic regression of the set on s, each
+#' set's rows weighted so that the two sets count alike): -log(1 - pi) for
+#' a real row, -log(pi) for a generated one, pi = 1 / (1 + e^-(a s + b)),
+#' scaled so that the mean is the average of the two sets' mean losses. The
+#' recalibration makes the loss judge the ranking the curve reads, not the
+#' scale: with a few thousand rows in hundreds of dimensions every fitted
+#' ratio is overconfident (its raw loss is above that of s = 0), and an
+#' affine map of s leaves the curve unchanged.
+#' @noRd
+ratio_logistic_loss <- function(s, iv) {
+  nv <- length(s)
+  ng <- nv - length(iv)
+  y <- rep(1, nv)
+  y[iv] <- 0
+  w <- rep(nv / ng, nv)
+  w[iv] <- nv / length(iv)
+  if (!ng || !all(is.finite(s))) return(rep(Inf, nv))
+  # (centred and scaled s: the two coefficients on one scale)
+  sc <- stats::sd(s)
+  z <- if (sc > 0) (s - mean(s)) / sc else s - mean(s)
+  fit <- suppressWarnings(stats::glm.fit(cbind(1, z), y, weights = w,
+                                         family = stats::quasibinomial()))
+  eta <- drop(cbind(1, z) %*% fit$coefficients)
+  softplus <- function(v) pmax(v, 0) + log1p(exp(-abs(v)))
+  # -log(pi) = softplus(-eta), -log(1 - pi) = softplus(eta)
+  w * ifelse(y == 1, softplus(-eta), softplus(eta)) / 2
+}
+
+#' The choice among the columns of `lls` (a row per held-out row, a
+#' column per candidate, higher better: held-out log-likelihoods, or
+#' negated losses): the candidate with the fewest `params` among those
+#' whose mean is within `se_mult` standard errors (of the paired per-row
+#' differences) of the best mean; se_mult = 1 is the one-standard-error
+#' rule, 0 the best mean (ties to the fewest `params`). Candidates with a
+#' non-finite mean are never chosen (the first is when every one is).
+#' @noRd
+choose_within_se <- function(lls, params, se_mult = 1) {
+  mean_ll <- colMeans(lls)
+  ok <- is.finite(mean_ll)
+  if (!any(ok)) return(1L)
+  best <- which(ok)[which.max(mean_ll[ok])]
+  nv <- nrow(lls)
+  near <- vapply(seq_along(mean_ll), function(j) {
+    if (!ok[j]) return(FALSE)
+    dif <- lls[, j] - lls[, best]
+    se <- if (nv > 1L) stats::sd(dif) / sqrt(nv) else 0
+    mean(dif) >= -se_mult * se
+  }, logical(1))
+  cands <- which(near)
+  cands[order(params[cands], -mean_ll[cands])][1]
+}

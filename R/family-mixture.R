@@ -1,0 +1,561 @@
+# The mixture family (SPEC.md section 7): a Gaussian mixture fitted by EM
+# to each set's fit rows, scored by the log-likelihood ratio log q(z) -
+# log p(z) of the two fits (mixture discriminant analysis: Hastie and
+# Tibshirani 1996, J. R. Statist. Soc. B 58(1), 155-176,
+# doi:10.1111/j.2517-6161.1996.tb02073.x; here one mixture per set, as
+# their section 2 with the class-conditional densities mixtures of
+# Gaussians). Real embeddings are clustered, and a single Gaussian (the
+# quadratic family) or a per-coordinate density (marginal) cannot follow a
+# log-likelihood ratio that changes from one cluster to the next.
+#
+# Components are spherical (sigma_k^2 I; the default) or diagonal
+# (diag(s_k)). By
+# default the two mixtures have tied means: one set of centres fitted to
+# both sets' fit rows, each set its own weights and variances, so that the
+# noise of the estimated centres (large in hundreds of dimensions) is
+# common to both densities and mostly cancels in their ratio; a model that
+# drops, reweights or widens classes differs from the data only in what
+# each set keeps its own. Mixtures fitted to each set alone are an option
+# (`means = "separate"`). The number of components and the form are
+# chosen by two-fold cross-validation within the fit rows (folds drawn
+# with R's RNG) on the held-out logistic loss of the recalibrated log
+# ratio (mixture_choose()): the criterion the curve needs, where the
+# held-out likelihood of each set barely moves with the number of
+# overlapping classes; the choice is then refitted on all the fit rows,
+# from a few independent seeds, and the score is the mean of their log
+# ratios.
+# EM starts from greedy k-means++ seeds (Arthur and Vassilvitskii 2007,
+# drawn with R's RNG) and hard assignments to them. Both sets are centred
+# on the mean of the pooled fit rows and divided by one common scale (the
+# root mean variance of the pooled columns) before any moment is formed:
+# the Jacobian of this map is the same for both densities, so the log
+# ratio is unchanged, and values up to the largest doubles give finite
+# moments. Every E-step is a set of squared distances to the centres,
+# ||x||^2 + ||c||^2 - 2 x.c (one BLAS product, tcrossprod(), per block of
+# rows, never rows x rows), then a log-sum-exp over the components.
+# Variances are floored at `mixture_floor` times the set's own variance
+# (per column for the diagonal form, the mean over columns for the
+# spherical one), so no component collapses onto a few rows; a component
+# left with less than one row's weight is dropped.
+
+#' The numeric codes of the covariance forms in the family's settings.
+#' @noRd
+mixture_forms <- c(spherical = 1, diagonal = 2)
+
+#' Variance floor relative to the set's own variance.
+#' @noRd
+mixture_floor <- 1e-3
+
+#' Rows per block of the E-step's products and of scoring.
+#' @noRd
+mixture_block <- 4096L
+
+#' Fit the mixture family on the fit rows `fx` of `real` and `fy` of
+#' `generated` (integer row indices; the matrices are every row of each
+#' set). Returns list(score = function(Z, rows = NULL): log q(z) - log p(z)
+#' of the rows `rows` of Z (NULL: every row), high = "generated"; settings
+#' = list(components = c(real, generated), covariance = c(real,
+#' generated) as mixture_forms codes, tied = 1 (tied means) or 0,
+#' iterations = c(real, generated): the final fits' E-steps)).
+#' `components`: the grid of numbers of components (positive whole
+#' numbers); `forms`: the covariance forms tried ("spherical",
+#' "diagonal"; by default spherical only: on ten isotropic classes in d =
+#' 256 with 2,500 fit rows per set the diagonal candidates cost twice the
+#' time and their noise moved the choice, AUC 0.74-0.77 spherical against
+#' 0.76-0.82 with both, truth 0.74; a change of scale per coordinate is the
+#' quadratic family's); `means`: "tied" (one set of centres for both sets),
+#' "separate" (each set's own), or both (every candidate of both kinds).
+#' `restarts`: the chosen mixtures are refitted this many times from
+#' independent k-means++ seeds and the score is the mean of their log
+#' ratios (EM's local optima averaged: on ten classes in d = 256 the
+#' curve's AUC moved by up to 0.08 from one seed to another; the mean of
+#' 4 refits read 0.02 closer to the truth on average than one).
+#' Errors (class prdcurve_error_input): `components`, `forms`, `means` or
+#' `restarts` not as said; (prdcurve_error_split) fewer than 4 fit rows in a set.
+#' @noRd
+fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
+                        components = c(1, 2, 4, 8, 16),
+                        forms = "spherical",
+                        means = "tied", restarts = 3L) {
+  if (!is.numeric(components) || !length(components) ||
+      anyNA(components) || any(components < 1) ||
+      any(components != round(components))) {
+    prd_abort(c("{.arg components} must be positive whole numbers.",
+                "x" = "It is {.val {format(components)}}."), "input",
+              call = call)
+  }
+  if (!is.character(forms) || !length(forms) ||
+      !all(forms %in% names(mixture_forms))) {
+    prd_abort(c(
+      "{.arg forms} must be among {.val {names(mixture_forms)}}.",
+      "x" = "It is {.val {format(forms)}}."
+    ), "input", call = call)
+  }
+  if (!is.character(means) || !length(means) ||
+      !all(means %in% c("tied", "separate"))) {
+    prd_abort(c(
+      "{.arg means} must be among {.val {c('tied', 'separate')}}.",
+      "x" = "It is {.val {format(means)}}."
+    ), "input", call = call)
+  }
+  if (!is.numeric(restarts) || length(restarts) != 1L || !(restarts >= 1) ||
+      restarts != round(restarts)) {
+    prd_abort(c("{.arg restarts} must be one positive whole number.",
+                "x" = "It is {.val {format(restarts)}}."), "input",
+              call = call)
+  }
+  fx <- as.integer(fx)
+  fy <- as.integer(fy)
+  if (min(length(fx), length(fy)) < 4L) {
+    prd_abort(c(
+      "The {.val mixture} family needs at least 4 fit rows per set (two inner folds of 2).",
+      "x" = "A set has {min(length(fx), length(fy))} fit row{?s}."
+    ), "split", call = call)
+  }
+  if (!is.double(real)) storage.mode(real) <- "double"
+  if (!is.double(generated)) storage.mode(generated) <- "double"
+  # (the fit rows in the order of their values: the same fit whatever the
+  # order of the rows, under a fixed seed)
+  fx <- canonical_rows(real, fx)
+  fy <- canonical_rows(generated, fy)
+  tr <- mixture_transform(real, generated, fx, fy)
+  X <- mixture_rows(real, fx, tr)
+  Y <- mixture_rows(generated, fy, tr)
+  components <- sort(unique(as.integer(components)))
+  fit <- mixture_choose(X, Y, components, forms, means, restarts)
+  rm(X, Y)
+  mp <- fit$fits[[1]][[1]]
+  mq <- fit$fits[[1]][[2]]
+  it <- function(j) mean(vapply(fit$fits, function(f) f[[j]]$iterations, 1))
+  list(
+    score = mixture_score(fit$fits, tr),
+    settings = list(
+      components = c(real = nrow(mp$means), generated = nrow(mq$means)),
+      covariance = c(real = mixture_forms[[mp$form]],
+                     generated = mixture_forms[[mq$form]]),
+      tied = as.double(fit$tied),
+      iterations = c(real = it(1), generated = it(2))
+    )
+  )
+}
+
+#' The common map of both sets, z -> (z - centre) / scale: centre the
+#' mean of the pooled fit rows, scale the root mean variance of their
+#' columns (1 when every fit row is equal). The means are formed from
+#' rows divided by the largest absolute value first, so no sum overflows.
+#' @noRd
+mixture_transform <- function(real, generated, fx, fy) {
+  big <- max(abs(real[fx, , drop = FALSE]), abs(generated[fy, , drop = FALSE]))
+  if (!(big > 0)) big <- 1
+  A <- rbind(real[fx, , drop = FALSE], generated[fy, , drop = FALSE]) / big
+  centre <- colMeans(A)
+  A <- A - rep(centre, each = nrow(A))
+  s <- sqrt(mean(colMeans(A^2)))
+  if (!(s > 0)) s <- 1
+  list(centre = centre * big, scale = s * big)
+}
+
+#' The rows `rows` of Z (NULL: every row) under the common map.
+#' @noRd
+mixture_rows <- function(Z, rows, tr) {
+  if (!is.null(rows)) Z <- Z[rows, , drop = FALSE]
+  # (z - c) / s computed as z / s - c / s: no overflow for huge values
+  Z / tr$scale - rep(tr$centre / tr$scale, each = nrow(Z))
+}
+
+#' Choose the pair of mixtures by two-fold cross-validation within the
+#' fit rows (each set's fit rows cut at random into two halves, R's RNG),
+#' then refit the choice on every row of X and Y. Candidates: each set's
+#' mixture alone, every number of components and form, in every pairing of
+#' a real with a generated one; and pairs with tied means
+#' (mixture_em_tied(): one set of centres for both sets, each set its own
+#' weights and variances). The criterion is the one the curve needs, the
+#' log-likelihood ratio, not the densities: the held-out logistic loss of
+#' s = log q - log p after its best affine recalibration
+#' (ratio_logistic_loss(); a proper scoring rule, least in expectation at
+#' the true ratio; the held-out log-likelihoods of each set barely move
+#' with the number of overlapping classes, the ratio does), over the two
+#' folds, so that every fit row is held out once. Among the candidates within `se_mult` standard errors of the
+#' least loss (the paired differences per row) the one with the fewest
+#' parameters is chosen. Numbers of components above a quarter of a fold's
+#' rows are skipped (1 is always tried), and so are those after a number
+#' whose held-out log-likelihood fell in the first fold (mixture_path()).
+#' Candidates are fitted with at most `maxit_choice` E-steps. The choice
+#' is refitted `restarts` times from independent k-means++ seeds; returns
+#' list(fits (each a list of the real and the generated mixture), tied).
+#' @noRd
+mixture_choose <- function(X, Y, components, forms, means = "tied",
+                           restarts = 3L, maxit_choice = 30L, se_mult = 0) {
+  d <- ncol(X)
+  floors <- lapply(list(X, Y), function(A) {
+    mixture_floor * pmax(colMeans((A - rep(colMeans(A), each = nrow(A)))^2),
+                         .Machine$double.eps)
+  })
+  hx <- random_halves(nrow(X))
+  hy <- random_halves(nrow(Y))
+  spec <- NULL
+  loss <- NULL
+  for (v in 1:2) {
+    Xt <- X[hx[[3L - v]], , drop = FALSE]
+    Yt <- Y[hy[[3L - v]], , drop = FALSE]
+    V <- rbind(X[hx[[v]], , drop = FALSE], Y[hy[[v]], , drop = FALSE])
+    f <- mixture_candidates(Xt, Yt, V, seq_along(hx[[v]]), components, forms,
+                            means, floors, maxit_choice, spec)
+    spec <- f$spec
+    loss <- rbind(loss, f$loss)
+  }
+  pr <- f$pairs[choose_within_se(-loss, f$pairs$params, se_mult), ]
+  sp <- function(i) spec[i, ]
+  tied <- !is.na(pr$t)
+  XY <- if (tied) rbind(X, Y)
+  xy <- if (tied) rowSums(XY^2)
+  fits <- lapply(seq_len(restarts), function(r) {
+    if (tied) {
+      return(mixture_em_tied(X, Y, mixture_kmeanspp(XY, sp(pr$t)$K, xy),
+                             sp(pr$t)$form, floors))
+    }
+    list(mixture_em(X, mixture_kmeanspp(X, sp(pr$i)$K), sp(pr$i)$form,
+                    floors[[1]]),
+         mixture_em(Y, mixture_kmeanspp(Y, sp(pr$j)$K), sp(pr$j)$form,
+                    floors[[2]]))
+  })
+  list(fits = fits, tied = tied)
+}
+
+#' The candidates of one inner fold: mixtures of the training rows Xt, Yt
+#' scored on the held-out rows V (the real ones `iv` first). `spec` NULL:
+#' the candidates along the numbers of components, as mixture_path()
+#' stops them; else the rows of `spec` (kind "real", "generated" or
+#' "tied", K, form, params), the first fold's. Returns list(spec, pairs
+#' (every real-generated pairing i, j and every tied candidate t, as rows
+#' of spec, with their parameters), loss (the per-row logistic losses, a
+#' column per pair)).
+#' @noRd
+mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
+                               floors, maxit, spec = NULL) {
+  d <- ncol(Xt)
+  vpar <- function(f) if (f == "spherical") 1 else d
+  # (the pooled rows and their norms, for the seeds of the tied fits)
+  XYt <- if ("tied" %in% means) rbind(Xt, Yt)
+  xxt <- if ("tied" %in% means) rowSums(XYt^2)
+  fit <- function(kind, K, form) {
+    if (kind == "tied") {
+      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(XYt, K, xxt), form,
+                           floors, maxit = maxit, tol = 1e-5)
+      lp <- mixture_logdens(m[[1]], V)
+      lq <- mixture_logdens(m[[2]], V)
+      return(list(lp = lp, lq = lq, own = mean(c(lp[iv], lq[-iv]))))
+    }
+    A <- if (kind == "real") Xt else Yt
+    m <- mixture_em(A, mixture_kmeanspp(A, K), form,
+                    floors[[if (kind == "real") 1L else 2L]], maxit = maxit,
+                    tol = 1e-5)
+    l <- mixture_logdens(m, V)
+    list(lp = l, lq = l, own = mean(if (kind == "real") l[iv] else l[-iv]))
+  }
+  ks <- function(n) {
+    k <- components[components <= max(1L, floor(n / 4))]
+    if (length(k)) k else 1L
+  }
+  if (is.null(spec)) {
+    kinds <- c(if ("separate" %in% means) c("real", "generated"),
+               if ("tied" %in% means) "tied")
+    path <- lapply(kinds, function(kind) {
+      n <- switch(kind, real = nrow(Xt), generated = nrow(Yt),
+                  tied = nrow(Xt) + nrow(Yt))
+      mixture_path(ks(n), forms, function(K, form) fit(kind, K, form), kind)
+    })
+    fits <- do.call(c, lapply(path, `[[`, "fits"))
+    spec <- do.call(rbind, lapply(path, `[[`, "spec"))
+    spec$params <- spec$K * ifelse(spec$kind == "tied",
+      d + 2 * (1 + vapply(spec$form, vpar, 1)),
+      1 + d + vapply(spec$form, vpar, 1))
+  } else {
+    fits <- lapply(seq_len(nrow(spec)), function(r) {
+      fit(spec$kind[r], spec$K[r], spec$form[r])
+    })
+  }
+  ir <- which(spec$kind == "real")
+  ig <- which(spec$kind == "generated")
+  it <- which(spec$kind == "tied")
+  pairs <- rbind(
+    expand.grid(i = ir, j = ig, t = NA_integer_),
+    data.frame(i = rep(NA_integer_, length(it)), j = NA_integer_, t = it))
+  pairs$params <- ifelse(is.na(pairs$t),
+                         spec$params[pairs$i] + spec$params[pairs$j],
+                         spec$params[pairs$t])
+  loss <- vapply(seq_len(nrow(pairs)), function(r) {
+    s <- if (is.na(pairs$t[r])) fits[[pairs$j[r]]]$lq - fits[[pairs$i[r]]]$lp else
+      fits[[pairs$t[r]]]$lq - fits[[pairs$t[r]]]$lp
+    ratio_logistic_loss(s, iv)
+  }, numeric(nrow(V)))
+  list(spec = spec, pairs = pairs, loss = matrix(loss, nrow(V)))
+}
+
+#' The candidates of one kind along the numbers of components `ks`
+#' (increasing) for each form: `heldout(K, form)` fits one and returns a
+#' list of its held-out log-densities and `own`, the mean held-out
+#' log-likelihood of the set (or sets) it was fitted to; along each form
+#' the numbers stop after the first whose `own` is more than 1% (of its
+#' magnitude) below the best so far (a density that fits worse than a
+#' smaller one, beyond the noise of a capped EM). Returns
+#' list(fits, spec (kind, K, form)).
+#' @noRd
+mixture_path <- function(ks, forms, heldout, kind) {
+  fits <- list()
+  K <- integer()
+  form <- character()
+  for (f in forms) {
+    prev <- -Inf
+    for (k in ks) {
+      h <- heldout(k, f)
+      fits[[length(fits) + 1L]] <- h
+      K <- c(K, k)
+      form <- c(form, f)
+      if (!is.finite(h$own) || h$own < prev - 0.01 * abs(prev)) break
+      prev <- max(prev, h$own)
+    }
+  }
+  list(fits = fits, spec = data.frame(kind = rep(kind, length(K)), K = K,
+                                      form = form, stringsAsFactors = FALSE))
+}
+
+#' Greedy k-means++ seeds (Arthur and Vassilvitskii 2007; the greedy
+#' variant of scikit-learn's k-means, 2 + floor(log K) trials a step): K
+#' rows of X, the first uniform, each next the best (smallest sum of
+#' squared distances to the nearest seed) of the trials drawn with
+#' probability proportional to the squared distance to the nearest seed
+#' so far (R's RNG). Fewer distinct rows than K: those rows. `xx`: the
+#' rows' squared norms.
+#' @noRd
+mixture_kmeanspp <- function(X, K, xx = rowSums(X^2)) {
+  n <- nrow(X)
+  K <- min(K, n)
+  trials <- 2L + floor(log(K))
+  idx <- integer(K)
+  idx[1] <- sample.int(n, 1L)
+  d2 <- mixture_dist2(X, X[idx[1], , drop = FALSE], xx)[, 1]
+  for (k in seq_len(K)[-1L]) {
+    if (!(sum(d2) > 0)) return(X[idx[seq_len(k - 1L)], , drop = FALSE])
+    cand <- sample.int(n, trials, replace = TRUE, prob = d2)
+    D <- pmin(mixture_dist2(X, X[cand, , drop = FALSE], xx), d2)
+    best <- which.min(colSums(D))
+    idx[k] <- cand[best]
+    d2 <- D[, best]
+  }
+  X[idx, , drop = FALSE]
+}
+
+#' Squared distances ||x||^2 + ||c||^2 - 2 x.c (clamped at 0) of the rows
+#' of X to the rows of C, one tcrossprod() per block of rows; `xx` the
+#' rows' squared norms.
+#' @noRd
+mixture_dist2 <- function(X, C, xx = rowSums(X^2)) {
+  cc <- rowSums(C^2)
+  out <- matrix(0, nrow(X), nrow(C))
+  for (i0 in seq(1L, nrow(X), by = mixture_block)) {
+    i <- i0:min(nrow(X), i0 + mixture_block - 1L)
+    out[i, ] <- pmax(xx[i] - 2 * tcrossprod(X[i, , drop = FALSE], C) +
+                       rep(cc, each = length(i)), 0)
+  }
+  out
+}
+
+#' Log-densities of the components, log w_k + log N(x; mu_k, Sigma_k), of
+#' the rows of X (a rows x K matrix). Spherical: -(d log(2 pi sigma_k^2) +
+#' ||x - mu_k||^2 / sigma_k^2) / 2; diagonal: the same with the squared
+#' distances of the rows scaled by 1 / s_k, sum_j x_j^2 / s_kj - 2 sum_j
+#' x_j mu_kj / s_kj + sum_j mu_kj^2 / s_kj (two products per block). `xx`,
+#' `X2`: the rows' squared norms and squares, when known.
+#' @noRd
+mixture_comp_logdens <- function(m, X, xx = NULL, X2 = NULL) {
+  d <- ncol(X)
+  K <- nrow(m$means)
+  if (m$form == "spherical") {
+    D <- mixture_dist2(X, m$means, if (is.null(xx)) rowSums(X^2) else xx)
+    L <- -0.5 * D / rep(m$var, each = nrow(X))
+    logdet <- d * log(m$var)
+  } else {
+    P <- 1 / m$var # K x d precisions
+    Pm <- P * m$means
+    mm <- rowSums(Pm * m$means)
+    L <- matrix(0, nrow(X), K)
+    for (i0 in seq(1L, nrow(X), by = mixture_block)) {
+      i <- i0:min(nrow(X), i0 + mixture_block - 1L)
+      Xi <- X[i, , drop = FALSE]
+      Xi2 <- if (is.null(X2)) Xi^2 else X2[i, , drop = FALSE]
+      q <- tcrossprod(Xi2, P) - 2 * tcrossprod(Xi, Pm) +
+        rep(mm, each = length(i))
+      L[i, ] <- -0.5 * pmax(q, 0)
+    }
+    logdet <- rowSums(log(m$var))
+  }
+  L + rep(log(m$weights) - 0.5 * (d * log(2 * pi) + logdet), each = nrow(X))
+}
+
+#' The mixture's log-density at the rows of X.
+#' @noRd
+mixture_logdens <- function(m, X) log_sum_exp(mixture_comp_logdens(m, X))
+
+#' EM for a Gaussian mixture of `form` ("spherical", "diagonal") on the
+#' rows of X from the centres C: responsibilities of the hard assignment
+#' to the nearest centre, then M-step, E-step, ... until the mean
+#' log-likelihood per row changes by less than `tol` (relative) or after
+#' `maxit` E-steps. Variances are at least `floor_var` (per column; the
+#' spherical form floors at its mean). Returns list(form, weights, means
+#' (K x d), var (K numbers, or K x d), loglik (mean per row), iterations).
+#' @noRd
+mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6) {
+  n <- nrow(X)
+  xx <- rowSums(X^2)
+  X2 <- if (form == "diagonal") X^2
+  D <- mixture_dist2(X, C, xx)
+  R <- matrix(0, n, nrow(C))
+  R[cbind(seq_len(n), max.col(-D, ties.method = "first"))] <- 1
+  rm(D)
+  ll_old <- -Inf
+  it <- 0L
+  repeat {
+    m <- mixture_mstep(X, R, form, floor_var, xx, X2)
+    R <- R[, m$keep, drop = FALSE]
+    L <- mixture_comp_logdens(m, X, xx, X2)
+    lse <- log_sum_exp(L)
+    ll <- mean(lse)
+    it <- it + 1L
+    R <- exp(L - lse)
+    rm(L)
+    if (it >= maxit || abs(ll - ll_old) <= tol * max(1, abs(ll))) break
+    ll_old <- ll
+  }
+  # the parameters of the last M-step, with the log-likelihood they give
+  m$keep <- NULL
+  c(m, list(loglik = ll, iterations = it))
+}
+
+#' M-step from responsibilities R (n x K): weights N_k / n, means, and
+#' variances sum_i r_ik (x_i - mu_k)^2 / N_k (per column for the diagonal
+#' form, the mean over columns for the spherical one) from the moments of
+#' the rows, floored. Components with N_k < 1 are dropped (`keep`: the
+#' columns of R kept).
+#' @noRd
+mixture_mstep <- function(X, R, form, floor_var, xx, X2 = NULL) {
+  Nk <- colSums(R)
+  keep <- which(Nk >= 1)
+  if (!length(keep)) keep <- which.max(Nk)
+  R <- R[, keep, drop = FALSE]
+  Nk <- Nk[keep]
+  M <- crossprod(R, X) / Nk
+  if (form == "spherical") {
+    v <- (drop(crossprod(R, xx)) / Nk - rowSums(M^2)) / ncol(X)
+    v <- pmax(v, mean(floor_var))
+  } else {
+    v <- crossprod(R, X2) / Nk - M^2
+    v <- pmax(v, rep(floor_var, each = nrow(v)))
+  }
+  list(form = form, weights = Nk / sum(Nk), means = M, var = v, keep = keep)
+}
+
+#' EM for two Gaussian mixtures with tied means (one set of centres for
+#' both sets X and Y, each set its own weights and variances), from the
+#' centres C: each set's rows assigned to the nearest centre, then an
+#' expectation-conditional maximisation (Meng and Rubin 1993) of the sum of
+#' both sets' log-likelihoods: the means given the variances, mu_k = sum_j
+#' (S_jk / v_jk) / sum_j (N_jk / v_jk) (first step: the pooled means), then
+#' each set's variances given the means, with one pseudo-row at the pooled
+#' variance of the component, v_jk = (SS_jk + d v_k) / (d (N_jk + 1))
+#' (spherical; per column for the diagonal form), so that a component a set
+#' hardly uses (a dropped class) keeps a finite spread; floored as in
+#' mixture_mstep(). Components with less than one row's weight in both
+#' sets together are dropped. Returns a list of the two mixtures (as
+#' mixture_em()'s, with the same means).
+#' @noRd
+mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
+  sets <- list(X, Y)
+  d <- ncol(X)
+  xx <- lapply(sets, function(A) rowSums(A^2))
+  sq <- if (form == "diagonal") lapply(sets, function(A) A^2) else xx
+  R <- lapply(1:2, function(j) {
+    D <- mixture_dist2(sets[[j]], C, xx[[j]])
+    r <- matrix(0, nrow(D), ncol(D))
+    r[cbind(seq_len(nrow(D)), max.col(-D, ties.method = "first"))] <- 1
+    r
+  })
+  V <- NULL
+  ll_old <- -Inf
+  it <- 0L
+  repeat {
+    N <- lapply(R, colSums)
+    keep <- which(N[[1]] + N[[2]] >= 1)
+    if (!length(keep)) keep <- which.max(N[[1]] + N[[2]])
+    R <- lapply(R, function(r) r[, keep, drop = FALSE])
+    N <- lapply(N, `[`, keep)
+    S1 <- lapply(1:2, function(j) crossprod(R[[j]], sets[[j]]))
+    S2 <- lapply(1:2, function(j) {
+      out <- crossprod(R[[j]], sq[[j]])
+      if (form == "spherical") drop(out) else out
+    })
+    if (is.null(V)) {
+      M <- (S1[[1]] + S1[[2]]) / (N[[1]] + N[[2]])
+    } else {
+      V <- lapply(V, function(v) if (form == "spherical") v[keep] else
+        v[keep, , drop = FALSE])
+      M <- (S1[[1]] / V[[1]] + S1[[2]] / V[[2]]) /
+        (N[[1]] / V[[1]] + N[[2]] / V[[2]])
+    }
+    # sum_i r_ik (x_i - mu_k)^2 of each set (summed over the columns for
+    # the spherical form)
+    SS <- lapply(1:2, function(j) {
+      if (form == "spherical") {
+        S2[[j]] - 2 * rowSums(M * S1[[j]]) + N[[j]] * rowSums(M^2)
+      } else {
+        S2[[j]] - 2 * M * S1[[j]] + N[[j]] * M^2
+      }
+    })
+    dd <- if (form == "spherical") d else 1
+    vpool <- (SS[[1]] + SS[[2]]) / (dd * (N[[1]] + N[[2]]))
+    V <- lapply(1:2, function(j) {
+      v <- (SS[[j]] + dd * vpool) / (dd * (N[[j]] + 1))
+      if (form == "spherical") pmax(v, mean(floors[[j]])) else
+        pmax(v, rep(floors[[j]], each = nrow(v)))
+    })
+    ms <- lapply(1:2, function(j) {
+      list(form = form, weights = N[[j]] / sum(N[[j]]), means = M, var = V[[j]])
+    })
+    ll <- 0
+    for (j in 1:2) {
+      L <- mixture_comp_logdens(ms[[j]], sets[[j]], xx[[j]],
+                                if (form == "diagonal") sq[[j]])
+      lse <- log_sum_exp(L)
+      ll <- ll + sum(lse)
+      R[[j]] <- exp(L - lse)
+    }
+    rm(L)
+    ll <- ll / (nrow(X) + nrow(Y))
+    it <- it + 1L
+    if (it >= maxit || abs(ll - ll_old) <= tol * max(1, abs(ll))) break
+    ll_old <- ll
+  }
+  lapply(ms, function(m) c(m, list(loglik = ll, iterations = it)))
+}
+
+#' The family's scoring function: the mean over the refits `fits` (each a
+#' list of the real and the generated mixture, fitted in the coordinates of
+#' the map `tr`) of log q(z) - log p(z), by blocks of rows.
+#' @noRd
+mixture_score <- function(fits, tr) {
+  force(fits)
+  force(tr)
+  function(Z, rows = NULL) {
+    if (!is.double(Z)) storage.mode(Z) <- "double"
+    rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
+    out <- numeric(length(rows))
+    for (i0 in seq(1L, length(rows), by = mixture_block)) {
+      i <- i0:min(length(rows), i0 + mixture_block - 1L)
+      z <- mixture_rows(Z, rows[i], tr)
+      for (f in fits) {
+        out[i] <- out[i] + mixture_logdens(f[[2]], z) - mixture_logdens(f[[1]], z)
+      }
+    }
+    out / length(fits)
+  }
+}

@@ -1,0 +1,115 @@
+# The mixture family (R/family-mixture.R) on clustered data, against the
+# true AUC, the exact log-likelihood ratio scored on the same evaluation
+# rows (the oracle floor), the quadratic family and the default curve.
+#
+# Scenario: ten overlapping isotropic classes in d dimensions, means drawn
+# N(0, (3 / sqrt(2 d))^2 I) (about 3 apart), standard deviations from 0.85
+# to 1.15 (geometric), equal weights. Three models: "drop" (classes 1-3
+# have weight 0), "reweight" (classes 1-3 three times as heavy), "widen"
+# (every standard deviation times 1.15). The truth is prd_truth() of the
+# two gaussian_mixture() objects (Monte Carlo, `mc` draws each). Every
+# estimate uses one split (half of each set for evaluation): the mixture
+# family is fitted once on the fit rows and read on the evaluation rows
+# (curve_from_scores(), as the fitted families are); "quadratic" and the
+# default "tightest" run in prd_curve() with that split as rows and their
+# default folds. Time: the mixture family's fit and scores against
+# prd_curve(method = "knn") on the same split (elapsed, medians of `reps`).
+#
+# Usage (package root): Rscript bench/mixture.R [--dims 64,256]
+#   [--sizes 2000,5000] [--seeds 1] [--mc 50000] [--reps 3]
+suppressPackageStartupMessages(pkgload::load_all(quiet = TRUE))
+options(prdcurve.progress = FALSE, width = 150)
+args <- commandArgs(trailingOnly = TRUE)
+opt <- function(name, default) {
+  i <- match(paste0("--", name), args)
+  if (is.na(i)) default else as.numeric(strsplit(args[i + 1L], ",")[[1]])
+}
+dims <- opt("dims", c(64, 256))
+sizes <- opt("sizes", c(2000, 5000))
+seeds <- opt("seeds", 1)
+mc <- opt("mc", 50000)
+reps <- opt("reps", 3)
+lambda <- lambda_grid(1001)
+
+scenario <- function(d) {
+  means <- matrix(rnorm(10 * d), 10) * 3 / sqrt(2 * d)
+  sd <- exp(seq(log(0.85), log(1.15), length.out = 10))
+  p <- gaussian_mixture(means, sd = sd)
+  list(real = p, models = list(
+    drop = gaussian_mixture(means, sd = sd, weights = rep(c(0, 1), c(3, 7))),
+    reweight = gaussian_mixture(means, sd = sd, weights = rep(c(3, 1), c(3, 7))),
+    widen = gaussian_mixture(means, sd = 1.15 * sd)))
+}
+
+auc_of <- function(s_real, s_gen) {
+  envelope_auc(lambda, curve_from_scores(s_real, s_gen, lambda))
+}
+
+rows <- list()
+timing <- list()
+for (d in dims) for (n in sizes) for (seed in seeds) {
+  set.seed(seed * 1000 + d)
+  sc <- scenario(d)
+  x <- sc$real$sample(n)
+  ex <- sort(sample.int(n, n / 2))
+  fx <- setdiff(seq_len(n), ex)
+  ys <- lapply(sc$models, function(m) m$sample(n))
+  ey <- sort(sample.int(n, n / 2))
+  fy <- setdiff(seq_len(n), ey)
+  cv <- suppressWarnings(prd_curve(x, ys, method = c("quadratic", "tightest"),
+                                   split = list(real = ex, generated = ey)))
+  s <- summary(cv)
+  for (m in names(sc$models)) {
+    q <- sc$models[[m]]
+    truth <- summary(prd_truth(sc$real, q, n = mc, angles = 1001))$auc
+    lr <- function(z) q$log_density(z) - sc$real$log_density(z)
+    oracle <- auc_of(lr(x[ex, ]), lr(ys[[m]][ey, ]))
+    t0 <- proc.time()[["elapsed"]]
+    f <- fit_mixture(x, ys[[m]], fx, fy)
+    mix <- auc_of(f$score(x, ex), f$score(ys[[m]], ey))
+    t_mix <- proc.time()[["elapsed"]] - t0
+    rows[[length(rows) + 1L]] <- data.frame(
+      d = d, n = n, seed = seed, model = m, truth = round(truth, 3),
+      oracle = round(oracle, 3), mixture = round(mix, 3),
+      quadratic = round(s$auc[s$model == m & s$method == "quadratic"], 3),
+      tightest = round(s$auc[s$model == m & s$method == "tightest"], 3),
+      comps = paste(f$settings$components, collapse = "/"),
+      form = paste(f$settings$covariance, collapse = "/"),
+      fit_s = round(t_mix, 2))
+    message(paste(format(rows[[length(rows)]]), collapse = " "))
+  }
+}
+r <- do.call(rbind, rows)
+cat("\nAUC: truth (Monte Carlo, ", mc, " draws), oracle floor, families\n",
+    sep = "")
+print(r, row.names = FALSE, right = TRUE)
+
+err <- function(v) round(mean(abs(r[[v]] - r$truth)), 3)
+cat("\nmean |AUC - truth|: oracle", err("oracle"), " mixture", err("mixture"),
+    " quadratic", err("quadratic"), " tightest", err("tightest"), "\n")
+
+# time at 5,000 x 256 against knn
+set.seed(7)
+sc <- scenario(256)
+n <- 5000
+x <- sc$real$sample(n)
+y <- sc$models$drop$sample(n)
+ex <- sort(sample.int(n, n / 2))
+ey <- sort(sample.int(n, n / 2))
+fx <- setdiff(seq_len(n), ex)
+fy <- setdiff(seq_len(n), ey)
+tm <- function(expr) {
+  median(vapply(seq_len(reps), function(i) {
+    system.time(force(expr()))[["elapsed"]]
+  }, numeric(1)))
+}
+t_knn <- tm(function() {
+  suppressWarnings(prd_curve(x, y, method = "knn",
+                             split = list(real = ex, generated = ey)))
+})
+t_mix <- tm(function() {
+  f <- fit_mixture(x, y, fx, fy)
+  auc_of(f$score(x, ex), f$score(y, ey))
+})
+cat(sprintf("\ntime at 5,000 x 256 (medians of %d): knn %.2f s, mixture %.2f s (%.2f x knn)\n",
+            reps, t_knn, t_mix, t_mix / t_knn))
