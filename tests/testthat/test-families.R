@@ -145,3 +145,26 @@ test_that("the logit family is registered, and in the default with categorical c
   cv2 <- suppressWarnings(prd_curve(df_r["a"], df_g["a"], angles = 21))
   expect_false("logit" %in% prd_curve_info(cv2)$details[[1]]$families)
 })
+
+test_that("the mixture and smoothed marginal families run through the registry", {
+  expect_true(all(c("mixture", "smooth_marginal") %in% fitted_methods()))
+  expect_false(any(c("mixture", "smooth_marginal") %in% tightest_default()))
+  set.seed(9)
+  x <- matrix(rnorm(160 * 2), ncol = 2)
+  y <- rbind(matrix(rnorm(80 * 2, 3), ncol = 2), matrix(rnorm(80 * 2, -3), ncol = 2))
+  s <- new_split(list(1:80, 1:80), list(81:160, 81:160), 0.5)
+  for (f in c("mixture", "smooth_marginal")) {
+    set.seed(1)
+    got <- fitted_scores(x, y, s, f, folds = 1)
+    set.seed(1)
+    fit <- family_entry(f)$fit(x, y, 1:80, 1:80, n_score = 160,
+                               parts = NULL, call = NULL)
+    expect_equal(got$scores[[f]]$real, fit$score(x, 81:160), tolerance = 1e-12)
+    expect_equal(got$scores[[f]]$gen, fit$score(y, 81:160), tolerance = 1e-12)
+  }
+  # two far modes against one: the mixture's curve is near the truth (the
+  # supports barely overlap: AUC near 0)
+  set.seed(2)
+  cv <- prd_curve(x, y, method = "mixture", angles = 51, folds = 1)
+  expect_lt(summary(cv)$auc, 0.15)
+})
