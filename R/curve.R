@@ -602,9 +602,12 @@ prd_curve <- function(real, generated, method = "tightest",
                       k = NULL, split = 0.5, closed = TRUE, angles = 1001,
                       bandwidth = NULL, replicates = 0, features = NULL,
                       id = NULL, standardize = c("none", "real"),
-                      families = NULL, folds = NULL) {
+                      families = NULL, folds = NULL,
+                      atoms = c("exact", "ignore")) {
+  atoms <- check_choice(atoms, c("exact", "ignore"))
   sets <- prepare_samples(real, generated, rlang::enquo(features),
-                          rlang::enquo(id), standardize)
+                          rlang::enquo(id), standardize,
+                          defer_grid = TRUE)
   method <- check_methods(method, curve_methods())
   closed <- check_flag(closed)
   angles <- check_angles(angles)
@@ -671,19 +674,26 @@ prd_curve <- function(real, generated, method = "tightest",
   settings <- list(method = method, k = k, closed = closed,
                    bandwidth = bandwidth, lambda = lambda, angles = angles,
                    families = families, folds = folds)
-  out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
-  if (replicates > 0L) {
-    reps <- run_replicates(sets$real, sets$generated, replicates,
-                           function(real, gens) {
-                             s <- est(real, gens)
-                             h <- standardize_half(real, gens, sets$standardize,
-                                                   scale_rows(s$splits),
-                                                   grid = sets$grid)
-                             curve_estimates(h$real, h$gens, s$splits, settings,
-                                             check_limit = s$limit)
-                           })
-    out <- attach_curve_replicates(out, reps)
+  run <- function() {
+    out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
+    if (replicates > 0L) {
+      reps <- run_replicates(sets$real, sets$generated, replicates,
+                             function(real, gens) {
+                               s <- est(real, gens)
+                               h <- standardize_half(real, gens, sets$standardize,
+                                                     scale_rows(s$splits),
+                                                     grid = sets$grid)
+                               curve_estimates(h$real, h$gens, s$splits, settings,
+                                               check_limit = s$limit)
+                             })
+      out <- attach_curve_replicates(out, reps)
+    }
+    out
   }
+  # the atoms read as given or as continuous values (R/atoms.R); an exact
+  # reading that ties models at 0 read again with them ignored
+  out <- with_atoms(atoms, run())
+  out <- curve_atoms_reading(out, atoms, sets$grid_lines, run)
   if (!check_family_agreement(out, ncol(sets$real))) {
     check_neighbour_family(out, sets$real, sets$generated, first$splits)
   }

@@ -209,8 +209,12 @@ attach_curve_replicates <- function(out, reps) {
 #' cmp <- prd_compare(cv, baseline = "same")
 #' cmp[cmp$statistic %in% c("auc", "max_precision", "max_recall"), ]
 #' @export
-prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
+prd_compare <- function(x, baseline = NULL, conf_level = 0.9,
+                        atoms = c("exact", "ignore"), ...) {
   conf_level <- check_level(conf_level)
+  atoms <- check_choice(atoms, c("exact", "ignore"))
+  # the exact reading, or the tied curves' reading with atoms ignored
+  x <- compare_atoms(x, atoms)
   long <- replicate_statistics(x, ...)
   est <- long$estimates
   reps <- long$replicates
