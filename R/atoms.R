@@ -64,16 +64,30 @@ atoms_tie <- function(out, grid_models) {
   a[zero & n_zero >= 2L, , drop = FALSE]
 }
 
+#' prd_curve()'s grid warning (grid_column_lines()'s `lines`) before its
+#' curves, as the other input checks, where the curves cannot tie models
+#' at 0 (atoms = "exact" with fewer than two models with such columns, or
+#' no curve read by the marginal family among the methods `used`); none
+#' with atoms = "ignore".
+#' @return whether the warning waits for the curves (curve_atoms_reading())
+#' @noRd
+grid_warning_early <- function(lines, atoms, used) {
+  if (atoms == "ignore") return(FALSE)
+  if (length(lines) >= 2L && "marginal" %in% used) return(TRUE)
+  warn_grid_columns(lines)
+  FALSE
+}
+
 #' The settings of prd_curve()'s curves after the estimates: each curve
 #' read by the marginal family records `atoms` and whether its model has
 #' columns on a grid in one set only (`grid_columns`); with atoms =
 #' "exact", when the exact reading ties models at 0 (atoms_tie()), the
 #' reading with the atoms ignored (`run()` again) is kept with each tied
 #' curve (details$atoms_ignored: its prd_curve, replicates included), and
-#' the grid warning (`lines`: grid_column_lines()) names its AUCs. No grid
-#' warning with atoms = "ignore".
+#' the grid warning (`lines`: grid_column_lines(); when it waited for the
+#' curves, `later`: grid_warning_early()) names its AUCs.
 #' @noRd
-curve_atoms_reading <- function(out, atoms, lines, run) {
+curve_atoms_reading <- function(out, atoms, lines, run, later = TRUE) {
   info <- attr(out, "curves")
   for (i in seq_len(nrow(info))) {
     if (reads_marginal(info$method[i], info$details[[i]])) {
@@ -82,7 +96,7 @@ curve_atoms_reading <- function(out, atoms, lines, run) {
     }
   }
   attr(out, "curves") <- info
-  if (atoms == "ignore") return(out)
+  if (atoms == "ignore" || !later) return(out)
   tie <- atoms_tie(out, names(lines))
   extra <- character()
   if (nrow(tie)) {

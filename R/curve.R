@@ -643,6 +643,8 @@ prd_curve <- function(real, generated, method = "tightest",
   }
   used <- union(setdiff(method, "tightest"),
                 if ("tightest" %in% method) families)
+  # the grid warning now, unless the curves may tie models at 0 (R/atoms.R)
+  grid_later <- grid_warning_early(sets$grid_lines, atoms, used)
   if (!is.null(folds)) {
     folds <- check_count(folds, min = 1, max = 100)
     if (!length(intersect(used, fitted_methods()))) {
@@ -711,7 +713,7 @@ prd_curve <- function(real, generated, method = "tightest",
   # the atoms read as given or as continuous values (R/atoms.R); an exact
   # reading that ties models at 0 read again with them ignored
   out <- with_atoms(atoms, run())
-  out <- curve_atoms_reading(out, atoms, sets$grid_lines, run)
+  out <- curve_atoms_reading(out, atoms, sets$grid_lines, run, grid_later)
   if (!check_family_agreement(out, ncol(sets$real))) {
     check_neighbour_family(out, sets$real, sets$generated, first$splits)
   }
