@@ -74,7 +74,7 @@ atoms_tie <- function(out, grid_models) {
 grid_warning_early <- function(lines, atoms, used) {
   if (atoms == "ignore") return(FALSE)
   if (length(lines) >= 2L && "marginal" %in% used) return(TRUE)
-  warn_grid_columns(lines)
+  if (inputs_checked()) warn_grid_columns(lines)
   FALSE
 }
 
@@ -111,7 +111,7 @@ curve_atoms_reading <- function(out, atoms, lines, run, later = TRUE) {
     attr(out, "curves") <- info
     extra <- atoms_tie_lines(tie, ign)
   }
-  warn_grid_columns(lines, extra)
+  if (inputs_checked()) warn_grid_columns(lines, extra)
   out
 }
 

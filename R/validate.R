@@ -343,12 +343,15 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   })
   names(gen) <- names(sets)
   keys <- NULL
-  grid_lines <- character()
+  # (prd_curve() reads them also without the input checks: the models
+  # whose exact reading may tie at 0, R/atoms.R)
+  grid_lines <- if (inputs_checked() || defer_grid) {
+    grid_column_lines(real, gen, generated_arg)
+  } else character()
   if (inputs_checked()) {
     warn_label_columns(real, gen, real_arg, generated_arg)
-    # prd_curve() warns after its curves, with what the models read with
-    # the atoms ignored when the exact reading ties them (R/atoms.R)
-    grid_lines <- grid_column_lines(real, gen, generated_arg)
+    # prd_curve() may warn after its curves, with what the models read
+    # with the atoms ignored when the exact reading ties them
     if (!defer_grid) warn_grid_columns(grid_lines)
     warn_category_levels(real, gen, generated_arg)
     # the row keys of every set, once: the copy check here and the

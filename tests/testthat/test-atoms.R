@@ -130,3 +130,18 @@ test_that("one model at 0: no tie, no second reading; bad atoms are input errors
                class = "prdcurve_error_input")
   expect_error(prd_compare(cv, atoms = NA), class = "prdcurve_error_input")
 })
+
+test_that("without the input checks the tie is still read again, without a warning", {
+  dat <- atoms_models(n = 300)
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  set.seed(2)
+  cv <- expect_no_warning(prd_curve(dat$real, dat$models[c("a", "c")],
+                                    method = "marginal"))
+  expect_true(all(summary(cv)$auc <= 0.005))
+  kept <- lapply(prd_curve_info(cv)$details, `[[`, "atoms_ignored")
+  ka <- vapply(kept, function(g) summary(g)$auc, numeric(1))
+  expect_true(ka[1] > 0.5 && ka[1] > ka[2])
+  # the reading kept is the marginal curve with the atoms ignored: no atom bins
+  expect_identical(prd_curve_info(kept[[1]])$details[[1]]$atom_columns, 0L)
+  expect_identical(prd_curve_info(cv)$details[[1]]$atom_columns, 6L)
+})
