@@ -711,7 +711,9 @@ marginal_atom_edges <- function(E, atoms) {
 #' first). One pass over the rows counts every cell; each fold's counts
 #' are the totals less its own.
 #' The columns where one set lies on a grid and the other does not get
-#' bins of their own for the values on it (marginal_atoms()).
+#' bins of their own for the values on it (marginal_atoms()), unless the
+#' call reads the atoms as continuous values (`atoms = "ignore"`: bins of
+#' whole cells of the grid, marginal_cell_edges()).
 #' @return list(real, gen): the scores of each set's scored cells' rows, in
 #'   the order of the cells; settings list(bins, atom_columns: how many
 #'   columns had such bins).
@@ -725,8 +727,15 @@ marginal_scores <- function(real, generated, cells) {
   B <- marginal_bin_count(n_fit)
   atoms <- marginal_atoms(real, generated, total[[1]], total[[2]])
   sets <- list(real, generated)
-  E <- marginal_breaks(real, generated, total[[1]], total[[2]], B, atoms)
-  E <- marginal_atom_edges(E, atoms)
+  if (atoms_ignored()) {
+    # the atoms read as continuous values: cells of the grid (R/atoms.R)
+    E <- marginal_breaks(real, generated, total[[1]], total[[2]], B)
+    E <- marginal_cell_edges(E, atoms)
+    atoms <- NULL
+  } else {
+    E <- marginal_breaks(real, generated, total[[1]], total[[2]], B, atoms)
+    E <- marginal_atom_edges(E, atoms)
+  }
   counts <- lapply(1:2, function(j) {
     cj <- cells[[j]]
     .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),

@@ -99,6 +99,10 @@
 #'   `<prefix>-compare.csv` (columns of [prd_compare()]) and drawn as a
 #'   forest plot, `<prefix>-compare.png`; with `--metrics`, the metrics'
 #'   differences go to `<prefix>-metrics-compare.csv`.
+#' * `--atoms exact|ignore`: how the `"marginal"` family (and the default
+#'   `"tightest"`) reads columns on a grid in one set only (`atoms` of
+#'   [prd_curve()] and [prd_compare()]): `exact` (default) as atoms the
+#'   other set never hits, `ignore` as continuous values.
 #' * `--open`: open balls (`closed = FALSE`, the convention of `prdc`).
 #' * `--standardize`: centre and scale every column by the real set's mean
 #'   and standard deviation (`standardize = "real"` of [prd_curve()] and
@@ -271,7 +275,8 @@ cli_run <- function(opt) {
                method = opt$method, k = opt$k, split = opt$split,
                angles = opt$angles, bandwidth = opt$bandwidth,
                folds = opt$folds, closed = opt$closed,
-               replicates = opt$replicates, standardize = opt$standardize),
+               replicates = opt$replicates, standardize = opt$standardize,
+               atoms = opt$atoms),
     warning = function(w) told <<- c(told, conditionMessage(w)))
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   say("Computed in {secs} s.")
@@ -311,7 +316,8 @@ cli_run <- function(opt) {
   }
   comparison <- NULL
   if (!is.null(opt$compare)) {
-    comparison <- prd_compare(curve, baseline = opt$compare)
+    comparison <- prd_compare(curve, baseline = opt$compare,
+                              atoms = opt$atoms)
     data.table::fwrite(as.data.frame(comparison), out$compare_csv)
     ctitle <- cli_title(real_label,
                         vapply(opt$generated, `[[`, "", "path"), curve,
@@ -821,6 +827,10 @@ cli_option_list <- function() {
        help = paste("paired differences of every model from the model",
                     "labelled BASELINE (needs --replicates), written to",
                     "PREFIX-compare.csv and PREFIX-compare.png")),
+    mo("--atoms", type = "character", metavar = "READING",
+       help = paste("columns on a grid (whole numbers) in one set only, in the",
+                    "marginal family: exact (default; atoms the other set",
+                    "never hits) or ignore (read as continuous)")),
     mo("--open", action = "store_true", default = FALSE,
        help = "open balls (<, the prdc convention); default closed"),
     mo("--standardize", action = "store_true", default = FALSE,
@@ -875,7 +885,7 @@ cli_usage <- function() {
 cli_parse <- function(args) {
   valued <- c("real", "generated", "features", "id", "method", "k", "split",
               "seed", "angles", "bandwidth", "folds", "replicates", "compare",
-              "out")
+              "atoms", "out")
   # optparse keeps only the last of a repeated option: collect --generated
   # here, in order. A negative number after an option would be taken for a
   # flag: attach it as --name=value.
@@ -1011,6 +1021,11 @@ cli_parse <- function(args) {
                   "i" = "For instance {.code --replicates 50}."),
                 kind = "input", call = NULL)
     }
+  }
+  opt$atoms <- if (is.null(o$atoms)) "exact" else o$atoms
+  if (!opt$atoms %in% c("exact", "ignore")) {
+    prd_abort(c("Option {.code --atoms} must be {.val exact} or {.val ignore}.",
+                "x" = "It is {.val {opt$atoms}}."), kind = "input", call = NULL)
   }
   opt$closed <- !isTRUE(o$open)
   opt$standardize <- if (isTRUE(o$standardize)) "real" else "none"

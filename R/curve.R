@@ -214,7 +214,15 @@
 #'   apart), where `"knn"` reads 0.87 to 0.99; the input check warns
 #'   about such columns
 #'   (`prdcurve_warning_grid_columns`), which may also be storage precision
-#'   (float16 against float32).
+#'   (float16 against float32). On real integer-valued data against
+#'   noisy continuous models every model then reads 0 and the ranking is
+#'   gone: `atoms = "ignore"` reads such values as continuous (bins of
+#'   whole cells of the grid, each a grid value with the values that round
+#'   to it: the reading had the model's output been rounded), and when
+#'   the exact reading ties two or more models at AUC 0 (at most 0.005)
+#'   the curves are computed again that way, the grid warning gives each
+#'   model's AUC with the atoms ignored and `details$atoms_ignored` keeps
+#'   that curve (replicates included) for `prd_compare(atoms = "ignore")`.
 #'
 #'   The fitted families' scores come from R's BLAS and LAPACK: with
 #'   another BLAS, or another count of its threads, they can differ in the
@@ -540,6 +548,14 @@
 #'   given K needs 2 evaluation rows per set in each fold (also in the
 #'   half-samples), else `prdcurve_error_split`; `folds` is ignored, with
 #'   `prdcurve_warning_unused_argument`, when no fitted family is used.
+#' @param atoms How the `"marginal"` family (and so `"tightest"`) reads
+#'   columns whose values lie on a grid (whole numbers) in one set only:
+#'   `"exact"` (default) as atoms the other set never hits (the supports
+#'   differ, the true curve is 0), `"ignore"` as continuous values (no
+#'   atom bins and no `prdcurve_warning_grid_columns`; see the section
+#'   "Fitted families and the combined curve"). A curve read by
+#'   `"marginal"` records it in `details$atoms`. Other families read
+#'   values as they are either way.
 #' @return A `prd_curve`: a tibble with one row per model, method, `k` and
 #'   \eqn{\lambda}, columns `model` (the generated set's name;
 #'   `"generated"` for a single set), `method`, `k`, `lambda` (0, the grid,
@@ -555,7 +571,7 @@
 #' @section Errors: classed conditions, all inheriting from
 #'   `prdcurve_error`: `prdcurve_error_input` (samples that are not numeric,
 #'   have NA, NaN or Inf, fewer than 2 rows; a bad `method`, `bandwidth`,
-#'   `angles`, `folds`, `features` or `id`), `prdcurve_error_columns` (sets with
+#'   `angles`, `folds`, `features`, `id` or `atoms`), `prdcurve_error_columns` (sets with
 #'   different columns), `prdcurve_error_k_too_large` (`k` does not fit the
 #'   fit sets, or the half-samples with `replicates`),
 #'   `prdcurve_error_split` (`split` not in \[0, 1) or invalid rows;
@@ -568,7 +584,9 @@
 #'   `id_column`, `transposed` (fewer rows than columns), `scale`
 #'   (very different column scales), `collapsed` (all real rows equal),
 #'   `unused_argument`, `family_disagreement` (two families' curves far
-#'   apart, see above); silence the input checks with
+#'   apart, see above), `grid_columns` (columns on a grid in one set only,
+#'   with the reading of `atoms = "ignore"` when the exact reading ties
+#'   models at 0); silence the input checks with
 #'   `options(prdcurve.check_inputs = FALSE)`.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #'   perspective on precision and recall for generative models.
@@ -623,9 +641,12 @@ prd_curve <- function(real, generated, method = "tightest",
                       k = NULL, split = 0.5, closed = TRUE, angles = 1001,
                       bandwidth = NULL, replicates = 0, features = NULL,
                       id = NULL, standardize = c("none", "real"),
-                      families = NULL, folds = NULL) {
+                      families = NULL, folds = NULL,
+                      atoms = c("exact", "ignore")) {
+  atoms <- check_choice(atoms, c("exact", "ignore"))
   sets <- prepare_samples(real, generated, rlang::enquo(features),
-                          rlang::enquo(id), standardize)
+                          rlang::enquo(id), standardize,
+                          defer_grid = TRUE)
   # rows in canonical order (a permutation of the rows gives the same
   # curve under the same seed) on a safe common scale (R/canonical.R)
   sets <- canonical_sets(sets)
@@ -647,6 +668,8 @@ prd_curve <- function(real, generated, method = "tightest",
   }
   used <- union(setdiff(method, "tightest"),
                 if ("tightest" %in% method) families)
+  # the grid warning now, unless the curves may tie models at 0 (R/atoms.R)
+  grid_later <- grid_warning_early(sets$grid_lines, atoms, used)
   if (!is.null(folds)) {
     folds <- check_count(folds, min = 1, max = 100)
     if (!length(intersect(used, fitted_methods()))) {
@@ -696,19 +719,26 @@ prd_curve <- function(real, generated, method = "tightest",
   settings <- list(method = method, k = k, closed = closed,
                    bandwidth = bandwidth, lambda = lambda, angles = angles,
                    families = families, folds = folds, scale = sets$scale)
-  out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
-  if (replicates > 0L) {
-    reps <- run_replicates(sets$real, sets$generated, replicates,
-                           function(real, gens) {
-                             s <- est(real, gens)
-                             h <- standardize_half(real, gens, sets$standardize,
-                                                   scale_rows(s$splits),
-                                                   grid = sets$grid)
-                             curve_estimates(h$real, h$gens, s$splits, settings,
-                                             check_limit = s$limit)
-                           })
-    out <- attach_curve_replicates(out, reps)
+  run <- function() {
+    out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
+    if (replicates > 0L) {
+      reps <- run_replicates(sets$real, sets$generated, replicates,
+                             function(real, gens) {
+                               s <- est(real, gens)
+                               h <- standardize_half(real, gens, sets$standardize,
+                                                     scale_rows(s$splits),
+                                                     grid = sets$grid)
+                               curve_estimates(h$real, h$gens, s$splits, settings,
+                                               check_limit = s$limit)
+                             })
+      out <- attach_curve_replicates(out, reps)
+    }
+    out
   }
+  # the atoms read as given or as continuous values (R/atoms.R); an exact
+  # reading that ties models at 0 read again with them ignored
+  out <- with_atoms(atoms, run())
+  out <- curve_atoms_reading(out, atoms, sets$grid_lines, run, grid_later)
   if (!check_family_agreement(out, ncol(sets$real))) {
     check_neighbour_family(out, sets$real, sets$generated, first$splits)
   }

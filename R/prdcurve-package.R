@@ -69,7 +69,10 @@
 #'   (`prdcurve_warning_grid_columns`: rounded real data against a
 #'   model's continuous output, or float16 against float32 storage; the
 #'   supports differ, which only the `"marginal"` family and so
-#'   `"tightest"` read), categories of a categorical column that occur in
+#'   `"tightest"` read; when every model then reads 0 the warning also
+#'   gives the reading with the atoms ignored, `atoms = "ignore"` of
+#'   [prd_curve()], and [prd_compare()] warns that the exact comparison
+#'   cannot rank them, `prdcurve_warning_atoms_tie`), categories of a categorical column that occur in
 #'   one set only (`prdcurve_warning_category_levels`: atoms the other
 #'   set never hits), generated rows that are exact copies of real
 #'   rows (`prdcurve_warning_copies`; [manifold_samples()] flags exact and

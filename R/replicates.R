@@ -178,6 +178,14 @@ attach_curve_replicates <- function(out, reps) {
 #'   result with at least two models and `replicates > 0`.
 #' @param baseline The model to compare with (default: the first).
 #' @param conf_level Confidence level of the intervals (default 0.9).
+#' @param atoms For curves: `"exact"` (default) compares `x` as it is,
+#'   with a warning (`prdcurve_warning_atoms_tie`) where its exact
+#'   reading ties models at AUC 0 (columns whose values lie on a grid in
+#'   one set only: the supports differ, every difference reads 0 and the
+#'   exact comparison cannot rank the models); `"ignore"` compares the
+#'   tied curves' reading with the atoms ignored, which [prd_curve()]
+#'   computed for them (`atoms` of [prd_curve()]; the other curves as
+#'   they are).
 #' @param ... For curves, passed to [summary.prd_curve()] (`beta`,
 #'   `epsilon`).
 #' @return A tibble with one row per other model, method (curves only),
@@ -191,7 +199,12 @@ attach_curve_replicates <- function(out, reps) {
 #' @section Errors: `prdcurve_error_replicates` when `x` has no
 #'   replicates; `prdcurve_error_model` when it has one model or
 #'   `baseline` is not one of them; `prdcurve_error_input` for a bad
-#'   `conf_level`.
+#'   `conf_level` or `atoms`, or for `atoms = "ignore"` on curves that
+#'   read atoms exactly without a tie (and so without the reading with
+#'   them ignored: compute them with `prd_curve(atoms = "ignore")`).
+#'   Warnings: `prdcurve_warning_atoms_tie` (above),
+#'   `prdcurve_warning_unused_argument` for `atoms = "ignore"` on a
+#'   metrics table.
 #' @references Wolter, K. M. (2007). Introduction to Variance Estimation,
 #'   2nd ed., chapter 2 (the method of random groups). Springer.
 #'   \doi{10.1007/978-0-387-35099-8}.
@@ -209,8 +222,12 @@ attach_curve_replicates <- function(out, reps) {
 #' cmp <- prd_compare(cv, baseline = "same")
 #' cmp[cmp$statistic %in% c("auc", "max_precision", "max_recall"), ]
 #' @export
-prd_compare <- function(x, baseline = NULL, conf_level = 0.9, ...) {
+prd_compare <- function(x, baseline = NULL, conf_level = 0.9,
+                        atoms = c("exact", "ignore"), ...) {
   conf_level <- check_level(conf_level)
+  atoms <- check_choice(atoms, c("exact", "ignore"))
+  # the exact reading, or the tied curves' reading with atoms ignored
+  x <- compare_atoms(x, atoms)
   long <- replicate_statistics(x, ...)
   est <- long$estimates
   reps <- long$replicates

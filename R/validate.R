@@ -313,6 +313,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
                             standardize = "none", allow_constant = FALSE,
                             real_arg = "real",
                             generated_arg = "generated",
+                            defer_grid = FALSE,
                             call = rlang::caller_env()) {
   standardize <- check_choice(standardize, c("none", "real"),
                               arg = "standardize", call = call)
@@ -341,16 +342,24 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   })
   names(gen) <- names(sets)
   keys <- NULL
+  # (prd_curve() reads them also without the input checks: the models
+  # whose exact reading may tie at 0, R/atoms.R)
+  grid_lines <- if (inputs_checked() || defer_grid) {
+    grid_column_lines(real, gen, generated_arg)
+  } else character()
   if (inputs_checked()) {
     warn_label_columns(real, gen, real_arg, generated_arg)
-    warn_grid_columns(real, gen, generated_arg)
+    # prd_curve() may warn after its curves, with what the models read
+    # with the atoms ignored when the exact reading ties them
+    if (!defer_grid) warn_grid_columns(grid_lines)
     warn_category_levels(real, gen, generated_arg)
     # the row keys of every set, once: the copy check here and the
     # duplicate check (check_sample_traps()) both group rows by them
     keys <- lapply(c(list(real = real), gen), row_keys)
     warn_copies(real, gen, generated_arg, keys)
   }
-  list(real = real, generated = gen, keys = keys, standardize = standardize)
+  list(real = real, generated = gen, keys = keys, standardize = standardize,
+       grid_lines = grid_lines)
 }
 
 #' Centre and scale every column of every set of prepare_samples()'s list
@@ -1265,9 +1274,10 @@ warn_label_columns <- function(real, gens, real_arg = "real",
 #' The values on the grid are atoms the other law never hits, so the true
 #' PR curve is 0; the `marginal` family reads that (marginal_atoms()),
 #' the neighbour families and the scalar metrics do not.
-#' @return the lines of the warning (one per model with such columns), invisibly
+#' @return the lines of the warning, one per model with such columns, named
+#'   by the models
 #' @noRd
-warn_grid_columns <- function(real, gens, generated_arg = "generated") {
+grid_column_lines <- function(real, gens, generated_arg = "generated") {
   # 1 on a grid, 0 not, NA constant (on every grid)
   grids <- function(m) {
     g <- coarse_grid(m)
@@ -1313,14 +1323,25 @@ warn_grid_columns <- function(real, gens, generated_arg = "generated") {
               if (length(const_g)) paste0("constant in this set only: ",
                                           names_of(const_g)))
     if (length(part)) {
-      lines <- c(lines, paste0(labs[i], ": ", paste(part, collapse = "; ")))
+      nm <- if (is.null(names(gens))) labs[i] else names(gens)[i]
+      lines[[nm]] <- paste0(labs[i], ": ", paste(part, collapse = "; "))
     }
   }
+  lines
+}
+
+#' The warning of grid_column_lines()'s lines (none: no warning), with the
+#' `extra` lines (prd_curve(): what tied models read with the atoms
+#' ignored, atoms_tie_lines()) after them.
+#' @return the lines, invisibly
+#' @noRd
+warn_grid_columns <- function(lines, extra = character()) {
   if (!length(lines)) return(invisible(character()))
   prd_warn(c(
     "Columns whose values lie on a grid (whole numbers, or multiples of one power of two), or are constant, in one set and are continuous in the other.",
-    stats::setNames(lines, rep("x", length(lines))),
+    stats::setNames(unname(lines), rep("x", length(lines))),
     "i" = "Such values are atoms the other set never hits: the supports differ and the true PR curve is 0. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
+    extra,
     "i" = "If the model should produce such values, round its output to the grid; if the grid is storage precision (float16 against float32 or float64), give both sets the same type."
   ), "grid_columns")
   invisible(lines)

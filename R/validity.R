@@ -6,7 +6,7 @@
 
 #' The scenarios of the validity suite at dimension d
 #'
-#' Three groups, each with a real distribution (`real(n)`, an n x d sampler)
+#' Four groups (the fourth at d <= 64), each with a real distribution (`real(n)`, an n x d sampler)
 #' and its models (`sample(n)` and the true curve `truth`):
 #'
 #' * `gauss`, real N(0, I_d): `same` (Q = P); `shift_axis_{0.5,1,2}` (mean
@@ -21,6 +21,10 @@
 #' * `aniso`, real N(0, Sigma), Sigma diagonal with variances proportional
 #'   to 1/i (trace d): `aniso_1`, `aniso_2` (mean moved by Sigma^(1/2) u
 #'   times 1 and 2, u a random unit vector: Mahalanobis distance 1 and 2).
+#' * `tabular` (d <= validity_tabular_max_d only), real = a data frame of d
+#'   N(0, 1) columns and two categorical ones: category drifts and
+#'   categories that change a continuous column's law (validity_tabular(),
+#'   R/validity-tabular.R).
 #'
 #' Truths: equal-covariance Gaussians (shifts, anisotropic) exact by
 #' prd_truth_gaussian(); mixtures of collinear modes exact by quadrature
@@ -139,7 +143,11 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
                                                        angles = angles)}))
   }
   g3 <- list(name = "aniso", real = aniso, models = models)
-  out <- Filter(function(g) length(g$models) > 0L, list(g1, g2, g3))
+  # mixed types (data frames with categorical columns): tables, d <= 64
+  g4 <- if (d <= validity_tabular_max_d) {
+    validity_tabular(d, truth_n = truth_n, angles = angles, which = which)
+  }
+  out <- Filter(function(g) length(g$models) > 0L, list(g1, g2, g3, g4))
   attr(out, "seconds") <- proc.time()[["elapsed"]] - t0
   out
 }

@@ -6,7 +6,11 @@
 # deflation (0.8) and inflation (1.2), mode dropping in a mixture (1 and 2
 # of 4 modes), mode collapse (20 distinct points), 5% outliers, heavy tails
 # (multivariate Student t, 5 df), anisotropic covariance (Mahalanobis
-# shift 1 and 2), and Q = P. The models of one real distribution are
+# shift 1 and 2), and Q = P; at d <= 64 also mixed-type tables (d
+# continuous columns and two categorical ones: category drifts with the
+# continuous columns unchanged, exact truth by prd_discrete() of the
+# categories' joint law, and categories that change the law of a continuous
+# column, truth by Monte Carlo; R/validity-tabular.R). The models of one real distribution are
 # estimated in one prd_curve() call on one real set, so pairs of them can
 # be ranked, as a user compares models.
 #
@@ -35,6 +39,7 @@
 #   --repeats 5,3,1           repeats for each size of --sizes (one number: all)
 #   --large-dims 16,64,256    the dims at which n = 20,000 runs (n > 5,000)
 #   --parts grid,coverage     --draws 50 (coverage draws per setting)
+#   --groups gauss,mixture,aniso,tabular   the grid's groups of scenarios
 #   --replicates 10           half-sample replicates (5 pairs) in the coverage part
 #   --coverage-settings 64:1000:1000,256:1000:1000,256:1000:500
 #                             coverage part: d:n_real:n_generated
@@ -108,7 +113,8 @@ conf_level <- 0.9
 cov_models <- c("shift_axis_1", "var_1.2", "student_t", "outliers", "drop_1",
                 "drop_2")
 
-group_index <- c(gauss = 1L, mixture = 2L, aniso = 3L)
+group_index <- c(gauss = 1L, mixture = 2L, aniso = 3L, tabular = 4L)
+groups <- strsplit(opt("groups", paste(names(group_index), collapse = ",")), ",")[[1]]
 seed_of <- function(d, n, rep, group, part = 0L) {
   as.integer((part * 7L + match(d, c(16, 64, 256, 1024, 2048), nomatch = 6L)) * 1e6 +
                n %% 100003 * 7 + rep * 101 + group_index[[group]])
@@ -125,7 +131,8 @@ scenarios_at <- function(d) {
 }
 group_at <- function(d, group) {
   sc <- scenarios_at(d)
-  sc[[match(group, vapply(sc, `[[`, "", "name"))]]
+  i <- match(group, vapply(sc, `[[`, "", "name"))
+  if (is.na(i)) NULL else sc[[i]] # (tabular: d <= 64 only)
 }
 
 # Evaluate `expr`, muffling its warnings and keeping their classes and
@@ -162,7 +169,10 @@ grid_task <- function(task) {
   real <- g$real(task$n)
   gens <- lapply(g$models, function(m) m$sample(task$n))
   t0 <- proc.time()
-  fit <- with_warnings(prd_curve(real, gens, method = families, folds = folds))
+  # the tables' own family beside the others (in "tightest" by default there)
+  meth <- if (is.data.frame(real)) union(families, intersect("logit", available)) else
+    families
+  fit <- with_warnings(prd_curve(real, gens, method = meth, folds = folds))
   secs <- (proc.time() - t0)[["elapsed"]]
   cpu <- sum((proc.time() - t0)[c("user.self", "sys.self")])
   cv <- fit$value
@@ -190,7 +200,8 @@ grid_tasks <- function() {
   for (i in seq_along(sizes)) for (d in dims) {
     n <- sizes[i]
     if (n > 5000 && !d %in% large_dims) next
-    for (r in seq_len(repeats[i])) for (grp in names(group_index)) {
+    for (r in seq_len(repeats[i])) for (grp in intersect(names(group_index), groups)) {
+      if (is.null(group_at(d, grp))) next
       tasks[[length(tasks) + 1L]] <- list(d = d, n = n, rep = r, group = grp,
                                           cost = n^2 * (d + 64) *
                                             length(group_at(d, grp)$models))

@@ -48,6 +48,30 @@ if (length(need)) {
   install.packages(need, lib = lib, repos = "https://cloud.r-project.org")
 }
 '
+# synthpop (optional: the "Synthetic tabular data" vignette's synthesisers
+# and the pMSE tests; both skip without it). Its dependency Rsolnp comes
+# from Debian where it can, then synthpop from CRAN. A failure here does
+# not stop the script.
+if command -v apt-get >/dev/null 2>&1 &&
+  ! dpkg-query -W -f='${Status}' r-cran-rsolnp 2>/dev/null | grep -q "ok installed"; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+    --no-install-recommends r-cran-rsolnp >/dev/null 2>&1 ||
+    echo "Note: r-cran-rsolnp not installed from Debian; trying CRAN." >&2
+fi
+Rscript -e '
+if (!requireNamespace("synthpop", quietly = TRUE)) {
+  message("Installing synthpop (optional) from CRAN")
+  lib <- Sys.getenv("R_LIBS_USER")
+  dir.create(lib, recursive = TRUE, showWarnings = FALSE)
+  try(install.packages("synthpop", lib = lib, repos = "https://cloud.r-project.org"))
+}
+if (!requireNamespace("synthpop", quietly = TRUE)) {
+  message("synthpop is not installed: its vignette parts and tests are skipped.")
+}
+' || echo "Note: synthpop not installed (optional)." >&2
+
 for tool in pandoc qpdf checkbashisms; do
   command -v "$tool" >/dev/null 2>&1 ||
     echo "Warning: $tool not found; R CMD check --as-cran needs it." >&2

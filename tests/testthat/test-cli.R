@@ -1008,3 +1008,32 @@ test_that("--standardize scales by the real set, as standardize = 'real'", {
   expect_equal(written$value, m$value, tolerance = 1e-9)
   unlink(dir, recursive = TRUE)
 })
+
+test_that("--atoms reads columns on a grid in one set only as prd_curve(atoms = ) does", {
+  dir <- tempfile("prdcli")
+  dir.create(dir)
+  set.seed(21)
+  real <- matrix(round(rnorm(200 * 3, sd = 10)), ncol = 3)
+  generated <- matrix(round(rnorm(200 * 3, sd = 10), 3), ncol = 3)
+  fr <- file.path(dir, "r.csv")
+  fg <- file.path(dir, "g.csv")
+  utils::write.csv(real, fr, row.names = FALSE)
+  utils::write.csv(generated, fg, row.names = FALSE)
+  args <- c(fr, fg, "--method", "marginal", "--seed", "3", "--angles", "51",
+            "--quiet")
+  expect_warning(ex <- prd_cli(c(args, "--out", file.path(dir, "e"))),
+                 class = "prdcurve_warning_grid_columns")
+  ig <- expect_no_warning(prd_cli(c(args, "--atoms", "ignore",
+                                    "--out", file.path(dir, "i"))))
+  set.seed(3)
+  ref <- prd_curve(real, generated, method = "marginal", angles = 51,
+                   atoms = "ignore")
+  expect_equal(ig$precision, ref$precision)
+  expect_equal(ig$recall, ref$recall)
+  # exact: the whole numbers are atoms the model never hits (true AUC 0);
+  # ignored: two samples of nearly one law
+  expect_true(summary(ex)$auc < 0.005)
+  expect_true(summary(ig)$auc > 0.9)
+  expect_error(prd_cli(c(args, "--atoms", "round")), "--atoms",
+               class = "prdcurve_error_input")
+})
