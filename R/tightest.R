@@ -134,3 +134,38 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda,
                               read = ifelse(agree, "all rows",
                                             if (single) "half 2" else "halves")))
 }
+
+#' The smallest curve at or above the values alpha (on the increasing grid
+#' lambda) that is a PR curve: alpha nondecreasing and alpha / lambda
+#' nonincreasing in lambda (Simon et al. 2019, Theorem 2), with the extremes
+#' alpha_inf >= every alpha and beta_0 >= every alpha / lambda; alpha <= 1.
+#' @noRd
+pr_majorant <- function(alpha, lambda, max_precision, max_recall) {
+  for (it in 1:50) { # two passes suffice but for rounding
+    old <- alpha
+    alpha <- cummax(alpha)
+    beta <- rev(cummax(rev(alpha / lambda)))
+    # (a value is never lowered, not even by the rounding of beta * lambda)
+    alpha <- pmin(pmax(alpha, beta * lambda), 1)
+    if (max(alpha - old) <= 1e-14) break
+  }
+  list(alpha = alpha,
+       max_precision = max(max_precision, alpha),
+       max_recall = min(1, max(max_recall, pmin(alpha / lambda, 1))))
+}
+
+#' Random halves of 1..n (R's RNG), n >= 2.
+#' @noRd
+random_halves <- function(n) {
+  perm <- sample.int(n)
+  h <- floor(n / 2)
+  list(sort(perm[seq_len(h)]), sort(perm[-seq_len(h)]))
+}
+
+#' Area of an envelope (a list as from curve_from_scores()).
+#' @noRd
+envelope_auc <- function(lambda, env) {
+  curve_auc(c(0, lambda, Inf), c(0, env$precision, env$max_precision),
+            c(env$max_recall, env$recall, 0))
+}
+

@@ -284,8 +284,11 @@ test_that("suspicious inputs give classed warnings that can be silenced", {
 
 test_that("standardize = 'real' scales every set by the real fit rows' moments", {
   set.seed(16)
-  real <- cbind(matrix(rnorm(80 * 3), ncol = 3), rnorm(80, 1e4, 1e3))
-  gen <- cbind(matrix(rnorm(70 * 3, 0.5), ncol = 3), rnorm(70, 1e4, 1e3))
+  # (in canonical row order: the draws repeated below are prd_curve()'s)
+  real <- in_canonical_order(cbind(matrix(rnorm(80 * 3), ncol = 3),
+                                   rnorm(80, 1e4, 1e3)))
+  gen <- in_canonical_order(cbind(matrix(rnorm(70 * 3, 0.5), ncol = 3),
+                                  rnorm(70, 1e4, 1e3)))
   # a split given as rows: the real fit rows are 31..80
   sp <- list(real = 1:30, generated = 1:25)
   fit <- real[31:80, ]
@@ -383,8 +386,9 @@ test_that("standardize = 'real' keeps the ties of discrete data", {
       pmin(pmax(round(rnorm(n, 2 + shift * (j == 1), 0.6 + 0.25 * j)), 0), 3 + j)
     })
   }
-  real <- disc(400)
-  gen <- disc(350, 0.3)
+  # (in canonical row order: the draws repeated below are prd_curve()'s)
+  real <- in_canonical_order(disc(400))
+  gen <- in_canonical_order(disc(350, 0.3))
   # the scaled columns differ by exactly the scaled differences: equal
   # differences stay equal
   s <- prdcurve:::standardize_sets(list(real = real, generated = list(g = gen)))
@@ -513,8 +517,11 @@ test_that("ffi_col_grid() finds each column's power-of-two step and range", {
 
 test_that("with standardize = 'real' each half-sample is scaled by its own real fit rows", {
   set.seed(16)
-  real <- cbind(matrix(rnorm(80 * 3), ncol = 3), rnorm(80, 1e4, 1e3))
-  gen <- cbind(matrix(rnorm(70 * 3, 0.5), ncol = 3), rnorm(70, 1e4, 1e3))
+  # (in canonical row order: the draws repeated below are prd_curve()'s)
+  real <- in_canonical_order(cbind(matrix(rnorm(80 * 3), ncol = 3),
+                                   rnorm(80, 1e4, 1e3)))
+  gen <- in_canonical_order(cbind(matrix(rnorm(70 * 3, 0.5), ncol = 3),
+                                  rnorm(70, 1e4, 1e3)))
   sp <- list(real = 1:30, generated = 1:25)
   # knn draws nothing from R's RNG before the replicates, which draw one
   # permutation of each set per pair (run_replicates())

@@ -1,0 +1,573 @@
+# The command line's parsing: its options (optparse), the files it reads
+# and how their columns are aligned, the labels of the models.
+
+#' Read one file for the CLI: the feature matrix, with progress.
+#'
+#' An array file (.npy, .npz) has no column names: every column is a
+#' feature, and --features applies to it only when it gives column numbers
+#' (1:128); names and tidyselect helpers select in the files that have
+#' named columns. So one --features works for a mix of arrays and tables.
+#' @param f list(path, member)
+#' @noRd
+cli_read <- function(f, features, id, header, say) {
+  path <- f$path
+  t0 <- proc.time()[["elapsed"]]
+  df <- read_table_file(path, header = header, member = f$member, call = NULL)
+  is_array <- file_format(path) %in% c("npy", "npz")
+  shown <- if (is.null(f$member)) path else paste0(path, ":", f$member)
+  if (is_array && !is.null(features) && !isTRUE(attr(features, "positions"))) {
+    features <- NULL
+  }
+  has_id <- !is.null(id) && id %in% names(df)
+  sel <- select_features(df, features, id = if (has_id) id, arg = "--features",
+                         file = shown, call = NULL)
+  x <- if (!is.matrix(df)) {
+    as.matrix(df[sel$features])
+  } else if (identical(sel$features, colnames(df))) {
+    df
+  } else {
+    df[, sel$features, drop = FALSE]
+  }
+  rm(df)
+  # The common defects of a file (empty cells, too few rows) are reported
+  # here, naming the file; prd_curve() validates everything once more, so
+  # the full check runs only when a cheap test fails.
+  if (nrow(x) < 2L || !is.finite(sum(x))) {
+    x <- as_samples(x, arg = shown, call = NULL)
+  }
+  secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
+  file <- basename(shown)
+  say("Read {.file {file}}: {nrow(x)} x {ncol(x)} in {secs} s.")
+  list(x = x, path = shown, has_id = has_id, array = is_array)
+}
+
+#' Match a generated set's feature columns with the real set's
+#' @noRd
+cli_align <- function(real, gen) {
+  rn <- colnames(real$x)
+  gn <- colnames(gen$x)
+  if (identical(rn, gn)) return(gen)
+  if (length(rn) == length(gn) && setequal(rn, gn)) {
+    gen$x <- gen$x[, rn, drop = FALSE]
+    return(gen)
+  }
+  if (length(rn) != length(gn)) {
+    wide <- if (length(gn) > length(rn)) gen else real
+    # an array with fewer rows than columns: samples saved in columns?
+    flipped <- Filter(function(s) isTRUE(s$array) && nrow(s$x) < ncol(s$x),
+                      list(real, gen))
+    flip_hint <- if (length(flipped)) {
+      f <- flipped[[1]]
+      c("i" = paste0("{.file {basename(f$path)}} has fewer rows ({nrow(f$x)}) than columns ({ncol(f$x)}): ",
+                     "are its samples in columns? Save one sample per row (in NumPy {.code np.save(path, x.T)})."))
+    }
+    prd_abort(c(
+      "{.file {gen$path}} and {.file {real$path}} must have the same number of feature columns.",
+      "x" = "{.file {basename(gen$path)}} has {length(gn)}, {.file {basename(real$path)}} has {length(rn)}.",
+      flip_hint,
+      "i" = "Choose the feature columns with {.code --features} (and an identifier with {.code --id}).",
+      "i" = "Columns of {.file {basename(wide$path)}}: {.val {cli::cli_vec(colnames(wide$x), list('vec-trunc' = 8))}}."
+    ), kind = "columns", call = NULL)
+  }
+  default <- function(nm) identical(nm, paste0("V", seq_along(nm)))
+  if (!default(rn) && !default(gn) && !isTRUE(real$array) &&
+      !isTRUE(gen$array)) {
+    prd_warn(c(
+      "The feature names of {.file {gen$path}} differ from those of {.file {real$path}}: columns are matched by position.",
+      "i" = "E.g. {.val {gn[gn != rn][1]}} is matched with {.val {rn[gn != rn][1]}}."
+    ), kind = "columns")
+  }
+  gen
+}
+
+#' Turn --features into a quosure for tidyselect (NULL when absent).
+#'
+#' A comma-separated list of names, numbers and a:b ranges becomes
+#' c(`a`, `b`:`c`, 1:3) with the names as symbols (so that any column name
+#' works); anything else is parsed as an R expression.
+#' @noRd
+cli_features <- function(spec) {
+  if (is.null(spec)) return(NULL)
+  spec <- trimws(spec)
+  if (!nzchar(spec)) {
+    prd_abort("Option {.code --features} must not be empty.", kind = "input",
+              call = NULL)
+  }
+  tokens <- trimws(strsplit(spec, ",", fixed = TRUE)[[1]])
+  simple <- "^[^()\"'`!:=&|~\\[\\]{}$@^*/+-][^()\"'`!:=&|~\\[\\]{}$@^]*$"
+  parts <- strsplit(tokens, ":", fixed = TRUE)
+  plain <- length(tokens) > 0L && all(nzchar(tokens)) &&
+    all(lengths(parts) %in% 1:2) &&
+    all(grepl(simple, trimws(unlist(parts)), perl = TRUE))
+  if (plain) {
+    atom <- function(s) {
+      s <- trimws(s)
+      if (grepl("^[0-9]+$", s)) as.numeric(s) else rlang::sym(s)
+    }
+    args <- lapply(parts, function(p) {
+      if (length(p) == 1L) atom(p) else rlang::call2(":", atom(p[1]), atom(p[2]))
+    })
+    expr <- rlang::call2("c", !!!args)
+  } else {
+    expr <- tryCatch(
+      rlang::parse_expr(paste0("c(", spec, ")")),
+      error = function(e) {
+        prd_abort(c("Option {.code --features} is neither a list of columns nor an R expression.",
+                    "x" = "{conditionMessage(e)}",
+                    "i" = "E.g. {.code --features f1,f3:f9} or {.code --features 'starts_with(\"f\")'}."),
+                  kind = "input", call = NULL)
+      })
+  }
+  # only numbers, `:`, `-` and c(): column positions
+  positions <- !length(all.vars(expr)) &&
+    all(all.names(expr) %in% c("c", ":", "-"))
+  q <- rlang::new_quosure(expr, env = baseenv())
+  attr(q, "positions") <- positions
+  q
+}
+
+cli_option_list <- function() {
+  mo <- optparse::make_option
+  list(
+    mo("--real", type = "character", metavar = "FILE",
+       help = "real samples (or the first file argument)"),
+    mo("--generated", type = "character", metavar = "[LABEL=]FILE",
+       help = paste("generated samples; repeat for several models (default",
+                    "label: the file name without extension); further file",
+                    "arguments are generated files too")),
+    mo("--features", type = "character", metavar = "SPEC",
+       help = paste("feature columns: names and ranges (f1,f5:f9 or 1:128)",
+                    "or a tidyselect expression ('starts_with(\"f\")');",
+                    "default: every numeric column")),
+    mo("--id", type = "character", metavar = "COLUMN",
+       help = "identifier column, never a feature"),
+    mo("--method", type = "character", metavar = "M1,M2",
+       help = paste0("methods among ", paste(curve_methods(), collapse = ", "),
+                     " (default: ", paste(cli_default_methods(), collapse = ","),
+                     ")")),
+    mo("--k", type = "character", metavar = "K",
+       help = "number of neighbours (default: the square root of the fit size, rounded)"),
+    mo("--split", type = "character", metavar = "S",
+       help = "evaluation fraction in [0, 1), 0 = no split (default 0.5)"),
+    mo("--seed", type = "character", metavar = "N",
+       help = paste("seed of the random draws (split, folds, replicates), set",
+                    "before the curves are computed (default: drawn at random",
+                    "and printed)")),
+    mo("--angles", type = "character", metavar = "A",
+       help = "number of lambda values (default 1001)"),
+    mo("--bandwidth", type = "character", metavar = "B",
+       help = "kde bandwidth, one value or two (B_REAL,B_GEN); default: estimated"),
+    mo("--folds", type = "character", metavar = "K",
+       help = paste("cross-fit the fitted families (linear, quadratic, stacked,",
+                    "marginal, and in tightest) in K folds of the evaluation rows, each",
+                    "fitted on the fit rows and the other folds (default 10,",
+                    "fewer on small sets; 1: one fit on the fit rows)")),
+    mo("--replicates", type = "character", metavar = "R",
+       help = paste("half-sample replicates for 90% intervals (0 = none,",
+                    "default; 50 or more for intervals worth reading)")),
+    mo("--metrics", action = "store_true", default = FALSE,
+       help = paste("also the scalar metrics (precision, recall, density,",
+                    "coverage, ...; k = --k or 5, no split),",
+                    "written to PREFIX-metrics.csv; --metrics=fd,kid,... names",
+                    "them, among the manifold and embedding metrics")),
+    mo("--compare", type = "character", metavar = "BASELINE",
+       help = paste("paired differences of every model from the model",
+                    "labelled BASELINE (needs --replicates), written to",
+                    "PREFIX-compare.csv and PREFIX-compare.png")),
+    mo("--atoms", type = "character", metavar = "READING",
+       help = paste("columns on a grid (whole numbers) in one set only, in the",
+                    "marginal family: exact (default; atoms the other set",
+                    "never hits) or ignore (read as continuous)")),
+    mo("--open", action = "store_true", default = FALSE,
+       help = "open balls (<, the prdc convention); default closed"),
+    mo("--standardize", action = "store_true", default = FALSE,
+       help = paste("centre and scale every column by the real set's mean and",
+                    "standard deviation (columns in different units);",
+                    "default: as given")),
+    mo("--out", type = "character", metavar = "PREFIX",
+       help = paste("write PREFIX.csv and PREFIX.png (default: prdcurve; a",
+                    "folder, or a path ending in /, writes FOLDER/prdcurve.*);",
+                    "the folder must exist")),
+    mo("--header", action = "store_true", default = FALSE,
+       help = "the first line of a text file holds column names"),
+    mo("--no-header", action = "store_true", default = FALSE,
+       dest = "no_header",
+       help = "the first line is data (default: detected)"),
+    mo("--quiet", action = "store_true", default = FALSE,
+       help = "print nothing (no summary, no progress)")
+  )
+}
+
+cli_parser <- function() {
+  optparse::OptionParser(
+    usage = paste(c(
+      "%prog [options] REAL GENERATED [GENERATED ...]",
+      "       %prog --real REAL --generated [LABEL=]FILE [--generated ...] [options]",
+      "",
+      "Precision-recall curves between real and generated embeddings (one row",
+      "per sample, one numeric column per feature). Writes PREFIX.csv (model,",
+      "method, k, lambda, precision, recall; with --replicates the bands' ends",
+      "too) and PREFIX.png, prints the summary.",
+      "",
+      strwrap(paste0("Files: ", paste0(".", names(read_formats()), collapse = ", "),
+                     " (see ?prdcurve::prd_read). An .npz array: FILE.npz:NAME; ",
+                     "a generated .npz of several arrays without :NAME is one ",
+                     "model per array (not the one given as the real set). ",
+                     ".npy/.npz arrays have ",
+                     "no column names: all their columns are features, and ",
+                     "--features applies to them only as column numbers."),
+              width = 72)),
+      collapse = "\n"),
+    option_list = cli_option_list(), prog = "prdcurve",
+    epilogue = "Also: Rscript -e 'prdcurve::prd_cli()' REAL GENERATED [options]. See ?prdcurve::prd_cli.")
+}
+
+cli_usage <- function() {
+  utils::capture.output(optparse::print_help(cli_parser()))
+}
+
+#' The command line's arguments before optparse: every --generated
+#' collected in order (optparse keeps only the last of a repeated option),
+#' --metrics=NAMES read, and a negative number after a valued option
+#' attached as --name=value (optparse would take it for a flag).
+#' @noRd
+cli_pre_scan <- function(args, valued) {
+  generated <- character()
+  rest <- character()
+  metric_names <- NULL
+  i <- 1L
+  while (i <= length(args)) {
+    a <- args[i]
+    i <- i + 1L
+    if (startsWith(a, "--metrics=")) {
+      # --metrics=NAMES: the metrics to compute (cli_metric_table())
+      metric_names <- trimws(strsplit(sub("^--metrics=", "", a), ",")[[1]])
+      a <- "--metrics"
+    }
+    if (identical(a, "--generated") || startsWith(a, "--generated=")) {
+      if (a == "--generated") {
+        if (i > length(args) || startsWith(args[i], "--")) {
+          prd_abort("Option {.code --generated} needs a value.", kind = "input",
+                    call = NULL)
+        }
+        a <- args[i]
+        i <- i + 1L
+      } else {
+        a <- sub("^--generated=", "", a)
+      }
+      generated <- c(generated, a)
+      next
+    }
+    if (a %in% paste0("--", valued) && i <= length(args) &&
+        grepl("^-[0-9.]", args[i])) {
+      a <- paste0(a, "=", args[i])
+      i <- i + 1L
+    }
+    rest <- c(rest, a)
+  }
+  list(generated = generated, rest = rest, metric_names = metric_names)
+}
+
+#' Parse command-line arguments into options (all checks here, classed
+#' errors naming the option).
+#' @noRd
+cli_parse <- function(args) {
+  valued <- c("real", "generated", "features", "id", "method", "k", "split",
+              "seed", "angles", "bandwidth", "folds", "replicates", "compare",
+              "atoms", "out")
+  pre <- cli_pre_scan(args, valued)
+  rest <- pre$rest
+  generated <- pre$generated
+  metric_names <- pre$metric_names
+  parsed <- tryCatch(
+    optparse::parse_args(cli_parser(), args = rest, print_help_and_exit = FALSE,
+                         positional_arguments = TRUE),
+    optparse_parse_error = function(e) cli_parse_error(conditionMessage(e),
+                                                       valued)
+  )
+  o <- parsed$options
+  files <- parsed$args
+  opt <- list(help = isTRUE(o$help))
+  if (opt$help) return(opt)
+
+  real <- o$real
+  if (is.null(real)) {
+    if (!length(files)) {
+      prd_abort(c("No real file: give {.code --real FILE} or the real file as the first file argument.",
+                  "i" = "Usage: {.code prdcurve REAL GENERATED [options]}; see {.code --help}."),
+                kind = "input", call = NULL)
+    }
+    real <- files[1]
+    files <- files[-1]
+  }
+  generated <- c(files, generated)
+  if (!length(generated)) {
+    prd_abort(c("No generated file: give {.code --generated FILE} (repeatable) or a file argument after the real file.",
+                "i" = "Usage: {.code prdcurve REAL GENERATED [options]}; see {.code --help}."),
+              kind = "input", call = NULL)
+  }
+  opt$real <- cli_file_spec(real)
+  generated <- cli_expand_npz(generated, opt$real)
+  opt$skipped <- attr(generated, "skipped")
+  opt$generated <- lapply(cli_labels(generated), cli_file_spec)
+
+  opt$features <- o$features
+  opt$id <- o$id
+  if (!is.null(opt$id) && !nzchar(trimws(opt$id))) {
+    prd_abort("Option {.code --id} must name a column.", kind = "input",
+              call = NULL)
+  }
+  choices <- curve_methods()
+  opt$method <- if (is.null(o$method)) cli_default_methods() else
+    unique(trimws(strsplit(o$method, ",", fixed = TRUE)[[1]]))
+  bad <- setdiff(opt$method, choices)
+  if (!length(opt$method) || length(bad)) {
+    prd_abort(c("Option {.code --method} must be some of {.val {choices}}, separated by commas.",
+                "x" = "Unknown: {.val {bad}}."),
+              kind = "input", call = NULL)
+  }
+  opt$k <- if (!is.null(o$k)) cli_number(o$k, "k", whole = TRUE, min = 1)
+  opt$split <- if (is.null(o$split)) 0.5 else cli_number(o$split, "split")
+  if (opt$split < 0 || opt$split >= 1) {
+    prd_abort(c("Option {.code --split} must be a fraction in [0, 1).",
+                "x" = "It is {.val {o$split}}."),
+              kind = "input", call = NULL)
+  }
+  opt$seed <- if (!is.null(o$seed)) {
+    as.integer(cli_number(o$seed, "seed", whole = TRUE,
+                          min = -.Machine$integer.max,
+                          max = .Machine$integer.max))
+  }
+  opt$angles <- if (is.null(o$angles)) 1001 else
+    cli_number(o$angles, "angles", whole = TRUE, min = 3)
+  opt$bandwidth <- if (!is.null(o$bandwidth)) {
+    bw <- strsplit(o$bandwidth, ",", fixed = TRUE)[[1]]
+    if (!length(bw) %in% 1:2) {
+      prd_abort(c("Option {.code --bandwidth} must be one or two numbers separated by a comma.",
+                  "x" = "It is {.val {o$bandwidth}}."),
+                kind = "input", call = NULL)
+    }
+    vapply(bw, cli_number, numeric(1), name = "bandwidth", min = 0,
+           open_min = TRUE, USE.NAMES = FALSE)
+  }
+  opt$folds <- if (!is.null(o$folds)) {
+    as.integer(cli_number(o$folds, "folds", whole = TRUE, min = 1, max = 100))
+  }
+  opt$replicates <- if (is.null(o$replicates)) 0L else
+    as.integer(cli_number(o$replicates, "replicates", whole = TRUE, min = 0,
+                          max = 1e5))
+  if (opt$replicates == 1L) {
+    prd_abort(c("Option {.code --replicates} must be 0 (no intervals) or at least 2.",
+                "x" = "It is 1."), kind = "input", call = NULL)
+  }
+  opt$metrics <- isTRUE(o$metrics)
+  opt$metric_names <- metric_names
+  opt$compare <- o$compare
+  if (!is.null(opt$compare)) {
+    if (!opt$compare %in% names(opt$generated)) {
+      prd_abort(c("Option {.code --compare} must be the label of a generated file.",
+                  "x" = "It is {.val {opt$compare}}; the labels are {.val {names(opt$generated)}}."),
+                kind = "input", call = NULL)
+    }
+    if (length(opt$generated) < 2L) {
+      prd_abort("Option {.code --compare} needs at least two generated files.",
+                kind = "input", call = NULL)
+    }
+    if (opt$replicates == 0L) {
+      prd_abort(c("Option {.code --compare} needs intervals: give {.code --replicates}.",
+                  "i" = "For instance {.code --replicates 50}."),
+                kind = "input", call = NULL)
+    }
+  }
+  opt$atoms <- if (is.null(o$atoms)) "exact" else o$atoms
+  if (!opt$atoms %in% c("exact", "ignore")) {
+    prd_abort(c("Option {.code --atoms} must be {.val exact} or {.val ignore}.",
+                "x" = "It is {.val {opt$atoms}}."), kind = "input", call = NULL)
+  }
+  opt$closed <- !isTRUE(o$open)
+  opt$standardize <- if (isTRUE(o$standardize)) "real" else "none"
+  opt$out <- if (is.null(o$out)) "prdcurve" else o$out
+  if (!nzchar(opt$out)) {
+    prd_abort("Option {.code --out} must not be empty.", kind = "input",
+              call = NULL)
+  }
+  if (isTRUE(o$header) && isTRUE(o$no_header)) {
+    prd_abort("Options {.code --header} and {.code --no-header} exclude each other.",
+              kind = "input", call = NULL)
+  }
+  opt$header <- if (isTRUE(o$header)) TRUE else if (isTRUE(o$no_header)) FALSE else NA
+  opt$quiet <- isTRUE(o$quiet)
+  opt
+}
+
+#' optparse's parse errors, re-raised as classed errors naming the option
+#' @noRd
+cli_parse_error <- function(msg, valued) {
+  msg <- trimws(gsub("\\s+", " ", sub("^Error in [^:]*: *", "", msg)))
+  name <- regmatches(msg, regexpr("\"[^\"]+\"|--?[A-Za-z0-9_.-]+", msg))
+  name <- gsub("\"", "", name)
+  if (length(name) && !startsWith(name, "-")) name <- paste0("--", name)
+  text <- if (grepl("requires an argument", msg)) {
+    "Option {.code {name}} needs a value."
+  } else if (grepl("accepts no arguments", msg)) {
+    "Option {.code {name}} takes no value."
+  } else if (grepl("no such option", msg)) {
+    "Unknown option {.code {name}}."
+  } else {
+    "Can't parse the command line: {msg}"
+  }
+  opts <- paste0("--", c(valued, "metrics", "open", "standardize", "header",
+                         "no-header",
+                         "quiet", "help"))
+  prd_abort(c(text, "i" = "Options: {.code {opts}}; see {.code --help}."),
+            kind = "input", call = NULL)
+}
+
+#' The methods the command line computes by default: the four estimators
+#' of Sykes et al. (2024) among the package's curve methods.
+#' @noRd
+cli_default_methods <- function() {
+  eval(formals(prd_curve)$method)
+}
+
+#' A file argument: list(path, member), with FILE.npz:NAME naming an array
+#' of an .npz file (unless a file of that whole name exists).
+#' @noRd
+cli_file_spec <- function(spec) {
+  m <- regmatches(spec, regexec("^(.*\\.npz):([^:/\\\\]+)$", spec,
+                                ignore.case = TRUE))[[1]]
+  if (length(m) && !file.exists(spec)) {
+    return(list(path = m[2], member = m[3]))
+  }
+  list(path = spec, member = NULL)
+}
+
+#' Generated file arguments with every .npz file named without an array
+#' (FILE.npz or LABEL=FILE.npz) that holds several arrays replaced by one
+#' argument per array, `NAME=FILE.npz:NAME` (`LABEL:NAME=...` when
+#' labelled): numpy.savez(path, good = a, noisy = b) is two models. An
+#' array that is the real set (`--real FILE.npz:NAME`, the same file) is
+#' not a model, nor is an array that is not 2-D (class labels, ids: its
+#' header is read, not the array); when one array remains (or the file
+#' holds one) it is the model, labelled by the array as well, unless its
+#' name is NumPy's default (`arr_0`: then by the file). Two such models of
+#' one name from different files are told apart as `FILE:NAME` (the
+#' file's base name). Files that do not exist are left to the later
+#' checks.
+#' @return The arguments, with attribute "skipped": the arrays left out for
+#'   their shape ("FILE:NAME (shape)").
+#' @noRd
+cli_expand_npz <- function(specs, real) {
+  skipped <- character()
+  # the models labelled here by their one array: label, file stem
+  single <- list()
+  one_array <- function(spec, lp, path, array) {
+    stem <- sub("\\.npz$", "", basename(path), ignore.case = TRUE)
+    if (lp$labelled) return(paste0(lp$label, "=", path, ":", array))
+    label <- if (grepl("^arr_[0-9]+$", array)) stem else array
+    single[[length(single) + 1L]] <<- c(label = label, stem = stem)
+    paste0(label, "=", path, ":", array)
+  }
+  real_path <- if (!is.null(real$member) && file.exists(real$path)) {
+    normalizePath(real$path)
+  }
+  out <- lapply(specs, function(spec) {
+    lp <- cli_label_parts(spec)
+    path <- lp$path
+    if (!is.null(cli_file_spec(path)$member) || !file.exists(path) ||
+        !grepl("\\.npz$", path, ignore.case = TRUE)) {
+      return(spec)
+    }
+    arrays <- names(npz_members(path, call = NULL))
+    if (!length(arrays)) return(spec)
+    if (length(arrays) == 1L) return(one_array(spec, lp, path, arrays))
+    if (!is.null(real_path) && identical(normalizePath(path), real_path)) {
+      arrays <- setdiff(arrays, real$member)
+    }
+    shapes <- lapply(arrays, function(a) {
+      tryCatch(npz_member_shape(path, a), error = function(e) NULL)
+    })
+    flat <- vapply(shapes, function(s) !is.null(s) && length(s) != 2L,
+                   logical(1))
+    if (any(flat) && !all(flat)) {
+      skipped <<- c(skipped, sprintf(
+        "%s:%s (%s)", path, arrays[flat],
+        vapply(shapes[flat], function(s) {
+          paste0("shape (", paste(format(s, scientific = FALSE), collapse = ", "), ")")
+        }, "")))
+      arrays <- arrays[!flat]
+    }
+    if (length(arrays) == 1L) return(one_array(spec, lp, path, arrays))
+    label <- if (lp$labelled) paste0(lp$label, ":")
+    paste0(label, arrays, "=", path, ":", arrays)
+  })
+  out <- unlist(out, use.names = FALSE)
+  # one array name in several files (feats.npz of two runs): FILE:NAME
+  labels <- cli_label_parts(out)$label
+  for (sl in single) {
+    if (sum(labels == sl[["label"]], na.rm = TRUE) < 2L) next
+    hit <- which(labels == sl[["label"]] & startsWith(out, paste0(sl[["label"]], "=")))
+    for (h in hit) {
+      path <- sub("^[^=]*=", "", out[h])
+      stem <- sub("\\.npz(:.*)?$", "", basename(path), ignore.case = TRUE)
+      if (!identical(stem, sl[["stem"]])) next
+      out[h] <- paste0(stem, ":", sl[["label"]], "=", path)
+    }
+  }
+  structure(out, skipped = skipped)
+}
+
+#' Generated file arguments split into LABEL=FILE: whether labelled (not
+#' a file of that whole name), the label (NA when not) and the file.
+#' @noRd
+cli_label_parts <- function(specs) {
+  labelled <- !file.exists(specs) & grepl("^[^=/\\\\]+=.", specs)
+  list(labelled = labelled,
+       label = ifelse(labelled, trimws(sub("=.*$", "", specs)), NA_character_),
+       path = ifelse(labelled, sub("^[^=]*=", "", specs), specs))
+}
+
+#' Labels of the generated files: LABEL=FILE, or the base name without
+#' extension; they must be distinct.
+#' @noRd
+cli_labels <- function(specs) {
+  lp <- cli_label_parts(specs)
+  labelled <- lp$labelled
+  paths <- lp$path
+  member <- vapply(paths, function(p) {
+    m <- cli_file_spec(p)$member
+    if (is.null(m)) NA_character_ else m
+  }, "", USE.NAMES = FALSE)
+  labels <- ifelse(labelled, lp$label,
+                   ifelse(!is.na(member), member,
+                          sub("\\.[^.]*$", "",
+                              sub("\\.gz$", "", basename(specs),
+                                  ignore.case = TRUE))))
+  if (any(!nzchar(labels))) {
+    prd_abort("Every generated file needs a non-empty label.", kind = "input",
+              call = NULL)
+  }
+  dup <- unique(labels[duplicated(labels)])
+  if (length(dup)) {
+    prd_abort(c("Two generated files have the same label {.val {dup}}.",
+                "i" = "Label them: {.code --generated LABEL=FILE}."),
+              kind = "input", call = NULL)
+  }
+  stats::setNames(paths, labels)
+}
+
+cli_number <- function(value, name, whole = FALSE, min = -Inf, max = Inf,
+                       open_min = FALSE) {
+  num <- suppressWarnings(as.numeric(value))
+  ok <- length(num) == 1L && is.finite(num) &&
+    (!whole || abs(num - round(num)) < 1e-8) &&
+    (if (open_min) num > min else num >= min) && num <= max
+  if (!ok) {
+    what <- paste0(if (whole) "a whole number" else "a number",
+                   if (is.finite(min)) paste0(if (open_min) " > " else " >= ", min))
+    prd_abort(c("Option {.code --{name}} must be {what}.",
+                "x" = "It is {.val {value}}."),
+              kind = "input", call = NULL)
+  }
+  num
+}

@@ -1,0 +1,262 @@
+# The curves of every model, method and k (prd_curve()'s engine work): the
+# splits per model, the neighbour families' evidences from one engine
+# sweep, the fitted families' scores, the envelopes.
+
+#' One split per model, sharing the real set's partition (paired models)
+#' and one partition per distinct generated size (identical generated sets
+#' get identical estimates).
+#' @noRd
+resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
+  if (is.list(split) || (is.numeric(split) && isTRUE(split == 0))) {
+    # (rows given per model: canonical_split())
+    by_model <- inherits(split, "prdcurve_model_rows")
+    out <- lapply(names(gens), function(nm) {
+      g <- gens[[nm]]
+      if (by_model) split <- split[[nm]]
+      if (is.list(split)) {
+        # in a half-sample of the replicates, the user's rows that fall in it
+        split <- split_rows_in_half(split, real, g, call = call)
+      }
+      resolve_split(split, nrow(real), nrow(g), call = call)
+    })
+    names(out) <- names(gens)
+    return(out)
+  }
+  # validate the fraction once, then draw the real partition once and one
+  # partition per distinct generated size, in order of first appearance
+  check_split_fraction(split, call)
+  px <- split_part(split, nrow(real), "real", call)
+  sizes <- unique(vapply(gens, nrow, integer(1)))
+  parts <- lapply(sizes, function(m) split_part(split, m, "generated", call))
+  out <- lapply(names(gens), function(nm) {
+    py <- parts[[match(nrow(gens[[nm]]), sizes)]]
+    new_split(list(px$fit, py$fit), list(px$eval, py$eval), split)
+  })
+  names(out) <- names(gens)
+  out
+}
+
+#' Fewest evaluation rows per half and set below which "tightest" uses one
+#' family and warns: on a few rows the lowest of the families lies well
+#' below the truth (P = Q, true AUC 1: 0.848-0.908 at 10 rows a half,
+#' 0.883-0.917 at 25, 0.914-0.936 at 50, 0.964 at 100, 0.989-0.993 at 250;
+#' d = 8 and 64, means of 3 draws)
+#' @noRd
+tightest_min_half <- 50L
+
+#' The warning of "tightest" on halves of fewer than tightest_min_half rows
+#' @noRd
+warn_tightest_halves <- function(rows) {
+  if (rows >= tightest_min_half) return(invisible())
+  prd_warn(c(
+    "{.val tightest} reads its families on halves of the evaluation rows: here {rows} row{?s} of a set in a half.",
+    "x" = "On so few rows it takes one family's curve (the one with the least penalised area), and the result is unreliable: it lies below the true one on average (two samples of one distribution, true AUC 1, read 0.85 to 0.91 with 10 rows a half and 0.88 to 0.92 with 25), and a family decided by a few points can lift it above.",
+    "i" = "Use hundreds of rows per set, or one family (e.g. {.code method = \"knn\"})."
+  ), "small_sample")
+}
+
+#' The curves of every model, method and k (the engine work of prd_curve)
+#' @noRd
+curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
+                            call = rlang::caller_env()) {
+  k <- settings$k
+  method <- settings$method
+  tight <- "tightest" %in% method
+  families <- if (tight) settings$families else character()
+  used <- union(setdiff(method, "tightest"), families)
+  need_nb <- intersect(neighbour_methods(), used)
+  need_fit <- intersect(fitted_methods(), used)
+  if (!is.null(check_limit) && length(need_nb)) {
+    check_k(k, check_limit, what = "the half-samples of the replicates",
+            call = call)
+  }
+  # halves of the evaluation rows for "tightest": the real set's shared by
+  # every model (paired comparisons), one per distinct generated size
+  halves <- list()
+  if (tight) {
+    sz <- lapply(splits, split_sizes)
+    ner <- sz[[1]][["eval_real"]]
+    halves$real <- random_halves(ner)
+    neg <- unique(vapply(sz, function(z) z[["eval_generated"]], numeric(1)))
+    if (min(ner, neg) < 2) {
+      prd_abort(c(
+        "{.val tightest} needs at least 2 evaluation rows per set (one per half).",
+        "x" = "A set has {min(ner, neg)} evaluation row{?s}.",
+        "i" = "Use more rows or a larger {.arg split}."
+      ), "split", call = call)
+    }
+    halves$gen <- lapply(neg, random_halves)
+    names(halves$gen) <- neg
+    if (!isTRUE(getOption("prdcurve.in_replicates"))) {
+      warn_tightest_halves(min(ner, neg) %/% 2)
+    }
+  }
+  pieces <- list()
+  shared <- engine_shared()
+  for (m in names(gens)) {
+    s <- splits[[m]]
+    sizes <- split_sizes(s)
+    nb <- if (length(need_nb)) {
+      curve_evidence(real, gens[[m]], s, k, need_nb, settings$bandwidth,
+                     settings$closed, shared)
+    }
+    fs <- fitted_scores(real, gens[[m]], s, need_fit, folds = settings$folds,
+                        call = call)
+    hub <- if ("knn" %in% method && !is.null(nb$hub)) hub_skewness(nb$hub)
+    ne <- sizes[["eval_real"]]
+    ix <- seq_len(ne)
+    nb_env <- function(meth, j) {
+      a <- nb$counts[[meth]]$a[, j]
+      b <- nb$counts[[meth]]$b[, j]
+      ar <- a[ix]
+      br <- b[ix]
+      ag <- a[-ix]
+      bg <- b[-ix]
+      function(ir = seq_along(ar), ig = seq_along(ag)) {
+        curve_from_evidence(ar[ir], br[ir], ag[ig], bg[ig], settings$lambda,
+                            sizes[["fit_real"]], sizes[["fit_generated"]])
+      }
+    }
+    fit_env <- function(meth) {
+      sc <- fs$scores[[meth]]
+      function(ir = seq_along(sc$real), ig = seq_along(sc$gen)) {
+        curve_from_scores(sc$real[ir], sc$gen[ig], settings$lambda)
+      }
+    }
+    fit_info <- function(meth, extra = list()) {
+      fsz <- sizes
+      K <- settings$folds
+      cross <- !is.null(K) && K >= 2L &&
+        meth %in% c(fitted_methods(), "tightest") && length(need_fit)
+      if (cross) {
+        # K folds of the evaluation rows, each fitted on the fit rows (none
+        # without a split) and the other folds: the rows of the smallest fit
+        for (w in c("real", "generated")) {
+          ne <- sizes[[paste0("eval_", w)]]
+          base <- if (is.null(s$eval)) 0 else sizes[[paste0("fit_", w)]]
+          fsz[[paste0("fit_", w)]] <- base + ne - ceiling(ne / K)
+        }
+      }
+      curve_info(source = "prd_curve", split = s$split, sizes = fsz,
+                 closed = settings$closed, angles = settings$angles,
+                 details = c(list(cross_fit = cross),
+                             if (cross) list(folds = K), extra))
+    }
+    add <- function(env, meth, kk, info) {
+      pieces[[length(pieces) + 1L]] <<- new_prd_curve(
+        settings$lambda, env$precision, env$recall, env$max_precision,
+        env$max_recall, method = meth, model = m, k = kk, info = info)
+    }
+    for (meth in method) {
+      if (meth %in% neighbour_methods()) {
+        for (j in seq_along(k)) {
+          env <- nb_env(meth, j)()
+          # (in the units of the data as given)
+          bw <- if (meth == "kde") nb$bandwidth[[j]] / settings$scale else NULL
+          det <- if (meth == "knn") list(hubness = hub[[j]]) else list()
+          add(env, meth, k[j],
+              curve_info(source = "prd_curve", split = s$split,
+                         sizes = sizes, closed = settings$closed,
+                         bandwidth = bw, angles = settings$angles,
+                         details = det))
+        }
+      } else if (meth %in% fitted_methods()) {
+        add(fit_env(meth)(), meth, NA_integer_,
+            fit_info(meth, fs$details[[meth]]))
+      } else if (meth == "tightest") {
+        ks <- if (length(intersect(families, neighbour_methods()))) k else NA_integer_
+        hg <- halves$gen[[as.character(sizes[["eval_generated"]])]]
+        for (j in seq_along(ks)) {
+          envs <- list()
+          for (f in families) {
+            envs[[f]] <- if (f %in% neighbour_methods()) nb_env(f, j) else
+              fit_env(f)
+          }
+          env <- tightest_envelope(envs, halves$real, hg, settings$lambda)
+          fam_auc <- vapply(envs, function(f) {
+            e <- f()
+            envelope_auc(settings$lambda, e)
+          }, numeric(1))
+          add(env, meth, ks[j],
+              fit_info(meth, list(families = families, chosen = env$chosen,
+                                  choice = env$choice, bands = env$bands,
+                                  half_gap = env$half_gap,
+                                  family_auc = fam_auc)))
+        }
+      }
+    }
+  }
+  bind_curves(pieces)
+}
+
+#' Evidences a, b of every evaluation point, for each method, one column
+#' per k (real evaluation rows first); kde bandwidths per k.
+#' @noRd
+curve_evidence <- function(real, generated, s, k, method, bandwidth, closed,
+                           shared = NULL) {
+  counts <- list()
+  # one sweep for every method and k (k is sorted and unique: check_k());
+  # kde with the bandwidths of every k (or the fixed ones) in that sweep;
+  # knn also counts the k-occurrences of the fit rows (hubness diagnostic)
+  est <- vapply(method, function(f) family_entry(f)$estimator, "")
+  kde <- "kde" %in% est
+  nb <- engine_neighbours(real, generated, s, k,
+                          c(est, if ("knn" %in% est) "hub"),
+                          closed = closed, bandwidth = if (kde) bandwidth,
+                          bandwidth_k = if (kde) k, shared = shared)
+  for (m in method) {
+    e <- est[[m]]
+    counts[[m]] <- list(a = nb[[paste0(e, "_a")]], b = nb[[paste0(e, "_b")]])
+  }
+  bw <- list()
+  if (kde) {
+    bw <- matrix(nb$kde_radius, nrow = 2L)
+    bw <- lapply(seq_along(k), function(j) {
+      c(real = bw[1, min(j, ncol(bw))], generated = bw[2, min(j, ncol(bw))])
+    })
+  }
+  list(counts = counts, bandwidth = bw, hub = nb$hub)
+}
+
+#' The lambda grid of Sajjadi et al. (2018): tan of equally spaced angles
+#' in [eps, pi/2 - eps], eps = 1e-10.
+#' @noRd
+lambda_grid <- function(angles) {
+  eps <- 1e-10
+  tan(seq(eps, pi / 2 - eps, length.out = angles))
+}
+
+#' Score s = (b / n_yf) / (a / n_xf), computed as (b n_xf) / (a n_yf), with
+#' b / 0 = Inf (b > 0) and 0 / 0 = 1 (SPEC.md section 2). The integer
+#' products are exact, so equal ratios give equal scores.
+#' @noRd
+evidence_score <- function(a, b, n_xf = 1, n_yf = 1) {
+  s <- (b * n_xf) / (a * n_yf)
+  s[a == 0 & b == 0] <- 1
+  s
+}
+
+#' Lower envelope from the evidences of the evaluation points: threshold
+#' rules on the score plus the extremes 1[a >= 1] and 1[b = 0].
+#' @noRd
+curve_from_evidence <- function(a_real, b_real, a_gen, b_gen, lambda,
+                                n_xf = 1, n_yf = 1) {
+  extremes <- rbind(
+    c(mean(a_real == 0), mean(a_gen >= 1)),  # 1[a >= 1]
+    c(mean(b_real > 0), mean(b_gen == 0))    # 1[b = 0]
+  )
+  curve_from_scores(evidence_score(a_real, b_real, n_xf, n_yf),
+                    evidence_score(a_gen, b_gen, n_xf, n_yf), lambda,
+                    extra = extremes)
+}
+
+#' The envelope of scores (low = "real") through the shared C code:
+#' precision and recall on the grid and the two extremes.
+#' @noRd
+curve_from_scores <- function(s_real, s_gen, lambda,
+                              extra = matrix(numeric(), ncol = 2)) {
+  env <- engine_envelope(s_real, s_gen, extra, lambda)
+  alpha <- pmin(env$alpha, 1)
+  list(precision = alpha, recall = pmin(alpha / lambda, 1),
+       max_precision = env$alpha_inf, max_recall = env$beta_0)
+}

@@ -1,0 +1,188 @@
+# The checks of a curve's families after the fact: two families that
+# disagree, a neighbour family alone against simple classifiers, and the
+# knn family's hubness figure; each a classed warning that names the
+# tighter curve and why the looser one is loose.
+
+#' Warn (class prdcurve_warning_family_disagreement) when two families'
+#' curves of one model disagree: the AUCs differ by more than `margin` and
+#' the lower is less than half the higher, and, with replicates, their
+#' intervals do not overlap; only with at least `min_rows` evaluation rows
+#' per set. Every family estimates an upper bound of the
+#' true curve, so the lower one is the tighter.
+#' @noRd
+check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
+  if (length(unique(x$method)) < 2L) return(invisible(FALSE))
+  info <- prd_curve_info(x)
+  if (min(info$n_eval_real, info$n_eval_generated, na.rm = TRUE) < min_rows) {
+    return(invisible(FALSE)) # small sets: the families' noise is large
+  }
+  warned <- FALSE
+  # the intervals when there are replicates, else the areas alone
+  has_reps <- any(!vapply(info$replicates, is.null, logical(1)))
+  s <- if (has_reps) summary(x) else curve_areas(x)
+  has_ci <- "auc_lower" %in% names(s)
+  for (m in unique(s$model)) {
+    sm <- s[s$model == m, , drop = FALSE]
+    hi <- which.max(sm$auc)
+    lo <- which.min(sm$auc)
+    gap <- sm$auc[hi] - sm$auc[lo]
+    disjoint <- !has_ci || !is.finite(sm$auc_lower[hi]) ||
+      !is.finite(sm$auc_upper[lo]) || sm$auc_lower[hi] > sm$auc_upper[lo]
+    apart <- gap > margin && sm$auc[lo] < sm$auc[hi] / 2 && disjoint
+    if (!isTRUE(apart)) next
+    lab <- function(i) {
+      if (is.na(sm$k[i])) sm$method[i] else paste0(sm$method[i], ", k = ", sm$k[i])
+    }
+    high <- lab(hi)
+    low <- lab(lo)
+    auc_hi <- format(round(sm$auc[hi], 3), nsmall = 3)
+    auc_lo <- format(round(sm$auc[lo], 3), nsmall = 3)
+    reason <- family_reason(sm$method[hi], d,
+                            curve_hubness(info, m, sm$method[hi], sm$k[hi]))
+    if (sm$method[lo] == "marginal" && curve_atoms(info, m) > 0L) {
+      reason <- "Columns lie on a grid (whole numbers) in one set only, and the {.val marginal} family gives such values bins of their own: the supports differ there, which no other family sees on a fine grid."
+    }
+    prd_warn(c(
+      "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the {.val {low}} curve (AUC {auc_lo}).",
+      "i" = "Every family's curve estimates an upper bound of the true curve, so {.val {low}} is the tighter one.",
+      "i" = reason,
+      "i" = "Read the lower curve, or use {.code method = \"tightest\"}."
+    ), "family_disagreement")
+    warned <- TRUE
+  }
+  invisible(warned)
+}
+
+#' Each curve's key (model, method, k) and area: summary()'s `auc`, without
+#' its other statistics and intervals.
+#' @noRd
+curve_areas <- function(x) {
+  # the curves' rows by key, as split_curves() groups them, without its
+  # data frame per curve
+  key_cols <- setdiff(names(x), c("lambda", "precision", "recall"))
+  keys <- tibble::new_tibble(unclass(x)[key_cols], nrow = nrow(x))
+  id <- if (length(key_cols)) vctrs::vec_group_id(keys) else
+    structure(rep(1L, nrow(x)), n = 1L)
+  rows <- split(seq_len(nrow(x)), factor(id, levels = seq_len(attr(id, "n"))))
+  out <- vctrs::vec_slice(keys, vapply(rows, `[`, 1L, 1L))
+  out$auc <- vapply(rows, function(r) {
+    curve_auc(x$lambda[r], x$precision[r], x$recall[r])
+  }, numeric(1), USE.NAMES = FALSE)
+  out
+}
+
+#' The hubness figure of one curve (model, method, k) of a prd_curve_info()
+#' table: a number for knn curves, else NA.
+#' @noRd
+curve_hubness <- function(info, model, method, k) {
+  i <- which(info$model == model & info$method == method &
+               (is.na(k) | info$k %in% k))
+  h <- if (length(i)) info$details[[i[1]]]$hubness
+  if (is.numeric(h) && length(h) == 1L) h else NA_real_
+}
+
+#' How many columns the `marginal` curve of `model` gave atom bins
+#' (marginal_atoms()) in a prd_curve_info() table; 0 without such a curve.
+#' @noRd
+curve_atoms <- function(info, model) {
+  i <- which(info$model == model & info$method == "marginal")
+  a <- if (length(i)) info$details[[i[1]]]$atom_columns
+  if (is.numeric(a) && length(a) == 1L) a else 0L
+}
+
+#' Hubness of the knn family: skewness of the k-occurrence counts N_k(x) of
+#' the fit points, N_k(x) = the number of evaluation points z with x among
+#' their k nearest fit points, ||x - z|| <= r_k(z; X_f u Y_f) (Radovanovic,
+#' Nanopoulos and Ivanovic 2010), counted by the engine in the knn family's
+#' own sweep (estimator "hub"; without a split a point is not its own
+#' neighbour).
+#' @param counts the engine's k-occurrences, a row per fit row, a column
+#'   per k.
+#' @return the (population) skewness per k; 0 when every count is equal.
+#' @noRd
+hub_skewness <- function(counts) {
+  apply(counts, 2L, function(v) {
+    v <- as.double(v)
+    sdv <- sqrt(mean((v - mean(v))^2))
+    if (sdv == 0) 0 else mean((v - mean(v))^3) / sdv^3
+  })
+}
+
+#' A neighbour family alone (no fitted family in the call) is checked
+#' against two O(n d) classifiers fitted on the fit rows: the squared
+#' distance to the real fit mean (both orientations: a noisy or a sharp
+#' model) and the projection on the difference of the fit means (a shift).
+#' Each is a classifier, so its AUC is also an upper bound of the true
+#' AUC; when it is far below the family's, the family's curve is loose and
+#' the same classed warning as for two disagreeing families says so.
+#' Without a split the means come from the other half of each set
+#' (cross-fitting), so no row is scored by a mean it entered.
+#' @noRd
+check_neighbour_family <- function(x, real, generated, splits,
+                                   margin = 0.2, min_rows = 50L) {
+  if (!all(unique(x$method) %in% neighbour_methods())) return(invisible(NULL))
+  info <- prd_curve_info(x)
+  if (min(info$n_eval_real, info$n_eval_generated, na.rm = TRUE) < min_rows) {
+    return(invisible(NULL))
+  }
+  s <- curve_areas(x)
+  lambda <- lambda_grid(201)
+  for (m in unique(s$model)) {
+    sm <- s[s$model == m, , drop = FALSE]
+    hi <- which.max(sm$auc)
+    if (sm$auc[hi] <= 0.5) next
+    ref <- simple_scores(real, generated[[m]], splits[[m]])
+    aucs <- vapply(ref, function(sc) {
+      envelope_auc(lambda, curve_from_scores(sc$real, sc$gen, lambda))
+    }, numeric(1))
+    low <- min(aucs)
+    if (!(sm$auc[hi] - low > margin && low < sm$auc[hi] / 2)) next
+    high <- if (is.na(sm$k[hi])) sm$method[hi] else
+      paste0(sm$method[hi], ", k = ", sm$k[hi])
+    auc_hi <- format(round(sm$auc[hi], 3), nsmall = 3)
+    auc_lo <- format(round(low, 3), nsmall = 3)
+    what <- c(mean = "the projection on the difference of the means",
+              far = "the distance to the real mean (a more dispersed model)",
+              near = "the distance to the real mean (a less dispersed model)")
+    prd_warn(c(
+      "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the curve of a simple classifier, {what[[names(which.min(aucs))]]} (AUC {auc_lo}).",
+      "i" = "Every classifier's curve estimates an upper bound of the true curve, so the true curve is at most near the lower one.",
+      "i" = family_reason(sm$method[hi], ncol(real),
+                          curve_hubness(info, m, sm$method[hi], sm$k[hi])),
+      "i" = "Use {.code method = \"tightest\"}, or add {.val quadratic} to {.arg method}."
+    ), "family_disagreement")
+  }
+  invisible(NULL)
+}
+
+#' Scores (low = "real") of the evaluation rows under the three simple
+#' classifiers of check_neighbour_family(), means from the fit rows (or,
+#' without a split, from the other fold).
+#' @noRd
+simple_scores <- function(real, generated, s) {
+  # means and scores without copies of the rows (one pass each, in C)
+  sub_mean <- function(x, rows) .Call(ffi_col_means, x, as.integer(rows))
+  one <- function(fx, fy, ex, ey) {
+    mx <- sub_mean(real, fx)
+    w <- sub_mean(generated, fy) - mx
+    sc <- function(z, rows) {
+      r <- .Call(ffi_row_scores, z, as.integer(rows), mx, w)
+      list(mean = r$proj, dist = r$dist)
+    }
+    list(real = sc(real, ex), gen = sc(generated, ey))
+  }
+  if (!is.null(s$eval)) {
+    r <- one(s$fit[[1]], s$fit[[2]], s$eval[[1]], s$eval[[2]])
+  } else {
+    # odd and even rows: the user's random stream is left untouched
+    halves <- function(n) list(seq.int(1L, n, by = 2L), seq.int(2L, n, by = 2L))
+    fr <- halves(nrow(real))
+    fg <- halves(nrow(generated))
+    a <- one(fr[[2]], fg[[2]], fr[[1]], fg[[1]])
+    b <- one(fr[[1]], fg[[1]], fr[[2]], fg[[2]])
+    r <- list(real = Map(c, a$real, b$real), gen = Map(c, a$gen, b$gen))
+  }
+  list(mean = list(real = r$real$mean, gen = r$gen$mean),
+       far = list(real = r$real$dist, gen = r$gen$dist),
+       near = list(real = -r$real$dist, gen = -r$gen$dist))
+}

@@ -1,0 +1,169 @@
+# The split object: resolve_split() and resolve_model_splits() make it,
+# new_split() constructs it (fit rows, evaluation rows, the split asked
+# for), split_sizes() reads it; the folds of the fitted families.
+
+#' Resolve `split` into fit and evaluation rows (SPEC.md section 0)
+#'
+#' A fraction s in [0, 1): each set is permuted with R's RNG and its first
+#' round(s * n) rows (at least one) are evaluated, the rest fit. s = 0: no
+#' split. A list `list(real = <int>, generated = <int>)` gives the evaluation
+#' rows explicitly. Returns list(fit = list(x, y), eval = list(x, y) or NULL,
+#' split = s or "rows").
+#' @noRd
+resolve_split <- function(split, n_real, n_generated,
+                          call = rlang::caller_env()) {
+  if (is.list(split)) {
+    if (!identical(sort(names(split)), c("generated", "real"))) {
+      prd_abort(c(
+        "{.arg split} as a list must have exactly the elements {.field real} and {.field generated}.",
+        "i" = "Each holds the evaluation rows (1-based) of that set."
+      ), "split", call = call)
+    }
+    ev <- list()
+    for (nm in c("real", "generated")) {
+      n <- if (nm == "real") n_real else n_generated
+      idx <- split[[nm]]
+      lab <- paste0("split$", nm)
+      if (!is_whole(idx) || length(idx) < 1L) {
+        prd_abort("{.arg {lab}} must be a non-empty vector of row numbers.",
+                  "split", call = call)
+      }
+      if (any(idx < 1 | idx > n)) {
+        prd_abort(c(
+          "{.arg {lab}} must hold row numbers between 1 and {n}.",
+          "x" = "Out of range: {.val {utils::head(idx[idx < 1 | idx > n], 5)}}."
+        ), "split", call = call)
+      }
+      if (anyDuplicated(idx)) {
+        prd_abort("{.arg {lab}} must not repeat rows.", "split", call = call)
+      }
+      if (n - length(idx) < 2L) {
+        prd_abort(c(
+          "{.arg {lab}} leaves fewer than 2 rows of {.arg {nm}} to fit on.",
+          "x" = "{length(idx)} of {n} rows are for evaluation."
+        ), "split", call = call)
+      }
+      ev[[nm]] <- sort(as.integer(idx))
+    }
+    fit <- list(setdiff(seq_len(n_real), ev$real),
+                setdiff(seq_len(n_generated), ev$generated))
+    return(new_split(fit, list(ev$real, ev$generated), "rows"))
+  }
+  check_split_fraction(split, call)
+  if (split == 0) {
+    return(new_split(list(seq_len(n_real), seq_len(n_generated)), NULL, 0))
+  }
+  px <- split_part(split, n_real, "real", call)
+  py <- split_part(split, n_generated, "generated", call)
+  new_split(list(px$fit, py$fit), list(px$eval, py$eval), split)
+}
+
+#' The resolved split, the one form every function and the engine use:
+#' `fit` (fit rows of real and generated), `eval` (their evaluation rows;
+#' NULL: the fit rows themselves, self excluded), `split` (as given: 0, a
+#' fraction, or "rows") and `kind` ("none", "fraction" or "rows").
+#' @noRd
+new_split <- function(fit, eval, split) {
+  kind <- if (is.null(eval)) "none" else
+    if (identical(split, "rows")) "rows" else "fraction"
+  structure(list(fit = fit, eval = eval, split = split, kind = kind),
+            class = "prdcurve_split")
+}
+
+#' A split given as rows, for a half-sample of the replicates (a subset
+#' whose attribute "prdcurve_rows" holds its rows in the full set): the
+#' user's evaluation rows that fall in the half, as positions in it; the
+#' rest of the half is fitted on. A half without any of a set's evaluation
+#' rows, or with fewer than 2 rows to fit on, is an error (prdcurve_error_split).
+#' @noRd
+split_rows_in_half <- function(split, real, g, call = rlang::caller_env()) {
+  map <- function(rows, x, nm) {
+    from <- attr(x, "prdcurve_rows")
+    if (is.null(from)) return(rows)
+    pos <- which(from %in% rows)
+    if (!length(pos) || length(from) - length(pos) < 2L) {
+      prd_abort(c(
+        "A half-sample of the replicates holds {length(pos)} of the {length(rows)} evaluation row{?s} of {.arg split${nm}} and {length(from) - length(pos)} row{?s} to fit on.",
+        "i" = "Each half keeps the evaluation rows that fall in it, so each half needs at least 1 of them and 2 other rows.",
+        "i" = "Give more evaluation rows, or use {.code replicates = 0}."
+      ), "split", call = call)
+    }
+    pos
+  }
+  list(real = map(split$real, real, "real"),
+       generated = map(split$generated, g, "generated"))
+}
+
+check_split_fraction <- function(split, call = rlang::caller_env()) {
+  if (!is.numeric(split) || length(split) != 1L || !is.finite(split) ||
+      split < 0 || split >= 1) {
+    prd_abort(c(
+      "{.arg split} must be a fraction in [0, 1) or a list of evaluation rows.",
+      "x" = "It is {describe(split)}."
+    ), "split", call = call)
+  }
+  invisible(split)
+}
+
+#' One set's random partition into fit and evaluation rows: the first
+#' round(split * n) rows of a permutation (R's RNG) are evaluated.
+#' @noRd
+split_part <- function(split, n, nm, call = rlang::caller_env()) {
+  n_fit <- round((1 - split) * n)
+  n_eval <- n - n_fit
+  if (n_eval < 1L || n_fit < 2L) {
+    prd_abort(c(
+      "{.arg split} = {split} leaves {n_fit} fit and {n_eval} evaluation rows of {.arg {nm}}.",
+      "i" = "Each part needs at least 1 evaluation and 2 fit rows."
+    ), "split", call = call)
+  }
+  perm <- sample.int(n)
+  list(fit = sort(perm[seq_len(n_fit)]), eval = sort(perm[-seq_len(n_fit)]))
+}
+
+split_sizes <- function(s) {
+  ev <- if (is.null(s$eval)) s$fit else s$eval
+  c(fit_real = length(s$fit[[1]]), fit_generated = length(s$fit[[2]]),
+    eval_real = length(ev[[1]]), eval_generated = length(ev[[2]]))
+}
+
+#' The fitted families' folds: `folds` NULL (default) gives 10, or fewer
+#' where the sets are small (2 evaluation rows a fold), and one fit on the
+#' fit rows (1) when fewer than 2 folds fit with a split; a given K must
+#' give each fold 2 evaluation rows (all rows without a split), also in the
+#' half-samples of the replicates; K = 1 needs a split. Checked before any
+#' work.
+#' @noRd
+resolve_folds <- function(folds, splits, replicates,
+                          call = rlang::caller_env()) {
+  rows <- min(vapply(splits, function(s) {
+    z <- split_sizes(s)
+    min(z[["eval_real"]], z[["eval_generated"]])
+  }, numeric(1)))
+  no_split <- any(vapply(splits, function(s) is.null(s$eval), logical(1)))
+  where <- "evaluation rows"
+  if (replicates > 0L) {
+    rows <- floor(rows / 2)
+    where <- "evaluation rows in a half-sample of the replicates"
+  }
+  if (is.null(folds)) {
+    K <- min(10L, as.integer(rows %/% 2))
+    # without a split 2 folds at least (cross_folds() says when too few)
+    return(if (K >= 2L) K else if (no_split) 2L else 1L)
+  }
+  if (folds == 1L && no_split) {
+    prd_abort(c(
+      "{.arg folds} = 1 fits the fitted families on the fit rows alone, and {.code split = 0} leaves none.",
+      "i" = "Use {.arg folds} of 2 or more, or a split."
+    ), "split", call = call)
+  }
+  if (rows < 2 * folds) {
+    prd_abort(c(
+      "{.arg folds} = {folds} needs at least {2 * folds} evaluation rows per set (2 a fold).",
+      "x" = "A set has {rows} {where}.",
+      "i" = "Use fewer {.arg folds}, more rows or a larger {.arg split}."
+    ), "split", call = call)
+  }
+  folds
+}
+

@@ -1,0 +1,445 @@
+# Traps: input that is legal but probably a mistake (copies of rows, label
+# columns, grid columns in one set only, tiny sets, memory), each a classed
+# warning with its fix; the memory check; equal sizes for the entropies.
+
+#' Two fixed projections of the rows (no random numbers are drawn, so the
+#' user's RNG stream is untouched): an n x 2 matrix, in one pass over `x`
+#' (src/scan.c). Equal rows have equal keys, and rows with equal keys are
+#' compared exactly.
+#' @noRd
+row_keys <- function(x) {
+  if (!is.double(x)) storage.mode(x) <- "double"
+  .Call(ffi_row_keys, x)
+}
+
+#' For each row of `y`, whether it equals some row of `x` (exactly).
+#' Candidates come from equal projections (to a relative 1e-12), then the
+#' rows themselves are compared.
+#' @noRd
+rows_in <- function(y, x, ky = row_keys(y)[, 1], kx = row_keys(x)[, 1]) {
+  o <- order(kx)
+  ks <- kx[o]
+  tol <- 1e-12 * pmax(abs(ky), 1e-300)
+  lo <- findInterval(ky - tol, ks, left.open = TRUE) + 1L
+  hi <- findInterval(ky + tol, ks)
+  hit <- logical(nrow(y))
+  some <- which(hi >= lo)
+  if (!length(some)) return(hit)
+  # the first candidate of every row at once, then the others one by one
+  first <- o[lo[some]]
+  hit[some] <- rowSums(y[some, , drop = FALSE] != x[first, , drop = FALSE]) == 0
+  for (i in some[!hit[some] & hi[some] > lo[some]]) {
+    cand <- o[(lo[i] + 1L):min(hi[i], lo[i] + 7L)]
+    hit[i] <- any(colSums(t(x[cand, , drop = FALSE]) == y[i, ]) == ncol(x))
+  }
+  hit
+}
+
+#' The number of copies of each row in its own set (itself included): 1
+#' for a row without duplicates. Rows are grouped by two fixed projections
+#' (to 12 significant digits), which equal rows share; O(n d), also for a
+#' collapsed set of many identical rows.
+#' @noRd
+row_multiplicity <- function(x, keys = row_keys(x)) {
+  k <- signif(keys, 12)
+  g <- vctrs::vec_group_id(data.frame(k1 = k[, 1], k2 = k[, 2]))
+  tabulate(g)[g]
+}
+
+#' Each model's name as an argument in messages: `arg` for a single set
+#' given alone, else arg$name
+#' @noRd
+model_args <- function(gens, arg = "generated") {
+  if (length(gens) == 1L && names(gens) == "generated") return(arg)
+  paste0(arg, "$", names(gens))
+}
+
+#' Warn when generated rows are exact copies of real rows (memorisation):
+#' they count as perfect samples. manifold_samples() flags them one by one.
+#' @noRd
+warn_copies <- function(real, gens, arg = "generated", keys = NULL) {
+  counts <- vapply(seq_along(gens), function(i) {
+    if (is.null(keys)) return(sum(rows_in(gens[[i]], real)))
+    sum(rows_in(gens[[i]], real, keys[[i + 1L]][, 1], keys[[1L]][, 1]))
+  }, integer(1))
+  names(counts) <- names(gens)
+  if (!any(counts > 0L)) return(invisible(counts))
+  labs <- model_args(gens, arg)
+  sizes <- vapply(gens, nrow, integer(1))
+  lines <- paste0(labs, ": ", counts, " of ", sizes, " rows (",
+                  formatC(100 * counts / sizes, format = "f", digits = 1), "%)")[counts > 0L]
+  prd_warn(c(
+    "Generated rows that are exact copies of real rows (memorised training data?).",
+    stats::setNames(lines, rep("x", length(lines))),
+    "i" = "A copy is a perfect sample to every estimator: precision, recall and the curve overstate the model.",
+    "i" = "{.fn manifold_samples} flags each (column {.field copy}); remove them, or report their share (authenticity, Alaa et al. 2022)."
+  ), "copies")
+  invisible(counts)
+}
+
+#' Warn about label-like columns: few distinct whole values while other
+#' columns are continuous (a class label used as a feature). Sets whose
+#' every column is whole (pixel intensities, counts) are not flagged.
+#' @noRd
+warn_label_columns <- function(real, gens, real_arg = "real",
+                               generated_arg = "generated") {
+  d <- ncol(real)
+  if (d < 2L || nrow(real) < 10L) return(invisible(character()))
+  h <- real[seq_len(min(nrow(real), 64L)), , drop = FALSE]
+  # (the indicators of categories, R/encode.R, are categories by design)
+  whole <- colSums(h != round(h)) == 0 & !category_columns(real)
+  if (!any(whole) || all(whole) || sum(whole) > d / 2) {
+    return(invisible(character()))
+  }
+  cand <- which(whole)
+  # (a constant column, an all-zero unit, is no label: it carries no
+  # class; the grid check reports it when the other set varies there)
+  few <- vapply(cand, function(j) {
+    v <- real[, j]
+    levels <- length(unique(v))
+    all(v == round(v)) && levels >= 2L && levels <= label_levels &&
+      levels < nrow(real) / 2
+  }, logical(1))
+  cols <- cand[few]
+  if (!length(cols)) return(invisible(character()))
+  nm <- if (is.null(colnames(real))) paste0("column ", cols) else colnames(real)[cols]
+  levels <- vapply(cols, function(j) length(unique(real[, j])), integer(1))
+  # "label (10 distinct values)", one per column
+  desc <- paste0(nm, " (", levels, " distinct value",
+                 ifelse(levels == 1L, "", "s"), ")")
+  # on the command line, its option (prd_cli() sets prdcurve.cli; to
+  # "array" for a real set read from an array, whose columns V1, ... the
+  # option selects by number only)
+  opt <- getOption("prdcurve.cli")
+  cli <- isTRUE(opt) || identical(opt, "array")
+  drop <- if (is.null(colnames(real))) paste0("-", cols) else
+    if (identical(opt, "array") && all(grepl("^V[0-9]+$", nm)))
+      paste0("-", sub("^V", "", nm)) else
+        paste0("-", ifelse(make.names(nm) == nm, nm, paste0("`", nm, "`")))
+  drop <- if (length(drop) > 1L) paste0("c(", paste(drop, collapse = ", "), ")") else drop
+  fix <- if (!cli) paste0("features = ", drop) else
+    if (grepl("^-[[:alnum:]._]+$", drop)) paste0("--features=", drop) else
+      paste0("--features='", drop, "'")
+  arg_name <- if (cli) "--features" else "features"
+  prd_warn(c(
+    "{.arg {real_arg}} has {length(cols)} column{?s} of few whole values among continuous features: {desc}.",
+    "i" = "A class label or category used as a feature changes every distance (and can reverse the ranking of models).",
+    "i" = "Drop {cli::qty(length(cols))}{?it/them} from every set with {.code {fix}}, or choose the feature columns with {.arg {arg_name}}."
+  ), "label_column")
+  invisible(nm)
+}
+
+#' Warn about columns that lie on a grid (whole numbers, or multiples of
+#' one power of two, within 2^marginal_grid_bits steps of 0:
+#' coarse_grid()) in one set and not in the other (but for rounding:
+#' near_grid()): rounded real data against a model's
+#' continuous output, or storage precision (float16 against float32).
+#' The values on the grid are atoms the other law never hits, so the true
+#' PR curve is 0; the `marginal` family reads that (marginal_atoms()),
+#' the neighbour families and the scalar metrics do not.
+#' @return the lines of the warning, one per model with such columns, named
+#'   by the models
+#' @noRd
+grid_column_lines <- function(real, gens, generated_arg = "generated") {
+  # 1 on a grid, 0 not, NA constant (on every grid)
+  grids <- function(m) {
+    g <- coarse_grid(m)
+    list(code = ifelse(is.na(g$e), 0L, ifelse(g$constant, NA_integer_, 1L)),
+         e = g$e)
+  }
+  # a column of `m` whose values all lie on the grid 2^e but for rounding
+  # (a round trip through a scaling) is not off it
+  rounded <- function(m, cols, e) {
+    vapply(seq_along(cols), function(i) {
+      all(near_grid(as.double(m[, cols[i]]), e[cols[i]]))
+    }, logical(1))
+  }
+  gr <- grids(real)
+  r <- gr$code
+  names_of <- function(cols) {
+    nm <- if (is.null(colnames(real))) paste("column", cols) else
+      colnames(real)[cols]
+    if (length(nm) > 4L) nm <- c(nm[1:3], paste("and", length(nm) - 3L, "more"))
+    paste(nm, collapse = ", ")
+  }
+  labs <- model_args(gens, generated_arg)
+  lines <- character()
+  for (i in seq_along(gens)) {
+    gg <- grids(gens[[i]])
+    g <- gg$code
+    only_r <- which(r == 1L & g == 0L)
+    only_g <- which(g == 1L & r == 0L)
+    # constant in one set, continuous in the other (unless every column of
+    # the constant set is: a collapsed set, warned about as such)
+    const_r <- if (!all(is.na(r))) which(is.na(r) & g == 0L)
+    const_g <- if (!all(is.na(g))) which(is.na(g) & r == 0L)
+    only_r <- only_r[!rounded(gens[[i]], only_r, gr$e)]
+    const_r <- const_r[!rounded(gens[[i]], const_r, gr$e)]
+    only_g <- only_g[!rounded(real, only_g, gg$e)]
+    const_g <- const_g[!rounded(real, const_g, gg$e)]
+    part <- c(if (length(only_r)) paste0("on a grid in the real set only: ",
+                                         names_of(only_r)),
+              if (length(only_g)) paste0("on a grid in this set only: ",
+                                         names_of(only_g)),
+              if (length(const_r)) paste0("constant in the real set only: ",
+                                          names_of(const_r)),
+              if (length(const_g)) paste0("constant in this set only: ",
+                                          names_of(const_g)))
+    if (length(part)) {
+      nm <- if (is.null(names(gens))) labs[i] else names(gens)[i]
+      lines[[nm]] <- paste0(labs[i], ": ", paste(part, collapse = "; "))
+    }
+  }
+  lines
+}
+
+#' The warning of grid_column_lines()'s lines (none: no warning), with the
+#' `extra` lines (prd_curve(): what tied models read with the atoms
+#' ignored, atoms_tie_lines()) after them.
+#' @return the lines, invisibly
+#' @noRd
+warn_grid_columns <- function(lines, extra = character()) {
+  if (!length(lines)) return(invisible(character()))
+  prd_warn(c(
+    "Columns whose values lie on a grid (whole numbers, or multiples of one power of two), or are constant, in one set and are continuous in the other.",
+    stats::setNames(unname(lines), rep("x", length(lines))),
+    "i" = "Such values are atoms the other set never hits: the supports differ and the true PR curve is 0. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
+    extra,
+    "i" = "If the model should produce such values, round its output to the grid; if the grid is storage precision (float16 against float32 or float64), give both sets the same type."
+  ), "grid_columns")
+  invisible(lines)
+}
+
+#' Most distinct whole values a label-like column may have
+#' @noRd
+label_levels <- 20L
+
+#' Fewest rows a set should have for a meaningful curve or metric
+#' @noRd
+small_set_rows <- 10L
+
+#' Warnings that need `k` and the split: sets too small, k close to the
+#' set size, duplicated rows that make k-th neighbour radii 0; and the
+#' memory check (an error) before the engine allocates its buffers.
+#' `k`: the neighbour counts (validated later by check_k(); skipped here
+#' when not whole numbers); `n_curves`: angles x curves stored per model
+#' (0 for metrics).
+#' @noRd
+check_sample_traps <- function(sets, k, split = 0, angles = 0L,
+                               n_curves = 0L, replicates = 0L,
+                               call = rlang::caller_env()) {
+  n_real <- nrow(sets$real)
+  n_gen <- vapply(sets$generated, nrow, integer(1))
+  labs <- if (length(n_gen) == 1L && names(n_gen) == "generated") "generated" else
+    paste0("generated$", names(n_gen))
+  k_ok <- is_whole(k) && length(k) >= 1L && all(k >= 1)
+  # k larger than a set is refused by check_k() with its own class
+  if (k_ok && max(k) < min(n_real, n_gen)) {
+    check_memory(n_real, n_gen, k, angles, n_curves, replicates, call)
+  }
+  if (!inputs_checked()) return(invisible())
+  sizes <- c(real = n_real, stats::setNames(n_gen, labs))
+  small <- sizes[sizes < small_set_rows]
+  if (length(small)) {
+    lines <- paste0("`", names(small), "` has ", small, " row",
+                    ifelse(small == 1, "", "s"), ".")
+    prd_warn(c(
+      "Too few rows for a meaningful estimate.",
+      stats::setNames(lines, rep("x", length(lines))),
+      "i" = "With so few samples every share is 0 or 1 by chance (a 3-row set can score AUC 1). Use hundreds of rows per set, or read the result with {.arg replicates} intervals."
+    ), "small_sample")
+  }
+  if (!k_ok) return(invisible())
+  frac <- if (is.numeric(split) && length(split) == 1L && is.finite(split) &&
+              split > 0 && split < 1) 1 - split else 1
+  fit <- floor(frac * sizes)
+  kmax <- max(k)
+  if (!length(small) && kmax > max(1, min(fit) / 4) && kmax < min(fit)) {
+    prd_warn(c(
+      "{.arg k} = {kmax} is close to the size of the smallest fit set ({min(fit)} rows).",
+      "i" = "Each k-NN ball then holds a large part of its set, and precision, recall and the curve tend to 1 whatever the model.",
+      "i" = "Use {.arg k} well below the set size (at most {max(1, floor(min(fit) / 10))} here; the literature uses 3 to 5 on thousands of rows)."
+    ), "k_large")
+  }
+  kmin <- min(k)
+  all_sets <- c(list(real = sets$real), stats::setNames(sets$generated, labs))
+  dup <- vapply(seq_along(all_sets), function(i) {
+    # (the keys prepare_samples() computed, in the same order of sets)
+    keys <- sets$keys[[i]]
+    if (is.null(keys) || nrow(keys) != nrow(all_sets[[i]])) {
+      keys <- row_keys(all_sets[[i]])
+    }
+    m <- row_multiplicity(all_sets[[i]], keys)
+    c(share = mean(m > kmin), need = max(m))
+  }, numeric(2))
+  colnames(dup) <- names(all_sets)
+  bad <- dup["share", ] >= 0.1
+  if (any(bad)) {
+    pct <- formatC(100 * dup["share", bad], format = "f", digits = 0)
+    prd_warn(c(
+      "Duplicated rows: {pct}% of the rows of {.arg {names(all_sets)[bad]}} have at least {.arg k} = {kmin} exact cop{?y/ies} in their own set.",
+      "i" = "Their k-th neighbour distance is 0, so their balls hold only their copies: recall or precision fall towards 0 (and entropies to -Inf).",
+      "i" = "Use {.arg k} of at least {max(dup['need', bad])} (more than the copies of any row), or remove the duplicates with {.fn unique}."
+    ), "duplicates")
+  }
+  invisible()
+}
+
+#' Refuse calls whose buffers would not fit. The engine streams the
+#' distances in tiles: its k-NN heaps are per thread (k doubles each, and
+#' the radii of every k), its outputs a few doubles per row and k; so the
+#' memory grows with k only through those (measured: 3,000 rows per set,
+#' k = 10 and k = 2,500 peak within 25 MB of each other). A curve stores
+#' 6 columns of 8 bytes per angle, for the estimate and for each of the
+#' `replicates` half-samples. Limit: option prdcurve.memory_limit, in
+#' bytes (default 4 GiB).
+#' @return The estimate in bytes, invisibly.
+#' @noRd
+check_memory <- function(n_real, n_gen, k, angles, n_curves, replicates,
+                         call = rlang::caller_env()) {
+  limit <- getOption("prdcurve.memory_limit", 4 * 1024^3)
+  if (!is.numeric(limit) || length(limit) != 1L || is.na(limit)) return(invisible())
+  n <- n_real + max(n_gen)
+  threads <- max(1L, prd_threads())
+  neighbours <- 8 * (4 * as.double(threads) * max(k) + 8 * as.double(n) * length(k))
+  reps <- max(0, replicates)
+  curves <- 8 * 6 * as.double(angles) * n_curves * length(n_gen) * (1 + reps)
+  need <- neighbours + curves
+  if (need > limit) {
+    gib <- function(b) {
+      if (b >= 1024^3) paste0(formatC(b / 1024^3, format = "f", digits = 1), " GiB") else
+        paste0(formatC(b / 1024^2, format = "f", digits = 1), " MiB")
+    }
+    why <- if (neighbours > curves) {
+      paste0("The neighbour searches keep ", format_number(max(k)),
+             " candidates on each of ", threads, " thread", if (threads > 1) "s",
+             " and ", format_number(length(k)), " radi", if (length(k) > 1) "i" else "us",
+             " for each of ", format_number(n), " rows.")
+    } else {
+      paste0(format_number(angles), " angles x ", n_curves, " curve",
+             if (n_curves > 1) "s", " per model are stored",
+             if (reps > 0) paste0(", for the estimate and each of ",
+                                  format_number(reps), " replicates"), ".")
+    }
+    fix <- c(if (neighbours > curves) "a smaller {.arg k}",
+             if (angles > 0) "fewer {.arg angles}",
+             if (reps > 0) "fewer {.arg replicates}")
+    fix <- paste(fix, collapse = " or ")
+    prd_abort(c(
+      "This call would need about {gib(need)} of memory, over the limit of {gib(limit)}.",
+      "x" = why,
+      "i" = paste0("Use ", fix, ", or raise the limit with {.code options(prdcurve.memory_limit = <bytes>)}.")
+    ), "memory", call = call)
+  }
+  invisible(need)
+}
+
+#' Entropy estimators depend on the sample sizes: bring every set to the
+#' smallest size (random rows, R's RNG), or warn when asked not to.
+#' @noRd
+equalize_sizes <- function(sets, subsample, split, fn = "entropy_metrics",
+                           call = rlang::caller_env()) {
+  sizes <- c(nrow(sets$real), vapply(sets$generated, nrow, integer(1)))
+  if (length(unique(sizes)) == 1L) return(sets)
+  m <- min(sizes)
+  if (!subsample || is.list(split)) {
+    if (inputs_checked()) {
+      prd_warn(c(
+        "The sets have different sizes ({.val {sizes}} rows): the k-NN entropy estimators depend on the size, and a model from the same distribution as the data can get values far from 0.",
+        "i" = if (is.list(split)) "Explicit {.arg split} rows are kept as given; subsample the sets to a common size before the call." else
+          "Use {.code subsample = TRUE} (the default) to draw {m} rows of every set."
+      ), "unequal_sizes")
+    }
+    return(sets)
+  }
+  take <- function(x) {
+    if (nrow(x) == m) return(x)
+    rows <- sort(sample.int(nrow(x), m))
+    ids <- attr(x, "ids")
+    out <- x[rows, , drop = FALSE]
+    attr(out, "ids") <- if (!is.null(ids)) ids[rows]
+    attr(out, "rows") <- rows
+    out
+  }
+  prd_inform(c(
+    "Subsampled every set to {m} rows (sizes {.val {sizes}}): the entropy estimators depend on the sample size.",
+    "i" = "{.code subsample = FALSE} keeps every row; {.fn set.seed} reproduces the draw."
+  ), "subsampled")
+  sets$real <- take(sets$real)
+  sets$generated <- lapply(sets$generated, take)
+  sets$keys <- NULL  # (the row keys were of the full sets)
+  sets
+}
+
+#' Each generated row's distance to its nearest real row, and whether it is
+#' a copy: an exact copy, or nearer to a real row than `copy_ratio` times
+#' the median distance of a real row to its nearest other real row (the
+#' spirit of the authenticity test of Alaa et al. 2022 and the copying
+#' test of Meehan et al. 2020). Two radii-only sweeps of the engine.
+#' @noRd
+copy_flags <- function(real, generated, copy_ratio = 0.1) {
+  n_r <- nrow(real)
+  n_g <- nrow(generated)
+  s <- list(fit = list(integer(), seq_len(n_r)),
+            eval = list(seq_len(n_g), integer()))
+  to_real <- engine_neighbours(generated, real, s, 1L, "query_y")$query_y[, 1]
+  own <- engine_neighbours(real, real[0, , drop = FALSE],
+                           list(fit = list(seq_len(n_r), integer()), eval = NULL),
+                           1L, "own")$own_x[, 1]
+  scale <- stats::median(sqrt(own))
+  d <- sqrt(pmax(to_real, 0))
+  list(distance = d, copy = d == 0 | d <= copy_ratio * scale)
+}
+
+#' A failed parallel worker (future's FutureError: a killed or crashed
+#' worker) re-raised as a classed error that says how to recover: the plan
+#' keeps the dead worker until it is reset.
+#' @noRd
+with_future_errors <- function(expr, call = rlang::caller_env()) {
+  tryCatch(expr, FutureError = function(e) {
+    prd_abort(c(
+      "A parallel worker of the current {.code future::plan()} failed (killed, out of memory or crashed).",
+      "i" = "Later calls fail the same way until the plan is reset: run {.code future::plan(future::sequential)}, or re-create your plan (e.g. {.code future::plan(future::multisession, workers = 2)}), then call again.",
+      "i" = "{.code options(prdcurve.future = FALSE)} computes in this session instead."
+    ), "future", parent = e, call = call)
+  })
+}
+
+#' Call a user's sampler or density; its errors come back classed
+#' (prdcurve_error_sampler) naming the argument, the original as parent.
+#' @noRd
+call_user <- function(f, x, arg, call = rlang::caller_env()) {
+  withCallingHandlers(f(x), error = function(e) {
+    if (inherits(e, "prdcurve_error")) return()
+    prd_abort(c("{.arg {arg}} failed when called by {.fn prd_truth}.",
+                "i" = "It is called with {if (is.matrix(x)) paste0('a ', nrow(x), ' x ', ncol(x), ' matrix of draws') else paste0('n = ', x)}."),
+              "sampler", parent = e, call = call)
+  })
+}
+
+#' prd_compare(): models with different numbers of generated rows differ
+#' partly because of their sizes (every estimator depends on n).
+#' @noRd
+warn_model_sizes <- function(x, models) {
+  if (!inputs_checked()) return(invisible())
+  sizes <- if (inherits(x, "prd_curve")) {
+    info <- prd_curve_info(x)
+    info <- info[!is.na(info$model), , drop = FALSE]
+    tot <- info$n_fit_generated + ifelse(info$split %in% "0", 0L,
+                                         info$n_eval_generated)
+    tapply(tot, info$model, max)
+  } else {
+    attr(x, "model_sizes")
+  }
+  sizes <- sizes[names(sizes) %in% models]
+  if (length(sizes) < 2L || anyNA(sizes) || length(unique(sizes)) == 1L) {
+    return(invisible())
+  }
+  shown <- paste0(names(sizes), ": ", sizes)
+  prd_warn(c(
+    "The models have different numbers of generated rows ({shown}).",
+    "i" = "Every estimator depends on the sample size, so part of each difference comes from the sizes, not the models.",
+    "i" = "Draw the same number of rows from every model before computing, e.g. {.code lapply(models, function(g) g[sample(nrow(g), {min(sizes)}), ])} ({.fn entropy_metrics} does it with {.code subsample = TRUE})."
+  ), "unequal_sizes")
+  invisible()
+}
