@@ -7,11 +7,11 @@
 # `embedding_tile()` x `embedding_tile()` pairs of rows, and the other
 # passes over blocks of rows.
 
-#' Rows per side of a tile of pair sums (option prdcurve.embedding_tile;
+#' Rows per side of a tile of pair sums (engine_knobs$embedding_tile;
 #' tests: small tiles)
 #' @noRd
 embedding_tile <- function() {
-  as.integer(getOption("prdcurve.embedding_tile", 1024L))
+  as.integer(engine_knobs$embedding_tile)
 }
 
 #' Row blocks of 1..n holding at most `cells` / ncols rows each
@@ -249,8 +249,8 @@ median_bandwidth <- function(x) {
 #' from the engine's k-NN radii (k = 1; exact near ties)
 #' @noRd
 nearest_sq <- function(query, ref) {
-  s <- list(fit = list(integer(), seq_len(nrow(ref))),
-            eval = list(seq_len(nrow(query)), integer()))
+  s <- new_split(list(integer(), seq_len(nrow(ref))),
+                 list(seq_len(nrow(query)), integer()))
   engine_neighbours(query, ref, s, 1L, "query_y")$query_y[, 1]
 }
 
@@ -259,7 +259,7 @@ nearest_sq <- function(query, ref) {
 #' @noRd
 own_nearest_sq <- function(x) {
   engine_neighbours(x, x[0, , drop = FALSE],
-                    list(fit = list(seq_len(nrow(x)), integer()), eval = NULL),
+                    new_split(list(seq_len(nrow(x)), integer())),
                     1L, "own")$own_x[, 1]
 }
 

@@ -225,7 +225,7 @@ own_radii_futures_sets <- function(xs, rows_list, ks, precision) {
     if (whole) {
       tasks[[length(tasks) + 1L]] <- list(
         sets = c(g, empty), what = "own", ks = ks, cross = FALSE,
-        s = list(fit = list(rows, integer()), eval = NULL),
+        s = new_split(list(rows, integer())),
         own = NULL, radii = list(), closed = TRUE, precision = precision)
       sizes <- c(sizes, as.double(length(rows))^2 / 2)
       plan[[g]] <- length(tasks)
@@ -236,8 +236,8 @@ own_radii_futures_sets <- function(xs, rows_list, ks, precision) {
     for (p in blocks) {
       tasks[[length(tasks) + 1L]] <- list(
         sets = c(g, empty), what = "query_x", ks = ks, cross = FALSE,
-        s = list(fit = list(rows, integer()),
-                 eval = list(rows[p], integer()), self_rows = p),
+        s = new_split(list(rows, integer()), list(rows[p], integer()),
+                      self_rows = p),
         own = NULL, radii = list(), closed = TRUE, precision = precision)
       sizes <- c(sizes, length(p) * as.double(length(rows)))
     }
@@ -276,7 +276,7 @@ cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
                       align = if (ppr) engine_ppr_block() else 1L)
   tasks <- lapply(bx, function(b) {
     list(sets = c(1L, 2L), what = what, ks = ks, cross = TRUE,
-         s = list(fit = list(fx[b], fy), eval = NULL),
+         s = new_split(list(fx[b], fy)),
          own = list(own[[1]][b, , drop = FALSE], own[[2]]),
          radii = radii, closed = closed, precision = precision,
          ppr_parts = ppr)
@@ -335,7 +335,7 @@ cross_radii_futures <- function(real, generated, s, ks, precision) {
   kk <- seq_len(kmax)
   tasks <- lapply(bx, function(b) {
     list(sets = c(1L, 2L), what = c("query_x", "query_y"), ks = kk,
-         cross = FALSE, s = list(fit = list(fx[b], fy), eval = NULL),
+         cross = FALSE, s = new_split(list(fx[b], fy)),
          own = list(matrix(0, length(b), kmax), matrix(0, length(fy), kmax)),
          radii = list(), closed = TRUE, precision = precision)
   })
@@ -509,7 +509,7 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
   blocks <- if (ne > 0L) engine_blocks(seq_len(ne), nw) else list(integer())
   tasks <- lapply(blocks, function(p) {
     list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
-         s = list(fit = s$fit, eval = rows_of(p)),
+         s = new_split(s$fit, rows_of(p)),
          own = own, radii = radii, closed = closed, precision = precision)
   })
   parts <- engine_run_tasks(tasks, pmax(lengths(blocks), 1),

@@ -80,13 +80,15 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 # own_buffer: candidates kept per row there (0: default); vector = FALSE:
 # the generic row passes instead of the AVX2 compactions; block_products
 # = FALSE: the cross sweep's products per tile; blas_sum = FALSE: the float
-# products' coordinate blocks summed by the engine.
+# products' coordinate blocks summed by the engine; embedding_tile: rows
+# per side of embedding_metrics()' tiles of pair sums.
 engine_knobs <- new.env(parent = emptyenv())
 engine_knobs$symmetric <- TRUE
 engine_knobs$own_buffer <- 0L
 engine_knobs$vector <- TRUE
 engine_knobs$block_products <- TRUE
 engine_knobs$blas_sum <- TRUE
+engine_knobs$embedding_tile <- 1024L
 
 #' Set engine knobs (named values, or one list of them) until `.local_envir`
 #' ends (tests); returns the old values invisibly.
@@ -430,7 +432,7 @@ shared_own_real <- function(shared, real, s, ks, call) {
 #' @noRd
 own_radii_local <- function(x, rows, ks, precision, call) {
   engine_call(x, x[0, , drop = FALSE],
-              list(fit = list(as.integer(rows), integer()), eval = NULL), ks,
+              new_split(list(as.integer(rows), integer())), ks,
               "own", precision = precision, call = call)$own_x
 }
 

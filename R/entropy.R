@@ -138,7 +138,7 @@ knn_entropy <- function(x, k = 5) {
   x <- as_samples(x, allow_constant = TRUE)
   n <- nrow(x)
   k <- check_k(k, n - 1L, what = paste0("x (", n, " rows)"))
-  s <- list(fit = list(seq_len(n), integer()), eval = NULL)
+  s <- new_split(list(seq_len(n), integer()))
   nb <- engine_neighbours(x, x[0, , drop = FALSE], s, k, "own")
   warn_zero_radius(list(list(r2 = nb$own_x, what = "rows of `x`",
                               where = "within `x`")), k)
@@ -208,8 +208,7 @@ knn_cross_entropy <- function(x, y, k = 5) {
   ny <- nrow(y)
   # no self-exclusion: the k-th neighbour in y exists for k <= n_y
   k <- check_k(k, ny, what = paste0("y (", ny, " rows)"))
-  s <- list(fit = list(integer(), seq_len(ny)),
-            eval = list(seq_len(nx), integer()))
+  s <- new_split(list(integer(), seq_len(ny)), list(seq_len(nx), integer()))
   nb <- engine_neighbours(x, y, s, k, "query_y")
   warn_zero_radius(list(list(r2 = nb$query_y, what = "rows of `x`",
                               where = "to `y`")), k)

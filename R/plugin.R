@@ -323,7 +323,7 @@ prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
   ny <- nrow(generated)
   d <- ncol(real)
   check_draw_size(n_mc, d)
-  fit <- list(fit = list(seq_len(nx), seq_len(ny)), eval = NULL, split = 0)
+  fit <- new_split(list(seq_len(nx), seq_len(ny)))
   if (is.null(bandwidth)) {
     k <- max(1L, round(sqrt(min(nx, ny))))
     k <- check_k(k, min(nx, ny) - 1L, what = "the sets")

@@ -58,15 +58,16 @@ resolve_split <- function(split, n_real, n_generated,
   new_split(list(px$fit, py$fit), list(px$eval, py$eval), split)
 }
 
-#' The resolved split, the one form every function and the engine use:
-#' `fit` (fit rows of real and generated), `eval` (their evaluation rows;
-#' NULL: the fit rows themselves, self excluded), `split` (as given: 0, a
-#' fraction, or "rows") and `kind` ("none", "fraction" or "rows").
+#' The resolved split, the one form every function and the engine use,
+#' made only here: `fit` (fit rows of real and generated), `eval` (their
+#' evaluation rows, two integer vectors; NULL: the fit rows themselves,
+#' self excluded; or a matrix of query points), `split` (as given: 0, a
+#' fraction, or "rows") and `self_rows` (evaluation rows that are fit rows,
+#' their positions among the fit rows: left out of their own balls, as
+#' without a split; engine-futures.R).
 #' @noRd
-new_split <- function(fit, eval, split) {
-  kind <- if (is.null(eval)) "none" else
-    if (identical(split, "rows")) "rows" else "fraction"
-  structure(list(fit = fit, eval = eval, split = split, kind = kind),
+new_split <- function(fit, eval = NULL, split = 0, self_rows = NULL) {
+  structure(list(fit = fit, eval = eval, split = split, self_rows = self_rows),
             class = "prdcurve_split")
 }
 

@@ -380,11 +380,10 @@ equalize_sizes <- function(sets, subsample, split, fn = "entropy_metrics",
 copy_flags <- function(real, generated, copy_ratio = 0.1) {
   n_r <- nrow(real)
   n_g <- nrow(generated)
-  s <- list(fit = list(integer(), seq_len(n_r)),
-            eval = list(seq_len(n_g), integer()))
+  s <- new_split(list(integer(), seq_len(n_r)), list(seq_len(n_g), integer()))
   to_real <- engine_neighbours(generated, real, s, 1L, "query_y")$query_y[, 1]
   own <- engine_neighbours(real, real[0, , drop = FALSE],
-                           list(fit = list(seq_len(n_r), integer()), eval = NULL),
+                           new_split(list(seq_len(n_r), integer())),
                            1L, "own")$own_x[, 1]
   scale <- stats::median(sqrt(own))
   d <- sqrt(pmax(to_real, 0))

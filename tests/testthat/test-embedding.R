@@ -76,7 +76,7 @@ value_of <- function(em, metric, model = em$model[1]) {
 }
 
 test_that("every metric equals its brute-force version (blocks of a few rows)", {
-  withr::local_options(prdcurve.embedding_tile = 37)
+  prdcurve:::local_engine_knobs(embedding_tile = 37L)
   set.seed(2)
   x <- matrix(rnorm(90 * 5), ncol = 5) + 3 # off the origin
   y <- matrix(rnorm(70 * 5, mean = 0.4, sd = 1.3), ncol = 5) + 3
@@ -414,4 +414,33 @@ test_that("vendi_class is the mean of the classes' Vendi scores, halves included
   expect_error(embedding_metrics(x, list(p = y, q = y), metrics = "vendi_class",
                                  classes = lab),
                class = "prdcurve_error_input")
+})
+
+test_that("recipe (inst/ARCHITECTURE.md): an embedding metric is one registry row", {
+  # the recipe's example: the distance between the two sets' means, from
+  # the moments the registry's "moments" need forms once per set
+  env <- environment(embedding_metrics)
+  old <- get("embedding_registry", env)
+  row <- embedding_metric("mean_gap", "moments",
+                          function(q) sqrt(sum((q$mx$mean - q$my$mean)^2)),
+                          "distance between the means", lower = 0)
+  unlockBinding("embedding_registry", env)
+  assign("embedding_registry", c(old, list(mean_gap = row)), envir = env)
+  on.exit({
+    assign("embedding_registry", old, envir = env)
+    lockBinding("embedding_registry", env)
+  })
+  set.seed(12)
+  x <- matrix(rnorm(60 * 4), ncol = 4)
+  y <- matrix(rnorm(50 * 4, 0.5), ncol = 4)
+  m <- embedding_metrics(x, y, metrics = c("mean_gap", "fd"))
+  expect_identical(m$metric, c("mean_gap", "fd"))
+  expect_equal(m$value[1], sqrt(sum((colMeans(x) - colMeans(y))^2)),
+               tolerance = 1e-12)
+  expect_true("mean_gap" %in% embedding_metric_names())
+  # with intervals, as every metric
+  set.seed(1)
+  r <- embedding_metrics(x, y, metrics = "mean_gap", replicates = 4)
+  expect_true(all(c("lower", "upper") %in% names(r)))
+  expect_lte(r$lower, r$value)
 })
