@@ -93,6 +93,27 @@ cat("Class-subset experiment on digits (P: digits 0-4, Q: digits 0 to q-1,",
 print(format(tab, digits = 3, nsmall = 3), row.names = FALSE)
 cat("\nMean IoU with the true rectangle by method:\n")
 print(round(tapply(tab$iou, factor(tab$method, levels = methods), mean), 3))
+# the default curve, where it stands: an estimate of an upper bound, read
+# from each family's curve on halves of the evaluation rows
+info <- prd_curve_info(res$curves)
+tight <- which(info$method == "tightest") # one per q, in order of q
+qs <- sort(unique(curves$q))
+rows <- vapply(tight, function(i) {
+  min(info$n_eval_real[i], info$n_eval_generated[i]) %/% 2
+}, numeric(1))
+single <- vapply(tight, function(i) {
+  identical(info$details[[i]]$choice, "single")
+}, logical(1))
+note <- paste0(
+  "\"tightest\", the default, estimates an upper bound of the true curve ",
+  "from the families' curves (?prd_curve): here its halves hold ",
+  paste(range(rows), collapse = " to "), " evaluation rows of the smaller ",
+  "set", if (any(single)) paste0(", few enough at q = ",
+    paste(qs[single], collapse = ", "),
+    " that it reads one family there (details$choice)"),
+  ". On so few rows its noise can put it below the truth, or above ",
+  "a single family's curve.")
+cat("\n", paste(strwrap(note, 78), collapse = "\n"), "\n", sep = "")
 cat("\nWrote", csv, "(", nrow(curves), "rows )")
 if (!is.null(png_file)) cat(" and", png_file)
 cat(sprintf("\nElapsed: %.1f seconds\n", proc.time()[["elapsed"]] - start))

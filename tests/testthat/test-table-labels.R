@@ -23,10 +23,10 @@ test_that("selected columns of a summary or metric table keep the model names", 
   v <- m["value"]
   expect_identical(names(v), "value")
   expect_identical(attr(v, "row_labels"), c("a", "a", "b", "b"))
-  header <- pillar::tbl_sum(v)
+  header <- tibble::tbl_sum(v)
   expect_match(header[["Metrics"]], "2 models (a, b)", fixed = TRUE)
   expect_identical(attr(m[3:4, "value"], "row_labels"), c("b", "b"))
   # with the keys selected the table is as before
   expect_null(attr(m[c("model", "value")], "row_labels"))
-  expect_identical(pillar::tbl_sum(m), pillar::tbl_sum(m[c("model", "metric", "value")]))
+  expect_identical(tibble::tbl_sum(m), tibble::tbl_sum(m[c("model", "metric", "value")]))
 })
