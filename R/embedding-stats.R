@@ -320,8 +320,16 @@ ct_value <- function(train, test, gen, cells = 3L, components = 64L) {
     test <- proj(test)
     gen <- proj(gen)
   }
-  km <- stats::kmeans(train, centers = cells, nstart = 10L, iter.max = 300L,
-                      algorithm = "Lloyd")
+  # (Lloyd's iterations stop at 300, as scikit-learn's: that they did
+  # before the centres settled is not a problem of the user's data)
+  km <- withCallingHandlers(
+    stats::kmeans(train, centers = cells, nstart = 10L, iter.max = 300L,
+                  algorithm = "Lloyd"),
+    warning = function(w) {
+      if (grepl("did not converge", conditionMessage(w), fixed = TRUE)) {
+        invokeRestart("muffleWarning")
+      }
+    })
   assign <- function(z) {
     d2 <- -2 * tcrossprod(z, km$centers) +
       rep(rowSums(km$centers^2), each = nrow(z))
@@ -330,8 +338,8 @@ ct_value <- function(train, test, gen, cells = 3L, components = 64L) {
   ct <- km$cluster
   cp <- assign(test)
   cq <- assign(gen)
-  n <- nrow(test)
-  m <- nrow(gen)
+  n <- as.double(nrow(test))
+  m <- as.double(nrow(gen))
   z <- vapply(seq_len(cells), function(c) {
     tq <- gen[cq == c, , drop = FALSE]
     tp <- test[cp == c, , drop = FALSE]

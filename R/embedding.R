@@ -357,7 +357,8 @@ embedding_compute <- function(real, gens, metrics, opts) {
   if (!is.null(opts$subsets)) kernels <- setdiff(kernels, "poly")
   real <- as_double_matrix(real)
   sigma <- if (is.null(opts$bandwidth)) 1 else opts$bandwidth
-  q <- list(opts = opts, d = ncol(real), n = nrow(real))
+  # (the counts as doubles: n m overflows an integer past 46,340 rows)
+  q <- list(opts = opts, d = ncol(real), n = as.double(nrow(real)))
   if ("moments" %in% needs) {
     q$mx <- set_moments(real)
     if (any(c("fd", "fd_inf") %in% metrics)) q$root_x <- sym_sqrt(q$mx$cov)
@@ -381,7 +382,7 @@ embedding_compute <- function(real, gens, metrics, opts) {
       by_class[[m]] <- tibble::tibble(model = m, q$vendi_classes)
     }
     q$real <- real
-    q$m <- nrow(y)
+    q$m <- as.double(nrow(y))
     if ("moments" %in% needs) q$my <- set_moments(y)
     if (length(kernels) || "nearest" %in% needs) {
       xy <- pair_sums(real, y, FALSE, centre, kernels,

@@ -444,3 +444,12 @@ test_that("recipe (inst/ARCHITECTURE.md): an embedding metric is one registry ro
   expect_true(all(c("lower", "upper") %in% names(r)))
   expect_lte(r$lower, r$value)
 })
+
+test_that("the unbiased sums' divisors do not overflow past 46,340 rows", {
+  # n m = 2.5e9 rows: integer counts gave NA
+  expect_equal(mmd_unbiased(1, 1, 1, 5e4, 5e4),
+               1 / (5e4 * (5e4 - 1)) * 2 - 2 / 2.5e9)
+  q <- list(n = as.double(50000L), m = as.double(50000L),
+            sxx = list(dist = 2), syy = list(dist = 2), sxy = list(dist = 4))
+  expect_true(is.finite(embedding_registry$energy$value(q)))
+})
