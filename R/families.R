@@ -186,7 +186,7 @@ register_family(
   summary = "synthpop's propensity model: logistic regression on the columns and their pairwise products (maxorder 1; main effects alone above 27 columns); in the default when a data frame has categorical columns"
 )
 register_family(
-  "mixture", "fitted", path = "rows",
+  "mixture", "fitted", path = "rows", min_fit_rows = 4L,
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_mixture(real, generated, fx, fy, call = call)
   },
@@ -194,7 +194,7 @@ register_family(
   summary = "Gaussian mixtures with shared centres, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, at about 4.5 times knn's time"
 )
 register_family(
-  "smooth_marginal", "fitted", path = "rows",
+  "smooth_marginal", "fitted", path = "rows", min_fit_rows = 4L,
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_smooth_marginal(real, generated, fx, fy, call = call)
   },

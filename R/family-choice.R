@@ -68,3 +68,23 @@ choose_within_se <- function(lls, params, se_mult = 1) {
   cands <- which(near)
   cands[order(params[cands], -mean_ll[cands])][1]
 }
+
+#' The fit rows of a family that chooses within them (two inner folds):
+#' at least 4 per set (prdcurve_error_split naming the family `what`),
+#' the sets as doubles, and the rows in the order of their values, so that
+#' the fit is the same whatever the order of the rows under a fixed seed.
+#' @noRd
+choice_fit_rows <- function(real, generated, fx, fy, what, call) {
+  fx <- as.integer(fx)
+  fy <- as.integer(fy)
+  if (min(length(fx), length(fy)) < 4L) {
+    prd_abort(c(
+      paste0("The ", what, " needs at least 4 fit rows per set (two inner folds of 2)."),
+      "x" = "A set has {min(length(fx), length(fy))} fit row{?s}."
+    ), "split", call = call)
+  }
+  if (!is.double(real)) storage.mode(real) <- "double"
+  if (!is.double(generated)) storage.mode(generated) <- "double"
+  list(real = real, generated = generated,
+       fx = canonical_rows(real, fx), fy = canonical_rows(generated, fy))
+}

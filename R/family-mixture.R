@@ -104,20 +104,11 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
                 "x" = "It is {.val {format(restarts)}}."), "input",
               call = call)
   }
-  fx <- as.integer(fx)
-  fy <- as.integer(fy)
-  if (min(length(fx), length(fy)) < 4L) {
-    prd_abort(c(
-      "The {.val mixture} family needs at least 4 fit rows per set (two inner folds of 2).",
-      "x" = "A set has {min(length(fx), length(fy))} fit row{?s}."
-    ), "split", call = call)
-  }
-  if (!is.double(real)) storage.mode(real) <- "double"
-  if (!is.double(generated)) storage.mode(generated) <- "double"
-  # (the fit rows in the order of their values: the same fit whatever the
-  # order of the rows, under a fixed seed)
-  fx <- canonical_rows(real, fx)
-  fy <- canonical_rows(generated, fy)
+  r <- choice_fit_rows(real, generated, fx, fy, "{.val mixture} family", call)
+  real <- r$real
+  generated <- r$generated
+  fx <- r$fx
+  fy <- r$fy
   tr <- mixture_transform(real, generated, fx, fy)
   X <- mixture_rows(real, fx, tr)
   Y <- mixture_rows(generated, fy, tr)

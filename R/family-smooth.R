@@ -44,20 +44,12 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
                 "x" = "It is {.val {format(bandwidths)}}."), "input",
               call = call)
   }
-  fx <- as.integer(fx)
-  fy <- as.integer(fy)
-  if (min(length(fx), length(fy)) < 4L) {
-    prd_abort(c(
-      "The smoothed marginal family needs at least 4 fit rows per set (two inner folds of 2).",
-      "x" = "A set has {min(length(fx), length(fy))} fit row{?s}."
-    ), "split", call = call)
-  }
-  if (!is.double(real)) storage.mode(real) <- "double"
-  if (!is.double(generated)) storage.mode(generated) <- "double"
-  # (the inner folds drawn on the rows in the order of their values: the
-  # same fit whatever the order of the rows, under a fixed seed)
-  fx <- canonical_rows(real, fx)
-  fy <- canonical_rows(generated, fy)
+  r <- choice_fit_rows(real, generated, fx, fy, "smoothed marginal family",
+                       call)
+  real <- r$real
+  generated <- r$generated
+  fx <- r$fx
+  fy <- r$fy
   B <- marginal_bin_count(min(length(fx), length(fy)))
   E <- marginal_breaks(real, generated, fx, fy, B)
   # each set's fit rows in two inner folds: counts per fold
