@@ -200,18 +200,20 @@ cluster_truth <- function(p, q, n, angles = 1001) {
             q$sample_reduced, n = n, angles = angles)
 }
 
-#' The clusters groups: 16 classes (cluster_scenario()), isotropic (rank 0)
-#' or low rank plus diagonal (rank 4); returns the real sampler.
+#' The clusters groups: 16 classes (cluster_scenario()), isotropic (rank 0;
+#' models clusters_drop, clusters_reweight, clusters_widen) or low rank plus
+#' diagonal (rank 4; lowrank_drop, ...); returns the real sampler.
 #' @noRd
 kind_clusters <- function(d, add, truth_n, angles, rank) {
   sc <- cluster_scenario(d, classes = 16L, rank = rank)
+  prefix <- if (rank > 0L) "lowrank_" else "clusters_"
   what <- c(drop = "classes 1-3 of 16 dropped",
             reweight = "classes 1-3 of 16 three times as heavy",
             widen = "every class 15% wider")
   for (m in names(sc$models)) {
     local({
       q <- sc$models[[m]]
-      add(m, what[[m]], q$sample, function() cluster_truth(sc$real, q, truth_n, angles),
+      add(paste0(prefix, m), what[[m]], q$sample, function() cluster_truth(sc$real, q, truth_n, angles),
           log_ratio = function(x) {
             z <- sc$real$reduce(x)
             q$log_density_reduced(z) - sc$real$log_density_reduced(z)
@@ -240,7 +242,8 @@ heavy_logdens <- function(kind, z, s = 1) {
 }
 
 #' The heavy-tailed groups: real = d independent coordinates (heavy_draw()),
-#' models `wider_1.1` and `narrower_0.9` (every coordinate scaled). Truth:
+#' models `<kind>_wider_1.1` and `<kind>_narrower_0.9` (every coordinate
+#' scaled; kind t3 or laplace). Truth:
 #' prd_truth() on the log-likelihood ratio itself (the sum over coordinates
 #' of the exact log-density ratios, drawn in chunks of heavy_chunk_values
 #' values), min(truth_n, heavy_truth_values / d) draws.
@@ -263,7 +266,7 @@ kind_heavy <- function(kind, d, add, truth_n, angles) {
           matrix(out)
         }
       }
-      nm <- if (s > 1) "wider_1.1" else "narrower_0.9"
+      nm <- paste0(kind, if (s > 1) "_wider_1.1" else "_narrower_0.9")
       add(nm, sprintf("%s coordinates times %s", lab, s),
           function(n) heavy_draw(kind, n, d, s),
           function() {
