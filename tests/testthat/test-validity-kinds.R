@@ -234,3 +234,9 @@ test_that("the oracle's evaluation rows are those of prd_curve()", {
   set.seed(14)
   expect_false(identical(curve_eval_rows(real, gens)$real, rows$real))
 })
+
+test_that("an unknown kind is a classed error naming the kinds", {
+  expect_error(validity_scenarios(16, kinds = "spiral"),
+               class = "prdcurve_error_argument")
+  expect_error(validity_scenarios(16, kinds = "spiral"), "clusters_lowrank")
+})
