@@ -86,6 +86,11 @@
 # (repeats 5, 3, 1 for n = 1,000, 5,000, 20,000; n = 20,000 at d = 16, 64,
 # 256; 50 draws of three coverage settings) need about 7,000 CPU seconds:
 # about an hour in two processes on a quiet 2-core machine.
+# The new groups (2026-11-29, tightest and knn, n = 5,000, one repeat,
+# --cores 1, load average 8-12 on 2 cores): clusters, clusters_lowrank,
+# manifold and truncation at d = 256 and 2,048 took 14.7 minutes (the
+# truths at --truth-n 1e6 5.6 of them, mostly clusters_lowrank's); heavy_t3
+# and heavy_laplace at d = 512 and 2,048 with --truth-n 2e4 7.2 minutes.
 # Every task (d, n, repeat, group) uses its own seed, so any one reproduces
 # alone: source("bench/validity.R"); grid_task(list(d = 256, n = 1000, rep = 1, group = "gauss")).
 
