@@ -4,7 +4,7 @@
 # and the copying test of Meehan et al. (ct). Inputs are validated double
 # matrices (validate.R). No function here forms an n x n or n x m matrix:
 # pair sums run over tiles of `embedding_tile()` x `embedding_tile()`
-# pairs of rows, read from one centred copy of each set (n x d, as
+# pairs of rows, read from one centred copy of a set (n x d, as
 # fd_infinity()'s transformed rows); the other passes run over blocks of
 # rows.
 
@@ -97,12 +97,21 @@ fd_infinity <- function(mx, y, root_x = sym_sqrt(mx$cov), points = 15L) {
     W[b, ] <- z %*% root_x
   }
   G <- crossprod(W)
+  # W'W over the rows `r`, a block of rows at a time (no copy of the rows)
+  gram <- function(r) {
+    S <- matrix(0, ncol(W), ncol(W))
+    for (b in if (length(r)) row_blocks(length(r), ncol(W))) {
+      S <- S + crossprod(W[r[b], , drop = FALSE])
+    }
+    S
+  }
   fds <- vapply(sizes, function(N) {
     rows <- sample.int(m, N)
-    dy <- colMeans(y[rows, , drop = FALSE]) - c0
-    S <- if (2L * N <= m) crossprod(W[rows, , drop = FALSE]) else
-      G - crossprod(W[-rows, , drop = FALSE])
-    w <- colMeans(W[rows, , drop = FALSE])
+    pick <- double(m)
+    pick[rows] <- 1 / N
+    dy <- drop(crossprod(y, pick)) - c0
+    S <- if (2L * N <= m) gram(rows) else G - gram(seq_len(m)[-rows])
+    w <- drop(crossprod(W, pick))
     M <- (S - N * tcrossprod(w)) / (N - 1)
     lam <- eigen((M + t(M)) / 2, symmetric = TRUE, only.values = TRUE)$values
     tr_y <- (sum(n2[rows]) - N * sum(dy^2)) / (N - 1)
@@ -181,21 +190,19 @@ pair_sums <- function(a, b, same = FALSE, centre = colMeans(a),
   tile <- embedding_tile()
   ta <- row_blocks(nrow(a), 1, tile)
   tb <- if (same) ta else row_blocks(nrow(b), 1, tile)
-  # each set about the centre, once (the tiles are read from it), with
-  # each row's centred squared norm and c . (row - c)
-  centred <- function(x) {
-    out <- list(z = matrix(0, nrow(x), ncol(x)), n2 = double(nrow(x)),
-                u = double(nrow(x)))
-    for (r in row_blocks(nrow(x), ncol(x))) {
-      z <- centred_rows(x, r, centre)
-      out$z[r, ] <- z
-      out$n2[r] <- rowSums(z^2)
-      out$u[r] <- drop(z %*% centre)
-    }
-    out
+  # the inner loop's set about the centre, once (its tiles are read from
+  # it), with each row's centred squared norm and c . (row - c); the outer
+  # loop's rows are centred a tile at a time
+  stats_of <- function(z) list(n2 = rowSums(z^2), u = drop(z %*% centre))
+  na <- list(z = matrix(0, nrow(a), ncol(a)), n2 = double(nrow(a)),
+             u = double(nrow(a)))
+  for (r in row_blocks(nrow(a), ncol(a))) {
+    z <- centred_rows(a, r, centre)
+    na$z[r, ] <- z
+    st <- stats_of(z)
+    na$n2[r] <- st$n2
+    na$u[r] <- st$u
   }
-  na <- centred(a)
-  nb <- if (same) na else centred(b)
   out <- c(poly = 0, rbf = 0, dist = 0)
   best <- if (nearest) rep(Inf, nrow(b))
   best_j <- if (nearest) integer(nrow(b))
@@ -203,14 +210,15 @@ pair_sums <- function(a, b, same = FALSE, centre = colMeans(a),
   flags <- c(c("poly", "rbf", "dist") %in% want, nearest)
   for (i in seq_along(tb)) {
     rows <- tb[[i]]
-    bi <- nb$z[rows, , drop = FALSE]
+    bi <- if (same) na$z[rows, , drop = FALSE] else centred_rows(b, rows, centre)
+    nb <- if (same) list(n2 = na$n2[rows], u = na$u[rows]) else stats_of(bi)
     for (j in if (same) i:length(ta) else seq_along(ta)) {
       cols <- ta[[j]]
       G <- tcrossprod(bi, na$z[cols, , drop = FALSE])
       # a tile of one set's own rows: i != j, each pair in both orders;
       # a tile above the diagonal: each pair once, doubled (src/kernels.c)
       mode <- if (!same) 0L else if (i == j) 1L else 2L
-      r <- .Call(ffi_tile_kernels, G, nb$u[rows], na$u[cols], nb$n2[rows],
+      r <- .Call(ffi_tile_kernels, G, nb$u, na$u[cols], nb$n2,
                  na$n2[cols], par, flags, mode)
       out <- out + r[[1]]
       if (nearest) {
