@@ -184,7 +184,7 @@ form_t <- function(nu) {
 
 #' Keys of the rows of x (their first 8 coordinates, 17 significant digits)
 #' @noRd
-row_keys <- function(x) {
+atom_keys <- function(x) {
   x <- x[, seq_len(min(8L, ncol(x))), drop = FALSE]
   do.call(paste, c(lapply(seq_len(ncol(x)), function(j) sprintf("%.17g", x[, j])),
                    sep = ","))
@@ -196,8 +196,8 @@ row_keys <- function(x) {
 #' @noRd
 form_atoms <- function() {
   function(real_fit, gen_fit) {
-    atoms <- unique(row_keys(gen_fit))
-    function(x) ifelse(row_keys(x) %in% atoms, Inf, -Inf)
+    atoms <- unique(atom_keys(gen_fit))
+    function(x) ifelse(atom_keys(x) %in% atoms, Inf, -Inf)
   }
 }
 

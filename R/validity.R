@@ -123,7 +123,7 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
   add("collapse", "20 distinct points of P, repeated",
       function(n) centres20[rep_len(seq_len(20), n), , drop = FALSE],
       function() prd_discrete(c(1, 0), c(0, 1), angles = angles),
-      log_ratio = function(x) ifelse(row_keys(x) %in% row_keys(centres20), Inf, -Inf),
+      log_ratio = function(x) ifelse(atom_keys(x) %in% atom_keys(centres20), Inf, -Inf),
       form = form_atoms())
   log_outliers <- function(r2) {
     log_sum_exp(cbind(log(0.95) + log_gauss_r2(r2), log(0.05) + log_gauss_r2(r2, 3)))
