@@ -365,3 +365,32 @@ form_tabular <- function(by = NULL) {
     function(x) logdens(q, x) - logdens(p, x)
   }
 }
+
+# ---- a manifold with its map, a truncated ball -------------------------------
+
+#' Form of the manifold group (kind_manifold()): the latent Gaussian's form
+#' `form` (form_iso_shared() for the shift, form_iso() for the scales)
+#' fitted on the latent coordinates `latent(x)` of the fit rows, the
+#' injective map being part of the scenario's form (known, not fitted).
+#' @noRd
+form_latent <- function(latent, form) {
+  function(real_fit, gen_fit) {
+    lr <- form(latent(real_fit), latent(gen_fit))
+    function(x) lr(latent(x))
+  }
+}
+
+#' Form of the truncated balls (kind_truncation()): Q is P restricted to a
+#' ball about P's mean; the centre is the real fit rows' mean and the
+#' squared radius its maximum-likelihood estimate, the largest squared
+#' distance of Q's fit rows from it (the support's boundary). Up to a
+#' constant (which no curve reads), log q / p is 0 inside and -Inf outside.
+#' @noRd
+form_ball <- function() {
+  function(real_fit, gen_fit) {
+    m <- colMeans(real_fit)
+    r2 <- function(x) rowSums((x - rep(m, each = nrow(x)))^2)
+    cut <- max(r2(gen_fit))
+    function(x) ifelse(r2(x) <= cut, 0, -Inf)
+  }
+}

@@ -325,7 +325,7 @@ kind_manifold <- function(d, add, truth_n, angles) {
       log_ratio = function(x) {
         z <- map$latent(x)
         z[, 1] - 0.5
-      })
+      }, form = form_latent(map$latent, form_iso_shared()))
   for (s in c(0.8, 1.2)) {
     local({
       s <- s
@@ -340,7 +340,7 @@ kind_manifold <- function(d, add, truth_n, angles) {
           log_ratio = function(x) {
             r2 <- rowSums(map$latent(x)^2)
             lg(r2, s) - lg(r2, 1)
-          })
+          }, form = form_latent(map$latent, form_iso()))
     })
   }
   function(n) map$embed(latent(n))
@@ -371,7 +371,7 @@ kind_truncation <- function(d, add, angles) {
             e <- gauss(n)
             e * sqrt(stats::qchisq(stats::runif(n) * a, d) / rowSums(e^2))
           }, rect(a),
-          log_ratio = function(x) inside(rowSums(x^2) <= cut, a))
+          log_ratio = function(x) inside(rowSums(x^2) <= cut, a), form = form_ball())
     })
   }
   a <- 0.7

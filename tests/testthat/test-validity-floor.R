@@ -269,3 +269,33 @@ test_that("the floors: Q = P near 1, the tabular frequencies, and the labelled f
   k <- cell(dr$real[1:5, ])
   expect_equal(lr(dr$real[1:5, ]), as.vector(log(fq[k]) - log(fp[k])))
 })
+
+test_that("the manifold's latent form and the truncated ball's radius", {
+  # the ball: centred at the real fit rows' mean, radius^2 the largest
+  # squared distance of the generated fit rows from it
+  real <- matrix(c(-1, 1, -1, 1, 0, 0, 2, -2), 4, 2)  # mean (0, 0)
+  gen <- matrix(c(0.5, 0, 0, 0, 0, 1.5), 3, 2)          # largest r^2: 2.25
+  lr <- form_ball()(real, gen)
+  expect_equal(lr(matrix(c(1.5, 1.51, 1, 0, 0, 1), 3, 2)), c(0, -Inf, 0))
+  # the latent form: the latent Gaussian's fit on the latent coordinates
+  f <- form_latent(function(x) x[, 1:2, drop = FALSE], form_iso())
+  x <- matrix(rnorm(40), 10, 4)
+  y <- matrix(rnorm(40, 1), 10, 4)
+  z <- matrix(rnorm(12), 3, 4)
+  expect_equal(f(x, y)(z), form_iso()(x[, 1:2], y[, 1:2])(z[, 1:2]))
+  # at large n both floors reach the oracle
+  sc <- validity_kind_group("manifold", 32, truth_n = 2e4, angles = 41,
+                            which = "latent_scale_1.2")
+  tr <- validity_kind_group("truncation", 32, angles = 41, which = "trunc_ball_0.8")
+  for (g in list(sc, tr)) {
+    m <- names(g$models)
+    set.seed(13)
+    dr <- validity_draw(g, 40000)
+    fr <- validity_floor_rows(dr$real, dr$gens)
+    rows <- list(fit = list(real = fr$fit$real, generated = fr$fit$generated[[m]]),
+                 eval = list(real = fr$eval$real, generated = fr$eval$generated[[m]]))
+    fl <- summary(floor_curve(g$models[[m]]$form, dr$real, dr$gens[[m]], rows))$auc
+    orc <- summary(oracle_curve(g$models[[m]]$log_ratio, dr$real, dr$gens[[m]], rows$eval))$auc
+    expect_lt(abs(fl - orc), 0.01)
+  }
+})
