@@ -643,12 +643,15 @@ md_scenarios <- function(acc, d, n) {
   a <- acc[acc$d == d & acc$n_real == n, ]
   meths <- unique(a$method[method_order(a$method)])
   sc <- unique(a$scenario)
-  c(paste0("| scenario | truth | ", paste(meths, collapse = " | "), " |"),
-    paste0("|---|---:|", paste(rep("---:", length(meths)), collapse = "|"), "|"),
+  # the floors' mean AUC where the run has them (oracle, estimation floor)
+  fl <- intersect(c("oracle_error", "floor_error"), names(a))
+  c(paste0("| scenario | truth | ", paste(c(meths, sub("_error", "", fl)), collapse = " | "), " |"),
+    paste0("|---|---:|", paste(rep("---:", length(meths) + length(fl)), collapse = "|"), "|"),
     vapply(sc, function(s) {
       r <- a[a$scenario == s, ]
       paste0("| ", s, " | ", fmt(r$truth[1]), " | ",
-             paste(fmt(r$estimate[match(meths, r$method)]), collapse = " | "), " |")
+             paste(c(fmt(r$estimate[match(meths, r$method)]),
+                     fmt(vapply(fl, function(f) r$truth[1] + r[[f]][1], 0))), collapse = " | "), " |")
     }, ""))
 }
 
