@@ -63,36 +63,12 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
   }
   cp <- cnt(real, fx, hx)
   cq <- cnt(generated, fy, hy)
-  bandwidths <- sort(unique(as.double(bandwidths)))
-  # each fold's held-out rows' bins (real rows, then generated), found once
-  # for every bandwidth: the table's entries are read at cells + B (l - 1)
-  cells <- lapply(1:2, function(v) {
-    smooth_cells(rbind(real[fx[hx[[v]]], , drop = FALSE],
-                       generated[fy[hy[[v]]], , drop = FALSE]), E)
-  })
-  # the candidates: each bandwidth, shrinking toward 0 and toward the
-  # columns' common log ratio
-  grid <- expand.grid(h = bandwidths, pooled = c(FALSE, TRUE))
-  loss <- vapply(seq_len(nrow(grid)), function(g) {
-    out <- numeric()
-    for (v in 1:2) {
-      w <- 3L - v # the fold fitted on
-      tab <- smooth_table(matrix(cp[, , w], B), matrix(cq[, , w], B),
-                          length(hx[[w]]), length(hy[[w]]), grid$h[g],
-                          grid$pooled[g])$table
-      s <- .Call(ffi_cell_sums, cells[[v]], tab)
-      out <- c(out, ratio_logistic_loss(s, seq_along(hx[[v]])))
-    }
-    out
-  }, numeric(length(fx) + length(fy)))
-  loss <- matrix(loss, ncol = nrow(grid))
-  # the least loss; among equal ones the smoothest, shrunk toward 0
-  g <- choose_within_se(-loss, (max(bandwidths) + 1) * grid$pooled - grid$h,
-                        se_mult = 0)
-  h <- grid$h[g]
+  ch <- smooth_choose(real, generated, E, cp, cq,
+                      list(fx[hx[[1]]], fx[hx[[2]]]),
+                      list(fy[hy[[1]]], fy[hy[[2]]]), bandwidths)
   fit <- smooth_table(matrix(cp[, , 1] + cp[, , 2], B),
                       matrix(cq[, , 1] + cq[, , 2], B),
-                      length(fx), length(fy), h, grid$pooled[g])
+                      length(fx), length(fy), ch$h, ch$pooled)
   tab <- fit$table
   list(
     score = function(Z, rows = NULL) {
@@ -100,9 +76,102 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
       rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
       smooth_scores(Z, E, rows, tab)
     },
-    settings = list(bins = B, bandwidth = h, pooled = grid$pooled[g],
+    settings = list(bins = B, bandwidth = ch$h, pooled = ch$pooled,
                     columns_kept = sum(fit$shrinkage > 0))
   )
+}
+
+#' The smoothed marginal family's choice of bandwidth and shrinkage target
+#' by two-fold cross-validation: `cp`, `cq` the bin counts (B x d x 2) of
+#' each set's two inner folds, whose rows are `rx[[v]]` of real and
+#' `ry[[v]]` of generated; each candidate's table fitted on one fold
+#' scores the other's rows (its recalibrated logistic loss,
+#' ratio_logistic_loss()). The candidates: each bandwidth, shrinking toward
+#' 0 and toward the columns' common log ratio. The least loss wins; among
+#' equal ones the smoothest, shrunk toward 0.
+#' @return list(h, pooled)
+#' @noRd
+smooth_choose <- function(real, generated, E, cp, cq, rx, ry,
+                          bandwidths = smooth_bandwidths) {
+  B <- nrow(E) + 1L
+  bandwidths <- sort(unique(as.double(bandwidths)))
+  # each fold's held-out rows' bins (real rows, then generated), found once
+  # for every candidate
+  cells <- lapply(1:2, function(v) {
+    rbind(smooth_cells(real, E, rx[[v]]), smooth_cells(generated, E, ry[[v]]))
+  })
+  grid <- expand.grid(h = bandwidths, pooled = c(FALSE, TRUE))
+  loss <- vapply(seq_len(nrow(grid)), function(g) {
+    out <- numeric()
+    for (v in 1:2) {
+      w <- 3L - v # the fold fitted on
+      tab <- smooth_table(matrix(cp[, , w], B), matrix(cq[, , w], B),
+                          length(rx[[w]]), length(ry[[w]]), grid$h[g],
+                          grid$pooled[g])$table
+      s <- .Call(ffi_cell_sums, cells[[v]], tab)
+      out <- c(out, ratio_logistic_loss(s, seq_along(rx[[v]])))
+    }
+    out
+  }, numeric(sum(lengths(rx)) + sum(lengths(ry))))
+  loss <- matrix(loss, ncol = nrow(grid))
+  g <- choose_within_se(-loss, (max(bandwidths) + 1) * grid$pooled - grid$h,
+                        se_mult = 0)
+  list(h = grid$h[g], pooled = grid$pooled[g])
+}
+
+#' The smoothed marginal family on every fold at once (the registry's
+#' "cells" path, as marginal_scores()): `cells[[j]]` the rows of set j
+#' cut into the fit rows and K folds. The bins' edges come from every row
+#' of both sets pooled without their labels (marginal_breaks()); the
+#' bandwidth and target are chosen once, on two random halves of the fit
+#' rows, which no fold scores (smooth_choose()); each fold's table is
+#' fitted on the counts of every other cell and scores that fold's rows.
+#' @return list(real, gen (the scores of the folds' rows, in the order of
+#'   the folds), settings)
+#' @noRd
+smooth_marginal_cells <- function(real, generated, cells) {
+  K <- length(cells[[1]]) - 1L
+  total <- lapply(cells, function(cj) unlist(cj, use.names = FALSE))
+  n_fit <- min(vapply(1:2, function(j) {
+    length(total[[j]]) - max(lengths(cells[[j]][-1L]))
+  }, numeric(1)))
+  B <- marginal_bin_count(n_fit)
+  sets <- list(real, generated)
+  E <- marginal_breaks(real, generated, total[[1]], total[[2]], B)
+  # the fit rows' two halves are cells 1 and 2, the folds 3..K + 2
+  halves <- lapply(1:2, function(j) random_halves(length(cells[[j]][[1]])))
+  counts <- lapply(1:2, function(j) {
+    cj <- cells[[j]]
+    id <- integer(length(cj[[1]]))
+    id[halves[[j]][[2]]] <- 1L
+    .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),
+          c(id + 1L, rep.int(seq_len(K) + 2L, lengths(cj[-1L]))), K + 2L,
+          NULL)
+  })
+  pick <- function(j, h) cells[[j]][[1]][halves[[j]][[h]]]
+  ch <- smooth_choose(real, generated, E, counts[[1]][, , 1:2, drop = FALSE],
+                      counts[[2]][, , 1:2, drop = FALSE],
+                      list(pick(1, 1), pick(1, 2)), list(pick(2, 1), pick(2, 2)))
+  sums <- lapply(counts, rowSums, dims = 2L)
+  tab <- array(0, c(B, ncol(real), K))
+  kept <- 0
+  for (v in seq_len(K)) {
+    fit <- lapply(1:2, function(j) sums[[j]] - counts[[j]][, , v + 2L])
+    n <- vapply(1:2, function(j) {
+      length(total[[j]]) - length(cells[[j]][[v + 1L]])
+    }, numeric(1))
+    st <- smooth_table(fit[[1]], fit[[2]], n[1], n[2], ch$h, ch$pooled)
+    tab[, , v] <- st$table
+    kept <- kept + sum(st$shrinkage > 0) / K
+  }
+  sc <- lapply(1:2, function(j) {
+    cj <- cells[[j]][-1L]
+    .Call(ffi_bin_scores, sets[[j]], E, as.integer(unlist(cj, use.names = FALSE)),
+          rep.int(seq_len(K), lengths(cj)), tab, NULL)
+  })
+  list(real = sc[[1]], gen = sc[[2]],
+       settings = list(bins = B, bandwidth = ch$h, pooled = ch$pooled,
+                       columns_kept = kept))
 }
 
 #' The per-row sums over the columns of the table's entries of the bins
@@ -113,13 +182,13 @@ smooth_scores <- function(Z, E, rows, tab) {
         array(tab, c(dim(tab), 1L)), NULL)
 }
 
-#' The positions in a B x d table of the bins of the rows of Z, column by
+#' The positions in a B x d table of the bins of the rows `rows` of Z, column by
 #' column (an n x d matrix: bin b of column l at b + B (l - 1)); a bin is
 #' 1 + the number of edges at or below the value (src/marginal.c).
 #' @noRd
-smooth_cells <- function(Z, E) {
+smooth_cells <- function(Z, E, rows = seq_len(nrow(Z))) {
   if (!is.double(Z)) storage.mode(Z) <- "double"
-  .Call(ffi_bin_cells, Z, E)
+  .Call(ffi_bin_cells, Z, E, as.integer(rows))
 }
 
 #' The smoothing matrix over B bins: column j spreads bin j's count over
