@@ -85,3 +85,119 @@ test_that("a split given as rows with replicates: each half keeps the evaluation
                      split = list(real = 40, generated = 40)),
     class = "prdcurve_error_split")
 })
+
+test_that("the split's accessors read its fields", {
+  set.seed(4)
+  sf <- resolve_split(0.5, 10, 8)
+  expect_identical(split_fit(sf), list(sf$fit[[1]], sf$fit[[2]]))
+  expect_identical(split_fit(sf, 2), sf$fit[[2]])
+  expect_identical(split_eval(sf, 1), sf$eval[[1]])
+  expect_true(split_has_eval(sf))
+  expect_identical(split_scored(sf), sf$eval)
+  expect_identical(lengths(split_scored(sf)), c(5L, 4L))
+  expect_identical(split_asked(sf), 0.5)
+  expect_null(split_self_rows(sf))
+  # without a split the fit rows are the rows evaluated
+  s0 <- resolve_split(0, 5, 4)
+  expect_false(split_has_eval(s0))
+  expect_null(split_eval(s0))
+  expect_null(split_eval(s0, 1))
+  expect_identical(split_scored(s0, 2), 1:4)
+  expect_identical(split_asked(s0), 0)
+  expect_identical(split_sizes(s0), c(fit_real = 5L, fit_generated = 4L,
+                                      eval_real = 5L, eval_generated = 4L))
+  # rows given; evaluation rows that are fit rows; query points of their own
+  sr <- resolve_split(list(real = c(5, 2), generated = 1), 6, 4)
+  expect_identical(split_asked(sr), "rows")
+  expect_identical(split_eval(sr), list(c(2L, 5L), 1L))
+  expect_identical(split_fit(sr, 1), c(1L, 3L, 4L, 6L))
+  ss <- new_split(NULL, list(1:2, 3L), self_rows = c(1L, 2L, 7L))
+  expect_identical(split_self_rows(ss), c(1L, 2L, 7L))
+  expect_null(split_fit(ss))
+  z <- matrix(as.double(1:6), 3)
+  sq <- new_split(list(1:4, 1:3), z)
+  expect_identical(split_eval(sq), z)
+  expect_true(split_has_eval(sq))
+  # two partitions make one split
+  sp <- split_from_parts(list(fit = c(1L, 3L), eval = 2L),
+                         list(fit = 2:3, eval = 1L), 0.3)
+  expect_identical(split_fit(sp), list(c(1L, 3L), 2:3))
+  expect_identical(split_eval(sp), list(2L, 1L))
+  expect_identical(split_asked(sp), 0.3)
+})
+
+# Reads of the split object's fields (`$fit`, `$eval`, `$self_rows`, or
+# by name with `[[`, .subset2(), getElement()) in every function of the
+# installed namespace, also the functions held in its lists and
+# environments (the families' registry), except the calls of a field that
+# is a function (`entry$fit(...)`, a family's fit).
+split_field_reads <- function(objects, fields = c("fit", "eval", "self_rows")) {
+  hits <- character()
+  by_name <- c("[[", "[[<-", ".subset2", "getElement")
+  walk <- function(x, where, head = FALSE) {
+    if (is.function(x)) {
+      walk(as.list(formals(x)), where)
+      walk(body(x), where)
+    } else if (is.call(x)) {
+      f <- x[[1]]
+      if (is.symbol(f) && length(x) >= 3L) {
+        op <- as.character(f)
+        nm <- x[[3]]
+        field <- if (op %in% c("$", "$<-") && (is.symbol(nm) || is.character(nm))) {
+          as.character(nm)
+        } else if (op %in% by_name && is.character(nm)) nm else NA_character_
+        if (!is.na(field) && field %in% fields && !head) {
+          hits <<- c(hits, paste0(where, ": ", deparse1(x)))
+        }
+      }
+      for (i in seq_along(x)) {
+        if (!identical(x[[i]], quote(expr = ))) {
+          walk(x[[i]], where, head = i == 1L)
+        }
+      }
+    } else if (is.list(x) || is.pairlist(x)) {
+      for (i in seq_along(x)) {
+        if (!identical(x[[i]], quote(expr = ))) walk(x[[i]], where)
+      }
+    }
+  }
+  for (nm in names(objects)) {
+    x <- objects[[nm]]
+    if (is.environment(x)) {
+      for (inner in ls(x, all.names = TRUE)) {
+        walk(get(inner, envir = x), paste0(nm, "$", inner))
+      }
+    } else {
+      walk(x, nm)
+    }
+  }
+  sort(unique(hits))
+}
+
+test_that("only the split's accessors read its fields", {
+  ns <- asNamespace("prdcurve")
+  skip <- c(".__NAMESPACE__.", ".__S3MethodsTable__.", ".__DEVTOOLS__",
+            ".packageName", ".__T__")
+  names <- setdiff(ls(ns, all.names = TRUE), skip)
+  objects <- mget(names, envir = ns)
+  objects <- objects[!vapply(objects, function(x) {
+    is.environment(x) && (isNamespace(x) || identical(x, globalenv()))
+  }, logical(1))]
+  accessors <- c("new_split", "split_fit", "split_eval", "split_has_eval",
+                 "split_scored", "split_asked", "split_self_rows",
+                 "split_from_parts")
+  expect_true(all(accessors %in% names(objects)))
+  hits <- split_field_reads(objects[setdiff(names(objects), accessors)])
+  expect_identical(hits, character())
+  # the walk sees the accessors' reads, and a read in a nested function
+  seen <- split_field_reads(objects[accessors])
+  expect_identical(unique(sub(":.*", "", seen)),
+                   c("split_eval", "split_fit", "split_from_parts",
+                     "split_has_eval", "split_self_rows"))
+  planted <- list(f = function(s) lapply(1:2, function(j) s$eval[[j]]),
+                  g = function(s) s[["self_rows"]],
+                  h = function(e, s) e$fit(s),
+                  r = list(entry = function(s) length(s$fit)))
+  expect_identical(split_field_reads(planted),
+                   c("f: s$eval", "g: s[[\"self_rows\"]]", "r: s$fit"))
+})
