@@ -201,3 +201,49 @@ test_that("only the split's accessors read its fields", {
   expect_identical(split_field_reads(planted),
                    c("f: s$eval", "g: s[[\"self_rows\"]]", "r: s$fit"))
 })
+
+test_that("a call reads and writes its splits only through the accessors", {
+  # methods of the split class that log every `$`, `[[` and `$<-` (the
+  # accessors use .subset2(), which no method sees); found from the
+  # package's namespace through the global environment
+  log <- character()
+  logged <- function(op) {
+    function(x, name, ...) {
+      log <<- c(log, paste0(op, as.character(name)))
+      NextMethod()
+    }
+  }
+  methods <- list(`$.prdcurve_split` = logged("$"),
+                  `[[.prdcurve_split` = logged("[["),
+                  `$<-.prdcurve_split` = logged("$<-"))
+  set.seed(5)
+  x <- matrix(rnorm(160), 40)
+  y <- matrix(rnorm(160, 0.5), 40)
+  run <- function() {
+    set.seed(6)
+    list(prd_curve(x, y, split = 0.5, method = c("knn", "kde", "linear"),
+                   k = 3),
+         prd_curve(x, y, split = list(real = 1:10, generated = 5:14),
+                   method = c("coverage", "stacked"), k = 3),
+         prd_curve(x, y, method = c("ipr", "quadratic"), k = 3),
+         manifold_metrics(x, y, k = 3, split = 0.5),
+         manifold_samples(x, y, k = 3, split = 0.5),
+         entropy_metrics(x, y, k = 3, split = 0.5),
+         entropy_samples(x, y, k = 3),
+         prd_kde_plugin(x, y, n_mc = 50, angles = 11))
+  }
+  plain <- run()
+  for (nm in names(methods)) assign(nm, methods[[nm]], envir = globalenv())
+  withr::defer(rm(list = names(methods), envir = globalenv()))
+  logged_run <- run()
+  expect_identical(log, character())
+  expect_identical(logged_run, plain)
+  # the methods see a read outside the accessors, also in the namespace
+  s <- new_split(list(1:3, 1:2), list(4L, 3L))
+  expect_identical(s$eval, list(4L, 3L))
+  expect_identical(split_eval(s), list(4L, 3L))
+  read_fit <- function(s) s[["fit"]]
+  environment(read_fit) <- asNamespace("prdcurve")
+  expect_identical(read_fit(s), list(1:3, 1:2))
+  expect_identical(log, c("$eval", "[[fit"))
+})
