@@ -16,8 +16,9 @@
 #' the evaluation rows of each set are cut at random (R's RNG) into K folds
 #' and each fold is scored by the classifiers fitted on the fit rows and the
 #' other folds' evaluation rows of both sets (K-fold cross-fitting: fits on
-#' more rows). Without a split (no evaluation rows) every row is an evaluation row
-#' and there are no fit rows: the same with K = `folds`, 2 by default.
+#' more rows). Without a split (no evaluation rows of their own) every row
+#' is an evaluation row and there are no fit rows: the same with K =
+#' `folds`, 2 by default.
 #' `folds` = 1 (with a split only): one fit on the fit rows. No row is
 #' scored by a classifier fitted on it.
 #' @return list(scores = list(<family> = list(real, gen)), details =

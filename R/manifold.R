@@ -319,8 +319,9 @@ manifold_metrics <- function(real, generated,
     tibble::tibble(model = r$model, r$values)
   }))
   s1 <- first[[1]]
-  out <- new_prd_metrics(values, sizes = split_sizes(s1$s), split = split_asked(s1$s),
-                         closed = opts$closed, k_prime = opts$k_prime,
+  out <- new_prd_metrics(values, sizes = split_sizes(s1$s),
+                         split = split_asked(s1$s), closed = opts$closed,
+                         k_prime = opts$k_prime,
                          ppr_radius = s1$ppr_radius,
                          model_sizes = vapply(sets$generated, nrow, integer(1)),
                          eval_sizes = eval_sizes_of(first))

@@ -143,7 +143,9 @@ split_field_reads <- function(objects, fields = c("fit", "eval", "self_rows")) {
       if (is.symbol(f) && length(x) >= 3L) {
         op <- as.character(f)
         nm <- x[[3]]
-        field <- if (op %in% c("$", "$<-") && (is.symbol(nm) || is.character(nm))) {
+        by_dollar <- op %in% c("$", "$<-") &&
+          (is.symbol(nm) || is.character(nm))
+        field <- if (by_dollar) {
           as.character(nm)
         } else if (op %in% by_name && is.character(nm)) nm else NA_character_
         if (!is.na(field) && field %in% fields && !head) {
