@@ -182,9 +182,10 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
               kind = "input", call = NULL)
   }
   # a command line shows the error message, not an R backtrace; with
-  # prdcurve.cli the messages name the command line's options
-  old <- options(rlang_backtrace_on_error = "none", prdcurve.cli = TRUE)
+  # run_state$cli the messages name the command line's options
+  old <- options(rlang_backtrace_on_error = "none")
   on.exit(options(old), add = TRUE)
+  local_run_state(cli = TRUE)
   opt <- cli_parse(args)
   if (isTRUE(opt$help)) {
     cat(cli_usage(), sep = "\n")
@@ -236,7 +237,7 @@ cli_run <- function(opt) {
 
   real <- cli_read(opt$real, features, opt$id, opt$header, say)
   # an array's columns are selected by number on the command line
-  if (isTRUE(real$array)) options(prdcurve.cli = "array")
+  if (isTRUE(real$array)) run_state$cli <- "array"
   generated <- lapply(opt$generated, function(f) {
     g <- cli_read(f, features, opt$id, opt$header, say)
     cli_align(real, g)

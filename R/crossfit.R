@@ -39,7 +39,7 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   if (split_has_eval(s) && identical(as.integer(folds), 1L)) folds <- NULL
   # a step message on long fits (the engine's bar covers the distances;
   # none inside the half-sample replicates, which have their own bar)
-  if (show_progress() && !isTRUE(getOption("prdcurve.in_replicates")) &&
+  if (show_progress() && !run_state$in_replicates &&
       (nrow(real) + nrow(generated)) * as.double(ncol(real)) *
         (if (is.null(folds)) 1 else 2) >= 1e7) {
     cli::cli_progress_step(paste0(

@@ -87,7 +87,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
     }
     halves$gen <- lapply(neg, random_halves)
     names(halves$gen) <- neg
-    if (!isTRUE(getOption("prdcurve.in_replicates"))) {
+    if (!run_state$in_replicates) {
       warn_tightest_halves(min(ner, neg) %/% 2)
     }
   }

@@ -2,10 +2,11 @@
 # (fd, fd_inf, sw_approx, vendi), blocked sums over pairs of rows (kid,
 # mmd_rbf, energy, and each generated row's nearest real row for authpct),
 # and the copying test of Meehan et al. (ct). Inputs are validated double
-# matrices (validate.R). No function here forms an n x n or n x m matrix,
-# nor a copy of a whole set: pair sums run over tiles of
-# `embedding_tile()` x `embedding_tile()` pairs of rows, and the other
-# passes over blocks of rows.
+# matrices (validate.R). No function here forms an n x n or n x m matrix:
+# pair sums run over tiles of `embedding_tile()` x `embedding_tile()`
+# pairs of rows, read from one centred copy of a set (n x d, as
+# fd_infinity()'s transformed rows); the other passes run over blocks of
+# rows.
 
 #' Rows per side of a tile of pair sums (engine_knobs$embedding_tile;
 #' tests: small tiles)
@@ -50,8 +51,7 @@ set_moments <- function(x, rows = NULL) {
 #' The symmetric square root of a covariance, from its eigendecomposition
 #' (eigenvalues below 0 from rounding clipped at 0)
 #' @noRd
-sym_sqrt <- function(S) {
-  e <- eigen(S, symmetric = TRUE)
+sym_sqrt <- function(S, e = eigen(S, symmetric = TRUE)) {
   v <- sqrt(pmax(e$values, 0))
   e$vectors %*% (v * t(e$vectors))
 }
@@ -76,13 +76,47 @@ fd_value <- function(mx, my, root_x = sym_sqrt(mx$cov)) {
 #' spaced from min(5000, max(m %/% 10, 2)) to m and truncated to whole
 #' numbers, each on N generated rows drawn without replacement (the real
 #' set whole); the intercept a of the least-squares line FD_N = a + b / N.
+#'
+#' One pass prepares every FD_N: the generated rows about their mean times
+#' Sx^(1/2), W = (Y - c) Sx^(1/2), whose covariance over any subset is the
+#' matrix Sx^(1/2) Sy Sx^(1/2) of fd_value(), and W'W. A subset of more
+#' than m / 2 rows takes W'W less its complement's products, so each FD_N
+#' costs min(N, m - N) rows' products and one eigendecomposition (values
+#' only), not N rows' and two d x d products.
 #' @noRd
 fd_infinity <- function(mx, y, root_x = sym_sqrt(mx$cov), points = 15L) {
   m <- nrow(y)
   sizes <- as.integer(trunc(seq(min(5000, max(m %/% 10L, 2L)), m,
                                 length.out = points)))
+  c0 <- colMeans(y)
+  W <- matrix(0, m, ncol(y))
+  n2 <- double(m)
+  for (b in row_blocks(m, ncol(y))) {
+    z <- centred_rows(y, b, c0)
+    n2[b] <- rowSums(z^2)
+    W[b, ] <- z %*% root_x
+  }
+  G <- crossprod(W)
+  # W'W over the rows `r`, a block of rows at a time (no copy of the rows)
+  gram <- function(r) {
+    S <- matrix(0, ncol(W), ncol(W))
+    for (b in if (length(r)) row_blocks(length(r), ncol(W))) {
+      S <- S + crossprod(W[r[b], , drop = FALSE])
+    }
+    S
+  }
   fds <- vapply(sizes, function(N) {
-    fd_value(mx, set_moments(y, sample.int(m, N)), root_x)
+    rows <- sample.int(m, N)
+    pick <- double(m)
+    pick[rows] <- 1 / N
+    dy <- drop(crossprod(y, pick)) - c0
+    S <- if (2L * N <= m) gram(rows) else G - gram(seq_len(m)[-rows])
+    w <- drop(crossprod(W, pick))
+    M <- (S - N * tcrossprod(w)) / (N - 1)
+    lam <- eigen((M + t(M)) / 2, symmetric = TRUE, only.values = TRUE)$values
+    tr_y <- (sum(n2[rows]) - N * sum(dy^2)) / (N - 1)
+    sum((mx$mean - c0 - dy)^2) + sum(diag(mx$cov)) + tr_y -
+      2 * sum(sqrt(pmax(lam, 0)))
   }, double(1))
   unname(stats::coef(stats::lm(fds ~ I(1 / sizes)))[1])
 }
@@ -156,54 +190,43 @@ pair_sums <- function(a, b, same = FALSE, centre = colMeans(a),
   tile <- embedding_tile()
   ta <- row_blocks(nrow(a), 1, tile)
   tb <- if (same) ta else row_blocks(nrow(b), 1, tile)
-  # each row's centred squared norm and c . (row - c), in blocks
-  norms <- function(x) {
-    out <- list(n2 = double(nrow(x)), u = double(nrow(x)))
-    for (r in row_blocks(nrow(x), ncol(x))) {
-      z <- centred_rows(x, r, centre)
-      out$n2[r] <- rowSums(z^2)
-      out$u[r] <- drop(z %*% centre)
-    }
-    out
+  # the inner loop's set about the centre, once (its tiles are read from
+  # it), with each row's centred squared norm and c . (row - c); the outer
+  # loop's rows are centred a tile at a time
+  stats_of <- function(z) list(n2 = rowSums(z^2), u = drop(z %*% centre))
+  na <- list(z = matrix(0, nrow(a), ncol(a)), n2 = double(nrow(a)),
+             u = double(nrow(a)))
+  for (r in row_blocks(nrow(a), ncol(a))) {
+    z <- centred_rows(a, r, centre)
+    na$z[r, ] <- z
+    st <- stats_of(z)
+    na$n2[r] <- st$n2
+    na$u[r] <- st$u
   }
-  na <- norms(a)
-  nb <- if (same) na else norms(b)
   out <- c(poly = 0, rbf = 0, dist = 0)
   best <- if (nearest) rep(Inf, nrow(b))
   best_j <- if (nearest) integer(nrow(b))
+  par <- c(cc, d, sigma)
+  flags <- c(c("poly", "rbf", "dist") %in% want, nearest)
   for (i in seq_along(tb)) {
     rows <- tb[[i]]
-    k <- length(rows)
-    bi <- centred_rows(b, rows, centre)
+    bi <- if (same) na$z[rows, , drop = FALSE] else centred_rows(b, rows, centre)
+    nb <- if (same) list(n2 = na$n2[rows], u = na$u[rows]) else stats_of(bi)
     for (j in if (same) i:length(ta) else seq_along(ta)) {
       cols <- ta[[j]]
-      G <- tcrossprod(bi, centred_rows(a, cols, centre))
+      G <- tcrossprod(bi, na$z[cols, , drop = FALSE])
       # a tile of one set's own rows: i != j, each pair in both orders;
-      # a tile above the diagonal: each pair once, doubled
-      add <- function(f) {
-        if (!same) sum(f) else if (i == j) sum(f) - sum(diag(f)) else
-          2 * sum(f)
-      }
-      if ("poly" %in% want) {
-        kv <- (G + nb$u[rows] + rep(na$u[cols], each = k) + cc) * (1 / d) + 1
-        out[["poly"]] <- out[["poly"]] + add(kv * kv * kv)
-      }
-      if (any(c("rbf", "dist") %in% want) || nearest) {
-        d2 <- nb$n2[rows] + rep(na$n2[cols], each = k) - 2 * G
-        d2[d2 < 0] <- 0
-        if ("rbf" %in% want) {
-          out[["rbf"]] <- out[["rbf"]] + add(exp(d2 * (-1 / (2 * sigma^2))))
-        }
-        if ("dist" %in% want) out[["dist"]] <- out[["dist"]] + add(sqrt(d2))
-        if (nearest) {
-          # the tiles of a in order, a strictly smaller value replaces: the
-          # first index at the smallest distance
-          jj <- max.col(-d2, ties.method = "first")
-          v <- d2[cbind(seq_len(k), jj)]
-          upd <- v < best[rows]
-          best[rows[upd]] <- v[upd]
-          best_j[rows[upd]] <- cols[jj[upd]]
-        }
+      # a tile above the diagonal: each pair once, doubled (src/kernels.c)
+      mode <- if (!same) 0L else if (i == j) 1L else 2L
+      r <- .Call(ffi_tile_kernels, G, nb$u, na$u[cols], nb$n2,
+                 na$n2[cols], par, flags, mode)
+      out <- out + r[[1]]
+      if (nearest) {
+        # the tiles of a in order, a strictly smaller value replaces: the
+        # first index at the smallest distance
+        upd <- r[[2]] < best[rows]
+        best[rows[upd]] <- r[[2]][upd]
+        best_j[rows[upd]] <- cols[r[[3]][upd]]
       }
     }
   }
@@ -298,17 +321,19 @@ ct_zu <- function(lq, lp) {
 #' the generated rows' distances to their nearest training row of the
 #' cell against the held-out rows', combined over the cells holding more
 #' than 20 generated rows (tau = 20 / m), weighted by their share of the
-#' held-out rows.
+#' held-out rows. `mom` and `eig`: the training rows' set_moments() and
+#' the eigendecomposition of their covariance, when already at hand.
 #' @return list(value, cells = tibble of the cells)
 #' @noRd
-ct_value <- function(train, test, gen, cells = 3L, components = 64L) {
+ct_value <- function(train, test, gen, cells = 3L, components = 64L,
+                     mom = NULL, eig = NULL) {
   if (ncol(train) > components) {
     # the leading eigenvectors of the training covariance (d x d; no SVD
     # of the n x d rows), as scikit-learn's PCA up to their signs
-    mom <- set_moments(train)
+    if (is.null(mom)) mom <- set_moments(train)
+    if (is.null(eig)) eig <- eigen(mom$cov, symmetric = TRUE)
     mu <- mom$mean
-    v <- eigen(mom$cov, symmetric = TRUE)$vectors[, seq_len(components),
-                                                   drop = FALSE]
+    v <- eig$vectors[, seq_len(components), drop = FALSE]
     proj <- function(z) {
       out <- matrix(0, nrow(z), components)
       for (b in row_blocks(nrow(z), ncol(z))) {

@@ -359,9 +359,14 @@ embedding_compute <- function(real, gens, metrics, opts) {
   sigma <- if (is.null(opts$bandwidth)) 1 else opts$bandwidth
   # (the counts as doubles: n m overflows an integer past 46,340 rows)
   q <- list(opts = opts, d = ncol(real), n = as.double(nrow(real)))
-  if ("moments" %in% needs) {
-    q$mx <- set_moments(real)
-    if (any(c("fd", "fd_inf") %in% metrics)) q$root_x <- sym_sqrt(q$mx$cov)
+  # the real set's moments and the eigendecomposition of its covariance,
+  # shared by fd, fd_inf (its square root) and ct (its principal axes)
+  if ("moments" %in% needs || "ct" %in% metrics) q$mx <- set_moments(real)
+  if (any(c("fd", "fd_inf", "ct") %in% metrics)) {
+    q$eig_x <- eigen(q$mx$cov, symmetric = TRUE)
+    if (any(c("fd", "fd_inf") %in% metrics)) {
+      q$root_x <- sym_sqrt(q$mx$cov, q$eig_x)
+    }
   }
   centre <- colMeans(real)
   if (length(kernels)) {
@@ -396,7 +401,7 @@ embedding_compute <- function(real, gens, metrics, opts) {
       }
     }
     if ("ct" %in% metrics) {
-      ctv <- ct_value(real, opts$held_out, y)
+      ctv <- ct_value(real, opts$held_out, y, mom = q$mx, eig = q$eig_x)
       q$ct <- ctv$value
       cells[[m]] <- ctv$cells
     }

@@ -98,13 +98,7 @@ local_engine_knobs <- function(..., .local_envir = parent.frame()) {
   if (length(new) == 1L && is.null(names(new)) && is.list(new[[1]])) {
     new <- new[[1]]
   }
-  if (!length(new)) return(invisible(list()))
-  stopifnot(all(names(new) %in% ls(engine_knobs)))
-  old <- mget(names(new), envir = engine_knobs)
-  for (nm in names(new)) assign(nm, new[[nm]], envir = engine_knobs)
-  withr::defer(for (nm in names(old)) assign(nm, old[[nm]], envir = engine_knobs),
-               envir = .local_envir)
-  invisible(old)
+  local_env_values(engine_knobs, new, .local_envir)
 }
 
 # The one place the engine's arguments are assembled: .Call(ffi_engine,

@@ -287,7 +287,7 @@ read_npz <- function(path, member = NULL, columns = FALSE,
     member <- npz_default_member(path, names(members))
     if (!is.null(attr(member, "others"))) {
       # (on the command line an array is named FILE.npz:NAME)
-      how <- if (!is.null(getOption("prdcurve.cli"))) {
+      how <- if (!is.null(run_state$cli)) {
         "as {.code {path}:NAME}"
       } else {
         "with {.arg member}"

@@ -27,8 +27,7 @@ run_replicates <- function(real, gens, R, fun) {
                           .envir = environment())
   }
   # (the calls inside show no step messages of their own)
-  old <- options(prdcurve.in_replicates = TRUE)
-  on.exit(options(old), add = TRUE)
+  local_run_state(in_replicates = TRUE)
   # each half remembers its rows in the full set (a split given as rows
   # keeps the evaluation rows that fall in the half: split_rows_in_half())
   take <- function(x, rows) {

@@ -107,10 +107,10 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   # "label (10 distinct values)", one per column
   desc <- paste0(nm, " (", levels, " distinct value",
                  ifelse(levels == 1L, "", "s"), ")")
-  # on the command line, its option (prd_cli() sets prdcurve.cli; to
+  # on the command line, its option (prd_cli() sets run_state$cli; to
   # "array" for a real set read from an array, whose columns V1, ... the
   # option selects by number only)
-  opt <- getOption("prdcurve.cli")
+  opt <- run_state$cli
   cli <- isTRUE(opt) || identical(opt, "array")
   drop <- if (is.null(colnames(real))) paste0("-", cols) else
     if (identical(opt, "array") && all(grepl("^V[0-9]+$", nm)))

@@ -45,14 +45,8 @@ validity_tabular <- function(d, truth_n = 1e6, angles = 1001, which = NULL) {
     data.frame(x, sex = sex, region = region)
   }
   cells <- function(s, r) as.vector(outer(s, r))
-  models <- list()
-  add <- function(name, label, sample, truth) {
-    if (is.null(which) || name %in% which) {
-      tr <- truth()
-      models[[name]] <<- list(sample = sample, truth = tr, label = label,
-                              truth_auc = summary(tr)$auc)
-    }
-  }
+  kept <- validity_models(which)
+  add <- kept$add
   drifts <- list(
     category_drift = list("sex 0.7 / 0.3, region uniform", c(0.7, 0.3), rep(0.2, 5)),
     category_drift_sex = list("sex 0.6 / 0.4", c(0.6, 0.4), p_region),
@@ -91,5 +85,5 @@ validity_tabular <- function(d, truth_n = 1e6, angles = 1001, which = NULL) {
                   two(0.4, function(n, z) stats::rnorm(n, sd = 1 + z)),
                   n = truth_n, angles = angles)
       })
-  list(name = "tabular", real = function(n) frame(n), models = models)
+  list(name = "tabular", real = function(n) frame(n), models = kept$take())
 }

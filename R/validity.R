@@ -35,12 +35,18 @@
 #' which the log-likelihood ratio depends on alone (its law under P and Q is
 #' known in closed form: chi-square, scaled chi-square, ratio of
 #' chi-squares), with `truth_n` draws.
+#'
+#' `kinds`: the groups of the kinds real embeddings show, built after
+#' these four and only when asked for (validity_kinds, R/validity-kinds.R:
+#' overlapping classes, heavy-tailed coordinates, a curved manifold,
+#' truncation); their models also carry `log_ratio`, the exact
+#' log-likelihood ratio log q - log p of a matrix of points (the oracle).
 #' @return list of groups, each list(name, real, models = named list of
-#'   list(sample, truth, truth_auc, label)); attribute `seconds` (time spent
-#'   on the truths).
+#'   list(sample, truth, truth_auc, label[, log_ratio])); attribute
+#'   `seconds` (time spent on the truths).
 #' @noRd
 validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
-                               which = NULL) {
+                               which = NULL, kinds = character()) {
   t0 <- proc.time()[["elapsed"]]
   old <- if (exists(".Random.seed", globalenv())) get(".Random.seed", globalenv())
   on.exit(if (!is.null(old)) assign(".Random.seed", old, globalenv()))
@@ -58,14 +64,8 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
   }
   nu <- 5
   t_scale <- sqrt((nu - 2) / nu)
-  models <- list()
-  add <- function(name, label, sample, truth) {
-    if (is.null(which) || name %in% which) {
-      tr <- truth()
-      models[[name]] <<- list(sample = sample, truth = tr, label = label,
-                              truth_auc = summary(tr)$auc)
-    }
-  }
+  kept <- validity_models(which)
+  add <- kept$add
   add("same", "Q = P", gauss, function() prd_truth_gaussian(zero, zero, angles = angles))
   for (s in c(0.5, 1, 2)) {
     add(paste0("shift_axis_", s), sprintf("mean + %s e_1", s),
@@ -116,9 +116,8 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
         lgamma((nu + d) / 2) - lgamma(nu / 2) - 0.5 * d * log(nu * pi) -
           d * log(t_scale) - (nu + d) / 2 * log1p(r2 / (nu * t_scale^2))
       }, function(n) t_scale^2 * stats::rchisq(n, d) * nu / stats::rchisq(n, nu)))
-  g1 <- list(name = "gauss", real = gauss, models = models)
+  g1 <- list(name = "gauss", real = gauss, models = kept$take())
 
-  models <- list()
   mu <- c(0, 4, 8, 12) / sqrt(d)
   centres <- outer(mu, rep(1, d))
   mix_p <- gaussian_mixture(centres, weights = c(1, 1, 1, 1))
@@ -129,9 +128,8 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
         local({w <- w; function() truth_collinear(mu, d, 1, rep(0.25, 4),
                                                     w / sum(w), angles)}))
   }
-  g2 <- list(name = "mixture", real = mix_p$sample, models = models)
+  g2 <- list(name = "mixture", real = mix_p$sample, models = kept$take())
 
-  models <- list()
   sd_aniso <- sqrt(d / sum(1 / seq_len(d)) / seq_len(d))
   aniso <- function(n) gauss(n) * rep(sd_aniso, each = n)
   for (s in 1:2) {
@@ -142,12 +140,38 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
                                                        cov = diag(sd_aniso^2),
                                                        angles = angles)}))
   }
-  g3 <- list(name = "aniso", real = aniso, models = models)
+  g3 <- list(name = "aniso", real = aniso, models = kept$take())
   # mixed types (data frames with categorical columns): tables, d <= 64
   g4 <- if (d <= validity_tabular_max_d) {
     validity_tabular(d, truth_n = truth_n, angles = angles, which = which)
   }
-  out <- Filter(function(g) length(g$models) > 0L, list(g1, g2, g3, g4))
+  g5 <- lapply(kinds, validity_kind_group, d = d, seed = seed,
+               truth_n = truth_n, angles = angles, which = which)
+  out <- Filter(function(g) length(g$models) > 0L, c(list(g1, g2, g3, g4), g5))
   attr(out, "seconds") <- proc.time()[["elapsed"]] - t0
   out
+}
+
+#' The models of one group of the validity suite, kept as they are added:
+#' `add(name, label, sample, truth, log_ratio = NULL)` calls `truth()` (a
+#' function returning the true curve) for a model in `which` (every model
+#' when NULL) and keeps list(sample, truth, label, truth_auc[, log_ratio]);
+#' `take()` returns the models kept since the last take().
+#' @noRd
+validity_models <- function(which) {
+  models <- list()
+  add <- function(name, label, sample, truth, log_ratio = NULL) {
+    if (is.null(which) || name %in% which) {
+      tr <- truth()
+      models[[name]] <<- list(sample = sample, truth = tr, label = label,
+                              truth_auc = summary(tr)$auc)
+      models[[name]]$log_ratio <<- log_ratio
+    }
+  }
+  take <- function() {
+    out <- models
+    models <<- list()
+    out
+  }
+  list(add = add, take = take)
 }

@@ -6,8 +6,11 @@
 # N(0, (3 / sqrt(2 d))^2 I) (about 3 apart), standard deviations from 0.85
 # to 1.15 (geometric), equal weights. Three models: "drop" (classes 1-3
 # have weight 0), "reweight" (classes 1-3 three times as heavy), "widen"
-# (every standard deviation times 1.15). The truth is prd_truth() of the
-# two gaussian_mixture() objects (Monte Carlo, `mc` draws each). Every
+# (every standard deviation times 1.15): cluster_scenario(d), the data of
+# the validity suite's `clusters` group (R/validity-kinds.R, there with 16
+# classes). The truth is cluster_truth(): prd_truth() from the exact
+# mixture log-densities, drawn through the sufficient statistic of the
+# classes' span (Monte Carlo, `mc` draws each). Every
 # estimate uses one split (half of each set for evaluation): the mixture
 # family is fitted once on the fit rows and read on the evaluation rows
 # (curve_from_scores(), as the fitted families are); "quadratic" and the
@@ -31,15 +34,7 @@ mc <- opt("mc", 50000)
 reps <- opt("reps", 3)
 lambda <- lambda_grid(1001)
 
-scenario <- function(d) {
-  means <- matrix(rnorm(10 * d), 10) * 3 / sqrt(2 * d)
-  sd <- exp(seq(log(0.85), log(1.15), length.out = 10))
-  p <- gaussian_mixture(means, sd = sd)
-  list(real = p, models = list(
-    drop = gaussian_mixture(means, sd = sd, weights = rep(c(0, 1), c(3, 7))),
-    reweight = gaussian_mixture(means, sd = sd, weights = rep(c(3, 1), c(3, 7))),
-    widen = gaussian_mixture(means, sd = 1.15 * sd)))
-}
+scenario <- function(d) cluster_scenario(d, classes = 10L)
 
 auc_of <- function(s_real, s_gen) {
   envelope_auc(lambda, curve_from_scores(s_real, s_gen, lambda))
@@ -61,7 +56,7 @@ for (d in dims) for (n in sizes) for (seed in seeds) {
   s <- summary(cv)
   for (m in names(sc$models)) {
     q <- sc$models[[m]]
-    truth <- summary(prd_truth(sc$real, q, n = mc, angles = 1001))$auc
+    truth <- summary(cluster_truth(sc$real, q, n = mc, angles = 1001))$auc
     lr <- function(z) q$log_density(z) - sc$real$log_density(z)
     oracle <- auc_of(lr(x[ex, ]), lr(ys[[m]][ey, ]))
     t0 <- proc.time()[["elapsed"]]

@@ -4,8 +4,10 @@
 # family (raw histograms) and the default curve.
 #
 # Scenario: d independent coordinates, Student t (3 df) or Laplace, the
-# generated set's coordinates 1.1 times wider. Truth: prd_truth() from the
-# exact log-densities (Monte Carlo, `mc` draws each). One split (half of
+# generated set's coordinates 1.1 times wider (heavy_draw(), heavy_logdens():
+# the data of the validity suite's heavy_t3 and heavy_laplace groups,
+# R/validity-kinds.R). Truth: prd_truth() from the exact log-densities
+# (Monte Carlo, `mc` draws each). One split (half of
 # each set for evaluation): the smoothed family fitted once on the fit
 # rows, read on the evaluation rows (curve_from_scores()); "marginal" and
 # "tightest" in prd_curve() with that split as rows (default folds). Time:
@@ -28,15 +30,8 @@ reps <- opt("reps", 3)
 lambda <- lambda_grid(1001)
 auc_of <- function(a, b) envelope_auc(lambda, curve_from_scores(a, b, lambda))
 
-draw <- function(kind, n, d, s) {
-  v <- if (kind == "t3") stats::rt(n * d, 3) else
-    sign(stats::runif(n * d) - 0.5) * stats::rexp(n * d)
-  matrix(v, n) * s
-}
-logdens <- function(kind, z, s) {
-  rowSums(if (kind == "t3") stats::dt(z / s, 3, log = TRUE) - log(s) else
-    -abs(z) / s - log(2 * s))
-}
+draw <- heavy_draw
+logdens <- heavy_logdens
 
 rows <- list()
 for (d in dims) for (n in sizes) for (kind in c("t3", "laplace")) {

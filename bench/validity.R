@@ -14,6 +14,26 @@
 # estimated in one prd_curve() call on one real set, so pairs of them can
 # be ranked, as a user compares models.
 #
+# Groups of the kinds real embeddings show, run when --groups names them
+# (R/validity-kinds.R; `kinds` names all six): `clusters` (16 overlapping
+# isotropic classes with unequal spreads: 3 classes dropped, 3 reweighted,
+# every class 15% wider; Monte Carlo truth from the exact mixture
+# log-densities, drawn through a sufficient statistic of the classes'
+# span), `clusters_lowrank` (the same with low-rank-plus-diagonal class
+# covariances), `heavy_t3` and `heavy_laplace` (independent Student t(3) or
+# Laplace coordinates, every coordinate 1.1 or 0.9 times as wide; Monte
+# Carlo truth from the exact product densities, min(truth-n, 2e8 / d)
+# draws), `manifold` (an 8-dimensional latent N(0, I) embedded by an
+# injective curved map; latent mean shift 1, latent scales 0.8 and 1.2;
+# the latent truth, exact or chi-square Monte Carlo) and `truncation`
+# (N(0, I) restricted to a ball of mass 0.5 or 0.8 or to a slab of mass
+# 0.7: the rectangle, exact). Their models carry the exact log-likelihood
+# ratio, scored on the evaluation rows prd_curve() draws
+# (prdcurve:::curve_eval_rows()) with the curve's grid: the `oracle`
+# floor. Estimate - oracle is the families' part of an error, oracle -
+# truth the sample's; the tables then show the oracle's mean |AUC error|
+# and, per scenario, the signed errors.
+#
 # Part "grid" (no replicates): for every d, n, repeat and family, the AUC
 # error against the truth, the IoU with the true curve (prd_iou()), and
 # the ranking of every pair of models of the same call whose true AUCs
@@ -39,7 +59,9 @@
 #   --repeats 5,3,1           repeats for each size of --sizes (one number: all)
 #   --large-dims 16,64,256    the dims at which n = 20,000 runs (n > 5,000)
 #   --parts grid,coverage     --draws 50 (coverage draws per setting)
-#   --groups gauss,mixture,aniso,tabular   the grid's groups of scenarios
+#   --groups gauss,mixture,aniso,tabular   the grid's groups of scenarios (also
+#                             clusters, clusters_lowrank, heavy_t3, heavy_laplace,
+#                             manifold, truncation; `kinds`: those six)
 #   --replicates 10           half-sample replicates (5 pairs) in the coverage part
 #   --coverage-settings 64:1000:1000,256:1000:1000,256:1000:500
 #                             coverage part: d:n_real:n_generated
@@ -64,6 +86,11 @@
 # (repeats 5, 3, 1 for n = 1,000, 5,000, 20,000; n = 20,000 at d = 16, 64,
 # 256; 50 draws of three coverage settings) need about 7,000 CPU seconds:
 # about an hour in two processes on a quiet 2-core machine.
+# The new groups (2026-11-29, tightest and knn, n = 5,000, one repeat,
+# --cores 1, load average 8-12 on 2 cores): clusters, clusters_lowrank,
+# manifold and truncation at d = 256 and 2,048 took 14.7 minutes (the
+# truths at --truth-n 1e6 5.6 of them, mostly clusters_lowrank's); heavy_t3
+# and heavy_laplace at d = 512 and 2,048 with --truth-n 2e4 7.2 minutes.
 # Every task (d, n, repeat, group) uses its own seed, so any one reproduces
 # alone: source("bench/validity.R"); grid_task(list(d = 256, n = 1000, rep = 1, group = "gauss")).
 
@@ -114,7 +141,14 @@ cov_models <- c("shift_axis_1", "var_1.2", "student_t", "outliers", "drop_1",
                 "drop_2")
 
 group_index <- c(gauss = 1L, mixture = 2L, aniso = 3L, tabular = 4L)
+kinds <- prdcurve:::validity_kinds
 groups <- strsplit(opt("groups", paste(names(group_index), collapse = ",")), ",")[[1]]
+groups <- unique(unlist(lapply(groups, function(g) if (g == "kinds") kinds else g)))
+group_index <- c(group_index, stats::setNames(4L + seq_along(kinds), kinds))
+if (length(bad <- setdiff(groups, names(group_index)))) {
+  stop("unknown --groups: ", paste(bad, collapse = ", "), "; the groups: ",
+       paste(c(names(group_index), "kinds"), collapse = ", "))
+}
 seed_of <- function(d, n, rep, group, part = 0L) {
   as.integer((part * 7L + match(d, c(16, 64, 256, 1024, 2048), nomatch = 6L)) * 1e6 +
                n %% 100003 * 7 + rep * 101 + group_index[[group]])
@@ -125,7 +159,8 @@ scenario_cache <- new.env()
 scenarios_at <- function(d) {
   key <- as.character(d)
   if (is.null(scenario_cache[[key]])) {
-    scenario_cache[[key]] <- prdcurve:::validity_scenarios(d, truth_n = truth_n)
+    scenario_cache[[key]] <- prdcurve:::validity_scenarios(
+      d, truth_n = truth_n, kinds = intersect(kinds, groups))
   }
   scenario_cache[[key]]
 }
@@ -172,6 +207,14 @@ grid_task <- function(task) {
   # the tables' own family beside the others (in "tightest" by default there)
   meth <- if (is.data.frame(real)) union(families, intersect("logit", available)) else
     families
+  # the oracle floor: the exact log-likelihood ratio on the evaluation rows
+  # that prd_curve() is about to draw (the same draws, then the same state)
+  oracle <- !vapply(g$models, function(m) is.null(m$log_ratio), NA)
+  if (any(oracle)) {
+    state <- get(".Random.seed", globalenv())
+    ev <- prdcurve:::curve_eval_rows(real, gens)
+    assign(".Random.seed", state, globalenv())
+  }
   fit <- with_warnings(prd_curve(real, gens, method = meth, folds = folds))
   secs <- (proc.time() - t0)[["elapsed"]]
   cpu <- sum((proc.time() - t0)[c("user.self", "sys.self")])
@@ -182,7 +225,11 @@ grid_task <- function(task) {
     ts <- summary(tr)
     sm <- s[s$model == m, ]
     iou <- prd_iou(cv[cv$model == m, ], tr)
-    data.frame(d = task$d, n = task$n, rep = task$rep, group = task$group,
+    oracle_auc <- if (oracle[[m]]) {
+      summary(prdcurve:::oracle_curve(g$models[[m]]$log_ratio, real, gens[[m]],
+                                      list(real = ev$real, generated = ev$generated[[m]])))$auc
+    } else NA_real_
+    out <- data.frame(d = task$d, n = task$n, rep = task$rep, group = task$group,
                scenario = m, method = sm$method,
                truth_auc = ts$auc, auc = sm$auc,
                truth_max_precision = ts$max_precision,
@@ -191,6 +238,8 @@ grid_task <- function(task) {
                iou = unname(iou[match(sm$method, sub("/.*", "", names(iou)))]),
                seconds = secs, cpu = cpu,
                warnings = warnings_for(fit$caught, m, names(g$models)))
+    if (any(oracle)) out$oracle_auc <- oracle_auc
+    out
   })
   do.call(rbind, rows)
 }
@@ -357,14 +406,15 @@ run_tasks <- function(tasks, fun, label) {
         # what is done so far, for a run that is stopped: --save FILE gives
         # FILE-<label>.partial.rds
         if (nzchar(save_to)) {
-          saveRDS(do.call(rbind, results), sub("\\.rds$", paste0("-", label, ".partial.rds"), save_to))
+          saveRDS(do.call(bind_fill, results), sub("\\.rds$", paste0("-", label, ".partial.rds"), save_to))
         }
         cli::cli_progress_update(id = bar)
       }
     }
   }
   cli::cli_progress_done(id = bar)
-  do.call(rbind, results)
+  # (groups with an oracle floor have its column, the others not)
+  do.call(bind_fill, results)
 }
 
 # ---- tables -----------------------------------------------------------------------
@@ -392,8 +442,14 @@ accuracy_table <- function(res) {
                false_high_unwarned = mean(g$truth_auc < 0.05 & g$auc > 0.5 &
                                             !grepl("family_disagreement", g$warnings)),
                warned = mean(grepl("family_disagreement", g$warnings)),
-               warnings = paste(unique(unlist(strsplit(g$warnings, ";"))), collapse = ";"))
+               warnings = paste(unique(unlist(strsplit(g$warnings, ";"))), collapse = ";"),
+               # the oracle floor (NA where the scenario has none)
+               oracle_error = if (is.null(g$oracle_auc)) NA_real_ else
+                 mean(g$oracle_auc - g$truth_auc),
+               oracle_abs_error = if (is.null(g$oracle_auc)) NA_real_ else
+                 mean(abs(g$oracle_auc - g$truth_auc)))
   }))
+  if (all(is.na(out$oracle_error))) out$oracle_error <- out$oracle_abs_error <- NULL
   out[order(out$d, out$n_real, out$group, out$scenario, match(out$method, unique(out$method[method_order(out$method)]))), ]
 }
 
@@ -494,9 +550,36 @@ summary_table <- function(acc, rk, cov, n) {
                false_high = sum(g$false_high > 0),
                false_high_unwarned = sum(g$false_high_unwarned > 0),
                coverage_own = if (length(cv) && nrow(cv)) mean(cv$coverage_own) else NA,
-               coverage_truth = if (length(cv) && nrow(cv)) mean(cv$coverage_truth) else NA)
+               coverage_truth = if (length(cv) && nrow(cv)) mean(cv$coverage_truth) else NA,
+               oracle = if (is.null(g$oracle_abs_error)) NA else
+                 mean(g$oracle_abs_error, na.rm = TRUE))
   }))
+  if (all(is.na(out$oracle))) out$oracle <- NULL
   out[order(out$d, match(out$method, unique(out$method[method_order(out$method)]))), ]
+}
+
+# The signed AUC errors (mean estimate - truth) of every family per
+# scenario, beside the oracle floor's (oracle - truth), for the scenarios
+# that have one: the families' part of an error is estimate - oracle.
+print_oracle_errors <- function(acc) {
+  if (is.null(acc$oracle_error)) return(invisible())
+  a <- acc[!is.na(acc$oracle_error), ]
+  meths <- unique(a$method[method_order(a$method)])
+  keys <- unique(a[c("d", "n_real", "group", "scenario")])
+  wide <- do.call(rbind, lapply(seq_len(nrow(keys)), function(i) {
+    r <- a[a$d == keys$d[i] & a$n_real == keys$n_real[i] &
+             a$group == keys$group[i] & a$scenario == keys$scenario[i], ]
+    err <- as.list(round(r$estimate[match(meths, r$method)] - r$truth[1], 3))
+    names(err) <- meths
+    data.frame(keys[i, ], truth = round(r$truth[1], 3), err,
+               oracle = round(r$oracle_error[1], 3), check.names = FALSE)
+  }))
+  old <- options(width = 200)
+  on.exit(options(old))
+  cat("\nAUC error (mean estimate - truth) per scenario; oracle: the exact log-likelihood ratio",
+      "\nscored on the same evaluation rows with the same thresholds (oracle - truth)\n")
+  print(wide, row.names = FALSE)
+  invisible(wide)
 }
 
 fmt <- function(x, digits = 3) ifelse(is.na(x), "", formatC(x, format = "f", digits = digits))
@@ -686,7 +769,7 @@ if (!interactive() && sys.nframe() == 0L) {
   report_from <- opt("report", "")
   if (nzchar(report_from)) {
     saved <- lapply(strsplit(report_from, ",")[[1]], readRDS)
-    grid_res <- do.call(rbind, lapply(saved, `[[`, "grid"))
+    grid_res <- do.call(bind_fill, lapply(saved, `[[`, "grid"))
     cov_res <- do.call(rbind, lapply(saved, `[[`, "coverage"))
     # runs of the parts side by side (concurrent processes): the wall time
     # is the longest, each part's its own
@@ -752,6 +835,7 @@ if (!interactive() && sys.nframe() == 0L) {
     print(show, row.names = FALSE)
     options(old)
     cat(targets_lines(acc, rk, cmpt), sep = "\n")
+    print_oracle_errors(acc)
   }
   if (!is.null(cov)) {
     cat("\nCoverage of the 90% intervals (auc)\n")

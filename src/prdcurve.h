@@ -291,6 +291,8 @@ SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table,
                     SEXP atoms);
 SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms);
 SEXP ffi_row_dot(SEXP A, SEXP B);
+SEXP ffi_tile_kernels(SEXP G, SEXP row_u, SEXP col_u, SEXP row_n2,
+                      SEXP col_n2, SEXP par, SEXP want, SEXP mode);
 SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m);
 SEXP ffi_frob3(SEXP A, SEXP B);
 SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows);

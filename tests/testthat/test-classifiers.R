@@ -1180,9 +1180,10 @@ test_that("long fits say so in interactive sessions, not inside replicates", {
                                   new_split(list(1:200, 1:200),
                                             list(201:400, 201:400), 0.5),
                                   "linear"))
-  withr::local_options(prdcurve.in_replicates = TRUE)
+  prdcurve:::local_run_state(in_replicates = TRUE)
   expect_no_message(fitted_scores(x, y, sp, "linear"))
-  withr::local_options(prdcurve.in_replicates = NULL, prdcurve.progress = FALSE)
+  prdcurve:::local_run_state(in_replicates = FALSE)
+  withr::local_options(prdcurve.progress = FALSE)
   expect_no_message(fitted_scores(x, y, sp, "linear"))
 })
 

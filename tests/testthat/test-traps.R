@@ -114,7 +114,10 @@ test_that("on the command line the label warning gives the option, which works",
   expect_length(w, 1L)
   expect_match(conditionMessage(w[[1]]),
                "from every set with `--features=-label`", fixed = TRUE)
-  expect_null(getOption("prdcurve.cli"))
+  # the command line's state is restored, and never was an option
+  expect_null(prdcurve:::run_state$cli)
+  expect_false(any(c("prdcurve.cli", "prdcurve.in_replicates") %in%
+                     names(options())))
   res <- told(c(args, "--features=-label"))
   expect_length(res$warnings, 0L)
   res <- res$value
@@ -135,7 +138,7 @@ test_that("on the command line the label warning gives the option, which works",
   w <- told(args_a)$warnings
   expect_length(w, 1L)
   expect_match(conditionMessage(w[[1]]), "`--features=-3`", fixed = TRUE)
-  expect_null(getOption("prdcurve.cli"))
+  expect_null(prdcurve:::run_state$cli)
   res_a <- told(c(args_a, "--features=-3"))
   expect_length(res_a$warnings, 0L)
   res_a <- res_a$value

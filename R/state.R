@@ -1,0 +1,29 @@
+# The state of a running call that deeper functions read. Not options: a
+# user has nothing to set here.
+# * cli: NULL outside prd_cli(); TRUE inside it, where messages name the
+#   command line's flags; "array" once its real set came from an array
+#   (whose columns V1, V2, ... the command line selects by number).
+# * in_replicates: TRUE while replicates() runs the estimators on
+#   half-samples (no progress bars or step messages of their own).
+run_state <- new.env(parent = emptyenv())
+run_state$cli <- NULL
+run_state$in_replicates <- FALSE
+
+#' Set run_state values until `.local_envir` ends
+#' @noRd
+local_run_state <- function(..., .local_envir = parent.frame()) {
+  local_env_values(run_state, list(...), .local_envir)
+}
+
+#' Set the named values `new` in the environment `env` until `envir`
+#' ends (names must exist in `env`); returns the old values invisibly.
+#' @noRd
+local_env_values <- function(env, new, envir) {
+  if (!length(new)) return(invisible(list()))
+  stopifnot(all(names(new) %in% ls(env)))
+  old <- mget(names(new), envir = env)
+  for (nm in names(new)) assign(nm, new[[nm]], envir = env)
+  withr::defer(for (nm in names(old)) assign(nm, old[[nm]], envir = env),
+               envir = envir)
+  invisible(old)
+}
