@@ -460,29 +460,6 @@ test_that("fold moments give each fold's fit as formed from its rows, far from t
   expect_curve_equal(cv, brute_score_curve(sr, sg, lambda_grid(15)))
 })
 
-test_that("folds: classed errors for bad values and too few rows, a warning where unused", {
-  s <- two_sets(60, 3, seed = 7)
-  for (bad in list(0, 2.5, 101, "3", c(2, 3), NA)) {
-    expect_error(prd_curve(s$x, s$y, method = "linear", folds = bad),
-                 "folds", class = "prdcurve_error_input")
-  }
-  # split 0.5: 30 evaluation rows a set, 2 a fold at most 15 folds
-  expect_error(prd_curve(s$x, s$y, method = "linear", folds = 16),
-               "at least 32 evaluation rows", class = "prdcurve_error_split")
-  # the replicates' half-samples hold half of them
-  expect_error(prd_curve(s$x, s$y, method = "linear", folds = 8,
-                         replicates = 4),
-               "half-sample", class = "prdcurve_error_split")
-  # folds = 1 fits on the fit rows: none without a split
-  expect_error(prd_curve(s$x, s$y, method = "linear", split = 0, folds = 1),
-               "split = 0", class = "prdcurve_error_split")
-  expect_warning(cv <- prd_curve(s$x, s$y, method = "knn", folds = 3),
-                 "fitted families", class = "prdcurve_warning_unused_argument")
-  expect_false(any(vapply(prd_curve_info(cv)$details, function(d) {
-    isTRUE(d$cross_fit)
-  }, logical(1))))
-})
-
 test_that("tightest with one family is that family's curve; duplicates change nothing", {
   s <- two_sets(200, 5, seed = 8)
   set.seed(3)

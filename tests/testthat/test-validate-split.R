@@ -249,3 +249,57 @@ test_that("a call reads and writes its splits only through the accessors", {
   expect_identical(read_fit(s), list(1:3, 1:2))
   expect_identical(log, c("$eval", "[[fit"))
 })
+
+test_that("folds: classed errors for bad values and too few rows, a warning where unused", {
+  s <- two_sets(60, 3, seed = 7)
+  for (bad in list(0, 2.5, 101, "3", c(2, 3), NA)) {
+    expect_error(prd_curve(s$x, s$y, method = "linear", folds = bad),
+                 "folds", class = "prdcurve_error_input")
+  }
+  # split 0.5: 30 evaluation rows a set, 2 a fold at most 15 folds
+  expect_error(prd_curve(s$x, s$y, method = "linear", folds = 16),
+               "at least 32 evaluation rows", class = "prdcurve_error_split")
+  # the replicates' half-samples hold half of them
+  expect_error(prd_curve(s$x, s$y, method = "linear", folds = 8,
+                         replicates = 4),
+               "half-sample", class = "prdcurve_error_split")
+  # folds = 1 fits on the fit rows: none without a split
+  expect_error(prd_curve(s$x, s$y, method = "linear", split = 0, folds = 1),
+               "split = 0", class = "prdcurve_error_split")
+  expect_warning(cv <- prd_curve(s$x, s$y, method = "knn", folds = 3),
+                 "fitted families", class = "prdcurve_warning_unused_argument")
+  expect_false(any(vapply(prd_curve_info(cv)$details, function(d) {
+    isTRUE(d$cross_fit)
+  }, logical(1))))
+})
+
+set.seed(11)
+x <- matrix(rnorm(20 * 2), ncol = 2)
+y <- matrix(rnorm(18 * 2, mean = 0.5), ncol = 2)
+
+test_that("split must be a fraction in [0, 1)", {
+  for (bad in list(-0.1, 1, 1.5, NA, "a", c(0.2, 0.3), Inf)) {
+    expect_error(prd_curve(x, y, split = bad), class = "prdcurve_error_split")
+  }
+  expect_error(prd_curve(x, y, split = 0.99), class = "prdcurve_error_split")
+  expect_snapshot(error = TRUE, prd_curve(x, y, split = 0.99))
+})
+
+test_that("explicit evaluation rows are checked", {
+  quiet_traps({
+    ok <- list(real = c(1, 5, 9), generated = c(2, 4))
+    expect_equal(unname(curve_attr(prd_curve(x, y, split = ok, angles = 5),
+                                   "sizes")), c(17, 16, 3, 2))
+    bad <- list(list(real = 0:3, generated = 1:2),
+                list(real = 1:3, generated = c(2, 19)),
+                list(real = c(1, 1), generated = 1:2),
+                list(real = 1:19, generated = 1:2),
+                list(real = 1:3, generated = 1:17),
+                list(real = 1:3), list(1:3, 1:2),
+                list(real = integer(), generated = 1:2),
+                list(real = 1.5, generated = 1:2))
+    for (b in bad) {
+      expect_error(prd_curve(x, y, split = b), class = "prdcurve_error_split")
+    }
+  })
+})

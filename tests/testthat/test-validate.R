@@ -115,33 +115,6 @@ test_that("whole numbers beyond the integer range are errors, not NA", {
   })
 })
 
-test_that("split must be a fraction in [0, 1)", {
-  for (bad in list(-0.1, 1, 1.5, NA, "a", c(0.2, 0.3), Inf)) {
-    expect_error(prd_curve(x, y, split = bad), class = "prdcurve_error_split")
-  }
-  expect_error(prd_curve(x, y, split = 0.99), class = "prdcurve_error_split")
-  expect_snapshot(error = TRUE, prd_curve(x, y, split = 0.99))
-})
-
-test_that("explicit evaluation rows are checked", {
-  quiet_traps({
-    ok <- list(real = c(1, 5, 9), generated = c(2, 4))
-    expect_equal(unname(curve_attr(prd_curve(x, y, split = ok, angles = 5),
-                                   "sizes")), c(17, 16, 3, 2))
-    bad <- list(list(real = 0:3, generated = 1:2),
-                list(real = 1:3, generated = c(2, 19)),
-                list(real = c(1, 1), generated = 1:2),
-                list(real = 1:19, generated = 1:2),
-                list(real = 1:3, generated = 1:17),
-                list(real = 1:3), list(1:3, 1:2),
-                list(real = integer(), generated = 1:2),
-                list(real = 1.5, generated = 1:2))
-    for (b in bad) {
-      expect_error(prd_curve(x, y, split = b), class = "prdcurve_error_split")
-    }
-  })
-})
-
 test_that("too few rows are rejected; collapsed sets are measured", {
   quiet_traps({
     expect_error(prd_curve(x[1, , drop = FALSE], y),
