@@ -865,23 +865,3 @@ test_that("the combined curve is raised to the smallest PR curve above its readi
     expect_false(ok)
   }
 })
-
-test_that("tightest warns when its halves hold few evaluation rows, once a call", {
-  set.seed(3)
-  r <- matrix(rnorm(120 * 4), ncol = 4)
-  g <- matrix(rnorm(120 * 4), ncol = 4)
-  # split 0.5: 60 evaluation rows a set, halves of 30
-  w <- expect_warning(prd_curve(r, g), class = "prdcurve_warning_small_sample")
-  expect_match(cli::ansi_strip(conditionMessage(w)), "here 30 rows of a set",
-               fixed = TRUE)
-  # the half-sample replicates do not repeat it
-  expect_identical(warning_classes(prd_curve(r, g, replicates = 4)),
-                   "prdcurve_warning_small_sample")
-  # one family alone, or halves of 50 rows (200 rows a set): no warning
-  expect_identical(warning_classes(prd_curve(r, g, method = "knn")), character())
-  r2 <- matrix(rnorm(200 * 4), ncol = 4)
-  g2 <- matrix(rnorm(200 * 4), ncol = 4)
-  expect_identical(warning_classes(prd_curve(r2, g2)), character())
-  expect_identical(warning_classes(prd_curve(r2, g2[1:199, ])),
-                   "prdcurve_warning_small_sample")
-})

@@ -18,35 +18,6 @@ test_that("a split is resolved to one typed object", {
   expect_length(sf$eval[[2]], 4L)
 })
 
-test_that("the *_samples() functions share the real split between models", {
-  set.seed(2)
-  real <- matrix(rnorm(60 * 2), ncol = 2)
-  gens <- list(a = matrix(rnorm(50 * 2), ncol = 2),
-               b = matrix(rnorm(50 * 2, 1), ncol = 2))
-  set.seed(3)
-  ms <- manifold_samples(real, gens, k = 3, split = 0.5)
-  rows_a <- ms$row[ms$model == "a" & ms$set == "real"]
-  rows_b <- ms$row[ms$model == "b" & ms$set == "real"]
-  expect_identical(rows_a, rows_b)
-  # and the same split as manifold_metrics() draws (paired models)
-  set.seed(3)
-  sp <- resolve_model_splits(0.5, real, gens)
-  expect_identical(unique(rows_a), sp$a$eval[[1]])
-  expect_identical(sp$a$eval[[1]], sp$b$eval[[1]])
-  set.seed(3)
-  es <- entropy_samples(real, gens, k = 3, split = 0.5)
-  expect_identical(unique(es$row[es$model == "a" & es$set == "real"]),
-                   unique(es$row[es$model == "b" & es$set == "real"]))
-  # precision per model equals the metric with the same split
-  for (m in names(gens)) {
-    g <- ms[ms$model == m & ms$set == "generated", ]
-    set.seed(3)
-    v <- manifold_metrics(real, gens, k = 3, split = 0.5,
-                          metrics = "precision")
-    expect_identical(mean(g$in_manifold), v$value[v$model == m])
-  }
-})
-
 test_that("a split given as rows with replicates: each half keeps the evaluation rows in it", {
   set.seed(4)
   real <- matrix(rnorm(40 * 2), ncol = 2)
