@@ -422,3 +422,21 @@ test_that("Parquet and Feather round trip (arrow)", {
     expect_identical(as.data.frame(res), df)
   }
 })
+
+test_that("recipe (inst/ARCHITECTURE.md): every format has a reader", {
+  # the formats of read_formats() are the branches of read_table_file()'s
+  # switch()
+  find_switch <- function(e) {
+    if (is.call(e) && identical(e[[1]], as.name("switch"))) return(e)
+    if (is.call(e) || is.expression(e)) {
+      for (a in as.list(e)[-1]) {
+        r <- find_switch(a)
+        if (!is.null(r)) return(r)
+      }
+    }
+    NULL
+  }
+  sw <- find_switch(body(read_table_file))
+  branches <- setdiff(names(as.list(sw)), "")
+  expect_setequal(unique(unname(read_formats())), branches)
+})
