@@ -70,23 +70,29 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
     smooth_cells(rbind(real[fx[hx[[v]]], , drop = FALSE],
                        generated[fy[hy[[v]]], , drop = FALSE]), E)
   })
-  loss <- vapply(bandwidths, function(h) {
+  # the candidates: each bandwidth, shrinking toward 0 and toward the
+  # columns' common log ratio
+  grid <- expand.grid(h = bandwidths, pooled = c(FALSE, TRUE))
+  loss <- vapply(seq_len(nrow(grid)), function(g) {
     out <- numeric()
     for (v in 1:2) {
       w <- 3L - v # the fold fitted on
       tab <- smooth_table(matrix(cp[, , w], B), matrix(cq[, , w], B),
-                          length(hx[[w]]), length(hy[[w]]), h)$table
-      s <- rowSums(matrix(tab[as.vector(cells[[v]])], nrow(cells[[v]])))
+                          length(hx[[w]]), length(hy[[w]]), grid$h[g],
+                          grid$pooled[g])$table
+      s <- .Call(ffi_cell_sums, cells[[v]], tab)
       out <- c(out, ratio_logistic_loss(s, seq_along(hx[[v]])))
     }
     out
   }, numeric(length(fx) + length(fy)))
-  loss <- matrix(loss, ncol = length(bandwidths))
-  # the least loss; among equal ones the smoothest
-  h <- bandwidths[choose_within_se(-loss, -bandwidths, se_mult = 0)]
+  loss <- matrix(loss, ncol = nrow(grid))
+  # the least loss; among equal ones the smoothest, shrunk toward 0
+  g <- choose_within_se(-loss, (max(bandwidths) + 1) * grid$pooled - grid$h,
+                        se_mult = 0)
+  h <- grid$h[g]
   fit <- smooth_table(matrix(cp[, , 1] + cp[, , 2], B),
                       matrix(cq[, , 1] + cq[, , 2], B),
-                      length(fx), length(fy), h)
+                      length(fx), length(fy), h, grid$pooled[g])
   tab <- fit$table
   list(
     score = function(Z, rows = NULL) {
@@ -94,7 +100,7 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
       rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
       smooth_scores(Z, E, rows, tab)
     },
-    settings = list(bins = B, bandwidth = h,
+    settings = list(bins = B, bandwidth = h, pooled = grid$pooled[g],
                     columns_kept = sum(fit$shrinkage > 0))
   )
 }
@@ -109,14 +115,11 @@ smooth_scores <- function(Z, E, rows, tab) {
 
 #' The positions in a B x d table of the bins of the rows of Z, column by
 #' column (an n x d matrix: bin b of column l at b + B (l - 1)); a bin is
-#' 1 + the number of edges at or below the value, as in src/marginal.c.
+#' 1 + the number of edges at or below the value (src/marginal.c).
 #' @noRd
 smooth_cells <- function(Z, E) {
-  B <- nrow(E) + 1L
-  out <- vapply(seq_len(ncol(Z)), function(l) {
-    findInterval(Z[, l], E[, l]) + 1L + B * (l - 1L)
-  }, integer(nrow(Z)))
-  matrix(out, nrow(Z))
+  if (!is.double(Z)) storage.mode(Z) <- "double"
+  .Call(ffi_bin_cells, Z, E)
 }
 
 #' The smoothing matrix over B bins: column j spreads bin j's count over
@@ -136,9 +139,14 @@ smooth_kernel <- function(B, h) {
 #' column's James-Stein factor max(0, 1 - N / S) with S = sum_b pi_b t_b^2
 #' and N = sum_b pi_b (var c~_pb / (c~_pb + a)^2 + var c~_qb / (c~_qb +
 #' a)^2), var c~_b = sum_j K_bj^2 c_j (Poisson counts), pi the pooled
-#' smoothed bin masses. Returns list(table, shrinkage (per column)).
+#' smoothed bin masses. With `pooled`, each column is shrunk toward the
+#' columns' mean log ratio t-bar (bin by bin: the bins are quantiles of
+#' each column, so where the coordinates are exchangeable, as independent
+#' coordinates of one law, they share one log ratio per bin) instead of
+#' 0: t-bar + w (t - t-bar), S the mean square of t - t-bar. Returns
+#' list(table, shrinkage (per column)).
 #' @noRd
-smooth_table <- function(cp, cq, np, nq, h) {
+smooth_table <- function(cp, cq, np, nq, h, pooled = FALSE) {
   B <- nrow(cp)
   K <- smooth_kernel(B, h)
   a <- marginal_smooth
@@ -148,8 +156,10 @@ smooth_table <- function(cp, cq, np, nq, h) {
   K2 <- K^2
   noise <- (K2 %*% cp) / (sp + a)^2 + (K2 %*% cq) / (sq + a)^2
   pi <- (sp + sq) / (np + nq)
-  S <- colSums(pi * t^2)
+  target <- if (pooled) rowMeans(t) else double(B)
+  dev <- t - target
+  S <- colSums(pi * dev^2)
   N <- colSums(pi * noise)
   w <- ifelse(S > 0, pmax(0, 1 - N / S), 0)
-  list(table = t * rep(w, each = B), shrinkage = w)
+  list(table = target + dev * rep(w, each = B), shrinkage = w)
 }

@@ -47,7 +47,7 @@ validity_kind_group <- function(kind, d, seed = 1L, truth_n = 1e6,
     heavy_laplace = kind_heavy("laplace", d, kept$add, truth_n, angles),
     manifold = kind_manifold(d, kept$add, truth_n, angles),
     truncation = kind_truncation(d, kept$add, angles))
-  list(name = kind, real = real, models = kept$take())
+  list(name = kind, real = real, models = kept$take(), classes = attr(real, "classes"))
 }
 
 # ---- overlapping classes ---------------------------------------------------
@@ -145,7 +145,7 @@ class_mixture <- function(centres, sd, weights, basis, loadings = NULL,
     if (!is.matrix(comps)) comps <- matrix(comps, nrow = n)
     log_sum_exp(comps) - log_scale
   }
-  list(sample = sample, reduce = reduce, sample_reduced = sample_reduced,
+  list(sample = sample, classes = draw, reduce = reduce, sample_reduced = sample_reduced,
        log_density_reduced = log_density_reduced,
        log_density = function(x) log_density_reduced(reduce(x)), d = d)
 }
@@ -217,10 +217,11 @@ kind_clusters <- function(d, add, truth_n, angles, rank) {
           log_ratio = function(x) {
             z <- sc$real$reduce(x)
             q$log_density_reduced(z) - sc$real$log_density_reduced(z)
-          })
+          }, form = form_classes(rank, whiten = rank > 0L), classes = q$classes)
     })
   }
-  sc$real$sample
+  # (the labeller of the real set's classes: validity_draw())
+  structure(sc$real$sample, classes = sc$real$classes)
 }
 
 # ---- heavy-tailed coordinates ----------------------------------------------
@@ -273,7 +274,7 @@ kind_heavy <- function(kind, d, add, truth_n, angles) {
             prd_truth(function(z) rep(0, nrow(z)), function(z) z[, 1],
                       stat(1), stat(s), n = n_truth, angles = angles)
           },
-          log_ratio = lr)
+          log_ratio = lr, form = form_heavy(kind))
     })
   }
   function(n) heavy_draw(kind, n, d, 1)
@@ -324,7 +325,7 @@ kind_manifold <- function(d, add, truth_n, angles) {
       log_ratio = function(x) {
         z <- map$latent(x)
         z[, 1] - 0.5
-      })
+      }, form = form_latent(map$latent, form_iso_shared()))
   for (s in c(0.8, 1.2)) {
     local({
       s <- s
@@ -339,7 +340,7 @@ kind_manifold <- function(d, add, truth_n, angles) {
           log_ratio = function(x) {
             r2 <- rowSums(map$latent(x)^2)
             lg(r2, s) - lg(r2, 1)
-          })
+          }, form = form_latent(map$latent, form_iso()))
     })
   }
   function(n) map$embed(latent(n))
@@ -370,7 +371,7 @@ kind_truncation <- function(d, add, angles) {
             e <- gauss(n)
             e * sqrt(stats::qchisq(stats::runif(n) * a, d) / rowSums(e^2))
           }, rect(a),
-          log_ratio = function(x) inside(rowSums(x^2) <= cut, a))
+          log_ratio = function(x) inside(rowSums(x^2) <= cut, a), form = form_ball())
     })
   }
   a <- 0.7

@@ -28,7 +28,10 @@ validity_tabular_max_d <- 64L
 #' where the categories change the law of x1, the ratio depends on x1 and
 #' the indicator of the category alone, and prd_truth() draws those two
 #' (`truth_n` draws; category_mean is also 0.5 min(lambda, 1) plus half the
-#' Gaussian shift curve of delta = 1, which the tests check).
+#' Gaussian shift curve of delta = 1, which the tests check). Each model's
+#' `log_ratio` is exact (the cells' probability ratio times that of x1's
+#' conditional normal) and its `form` (form_tabular()) the cells'
+#' frequencies and, where the model changes x1, x1's conditional Gaussian.
 #' @return list(name = "tabular", real, models), as validity_scenarios()'s
 #'   groups
 #' @noRd
@@ -57,7 +60,12 @@ validity_tabular <- function(d, truth_n = 1e6, angles = 1001, which = NULL) {
       dr <- drifts[[nm]]
       add(nm, dr[[1]], function(n) frame(n, dr[[2]], dr[[3]]),
           function() prd_discrete(cells(p_sex, p_region),
-                                  cells(dr[[2]], dr[[3]]), angles = angles))
+                                  cells(dr[[2]], dr[[3]]), angles = angles),
+          log_ratio = function(x) {
+            # the cells' probabilities: sex varies fastest (cells())
+            cell <- as.integer(x$sex) + 2L * (as.integer(x$region) - 1L)
+            log(cells(dr[[2]], dr[[3]])[cell]) - log(cells(p_sex, p_region)[cell])
+          }, form = form_tabular())
     })
   }
   # the categories change the law of x1: the truth from (indicator, x1)
@@ -75,7 +83,11 @@ validity_tabular <- function(d, truth_n = 1e6, angles = 1001, which = NULL) {
                   two(0.5, function(n, z) stats::rnorm(n)),
                   two(0.5, function(n, z) stats::rnorm(n, z)),
                   n = truth_n, angles = angles)
-      })
+      },
+      log_ratio = function(x) {
+        m <- as.numeric(x$sex == "M")
+        stats::dnorm(x$x1, m, log = TRUE) - stats::dnorm(x$x1, log = TRUE)
+      }, form = form_tabular("sex"))
   add("category_scale", "x1 ~ N(0, 2^2) where region = a",
       function(n) frame(n, x1 = function(x, sex, region) x * (1 + (region == "a"))),
       function() {
@@ -84,6 +96,10 @@ validity_tabular <- function(d, truth_n = 1e6, angles = 1001, which = NULL) {
                   two(0.4, function(n, z) stats::rnorm(n)),
                   two(0.4, function(n, z) stats::rnorm(n, sd = 1 + z)),
                   n = truth_n, angles = angles)
-      })
+      },
+      log_ratio = function(x) {
+        s <- 1 + (x$region == "a")
+        stats::dnorm(x$x1, sd = s, log = TRUE) - stats::dnorm(x$x1, log = TRUE)
+      }, form = form_tabular("region"))
   list(name = "tabular", real = function(n) frame(n), models = kept$take())
 }

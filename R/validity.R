@@ -36,6 +36,13 @@
 #' known in closed form: chi-square, scaled chi-square, ratio of
 #' chi-squares), with `truth_n` draws.
 #'
+#' Every model also carries `log_ratio`, the exact log-likelihood ratio
+#' log q - log p of a matrix of points (the oracle floor), and `form`, its
+#' true parametric form to be fitted on the fit rows (the estimation floor,
+#' R/validity-floor.R); class mixtures carry `classes`, the labeller of
+#' their sampler (validity_draw()), and so does a group whose real set is
+#' one (the group's `classes`).
+#'
 #' `kinds`: the groups of the kinds real embeddings show, built after
 #' these four and only when asked for (validity_kinds, R/validity-kinds.R:
 #' overlapping classes, heavy-tailed coordinates, a curved manifold,
@@ -66,20 +73,36 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
   t_scale <- sqrt((nu - 2) / nu)
   kept <- validity_models(which)
   add <- kept$add
-  add("same", "Q = P", gauss, function() prd_truth_gaussian(zero, zero, angles = angles))
+  add("same", "Q = P", gauss, function() prd_truth_gaussian(zero, zero, angles = angles),
+      log_ratio = function(x) rep(0, nrow(x)), form = form_iso_shared())
+  # log N(mu, I) - log N(0, I)
+  lr_shift <- function(v) {
+    force(v)  # the loop variable changes before the function is called
+    function(x) drop(x %*% v) - sum(v^2) / 2
+  }
   for (s in c(0.5, 1, 2)) {
     add(paste0("shift_axis_", s), sprintf("mean + %s e_1", s),
         shifted(s * e1),
-        local({s <- s; function() prd_truth_gaussian(zero, s * e1, angles = angles)}))
+        local({s <- s; function() prd_truth_gaussian(zero, s * e1, angles = angles)}),
+        log_ratio = lr_shift(s * e1), form = form_iso_shared())
   }
   for (s in c(0.5, 1, 2)) {
     add(paste0("shift_random_", s), sprintf("mean + %s u (random unit u)", s),
         shifted(s * u),
-        local({s <- s; function() prd_truth_gaussian(zero, s * u, angles = angles)}))
+        local({s <- s; function() prd_truth_gaussian(zero, s * u, angles = angles)}),
+        log_ratio = lr_shift(s * u), form = form_iso_shared())
   }
   # log N(0, s^2 I_d) density as a function of r2 = |x|^2
   log_gauss_r2 <- function(r2, s = 1) {
     -0.5 * d * log(2 * pi) - d * log(s) - r2 / (2 * s^2)
+  }
+  # the log ratio of a radial model, log q(|x|^2) - log p(|x|^2)
+  lr_radial <- function(log_q) {
+    force(log_q)
+    function(x) {
+      r2 <- rowSums(x^2)
+      log_q(r2) - log_gauss_r2(r2)
+    }
   }
   radial <- function(log_q, r2_q) {
     function() {
@@ -92,14 +115,19 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
     add(paste0("var_", s), sprintf("N(0, %s^2 I)", s),
         local({s <- s; function(n) s * gauss(n)}),
         local({s <- s; radial(function(r2) log_gauss_r2(r2, s),
-                              function(n) s^2 * stats::rchisq(n, d))}))
+                              function(n) s^2 * stats::rchisq(n, d))}),
+        log_ratio = local({s <- s; lr_radial(function(r2) log_gauss_r2(r2, s))}),
+        form = form_iso())
   }
+  centres20 <- gauss(20)
   add("collapse", "20 distinct points of P, repeated",
-      local({
-        centres <- gauss(20)
-        function(n) centres[rep_len(seq_len(20), n), , drop = FALSE]
-      }),
-      function() prd_discrete(c(1, 0), c(0, 1), angles = angles))
+      function(n) centres20[rep_len(seq_len(20), n), , drop = FALSE],
+      function() prd_discrete(c(1, 0), c(0, 1), angles = angles),
+      log_ratio = function(x) ifelse(atom_keys(x) %in% atom_keys(centres20), Inf, -Inf),
+      form = form_atoms())
+  log_outliers <- function(r2) {
+    log_sum_exp(cbind(log(0.95) + log_gauss_r2(r2), log(0.05) + log_gauss_r2(r2, 3)))
+  }
   add("outliers", "0.95 P + 0.05 N(0, 9 I)",
       function(n) {
         x <- gauss(n)
@@ -107,15 +135,21 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
         x[out, ] <- 3 * x[out, ]
         x
       },
-      radial(function(r2) log_sum_exp(cbind(log(0.95) + log_gauss_r2(r2),
-                                            log(0.05) + log_gauss_r2(r2, 3))),
-             function(n) ifelse(stats::runif(n) < 0.05, 9, 1) * stats::rchisq(n, d)))
+      radial(log_outliers,
+             function(n) ifelse(stats::runif(n) < 0.05, 9, 1) * stats::rchisq(n, d)),
+      log_ratio = lr_radial(log_outliers), form = form_classes(),
+      classes = function(n) {
+        gauss(n)  # the sampler's draws before its classes
+        1L + (stats::runif(n) < 0.05)
+      })
+  log_t <- function(r2) {
+    lgamma((nu + d) / 2) - lgamma(nu / 2) - 0.5 * d * log(nu * pi) -
+      d * log(t_scale) - (nu + d) / 2 * log1p(r2 / (nu * t_scale^2))
+  }
   add("student_t", "multivariate t, 5 df, covariance I",
       function(n) gauss(n) * (t_scale / sqrt(stats::rchisq(n, nu) / nu)),
-      radial(function(r2) {
-        lgamma((nu + d) / 2) - lgamma(nu / 2) - 0.5 * d * log(nu * pi) -
-          d * log(t_scale) - (nu + d) / 2 * log1p(r2 / (nu * t_scale^2))
-      }, function(n) t_scale^2 * stats::rchisq(n, d) * nu / stats::rchisq(n, nu)))
+      radial(log_t, function(n) t_scale^2 * stats::rchisq(n, d) * nu / stats::rchisq(n, nu)),
+      log_ratio = lr_radial(log_t), form = form_t(nu))
   g1 <- list(name = "gauss", real = gauss, models = kept$take())
 
   mu <- c(0, 4, 8, 12) / sqrt(d)
@@ -123,12 +157,16 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
   mix_p <- gaussian_mixture(centres, weights = c(1, 1, 1, 1))
   for (drop in 1:2) {
     w <- c(rep(1, 4 - drop), rep(0, drop))
+    mix_q <- gaussian_mixture(centres, weights = w)
     add(paste0("drop_", drop), sprintf("mixture without %d of its 4 modes", drop),
-        gaussian_mixture(centres, weights = w)$sample,
+        mix_q$sample,
         local({w <- w; function() truth_collinear(mu, d, 1, rep(0.25, 4),
-                                                    w / sum(w), angles)}))
+                                                    w / sum(w), angles)}),
+        log_ratio = local({q <- mix_q; function(x) q$log_density(x) - mix_p$log_density(x)}),
+        form = form_classes(), classes = mixture_classes(mix_q))
   }
-  g2 <- list(name = "mixture", real = mix_p$sample, models = kept$take())
+  g2 <- list(name = "mixture", real = mix_p$sample, models = kept$take(),
+             classes = mixture_classes(mix_p))
 
   sd_aniso <- sqrt(d / sum(1 / seq_len(d)) / seq_len(d))
   aniso <- function(n) gauss(n) * rep(sd_aniso, each = n)
@@ -138,7 +176,12 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
         local({s <- s; function(n) aniso(n) + rep(s * sd_aniso * u_aniso, each = n)}),
         local({s <- s; function() prd_truth_gaussian(zero, s * sd_aniso * u_aniso,
                                                        cov = diag(sd_aniso^2),
-                                                       angles = angles)}))
+                                                       angles = angles)}),
+        log_ratio = local({
+          w <- s * u_aniso / sd_aniso  # Sigma^-1 mu; mu^T Sigma^-1 mu = s^2
+          s2 <- s^2
+          function(x) drop(x %*% w) - s2 / 2
+        }), form = form_diag_shared())
   }
   g3 <- list(name = "aniso", real = aniso, models = kept$take())
   # mixed types (data frames with categorical columns): tables, d <= 64
@@ -153,19 +196,23 @@ validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
 }
 
 #' The models of one group of the validity suite, kept as they are added:
-#' `add(name, label, sample, truth, log_ratio = NULL)` calls `truth()` (a
-#' function returning the true curve) for a model in `which` (every model
-#' when NULL) and keeps list(sample, truth, label, truth_auc[, log_ratio]);
+#' `add(name, label, sample, truth, log_ratio = NULL, form = NULL, classes =
+#' NULL)` calls `truth()` (a function returning the true curve) for a model
+#' in `which` (every model when NULL) and keeps list(sample, truth, label,
+#' truth_auc[, log_ratio, form, classes]) (R/validity-floor.R);
 #' `take()` returns the models kept since the last take().
 #' @noRd
 validity_models <- function(which) {
   models <- list()
-  add <- function(name, label, sample, truth, log_ratio = NULL) {
+  add <- function(name, label, sample, truth, log_ratio = NULL, form = NULL,
+                  classes = NULL) {
     if (is.null(which) || name %in% which) {
       tr <- truth()
       models[[name]] <<- list(sample = sample, truth = tr, label = label,
                               truth_auc = summary(tr)$auc)
       models[[name]]$log_ratio <<- log_ratio
+      models[[name]]$form <<- form
+      models[[name]]$classes <<- classes
     }
   }
   take <- function() {

@@ -271,3 +271,44 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms) {
   UNPROTECT(1);
   return out;
 }
+
+/* .Call(ffi_bin_cells, x, breaks): the positions in a B x d table (B =
+ * nrow(breaks) + 1) of the bins of every value of x (n x d, column l
+ * against column l of breaks): bin b of column l at b + B (l - 1),
+ * 1-based, b = 1 + the number of edges at or below the value (as
+ * findInterval() + 1; R/family-smooth.R, smooth_cells()). */
+SEXP ffi_bin_cells(SEXP x, SEXP breaks) {
+  int n = Rf_nrows(x), d = Rf_ncols(x), nb = Rf_nrows(breaks);
+  int B = nb + 1;
+  const double *X = REAL(x), *E = REAL(breaks);
+  SEXP out = PROTECT(Rf_allocMatrix(INTSXP, n, d));
+  int *o = INTEGER(out);
+  for (int l = 0; l < d; l++) {
+    const double *e = E + (size_t) l * nb, *xl = X + (size_t) l * n;
+    int *ol = o + (size_t) l * n;
+    int base = 1 + B * l;
+    for (int i = 0; i < n; i++) ol[i] = base + bin_of(e, nb, xl[i]);
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_cell_sums, cells, table): each row's sum over the columns of
+ * table[cells[i, l]] (1-based positions from ffi_bin_cells), accumulated
+ * in long double over the columns in order, as rowSums(). */
+SEXP ffi_cell_sums(SEXP cells, SEXP table) {
+  int n = Rf_nrows(cells), d = Rf_ncols(cells);
+  const int *c = INTEGER(cells);
+  const double *t = REAL(table);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+  long double *acc = (long double *) R_alloc((size_t) n, sizeof(long double));
+  for (int i = 0; i < n; i++) acc[i] = 0.0L;
+  for (int l = 0; l < d; l++) {
+    const int *cl = c + (size_t) l * n;
+    for (int i = 0; i < n; i++) acc[i] += t[cl[i] - 1];
+  }
+  double *o = REAL(out);
+  for (int i = 0; i < n; i++) o[i] = (double) acc[i];
+  UNPROTECT(1);
+  return out;
+}

@@ -290,6 +290,8 @@ SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell,
 SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table,
                     SEXP atoms);
 SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms);
+SEXP ffi_bin_cells(SEXP x, SEXP breaks);
+SEXP ffi_cell_sums(SEXP cells, SEXP table);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_tile_kernels(SEXP G, SEXP row_u, SEXP col_u, SEXP row_n2,
                       SEXP col_n2, SEXP par, SEXP want, SEXP mode);

@@ -2,15 +2,14 @@
 # written from its definition: findInterval() bins, loops over bins for the
 # kernel and the James-Stein factor, sums over the columns.
 
-brute_smooth_table <- function(cp, cq, np, nq, h, a = 0.5) {
+brute_smooth_table <- function(cp, cq, np, nq, h, pooled = FALSE, a = 0.5) {
   B <- nrow(cp)
   d <- ncol(cp)
   kern <- function(b, j) {
     if (h == 0) return(as.numeric(b == j))
     exp(-(b - j)^2 / (2 * h^2)) / sum(exp(-(seq_len(B) - j)^2 / (2 * h^2)))
   }
-  tab <- matrix(0, B, d)
-  w <- numeric(d)
+  t <- pi <- noise <- matrix(0, B, d)
   for (l in seq_len(d)) {
     sp <- sq <- vp <- vq <- numeric(B)
     for (b in seq_len(B)) for (j in seq_len(B)) {
@@ -19,12 +18,20 @@ brute_smooth_table <- function(cp, cq, np, nq, h, a = 0.5) {
       vp[b] <- vp[b] + kern(b, j)^2 * cp[j, l]
       vq[b] <- vq[b] + kern(b, j)^2 * cq[j, l]
     }
-    t <- log((sq + a) / (nq + a * B)) - log((sp + a) / (np + a * B))
-    pi <- (sp + sq) / (np + nq)
-    S <- sum(pi * t^2)
-    N <- sum(pi * (vp / (sp + a)^2 + vq / (sq + a)^2))
+    t[, l] <- log((sq + a) / (nq + a * B)) - log((sp + a) / (np + a * B))
+    pi[, l] <- (sp + sq) / (np + nq)
+    noise[, l] <- vp / (sp + a)^2 + vq / (sq + a)^2
+  }
+  # the target: 0, or bin by bin the mean over the columns
+  target <- numeric(B)
+  if (pooled) for (b in seq_len(B)) target[b] <- mean(t[b, ])
+  tab <- matrix(0, B, d)
+  w <- numeric(d)
+  for (l in seq_len(d)) {
+    S <- sum(pi[, l] * (t[, l] - target)^2)
+    N <- sum(pi[, l] * noise[, l])
     w[l] <- if (S > 0) max(0, 1 - N / S) else 0
-    tab[, l] <- w[l] * t
+    tab[, l] <- target + w[l] * (t[, l] - target)
   }
   list(table = tab, shrinkage = w)
 }
@@ -41,12 +48,21 @@ test_that("the smoothed table equals the plain formula", {
   cp <- matrix(rpois(12 * 3, 20), 12)
   cq <- matrix(rpois(12 * 3, 20), 12)
   cq[1:3, 2] <- cq[1:3, 2] + 40
-  for (h in c(0, 1, 2.5)) {
-    got <- smooth_table(cp, cq, sum(cp[, 1]) + 3, sum(cq[, 1]) + 5, h)
-    want <- brute_smooth_table(cp, cq, sum(cp[, 1]) + 3, sum(cq[, 1]) + 5, h)
+  for (h in c(0, 1, 2.5)) for (pooled in c(FALSE, TRUE)) {
+    got <- smooth_table(cp, cq, sum(cp[, 1]) + 3, sum(cq[, 1]) + 5, h, pooled)
+    want <- brute_smooth_table(cp, cq, sum(cp[, 1]) + 3, sum(cq[, 1]) + 5, h,
+                               pooled)
     expect_equal(got$table, want$table, tolerance = 1e-12)
     expect_equal(got$shrinkage, want$shrinkage, tolerance = 1e-12)
   }
+  # toward the columns' mean, a column like the others keeps the common
+  # log ratio (not 0)
+  cq2 <- cp + 10 * (seq_len(12) <= 3)
+  tp <- smooth_table(cp, cq2, 240, 270, 0, pooled = TRUE)$table
+  expect_equal(tp[, 1], tp[, 2], tolerance = 0.05)
+  # bins 1-3: 30 against 20 of 270 and 240 rows, log ratio about 0.29
+  expect_true(all(tp[1:3, ] > 0.15))
+  expect_true(all(tp[5:12, ] < 0))
   # the column with the difference is kept, mostly unshrunk
   expect_gt(smooth_table(cp, cq, 240, 280, 1)$shrinkage[2], 0.8)
   # the smoothing keeps each histogram's mass
@@ -65,7 +81,8 @@ test_that("the family's scores are the sums of the plain table's entries", {
   E <- marginal_breaks(x, y, fx, fy, B)
   expect_equal(B, marginal_bin_count(300))
   tab <- brute_smooth_table(brute_counts(x[fx, ], E), brute_counts(y[fy, ], E),
-                            300, 300, f$settings$bandwidth)$table
+                            300, 300, f$settings$bandwidth,
+                            f$settings$pooled)$table
   z <- x[301:400, ]
   bins <- sapply(1:5, function(l) findInterval(z[, l], E[, l]) + 1L)
   want <- rowSums(sapply(1:5, function(l) tab[bins[, l], l]))
@@ -99,10 +116,13 @@ test_that("on heavy-tailed coordinates it is far tighter than raw histograms", {
   raw <- summary(suppressWarnings(prd_curve(
     x, y, method = "marginal", split = list(real = ev, generated = ev),
     angles = 201)))$auc
-  # (measured: truth 0.618, smoothed 0.686, raw histograms 0.911)
-  expect_lt(abs(auc - truth), 0.08)
-  expect_lt(abs(auc - truth), abs(raw - truth) - 0.15)
+  # (measured: truth 0.618, smoothed 0.635 (0.686 shrunk toward 0 alone),
+  # raw histograms 0.911): the coordinates share one law, so the shrinkage
+  # toward the columns' common log ratio wins the cross-validation
+  expect_lt(abs(auc - truth), 0.04)
+  expect_lt(abs(auc - truth), abs(raw - truth) - 0.2)
   expect_gt(f$settings$bandwidth, 0)
+  expect_true(f$settings$pooled)
 })
 
 test_that("bad arguments are classed errors", {
@@ -113,12 +133,18 @@ test_that("bad arguments are classed errors", {
                class = "prdcurve_error_split")
 })
 
-test_that("the bins found in R are those of the C scoring", {
+test_that("the bins of the cross-validation are findInterval()'s and the C scoring's", {
   set.seed(65)
   x <- matrix(round(rnorm(300 * 3), 1), 300)
   E <- marginal_breaks(x, x, 1:150, 151:300, 8L)
-  tab <- matrix(rnorm((nrow(E) + 1) * 3), nrow(E) + 1)
+  B <- nrow(E) + 1L
+  tab <- matrix(rnorm(B * 3), B)
   cells <- smooth_cells(x, E)
-  expect_equal(rowSums(matrix(tab[as.vector(cells)], 300)),
+  # (ties with the edges included: the values are rounded to 0.1)
+  want <- sapply(1:3, function(l) findInterval(x[, l], E[, l]) + 1L + B * (l - 1L))
+  expect_identical(cells, want)
+  expect_equal(.Call(prdcurve:::ffi_cell_sums, cells, tab),
+               rowSums(matrix(tab[as.vector(cells)], 300)), tolerance = 1e-14)
+  expect_equal(.Call(prdcurve:::ffi_cell_sums, cells, tab),
                smooth_scores(x, E, 1:300, tab), tolerance = 1e-12)
 })
