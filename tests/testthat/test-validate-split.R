@@ -101,7 +101,9 @@ test_that("the split's accessors read its fields", {
 # by name with `[[`, .subset2(), getElement()) in every function of the
 # installed namespace, also the functions held in its lists and
 # environments (the families' registry), except the calls of a field that
-# is a function (`entry$fit(...)`, a family's fit).
+# is a function (`entry$fit(...)`, a family's fit) and the fields of named
+# sets (`rows$fit$real`: the split's `fit` and `eval` are unnamed pairs, so
+# this is another structure, as the validity suite's rows).
 split_field_reads <- function(objects, fields = c("fit", "eval", "self_rows")) {
   hits <- character()
   by_name <- c("[[", "[[<-", ".subset2", "getElement")
@@ -123,9 +125,11 @@ split_field_reads <- function(objects, fields = c("fit", "eval", "self_rows")) {
           hits <<- c(hits, paste0(where, ": ", deparse1(x)))
         }
       }
+      named_set <- identical(f, as.name("$")) && length(x) == 3L &&
+        as.character(x[[3]]) %in% c("real", "generated")
       for (i in seq_along(x)) {
         if (!identical(x[[i]], quote(expr = ))) {
-          walk(x[[i]], where, head = i == 1L)
+          walk(x[[i]], where, head = i == 1L || (named_set && i == 2L))
         }
       }
     } else if (is.list(x) || is.pairlist(x)) {
@@ -170,9 +174,11 @@ test_that("only the split's accessors read its fields", {
   planted <- list(f = function(s) lapply(1:2, function(j) s$eval[[j]]),
                   g = function(s) s[["self_rows"]],
                   h = function(e, s) e$fit(s),
-                  r = list(entry = function(s) length(s$fit)))
+                  r = list(entry = function(s) length(s$fit)),
+                  v = function(rows, s) c(rows$fit$real, s$fit[[1]]$real))
   expect_identical(split_field_reads(planted),
-                   c("f: s$eval", "g: s[[\"self_rows\"]]", "r: s$fit"))
+                   c("f: s$eval", "g: s[[\"self_rows\"]]", "r: s$fit",
+                     "v: s$fit"))
 })
 
 test_that("a call reads and writes its splits only through the accessors", {
