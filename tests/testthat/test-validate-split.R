@@ -1,5 +1,6 @@
-# The one resolved split (new_split()) and its uses: models share the real
-# split, and half-samples of the replicates keep a split given as rows.
+# The one resolved split (new_split()), read only through its accessors
+# (a walk of the namespace and a logged call check it); half-samples of the
+# replicates keep a split given as rows; the checks of `split` and `folds`.
 
 test_that("a split is resolved to one typed object", {
   s0 <- resolve_split(0, 5, 4)
