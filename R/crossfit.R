@@ -16,8 +16,9 @@
 #' the evaluation rows of each set are cut at random (R's RNG) into K folds
 #' and each fold is scored by the classifiers fitted on the fit rows and the
 #' other folds' evaluation rows of both sets (K-fold cross-fitting: fits on
-#' more rows). Without a split (s$eval NULL) every row is an evaluation row
-#' and there are no fit rows: the same with K = `folds`, 2 by default.
+#' more rows). Without a split (no evaluation rows of their own) every row
+#' is an evaluation row and there are no fit rows: the same with K =
+#' `folds`, 2 by default.
 #' `folds` = 1 (with a split only): one fit on the fit rows. No row is
 #' scored by a classifier fitted on it.
 #' @return list(scores = list(<family> = list(real, gen)), details =
@@ -35,7 +36,7 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
     }
     e$path
   }, "")
-  if (!is.null(s$eval) && identical(as.integer(folds), 1L)) folds <- NULL
+  if (split_has_eval(s) && identical(as.integer(folds), 1L)) folds <- NULL
   # a step message on long fits (the engine's bar covers the distances;
   # none inside the half-sample replicates, which have their own bar)
   if (show_progress() && !run_state$in_replicates &&
@@ -48,22 +49,24 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   if (!is.double(real)) storage.mode(real) <- "double"
   if (!is.double(generated)) storage.mode(generated) <- "double"
   by_cells <- families[path == "cells"]
-  if (!is.null(s$eval) && is.null(folds)) {
-    cells <- list(list(s$fit[[1]], s$eval[[1]]), list(s$fit[[2]], s$eval[[2]]))
-    res <- fit_folds(real, generated, entries[path != "cells"], s$fit[[1]],
-                     s$fit[[2]], s$eval[[1]], s$eval[[2]], call = call)
+  if (split_has_eval(s) && is.null(folds)) {
+    cells <- list(list(split_fit(s, 1), split_eval(s, 1)),
+                  list(split_fit(s, 2), split_eval(s, 2)))
+    res <- fit_folds(real, generated, entries[path != "cells"],
+                     split_fit(s, 1), split_fit(s, 2), split_eval(s, 1),
+                     split_eval(s, 2), call = call)
     for (f in by_cells) res[[f]] <- entries[[f]]$cells(real, generated, cells)
     res <- res[families]
     return(list(scores = lapply(res, function(r) list(real = r$real, gen = r$gen)),
                 details = lapply(res, function(r) r$settings)))
   }
   K <- if (is.null(folds)) 2L else as.integer(folds)
-  if (is.null(s$eval)) {
+  if (!split_has_eval(s)) {
     base <- list(integer(), integer())
     pool <- list(seq_len(nrow(real)), seq_len(nrow(generated)))
   } else {
-    base <- lapply(s$fit, as.integer)
-    pool <- lapply(s$eval, as.integer)
+    base <- lapply(split_fit(s), as.integer)
+    pool <- lapply(split_eval(s), as.integer)
   }
   # fold positions within each set's evaluation rows
   fp <- lapply(pool, function(r) cross_folds(length(r), K, call = call))

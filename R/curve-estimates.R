@@ -30,7 +30,7 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
   parts <- lapply(sizes, function(m) split_part(split, m, "generated", call))
   out <- lapply(names(gens), function(nm) {
     py <- parts[[match(nrow(gens[[nm]]), sizes)]]
-    new_split(list(px$fit, py$fit), list(px$eval, py$eval), split)
+    split_from_parts(px, py, split)
   })
   names(out) <- names(gens)
   out
@@ -133,11 +133,11 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
         # without a split) and the other folds: the rows of the smallest fit
         for (w in c("real", "generated")) {
           ne <- sizes[[paste0("eval_", w)]]
-          base <- if (is.null(s$eval)) 0 else sizes[[paste0("fit_", w)]]
+          base <- if (split_has_eval(s)) sizes[[paste0("fit_", w)]] else 0
           fsz[[paste0("fit_", w)]] <- base + ne - ceiling(ne / K)
         }
       }
-      curve_info(source = "prd_curve", split = s$split, sizes = fsz,
+      curve_info(source = "prd_curve", split = split_asked(s), sizes = fsz,
                  closed = settings$closed, angles = settings$angles,
                  details = c(list(cross_fit = cross),
                              if (cross) list(folds = K), extra))
@@ -155,7 +155,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
           bw <- if (meth == "kde") nb$bandwidth[[j]] / settings$scale else NULL
           det <- if (meth == "knn") list(hubness = hub[[j]]) else list()
           add(env, meth, k[j],
-              curve_info(source = "prd_curve", split = s$split,
+              curve_info(source = "prd_curve", split = split_asked(s),
                          sizes = sizes, closed = settings$closed,
                          bandwidth = bw, angles = settings$angles,
                          details = det))

@@ -418,7 +418,7 @@ prd_curve <- function(real, generated, method = "tightest",
     # in the cross-fitted folds (split = 0) and the half-samples
     # (replicates); on smaller sets the default "tightest" goes without it
     rows <- first$limit + 1
-    if (is.null(first$splits[[1]]$eval)) rows <- floor(rows / 2)
+    if (!split_has_eval(first$splits[[1]])) rows <- floor(rows / 2)
     if (replicates > 0L) rows <- floor(rows / 2)
     need <- vapply(families, function(f) family_entry(f)$min_fit_rows, 1L)
     families <- families[need <= rows]

@@ -103,7 +103,8 @@ engine_worker <- function(tasks, globals) {
     sets <- globals$sets[t$sets]
     if (!is.null(t$fit_all)) {
       # a block of the full sweep: the fit rows are the globals'
-      t$s$fit <- globals$fit
+      t$s <- new_split(globals$fit_rows, split_eval(t$s), split_asked(t$s),
+                       split_self_rows(t$s))
     }
     engine_call(sets[[1]], sets[[2]], t$s, t$ks, t$what, own = t$own,
                 radii = t$radii, closed = t$closed, cross = t$cross,
@@ -266,8 +267,8 @@ own_radii_futures_sets <- function(xs, rows_list, ks, precision) {
 #' @noRd
 cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
                           precision) {
-  fx <- as.integer(s$fit[[1]])
-  fy <- as.integer(s$fit[[2]])
+  fx <- as.integer(split_fit(s, 1))
+  fy <- as.integer(split_fit(s, 2))
   nfx <- length(fx)
   nfy <- length(fy)
   counts <- setdiff(what, "ppr")
@@ -325,8 +326,8 @@ cross_futures <- function(real, generated, s, ks, what, own, radii, closed,
 #' block. A list of the two (nfx x nk, nfy x nk).
 #' @noRd
 cross_radii_futures <- function(real, generated, s, ks, precision) {
-  fx <- as.integer(s$fit[[1]])
-  fy <- as.integer(s$fit[[2]])
+  fx <- as.integer(split_fit(s, 1))
+  fy <- as.integer(split_fit(s, 2))
   kmax <- max(ks)
   nb <- future::nbrOfWorkers()
   while (nb > 1L && length(fx) %/% nb < kmax) nb <- nb - 1L
@@ -372,8 +373,8 @@ engine_combine_attrs <- function(out, parts) {
 #' @noRd
 full_futures <- function(real, generated, s, ks, what, own, radii, closed,
                          precision) {
-  fx <- as.integer(s$fit[[1]])
-  fy <- as.integer(s$fit[[2]])
+  fx <- as.integer(split_fit(s, 1))
+  fy <- as.integer(split_fit(s, 2))
   nfx <- length(fx)
   nF <- nfx + length(fy)
   blocks <- engine_blocks(seq_len(nF), future::nbrOfWorkers())
@@ -382,12 +383,12 @@ full_futures <- function(real, generated, s, ks, what, own, radii, closed,
     py <- p[p > nfx] - nfx
     list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
          fit_all = TRUE,
-         s = list(eval = list(fx[px], fy[py]), self_rows = p),
+         s = new_split(NULL, list(fx[px], fy[py]), self_rows = p),
          own = own, radii = radii, closed = closed, precision = precision)
   })
   res <- engine_run_tasks(tasks, lengths(blocks) * as.double(nF),
                           list(sets = list(real, generated),
-                               fit = list(fx, fy)))
+                               fit_rows = list(fx, fy)))
   engine_bind_blocks(res)
 }
 
@@ -400,13 +401,13 @@ own_pair_futures <- function(real, generated, s, k, precision, shared, call) {
   in_process <- function(x, rows) own_radii_local(x, rows, k, precision, call)
   ox <- if (!is.null(shared)) shared_own_get(shared, s, k)
   r <- if (is.null(ox)) {
-    own_radii_futures_sets(list(real, generated), s$fit, k, precision)
+    own_radii_futures_sets(list(real, generated), split_fit(s), k, precision)
   } else {
-    list(ox, own_radii_futures(generated, s$fit[[2]], k, precision))
+    list(ox, own_radii_futures(generated, split_fit(s, 2), k, precision))
   }
-  if (is.null(r[[1]])) r[[1]] <- in_process(real, s$fit[[1]])
+  if (is.null(r[[1]])) r[[1]] <- in_process(real, split_fit(s, 1))
   if (is.null(ox) && !is.null(shared)) shared_own_put(shared, s, k, r[[1]])
-  if (is.null(r[[2]])) r[[2]] <- in_process(generated, s$fit[[2]])
+  if (is.null(r[[2]])) r[[2]] <- in_process(generated, split_fit(s, 2))
   r
 }
 
@@ -422,7 +423,7 @@ own_pair_futures <- function(real, generated, s, k, precision, shared, call) {
 futures_run <- function(real, generated, s, ks, rest, own_arg, radii, closed,
                         cross, precision, own_pair, call) {
   table <- engine_estimators()
-  self <- is.null(s$eval)
+  self <- !split_has_eval(s)
   own_level <- function(o) if (is.null(o)) 0L else if (is.null(o[[2]])) 1L else 2L
   sweeps <- engine_plan(rest, self = self, cross = cross,
                         own = own_level(own_arg))
@@ -495,12 +496,13 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
                            precision, call = rlang::caller_env()) {
   # the evaluation rows of block p (positions 1..ne in order: real's, then
   # generated's; or the rows of the query matrix)
-  if (is.matrix(s$eval)) {
-    ne <- nrow(s$eval)
-    rows_of <- function(p) s$eval[p, , drop = FALSE]
+  ev <- split_eval(s)
+  if (is.matrix(ev)) {
+    ne <- nrow(ev)
+    rows_of <- function(p) ev[p, , drop = FALSE]
   } else {
-    ex <- as.integer(s$eval[[1]])
-    ey <- as.integer(s$eval[[2]])
+    ex <- as.integer(ev[[1]])
+    ey <- as.integer(ev[[2]])
     nex <- length(ex)
     ne <- nex + length(ey)
     rows_of <- function(p) list(ex[p[p <= nex]], ey[p[p > nex] - nex])
@@ -509,7 +511,7 @@ engine_futures <- function(real, generated, s, ks, what, own, radii, closed,
   blocks <- if (ne > 0L) engine_blocks(seq_len(ne), nw) else list(integer())
   tasks <- lapply(blocks, function(p) {
     list(sets = c(1L, 2L), what = what, ks = ks, cross = FALSE,
-         s = new_split(s$fit, rows_of(p)),
+         s = new_split(split_fit(s), rows_of(p)),
          own = own, radii = radii, closed = closed, precision = precision)
   })
   parts <- engine_run_tasks(tasks, pmax(lengths(blocks), 1),

@@ -108,14 +108,15 @@ engine_call <- function(real, generated, s, ks, estimators, own = NULL,
                         precision = engine_precision(call),
                         ppr_parts = FALSE, prep = NULL,
                         call = rlang::caller_env()) {
-  eval <- s$eval
+  eval <- split_eval(s)
   if (is.list(eval)) eval <- lapply(eval, as.integer)
+  self_rows <- split_self_rows(s)
   spec <- list(
-    fit = lapply(s$fit, as.integer),
+    fit = lapply(split_fit(s), as.integer),
     eval = eval,
     # evaluation rows that are fit rows, left out of their own balls as
     # without a split: their positions in the fit rows (engine-futures.R)
-    self_rows = if (!is.null(s$self_rows)) as.integer(s$self_rows),
+    self_rows = if (!is.null(self_rows)) as.integer(self_rows),
     ks = as.integer(ks),
     estimators = as.character(estimators),
     own = own,
@@ -235,7 +236,7 @@ engine_neighbours <- function(real, generated, s, ks, what,
                               closed = TRUE, cross = FALSE, shared = NULL,
                               call = rlang::caller_env()) {
   table <- engine_estimators()
-  cross <- isTRUE(cross) && is.null(s$eval)
+  cross <- isTRUE(cross) && !split_has_eval(s)
   what <- unique(as.character(what))
   unknown <- setdiff(what, table$name)
   if (length(unknown)) {
@@ -277,7 +278,7 @@ engine_neighbours <- function(real, generated, s, ks, what,
   # for derived radii; then the real set's may come from `shared`
   own_sweep <- length(derived) > 0L ||
     (("ipr" %in% what || (cross && "coverage" %in% what)) &&
-       (!is.null(s$eval) || cross))
+       (split_has_eval(s) || cross))
   own_real <- function(k) {
     if (is.null(shared) || !own_sweep) return(NULL)
     shared_own_real(shared, real, s, k, call)
@@ -416,7 +417,8 @@ engine_shared <- function() {
 shared_own_real <- function(shared, real, s, ks, call) {
   own <- shared_own_get(shared, s, ks)
   if (!is.null(own)) return(own)
-  own <- own_radii_local(real, s$fit[[1]], ks, engine_precision(call), call)
+  own <- own_radii_local(real, split_fit(s, 1), ks, engine_precision(call),
+                         call)
   shared_own_put(shared, s, ks, own)
   own
 }
@@ -433,10 +435,10 @@ own_radii_local <- function(x, rows, ks, precision, call) {
 #' The cached own radii of the real fit rows of `s` at ks, or NULL
 #' @noRd
 shared_own_get <- function(shared, s, ks) {
-  fx <- as.integer(s$fit[[1]])
+  fx <- as.integer(split_fit(s, 1))
   ks <- as.integer(ks)
   for (e in shared$entries) {
-    if (identical(e$ks, ks) && identical(e$fit, fx)) return(e$own)
+    if (identical(e$ks, ks) && identical(e$real_fit, fx)) return(e$own)
   }
   NULL
 }
@@ -445,7 +447,8 @@ shared_own_get <- function(shared, s, ks) {
 #' @noRd
 shared_own_put <- function(shared, s, ks, own) {
   shared$entries[[length(shared$entries) + 1L]] <-
-    list(fit = as.integer(s$fit[[1]]), ks = as.integer(ks), own = own)
+    list(real_fit = as.integer(split_fit(s, 1)), ks = as.integer(ks),
+         own = own)
   invisible(own)
 }
 

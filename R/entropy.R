@@ -403,6 +403,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
       s <- sp[[m]]
       res <- entropy_core(real, gens[[m]], s, k, warn = warn, what = what)
       res$model <- m
+      res$split <- split_asked(s)
       res
     })
   }
@@ -414,7 +415,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   }
   values <- vctrs::vec_rbind(!!!lapply(first, pick))
   out <- new_prd_metrics(
-    values, split = if (is.list(split)) "rows" else split,
+    values, split = first[[1]]$split,
     model_sizes = vapply(sets$generated, nrow, integer(1)),
     estimates = vctrs::vec_rbind(!!!lapply(first, function(r) {
       tibble::tibble(model = r$model, r$estimates)
@@ -531,7 +532,7 @@ entropy_metric_arg <- function(metrics, call = rlang::caller_env()) {
 entropy_core <- function(real, generated, s, k, warn = TRUE, what = NULL,
                          call = rlang::caller_env()) {
   sizes <- split_sizes(s)
-  self <- is.null(s$eval)
+  self <- !split_has_eval(s)
   n_xf <- sizes[["fit_real"]]
   n_yf <- sizes[["fit_generated"]]
   limit <- min(n_xf, n_yf) - as.integer(self)
@@ -580,7 +581,7 @@ entropy_core <- function(real, generated, s, k, warn = TRUE, what = NULL,
     k = k, h_real = unname(h_r), h_generated = unname(h_g),
     ce_generated_real = unname(ce_gr), ce_real_generated = unname(ce_rg)
   )
-  ev <- if (self) s$fit else s$eval
+  ev <- split_scored(s)
   base_g <- rep(h_r, each = n_ey)
   generated_tbl <- tibble::tibble(
     row = rep(ev[[2]], times = nk),

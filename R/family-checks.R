@@ -171,8 +171,9 @@ simple_scores <- function(real, generated, s) {
     }
     list(real = sc(real, ex), gen = sc(generated, ey))
   }
-  if (!is.null(s$eval)) {
-    r <- one(s$fit[[1]], s$fit[[2]], s$eval[[1]], s$eval[[2]])
+  if (split_has_eval(s)) {
+    r <- one(split_fit(s, 1), split_fit(s, 2), split_eval(s, 1),
+             split_eval(s, 2))
   } else {
     # odd and even rows: the user's random stream is left untouched
     halves <- function(n) list(seq.int(1L, n, by = 2L), seq.int(2L, n, by = 2L))

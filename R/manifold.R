@@ -319,8 +319,9 @@ manifold_metrics <- function(real, generated,
     tibble::tibble(model = r$model, r$values)
   }))
   s1 <- first[[1]]
-  out <- new_prd_metrics(values, sizes = split_sizes(s1$s), split = s1$s$split,
-                         closed = opts$closed, k_prime = opts$k_prime,
+  out <- new_prd_metrics(values, sizes = split_sizes(s1$s),
+                         split = split_asked(s1$s), closed = opts$closed,
+                         k_prime = opts$k_prime,
                          ppr_radius = s1$ppr_radius,
                          model_sizes = vapply(sets$generated, nrow, integer(1)),
                          eval_sizes = eval_sizes_of(first))
@@ -529,7 +530,7 @@ manifold_core <- function(real, generated, s, metrics, k, opts,
                                            generated = nb$ppr_radius[2]))
   if (!per_sample) return(out)
 
-  ev <- if (is.null(s$eval)) s$fit else s$eval
+  ev <- split_scored(s)
   long <- function(rows_idx, m) {
     list(row = rep(rows_idx, times = length(k)),
          k = rep(k, each = length(rows_idx)), m = as.vector(m))

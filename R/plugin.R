@@ -345,7 +345,7 @@ prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
       u * (radius / sqrt(rowSums(u^2)))
   }
   z <- rbind(draw(real, n_mc), draw(generated, n_mc))
-  fit$eval <- z
+  fit <- new_split(split_fit(fit), z)
   nb <- engine_neighbours(real, generated, fit, 1L, "kde",
                           bandwidth = c(bandwidth, bandwidth), closed = TRUE)
   # density ratio q/p = (b / n_Y) / (a / n_X); the ball volume cancels

@@ -1,6 +1,7 @@
 # The split object: resolve_split() and resolve_model_splits() make it,
 # new_split() constructs it (fit rows, evaluation rows, the split asked
-# for), split_sizes() reads it; the folds of the fitted families.
+# for), split_fit(), split_eval() and the other accessors read it,
+# split_sizes() counts it; the folds of the fitted families.
 
 #' Resolve `split` into fit and evaluation rows (SPEC.md section 0)
 #'
@@ -55,7 +56,7 @@ resolve_split <- function(split, n_real, n_generated,
   }
   px <- split_part(split, n_real, "real", call)
   py <- split_part(split, n_generated, "generated", call)
-  new_split(list(px$fit, py$fit), list(px$eval, py$eval), split)
+  split_from_parts(px, py, split)
 }
 
 #' The resolved split, the one form every function and the engine use,
@@ -69,6 +70,52 @@ resolve_split <- function(split, n_real, n_generated,
 new_split <- function(fit, eval = NULL, split = 0, self_rows = NULL) {
   structure(list(fit = fit, eval = eval, split = split, self_rows = self_rows),
             class = "prdcurve_split")
+}
+
+# The split object's accessors: the only readers of its fields (a test
+# walks the namespace's functions for reads of them elsewhere). `j` picks a
+# set: 1 real, 2 generated.
+
+#' The fit rows: list(real, generated), or set j's (an integer vector)
+#' @noRd
+split_fit <- function(s, j = NULL) {
+  fit <- .subset2(s, "fit")
+  if (is.null(j)) fit else fit[[j]]
+}
+
+#' The evaluation rows: list(real, generated) or set j's; a matrix of query
+#' points of their own; NULL without a split (the fit rows themselves)
+#' @noRd
+split_eval <- function(s, j = NULL) {
+  ev <- .subset2(s, "eval")
+  if (is.null(j) || is.null(ev)) ev else ev[[j]]
+}
+
+#' TRUE when the split has evaluation rows of its own, FALSE when the fit
+#' rows are evaluated themselves (self excluded: `split` = 0)
+#' @noRd
+split_has_eval <- function(s) !is.null(.subset2(s, "eval"))
+
+#' The rows evaluated: the evaluation rows, or the fit rows without a split
+#' (list(real, generated), or set j's)
+#' @noRd
+split_scored <- function(s, j = NULL) {
+  if (split_has_eval(s)) split_eval(s, j) else split_fit(s, j)
+}
+
+#' The split as asked for: 0, a fraction, or "rows"
+#' @noRd
+split_asked <- function(s) .subset2(s, "split")
+
+#' The evaluation rows that are fit rows (their positions among the fit
+#' rows, left out of their own balls), or NULL
+#' @noRd
+split_self_rows <- function(s) .subset2(s, "self_rows")
+
+#' The split object of two partitions of split_part() (real, generated)
+#' @noRd
+split_from_parts <- function(px, py, split) {
+  new_split(list(px$fit, py$fit), list(px$eval, py$eval), split)
 }
 
 #' A split given as rows, for a half-sample of the replicates (a subset
@@ -123,9 +170,10 @@ split_part <- function(split, n, nm, call = rlang::caller_env()) {
 }
 
 split_sizes <- function(s) {
-  ev <- if (is.null(s$eval)) s$fit else s$eval
-  c(fit_real = length(s$fit[[1]]), fit_generated = length(s$fit[[2]]),
-    eval_real = length(ev[[1]]), eval_generated = length(ev[[2]]))
+  c(fit_real = length(split_fit(s, 1)),
+    fit_generated = length(split_fit(s, 2)),
+    eval_real = length(split_scored(s, 1)),
+    eval_generated = length(split_scored(s, 2)))
 }
 
 #' The fitted families' folds: `folds` NULL (default) gives 10, or fewer
@@ -141,7 +189,7 @@ resolve_folds <- function(folds, splits, replicates,
     z <- split_sizes(s)
     min(z[["eval_real"]], z[["eval_generated"]])
   }, numeric(1)))
-  no_split <- any(vapply(splits, function(s) is.null(s$eval), logical(1)))
+  no_split <- !all(vapply(splits, split_has_eval, logical(1)))
   where <- "evaluation rows"
   if (replicates > 0L) {
     rows <- floor(rows / 2)

@@ -138,7 +138,7 @@ unscale_grid <- function(z, grid) {
 #' @noRd
 scale_rows <- function(splits) {
   s1 <- splits[[1]]
-  if (is.null(s1$eval)) NULL else s1$fit[[1]]
+  if (split_has_eval(s1)) split_fit(s1, 1) else NULL
 }
 
 #' Standardize prepare_samples()'s sets: by the real fit rows of `splits`

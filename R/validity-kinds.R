@@ -405,9 +405,9 @@ curve_eval_rows <- function(real, gens, split = 0.5) {
     if (!is.double(x)) storage.mode(x) <- "double"
     sort(canonical_order(x)[rows])
   }
-  list(real = back(real, sp[[1]]$eval[[1]]),
+  list(real = back(real, split_eval(sp[[1]], 1)),
        generated = lapply(stats::setNames(names(gens), names(gens)),
-                          function(nm) back(gens[[nm]], sp[[nm]]$eval[[2]])))
+                          function(nm) back(gens[[nm]], split_eval(sp[[nm]], 2))))
 }
 
 #' The oracle floor of one model: the PR curve (prd_scores()) of the exact

@@ -42,14 +42,14 @@ curve_detail <- function(cv, name) {
 
 # The classed warnings that tiny, discrete or duplicated test data raise on
 # purpose (the checks of the user's data; their own tests are in
-# test-traps.R and test-validate.R): muffled where a test compares numbers
-# on such data, so that any other warning still shows.
+# test-validate-traps.R and test-validate.R): muffled where a test compares
+# numbers on such data, so that any other warning still shows.
 trap_classes <- paste0("prdcurve_warning_",
                        c("copies", "duplicates", "k_large", "small_sample",
                          "unequal_sizes", "family_disagreement",
                          "grid_columns"))
 # (and the note that the entropy functions subsampled unequal sets, which
-# test-traps.R asserts)
+# test-validate-traps.R asserts)
 quiet_traps <- function(expr) {
   withCallingHandlers(expr, warning = function(w) {
     if (inherits(w, trap_classes)) invokeRestart("muffleWarning")

@@ -135,27 +135,3 @@ test_that("prd_bind relabels models of estimates and methods of other curves", {
   expect_equal(names(prd_iou(ab[!is.na(ab$model), ], prd_discrete(1, 1))),
                c("good/knn", "bad/knn"))
 })
-
-test_that("tidy() and glance() give the documented long and one-row shapes", {
-  set.seed(4)
-  cv <- prd_curve(real, list(a = gen_a, b = gen_b), method = "knn",
-                  angles = 21, replicates = 4)
-  td <- tidy(cv)
-  expect_named(td, c("model", "method", "k", "term", "estimate",
-                     "conf.low", "conf.high"))
-  expect_equal(nrow(td), 2 * 10)
-  s <- summary(cv)
-  expect_equal(td$estimate[td$model == "b" & td$term == "auc"],
-               s$auc[s$model == "b"])
-  expect_equal(td$conf.low[td$model == "b" & td$term == "auc"],
-               s$auc_lower[s$model == "b"])
-  gl <- glance(cv)
-  expect_equal(nrow(gl), 1)
-  expect_equal(gl$n_models, 2)
-  expect_equal(gl$replicates, 4)
-  m <- manifold_metrics(real, gen_a, metrics = c("precision", "recall"))
-  tm <- tidy(m)
-  expect_equal(tm$estimate, m$value)
-  expect_true(all(is.na(tm$conf.low)))
-  expect_equal(glance(m)$n_metrics, 2)
-})

@@ -555,114 +555,6 @@ test_that("several models share the real set's own radii, with results identical
   })
 })
 
-test_that("under a multisession future plan the evaluation blocks run as futures, with the same results", {
-  quiet_traps({
-    skip_on_cran()
-    skip_if_not_installed("future")
-    set.seed(314)
-    real <- matrix(sample(0:4, 500 * 3, TRUE) + 0, ncol = 3)
-    gen <- matrix(rnorm(450 * 3, 1), ncol = 3)
-    run <- function() {
-      set.seed(9)
-      # (integer against continuous data: the families disagree, on purpose)
-      cv <- suppressWarnings(prd_curve(real, gen, angles = 51, k = c(5, 9),
-                                       method = c("knn", "kde", "ipr", "coverage")),
-                             classes = "prdcurve_warning_family_disagreement")
-      set.seed(9)
-      m <- manifold_metrics(real, gen, k = c(3, 5), split = 0.5)
-      list(cv = cv, m = m)
-    }
-    seq_res <- run()
-    old <- future::plan(future::multisession, workers = 2)
-    on.exit(future::plan(old), add = TRUE)
-    expect_true(prdcurve:::engine_futures_on())
-    par_res <- run()
-    expect_identical(par_res$cv, seq_res$cv)
-    expect_identical(par_res$m, seq_res$m)
-    future::plan(future::sequential)
-    expect_false(prdcurve:::engine_futures_on())
-  })
-})
-
-# Sets with ties (a grid) and offsets, for exact radii and decisions at the
-# rounding windows: real on a lattice, gen continuous, gen2 gen rounded.
-# Leaves R's RNG where the draws end (the tests draw on from there).
-# run() in this process, then under 2 multisession workers (the plan
-# restored on return): both results and the engine's sweep counts of this
-# process during the second run.
-on_workers <- function(run) {
-  seq_res <- run()
-  old <- future::plan(future::multisession, workers = 2)
-  on.exit(future::plan(old), add = TRUE)
-  prdcurve:::engine_sweeps(reset = TRUE)
-  par_res <- run()
-  list(seq = seq_res, par = par_res,
-       here = prdcurve:::engine_sweeps(reset = TRUE))
-}
-
-tie_sets <- function(seed, n_real, n_gen) {
-  set.seed(seed)
-  real <- matrix(sample(0:5, n_real * 3, TRUE) + 1e3, ncol = 3)
-  gen <- matrix(rnorm(n_gen * 3, 1e3 + 2), ncol = 3)
-  list(real = real, gen = gen, gen2 = round(gen))
-}
-
-test_that("under futures, own radii and the sweeps without a split run on the workers, with the same results", {
-  quiet_traps({
-    skip_on_cran()
-    skip_if_not_installed("future")
-    sets <- tie_sets(316, 420, 380)
-    real <- sets$real
-    gen <- sets$gen
-    gen2 <- sets$gen2
-    realc <- real + matrix(rnorm(420 * 3, sd = 0.1), ncol = 3)
-    big <- matrix(rnorm(2300 * 3, 1e3 + 1), ncol = 3)
-    run <- function() {
-      set.seed(9)
-      list(
-        m = manifold_metrics(real, list(a = gen, b = gen2), k = c(2, 6)),
-        four = manifold_metrics(real, gen, k = 4, metrics = c(
-          "precision", "recall", "density", "coverage")),
-        # more than one block of X_f for the ppr sums of Y_f's rows
-        ppr = manifold_metrics(big, gen, k = 3,
-                               metrics = c("p_precision", "p_recall", "coverage")),
-        rows = manifold_metrics(real, gen, k = 3,
-                                split = list(real = 1:150, generated = 1:150)),
-        samples = manifold_samples(real, gen2, k = 3, probabilistic = TRUE),
-        ent = entropy_metrics(realc, gen, k = c(1, 3)),
-        own = knn_entropy(gen, k = 4),
-        curve = prd_curve(real, gen, k = 5, angles = 31),
-        # the knn family's k-occurrences (hubness), with and without a split
-        knn0 = prd_curve(realc, gen, k = 4, angles = 31, method = "knn",
-                         split = 0),
-        knn = prd_curve(realc, gen, k = 4, angles = 31, method = "knn"),
-        # its own radii (the bandwidth) and its external draws
-        plugin = prd_kde_plugin(real, gen, n_mc = 300, angles = 31)
-      )
-    }
-    both <- on_workers(run)
-    seq_res <- both$seq
-    par_res <- both$par
-    here <- both$here
-    for (nm in names(seq_res)) expect_identical(par_res[[nm]], seq_res[[nm]])
-    # no sweep ran in this process: own radii, cross decisions and cross
-    # radii without a split went to the workers too
-    expect_identical(sum(here), 0)
-    # each worker is sent only the sets its tasks use
-    tk <- list(list(sets = c(1L, 3L)), list(sets = c(2L, 3L)), list(sets = c(1L, 2L)))
-    it <- prdcurve:::engine_task_items(tk, c(1L, 2L, 2L), 2L,
-                                       list(sets = list("x", "y", "e"), fit = 1))
-    expect_identical(it[[1]]$globals$sets, list("x", "e"))
-    expect_identical(it[[1]]$tasks[[1]]$sets, c(1L, 2L))
-    expect_identical(it[[2]]$globals$sets, list("x", "y", "e"))
-    expect_identical(lapply(it[[2]]$tasks, `[[`, "sets"), list(c(2L, 3L), c(1L, 2L)))
-    expect_identical(it[[2]]$globals$fit, 1)
-    # the merge of own radii from blocks is the k-th smallest of the parts
-    m <- prdcurve:::merge_smallest(list(cbind(1, 4, 9), cbind(2, 3, 10)), c(1, 3, 5))
-    expect_identical(m, cbind(1, 3, 9))
-  })
-})
-
 test_that("evaluation rows given with their fit positions (self_rows) are left out of their own balls as without a split", {
   set.seed(317)
   # ties (a grid): radii and counts decided at the windows
@@ -700,56 +592,6 @@ test_that("evaluation rows given with their fit positions (self_rows) are left o
   expect_error(prdcurve:::engine_call(
     real, gen, list(fit = fit, eval = list(1:3, 1:2), self_rows = 1:4), ks,
     "knn"), class = "prdcurve_error_engine")
-})
-
-test_that("under futures, the full sweep without a split (prd_curve(split = 0)) runs on the workers, with the same results", {
-  quiet_traps({
-    skip_on_cran()
-    skip_if_not_installed("future")
-    sets <- tie_sets(318, 430, 370)
-    real <- sets$real
-    gen <- sets$gen
-    gen2 <- sets$gen2
-    nb <- c("knn", "kde", "ipr", "coverage")
-    s0 <- list(fit = list(1:430, 1:370), eval = NULL)
-    run <- function() {
-      set.seed(9)
-      list(
-        curve0 = prd_curve(real, list(a = gen, b = gen2), k = c(2, 5, 9),
-                           split = 0, angles = 31, method = nb),
-        open0 = prd_curve(real, gen2, k = 4, split = 0, angles = 31,
-                          method = nb, closed = FALSE),
-        bw0 = prd_curve(real, gen, k = 3, split = 0, angles = 31,
-                        method = c("kde", "knn"), bandwidth = c(1, 2)),
-        curve5 = prd_curve(real, gen, k = c(3, 6), split = 0.5, angles = 31,
-                           method = nb),
-        tight0 = suppressWarnings(
-          prd_curve(real, gen, k = 5, split = 0, angles = 31),
-          classes = "prdcurve_warning_family_disagreement"),
-        ipr = prdcurve:::engine_neighbours(real, gen2, s0, c(1, 7), "ipr"),
-        knn = prdcurve:::engine_neighbours(real, gen, s0, 3,
-                                           c("own", "knn", "query_all")),
-        mixed = prdcurve:::engine_neighbours(real, gen, s0, c(2, 4),
-                                             c("coverage", "query_x", "kde"),
-                                             bandwidth = 1.5)
-      )
-    }
-    both <- on_workers(run)
-    seq_res <- both$seq
-    par_res <- both$par
-    here <- both$here
-    for (nm in names(seq_res)) {
-      a <- par_res[[nm]]
-      b <- seq_res[[nm]]
-      if (startsWith(class(a)[1], "list")) {
-        attr(a, "exact") <- attr(b, "exact") <- NULL
-        attr(a, "threads") <- attr(b, "threads") <- NULL
-      }
-      expect_identical(a, b)
-    }
-    # no sweep ran in this process
-    expect_identical(sum(here), 0)
-  })
 })
 
 test_that("prd_curve(k = c(5, 9), method = \"kde\") is one sweep with the curves of each k", {
@@ -915,4 +757,377 @@ test_that("the centre and norm statistics found once give the engine's own choic
   expect_error(engine_call(x, y, s, 3L, "knn",
                            prep = list(centre = 1:3, real = 1, generated = 1)),
                class = "prdcurve_error_engine")
+})
+
+test_that("the planner's sweeps for each estimator combination", {
+  plan <- function(est, self = TRUE, cross = FALSE, own = 0L) {
+    paste(engine_plan(est, self, cross, own), collapse = " ")
+  }
+  # estimators, evaluation rows = fit rows, cross mode, own radii given
+  # (0 none, 1 real, 2 both), sweeps
+  table <- tibble::tribble(
+    ~est,                        ~self, ~cross, ~own, ~sweeps,
+    "own",                        TRUE,  FALSE,  0L, "symmetric:real symmetric:generated",
+    "own",                        TRUE,  FALSE,  1L, "symmetric:generated",
+    "own",                        TRUE,  FALSE,  2L, "",
+    "own",                        TRUE,  TRUE,   0L, "symmetric:real symmetric:generated",
+    "own",                        FALSE, FALSE,  0L, "symmetric:real symmetric:generated",
+    "ipr",                        TRUE,  FALSE,  0L, "full",
+    "ipr",                        TRUE,  FALSE,  1L, "symmetric:generated full",
+    "ipr",                        TRUE,  TRUE,   0L, "symmetric:real symmetric:generated cross-decide",
+    "ipr",                        TRUE,  TRUE,   1L, "symmetric:generated cross-decide",
+    "ipr",                        TRUE,  TRUE,   2L, "cross-decide",
+    "ipr",                        FALSE, FALSE,  0L, "symmetric:real symmetric:generated full",
+    "ipr",                        FALSE, FALSE,  2L, "full",
+    "coverage",                   TRUE,  FALSE,  0L, "full",
+    "coverage",                   TRUE,  TRUE,   0L, "symmetric:real symmetric:generated cross-decide",
+    "coverage",                   FALSE, FALSE,  0L, "full",
+    "ppr",                        TRUE,  TRUE,   0L, "cross-decide",
+    "ppr",                        FALSE, FALSE,  0L, "full",
+    "ipr+coverage+ppr",           TRUE,  TRUE,   0L, "symmetric:real symmetric:generated cross-decide",
+    "ipr+coverage+ppr",           TRUE,  TRUE,   2L, "cross-decide",
+    "ipr+coverage+ppr",           FALSE, FALSE,  1L, "symmetric:generated full",
+    "knn+kde+ipr+coverage",       TRUE,  FALSE,  0L, "full",
+    "knn+kde+ipr+coverage",       FALSE, FALSE,  0L, "symmetric:real symmetric:generated full",
+    "knn+kde+ipr+coverage",       FALSE, FALSE,  2L, "full",
+    "query_x+query_y",            TRUE,  FALSE,  0L, "symmetric:real symmetric:generated cross-radii",
+    "query_x+query_y",            TRUE,  FALSE,  2L, "cross-radii",
+    "query_x+query_y",            FALSE, FALSE,  0L, "full",
+    "own+query_x+query_y",        TRUE,  FALSE,  1L, "symmetric:generated cross-radii",
+    "own+query_x+query_y",        FALSE, FALSE,  0L, "symmetric:real symmetric:generated full",
+    "query_all",                  TRUE,  FALSE,  0L, "full",
+    "knn",                        FALSE, FALSE,  2L, "full"
+  )
+  got <- vapply(seq_len(nrow(table)), function(i) {
+    plan(strsplit(table$est[i], "+", fixed = TRUE)[[1]], table$self[i],
+         table$cross[i], table$own[i])
+  }, "")
+  expect_identical(got, table$sweeps)
+  # estimators without a cross sweep are refused in cross mode
+  expect_error(plan(c("knn", "ipr"), cross = TRUE), "no cross-set sweep")
+  expect_error(plan("query_x", cross = TRUE), "no cross-set sweep")
+})
+
+test_that("the sweeps a call runs are the planner's, counted by the engine", {
+  set.seed(1)
+  x <- matrix(rnorm(60 * 3), 60)
+  y <- matrix(rnorm(50 * 3), 50)
+  s <- list(fit = list(1:60, 1:50), eval = NULL)
+  engine_sweeps(reset = TRUE)
+  engine_call(x, y, s, 3L, c("own", "query_x", "query_y"))
+  n <- engine_sweeps(reset = TRUE)
+  expect_identical(names(n)[n > 0],
+                   engine_plan(c("own", "query_x", "query_y")))
+  expect_true(all(n[n > 0] == 1))
+})
+
+test_that("every metric, k and model of a call shares one plan", {
+  set.seed(2)
+  x <- matrix(rnorm(80 * 4), 80)
+  y <- matrix(rnorm(70 * 4, 0.2), 70)
+  y2 <- matrix(rnorm(70 * 4, -0.2), 70)
+  count <- function(expr) {
+    engine_sweeps(reset = TRUE)
+    force(expr)
+    n <- engine_sweeps(reset = TRUE)
+    n[n > 0]
+  }
+  one <- c("symmetric:real" = 1, "symmetric:generated" = 1,
+           "cross-decide" = 1)
+  # all eleven metrics at three k, no split: each pair set once (the two
+  # own sets symmetrically, X_f x Y_f once)
+  expect_identical(count(manifold_metrics(x, y, k = c(2, 3, 5))), one)
+  # one metric alone needs no fewer sweeps than eleven, and no more
+  expect_identical(count(manifold_metrics(x, y, metrics = "precision")), one)
+  expect_identical(count(manifold_metrics(x, y, metrics = "p_recall")),
+                   one[c("symmetric:real", "symmetric:generated",
+                         "cross-decide")])
+  # two models: the real set's own radii once, each model's pairs once
+  expect_identical(count(manifold_metrics(x, list(a = y, b = y2), k = 3)),
+                   c("symmetric:real" = 1, "symmetric:generated" = 2,
+                     "cross-decide" = 2))
+  # with a split: own radii of the fit sets, one evaluation sweep a model
+  expect_identical(count(manifold_metrics(x, list(a = y, b = y2), k = 3,
+                                          split = 0.5)),
+                   c("symmetric:real" = 1, "symmetric:generated" = 2,
+                     "full" = 2))
+})
+
+test_that("the four curves take both sets' own radii from one engine call", {
+  set.seed(3)
+  x <- matrix(rnorm(120 * 4), 120)
+  y <- matrix(rnorm(110 * 4, 0.3), 110)
+  y2 <- matrix(rnorm(110 * 4, -0.3), 110)
+  m <- c("knn", "kde", "ipr", "coverage")
+  calls <- new.env()
+  calls$n <- 0L
+  suppressMessages(trace("engine_call", where = asNamespace("prdcurve"),
+                         print = FALSE,
+                         tracer = bquote(assign("n", .(calls)$n + 1L,
+                                                envir = .(calls)))))
+  on.exit(suppressMessages(untrace("engine_call",
+                                   where = asNamespace("prdcurve"))))
+  count <- function(expr) {
+    calls$n <- 0L
+    engine_sweeps(reset = TRUE)
+    force(expr)
+    n <- engine_sweeps(reset = TRUE)
+    list(calls = calls$n, sweeps = n[n > 0])
+  }
+  # the kde bandwidths need the own radii first: one call finds both
+  # sets' (two symmetric sweeps), one more runs the evaluation sweep
+  set.seed(4)
+  one <- count(a <- prd_curve(x, y, method = m, k = 5, split = 0.5))
+  expect_identical(one$calls, 2L)
+  expect_identical(one$sweeps, c("symmetric:real" = 1, "symmetric:generated" = 1,
+                                 "full" = 1))
+  # a second model takes the real set's from the first: its own call
+  # sweeps its own set only
+  set.seed(4)
+  two <- count(b <- prd_curve(x, list(a = y, b = y2), method = m, k = 5,
+                              split = 0.5))
+  expect_identical(two$calls, 4L)
+  expect_identical(two$sweeps, c("symmetric:real" = 1,
+                                 "symmetric:generated" = 2, "full" = 2))
+  # the same curves as the model alone (same split: the real set's is
+  # drawn first, then the model's)
+  expect_identical(b$precision[b$model == "a"], a$precision)
+  expect_identical(b$recall[b$model == "a"], a$recall)
+})
+
+# The engine's products in single precision (options(prdcurve.precision),
+# src/products.c "float32 tiles"): every decision is made exact by the
+# recomputation window, so every result equals the double-precision one
+# bit for bit, on data chosen to sit on the windows' edges.
+
+# `expr` evaluated under a precision with a fixed seed: its value and the
+# classes of its warnings (muffled; the small sets are legal but odd)
+under_precision <- function(precision, expr, seed = 1) {
+  withr::local_options(prdcurve.precision = precision)
+  set.seed(seed)
+  w <- character()
+  value <- withCallingHandlers(expr, warning = function(cnd) {
+    w <<- c(w, class(cnd)[1])
+    invokeRestart("muffleWarning")
+  })
+  list(value = value, warnings = w)
+}
+
+expect_same_in_both <- function(f, ...) {
+  single <- under_precision("single", f(...))
+  double <- under_precision("double", f(...))
+  expect_identical(single, double)
+}
+
+# the precision the engine chose for a pair of sets (no split, one k)
+precision_used <- function(real, generated, precision = "single") {
+  withr::local_options(prdcurve.precision = precision)
+  storage.mode(real) <- storage.mode(generated) <- "double"
+  n <- min(nrow(real), nrow(generated))
+  s <- list(fit = list(seq_len(nrow(real)), seq_len(nrow(generated))),
+            eval = NULL)
+  nb <- prdcurve:::engine_neighbours(real, generated, s, min(3L, n - 1L),
+                                     "knn")
+  attr(nb, "precision")
+}
+
+# adversarial pairs of sets, each small
+precision_cases <- function() {
+  set.seed(401)
+  lattice <- function(n, d) matrix(sample(0:2, n * d, TRUE) + 0, n, d)
+  g <- function(n, d, m = 0) matrix(rnorm(n * d, m), n, d)
+  dup <- g(40, 6)
+  # coordinates a few ulps apart: distances that differ by relative 1e-15
+  near <- matrix(1 + sample(0:3, 80 * 5, TRUE) * .Machine$double.eps, 80, 5)
+  near2 <- near[sample(80), ]
+  near2[, 1] <- near2[, 1] + 2 * .Machine$double.eps
+  list(
+    lattice = list(lattice(90, 3), lattice(80, 3)),
+    duplicated = list(dup[c(1:40, 1:40), ], rbind(dup[1:30, ], g(30, 6))),
+    ulps = list(near, near2),
+    offset = list(g(70, 8) + 1e6, g(70, 8, 0.3) + 1e6),
+    lattice_offset = list(lattice(70, 4) + 1e6, lattice(60, 4) + 1e6),
+    integer = list(matrix(sample(-5:5, 70 * 10, TRUE), 70, 10),
+                   matrix(sample(-5:5, 60 * 10, TRUE), 60, 10)),
+    d1 = list(matrix(sample(0:20, 80, TRUE) + 0, 80), g(70, 1, 3)),
+    d4096 = list(g(24, 4096), g(20, 4096, 0.1))
+  )
+}
+
+test_that("single-precision products give identical results to double", {
+  quiet_traps({
+    skip_on_cran()
+    cases <- precision_cases()
+    manifold_all <- c("precision", "recall", "density", "coverage",
+                      "c_precision", "sym_precision", "sym_recall",
+                      "prc_precision", "prc_recall", "p_precision", "p_recall")
+    for (nm in names(cases)) {
+      real <- cases[[nm]][[1]]
+      gen <- cases[[nm]][[2]]
+      ks <- if (nm == "d4096") c(1, 3) else c(1, 4, 9)
+      for (split in c(0, 0.5)) {
+        expect_same_in_both(prd_curve, real, gen,
+                            method = c("knn", "kde", "ipr", "coverage"),
+                            k = ks, split = split, angles = 51)
+        expect_same_in_both(manifold_metrics, real, gen,
+                            metrics = manifold_all, k = ks, split = split)
+        expect_same_in_both(manifold_samples, real, gen, k = ks[2],
+                            split = split, probabilistic = TRUE)
+        expect_same_in_both(entropy_metrics, real, gen, k = ks, split = split)
+        expect_same_in_both(entropy_samples, real, gen, k = ks[2],
+                            split = split)
+      }
+      expect_same_in_both(prd_curve, real, gen, method = "kde", k = ks[2],
+                          bandwidth = 1.5, split = 0, angles = 51)
+      expect_same_in_both(prd_curve, real, gen, method = "coverage",
+                          k = ks[2], split = 0, closed = FALSE, angles = 51)
+      expect_same_in_both(knn_entropy, real, k = ks)
+      expect_same_in_both(knn_cross_entropy, real, gen, k = ks)
+      # external query points (Monte Carlo draws around the samples)
+      if (ncol(real) <= 10) {
+        expect_same_in_both(prd_kde_plugin, real, gen, n_mc = 300, angles = 51)
+      }
+    }
+  })
+})
+
+test_that("the engine's outputs are identical across precisions and threads", {
+  skip_on_cran()
+  cases <- precision_cases()
+  what <- c("own", "query_x", "query_y", "query_all", "knn", "coverage",
+            "ipr", "kde", "ppr")
+  for (nm in c("lattice", "duplicated", "offset", "d4096")) {
+    real <- cases[[nm]][[1]]
+    gen <- cases[[nm]][[2]]
+    h <- c(nrow(real), nrow(gen)) %/% 2
+    s <- list(fit = list(seq_len(h[1]), seq_len(h[2])),
+              eval = list(seq(h[1] + 1, nrow(real)),
+                          seq(h[2] + 1, nrow(gen))))
+    run <- function(precision, threads) {
+      withr::local_options(prdcurve.precision = precision)
+      set0 <- prdcurve:::thread_info()[["set"]]
+      prd_threads(threads)
+      on.exit(prd_threads(set0), add = TRUE)
+      r <- prdcurve:::engine_neighbours(real, gen, s, c(1, 3, 5), what,
+                                        bandwidth_k = 3, ppr_k = 2,
+                                        ppr_scale = 1.2)
+      attributes(r)[c("exact", "threads", "precision")] <- NULL
+      r
+    }
+    ref <- run("double", 1)
+    expect_identical(run("single", 1), ref)
+    expect_identical(run("single", 2), ref)
+  }
+})
+
+test_that("radii without a split (X x Y once) are identical across precisions", {
+  skip_on_cran()
+  skip_if_not(prdcurve:::engine_has_sgemm(),
+              "the BLAS has no sgemm: the engine runs in double precision only")
+  cases <- precision_cases()
+  for (nm in names(cases)) {
+    real <- cases[[nm]][[1]]
+    gen <- cases[[nm]][[2]]
+    storage.mode(real) <- storage.mode(gen) <- "double"
+    s <- list(fit = list(seq_len(nrow(real)), seq_len(nrow(gen))), eval = NULL)
+    ks <- c(1L, 3L, 10L)
+    run <- function(precision, symmetric, buffer = 0L) {
+      withr::local_options(prdcurve.precision = precision)
+      prdcurve:::local_engine_knobs(symmetric = symmetric, own_buffer = buffer)
+      r <- prdcurve:::engine_neighbours(real, gen, s, ks,
+                                        c("query_x", "query_y"))
+      attr(r, "exact") <- NULL
+      r
+    }
+    ref <- run("double", FALSE)
+    expect_identical(attr(ref, "precision"), "double")
+    single <- run("single", TRUE)
+    expect_identical(attr(single, "precision"), "single", label = nm)
+    attr(ref, "precision") <- attr(single, "precision") <- NULL
+    expect_identical(single, ref, label = nm)
+    # buffers that overflow: the full-row engine, in single precision too
+    small <- run("single", TRUE, 12L)
+    attr(small, "precision") <- NULL
+    expect_identical(small, ref, label = nm)
+    double <- run("double", TRUE)
+    attr(double, "precision") <- NULL
+    expect_identical(double, ref, label = nm)
+  }
+})
+
+test_that("single precision is really used where the BLAS has sgemm", {
+  skip_if_not(prdcurve:::engine_has_sgemm(),
+              "the BLAS has no sgemm: the engine runs in double precision only")
+  cases <- precision_cases()
+  for (nm in names(cases)) {
+    expect_identical(precision_used(cases[[nm]][[1]], cases[[nm]][[2]]),
+                     "single", label = nm)
+    expect_identical(precision_used(cases[[nm]][[1]], cases[[nm]][[2]],
+                                    "double"), "double")
+  }
+  # the default is single precision
+  withr::local_options(prdcurve.precision = NULL)
+  x <- cases$offset[[1]]
+  y <- cases$offset[[2]]
+  s <- list(fit = list(seq_len(nrow(x)), seq_len(nrow(y))), eval = NULL)
+  expect_identical(
+    attr(prdcurve:::engine_neighbours(x, y, s, 3, "knn"), "precision"),
+    "single")
+})
+
+test_that("a window too wide for the data falls back to double precision", {
+  skip_if_not(prdcurve:::engine_has_sgemm(),
+              "the BLAS has no sgemm: the engine runs in double precision only")
+  set.seed(402)
+  real <- matrix(rnorm(60 * 20), 60, 20)
+  # a generated set far away from the real one, whose spread sets the
+  # scale of the distances: the window would hold most pairs
+  far <- matrix(rnorm(60 * 20), 60, 20) + 1e4
+  expect_identical(precision_used(real, far), "double")
+  expect_same_in_both(manifold_metrics, real, far, k = c(2, 5))
+  # all rows equal: nothing to gain, double
+  flat <- matrix(1, 30, 4)
+  expect_identical(precision_used(flat, flat), "double")
+})
+
+test_that("OpenBLAS's sgemm, and only it, adds the coordinate blocks", {
+  # with OpenBLAS (whose thread count the engine can set) its sgemm adds
+  # each block of 256 coordinates to the tile (beta = 1); with any other
+  # BLAS the engine sums the blocks itself
+  skip_if_not(prdcurve:::engine_has_sgemm(), "the BLAS has no sgemm")
+  openblas <- !is.na(prdcurve:::engine_blas_threads())
+  expect_identical(prdcurve:::engine_blas_adds(), openblas)
+})
+
+test_that("long tiles of several coordinate blocks (chunked sums) match double precision", {
+  # more than R_CHUNK = 1,024 reference rows and d > 256 (several sgemm
+  # blocks summed in float chunk by chunk, products.c; a partial last
+  # block; the blocks added by OpenBLAS's sgemm, beta = 1, or by the
+  # engine), ties included
+  skip_on_cran()
+  skip_if_not(prdcurve:::engine_has_sgemm(),
+              "the BLAS has no sgemm: the engine runs in double only")
+  for (d in c(300, 700)) {
+    set.seed(402)
+    real <- matrix(sample(0:2, 2600 * d, TRUE) + 0, ncol = d)
+    gen <- matrix(rnorm(2400 * d, 1, 0.6), ncol = d)
+    s <- list(fit = list(1:1300, 1:1200), eval = list(1301:2600, 1201:2400))
+    run <- function(precision, blas_sum = TRUE) {
+      withr::local_options(prdcurve.precision = precision)
+      prdcurve:::local_engine_knobs(blas_sum = blas_sum)
+      prdcurve:::engine_neighbours(real, gen, s, c(2, 8),
+                                   c("own", "query_all", "knn", "coverage", "ipr"))
+    }
+    single <- run("single")
+    # the blocks added by the engine instead of by OpenBLAS's sgemm
+    own_sum <- run("single", FALSE)
+    double <- run("double")
+    expect_identical(attr(single, "precision"), "single")
+    expect_identical(attr(own_sum, "precision"), "single")
+    attributes(single)[c("exact", "threads", "precision")] <- NULL
+    attributes(own_sum)[c("exact", "threads", "precision")] <- NULL
+    attributes(double)[c("exact", "threads", "precision")] <- NULL
+    expect_identical(single, double)
+    expect_identical(own_sum, double)
+  }
 })

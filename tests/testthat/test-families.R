@@ -175,3 +175,33 @@ test_that("the mixture and smoothed marginal families run through the registry",
   cv <- prd_curve(x, y, method = "mixture", angles = 51, folds = 1)
   expect_lt(summary(cv)$auc, 0.15)
 })
+
+test_that("recipe (inst/ARCHITECTURE.md): every curve family is wired from its name to a curve", {
+  set.seed(8)
+  x <- matrix(rnorm(120 * 2), ncol = 2)
+  y <- matrix(rnorm(110 * 2, 0.5), ncol = 2)
+  for (m in curve_methods()) {
+    # ("tightest" warns that its halves of 27 rows are few)
+    cv <- withCallingHandlers(
+      prd_curve(x, y, method = m, k = 4, angles = 21, split = 0.5),
+      prdcurve_warning_small_sample = function(w) invokeRestart("muffleWarning"))
+    expect_identical(unique(cv$method), m)
+    expect_gte(nrow(cv), 21L)
+    # a PRD curve: alpha(lambda) nondecreasing, beta = alpha / lambda
+    # nonincreasing, both in [0, 1]
+    expect_true(all(diff(cv$precision) >= -1e-12))
+    expect_true(all(diff(cv$recall) <= 1e-12))
+    expect_true(all(cv$precision >= 0 & cv$precision <= 1))
+    expect_true(all(cv$recall >= 0 & cv$recall <= 1))
+  }
+  # each neighbour family's engine estimator gives (a, b) counts per
+  # evaluation row
+  table <- engine_estimators()
+  for (m in family_names("neighbour")) {
+    e <- family_entry(m)$estimator
+    row <- table[table$name == e, ]
+    expect_identical(nrow(row), 1L)
+    expect_identical(row$outputs[[1]], paste0(e, c("_a", "_b")))
+    expect_identical(row$rows, "evaluation")
+  }
+})

@@ -94,20 +94,6 @@ test_that("the family's scores are the sums of the plain table's entries", {
   expect_lte(f$settings$columns_kept, 3)
 })
 
-test_that("the bandwidth is the least recalibrated logistic loss", {
-  # the loss against glm(): the two sets weighted alike
-  set.seed(63)
-  s <- c(rnorm(50), rnorm(70, 1))
-  iv <- 1:50
-  loss <- ratio_logistic_loss(s * 3 + 2, iv)
-  y <- rep(0:1, c(50, 70))
-  w <- ifelse(y == 1, 1 / 70, 1 / 50)
-  g <- suppressWarnings(glm(y ~ s, weights = w, family = quasibinomial()))
-  p <- fitted(g)
-  expect_equal(mean(loss), (mean(-log(1 - p[iv])) + mean(-log(p[-iv]))) / 2,
-               tolerance = 1e-6)
-})
-
 test_that("on heavy-tailed coordinates it is far tighter than raw histograms", {
   # 64 independent Student t (3 df) coordinates, the generated ones 1.15
   # times wider: the smoothed, shrunk sums read near the true AUC, the raw

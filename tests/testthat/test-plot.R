@@ -185,22 +185,6 @@ expect_paper_png <- function(path, size, label = path) {
   }
 }
 
-figure_data <- function() {
-  set.seed(181)
-  real <- matrix(rnorm(150 * 2), ncol = 2)
-  models <- list(a = matrix(rnorm(300, 0.3), ncol = 2),
-                 b = matrix(rnorm(300, 0.9), ncol = 2),
-                 c = matrix(rnorm(300, 0), ncol = 2))
-  list(real = real, models = models,
-       cv = prd_curve(real, models, method = c("knn", "coverage", "ipr"),
-                      replicates = 4, angles = 41),
-       cv1 = prd_curve(real, models, method = "knn", replicates = 4,
-                       angles = 41),
-       m = manifold_metrics(real, models,
-                            metrics = c("precision", "recall", "density"),
-                            k = c(3, 5), replicates = 4))
-}
-
 test_that("autoplot is exported and draws what ggplot2::autoplot draws", {
   skip_if_not_installed("ggplot2")
   expect_true("autoplot" %in% getNamespaceExports("prdcurve"))
@@ -299,47 +283,6 @@ test_that("autoplot() of prd_compare() is a forest plot of the differences", {
                class = "prdcurve_error_input")
   one <- ggplot2::ggplot_build(ggplot2::autoplot(cmp, statistics = "auc"))
   expect_equal(nrow(one$layout$layout), 1)
-})
-
-test_that("autoplot() of a metric table: a point and an interval per model", {
-  skip_if_not_installed("ggplot2")
-  fd <- figure_data()
-  b <- ggplot2::ggplot_build(ggplot2::autoplot(fd$m))
-  seg <- b$data[[1]]
-  pts <- b$data[[2]]
-  expect_equal(nrow(pts), nrow(fd$m))
-  expect_setequal(round(pts$x, 10), round(fd$m$value, 10))
-  expect_setequal(round(seg$x, 10), round(fd$m$lower, 10))
-  expect_equal(nrow(b$layout$layout), 3)
-  # k = 3 and k = 5: two colours
-  expect_length(unique(pts$colour), 2)
-  # without replicates: points only
-  m0 <- manifold_metrics(fd$real, fd$models, metrics = "precision")
-  b0 <- ggplot2::ggplot_build(ggplot2::autoplot(m0))
-  expect_length(b0$data, 1)
-  expect_equal(sort(b0$data[[1]]$x), sort(m0$value))
-})
-
-test_that("the legend names the k of p_precision and p_recall ppr_k", {
-  skip_if_not_installed("ggplot2")
-  m <- new_prd_metrics(tibble::tibble(
-    model = c("a", "b", "a", "b"),
-    metric = c("recall", "recall", "p_recall", "p_recall"),
-    k = c(5L, 5L, 4L, 4L), value = c(0.6, 0.7, 0.9, 1)))
-  p <- ggplot2::autoplot(m)
-  b <- ggplot2::ggplot_build(p)
-  expect_setequal(b$plot$scales$get_scales("colour")$get_labels(),
-                  c("k = 5", "ppr_k = 4"))
-  expect_identical(prdcurve:::group_label(rep(NA, 4), m$k, m$metric),
-                   c("k = 5", "k = 5", "ppr_k = 4", "ppr_k = 4"))
-  # one k for every metric: a single group
-  expect_identical(prdcurve:::group_label(rep(NA, 2), c(5L, 5L),
-                                          c("recall", "precision")),
-                   c("estimate", "estimate"))
-  # a curve's method keeps its k, whatever its statistic
-  expect_identical(prdcurve:::group_label(c("knn", "knn"), c(3L, 5L),
-                                          c("auc", "auc")),
-                   c("knn (k = 3)", "knn (k = 5)"))
 })
 
 test_that("base plot() draws the bands of replicates on square [0, 1] panels", {
@@ -469,52 +412,6 @@ test_that("plot() of a metrics table or a comparison draws autoplot()'s figure",
                ggplot2::ggplot_build(ggplot2::autoplot(cmp))$data)
   expect_true(any(vapply(ggplot2::ggplot_build(drawn)$data, function(l)
     isTRUE(all.equal(sort(l$x), sort(cmp$estimate))), logical(1))))
-})
-
-test_that("axes = \"bounds\" spans each metric's range", {
-  skip_if_not_installed("ggplot2")
-  m <- new_prd_metrics(tibble::tibble(
-    model = c("good", "noisy", "good", "noisy"),
-    metric = c("p_precision", "p_precision", "density", "density"),
-    k = c(4L, 4L, 5L, 5L), value = c(0.9695, 0.9715, 0.98, 0.99)))
-  ranges <- function(p) {
-    b <- ggplot2::ggplot_build(p)
-    lapply(b$layout$panel_scales_x, function(s) s$range$range)
-  }
-  # the data: each panel spans its values only
-  r <- ranges(ggplot2::autoplot(m))
-  expect_equal(r[[1]], c(0.9695, 0.9715))
-  # the bounds: p_precision on [0, 1], density from 0
-  r <- ranges(ggplot2::autoplot(m, axes = "bounds"))
-  expect_equal(r[[1]], c(0, 1))
-  expect_equal(r[[2]], c(0, 0.99))
-  expect_error(ggplot2::autoplot(m, axes = "all"), class = "rlang_error")
-})
-
-test_that("a metric panel whose values nearly agree gets a readable axis", {
-  skip_if_not_installed("ggplot2")
-  # values 1 - 8e-9 and 1 (p_recall of two models in 256 dimensions): a
-  # panel of width 8e-9 would label every tick "1"; it is widened to
-  # 1e-3, inside [0, 1]
-  m <- new_prd_metrics(tibble::tibble(
-    model = c("good", "noisy", "good", "noisy"),
-    metric = c("p_recall", "p_recall", "recall", "recall"),
-    k = c(4L, 4L, 5L, 5L), value = c(1 - 8e-9, 1, 0.634, 0.9997)))
-  b <- ggplot2::ggplot_build(ggplot2::autoplot(m))
-  r <- lapply(b$layout$panel_scales_x, function(s) s$range$range)
-  expect_equal(r[[1]], c(0.999, 1))
-  expect_equal(r[[2]], c(0.634, 0.9997))
-  labs <- b$layout$panel_params[[1]]$x$get_labels()
-  expect_gt(length(unique(labs[!is.na(labs)])), 2)
-  # about four ticks of at most four decimals (five-decimal labels at the
-  # ends of neighbouring panels ran together)
-  labs <- labs[!is.na(labs)]
-  expect_lte(length(labs), 4)
-  expect_lte(max(nchar(sub("^[^.]*\\.?", "", labs))), 4)
-  # a difference panel stays centred (no [0, 1] window)
-  expect_equal(panel_min_span(tibble::tibble(panel = factor("d"), estimate = 0,
-                                             lower = 0, upper = 0),
-                              bounded = FALSE)$x, c(-5e-4, 5e-4))
 })
 
 test_that("every figure is written to a PNG of the documented size, filled", {

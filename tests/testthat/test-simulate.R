@@ -123,3 +123,62 @@ test_that("simulators refuse sizes beyond 1e8 values per matrix", {
   # refused at once, nothing drawn
   expect_lt(proc.time()[["elapsed"]] - t0, 5)
 })
+
+test_that("gaussian_mixture evaluates log-densities exactly", {
+  mu <- rbind(c(0, 1), c(2, -1))
+  s <- matrix(c(2, 0.5, 0.5, 1), 2)
+  mix <- gaussian_mixture(mu, cov = list(diag(2), s), weights = c(1, 3))
+  x <- rbind(c(0, 0), c(1, 1), c(-3, 5))
+  dens <- function(z, m, v) {
+    r <- z - m
+    exp(-0.5 * sum(r * solve(v, r))) / (2 * pi * sqrt(det(v)))
+  }
+  expected <- apply(x, 1, function(z)
+    log(0.25 * dens(z, mu[1, ], diag(2)) + 0.75 * dens(z, mu[2, ], s)))
+  expect_equal(mix$log_density(x), expected, tolerance = 1e-12)
+  # isotropic: the sum of dnorm()s; far in the tail the log-sum-exp stays
+  # finite where exp() of it underflows
+  iso <- gaussian_mixture(c(0, 0, 0), sd = 2)
+  z <- rbind(c(1, 2, 3), c(300, 0, 0))
+  expect_equal(iso$log_density(z),
+               rowSums(matrix(dnorm(z, sd = 2, log = TRUE), 2)), tolerance = 1e-12)
+  expect_true(is.finite(iso$log_density(z)[2]))
+  # the sampler draws the components with their weights
+  set.seed(1)
+  two <- gaussian_mixture(rbind(-10, 10), weights = c(0.3, 0.7))
+  draws <- two$sample(10000)
+  expect_equal(dim(draws), c(10000L, 1L))
+  # binomial SE of the share: sqrt(0.21 / 10000) = 0.0046; 4 SE
+  expect_equal(mean(draws < 0), 0.3, tolerance = 4 * 0.0046 / 0.3)
+  expect_error(gaussian_mixture(rbind(0, 1), weights = c(1, -1)), "weights")
+  expect_error(gaussian_mixture(c(0, 0), cov = matrix(c(1, 2, 2, 1), 2)),
+               "positive definite")
+})
+
+test_that("gaussian_mixture() normalises any finite weights safely", {
+  mix <- gaussian_mixture(rbind(0, 1), weights = c(1e308, 1e308))
+  expect_identical(mix$weights, c(0.5, 0.5))
+  mix <- gaussian_mixture(rbind(0, 1, 2), weights = c(1e308, 0, 5e-324))
+  expect_identical(mix$weights, c(1, 0, 0))
+  mix <- gaussian_mixture(rbind(0, 1), weights = c(5e-324, 1.5e-323))
+  expect_equal(mix$weights, c(0.25, 0.75), tolerance = 0.1)  # subnormals
+  expect_equal(sum(mix$weights), 1)
+})
+
+test_that("log-densities underflow to -Inf, never NaN", {
+  one <- gaussian_mixture(0)
+  expect_identical(one$log_density(matrix(1e200)), -Inf)
+  expect_equal(one$log_density(c(-1e308, 0, 1e308)),
+               c(-Inf, dnorm(0, log = TRUE), -Inf), tolerance = 1e-15)
+  two <- gaussian_mixture(rbind(c(0, 0), c(5, 5)), cov = diag(2))
+  expect_identical(two$log_density(rbind(c(1e200, 0), c(0, -1e300))),
+                   c(-Inf, -Inf))
+  # a tiny sd: the log-density at the mode is -log(sqrt(2 pi) sd), finite
+  tiny <- gaussian_mixture(3, sd = 1e-300)
+  expect_equal(tiny$log_density(3), -0.5 * log(2 * pi) - log(1e-300),
+               tolerance = 1e-14)
+  expect_identical(tiny$log_density(4), -Inf)
+  expect_identical(one$log_density(matrix(numeric(0), 0, 1)), numeric(0))
+  expect_error(one$log_density(matrix("a")), "`x`",
+               class = "prdcurve_error_input")
+})

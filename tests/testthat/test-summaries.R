@@ -242,30 +242,6 @@ test_that("summary() of a metrics table: models in columns, intervals at any lev
   expect_error(summary(m, conf_level = 2), class = "prdcurve_error_input")
 })
 
-test_that("tidy() and glance() use broom's names and the real level", {
-  set.seed(183)
-  real <- matrix(rnorm(80 * 2), ncol = 2)
-  m <- manifold_metrics(real, matrix(rnorm(160, 0.5), ncol = 2),
-                        metrics = "precision", replicates = 4,
-                        conf_level = 0.8)
-  td <- tidy(m)
-  expect_named(td, c("model", "method", "k", "term", "estimate", "conf.low",
-                     "conf.high"))
-  expect_false("statistic" %in% names(td))
-  expect_equal(td$conf.low, m$lower)
-  expect_equal(glance(m)$conf.level, 0.8)
-  expect_equal(tidy(m, conf.level = 0.5)$conf.low,
-               tidy(m, conf_level = 0.5)$conf.low)
-  expect_error(tidy(m, conf.level = 1), class = "prdcurve_error_input")
-  cv <- prd_curve(real, matrix(rnorm(160, 0.5), ncol = 2), method = "knn",
-                  k = 3, angles = 21, replicates = 4)
-  expect_equal(glance(cv)$conf.level, 0.9)
-  expect_equal(glance(cv, conf.level = 0.8)$conf.level, 0.8)
-  expect_equal(tidy(cv, conf.level = 0.8)$conf.low[1],
-               summary(cv, conf_level = 0.8)$auc_lower)
-  expect_true(is.na(glance(prd_discrete(1, 1))$conf.level))
-})
-
 test_that("median_lambda's interval is taken on the angle scale", {
   # a noisy model: the kde curve has almost no area, and in some halves
   # the median ray is arbitrary (lambda up to tan(pi/2) = 1.6e16)

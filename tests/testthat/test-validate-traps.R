@@ -456,3 +456,20 @@ test_that("the row keys are computed once per set and dropped when the sets are 
   expect_null(sub$keys)
   expect_identical(nrow(sub$real), 80L)
 })
+
+test_that("row keys are equal for equal rows and count exact duplicates", {
+  set.seed(12)
+  x <- matrix(rnorm(700 * 37), 700)
+  x[5, ] <- x[600, ]
+  x[c(7, 8), ] <- x[rep(650, 2), ]
+  k <- prdcurve:::row_keys(x)
+  expect_identical(dim(k), c(700L, 2L))
+  expect_identical(k[5, ], k[600, ])
+  expect_identical(k[7, ], k[650, ])
+  # the weights of the two keys, summed over the columns in order
+  w1 <- 1 + cos(seq_len(37) * 2.399963229728653)
+  expect_equal(k[, 1], drop(x %*% w1), tolerance = 1e-13)
+  m <- prdcurve:::row_multiplicity(x)
+  expect_identical(m[c(5, 600, 7, 8, 650, 1)], c(2L, 2L, 3L, 3L, 3L, 1L))
+  expect_identical(prdcurve:::rows_in(x[c(3, 9), ] + c(0, 1e-9), x), c(TRUE, FALSE))
+})

@@ -1,0 +1,38 @@
+# Tests of R/cli-metrics.R.
+
+test_that("the command line's --metrics=NAMES takes the embedding metrics", {
+  skip_if_not_installed("optparse")
+  dir <- withr::local_tempdir()
+  set.seed(17)
+  real <- matrix(rnorm(60 * 3), ncol = 3)
+  gens <- list(a = matrix(rnorm(60 * 3), ncol = 3),
+               b = matrix(rnorm(60 * 3, mean = 0.6), ncol = 3))
+  files <- file.path(dir, c("real.csv", "a.csv", "b.csv"))
+  for (i in 1:3) {
+    utils::write.csv(list(real, gens$a, gens$b)[[i]], files[i],
+                     row.names = FALSE)
+  }
+  out <- file.path(dir, "run")
+  utils::capture.output(suppressMessages(prd_cli(c(
+    files, "--method", "knn", "--angles", "21", "--seed", "3",
+    "--replicates", "6", "--metrics=precision,fd,kid", "--compare", "a",
+    "--quiet", "--out", out))))
+  m <- utils::read.csv(paste0(out, "-metrics.csv"))
+  set.seed(3)
+  ref_m <- manifold_metrics(real, gens, metrics = "precision", replicates = 6)
+  set.seed(3)
+  ref_e <- embedding_metrics(real, gens, metrics = c("fd", "kid"),
+                             replicates = 6)
+  expect_identical(m$metric, c(ref_m$metric, ref_e$metric))
+  expect_equal(m$value, c(ref_m$value, ref_e$value), tolerance = 1e-12)
+  expect_equal(m$upper, c(ref_m$upper, ref_e$upper), tolerance = 1e-12)
+  cmp <- utils::read.csv(paste0(out, "-metrics-compare.csv"))
+  expect_setequal(cmp$statistic, c("precision", "fd", "kid"))
+  fd <- cmp[cmp$statistic == "fd", ]
+  expect_equal(fd$estimate, ref_e$value[ref_e$model == "b" & ref_e$metric == "fd"] -
+                 ref_e$value[ref_e$model == "a" & ref_e$metric == "fd"],
+               tolerance = 1e-12)
+  expect_error(prdcurve:::cli_metric_table(real, gens, "fid", 5, TRUE, 0,
+                                           "none", 1),
+               class = "prdcurve_error_input")
+})

@@ -1,0 +1,159 @@
+# Tests of R/crossfit.R.
+
+test_that("split = 0 cross-fits: no row is scored by a classifier fitted on it", {
+  s <- two_sets(30, 3, seed = 5)
+  lambda <- lambda_grid(15)
+  for (meth in c("linear", "quadratic")) {
+    set.seed(11)
+    cv <- prd_curve(s$x, s$y, method = meth, split = 0, angles = 15,
+                    folds = 2)
+    set.seed(11)
+    px <- sample.int(30)
+    py <- sample.int(30)
+    folds <- list(list(sort(px[1:15]), sort(px[-(1:15)])),
+                  list(sort(py[1:15]), sort(py[-(1:15)])))
+    bf <- if (meth == "linear") brute_linear_scores else brute_quadratic_scores
+    sr <- numeric(30)
+    sg <- numeric(30)
+    for (v in 1:2) {
+      fx <- folds[[1]][[3 - v]]
+      fy <- folds[[2]][[3 - v]]
+      ex <- folds[[1]][[v]]
+      ey <- folds[[2]][[v]]
+      expect_length(intersect(fx, ex), 0)
+      sc <- bf(s$x[fx, ], s$y[fy, ], rbind(s$x[ex, ], s$y[ey, ]))
+      sr[ex] <- sc[seq_along(ex)]
+      sg[ey] <- sc[-seq_along(ex)]
+    }
+    expect_curve_equal(cv, brute_score_curve(sr, sg, lambda))
+    inf <- prd_curve_info(cv)
+    expect_true(inf$details[[1]]$cross_fit)
+    expect_equal(inf$n_fit_real, 15L)
+  }
+  # scored in-sample, a quadratic classifier with d close to n overfits
+  # and puts P = Q far below the true curve (AUC 1); cross-fitted it stays
+  # an upper bound
+  set.seed(2)
+  x <- matrix(rnorm(120 * 40), 120)
+  y <- matrix(rnorm(120 * 40), 120)
+  p <- cov_parts(x, y)
+  f <- fit_quadratic(p)
+  insample <- brute_score_curve(f$score(x), f$score(y), lambda_grid(101))
+  auc_in <- curve_stats(insample$lambda, insample$precision,
+                        insample$recall)[["auc"]]
+  cv <- prd_curve(x, y, method = "quadratic", split = 0, angles = 101,
+                  folds = 2)
+  expect_lt(auc_in, 0.8)
+  expect_gt(summary(cv)$auc, 0.85)
+})
+
+test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit rows and the other folds", {
+  s <- two_sets(60, 3, seed = 6)
+  lambda <- lambda_grid(15)
+  # explicit evaluation rows (no RNG for the split): rows 21..60 of each set
+  ev <- list(real = 21:60, generated = 21:60)
+  for (meth in c("linear", "quadratic")) {
+    set.seed(12)
+    cv <- prd_curve(s$x, s$y, method = meth, split = ev, folds = 3,
+                    angles = 15)
+    set.seed(12)
+    # three folds of the 40 evaluation positions: cut at 13 and 26
+    fold_of <- function(perm) {
+      list(sort(perm[1:13]), sort(perm[14:26]), sort(perm[27:40]))
+    }
+    fx <- fold_of(sample.int(40))
+    fy <- fold_of(sample.int(40))
+    bf <- brute_quadratic_scores
+    sr <- numeric(40)
+    sg <- numeric(40)
+    for (v in 1:3) {
+      ex <- ev$real[fx[[v]]]
+      ey <- ev$generated[fy[[v]]]
+      # the fit rows and the evaluation rows of the other two folds
+      rx <- c(1:20, ev$real[-fx[[v]]])
+      ry <- c(1:20, ev$generated[-fy[[v]]])
+      expect_length(intersect(rx, ex), 0)
+      expect_length(rx, 20 + 40 - length(ex))
+      z <- rbind(s$x[ex, ], s$y[ey, ])
+      sc <- if (meth == "linear") {
+        brute_fold_linear_scores(s$x[1:20, ], s$y[1:20, ], s$x[rx, ],
+                                 s$y[ry, ], z)
+      } else {
+        bf(s$x[rx, ], s$y[ry, ], z)
+      }
+      sr[fx[[v]]] <- sc[seq_along(ex)]
+      sg[fy[[v]]] <- sc[-seq_along(ex)]
+    }
+    expect_curve_equal(cv, brute_score_curve(sr, sg, lambda))
+    inf <- prd_curve_info(cv)
+    expect_true(inf$details[[1]]$cross_fit)
+    expect_identical(inf$details[[1]]$folds, 3L)
+    # the smallest fit: 20 fit rows and 40 - 14 evaluation rows
+    expect_equal(inf$n_fit_real, 46)
+    expect_equal(inf$n_eval_real, 40L)
+  }
+  # the default is 10 folds, to the bit, with a split and without
+  for (sp0 in list(0.5, 0)) {
+    set.seed(13)
+    a <- prd_curve(s$x, s$y, method = "linear", split = sp0, angles = 15)
+    set.seed(13)
+    b <- prd_curve(s$x, s$y, method = "linear", split = sp0, folds = 10,
+                   angles = 15)
+    expect_identical(a, b)
+    expect_identical(prd_curve_info(a)$details[[1]]$folds, 10L)
+  }
+  # fewer on small sets (2 evaluation rows a fold), also in the half-samples
+  set.seed(13)
+  small <- quiet_traps(prd_curve(s$x[1:12, ], s$y[1:12, ],
+                                 method = "linear", angles = 15))
+  expect_identical(prd_curve_info(small)$details[[1]]$folds, 3L)
+  expect_equal(prd_curve_info(small)$n_fit_real, 10)
+  set.seed(13)
+  rep4 <- prd_curve(s$x, s$y, method = "linear", replicates = 4, angles = 15)
+  expect_identical(prd_curve_info(rep4)$details[[1]]$folds, 7L)
+  # one evaluation row a set with a split: one fit on the fit rows
+  one_fit <- quiet_traps(prd_curve(s$x[1:5, ], s$y[1:5, ],
+                                   method = "linear", angles = 15,
+                                   split = list(real = 5, generated = 5)))
+  expect_false(prd_curve_info(one_fit)$details[[1]]$cross_fit)
+  expect_null(prd_curve_info(one_fit)$details[[1]]$folds)
+  # ... and folds = 3 without a split scores every row out of fold
+  set.seed(14)
+  c3 <- prd_curve(s$x, s$y, method = "linear", split = 0, folds = 3,
+                  angles = 15)
+  set.seed(14)
+  fx <- list(sort((p <- sample.int(60))[1:20]), sort(p[21:40]), sort(p[41:60]))
+  fy <- list(sort((p <- sample.int(60))[1:20]), sort(p[21:40]), sort(p[41:60]))
+  sr <- sg <- numeric(60)
+  for (v in 1:3) {
+    sc <- brute_linear_scores(s$x[-fx[[v]], ], s$y[-fy[[v]], ],
+                              rbind(s$x[fx[[v]], ], s$y[fy[[v]], ]))
+    sr[fx[[v]]] <- sc[1:20]
+    sg[fy[[v]]] <- sc[-(1:20)]
+  }
+  expect_curve_equal(c3, brute_score_curve(sr, sg, lambda))
+  expect_equal(prd_curve_info(c3)$n_fit_real, 40)
+})
+
+test_that("long fits say so in interactive sessions, not inside replicates", {
+  rlang::local_interactive(TRUE)
+  set.seed(8)
+  # (2,500 + 2,500) rows x 2,000 columns: the 1e7 values of a long fit
+  x <- matrix(rnorm(2500 * 2000), 2500)
+  y <- matrix(rnorm(2500 * 2000), 2500)
+  sp <- new_split(list(1:1250, 1:1250), list(1251:2500, 1251:2500), 0.5)
+  # the step and its closing line ("v Fitting ... [time]"), both captured
+  msg <- cli::ansi_strip(capture_messages(fitted_scores(x, y, sp, "linear")))
+  expect_identical(sum(grepl("Fitting the \"linear\" classifier", msg,
+                             fixed = TRUE)), 2L)
+  # a small fit, inside the replicates, or with the option off: silent
+  expect_no_message(fitted_scores(x[1:400, 1:50], y[1:400, 1:50],
+                                  new_split(list(1:200, 1:200),
+                                            list(201:400, 201:400), 0.5),
+                                  "linear"))
+  prdcurve:::local_run_state(in_replicates = TRUE)
+  expect_no_message(fitted_scores(x, y, sp, "linear"))
+  prdcurve:::local_run_state(in_replicates = FALSE)
+  withr::local_options(prdcurve.progress = FALSE)
+  expect_no_message(fitted_scores(x, y, sp, "linear"))
+})

@@ -1,0 +1,135 @@
+# Tests of R/family-checks.R.
+
+test_that("families that disagree raise a classed warning naming the tighter", {
+  set.seed(4)
+  d <- 128
+  x <- matrix(rnorm(600 * d), 600)
+  y <- matrix(rnorm(600 * d, sd = 1.2), 600)
+  w <- NULL
+  cv <- withCallingHandlers(
+    prd_curve(x, y, method = c("knn", "quadratic")),
+    prdcurve_warning_family_disagreement = function(cnd) {
+      w <<- cnd
+      invokeRestart("muffleWarning")
+    })
+  s <- summary(cv)
+  expect_gt(s$auc[s$method == "knn"], 0.5)
+  expect_lt(s$auc[s$method == "quadratic"], 0.1)
+  # without replicates the checks read each curve's area alone: summary()'s
+  expect_identical(curve_areas(cv)$auc, s$auc)
+  expect_identical(curve_areas(cv)$method, s$method)
+  expect_s3_class(w, "prdcurve_warning")
+  expect_match(conditionMessage(w), "\"quadratic\" is the tighter", fixed = TRUE)
+  expect_match(conditionMessage(w), "hubness", fixed = TRUE)
+  # agreeing families stay silent
+  withCallingHandlers(
+    expect_no_warning(
+      prd_curve(x, x[sample(600), ] + 0, method = c("linear", "quadratic")),
+      class = "prdcurve_warning_family_disagreement"
+    ),
+    prdcurve_warning_copies = function(w) invokeRestart("muffleWarning")
+  )
+})
+
+test_that("the checks' areas of an envelope are summary()'s auc", {
+  set.seed(9)
+  lam <- lambda_grid(51)
+  for (i in 1:20) {
+    n <- 5 + 3 * i
+    env <- curve_from_scores(rnorm(n), rnorm(n, (i - 10) / 5), lam)
+    st <- curve_stats(c(0, lam, Inf), c(0, env$precision, env$max_precision),
+                      c(env$max_recall, env$recall, 0))
+    expect_identical(envelope_auc(lam, env), st[["auc"]])
+  }
+})
+
+test_that("the knn hubness figure is the skewness of the k-occurrence counts", {
+  set.seed(6)
+  x <- in_canonical_order(matrix(rnorm(60 * 8), 60))
+  y <- in_canonical_order(matrix(rnorm(50 * 8, sd = 1.3), 50))
+  skew <- function(v) mean((v - mean(v))^3) / sqrt(mean((v - mean(v))^2))^3
+  for (split in list(0, 0.5)) {
+    set.seed(2)
+    # k = 7 near the 25 fit rows of split 0.5: the traps warning is expected
+    cv <- suppressWarnings(prd_curve(x, y, method = "knn", k = c(3, 7),
+                                     split = split),
+                           classes = "prdcurve_warning_k_large")
+    set.seed(2)
+    sp <- resolve_split(split, 60, 50)
+    fit <- rbind(x[sp$fit[[1]], ], y[sp$fit[[2]], ])
+    ev <- if (is.null(sp$eval)) sp$fit else sp$eval
+    z <- rbind(x[ev[[1]], ], y[ev[[2]], ])
+    d2 <- sq_dist(z, fit)
+    if (is.null(sp$eval)) diag(d2) <- Inf # fit rows = evaluation rows
+    inf <- prd_curve_info(cv)
+    for (j in 1:2) {
+      k <- c(3, 7)[j]
+      occ <- numeric(ncol(d2))
+      for (i in seq_len(nrow(d2))) {
+        occ <- occ + (d2[i, ] <= sort(d2[i, ])[k])
+      }
+      expect_equal(inf$details[[j]]$hubness, skew(occ), tolerance = 1e-10)
+    }
+  }
+  # the engine's counts: every fit row's k-occurrences, summed over the
+  # evaluation rows (at least k each)
+  sp <- list(fit = list(1:30, 1:25), eval = list(31:60, 26:50))
+  nb <- prdcurve:::engine_neighbours(x, y, sp, c(3L, 7L), c("knn", "hub"))
+  expect_identical(dim(nb$hub), c(55L, 2L))
+  expect_true(all(colSums(nb$hub) >= c(3, 7) * 55))
+})
+
+test_that("a neighbour family alone is checked against simple classifiers", {
+  set.seed(71)
+  n <- 1000
+  d <- 256
+  x <- matrix(rnorm(n * d), n)
+  noisy <- matrix(rnorm(n * d, sd = 1.2), n)
+  same <- matrix(rnorm(n * d), n)
+  # the truth is about 0.008 (SPEC section 7); knn says about 0.95
+  w <- NULL
+  cv <- withCallingHandlers(
+    prd_curve(x, noisy, method = "knn", angles = 101),
+    prdcurve_warning_family_disagreement = function(c) {
+      w <<- c
+      invokeRestart("muffleWarning")
+    }
+  )
+  expect_gt(summary(cv)$auc, 0.5)
+  expect_s3_class(w, "prdcurve_warning")
+  expect_match(conditionMessage(w), "more dispersed", fixed = TRUE)
+  # with the knn curve's own hubness figure
+  hub <- prd_curve_info(cv)$details[[1]]$hubness
+  expect_gt(hub, 3)
+  expect_match(conditionMessage(w), paste0(
+    "skewness of the k-occurrence counts is ", format(round(hub, 1), nsmall = 1)),
+    fixed = TRUE)
+  # the same distribution: no warning
+  expect_no_warning(prd_curve(x, same, method = "knn", angles = 101),
+                    class = "prdcurve_warning_family_disagreement")
+  # the simple scores by hand: distance to the real fit mean
+  s <- list(fit = list(1:500, 1:500), eval = list(501:1000, 501:1000))
+  sc <- simple_scores(x, noisy, s)
+  mx <- colMeans(x[1:500, ])
+  expect_equal(sc$far$gen, rowSums(sweep(noisy[501:1000, ], 2, mx)^2))
+  expect_equal(sc$near$real, -rowSums(sweep(x[501:1000, ], 2, mx)^2))
+  expect_equal(sc$mean$real, drop(sweep(x[501:1000, ], 2, mx) %*%
+                                    (colMeans(noisy[1:500, ]) - mx)))
+  # without a split: the odd rows scored by the even rows' means, then the
+  # even rows by the odd rows'
+  s0 <- list(fit = list(1:1000, 1:1000), eval = NULL)
+  sc0 <- simple_scores(x, noisy, s0)
+  odd <- seq(1, 1000, by = 2)
+  even <- seq(2, 1000, by = 2)
+  m_e <- colMeans(x[even, ])
+  m_o <- colMeans(x[odd, ])
+  expect_equal(sc0$far$gen, c(rowSums(sweep(noisy[odd, ], 2, m_e)^2),
+                              rowSums(sweep(noisy[even, ], 2, m_o)^2)))
+  expect_equal(sc0$mean$real, c(
+    drop(sweep(x[odd, ], 2, m_e) %*% (colMeans(noisy[even, ]) - m_e)),
+    drop(sweep(x[even, ], 2, m_o) %*% (colMeans(noisy[odd, ]) - m_o))))
+  # the one-pass input scan: every value finite, the largest magnitude
+  expect_identical(.Call(prdcurve:::ffi_scan, cbind(c(1, -7.5), c(2, 3))), c(1, 7.5))
+  expect_identical(.Call(prdcurve:::ffi_scan, cbind(c(1, NA), c(-9, 3))), c(0, 9))
+  expect_identical(.Call(prdcurve:::ffi_scan, cbind(c(Inf, 0))), c(0, 0))
+})

@@ -1,0 +1,34 @@
+# The package's layout: the tests of R/<name>.R live in
+# tests/testthat/test-<name>.R.
+
+# R files without logic of their own, so without a test file
+layout_exempt <- c(
+  "curve-doc.R"          # roxygen only: the curve's documentation topics
+)
+# test files of no one R file
+layout_extra_tests <- c(
+  "test-fuzz.R",         # seeded fuzz cases across every exported function
+  "test-report.R"        # the R Markdown report (inst/rmarkdown/templates)
+)
+
+test_that("every R file has its test file, and every test file its R file", {
+  src <- test_path("..", "..", "R")
+  skip_if_not(dir.exists(src) && length(list.files(src, "\\.R$")) > 0L,
+              "the package's R sources are not here (an installed package)")
+  r_files <- list.files(src, "\\.R$")
+  tests <- list.files(test_path(), "^test-.*\\.R$")
+  expect_identical(setdiff(layout_exempt, r_files), character())
+  expect_identical(setdiff(layout_extra_tests, tests), character())
+  # an R file without its test file
+  expect_identical(setdiff(paste0("test-", setdiff(r_files, layout_exempt)),
+                           tests), character())
+  # a test file named after no R file
+  expect_identical(setdiff(sub("^test-", "", setdiff(tests, layout_extra_tests)),
+                           r_files), character())
+  # an exempt file holds no code but roxygen blocks and NULL
+  for (f in layout_exempt) {
+    code <- grep("^\\s*(#|$)", readLines(file.path(src, f)), value = TRUE,
+                 invert = TRUE)
+    expect_identical(code, "NULL", label = f)
+  }
+})
