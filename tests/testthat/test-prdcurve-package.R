@@ -32,3 +32,20 @@ test_that("every R file has its test file, and every test file its R file", {
     expect_identical(code, "NULL", label = f)
   }
 })
+
+test_that("every recipe of the map names a test that exists", {
+  map <- system.file("ARCHITECTURE.md", package = "prdcurve")
+  if (!nzchar(map)) map <- test_path("..", "..", "inst", "ARCHITECTURE.md")
+  skip_if_not(file.exists(map), "the map is not here")
+  txt <- paste(readLines(map), collapse = " ")
+  refs <- regmatches(txt, gregexpr(
+    "Test:\\s+(test-[a-z-]+\\.R),\\s+\"recipe \\.\\.\\.\\s+[^\"]+\"", txt))[[1]]
+  expect_gte(length(refs), 4L)
+  for (r in refs) {
+    file <- sub("^Test:\\s+(test-[a-z-]+\\.R),.*$", "\\1", r)
+    words <- sub("\"$", "", sub("^.*\"recipe \\.\\.\\.\\s+", "", r))
+    code <- paste(readLines(test_path(file)), collapse = " ")
+    expect_true(grepl(paste0("test_that(\"recipe (inst/ARCHITECTURE.md): ", words),
+                      code, fixed = TRUE), label = r)
+  }
+})
