@@ -427,7 +427,7 @@ prd_bind <- function(...) {
   if (is.null(nms)) nms <- rep("", length(curves))
   parts <- lapply(seq_along(curves), function(i) {
     cv <- curves[[i]]
-    check_curve(cv, paste0("..", i))
+    check_curve(cv, if (nzchar(nms[i])) nms[i] else paste0("..", i))
     if (!inherits(cv, "prd_curve")) {
       cv <- as_prd_curve(tibble::as_tibble(cv), NULL)
     }

@@ -165,21 +165,36 @@ message_names <- function(msg) {
   unique(nm)
 }
 
-#' NULL when an error message names one of `given` (argument names, or for
-#' the command line its flags and file names, matched anywhere), else why not.
-names_given <- function(msg, given, formals = character(), anywhere = FALSE) {
+#' NULL when an error message names one of `given` (argument names; for
+#' the command line, with `anywhere`, its flags and files matched anywhere in
+#' the message), else why not. A message naming only arguments the caller
+#' did not give is clear when it asks for them ("`sample_real` must be a
+#' function"), unclear when it blames their value ("`k` = 5 is too large"
+#' for a `k` never set) without saying it is the default. `values` are the
+#' strings given (a path named by value is named).
+names_given <- function(msg, given, formals = character(), anywhere = FALSE,
+                        values = character()) {
+  if (!length(given)) return(NULL)
+  found <- function(g) any(vapply(g, grepl, logical(1), x = msg, fixed = TRUE))
+  named <- message_names(msg)
   if (anywhere) {
-    hit <- vapply(given, function(g) grepl(g, msg, fixed = TRUE), logical(1))
-    if (any(hit)) return(NULL)
+    # a flag to give (`--real FILE`) names the input that is missing
+    if (found(given) || any(startsWith(named, "--"))) return(NULL)
     return("names none of the flags or files given")
   }
-  named <- message_names(msg)
   if (any(named %in% given)) return(NULL)
+  if (found(paste0('"', given[nzchar(given)], '"'))) return(NULL)
+  values <- values[nzchar(values) & nchar(values) > 2]
+  if (length(values) && found(c(values, basename(values)))) return(NULL)
   other <- intersect(named, formals)
-  if (length(other)) {
-    return(paste0("names `", other[1], "`, not given"))
+  if (!length(other)) return("names no argument given")
+  blamed <- vapply(other, function(a) {
+    grepl(paste0("`", a, "( = [^`]*`|` = )"), msg)
+  }, logical(1))
+  if (any(blamed) && !grepl("default", msg, ignore.case = TRUE)) {
+    return(paste0("blames `", other[blamed][1], "`, not given"))
   }
-  "names no argument given"
+  NULL
 }
 
 #' The verdict on one run: list(class, problem), class one of "ok",
@@ -187,7 +202,7 @@ names_given <- function(msg, given, formals = character(), anywhere = FALSE) {
 #' "hang" (see the top of this file).
 fuzz_verdict <- function(run, check = function(x) NULL, warned_ok = FALSE,
                          given = NULL, formals = character(),
-                         anywhere = FALSE, limit = 10) {
+                         anywhere = FALSE, values = character(), limit = 10) {
   verdict <- function(class, problem = NULL) list(class = class, problem = problem)
   for (w in run$warnings) {
     if (!inherits(w, c("prdcurve_warning", "lifecycle_warning_deprecated"))) {
@@ -217,7 +232,7 @@ fuzz_verdict <- function(run, check = function(x) NULL, warned_ok = FALSE,
       return(verdict("unclear", paste("message with a stray ' .':", msg)))
     }
     if (!is.null(given) && !rlang_own) {
-      why <- names_given(msg, given, formals, anywhere)
+      why <- names_given(msg, given, formals, anywhere, values)
       if (!is.null(why)) {
         return(verdict("unclear", paste0(why, ": ", gsub("\n", " ", msg))))
       }
