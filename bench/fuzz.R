@@ -127,7 +127,8 @@ run_case <- function(i) {
   if (isTRUE(cs$cli)) {
     a <- args$args
     flags <- sub("=.*", "", a[startsWith(a, "-")])
-    paths <- sub("^--(real|generated)=([^=]*=)?", "", a[!startsWith(a, "-") | grepl("^--(real|generated)=", a)])
+    paths <- sub("^--(real|generated)=", "", a[!startsWith(a, "-") | grepl("^--(real|generated)=", a)])
+    paths <- sub("^[^=/]*=", "", paths)
     given <- unique(c(flags, paths, basename(paths)))
     anywhere <- TRUE
     formal_names <- character()
@@ -136,8 +137,12 @@ run_case <- function(i) {
     nm <- names(args) %||% rep("", length(args))
     pos <- which(!nzchar(nm))
     fml <- names(formals(f))
-    fixed <- setdiff(fml, c("...", nm))
-    nm[pos] <- c(fixed, paste0("..", seq_along(pos)))[seq_along(pos)]
+    if (identical(fml, "...")) {
+      nm[pos] <- paste0("..", pos)
+    } else {
+      fixed <- setdiff(fml, c("...", nm))
+      nm[pos] <- c(fixed, paste0("..", seq_along(pos)))[seq_along(pos)]
+    }
     given <- nm
     formal_names <- names(formals(f))
     anywhere <- FALSE
@@ -188,7 +193,11 @@ run_chunk <- function(from, to) {
   for (i in from:to) {
     writeLines(paste0("S\t", i), con)
     flush(con)
-    r <- run_case(i)
+    # a failure of the driver itself is recorded as such, not as a crash
+    r <- tryCatch(run_case(i), error = function(e) {
+      list(i = i, fn = "?", class = "driver error", seconds = NA, args = "",
+           problem = conditionMessage(e))
+    })
     writeLines(paste0("R\t", record_line(r)), con)
     flush(con)
   }
@@ -255,7 +264,8 @@ cols <- c("case", "case_seed", "fn", "class", "seconds", "args", "problem")
 tab <- utils::read.delim(text = c(paste(cols, collapse = "\t"), records), quote = "",
                          colClasses = "character", na.strings = "NA")
 writeLines(c(paste(cols, collapse = "\t"), records), log_file)
-classes <- c("ok", "error", "unclear", "silent-wrong", "unclassed warning", "hang", "crash")
+classes <- c("ok", "error", "unclear", "silent-wrong", "unclassed warning", "hang", "crash",
+             "driver error")
 tab$class <- factor(tab$class, classes)
 cat(sprintf("prdcurve fuzz: %d cases, seed %d, %.0f s (%.1f ms a case)\n\n", nrow(tab),
             opt$seed, elapsed, 1000 * elapsed / nrow(tab)))

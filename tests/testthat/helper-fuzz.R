@@ -184,7 +184,7 @@ names_given <- function(msg, given, formals = character(), anywhere = FALSE,
   }
   if (any(named %in% given)) return(NULL)
   if (found(paste0('"', given[nzchar(given)], '"'))) return(NULL)
-  values <- values[nzchar(values) & nchar(values) > 2]
+  values <- values[!is.na(values) & nchar(values) > 2]
   if (length(values) && found(c(values, basename(values)))) return(NULL)
   other <- intersect(named, formals)
   if (!length(other)) return("names no argument given")
