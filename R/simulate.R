@@ -86,7 +86,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
     if (is.numeric(x) && is.null(dim(x))) {
       x <- if (d == 1L) matrix(x, ncol = 1L) else matrix(x, nrow = 1L)
     }
-    x <- as.matrix(x)
+    x <- if (is.numeric(x) || is.data.frame(x)) as.matrix(x)
     if (!is.numeric(x)) {
       prd_abort("{.arg x} must be a numeric matrix with {d} column{?s}.")
     }

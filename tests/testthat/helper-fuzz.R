@@ -183,9 +183,14 @@ names_given <- function(msg, given, formals = character(), anywhere = FALSE,
     return("names none of the flags or files given")
   }
   if (any(named %in% given)) return(NULL)
-  if (found(paste0('"', given[nzchar(given)], '"'))) return(NULL)
-  values <- values[!is.na(values) & nchar(values) > 2]
-  if (length(values) && found(c(values, basename(values)))) return(NULL)
+  # a label given as an argument name, shown as a value ("a/knn/k=4")
+  if (found(paste0('"', given[nzchar(given)]))) return(NULL)
+  # a value given (a path) shown in the message
+  values <- values[!is.na(values) & nzchar(values)]
+  if (length(values) && found(c(paste0("'", values, "'"), paste0('"', values, '"'),
+                                values[nchar(values) > 2], basename(values)))) {
+    return(NULL)
+  }
   other <- intersect(named, formals)
   if (!length(other)) return("names no argument given")
   blamed <- vapply(other, function(a) {
