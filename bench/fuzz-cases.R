@@ -21,9 +21,16 @@ wrong_values <- function() {
        complex(real = 1, imaginary = 1), 2147483647, 3e9, -2147483647)
 }
 
+#' How hostile a case is: 1 (every argument may be wrong) or less (mostly
+#' valid calls, which reach the estimators); set per case by bench/fuzz.R
+fuzz_state <- new.env()
+fuzz_state$hostility <- 1
+
 #' `valid()` most of the time, else a value at or past the limits
 #' (`edge`), else a value of the wrong type
 draw <- function(valid, edge = list(), p_edge = 0.15, p_wrong = 0.1) {
+  p_edge <- p_edge * fuzz_state$hostility
+  p_wrong <- p_wrong * fuzz_state$hostility
   u <- stats::runif(1)
   if (u < p_wrong) return(pick(wrong_values()))
   if (u < p_wrong + p_edge && length(edge)) return(pick(edge))
@@ -68,7 +75,7 @@ draw_sets <- function() {
     X <- X[, 1, drop = FALSE]
     Y <- Y[, 1, drop = FALSE]
   }
-  u <- stats::runif(1)
+  u <- stats::runif(1) * fuzz_state$hostility
   if (u < 0.45) {
     real <- valid_set(n, d)
     gen <- valid_set(n2, d, 0.7)
@@ -150,9 +157,46 @@ gen_prd_curve <- function() {
               id = function() draw(function() "id", list("nope", 1, 99))
             ))
   check <- function(x) {
-    curve_problem(x) %||% symmetric_curve_problem(args, x)
+    curve_problem(x) %||% monotone_problem(x) %||%
+      (if (!is.null(args$replicates) && !identical(args$replicates, 0)) {
+        tryCatch(interval_problem(quiet(summary(x))), error = function(e) {
+          paste("summary() of the result fails:", conditionMessage(e))
+        })
+      }) %||%
+      symmetric_curve_problem(args, x) %||% permutation_problem(args, x)
   }
-  list(args = args, check = check)
+  list(args = args, check = check, seed = TRUE)
+}
+
+#' Along lambda, precision never falls and recall never rises (alpha and
+#' beta of Sajjadi et al. 2018, eq. 3), in each curve of a result
+monotone_problem <- function(x, tol = 1e-9) {
+  if (!all(c("lambda", "precision", "recall") %in% names(x))) return(NULL)
+  keys <- intersect(c("model", "method", "k"), names(x))
+  groups <- if (length(keys)) split(x, x[keys], drop = TRUE) else list(x)
+  for (g in groups) {
+    g <- g[order(g$lambda), ]
+    if (nrow(g) > 1 && (any(diff(g$precision) < -tol) || any(diff(g$recall) > tol))) {
+      return(sprintf("%s: precision falls or recall rises along lambda",
+                     paste(unlist(g[1, keys]), collapse = "/")))
+    }
+  }
+  NULL
+}
+
+#' A permutation of the real rows gives the same curve under the same seed
+#' (rows in canonical order, R/canonical.R)
+permutation_problem <- function(args, x) {
+  r <- args$real
+  if (!is.matrix(r) || !is.numeric(r) || nrow(r) < 2 || !coin(0.3)) return(NULL)
+  a2 <- args
+  a2$real <- r[sample.int(nrow(r)), , drop = FALSE]
+  set.seed(fuzz_state$call_seed)
+  y <- tryCatch(quiet(do.call(prd_curve, a2)), error = function(e) NULL)
+  if (is.null(y) || nrow(y) != nrow(x)) return(NULL)
+  d <- max(abs(x$precision - y$precision), abs(x$recall - y$recall))
+  if (d > 1e-9) return(sprintf("permuting the real rows changes the curve (%.3g)", d))
+  NULL
 }
 
 #' The invariants of prd_curve(): identical sets reach (1, 1); for the
@@ -200,7 +244,11 @@ gen_prd_discrete <- function() {
       if (identical(p, q) && identical(angles %% 2, 1)) identical_problem(x, "p = q")
       else {
         y <- tryCatch(quiet(prd_discrete(q, p, angles = angles)), error = function(e) NULL)
-        swap_problem(x, y)
+        swap_problem(x, y) %||% {
+          # weights are normalised: 2p is p
+          z <- tryCatch(quiet(prd_discrete(2 * p, q, angles = angles)), error = function(e) NULL)
+          if (!is.null(z) && max(abs(z$precision - x$precision)) > 1e-9) "2 p does not give the curve of p"
+        }
       }
     }
   }
@@ -221,6 +269,16 @@ gen_prd_scores <- function() {
       if (identical(a, b) && length(a) > 1 && is.numeric(a) && all(is.finite(a)) &&
           identical((args$angles %||% 1001) %% 2, 1)) {
         identical_problem(x)
+      } else if (is.double(a) && is.double(b) && all(is.finite(c(a, b))) &&
+                 max(abs(c(a, b))) < 100) {
+        # the curve of scores depends on their order only
+        a2 <- args
+        a2$score_real <- exp(a) + 1
+        a2$score_generated <- exp(b) + 1
+        y <- tryCatch(quiet(do.call(prd_scores, a2)), error = function(e) NULL)
+        if (!is.null(y) && nrow(y) == nrow(x) && max(abs(y$precision - x$precision)) > 1e-9) {
+          "an increasing transform of the scores changes the curve"
+        }
       }
     }
   }
@@ -233,7 +291,14 @@ gen_prd_histogram <- function() {
                  clusters = draw_count(1, 6), runs = draw_count(1, 2),
                  angles = draw_count(11, 21), nstart = draw_count(1, 2)),
             optional(iter.max = function() draw_count(1, 20)))
-  list(args = args, check = curve_check)
+  check <- function(x) {
+    curve_problem(x) %||% {
+      if (identical(s$real, s$generated) && is.matrix(s$real) && identical(args$angles %% 2, 1)) {
+        identical_problem(x)
+      }
+    }
+  }
+  list(args = args, check = check)
 }
 
 gen_prd_kde_plugin <- function() {
@@ -385,7 +450,11 @@ gen_manifold <- function(fn) {
       if (coin(0.4)) args$probabilistic <- draw(function() coin(), list(NA, "yes"))
     }
     check <- if (fn == "manifold_metrics") {
-      function(x) metrics_problem(x, unbounded = "density") %||% manifold_swap_problem(args, x)
+      function(x) {
+        metrics_problem(x, unbounded = "density") %||% manifold_swap_problem(args, x) %||%
+          manifold_identical_problem(args, x) %||%
+          (if (!is.null(args$replicates)) metric_interval_problem(x, "density"))
+      }
     } else {
       samples_check(c("in_manifold"))
     }
@@ -414,6 +483,21 @@ manifold_swap_problem <- function(args, x) {
   if (length(v(y, "recall")) == length(v(x, "precision")) &&
       max(abs(v(x, "precision") - v(y, "recall"))) > 1e-12) {
     return("manifold precision is not the recall of the swapped sets")
+  }
+  NULL
+}
+
+#' Identical sets, closed balls, no split: precision, recall and coverage
+#' are 1 (every point lies in its own copy's ball)
+manifold_identical_problem <- function(args, x) {
+  if (!identical(args$real, args$generated) || !is.matrix(args$real) ||
+      !is.null(args$split) && !identical(args$split, 0) ||
+      isFALSE(args$closed) || !is.null(args$standardize)) {
+    return(NULL)
+  }
+  v <- x$value[x$metric %in% c("precision", "recall", "coverage")]
+  if (length(v) && any(abs(v - 1) > 1e-12)) {
+    return(paste("identical sets: precision, recall, coverage", paste(format(v), collapse = ", ")))
   }
   NULL
 }
@@ -447,7 +531,19 @@ gen_entropy <- function(fn) {
 gen_knn_entropy <- function() {
   s <- draw_sets()
   args <- list(x = s$real, k = draw_count(1, 5))
-  list(args = args, warned_ok = TRUE, check = vec_check)
+  check <- function(x) {
+    vec_check(x) %||% {
+      # distances only: a translation keeps the estimate
+      if (is.matrix(args$x) && is.double(args$x) && all(is.finite(args$x)) &&
+          max(abs(args$x)) < 1e3) {
+        y <- tryCatch(quiet(knn_entropy(args$x + 1, k = args$k)), error = function(e) NULL)
+        if (!is.null(y) && all(is.finite(y)) && max(abs(y - x)) > 1e-8) {
+          "a translation of x changes the entropy"
+        }
+      }
+    }
+  }
+  list(args = args, warned_ok = TRUE, check = check)
 }
 
 gen_knn_cross_entropy <- function() {
@@ -628,6 +724,10 @@ gen_prd_iou <- function(objects) {
       if (!in_unit(x)) return(paste("IoU not finite in [0, 1]:", describe_bad(x)))
       if (identical(a, b) && inherits(a, "prd_curve") && all(abs(x - 1) > 1e-9)) {
         return(sprintf("the IoU of a curve with itself is %.6g, not 1", x[1]))
+      }
+      y <- tryCatch(quiet(prd_iou(b, a)), error = function(e) NULL)
+      if (length(y) == length(x) && length(x) == 1 && abs(x - y) > 1e-9) {
+        return(sprintf("the IoU is not symmetric: %.6g against %.6g", x, y))
       }
       NULL
     })

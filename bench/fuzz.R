@@ -120,6 +120,8 @@ args_summary <- function(args) {
 run_case <- function(i) {
   set.seed(case_seeds[i])
   fn <- sample(fns, 1)
+  fuzz_state$hostility <- if (stats::runif(1) < 0.4) 0.25 else 1
+  fuzz_state$call_seed <- sample.int(1e6, 1)
   cs <- generators[[fn]]()
   f <- cs$fn %||% get(fn, envir = asNamespace("prdcurve"))
   if (fn %in% c("summary", "plot")) f <- cs$fn %||% get(fn)
@@ -147,7 +149,10 @@ run_case <- function(i) {
     formal_names <- names(formals(f))
     anywhere <- FALSE
   }
-  run <- fuzz_run(function() do.call(f, args), limit = opt$timeout)
+  run <- fuzz_run(function() {
+    set.seed(fuzz_state$call_seed)
+    do.call(f, args)
+  }, limit = opt$timeout)
   values <- unlist(Filter(function(v) is.character(v) && length(v) <= 3, args))
   v <- fuzz_verdict(run, cs$check %||% function(x) NULL, isTRUE(cs$warned_ok),
                     given = given, formals = formal_names, anywhere = anywhere,

@@ -125,6 +125,39 @@ mixture_problem <- function(mix) {
 }
 
 
+#' NULL when every statistic of a summary with intervals lies in its
+#' documented range and every interval holds its estimate and its range
+interval_problem <- function(s) {
+  p <- summary_problem(s)
+  if (!is.null(p)) return(p)
+  for (st in prdcurve:::curve_statistic_names) {
+    lo <- s[[paste0(st, "_lower")]]
+    hi <- s[[paste0(st, "_upper")]]
+    if (is.null(lo)) next
+    est <- s[[st]]
+    ok <- is.na(lo) | (lo <= est + 1e-12 & est <= hi + 1e-12 & lo >= -1e-12 &
+                         (st == "median_lambda" | hi <= 1 + 1e-12))
+    if (!all(ok)) {
+      return(sprintf("%s: interval [%s, %s] vs estimate %s", st,
+                     format(lo[!ok][1]), format(hi[!ok][1]), format(est[!ok][1])))
+    }
+  }
+  NULL
+}
+
+metric_interval_problem <- function(m, unbounded = character()) {
+  p <- metrics_problem(m, unbounded = unbounded)
+  if (!is.null(p)) return(p)
+  if (!"lower" %in% names(m)) return(NULL)
+  ok <- is.na(m$lower) | (m$lower <= m$value + 1e-12 &
+                            m$value <= m$upper + 1e-12)
+  bounded <- !m$metric %in% unbounded
+  ok <- ok & (!bounded | is.na(m$lower) | (m$lower >= -1e-12 & m$upper <= 1 + 1e-12))
+  if (!all(ok)) return(paste("interval without its estimate or out of range:",
+                             m$metric[!ok][1]))
+  NULL
+}
+
 #' Run `f()` under an elapsed-time limit of `limit` seconds; returns its
 #' value, its error (NULL if none) with the namespaces on the stack when it
 #' was raised, its warnings (muffled) and the seconds it took.

@@ -872,39 +872,6 @@ add("prd_curve", "replicates = NA", function()
 
 # ---- issue 18: tied data, replicates with row splits, intervals, bounds ------
 
-#' NULL when every statistic of a summary with intervals lies in its
-#' documented range and every interval holds its estimate and its range
-interval_problem <- function(s) {
-  p <- summary_problem(s)
-  if (!is.null(p)) return(p)
-  for (st in prdcurve:::curve_statistic_names) {
-    lo <- s[[paste0(st, "_lower")]]
-    hi <- s[[paste0(st, "_upper")]]
-    if (is.null(lo)) next
-    est <- s[[st]]
-    ok <- is.na(lo) | (lo <= est + 1e-12 & est <= hi + 1e-12 & lo >= -1e-12 &
-                         (st == "median_lambda" | hi <= 1 + 1e-12))
-    if (!all(ok)) {
-      return(sprintf("%s: interval [%s, %s] vs estimate %s", st,
-                     format(lo[!ok][1]), format(hi[!ok][1]), format(est[!ok][1])))
-    }
-  }
-  NULL
-}
-
-metric_interval_problem <- function(m, unbounded = character()) {
-  p <- metrics_problem(m, unbounded = unbounded)
-  if (!is.null(p)) return(p)
-  if (!"lower" %in% names(m)) return(NULL)
-  ok <- is.na(m$lower) | (m$lower <= m$value + 1e-12 &
-                            m$value <= m$upper + 1e-12)
-  bounded <- !m$metric %in% unbounded
-  ok <- ok & (!bounded | is.na(m$lower) | (m$lower >= -1e-12 & m$upper <= 1 + 1e-12))
-  if (!all(ok)) return(paste("interval without its estimate or out of range:",
-                             m$metric[!ok][1]))
-  NULL
-}
-
 tied <- function(n, d, levels) matrix(sample(levels, n * d, TRUE), n, d)
 
 for (i in 1:8) local({
@@ -1149,6 +1116,76 @@ test_that("issue 45: the command line's errors and warnings show no R syntax", {
     expect_identical(intersect(sub("\\(\\)$", "", calls), r_fns), character(),
                      label = nm)
   }
+})
+
+# ---- the findings of random fuzzing (bench/fuzz.R) ------------------------------------
+
+# each error must name the argument the caller gave (or, for a default the
+# caller never set, say it is the default)
+tiny_a <- X[1:4, ]
+tiny_b <- Y[1:4, ]
+mix_2d <- gaussian_mixture(c(0, 0))
+random_fuzz <- list(
+  "entropy_metrics(), the default k on 4 rows" = list("entropy_metrics", function()
+    entropy_metrics(tiny_a, tiny_b), "The default `k` = 5", "k_too_large"),
+  "entropy_samples() by do.call(), the default k" = list("entropy_samples", function()
+    do.call(entropy_samples, list(real = tiny_a, generated = tiny_b)), "The default `k` = 5",
+    "k_too_large"),
+  "manifold_samples() by do.call(), the default k" = list("manifold_samples", function()
+    do.call(manifold_samples, list(tiny_a, tiny_b)), "The default `k` = 5", "k_too_large"),
+  "prd_curve(), the default k on the half-samples" = list("prd_curve", function()
+    prd_curve(X[1:6, 1:2], Y[1:6, 1:2], method = "knn", replicates = 2, angles = 11),
+    "The default `k` = 2", "k_too_large"),
+  "manifold_metrics(), a k the caller gave" = list("manifold_metrics", function()
+    manifold_metrics(tiny_a, tiny_b, k = 4), "`k` = 4", "k_too_large"),
+  "prd_bind(), a named argument that is no curve" = list("prd_bind", function()
+    prd_bind(good = good, bad = data.frame(x = 1)), "`bad`", "curve"),
+  "prd_bind(), an unnamed one" = list("prd_bind", function()
+    prd_bind(good, data.frame(x = 1)), "`..2`", "curve"),
+  "features on a set of no columns" = list("entropy_metrics", function()
+    entropy_metrics(X[1:5, 1, drop = FALSE], X[1:5, 0, drop = FALSE], features = 1),
+    "`features`", "input"),
+  "a mixture's log_density(NULL)" = list("gaussian_mixture", function()
+    mix_2d$log_density(NULL), "`x`", "input")
+)
+for (nm in names(random_fuzz)) local({
+  cs <- random_fuzz[[nm]]
+  add(cs[[1]], paste("random fuzz:", nm), cs[[2]])
+})
+
+test_that("the findings of random fuzzing: classed errors naming the argument given", {
+  for (nm in names(random_fuzz)) {
+    cs <- random_fuzz[[nm]]
+    err <- tryCatch(suppressWarnings(cs[[2]]()), error = identity)
+    expect_s3_class(err, paste0("prdcurve_error_", cs[[4]]))
+    expect_match(conditionMessage(err), cs[[3]], fixed = TRUE, label = nm)
+  }
+  # a k the caller gave is not called the default
+  err <- tryCatch(suppressWarnings(manifold_metrics(tiny_a, tiny_b, k = 4)),
+                  error = identity)
+  expect_no_match(conditionMessage(err), "default")
+  # the limits stay exact: 4 rows, k at most 3
+  expect_match(conditionMessage(tryCatch(suppressWarnings(
+    entropy_metrics(tiny_a, tiny_b)), error = identity)), "at most 3", fixed = TRUE)
+  # a default too large is named as such by the harness too
+  run <- fuzz_run(function() entropy_metrics(tiny_a, tiny_b))
+  expect_identical(fuzz_verdict(run, given = c("real", "generated"),
+                                formals = names(formals(entropy_metrics)))$class, "error")
+  run <- fuzz_run(function() prdcurve:::check_k(5, 3))
+  expect_identical(fuzz_verdict(run, given = "real", formals = "k")$class, "unclear")
+})
+
+test_that("the findings of random fuzzing: the command line's --method with no value", {
+  dir <- withr::local_tempdir()
+  f1 <- file.path(dir, "a.csv")
+  f2 <- file.path(dir, "b.csv")
+  utils::write.table(X, f1, sep = ",", row.names = FALSE, col.names = FALSE)
+  utils::write.table(Y, f2, sep = ",", row.names = FALSE, col.names = FALSE)
+  err <- tryCatch(prd_cli(c(f1, f2, "--method", "", "--quiet")), error = identity)
+  expect_s3_class(err, "prdcurve_error_input")
+  expect_match(conditionMessage(err), "`--method`", fixed = TRUE)
+  expect_match(conditionMessage(err), "It is empty.", fixed = TRUE)
+  expect_false(stray_dot(conditionMessage(err)))
 })
 
 # ---- run -------------------------------------------------------------------------------
