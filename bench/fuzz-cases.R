@@ -47,12 +47,12 @@ draw_count <- function(lo, hi, p_edge = 0.2, p_wrong = 0.08) {
 
 rmat <- function(n, d, shift = 0) matrix(stats::rnorm(n * d, shift), n, d)
 
-#' A valid-looking set of `n` rows and `d` columns: a matrix, a data frame
-#' with an id or a label column, integer grids, constant columns,
-#' duplicated rows
-valid_set <- function(n, d, shift = 0) {
+#' A valid-looking set of `n` rows and `d` columns in the form `v` (one
+#' form for both sets of a case): a matrix, a data frame with an id or a
+#' label column, integer grids, a constant column, duplicated rows
+valid_set <- function(n, d, shift = 0, v = sample.int(9, 1)) {
   x <- rmat(n, d, shift)
-  switch(sample.int(9, 1),
+  switch(v,
     x, x, x,
     as.data.frame(x),
     data.frame(id = seq_len(n), x),
@@ -77,9 +77,10 @@ draw_sets <- function() {
   }
   u <- stats::runif(1) * fuzz_state$hostility
   if (u < 0.45) {
-    real <- valid_set(n, d)
-    gen <- valid_set(n2, d, 0.7)
-    if (coin(0.15)) gen <- list(a = gen, b = valid_set(n2, d, 0.3))
+    v <- sample.int(9, 1)
+    real <- valid_set(n, d, 0, v)
+    gen <- valid_set(n2, d, 0.7, v)
+    if (coin(0.15)) gen <- list(a = gen, b = valid_set(n2, d, 0.3, v))
     return(list(real = real, generated = gen))
   }
   if (u < 0.75 && n >= 4) {
@@ -94,6 +95,8 @@ draw_sets <- function() {
   w <- pick(wrong_values())
   if (coin()) list(real = w, generated = Y) else list(real = X, generated = w)
 }
+
+has_id <- function(s) is.data.frame(s$real) && "id" %in% names(s$real)
 
 n_rows <- function(s) if (is.matrix(s) || is.data.frame(s)) nrow(s) else NA_integer_
 
@@ -154,7 +157,7 @@ gen_prd_curve <- function() {
               families = function() draw(function() sample(fam, 1), list("foo", NA)),
               folds = function() draw(function() pick(list(1, 2, 3)), list(0, -1, 1e6, NA, 2.5)),
               atoms = function() draw(function() pick(list("exact", "ignore")), list("foo")),
-              id = function() draw(function() "id", list("nope", 1, 99))
+              id = function() draw(function() if (has_id(s)) "id" else NULL, list("nope", 1, 99))
             ))
   check <- function(x) {
     curve_problem(x) %||% monotone_problem(x) %||%
@@ -425,7 +428,7 @@ draw_metric_args <- function(s) {
     replicates = function() draw(function() pick(list(0, 2, 3)), list(1, -1, NA, 1e9)),
     conf_level = function() draw(function() pick(list(0.9, 0.5)), list(0, 1, NA, "a", c(0.5, 0.9))),
     standardize = function() draw(function() pick(list("none", "real")), list("foo")),
-    id = function() draw(function() "id", list("nope", 1)),
+    id = function() draw(function() if (has_id(s)) "id" else NULL, list("nope", 1)),
     features = function() draw(function() 1, list(99, "nope", -1)))
 }
 
@@ -563,7 +566,7 @@ gen_pmse_stats <- function() {
   s <- draw_sets()
   args <- c(list(real = s$real, generated = s$generated),
             optional(maxorder = function() draw(function() pick(list(0, 1, 2)), list(-1, NA, 2.5, 1e9)),
-                     id = function() draw(function() "id", list("nope"))))
+                     id = function() draw(function() if (has_id(s)) "id" else NULL, list("nope"))))
   list(args = args, warned_ok = TRUE, check = function(x) metrics_problem(x, unbounded = "s_pmse"))
 }
 
@@ -584,7 +587,7 @@ gen_embedding_metrics <- function() {
     replicates = function() draw(function() pick(list(0, 2)), list(-1, NA)),
     conf_level = function() draw(function() 0.9, list(2, NA)),
     standardize = function() draw(function() "real", list("foo")),
-    id = function() draw(function() "id", list("nope")), p = 0.25))
+    id = function() draw(function() if (has_id(s)) "id" else NULL, list("nope")), p = 0.25))
   list(args = args, warned_ok = TRUE,
        check = function(x) {
          metrics_problem(x, unbounded = emb_unbounded, nonfinite_ok = TRUE) %||%

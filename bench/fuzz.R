@@ -159,8 +159,8 @@ run_case <- function(i) {
                     values = values %||% character(), limit = opt$timeout)
   list(i = i, fn = fn, class = v$class, seconds = run$seconds,
        args = args_summary(if (isTRUE(cs$cli)) as.list(args$args) else args),
-       problem = v$problem %||% "", error = if (is.null(run$error)) "" else
-         gsub("[\t\n]+", " ", conditionMessage(run$error)), run = run)
+       problem = v$problem %||% (if (is.null(run$error)) "" else conditionMessage(run$error)),
+       run = run)
 }
 
 clean <- function(x) gsub("[\t\n\r]+", " ", x)

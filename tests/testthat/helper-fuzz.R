@@ -340,6 +340,11 @@ fuzz_pair_sets <- function(X, Y, wide = 200) {
     "different columns" = list(X, Y[, -1, drop = FALSE]),
     "data frames" = list(as.data.frame(X), as.data.frame(Y)),
     "far apart" = list(X, Y + 1e4),
-    "d > n" = list(matrix(rnorm(30 * wide), 30), matrix(rnorm(30 * wide), 30))
+    "d > n" = list(matrix(rnorm(30 * wide), 30), matrix(rnorm(30 * wide), 30)),
+    "columns in another order" = list(as.data.frame(X),
+                                      as.data.frame(Y)[rev(seq_len(ncol(Y)))]),
+    "other column names" = list(as.data.frame(X), stats::setNames(
+      as.data.frame(Y), paste0("g", seq_len(ncol(Y))))),
+    "models of other widths" = list(X, list(a = Y, b = Y[, -1, drop = FALSE]))
   )
 }
