@@ -421,7 +421,12 @@ prd_bind <- function(...) {
     curves <- curves[[1]]
   }
   if (length(curves) < 1L) {
-    prd_abort("{.fn prd_bind} needs at least one curve.", "input")
+    # an empty list given is named
+    given <- names(list(...))[1]
+    if (is.null(given) || is.na(given) || !nzchar(given)) given <- "..1"
+    prd_abort(c("{.fn prd_bind} needs at least one curve.",
+                "x" = if (...length()) "{.arg {given}} is an empty list."),
+              "input")
   }
   nms <- names(curves)
   if (is.null(nms)) nms <- rep("", length(curves))

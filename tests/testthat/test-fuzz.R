@@ -1146,7 +1146,12 @@ random_fuzz <- list(
     entropy_metrics(X[1:5, 1, drop = FALSE], X[1:5, 0, drop = FALSE], features = 1),
     "`features`", "input"),
   "a mixture's log_density(NULL)" = list("gaussian_mixture", function()
-    mix_2d$log_density(NULL), "`x`", "input")
+    mix_2d$log_density(NULL), "`x`", "input"),
+  "prd_bind() of an empty list" = list("prd_bind", function()
+    prd_bind(a = list()), "`a` is an empty list", "input"),
+  "smooth_marginal on 4 rows" = list("prd_curve", function()
+    prd_curve(tiny_a, tiny_b, method = "smooth_marginal", angles = 11),
+    "`real` has 2 fit rows", "split")
 )
 for (nm in names(random_fuzz)) local({
   cs <- random_fuzz[[nm]]
@@ -1173,6 +1178,14 @@ test_that("the findings of random fuzzing: classed errors naming the argument gi
                                 formals = names(formals(entropy_metrics)))$class, "error")
   run <- fuzz_run(function() prdcurve:::check_k(5, 3))
   expect_identical(fuzz_verdict(run, given = "real", formals = "k")$class, "unclear")
+})
+
+test_that("the findings of random fuzzing: a mixture's log-density is NA at a row with NA or NaN", {
+  mix <- gaussian_mixture(0)
+  ld <- mix$log_density(c(NaN, NA, 0, Inf))
+  expect_identical(is.na(ld), c(TRUE, TRUE, FALSE, FALSE))
+  expect_false(any(is.nan(ld)))
+  expect_equal(ld[3:4], c(stats::dnorm(0, log = TRUE), -Inf))
 })
 
 test_that("the findings of random fuzzing: the command line's --method with no value", {
