@@ -1,6 +1,7 @@
 # Seeded random fuzzing of every exported function: random hostile inputs
-# (bench/fuzz-cases.R) run through the test suite's harness
-# (tests/testthat/helper-fuzz.R), each case classified as
+# (bench/fuzz-cases.R, fuzz-metrics.R, fuzz-results.R) run through the
+# test suite's harness (tests/testthat/helper-fuzz.R), each case classified
+# as
 #   ok, error (a classed error that names an argument, flag or file the
 #   caller gave), unclear (any other error), silent-wrong (a non-finite or
 #   out-of-range result with no classed warning, or a broken invariant),
@@ -45,6 +46,8 @@ if (!opt$installed && file.exists("DESCRIPTION")) {
 }
 source("tests/testthat/helper-fuzz.R")
 source("bench/fuzz-cases.R")
+source("bench/fuzz-metrics.R")
+source("bench/fuzz-results.R")
 
 # ---- the generators ------------------------------------------------------------
 
@@ -276,6 +279,7 @@ cat(sprintf("prdcurve fuzz: %d cases, seed %d, %.0f s (%.1f ms a case)\n\n", nro
             opt$seed, elapsed, 1000 * elapsed / nrow(tab)))
 print(table(tab$class))
 cat("\n")
+options(width = 160)
 by_fn <- table(tab$fn, tab$class)
 print(by_fn)
 bad <- tab[!tab$class %in% c("ok", "error"), ]
