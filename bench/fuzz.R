@@ -218,6 +218,9 @@ read_progress <- function() {
 }
 
 records <- character()
+cols <- c("case", "case_seed", "fn", "class", "seconds", "args", "problem")
+# the log grows chunk by chunk (a long run can be read while it runs)
+writeLines(paste(cols, collapse = "\t"), log_file)
 next_i <- 1L
 t_start <- proc.time()[["elapsed"]]
 while (next_i <= opt$cases) {
@@ -240,6 +243,7 @@ while (next_i <= opt$cases) {
       break
     }
   }
+  n_before <- length(records)
   lines <- read_progress()
   done <- lines[startsWith(lines, "R\t")]
   records <- c(records, sub("^R\t", "", done))
@@ -260,6 +264,7 @@ while (next_i <= opt$cases) {
   } else {
     next_i <- to + 1L
   }
+  cat(paste0(records[-seq_len(n_before)], "\n"), file = log_file, sep = "", append = TRUE)
   if (next_i %% 1000L < opt$chunk) {
     message(sprintf("%d cases, %.0f s", next_i - 1L, proc.time()[["elapsed"]] - t_start))
   }
@@ -268,10 +273,8 @@ elapsed <- proc.time()[["elapsed"]] - t_start
 
 # ---- the report -------------------------------------------------------------------------
 
-cols <- c("case", "case_seed", "fn", "class", "seconds", "args", "problem")
 tab <- utils::read.delim(text = c(paste(cols, collapse = "\t"), records), quote = "",
                          colClasses = "character", na.strings = "NA")
-writeLines(c(paste(cols, collapse = "\t"), records), log_file)
 classes <- c("ok", "error", "unclear", "silent-wrong", "unclassed warning", "hang", "crash",
              "driver error")
 tab$class <- factor(tab$class, classes)
