@@ -264,7 +264,10 @@ while (next_i <= opt$cases) {
   } else {
     next_i <- to + 1L
   }
-  cat(paste0(records[-seq_len(n_before)], "\n"), file = log_file, sep = "", append = TRUE)
+  new_records <- utils::tail(records, length(records) - n_before)
+  if (length(new_records)) {
+    cat(paste0(new_records, "\n"), file = log_file, sep = "", append = TRUE)
+  }
   if (next_i %% 1000L < opt$chunk) {
     message(sprintf("%d cases, %.0f s", next_i - 1L, proc.time()[["elapsed"]] - t_start))
   }
