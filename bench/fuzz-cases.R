@@ -215,8 +215,10 @@ symmetric_curve_problem <- function(args, x) {
     p <- identical_problem(x)
     if (!is.null(p)) return(p)
   }
-  sym <- c("knn", "kde", "ipr", "coverage", "marginal")
+  # (the fitted families draw their folds at random: not symmetric)
+  sym <- c("knn", "kde", "ipr", "coverage")
   if (!identical(args$split, 0) || !is.character(args$method) ||
+      identical(args$standardize, "real") ||
       !all(args$method %in% sym) || length(args$bandwidth) > 1 ||
       nrow(r) != nrow(g) || !is.null(args$replicates) && !identical(args$replicates, 0)) {
     return(NULL)

@@ -58,6 +58,7 @@ manifold_swap_problem <- function(args, x) {
       !all(is.finite(r)) || !all(is.finite(g)) ||
       !is.null(args$split) && !identical(args$split, 0) ||
       !is.null(args$replicates) && !identical(args$replicates, 0) ||
+      identical(args$standardize, "real") ||
       !all(c("precision", "recall") %in% x$metric)) {
     return(NULL)
   }
