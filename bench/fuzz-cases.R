@@ -52,7 +52,7 @@ rmat <- function(n, d, shift = 0) matrix(stats::rnorm(n * d, shift), n, d)
 #' A valid-looking set of `n` rows and `d` columns in the form `v` (one
 #' form for both sets of a case): a matrix, a data frame with an id or a
 #' label column, integer grids, a constant column, duplicated rows
-valid_set <- function(n, d, shift = 0, v = sample.int(9, 1)) {
+valid_set <- function(n, d, shift = 0, v = sample.int(n_forms, 1)) {
   x <- rmat(n, d, shift)
   switch(v,
     x, x, x,
@@ -61,16 +61,20 @@ valid_set <- function(n, d, shift = 0, v = sample.int(9, 1)) {
     data.frame(x, label = sample(c("a", "b"), n, TRUE)),
     matrix(sample(0:3, n * d, TRUE), n, d),
     cbind(x, 0),
-    rbind(x, x)[sample.int(2 * n, n), , drop = FALSE]
+    rbind(x, x)[sample.int(2 * n, n), , drop = FALSE],
+    data.frame(x, f = factor(sample(c("u", "v", "w"), n, TRUE))),
+    data.frame(x, b = sample(c(TRUE, FALSE), n, TRUE)),
+    data.frame(id = sample(c(1:3, NA), n, TRUE), x)
   )
 }
+n_forms <- 12L
 
 #' The two sample sets of a case: valid, one side hostile, both hostile
 #' alike, or of the wrong type; sometimes several generated models
 draw_sets <- function() {
   n <- sample(c(4:12, 20, 30, 40), 1)
   d <- sample(c(1:4, 2, 3), 1)
-  n2 <- if (coin(0.7)) n else sample(c(4:12, 20, 30), 1)
+  n2 <- if (coin(0.6)) n else sample(c(4:12, 20, 30, 80), 1)
   X <- rmat(n, max(d, 2))
   Y <- rmat(n2, max(d, 2), stats::runif(1, 0, 1.5))
   if (d == 1) {
@@ -79,7 +83,7 @@ draw_sets <- function() {
   }
   u <- stats::runif(1) * fuzz_state$hostility
   if (u < 0.45) {
-    v <- sample.int(9, 1)
+    v <- sample.int(n_forms, 1)
     real <- valid_set(n, d, 0, v)
     gen <- valid_set(n2, d, 0.7, v)
     if (coin(0.15)) gen <- list(a = gen, b = valid_set(n2, d, 0.3, v))
