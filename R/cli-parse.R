@@ -323,7 +323,7 @@ cli_parse <- function(args) {
   bad <- setdiff(opt$method, choices)
   if (!length(opt$method) || length(bad)) {
     prd_abort(c("Option {.code --method} must be some of {.val {choices}}, separated by commas.",
-                "x" = "Unknown: {.val {bad}}."),
+                "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It is empty."),
               kind = "input", call = NULL)
   }
   opt$k <- if (!is.null(o$k)) cli_number(o$k, "k", whole = TRUE, min = 1)

@@ -83,6 +83,11 @@ user_frame <- function(call) {
   exports <- getNamespaceExports(topenv())
   fn_name <- function(cl) {
     f <- cl[[1]]
+    # do.call(prd_curve, args) calls the function itself, not its name
+    if (is.function(f)) {
+      hit <- Filter(function(e) identical(f, get0(e, envir = topenv())), exports)
+      return(if (length(hit)) hit[[1]] else "")
+    }
     if (is.call(f) && as.character(f[[1]]) %in% c("::", ":::")) f <- f[[3]]
     if (is.symbol(f)) as.character(f) else ""
   }

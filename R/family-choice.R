@@ -78,9 +78,11 @@ choice_fit_rows <- function(real, generated, fx, fy, what, call) {
   fx <- as.integer(fx)
   fy <- as.integer(fy)
   if (min(length(fx), length(fy)) < 4L) {
+    short <- if (length(fx) <= length(fy)) "real" else "generated"
     prd_abort(c(
       paste0("The ", what, " needs at least 4 fit rows per set (two inner folds of 2)."),
-      "x" = "A set has {min(length(fx), length(fy))} fit row{?s}."
+      "x" = "{.arg {short}} has {min(length(fx), length(fy))} fit row{?s}.",
+      "i" = "Give more rows, a smaller {.arg split}, or another {.arg method}."
     ), "split", call = call)
   }
   if (!is.double(real)) storage.mode(real) <- "double"

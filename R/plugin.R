@@ -421,13 +421,18 @@ prd_bind <- function(...) {
     curves <- curves[[1]]
   }
   if (length(curves) < 1L) {
-    prd_abort("{.fn prd_bind} needs at least one curve.", "input")
+    # an empty list given is named
+    given <- names(list(...))[1]
+    if (is.null(given) || is.na(given) || !nzchar(given)) given <- "..1"
+    prd_abort(c("{.fn prd_bind} needs at least one curve.",
+                "x" = if (...length()) "{.arg {given}} is an empty list."),
+              "input")
   }
   nms <- names(curves)
   if (is.null(nms)) nms <- rep("", length(curves))
   parts <- lapply(seq_along(curves), function(i) {
     cv <- curves[[i]]
-    check_curve(cv, paste0("..", i))
+    check_curve(cv, if (nzchar(nms[i])) nms[i] else paste0("..", i))
     if (!inherits(cv, "prd_curve")) {
       cv <- as_prd_curve(tibble::as_tibble(cv), NULL)
     }

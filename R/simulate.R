@@ -23,7 +23,7 @@
 #'   matrix of independent draws, R's RNG; n x d at most 1e8 values) and
 #'   `log_density(x)` (natural log-density at each row of the n x d matrix
 #'   `x`; `-Inf` where the density underflows, e.g. 1e200 away from every
-#'   mode). Weights are normalised through their maximum, so any finite
+#'   mode; `NA` at a row with a missing value, NA or NaN). Weights are normalised through their maximum, so any finite
 #'   weights work (even 1e308).
 #' @section Errors: non-finite `means`; `sd`, `weights` or `cov` of the
 #'   wrong length or size, negative, or not positive definite; `sample(n)`
@@ -86,7 +86,7 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
     if (is.numeric(x) && is.null(dim(x))) {
       x <- if (d == 1L) matrix(x, ncol = 1L) else matrix(x, nrow = 1L)
     }
-    x <- as.matrix(x)
+    x <- if (is.numeric(x) || is.data.frame(x)) as.matrix(x)
     if (!is.numeric(x)) {
       prd_abort("{.arg x} must be a numeric matrix with {d} column{?s}.")
     }
@@ -108,7 +108,10 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
       log(weights[l]) - 0.5 * (d * log(2 * pi) + logdet + q)
     }, numeric(n))
     if (!is.matrix(comps)) comps <- matrix(comps, nrow = n)
-    log_sum_exp(comps)
+    out <- log_sum_exp(comps)
+    # a row with a missing value (NA or NaN) has a missing density
+    out[is.na(out)] <- NA_real_
+    out
   }
   structure(list(means = means, weights = weights, sd = sd,
                  cov = if (is.null(chols)) NULL else cov, d = d,

@@ -94,12 +94,31 @@ check_k <- function(k, limit, arg = "k", what = "the fit sets",
     ), "input", call = call)
   }
   if (any(k > limit)) {
+    # a default the user never set is named as the default
+    the <- if (arg_defaulted(arg, call)) "The default " else ""
     prd_abort(c(
-      "{.arg {arg}} = {format_number(max(k))} is too large for {what}.",
+      "{the}{.arg {arg}} = {format_number(max(k))} is too large for {what}.",
       "i" = "{.arg {arg}} must be at most {format_number(limit)} here."
     ), "k_too_large", call = call)
   }
   k_norm(k)
+}
+
+#' TRUE when the user's call (the exported function whose frame `call` is,
+#' or that called it) left `arg` at its default: read from the call as
+#' written, so a default the function has since filled in still counts.
+#' @noRd
+arg_defaulted <- function(arg, call) {
+  frame <- user_frame(call)
+  if (!is.environment(frame)) return(FALSE)
+  j <- which(vapply(sys.frames(), identical, logical(1), frame))
+  if (!length(j)) return(FALSE)
+  j <- j[length(j)]
+  fn <- sys.function(j)
+  if (!arg %in% names(formals(fn))) return(FALSE)
+  mc <- tryCatch(match.call(fn, sys.call(j), expand.dots = FALSE),
+                 error = function(e) NULL)
+  !is.null(mc) && !arg %in% names(mc)
 }
 
 #' The one normal form of neighbour counts: sorted unique integers. Every

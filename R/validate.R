@@ -201,7 +201,7 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
 #' @noRd
 select_matrix_columns <- function(x, features, arg, call) {
   probe <- as.data.frame(x[seq_len(min(1L, nrow(x))), , drop = FALSE])
-  if (is.null(colnames(x))) names(probe) <- paste0("V", seq_len(ncol(x)))
+  if (is.null(colnames(x)) && ncol(x)) names(probe) <- paste0("V", seq_len(ncol(x)))
   pos <- tryCatch(tidyselect::eval_select(features, probe, allow_rename = FALSE),
                   error = function(e) {
                     prd_abort("{.arg features} must select columns of {.arg {arg}}.",

@@ -16,165 +16,8 @@
 fuzz_seed <- 20250610
 set.seed(fuzz_seed)
 
-# ---- the harness ------------------------------------------------------------
-
-#' Namespaces of the functions on the call stack between frame `from` and
-#' the caller of this function.
-frame_namespaces <- function(from) {
-  n <- sys.nframe() - 1L
-  if (n <= from) return(character())
-  vapply((from + 1L):n, function(i) {
-    env <- environment(sys.function(i))
-    if (is.null(env)) "base" else environmentName(topenv(env))
-  }, "")
-}
-
-`%||%` <- function(a, b) if (is.null(a)) b else a
-
-stray_dot <- function(msg) grepl(" \\.(\n|$)", msg)
-
-in_unit <- function(v) {
-  is.numeric(v) && all(is.finite(v)) && all(v >= 0 & v <= 1)
-}
-
-describe <- function(v) {
-  v <- v[!(is.finite(v) & v >= 0 & v <= 1)]
-  paste(utils::head(format(v), 3), collapse = ", ")
-}
-
-#' NULL if `x` is a valid curve, else what is wrong.
-curve_problem <- function(x, what = "curve") {
-  if (!is.data.frame(x) || !all(c("precision", "recall") %in% names(x))) {
-    return(paste(what, "is not a data frame with precision and recall"))
-  }
-  if (nrow(x) < 1L) return(paste(what, "has no rows"))
-  for (col in c("precision", "recall")) {
-    if (!in_unit(x[[col]])) {
-      return(sprintf("%s$%s not finite in [0, 1]: %s", what, col,
-                     describe(x[[col]])))
-    }
-  }
-  NULL
-}
-
-#' Metrics tibble (metric, value): finite; bounded metrics in [0, 1].
-#' Unbounded: "density" (>= 0); entropy metrics may be non-finite only with
-#' a classed warning (documented: zero k-NN distances).
-metrics_problem <- function(x, unbounded = character(), nonfinite_ok = FALSE) {
-  if (is.list(x) && !is.data.frame(x)) x <- x$metrics
-  if (!is.data.frame(x) || !"value" %in% names(x)) {
-    return("result has no value column")
-  }
-  v <- x$value
-  if (!is.numeric(v) || length(v) < 1L) return("value is not numeric")
-  if (!nonfinite_ok && !all(is.finite(v))) {
-    return(paste("value not finite:", describe(v)))
-  }
-  bounded <- if ("metric" %in% names(x)) !x$metric %in% unbounded else
-    rep(TRUE, length(v))
-  vb <- v[bounded & is.finite(v)]
-  if (length(vb) && !in_unit(vb)) {
-    return(paste("bounded value outside [0, 1]:", describe(vb)))
-  }
-  NULL
-}
-
-summary_problem <- function(x) {
-  if (!is.data.frame(x)) return("summary is not a data frame")
-  unit <- c("max_precision", "max_recall", "f_beta_precision",
-            "f_beta_recall", "median_precision", "median_recall",
-            "precision_at_recall", "recall_at_precision")
-  for (col in unit) {
-    if (!in_unit(x[[col]])) {
-      return(sprintf("summary$%s not finite in [0, 1]: %s", col,
-                     describe(x[[col]])))
-    }
-  }
-  # the area of a polygon inside the unit square: never above 1
-  if (!all(is.finite(x$auc)) || any(x$auc < 0 | x$auc > 1 + 1e-12)) {
-    return(paste("summary$auc outside [0, 1]:", format(x$auc)))
-  }
-  if (anyNA(x$median_lambda) || any(x$median_lambda < 0)) {
-    return(paste("summary$median_lambda:", format(x$median_lambda)))
-  }
-  NULL
-}
-
-sim_problem <- function(x) {
-  for (nm in c("real", "generated")) {
-    m <- x[[nm]]
-    if (!is.matrix(m) || !is.numeric(m) || !all(is.finite(m))) {
-      return(paste(nm, "is not a finite numeric matrix"))
-    }
-  }
-  curve_problem(x$truth, "truth")
-}
-
-mixture_problem <- function(mix) {
-  if (!inherits(mix, "prd_gaussian_mixture")) return("not a mixture")
-  if (!in_unit(mix$weights) || abs(sum(mix$weights) - 1) > 1e-12) {
-    return(paste("weights:", format(mix$weights)))
-  }
-  z <- mix$sample(4)
-  if (!is.matrix(z) || !all(is.finite(z))) return("sample() not finite")
-  ld <- mix$log_density(z)
-  if (!is.numeric(ld) || anyNA(ld) || any(ld == Inf)) {
-    return(paste("log_density() at its own draws:", format(ld)))
-  }
-  NULL
-}
-
-#' Run one case; returns NULL (fine) or a description of the problem.
-fuzz_case <- function(f, check = function(x) NULL, warned_ok = FALSE) {
-  base <- sys.nframe()
-  warns <- list()
-  err <- NULL
-  err_ns <- character()
-  setTimeLimit(elapsed = 10, transient = TRUE)
-  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
-  value <- tryCatch(
-    withCallingHandlers(
-      f(),
-      warning = function(w) {
-        warns[[length(warns) + 1L]] <<- w
-        invokeRestart("muffleWarning")
-      },
-      message = function(m) invokeRestart("muffleMessage"),
-      error = function(e) err_ns <<- frame_namespaces(base)
-    ),
-    error = function(e) {
-      err <<- e
-      NULL
-    }
-  )
-  setTimeLimit(elapsed = Inf)
-  for (w in warns) {
-    if (!inherits(w, c("prdcurve_warning", "lifecycle_warning_deprecated"))) {
-      return(sprintf("unclassed warning <%s>: %s",
-                     paste(class(w), collapse = "/"),
-                     trimws(conditionMessage(w))))
-    }
-    if (stray_dot(conditionMessage(w))) {
-      return(paste("warning message with a stray ' .':",
-                   conditionMessage(w)))
-    }
-  }
-  if (!is.null(err)) {
-    msg <- trimws(conditionMessage(err))
-    if (grepl("reached elapsed time limit", msg)) return("hang (> 10 s)")
-    rlang_own <- inherits(err, "rlang_error") && "rlang" %in% err_ns &&
-      !"cli" %in% err_ns
-    if (!inherits(err, "prdcurve_error") && !rlang_own) {
-      return(sprintf("error without class prdcurve_error <%s>: %s",
-                     paste(class(err), collapse = "/"),
-                     gsub("\n", " ", msg)))
-    }
-    if (stray_dot(msg)) return(paste("message with a stray ' .':", msg))
-    return(NULL)
-  }
-  if (warned_ok && length(warns)) return(NULL)
-  check(value)
-}
+# the harness (fuzz_case(), the *_problem() checkers, the hostile sets) is
+# in helper-fuzz.R, shared with bench/fuzz.R
 
 cases <- list()
 add <- function(fn, label, f, check = function(x) NULL, warned_ok = FALSE) {
@@ -187,48 +30,10 @@ add <- function(fn, label, f, check = function(x) NULL, warned_ok = FALSE) {
 n0 <- 40L
 X <- matrix(rnorm(n0 * 3), n0, 3)
 Y <- matrix(rnorm(n0 * 3, 0.7), n0, 3)
-set_cell <- function(m, v) {
-  m[3, 2] <- v
-  m
-}
-# one-sided variants (the other set stays a valid 40 x 3 matrix)
-bad_sets <- list(
-  "NA" = set_cell(X, NA), "NaN" = set_cell(X, NaN), "Inf" = set_cell(X, Inf),
-  "-Inf" = set_cell(X, -Inf), "0 rows" = X[0, , drop = FALSE],
-  "0 columns" = X[, 0, drop = FALSE], "NULL" = NULL,
-  "numeric(0)" = numeric(0), "one row" = X[1, , drop = FALSE],
-  "two rows" = X[1:2, , drop = FALSE], "one column" = X[, 1, drop = FALSE],
-  "a vector" = X[, 1], "character matrix" = matrix(as.character(X), n0),
-  "character column" = data.frame(X, s = "a"),
-  "factor column" = data.frame(X, f = factor(rep(1:2, n0 / 2))),
-  "logical matrix" = X > 0, "a list" = list(1, 2, 3),
-  "a dist object" = stats::dist(X[1:4, ]), "a string" = "real.csv",
-  "huge 1e150" = X * 1e150, "huge 1e300" = X * 1e300,
-  "tiny 1e-300" = X * 1e-300, "offset 1e8" = X + 1e8,
-  "duplicated rows" = rbind(X, X), "all rows identical" = matrix(1, n0, 3),
-  "integer matrix" = matrix(sample(0:4, n0 * 3, TRUE), n0),
-  "data frame" = as.data.frame(X), "transposed" = t(X),
-  "integer id column" = cbind(id = seq_len(n0), X[, 1:2])
-)
-# both sets transformed alike
-pair_sets <- list(
-  "both one column" = list(X[, 1, drop = FALSE], Y[, 1, drop = FALSE]),
-  "both two rows" = list(X[1:2, ], Y[1:2, ]),
-  "both three rows" = list(X[1:3, ], Y[1:3, ]),
-  "both huge 1e99" = list(X * 1e99, Y * 1e99),
-  "both tiny 1e-99" = list(X * 1e-99, Y * 1e-99),
-  "both offset 1e8" = list(X + 1e8, Y + 1e8),
-  "both duplicated" = list(rbind(X, X), rbind(Y, Y)),
-  "identical sets" = list(X, X),
-  "generated collapsed" = list(X, matrix(0.5, n0, 3)),
-  "both integer" = list(matrix(sample(0:2, 60, TRUE), 20),
-                        matrix(sample(0:2, 60, TRUE), 20)),
-  "unequal sizes" = list(X, Y[1:7, ]),
-  "different columns" = list(X, Y[, 1:2]),
-  "data frames" = list(as.data.frame(X), as.data.frame(Y)),
-  "far apart" = list(X, Y + 1e4),
-  "d = 200 > n" = list(matrix(rnorm(30 * 200), 30), matrix(rnorm(30 * 200), 30))
-)
+# one-sided variants (the other set stays a valid 40 x 3 matrix), and both
+# sets transformed alike
+bad_sets <- fuzz_bad_sets(X)
+pair_sets <- fuzz_pair_sets(X, Y)
 sample_variants <- c(
   lapply(bad_sets, function(s) list(s, Y)),
   stats::setNames(lapply(bad_sets, function(s) list(X, s)),
@@ -741,7 +546,7 @@ bad_curves <- list(
   "origin (zero area)" = origin
 )
 iou_ok <- function(x) {
-  if (!in_unit(x)) return(paste("IoU not finite in [0, 1]:", describe(x)))
+  if (!in_unit(x)) return(paste("IoU not finite in [0, 1]:", describe_bad(x)))
   NULL
 }
 for (nm in names(bad_curves)) local({
@@ -785,7 +590,7 @@ class_ok <- function(x) {
   if (!is.list(x)) return("not a list")
   curve_problem(x$curves, "curves") %||%
     (if (!in_unit(x$summary$iou)) {
-      paste("summary$iou not finite in [0, 1]:", describe(x$summary$iou))
+      paste("summary$iou not finite in [0, 1]:", describe_bad(x$summary$iou))
     })
 }
 class_args <- list(
@@ -1067,39 +872,6 @@ add("prd_curve", "replicates = NA", function()
 
 # ---- issue 18: tied data, replicates with row splits, intervals, bounds ------
 
-#' NULL when every statistic of a summary with intervals lies in its
-#' documented range and every interval holds its estimate and its range
-interval_problem <- function(s) {
-  p <- summary_problem(s)
-  if (!is.null(p)) return(p)
-  for (st in prdcurve:::curve_statistic_names) {
-    lo <- s[[paste0(st, "_lower")]]
-    hi <- s[[paste0(st, "_upper")]]
-    if (is.null(lo)) next
-    est <- s[[st]]
-    ok <- is.na(lo) | (lo <= est + 1e-12 & est <= hi + 1e-12 & lo >= -1e-12 &
-                         (st == "median_lambda" | hi <= 1 + 1e-12))
-    if (!all(ok)) {
-      return(sprintf("%s: interval [%s, %s] vs estimate %s", st,
-                     format(lo[!ok][1]), format(hi[!ok][1]), format(est[!ok][1])))
-    }
-  }
-  NULL
-}
-
-metric_interval_problem <- function(m, unbounded = character()) {
-  p <- metrics_problem(m, unbounded = unbounded)
-  if (!is.null(p)) return(p)
-  if (!"lower" %in% names(m)) return(NULL)
-  ok <- is.na(m$lower) | (m$lower <= m$value + 1e-12 &
-                            m$value <= m$upper + 1e-12)
-  bounded <- !m$metric %in% unbounded
-  ok <- ok & (!bounded | is.na(m$lower) | (m$lower >= -1e-12 & m$upper <= 1 + 1e-12))
-  if (!all(ok)) return(paste("interval without its estimate or out of range:",
-                             m$metric[!ok][1]))
-  NULL
-}
-
 tied <- function(n, d, levels) matrix(sample(levels, n * d, TRUE), n, d)
 
 for (i in 1:8) local({
@@ -1344,6 +1116,89 @@ test_that("issue 45: the command line's errors and warnings show no R syntax", {
     expect_identical(intersect(sub("\\(\\)$", "", calls), r_fns), character(),
                      label = nm)
   }
+})
+
+# ---- the findings of random fuzzing (bench/fuzz.R) ------------------------------------
+
+# each error must name the argument the caller gave (or, for a default the
+# caller never set, say it is the default)
+tiny_a <- X[1:4, ]
+tiny_b <- Y[1:4, ]
+mix_2d <- gaussian_mixture(c(0, 0))
+random_fuzz <- list(
+  "entropy_metrics(), the default k on 4 rows" = list("entropy_metrics", function()
+    entropy_metrics(tiny_a, tiny_b), "The default `k` = 5", "k_too_large"),
+  "entropy_samples() by do.call(), the default k" = list("entropy_samples", function()
+    do.call(entropy_samples, list(real = tiny_a, generated = tiny_b)), "The default `k` = 5",
+    "k_too_large"),
+  "manifold_samples() by do.call(), the default k" = list("manifold_samples", function()
+    do.call(manifold_samples, list(tiny_a, tiny_b)), "The default `k` = 5", "k_too_large"),
+  "prd_curve(), the default k on the half-samples" = list("prd_curve", function()
+    prd_curve(X[1:6, 1:2], Y[1:6, 1:2], method = "knn", replicates = 2, angles = 11),
+    "The default `k` = 2", "k_too_large"),
+  "manifold_metrics(), a k the caller gave" = list("manifold_metrics", function()
+    manifold_metrics(tiny_a, tiny_b, k = 4), "`k` = 4", "k_too_large"),
+  "prd_bind(), a named argument that is no curve" = list("prd_bind", function()
+    prd_bind(good = good, bad = data.frame(x = 1)), "`bad`", "curve"),
+  "prd_bind(), an unnamed one" = list("prd_bind", function()
+    prd_bind(good, data.frame(x = 1)), "`..2`", "curve"),
+  "features on a set of no columns" = list("entropy_metrics", function()
+    entropy_metrics(X[1:5, 1, drop = FALSE], X[1:5, 0, drop = FALSE], features = 1),
+    "`features`", "input"),
+  "a mixture's log_density(NULL)" = list("gaussian_mixture", function()
+    mix_2d$log_density(NULL), "`x`", "input"),
+  "prd_bind() of an empty list" = list("prd_bind", function()
+    prd_bind(a = list()), "`a` is an empty list", "input"),
+  "smooth_marginal on 4 rows" = list("prd_curve", function()
+    prd_curve(tiny_a, tiny_b, method = "smooth_marginal", angles = 11),
+    "`real` has 2 fit rows", "split")
+)
+for (nm in names(random_fuzz)) local({
+  cs <- random_fuzz[[nm]]
+  add(cs[[1]], paste("random fuzz:", nm), cs[[2]])
+})
+
+test_that("the findings of random fuzzing: classed errors naming the argument given", {
+  for (nm in names(random_fuzz)) {
+    cs <- random_fuzz[[nm]]
+    err <- tryCatch(suppressWarnings(cs[[2]]()), error = identity)
+    expect_s3_class(err, paste0("prdcurve_error_", cs[[4]]))
+    expect_match(conditionMessage(err), cs[[3]], fixed = TRUE, label = nm)
+  }
+  # a k the caller gave is not called the default
+  err <- tryCatch(suppressWarnings(manifold_metrics(tiny_a, tiny_b, k = 4)),
+                  error = identity)
+  expect_no_match(conditionMessage(err), "default")
+  # the limits stay exact: 4 rows, k at most 3
+  expect_match(conditionMessage(tryCatch(suppressWarnings(
+    entropy_metrics(tiny_a, tiny_b)), error = identity)), "at most 3", fixed = TRUE)
+  # a default too large is named as such by the harness too
+  run <- fuzz_run(function() entropy_metrics(tiny_a, tiny_b))
+  expect_identical(fuzz_verdict(run, given = c("real", "generated"),
+                                formals = names(formals(entropy_metrics)))$class, "error")
+  run <- fuzz_run(function() prdcurve:::check_k(5, 3))
+  expect_identical(fuzz_verdict(run, given = "real", formals = "k")$class, "unclear")
+})
+
+test_that("the findings of random fuzzing: a mixture's log-density is NA at a row with NA or NaN", {
+  mix <- gaussian_mixture(0)
+  ld <- mix$log_density(c(NaN, NA, 0, Inf))
+  expect_identical(is.na(ld), c(TRUE, TRUE, FALSE, FALSE))
+  expect_false(any(is.nan(ld)))
+  expect_equal(ld[3:4], c(stats::dnorm(0, log = TRUE), -Inf))
+})
+
+test_that("the findings of random fuzzing: the command line's --method with no value", {
+  dir <- withr::local_tempdir()
+  f1 <- file.path(dir, "a.csv")
+  f2 <- file.path(dir, "b.csv")
+  utils::write.table(X, f1, sep = ",", row.names = FALSE, col.names = FALSE)
+  utils::write.table(Y, f2, sep = ",", row.names = FALSE, col.names = FALSE)
+  err <- tryCatch(prd_cli(c(f1, f2, "--method", "", "--quiet")), error = identity)
+  expect_s3_class(err, "prdcurve_error_input")
+  expect_match(conditionMessage(err), "`--method`", fixed = TRUE)
+  expect_match(conditionMessage(err), "It is empty.", fixed = TRUE)
+  expect_false(stray_dot(conditionMessage(err)))
 })
 
 # ---- run -------------------------------------------------------------------------------
