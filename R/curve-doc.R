@@ -113,7 +113,8 @@
 #'   exact whatever the threads.
 #' * `"tightest"`: a combination of several families' curves
 #'   (`families`; default: `"linear"`, `"quadratic"`, `"stacked"`,
-#'   `"marginal"` and the four neighbour families at each `k`). The
+#'   `"marginal"`, `"smooth_marginal"` and the four neighbour families at
+#'   each `k`). The
 #'   evaluation rows of each set are halved at random (R's RNG), and the
 #'   angle grid is cut into four bands of equal angle. On each half, each
 #'   band takes the family with the least penalised area there: its area

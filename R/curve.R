@@ -232,8 +232,10 @@
 #'   `max_precision` read 1.000 or 0.158 depending on the last bit of one
 #'   standard deviation.) Continuous columns are scaled as before.
 #' @param families For `"tightest"`: the families it combines (default
-#'   `"linear"`, `"quadratic"`, `"stacked"`, `"marginal"`, `"knn"`,
-#'   `"kde"`, `"ipr"`, `"coverage"`). Each costs its own time: at 10,000 rows per set and
+#'   `"linear"`, `"quadratic"`, `"stacked"`, `"marginal"`,
+#'   `"smooth_marginal"`, `"knn"`, `"kde"`, `"ipr"`, `"coverage"`; and
+#'   `"logit"` when a data frame has categorical columns). Each costs its
+#'   own time (`"smooth_marginal"` about 1.5 times `"marginal"`): at 10,000 rows per set and
 #'   d = 2,048 on 2 cores the default took 13.6 s in a run where
 #'   `"knn"` alone took 2.9 s and `"marginal"` 1.4 s; without `"marginal"`
 #'   it took 9.8 s and 1.5 GiB at its peak

@@ -194,12 +194,13 @@ register_family(
   summary = "Gaussian mixtures with shared centres, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, at about 4.5 times knn's time"
 )
 register_family(
-  "smooth_marginal", "fitted", path = "cells", min_fit_rows = 4L,
+  "smooth_marginal", "fitted", default = TRUE, path = "cells",
+  min_fit_rows = 4L,
   cells = function(real, generated, cells) {
     smooth_marginal_cells(real, generated, cells)
   },
   reason = "A per-coordinate classifier misses dependence between the coordinates.",
-  summary = "per-coordinate histograms smoothed by a Gaussian kernel, each coordinate's log-ratio shrunk (James-Stein); for independent heavy-tailed coordinates"
+  summary = "per-coordinate histograms smoothed by a Gaussian kernel, each coordinate's log-ratio shrunk (James-Stein) toward 0 or toward the coordinates' common log-ratio, as cross-validation on the fit rows chooses; for independent (heavy-tailed) coordinates"
 )
 register_family(
   "tightest", "combined",

@@ -16,10 +16,16 @@
 # Efron and Morris 1973, JASA 68(341):117-130,
 # doi:10.1080/01621459.1973.10481350): its mean square over the pooled bin
 # masses against the same mean of its delta-method variance, so the
-# coordinates without a difference drop out. The bandwidth (in bins) is
-# chosen by two-fold cross-validation within the fit rows (R's RNG) on the
-# held-out logistic loss of the recalibrated score (as the mixture
-# family's choice, ratio_logistic_loss()).
+# coordinates without a difference drop out; or, where it fits the
+# held-out rows better, toward the coordinates' common log ratio, bin by
+# bin (independent coordinates of one law share it: on t(3) and Laplace
+# coordinates 10% wider or narrower, d = 256-512, 5,000 rows, the curve
+# then reads within 0.02 of the oracle floor, against +0.17 shrunk toward
+# 0 alone). The bandwidth (in bins) and the target are chosen by two-fold
+# cross-validation within the fit rows (R's RNG) on the held-out logistic
+# loss of the recalibrated score (as the mixture family's choice,
+# ratio_logistic_loss()). prd_curve() scores every fold at once
+# (smooth_marginal_cells(), the registry's "cells" path).
 
 #' The bandwidths (in bins) the smoothed marginal family tries.
 #' @noRd
