@@ -28,7 +28,8 @@
 # standard error) is the score test of its coefficient at the
 # intercept-only model; a group enters when one of its terms exceeds the
 # Bonferroni bound qnorm(1 - 0.05 / (2 T)) over the T candidate terms
-# (sure independence screening, Fan and Lv 2008, with a family-wise bound),
+# (sure independence screening: Fan, J. and Lv, J. 2008, JRSS B 70(5),
+# 849-911, doi:10.1111/j.1467-9868.2008.00674.x; with a family-wise bound),
 # with its parents (a varying group brings b, x and x^2; a pair its two
 # binary columns), at most `interaction_max_terms` terms by decreasing z.
 # The selected terms are then fitted by maximum likelihood (glm.fit(), the
