@@ -61,7 +61,8 @@ test_that("the interaction family screens, then equals glm() on the selected ter
   # the cells: fit rows, then two folds of the evaluation rows
   cells <- list(list(1:100, seq(101, 400, 2), seq(102, 400, 2)),
                 list(1:120, seq(121, 400, 2), seq(122, 400, 2)))
-  got <- interaction_scores(X, Y, cells)
+  # without the ridge penalty: maximum likelihood, as glm()
+  got <- interaction_scores(X, Y, cells, ridge = 0)
   spec <- interaction_terms(X, Y, list(1:400, 1:400))
   want <- list(numeric(), numeric())
   for (v in 1:2) {
@@ -115,7 +116,7 @@ test_that("on categories alone the interaction family is the log ratio of each c
   X <- sets$real
   Y <- sets$generated[[1]]
   cells <- list(list(1:200, 201:600), list(1:200, 201:600))
-  got <- interaction_scores(X, Y, cells)
+  got <- interaction_scores(X, Y, cells, ridge = 0)
   lr <- log(as.vector(table(gen$g[1:200])) / as.vector(table(real$g[1:200])))
   expect_equal(got$real, lr[match(real$g[201:600], c("a", "b", "c"))], tolerance = 1e-6)
   expect_equal(got$gen, lr[match(gen$g[201:600], c("a", "b", "c"))], tolerance = 1e-6)
@@ -149,4 +150,40 @@ test_that("the interaction family is in the default only with categorical column
   fams <- tightest_families(quiet_traps(prepare_samples(df, df))$real)
   expect_identical(fams, c(tightest_default(), "logit", "interaction"))
   expect_false("interaction" %in% tightest_default())
+})
+
+test_that("the penalised fit is the optimum of its objective, and keeps separated sets finite", {
+  set.seed(6)
+  n <- 300
+  B <- cbind(1, rnorm(n), rexp(n), rbinom(n, 1, 0.3) / 2)
+  y <- rbinom(n, 1, plogis(-0.3 + 0.8 * B[, 2] - 0.5 * B[, 3] + B[, 4]))
+  ridge <- 0.01
+  v <- c(0, apply(B[, -1], 2, function(x) mean(x^2) - mean(x)^2))
+  objective <- function(b) {
+    eta <- drop(B %*% b)
+    -sum(y * eta - log1p(exp(eta))) + ridge * n / 2 * sum(v * b^2)
+  }
+  gradient <- function(b) {
+    mu <- plogis(drop(B %*% b))
+    -drop(crossprod(B, y - mu)) + ridge * n * v * b
+  }
+  brute <- optim(numeric(4), objective, gradient, method = "BFGS",
+                 control = list(reltol = 1e-14, maxit = 1000))
+  f <- interaction_fit(B, y, ridge = ridge)
+  expect_true(f$converged)
+  expect_equal(f$beta, brute$par, tolerance = 1e-6)
+  # the gradient of the objective is 0 there
+  expect_lt(max(abs(gradient(f$beta))), 1e-6)
+  # ridge 0: glm()
+  g <- glm.fit(B, y, family = binomial())
+  expect_equal(interaction_fit(B, y, ridge = 0)$beta, unname(g$coefficients),
+               tolerance = 1e-7)
+  # separated sets: finite coefficients within the iterations, the rows
+  # still ranked
+  x <- c(rnorm(50, -3), rnorm(50, 3))
+  ys <- rep(0:1, each = 50)
+  fs <- interaction_fit(cbind(1, x), ys)
+  expect_true(all(is.finite(fs$beta)))
+  expect_lte(fs$iterations, interaction_maxit)
+  expect_gt(fs$beta[2], 0)
 })
