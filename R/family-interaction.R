@@ -19,9 +19,11 @@
 #   - "pair": b b' for two binary columns whose product is not 0 on every
 #     row (two categorical columns' joint law).
 # At d = 64 continuous columns and 7 indicators that is 1,041 terms,
-# about a tenth of the rows of a fit at n = 5,000: a logistic regression on
-# all of them would add to every score noise of about (terms / fit rows)
-# times 4 in variance, as large as the signal of one changed column.
+# about a tenth of the rows of a fit at n = 5,000: fitted on all of them,
+# each term's noise adds to every score. Measured (the validity suite's
+# category_mean and category_scale at d = 64, n = 5,000, one draw): AUC
+# errors +0.067 and +0.039 in 54 s with every term, -0.024 and -0.013 in
+# 1.9 s with the screening below.
 #
 # Screening. On each fold's fit rows, every term's two-sample statistic
 # (Welch's z: the difference of its means in the two sets over its
