@@ -19,9 +19,26 @@ cli_read <- function(f, features, id, header, say) {
     features <- NULL
   }
   has_id <- !is.null(id) && id %in% names(df)
+  # text, logical and factor columns are features as in a data frame given
+  # to prd_curve(): the sets stay data frames, encoded alike there
+  # (R/encode.R)
   sel <- select_features(df, features, id = if (has_id) id, arg = "--features",
-                         file = shown, call = NULL)
-  x <- if (!is.matrix(df)) {
+                         file = shown, categorical = TRUE, call = NULL)
+  if (!is.matrix(df) && is.null(features)) {
+    # identifiers (text with more distinct values than half the rows) and
+    # model labels are no features by default (category_levels())
+    skip <- attr(category_levels(list(df[sel$features])), "skip")
+    if (length(skip)) {
+      sel$features <- setdiff(sel$features, skip)
+      prd_inform(c("i" = "Ignoring {cli::qty(length(skip))}the column{?s} {.val {skip}} of {.file {shown}}: {?an identifier or a model label/identifiers or model labels} (not {?a feature/features})."),
+                 kind = "dropped_columns")
+    }
+  }
+  tabular <- !is.matrix(df) &&
+    any(vapply(df[sel$features], is_category, logical(1)))
+  x <- if (tabular) {
+    as.data.frame(df[sel$features], stringsAsFactors = FALSE)
+  } else if (!is.matrix(df)) {
     as.matrix(df[sel$features])
   } else if (identical(sel$features, colnames(df))) {
     df
@@ -32,9 +49,12 @@ cli_read <- function(f, features, id, header, say) {
   # The common defects of a file (empty cells, too few rows) are reported
   # here, naming the file; prd_curve() validates everything once more, so
   # the full check runs only when a cheap test fails.
-  if (nrow(x) < 2L || !is.finite(sum(x))) {
+  num <- if (tabular) as.matrix(x[!vapply(x, is_category, logical(1))]) else x
+  if (nrow(x) < 2L || !is.finite(sum(num)) ||
+      (tabular && anyNA(x))) {
     x <- as_samples(x, arg = shown, call = NULL)
   }
+  rm(num)
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   file <- basename(shown)
   say("Read {.file {file}}: {nrow(x)} x {ncol(x)} in {secs} s.")

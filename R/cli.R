@@ -57,7 +57,11 @@
 #'   comma-separated list of column names, `a:b` ranges of names and column
 #'   numbers (`f1,f5:f9` or `1:128`), or a tidyselect expression such as
 #'   `'starts_with("f")'` or `'c(f1:f64, -f13)'` (quote it for the shell).
-#'   Default: every numeric column; an exclusion alone removes columns
+#'   Default: every numeric and categorical column (text, logical; not
+#'   an identifier: text with more distinct values than half the rows, nor
+#'   a `model` column), the categorical ones encoded as [prd_curve()]
+#'   encodes those of data frames (one indicator per category, the
+#'   categories of every file); an exclusion alone removes columns
 #'   from it, `--features=-label` (with `=`: a value that starts with `-`
 #'   would be read as an option). `.npy`/`.npz` arrays have no column
 #'   names: every column of an array is a feature, and `--features`
@@ -124,8 +128,9 @@
 #' standard error, the tables to standard output: every statistic with
 #' three decimals (`0.912 [0.871, 0.950]` with replicates), one line per
 #' row. Figures are saved at the package's figure size (width and height
-#' of `prd_figure_size()`, 300 dpi), plus the title's lines. Non-numeric
-#' columns that are not selected are ignored with a message naming them.
+#' of `prd_figure_size()`, 300 dpi), plus the title's lines. Columns that
+#' are not selected (neither numeric nor categorical, identifiers, model
+#' labels) are ignored with a message naming them.
 #' Every file must give the same number of feature columns; when the
 #' generated file has the real file's feature names in another order, its
 #' columns are reordered to match.
@@ -257,7 +262,8 @@ cli_run <- function(opt) {
     x <- generated[[i]]$x
     generated[[i]]$x <- NULL
     if (!identical(colnames(x), colnames(real$x))) {
-      dimnames(x) <- list(NULL, colnames(real$x))
+      if (is.data.frame(x)) names(x) <- colnames(real$x) else
+        dimnames(x) <- list(NULL, colnames(real$x))
     }
     gen_x[[i]] <- x
     rm(x)

@@ -333,6 +333,11 @@
 #'   Wolter, K. M. (2007). Introduction to Variance Estimation, 2nd ed.,
 #'   chapter 2 (the method of random groups). Springer.
 #'   \doi{10.1007/978-0-387-35099-8}.
+#'
+#'   Fan, J. and Lv, J. (2008). Sure independence screening for ultrahigh
+#'   dimensional feature space. Journal of the Royal Statistical Society B
+#'   70(5), 849-911 (the `interaction` family's screening).
+#'   \doi{10.1111/j.1467-9868.2008.00674.x}.
 #' @seealso [summary.prd_curve()], [prd_compare()], [prd_iou()],
 #'   [prd_truth_gaussian()], [prd_discrete()], [prd_threads()].
 #' @examples

@@ -93,6 +93,14 @@
 #' * `energy` (Szekely and Rizzo 2013, eq. 2.2): \eqn{2 E\|X - Y\| -
 #'   E\|X - X'\| - E\|Y - Y'\|}, each expectation the mean over all pairs
 #'   (i != j within a set: U-statistics). It can be slightly negative.
+#' * `pmse` and `s_pmse` (Woo et al. 2009, eq. 1; Snoke et al. 2018,
+#'   section 3.1; only when named in `metrics`): the propensity-score mean
+#'   squared error of synthpop's `utility.gen(method = "logit", maxorder)`
+#'   and its ratio to the null expectation \eqn{(k - 1)(1 - c)^2 c / N},
+#'   as [pmse_stats()] (its details there): a logistic regression of the
+#'   set label on the columns and their products up to `maxorder` + 1,
+#'   for tables (categorical columns of data frames enter as indicators)
+#'   rather than embeddings (more than 400 parameters is an error).
 #'
 #' @section Intervals: With `replicates = R > 0` every metric gets a
 #'   `lower` and `upper` column from ceiling(R / 2) pairs of complementary
@@ -112,8 +120,8 @@
 #'
 #' @inheritParams manifold_metrics
 #' @param metrics Names of the metrics to compute (default: all, in this
-#'   order; `ct` only when `held_out` is given, `vendi_class` only when
-#'   `classes` is):
+#'   order, but `pmse` and `s_pmse`; `ct` only when `held_out` is given,
+#'   `vendi_class` only when `classes` is):
 #'
 #'   `r embedding_metrics_doc()`
 #' @param held_out Held-out real samples (from P, not used for training
@@ -127,6 +135,9 @@
 #' @param classes Class labels of the generated rows, for `vendi_class`:
 #'   a vector with one label per row (one model), or a list of such
 #'   vectors named as the models. Default `NULL`.
+#' @param maxorder The highest order of interactions of the propensity
+#'   model of `pmse` and `s_pmse`: 0 (main effects) or a whole number up to
+#'   10 (products of up to `maxorder` + 1 columns). Default 1, synthpop's.
 #' @param bandwidth The kernel width \eqn{\sigma} of `mmd_rbf` (a distance,
 #'   in the units of the features), or `NULL` (default) for the median
 #'   heuristic described above.
@@ -142,7 +153,8 @@
 #'   Inf, fewer than 2 rows; unknown `metrics`; `ct` without `held_out`,
 #'   `vendi_class` without `classes` or with labels that do not match the
 #'   rows;
-#'   bad `subsets`, `subset_size`, `bandwidth`), `prdcurve_error_columns`
+#'   bad `subsets`, `subset_size`, `bandwidth`, `maxorder`; a propensity
+#'   model of more than 400 parameters), `prdcurve_error_columns`
 #'   (sets with different columns), `prdcurve_error_replicates`. Input
 #'   warnings as in [prd_curve()].
 #' @references
@@ -176,6 +188,16 @@
 #' (2021). Fast approximation of the sliced-Wasserstein distance using
 #' concentration of random projections. NeurIPS. arXiv:2106.15427.
 #'
+#' Woo, M.-J., Reiter, J. P., Oganian, A. and Karr, A. F. (2009). Global
+#' measures of data utility for microdata masked for disclosure
+#' limitation. Journal of Privacy and Confidentiality 1(1), 111-124.
+#' \doi{10.29012/jpc.v1i1.568}.
+#'
+#' Snoke, J., Raab, G. M., Nowok, B., Dibben, C. and Slavkovic, A. (2018).
+#' General and specific utility measures for synthetic data. Journal of
+#' the Royal Statistical Society A 181(3), 663-688.
+#' \doi{10.1111/rssa.12358}.
+#'
 #' Szekely, G. J. and Rizzo, M. L. (2013). Energy statistics: a class of
 #' statistics based on distances. Journal of Statistical Planning and
 #' Inference 143(8), 1249-1272. \doi{10.1016/j.jspi.2013.03.018}.
@@ -205,7 +227,7 @@ embedding_metrics <- function(real, generated,
                               metrics = embedding_metric_names(),
                               held_out = NULL, subsets = NULL,
                               subset_size = 1000, classes = NULL,
-                              bandwidth = NULL,
+                              bandwidth = NULL, maxorder = 1,
                               replicates = 0, conf_level = 0.9,
                               features = NULL, id = NULL,
                               standardize = c("none", "real")) {
@@ -213,13 +235,11 @@ embedding_metrics <- function(real, generated,
   id <- rlang::enquo(id)
   raw <- prepare_samples(real, generated, features, id, standardize)
   sets <- standardize_split(raw)
-  if (missing(metrics)) {
-    if (is.null(held_out)) metrics <- setdiff(metrics, "ct")
-    if (is.null(classes)) metrics <- setdiff(metrics, "vendi_class")
-  }
+  if (missing(metrics)) metrics <- embedding_default_metrics(held_out, classes)
   metrics <- check_methods(metrics, embedding_metric_names(), arg = "metrics")
   opts <- embedding_options(metrics, held_out, subsets, subset_size,
                             bandwidth, raw, sets, features, id)
+  opts$maxorder <- check_maxorder(maxorder)
   opts$classes <- check_classes(classes, metrics, sets$generated)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
@@ -400,6 +420,9 @@ embedding_compute <- function(real, gens, metrics, opts) {
                            sigma = sigma)$sums
       }
     }
+    if ("propensity" %in% needs) {
+      q$propensity <- pmse_one(real, y, opts$maxorder)
+    }
     if ("ct" %in% metrics) {
       ctv <- ct_value(real, opts$held_out, y, mom = q$mx, eig = q$eig_x)
       q$ct <- ctv$value
@@ -429,7 +452,8 @@ as_double_matrix <- function(x) {
 # One entry per metric: what it needs ("moments": both sets' means and
 # covariances; "poly", "rbf", "dist": pair sums of that kernel over X x X,
 # Y x Y and X x Y; "nearest": each generated row's nearest real row and the
-# real rows' own nearest-neighbour radii; "held_out"), its value from the
+# real rows' own nearest-neighbour radii; "held_out"; "propensity": the
+# logit propensity model of pmse_one()), its value from the
 # context `q` of embedding_core(), its bounds (interval clamping) and a
 # line of documentation. The default `metrics`, the work done and the docs
 # of `metrics` come from here.
@@ -484,7 +508,13 @@ embedding_registry <- local({
       2 * q$sxy[["dist"]] / (q$n * q$m) -
         q$sxx[["dist"]] / (q$n * (q$n - 1)) -
         q$syy[["dist"]] / (q$m * (q$m - 1))
-    }, "energy distance with U-statistics (Szekely and Rizzo 2013)")
+    }, "energy distance with U-statistics (Szekely and Rizzo 2013)"),
+    embedding_metric("pmse", "propensity", function(q) q$propensity$pmse,
+      "propensity-score mean squared error of synthpop's logit model with interactions up to `maxorder` (Woo et al. 2009; only when asked)",
+      lower = 0, upper = 0.25),
+    embedding_metric("s_pmse", "propensity", function(q) q$propensity$s_pmse,
+      "pMSE over its null expectation (k - 1)(1 - c)^2 c / N (Snoke et al. 2018; only when asked)",
+      lower = 0)
   )
   stats::setNames(r, vapply(r, `[[`, "", "name"))
 })
@@ -492,6 +522,18 @@ embedding_registry <- local({
 #' The metrics of embedding_metrics(), in output order (the registry's)
 #' @noRd
 embedding_metric_names <- function() names(embedding_registry)
+
+#' The default metrics of embedding_metrics(): all but those that need an
+#' argument not given (`ct`: held_out, `vendi_class`: classes) and the
+#' propensity scores (a logistic regression on the columns, for tables
+#' rather than embeddings of hundreds of dimensions)
+#' @noRd
+embedding_default_metrics <- function(held_out = NULL, classes = NULL) {
+  out <- setdiff(embedding_metric_names(), c("pmse", "s_pmse"))
+  if (is.null(held_out)) out <- setdiff(out, "ct")
+  if (is.null(classes)) out <- setdiff(out, "vendi_class")
+  out
+}
 
 #' The docs of `metrics`, from the registry (roxygen inline code)
 #' @noRd

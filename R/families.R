@@ -186,6 +186,14 @@ register_family(
   summary = "synthpop's propensity model: logistic regression on the columns and their pairwise products (maxorder 1; main effects alone above 27 columns); in the default when a data frame has categorical columns"
 )
 register_family(
+  "interaction", "fitted", path = "cells", min_fit_rows = 4L,
+  cells = function(real, generated, cells) {
+    interaction_scores(real, generated, cells)
+  },
+  reason = "A logistic regression on the terms that differ most between the sets misses effects too weak to pass its screening and interactions of continuous columns with each other.",
+  summary = "logistic regression on the continuous columns, their squares, the categories and the categories' products with each continuous column and its square, screened term by term (Fan and Lv 2008); in the default when a data frame has categorical columns"
+)
+register_family(
   "mixture", "fitted", path = "rows", min_fit_rows = 4L,
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_mixture(real, generated, fx, fy, call = call)
@@ -221,13 +229,23 @@ logit_family_order <- function(d) {
 }
 
 #' The default families of "tightest" for these sets: the registry's, and
-#' the logit family when the sets have categorical columns (R/encode.R) and
-#' its main effects fit in logit_max_params parameters.
+#' when the sets have categorical columns (R/encode.R) the logit family
+#' (when its main effects fit in logit_max_params parameters) and the
+#' interaction family (when its candidate terms, with the squares of the
+#' varying terms, are at most interaction_max_candidates).
 #' @noRd
 tightest_families <- function(real) {
   fams <- tightest_default()
-  if (any(category_columns(real)) && ncol(real) + 1 <= logit_max_params) {
+  ind <- category_columns(real)
+  if (any(ind) && ncol(real) + 1 <= logit_max_params) {
     fams <- c(fams, "logit")
+  }
+  if (any(ind)) {
+    b <- sum(ind)
+    c <- ncol(real) - b
+    if (2 * c + b + 2 * b * c <= interaction_max_candidates) {
+      fams <- c(fams, "interaction")
+    }
   }
   fams
 }

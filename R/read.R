@@ -396,11 +396,15 @@ only_exclusions <- function(e) {
 #'
 #' @param features a quosure (tidyselect) or NULL (every numeric column
 #'   other than `id`).
+#' @param categorical TRUE: categorical columns (factors, logicals,
+#'   characters; is_category()) are features as numeric ones are, to be
+#'   encoded by prepare_samples() (the command line).
 #' @return list(id = name or NULL, features = names, dropped = names of
 #'   non-numeric columns left out).
 #' @noRd
 select_features <- function(df, features, id = NULL, arg = "features",
-                            file = NULL, call = rlang::caller_env()) {
+                            file = NULL, categorical = FALSE,
+                            call = rlang::caller_env()) {
   # a matrix is selected through an empty data frame of the same columns
   if (is.matrix(df)) df <- as.data.frame(df[0L, , drop = FALSE])
   src <- if (is.null(file)) "the data" else "{.file {file}}"
@@ -410,8 +414,10 @@ select_features <- function(df, features, id = NULL, arg = "features",
                 "i" = "Columns: {.val {utils::head(names(df), 8)}}{if (ncol(df) > 8) ', ...'}."),
               kind = "input", call = call)
   }
-  numeric <- vapply(df, function(col) is.numeric(col) && is.null(dim(col)),
-                    logical(1))
+  numeric <- vapply(df, function(col) {
+    (is.numeric(col) && is.null(dim(col))) || (categorical && is_category(col))
+  }, logical(1))
+  kinds <- if (categorical) "numeric or categorical" else "numeric"
   if (is.null(features) || rlang::quo_is_null(features)) {
     feat <- setdiff(names(df)[numeric], id)
   } else {
@@ -433,22 +439,22 @@ select_features <- function(df, features, id = NULL, arg = "features",
       bad <- character()
     }
     if (length(bad)) {
-      prd_abort(c(paste0("{.arg {arg}} must select numeric columns of ",
+      prd_abort(c(paste0("{.arg {arg}} must select ", kinds, " columns of ",
                          src, " only."),
-                  "x" = "Column{?s} {.val {bad}} {?is/are} not numeric."),
+                  "x" = paste0("Column{?s} {.val {bad}} {?is/are} not ", kinds, ".")),
                 kind = "input", call = call)
     }
   }
   if (!length(feat)) {
     prd_abort(c(paste0("No feature column is selected in ", src, "."),
                 "i" = if (is.null(features) || rlang::quo_is_null(features))
-                  "It has no numeric column other than {.arg id}." else
+                  paste0("It has no ", kinds, " column other than {.arg id}.") else
                   "{.arg {arg}} selects no column other than {.arg id}."),
               kind = "input", call = call)
   }
   dropped <- setdiff(names(df)[!numeric], c(feat, id))
   if (length(dropped)) {
-    prd_inform(c("i" = paste0("Ignoring {cli::qty(length(dropped))}non-numeric column{?s} {.val {dropped}} of ",
+    prd_inform(c("i" = paste0("Ignoring {cli::qty(length(dropped))}", if (categorical) "" else "non-numeric ", "column{?s} {.val {dropped}} of ",
                               src, " (not a feature).")),
                kind = "dropped_columns")
   }

@@ -515,3 +515,55 @@ test_that("--atoms reads columns on a grid in one set only as prd_curve(atoms = 
   expect_error(prd_cli(c(args, "--atoms", "round")), "--atoms",
                class = "prdcurve_error_input")
 })
+
+test_that("text and logical columns of CSV files are features, encoded as prd_curve() encodes data frames", {
+  dir <- tempfile("prdcli-tab")
+  dir.create(dir)
+  set.seed(46)
+  draw <- function(n, ps, pr, shift) {
+    data.frame(age = round(rnorm(n, 40 + shift, 10), 1),
+               sex = sample(c("F", "M"), n, TRUE, ps),
+               region = sample(c("north", "south", "east"), n, TRUE, pr),
+               owner = sample(c(TRUE, FALSE), n, TRUE),
+               stringsAsFactors = FALSE)
+  }
+  real <- draw(300, c(0.5, 0.5), c(0.5, 0.3, 0.2), 0)
+  gen <- draw(280, c(0.7, 0.3), rep(1 / 3, 3), 0)
+  # a generated file whose columns come in another order, its region a
+  # factor with levels in another order in R
+  gen2 <- draw(260, c(0.5, 0.5), c(0.2, 0.3, 0.5), 2)[c("region", "owner", "age", "sex")]
+  f_real <- file.path(dir, "real.csv")
+  f_gen <- file.path(dir, "gen.csv")
+  f_gen2 <- file.path(dir, "other.csv")
+  utils::write.csv(real, f_real, row.names = FALSE)
+  utils::write.csv(gen, f_gen, row.names = FALSE)
+  utils::write.csv(gen2, f_gen2, row.names = FALSE)
+  out <- file.path(dir, "run")
+  cv <- quiet_traps(suppressMessages(prd_cli(c(
+    f_real, f_gen, f_gen2, "--method", "tightest,logit,knn", "--seed", "9",
+    "--angles", "51", "--quiet", "--out", out))))
+  gen2$region <- factor(gen2$region, levels = c("south", "north", "east"))
+  set.seed(9)
+  ref <- quiet_traps(prd_curve(real, list(gen = gen, other = gen2[names(real)]),
+                               method = c("tightest", "logit", "knn"), angles = 51))
+  expect_identical(cv$model, ref$model)
+  expect_same_curve(cv, ref)
+  # every column was read: the encoded features of both (7 columns: age
+  # and the indicators of F, M, east, north, south, FALSE, TRUE)
+  expect_identical(prd_curve_info(cv)$details[[1]]$families,
+                   c(tightest_default(), "logit", "interaction"))
+  # the category drift is seen (the columns dropped, every curve read 1)
+  auc <- summary(cv)
+  expect_lt(auc$auc[auc$model == "gen" & auc$method == "tightest"], 0.95)
+  # the propensity metrics of the same data frames on the command line
+  quiet_traps(suppressMessages(prd_cli(c(
+    f_real, f_gen, "--method", "knn", "--seed", "9", "--angles", "51",
+    "--metrics=pmse,s_pmse", "--quiet", "--out", out))))
+  m <- utils::read.csv(paste0(out, "-metrics.csv"))
+  expect_identical(m$metric, c("pmse", "s_pmse"))
+  expect_equal(m$value, quiet_traps(pmse_stats(real, gen))$value, tolerance = 1e-12)
+  # numeric files are read as before: a matrix, no categorical column
+  fx <- cli_fixture()
+  expect_false(is.data.frame(prdcurve:::cli_read(list(path = fx$f_real), NULL,
+                                                 NULL, NA, function(...) NULL)$x))
+})

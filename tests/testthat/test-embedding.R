@@ -91,7 +91,7 @@ test_that("every metric equals its brute-force version (blocks of a few rows)", 
   expect_equal(value_of(em, "sw_approx"), brute_sw(x, y), tolerance = 1e-12)
   expect_equal(value_of(em, "energy"), brute_energy(x, y), tolerance = 1e-10)
   expect_identical(em$metric, setdiff(embedding_metric_names(),
-                                      c("ct", "vendi_class")))
+                                      c("ct", "vendi_class", "pmse", "s_pmse")))
   expect_true(all(is.na(em$k)))
 })
 
@@ -259,7 +259,7 @@ test_that("intervals, paired comparisons and the tidiers", {
   expect_true(all(em$upper[em$metric == "authpct"] <= 100))
   cmp <- prd_compare(em, baseline = "a")
   expect_setequal(cmp$statistic, setdiff(embedding_metric_names(),
-                                         "vendi_class"))
+                                         c("vendi_class", "pmse", "s_pmse")))
   b <- cmp[cmp$model == "b", ]
   expect_equal(b$estimate, em$value[em$model == "b"] - em$value[em$model == "a"])
   # the same generated set: difference 0, interval [0, 0], except the
@@ -392,4 +392,66 @@ test_that("recipe (inst/ARCHITECTURE.md): an embedding metric is one registry ro
   r <- embedding_metrics(x, y, metrics = "mean_gap", replicates = 4)
   expect_true(all(c("lower", "upper") %in% names(r)))
   expect_lte(r$lower, r$value)
+})
+
+test_that("pmse and s_pmse in the companion table are pmse_stats(), with intervals and paired differences", {
+  set.seed(46)
+  real <- data.frame(x = rnorm(300), g = sample(c("a", "b"), 300, TRUE))
+  one <- data.frame(x = rnorm(300, 0.3), g = sample(c("a", "b"), 300, TRUE))
+  two <- data.frame(x = rnorm(300), g = sample(c("a", "b"), 300, TRUE, c(0.7, 0.3)))
+  gens <- list(one = one, two = two)
+  for (mo in 0:1) {
+    em <- embedding_metrics(real, gens, metrics = c("pmse", "s_pmse"),
+                            maxorder = mo)
+    ps <- pmse_stats(real, gens, maxorder = mo)
+    expect_identical(em$metric, rep(c("pmse", "s_pmse"), 2))
+    expect_equal(em$value, ps$value, tolerance = 1e-12)
+  }
+  # measured: pMSE 0.0056 and 0.0099, S_pMSE 8.95 and 15.9 (maxorder 1)
+  expect_equal(em$value, c(0.0056, 8.954, 0.0099, 15.872), tolerance = 0.002)
+  # not among the defaults (a logistic regression on the columns)
+  expect_false(any(c("pmse", "s_pmse") %in% embedding_default_metrics()))
+  expect_identical(embedding_default_metrics(),
+                   setdiff(embedding_metric_names(),
+                           c("vendi_class", "ct", "pmse", "s_pmse")))
+  # the replicates are the pMSE of the complementary halves
+  set.seed(7)
+  em <- embedding_metrics(real, list(one = one), metrics = c("pmse", "s_pmse"),
+                          replicates = 2)
+  set.seed(7)
+  px <- sample.int(300)
+  pg <- sample.int(300)
+  half <- function(p, s) sort(if (s == 1) p[1:150] else p[-(1:150)])
+  reps <- attr(em, "replicates")
+  for (s in 1:2) {
+    expect_equal(reps$value[reps$replicate == s],
+                 pmse_stats(real[half(px, s), ], one[half(pg, s), ])$value,
+                 tolerance = 1e-12)
+  }
+  expect_true(all(em$lower <= em$value & em$value <= em$upper))
+  # paired differences: the estimate is the difference of the values
+  set.seed(8)
+  em <- embedding_metrics(real, gens, metrics = c("pmse", "s_pmse"),
+                          replicates = 6)
+  cmp <- prd_compare(em, baseline = "one")
+  expect_identical(cmp$statistic, c("pmse", "s_pmse"))
+  expect_equal(cmp$estimate, em$value[3:4] - em$value[1:2], tolerance = 1e-12)
+  expect_true(all(cmp$lower < cmp$estimate & cmp$estimate < cmp$upper))
+  expect_error(embedding_metrics(real, one, metrics = "pmse", maxorder = -1),
+               "maxorder", class = "prdcurve_error_input")
+})
+
+test_that("pmse and s_pmse of embedding_metrics() equal synthpop::utility.gen() on SD2011", {
+  skip_if_not_installed("synthpop")
+  env <- new.env()
+  utils::data("SD2011", package = "synthpop", envir = env)
+  d <- env$SD2011[c("sex", "age", "placesize", "region", "nofriend")]
+  so <- synthpop::syn(d, method = "cart", seed = 46, print.flag = FALSE)
+  for (mo in 0:1) {
+    u <- synthpop::utility.gen(so, d, method = "logit", maxorder = mo,
+                               print.flag = FALSE)
+    em <- suppressWarnings(embedding_metrics(d, so$syn, metrics = c("pmse", "s_pmse"),
+                                             maxorder = mo))
+    expect_equal(em$value, c(u$pMSE, u$S_pMSE), tolerance = 1e-8)
+  }
 })
