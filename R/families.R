@@ -205,7 +205,7 @@ register_family(
   "smooth_marginal", "fitted", default = TRUE, path = "cells",
   min_fit_rows = 4L,
   cells = function(real, generated, cells) {
-    smooth_marginal_cells(real, generated, cells)
+    smooth_marginal_cells(real, generated, cells, call = NULL)
   },
   reason = "A per-coordinate classifier misses dependence between the coordinates.",
   summary = "per-coordinate histograms smoothed by a Gaussian kernel, each coordinate's log-ratio shrunk (James-Stein) toward 0 or toward the coordinates' common log-ratio, as cross-validation on the fit rows chooses; for independent (heavy-tailed) coordinates"

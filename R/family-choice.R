@@ -69,6 +69,20 @@ choose_within_se <- function(lls, params, se_mult = 1) {
   cands[order(params[cands], -mean_ll[cands])][1]
 }
 
+#' At least 4 fit rows per set (nx, ny) for a family that chooses within
+#' them, else prdcurve_error_split naming the family `what` and the set
+#' @noRd
+check_choice_rows <- function(nx, ny, what, call) {
+  if (min(nx, ny) < 4L) {
+    short <- if (nx <= ny) "real" else "generated"
+    prd_abort(c(
+      paste0("The ", what, " needs at least 4 fit rows per set (two inner folds of 2)."),
+      "x" = "{.arg {short}} has {min(nx, ny)} fit row{?s}.",
+      "i" = "Give more rows, a smaller {.arg split}, or another {.arg method}."
+    ), "split", call = call)
+  }
+}
+
 #' The fit rows of a family that chooses within them (two inner folds):
 #' at least 4 per set (prdcurve_error_split naming the family `what`),
 #' the sets as doubles, and the rows in the order of their values, so that
@@ -77,14 +91,7 @@ choose_within_se <- function(lls, params, se_mult = 1) {
 choice_fit_rows <- function(real, generated, fx, fy, what, call) {
   fx <- as.integer(fx)
   fy <- as.integer(fy)
-  if (min(length(fx), length(fy)) < 4L) {
-    short <- if (length(fx) <= length(fy)) "real" else "generated"
-    prd_abort(c(
-      paste0("The ", what, " needs at least 4 fit rows per set (two inner folds of 2)."),
-      "x" = "{.arg {short}} has {min(length(fx), length(fy))} fit row{?s}.",
-      "i" = "Give more rows, a smaller {.arg split}, or another {.arg method}."
-    ), "split", call = call)
-  }
+  check_choice_rows(length(fx), length(fy), what, call)
   if (!is.double(real)) storage.mode(real) <- "double"
   if (!is.double(generated)) storage.mode(generated) <- "double"
   list(real = real, generated = generated,

@@ -192,6 +192,24 @@ marginal_atom_edges <- function(E, atoms) {
   E
 }
 
+#' The `marginal` family's bin edges from the rows `total` (a list of
+#' each set's rows) of both sets pooled, and its atom columns: with
+#' atoms = "ignore" (R/atoms.R) the grid's cells, without atom columns;
+#' else the atoms' own bins. Shared by the smoothed marginal family.
+#' @return list(E, atoms)
+#' @noRd
+marginal_edges <- function(real, generated, total, B) {
+  atoms <- marginal_atoms(real, generated, total[[1]], total[[2]])
+  if (atoms_ignored()) {
+    # the atoms read as continuous values: cells of the grid (R/atoms.R)
+    E <- marginal_breaks(real, generated, total[[1]], total[[2]], B)
+    list(E = marginal_cell_edges(E, atoms), atoms = NULL)
+  } else {
+    E <- marginal_breaks(real, generated, total[[1]], total[[2]], B, atoms)
+    list(E = marginal_atom_edges(E, atoms), atoms = atoms)
+  }
+}
+
 #' Scores of the `marginal` family (SPEC.md section 7): a naive Bayes
 #' classifier, s(z) = sum over the coordinates l of
 #' log q_l(z_l) - log p_l(z_l), each marginal density a histogram on
@@ -217,17 +235,10 @@ marginal_scores <- function(real, generated, cells) {
     length(total[[j]]) - max(lengths(cells[[j]][-1L]))
   }, numeric(1)))
   B <- marginal_bin_count(n_fit)
-  atoms <- marginal_atoms(real, generated, total[[1]], total[[2]])
   sets <- list(real, generated)
-  if (atoms_ignored()) {
-    # the atoms read as continuous values: cells of the grid (R/atoms.R)
-    E <- marginal_breaks(real, generated, total[[1]], total[[2]], B)
-    E <- marginal_cell_edges(E, atoms)
-    atoms <- NULL
-  } else {
-    E <- marginal_breaks(real, generated, total[[1]], total[[2]], B, atoms)
-    E <- marginal_atom_edges(E, atoms)
-  }
+  ed <- marginal_edges(real, generated, total, B)
+  E <- ed$E
+  atoms <- ed$atoms
   counts <- lapply(1:2, function(j) {
     cj <- cells[[j]]
     .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),

@@ -98,13 +98,14 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
 #' @return list(h, pooled)
 #' @noRd
 smooth_choose <- function(real, generated, E, cp, cq, rx, ry,
-                          bandwidths = smooth_bandwidths) {
+                          bandwidths = smooth_bandwidths, atoms = NULL) {
   B <- nrow(E) + 1L
   bandwidths <- sort(unique(as.double(bandwidths)))
   # each fold's held-out rows' bins (real rows, then generated), found once
   # for every candidate
   cells <- lapply(1:2, function(v) {
-    rbind(smooth_cells(real, E, rx[[v]]), smooth_cells(generated, E, ry[[v]]))
+    rbind(smooth_cells(real, E, rx[[v]], atoms),
+          smooth_cells(generated, E, ry[[v]], atoms))
   })
   grid <- expand.grid(h = bandwidths, pooled = c(FALSE, TRUE))
   loss <- vapply(seq_len(nrow(grid)), function(g) {
@@ -135,34 +136,47 @@ smooth_choose <- function(real, generated, E, cp, cq, rx, ry,
 #' @return list(real, gen (the scores of the folds' rows, in the order of
 #'   the folds), settings)
 #' @noRd
-smooth_marginal_cells <- function(real, generated, cells) {
+smooth_marginal_cells <- function(real, generated, cells,
+                                  call = rlang::caller_env()) {
   K <- length(cells[[1]]) - 1L
   total <- lapply(cells, function(cj) unlist(cj, use.names = FALSE))
+  # the rows the choice is made on: the fit rows, which no fold scores;
+  # without a split (no fit rows of their own) every row, as the neighbour
+  # families' radii
+  pick <- lapply(cells, `[[`, 1L)
+  if (min(lengths(pick)) == 0L) pick <- total
+  check_choice_rows(length(pick[[1]]), length(pick[[2]]),
+                    "smoothed marginal family", call)
   n_fit <- min(vapply(1:2, function(j) {
     length(total[[j]]) - max(lengths(cells[[j]][-1L]))
   }, numeric(1)))
   B <- marginal_bin_count(n_fit)
   sets <- list(real, generated)
-  E <- marginal_breaks(real, generated, total[[1]], total[[2]], B)
-  # the fit rows' two halves are cells 1 and 2, the folds 3..K + 2
-  halves <- lapply(1:2, function(j) random_halves(length(cells[[j]][[1]])))
+  ed <- marginal_edges(real, generated, total, B)
+  E <- ed$E
+  at <- atoms_arg(ed$atoms)
+  # the choice on two random halves of those rows
+  halves <- lapply(pick, function(r) random_halves(length(r)))
+  hc <- lapply(1:2, function(j) {
+    id <- integer(length(pick[[j]])) + 1L
+    id[halves[[j]][[2]]] <- 2L
+    .Call(ffi_bin_counts, sets[[j]], E, as.integer(pick[[j]]), id, 2L, at)
+  })
+  part <- function(j, h) pick[[j]][halves[[j]][[h]]]
+  ch <- smooth_choose(real, generated, E, hc[[1]], hc[[2]],
+                      list(part(1, 1), part(1, 2)), list(part(2, 1), part(2, 2)),
+                      atoms = ed$atoms)
+  # each fold's table from the counts of every other cell
   counts <- lapply(1:2, function(j) {
     cj <- cells[[j]]
-    id <- integer(length(cj[[1]]))
-    id[halves[[j]][[2]]] <- 1L
     .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),
-          c(id + 1L, rep.int(seq_len(K) + 2L, lengths(cj[-1L]))), K + 2L,
-          NULL)
+          rep.int(seq_along(cj), lengths(cj)), length(cj), at)
   })
-  pick <- function(j, h) cells[[j]][[1]][halves[[j]][[h]]]
-  ch <- smooth_choose(real, generated, E, counts[[1]][, , 1:2, drop = FALSE],
-                      counts[[2]][, , 1:2, drop = FALSE],
-                      list(pick(1, 1), pick(1, 2)), list(pick(2, 1), pick(2, 2)))
   sums <- lapply(counts, rowSums, dims = 2L)
   tab <- array(0, c(B, ncol(real), K))
   kept <- 0
   for (v in seq_len(K)) {
-    fit <- lapply(1:2, function(j) sums[[j]] - counts[[j]][, , v + 2L])
+    fit <- lapply(1:2, function(j) sums[[j]] - counts[[j]][, , v + 1L])
     n <- vapply(1:2, function(j) {
       length(total[[j]]) - length(cells[[j]][[v + 1L]])
     }, numeric(1))
@@ -173,7 +187,7 @@ smooth_marginal_cells <- function(real, generated, cells) {
   sc <- lapply(1:2, function(j) {
     cj <- cells[[j]][-1L]
     .Call(ffi_bin_scores, sets[[j]], E, as.integer(unlist(cj, use.names = FALSE)),
-          rep.int(seq_len(K), lengths(cj)), tab, NULL)
+          rep.int(seq_len(K), lengths(cj)), tab, at)
   })
   list(real = sc[[1]], gen = sc[[2]],
        settings = list(bins = B, bandwidth = ch$h, pooled = ch$pooled,
@@ -192,9 +206,9 @@ smooth_scores <- function(Z, E, rows, tab) {
 #' column (an n x d matrix: bin b of column l at b + B (l - 1)); a bin is
 #' 1 + the number of edges at or below the value (src/marginal.c).
 #' @noRd
-smooth_cells <- function(Z, E, rows = seq_len(nrow(Z))) {
+smooth_cells <- function(Z, E, rows = seq_len(nrow(Z)), atoms = NULL) {
   if (!is.double(Z)) storage.mode(Z) <- "double"
-  .Call(ffi_bin_cells, Z, E, as.integer(rows))
+  .Call(ffi_bin_cells, Z, E, as.integer(rows), atoms_arg(atoms))
 }
 
 #' The smoothing matrix over B bins: column j spreads bin j's count over

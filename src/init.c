@@ -30,7 +30,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_bin_edges", (DL_FUNC) &ffi_bin_edges, 6},
   {"ffi_row_dot", (DL_FUNC) &ffi_row_dot, 2},
   {"ffi_tile_kernels", (DL_FUNC) &ffi_tile_kernels, 8},
-  {"ffi_bin_cells", (DL_FUNC) &ffi_bin_cells, 3},
+  {"ffi_bin_cells", (DL_FUNC) &ffi_bin_cells, 4},
   {"ffi_cell_sums", (DL_FUNC) &ffi_cell_sums, 2},
   {"ffi_fold_cov", (DL_FUNC) &ffi_fold_cov, 4},
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},

@@ -272,16 +272,18 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms) {
   return out;
 }
 
-/* .Call(ffi_bin_cells, x, breaks, rows): the positions in a B x d table
+/* .Call(ffi_bin_cells, x, breaks, rows, atoms): the positions in a B x d table
  * (B = nrow(breaks) + 1) of the bins of the values of x's rows `rows`
  * (1-based; column l against column l of breaks): an m x d integer
  * matrix, bin b of column l at b + B (l - 1), 1-based, b = 1 + the number
- * of edges at or below the value (as findInterval() + 1;
- * R/family-smooth.R, smooth_cells()). */
-SEXP ffi_bin_cells(SEXP x, SEXP breaks, SEXP rows) {
+ * of edges at or below the value (as findInterval() + 1; atom columns
+ * read as atom_value(), as ffi_bin_counts; R/family-smooth.R,
+ * smooth_cells()). */
+SEXP ffi_bin_cells(SEXP x, SEXP breaks, SEXP rows, SEXP atoms) {
   int n = Rf_nrows(x), d = Rf_ncols(x), nb = Rf_nrows(breaks);
   int m = Rf_length(rows), B = nb + 1;
   if (Rf_ncols(breaks) != d) Rf_error("ffi_bin_cells: breaks of another width");
+  const atom_col **at = atom_table(atoms, d, "ffi_bin_cells");
   const int *r = INTEGER_RO(rows);
   for (int i = 0; i < m; i++) {
     if (r[i] < 1 || r[i] > n) Rf_error("ffi_bin_cells: row out of range");
@@ -293,7 +295,11 @@ SEXP ffi_bin_cells(SEXP x, SEXP breaks, SEXP rows) {
     const double *e = E + (size_t) l * nb, *xl = X + (size_t) l * n;
     int *ol = o + (size_t) l * m;
     int base = 1 + B * l;
-    for (int i = 0; i < m; i++) ol[i] = base + bin_of(e, nb, xl[r[i] - 1]);
+    const atom_col *a = at[l];
+    for (int i = 0; i < m; i++) {
+      double v = xl[r[i] - 1];
+      ol[i] = base + bin_of(e, nb, a ? atom_value(a, v) : v);
+    }
   }
   UNPROTECT(1);
   return out;

@@ -290,7 +290,7 @@ SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell,
 SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table,
                     SEXP atoms);
 SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms);
-SEXP ffi_bin_cells(SEXP x, SEXP breaks, SEXP rows);
+SEXP ffi_bin_cells(SEXP x, SEXP breaks, SEXP rows, SEXP atoms);
 SEXP ffi_cell_sums(SEXP cells, SEXP table);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_tile_kernels(SEXP G, SEXP row_u, SEXP col_u, SEXP row_n2,

@@ -70,7 +70,9 @@ test_that("atoms = 'ignore' keeps the noisy models' order; the exact reading's w
   info <- prd_curve_info(cv)
   kept <- lapply(info$details, `[[`, "atoms_ignored")
   ka <- vapply(kept, function(g) summary(g)$auc, numeric(1))
-  expect_true(ka[1] > ka[2] && ka[2] > ka[3] + 0.2)
+  # (at 800 rows the noise of 0.1 and 0.2 sd are within the curves' noise
+  # of each other, see above: the order of those two is checked at 2,000)
+  expect_true(min(ka[1:2]) > ka[3] + 0.2)
   w <- gsub("\\s+", " ", cli::ansi_strip(w))
   expect_match(w, "ties 3 models at AUC 0", fixed = TRUE)
   expect_match(w, paste0("they read AUC a ", format(round(ka[1], 3), nsmall = 3),
