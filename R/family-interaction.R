@@ -175,15 +175,17 @@ interaction_design <- function(X, spec, rows, which = seq_len(nrow(spec$terms)))
 #' @noRd
 interaction_cell_sums <- function(X, spec, cells, block = 256L) {
   rows <- unlist(cells, use.names = FALSE)
-  cid <- factor(rep.int(seq_along(cells), lengths(cells)),
-                levels = seq_along(cells))
+  cid <- rep.int(seq_along(cells), lengths(cells))
+  # the cells that hold rows (rowsum() leaves out empty groups: the fit
+  # rows' cell without a split); the others sum to 0
+  has <- sort(unique(cid))
   T <- nrow(spec$terms)
   s1 <- s2 <- matrix(0, length(cells), T)
-  for (st in seq(1L, T, by = block)) {
+  for (st in seq(1L, T, by = if (length(rows)) block else T + 1L)) {
     w <- st:min(T, st + block - 1L)
     B <- interaction_design(X, spec, rows, w)
-    s1[, w] <- rowsum(B, cid, reorder = TRUE)
-    s2[, w] <- rowsum(B^2, cid, reorder = TRUE)
+    s1[has, w] <- rowsum(B, cid, reorder = TRUE)
+    s2[has, w] <- rowsum(B^2, cid, reorder = TRUE)
   }
   list(s1 = s1, s2 = s2)
 }

@@ -187,3 +187,20 @@ test_that("the penalised fit is the optimum of its objective, and keeps separate
   expect_lte(fs$iterations, interaction_maxit)
   expect_gt(fs$beta[2], 0)
 })
+
+test_that("the cell sums keep an empty cell (no split: no fit rows of their own)", {
+  set.seed(48)
+  x <- cbind(rnorm(12), rbinom(12, 1, 0.5))
+  spec <- interaction_terms(x, x, list(1:12, 1:12))
+  cells <- list(integer(), 1:5, 6:12)
+  got <- interaction_cell_sums(x, spec, cells, block = 2L)
+  B <- interaction_design(x, spec, 1:12)
+  expect_equal(got$s1[1, ], rep(0, nrow(spec$terms)))
+  expect_equal(got$s1[2, ], colSums(B[1:5, , drop = FALSE]), tolerance = 1e-12)
+  expect_equal(got$s2[3, ], colSums(B[6:12, , drop = FALSE]^2), tolerance = 1e-12)
+  # the fuzz case that found it: a curve, not a base R error
+  df <- data.frame(a = rnorm(6), b = rnorm(6), f = factor(rep(c("u", "v"), 3)))
+  cv <- suppressWarnings(prd_curve(df, df[6:1, ], method = "interaction",
+                                   split = 0, angles = 11))
+  expect_true(all(cv$precision >= 0 & cv$precision <= 1))
+})
