@@ -210,6 +210,38 @@ marginal_edges <- function(real, generated, total, B) {
   }
 }
 
+#' The set-up shared by the marginal families' cross-fitted paths
+#' (marginal_scores(), smooth_marginal_cells()): `cells` = list(real
+#' cells, generated cells), each set's rows cut into a first cell of fit
+#' rows (may be empty) and K scored cells. The bin count follows the
+#' fewest rows any fold is fitted on (n_fit); the edges and atom columns
+#' come from every row of both sets pooled (marginal_edges()); one pass
+#' over each set's rows counts every cell.
+#' @return list(K, total (each set's rows, cell after cell), n_fit, B,
+#'   E (the edges, B - 1 by d), atoms (marginal_atoms()'s, or NULL when
+#'   the atoms are ignored), counts (per set, the B by d by K + 1 counts of
+#'   each cell))
+#' @noRd
+marginal_cell_counts <- function(real, generated, cells) {
+  K <- length(cells[[1]]) - 1L
+  total <- lapply(cells, function(cj) unlist(cj, use.names = FALSE))
+  n_fit <- min(vapply(1:2, function(j) {
+    length(total[[j]]) - max(lengths(cells[[j]][-1L]))
+  }, numeric(1)))
+  B <- marginal_bin_count(n_fit)
+  sets <- list(real, generated)
+  ed <- marginal_edges(real, generated, total, B)
+  E <- ed$E
+  atoms <- ed$atoms
+  counts <- lapply(1:2, function(j) {
+    cj <- cells[[j]]
+    .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),
+          rep.int(seq_along(cj), lengths(cj)), length(cj), atoms_arg(atoms))
+  })
+  list(K = K, total = total, n_fit = n_fit, B = B, E = E, atoms = atoms,
+       counts = counts)
+}
+
 #' Scores of the `marginal` family (SPEC.md section 7): a naive Bayes
 #' classifier, s(z) = sum over the coordinates l of
 #' log q_l(z_l) - log p_l(z_l), each marginal density a histogram on
@@ -229,21 +261,15 @@ marginal_edges <- function(real, generated, total, B) {
 #'   columns had such bins).
 #' @noRd
 marginal_scores <- function(real, generated, cells) {
-  K <- length(cells[[1]]) - 1L
-  total <- lapply(cells, function(cj) unlist(cj, use.names = FALSE))
-  n_fit <- min(vapply(1:2, function(j) {
-    length(total[[j]]) - max(lengths(cells[[j]][-1L]))
-  }, numeric(1)))
-  B <- marginal_bin_count(n_fit)
+  mc <- marginal_cell_counts(real, generated, cells)
+  K <- mc$K
+  total <- mc$total
+  B <- mc$B
+  E <- mc$E
+  atoms <- mc$atoms
+  counts <- mc$counts
+  mc$counts <- NULL
   sets <- list(real, generated)
-  ed <- marginal_edges(real, generated, total, B)
-  E <- ed$E
-  atoms <- ed$atoms
-  counts <- lapply(1:2, function(j) {
-    cj <- cells[[j]]
-    .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),
-          rep.int(seq_along(cj), lengths(cj)), length(cj), atoms_arg(atoms))
-  })
   d <- ncol(real)
   # each scored cell's log-ratio table: the histograms of the other cells
   tab <- array(0, c(B, d, K))

@@ -138,23 +138,23 @@ smooth_choose <- function(real, generated, E, cp, cq, rx, ry,
 #' @noRd
 smooth_marginal_cells <- function(real, generated, cells,
                                   call = rlang::caller_env()) {
-  K <- length(cells[[1]]) - 1L
-  total <- lapply(cells, function(cj) unlist(cj, use.names = FALSE))
   # the rows the choice is made on: the fit rows, which no fold scores;
   # without a split (no fit rows of their own) every row, as the neighbour
   # families' radii
   pick <- lapply(cells, `[[`, 1L)
-  if (min(lengths(pick)) == 0L) pick <- total
+  if (min(lengths(pick)) == 0L) {
+    pick <- lapply(cells, function(cj) unlist(cj, use.names = FALSE))
+  }
   check_choice_rows(length(pick[[1]]), length(pick[[2]]),
                     "smoothed marginal family", call)
-  n_fit <- min(vapply(1:2, function(j) {
-    length(total[[j]]) - max(lengths(cells[[j]][-1L]))
-  }, numeric(1)))
-  B <- marginal_bin_count(n_fit)
+  # the bins, atoms and each cell's counts as the marginal family's
+  mc <- marginal_cell_counts(real, generated, cells)
+  K <- mc$K
+  total <- mc$total
+  B <- mc$B
+  E <- mc$E
+  at <- atoms_arg(mc$atoms)
   sets <- list(real, generated)
-  ed <- marginal_edges(real, generated, total, B)
-  E <- ed$E
-  at <- atoms_arg(ed$atoms)
   # the choice on two random halves of those rows
   halves <- lapply(pick, function(r) random_halves(length(r)))
   hc <- lapply(1:2, function(j) {
@@ -165,13 +165,10 @@ smooth_marginal_cells <- function(real, generated, cells,
   part <- function(j, h) pick[[j]][halves[[j]][[h]]]
   ch <- smooth_choose(real, generated, E, hc[[1]], hc[[2]],
                       list(part(1, 1), part(1, 2)), list(part(2, 1), part(2, 2)),
-                      atoms = ed$atoms)
+                      atoms = mc$atoms)
   # each fold's table from the counts of every other cell
-  counts <- lapply(1:2, function(j) {
-    cj <- cells[[j]]
-    .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),
-          rep.int(seq_along(cj), lengths(cj)), length(cj), at)
-  })
+  counts <- mc$counts
+  mc$counts <- NULL
   sums <- lapply(counts, rowSums, dims = 2L)
   tab <- array(0, c(B, ncol(real), K))
   kept <- 0

@@ -141,6 +141,38 @@ test_that("marginal's edges: at most 2,048 evenly spaced rows of each set, a bin
   expect_gt(min(s$gen[two]), s$real[1] + 3)
 })
 
+test_that("the marginal families' shared set-up: bins from the fewest fit rows, each cell's counts as findInterval() and tabulate()", {
+  set.seed(8)
+  x <- matrix(rnorm(700 * 3), 700)
+  y <- matrix(rexp(600 * 3), 600)
+  # real: 100 fit rows and folds of 200, 200, 200; generated: none and
+  # folds of 250, 200, 150
+  px <- sample(700)
+  py <- sample(600)
+  cells <- list(split(px, rep(1:4, c(100, 200, 200, 200))),
+                split(py, rep(1:4, c(0, 250, 200, 150))))
+  cells[[2]] <- c(list(integer()), unname(cells[[2]]))
+  cells[[1]] <- unname(cells[[1]])
+  mc <- prdcurve:::marginal_cell_counts(x, y, cells)
+  expect_identical(mc$K, 3L)
+  # each fold is fitted on the rest: real 700 - 200, generated 600 - 250
+  expect_identical(mc$n_fit, 350)
+  expect_identical(mc$B, 14L) # floor(350 / 25)
+  expect_identical(dim(mc$E), c(13L, 3L))
+  expect_null(mc$atoms)
+  expect_identical(mc$total, list(unlist(cells[[1]]), unlist(cells[[2]])))
+  sets <- list(x, y)
+  for (j in 1:2) {
+    expect_identical(dim(mc$counts[[j]]), c(14L, 3L, 4L))
+    for (v in 1:4) {
+      for (l in 1:3) {
+        b <- findInterval(sets[[j]][cells[[j]][[v]], l], mc$E[, l]) + 1L
+        expect_identical(as.integer(mc$counts[[j]][, l, v]), tabulate(b, 14L))
+      }
+    }
+  }
+})
+
 test_that("marginal's kernels count and sum as R does, on any thread count", {
   set.seed(7)
   n <- 700
