@@ -46,10 +46,20 @@ accuracy_table <- function(res) {
   # from the truth to the floor (the truth alone without a floor)
   fl <- ifelse(is.na(out$floor_error), out$truth, out$truth + out$floor_error)
   out$excess <- pmax(pmin(out$truth, fl) - out$estimate, out$estimate - pmax(out$truth, fl), 0)
-  out$target_met <- out$excess <= ifelse(out$d <= 512, 0.05, 0.10)
+  out$target_met <- out$excess <= target_eps(out$d)
   if (all(is.na(out$oracle_error))) out$oracle_error <- out$oracle_abs_error <- NULL
   if (all(is.na(out$floor_error))) out$floor_error <- out$floor_abs_error <- NULL
   out[order(out$d, out$n_real, out$group, out$scenario, match(out$method, unique(out$method[method_order(out$method)]))), ]
+}
+
+# The tolerance of the target at dimension d (SPEC.md section 7, "Floors"),
+# and the target in words: what accuracy_table()'s `target_met` computes
+target_eps <- function(d) ifelse(d <= 512, 0.05, 0.10)
+target_text <- function() {
+  paste("the mean estimate over repeats within 0.05 at d <= 512 and within 0.10 above",
+        "of the truth, or of the estimation floor where that is further (within that of",
+        "the interval from the truth to the floor; of the truth alone where the scenario",
+        "has no floor)")
 }
 
 # every pair of models in the same call with true AUCs more than `tol` apart
@@ -208,31 +218,56 @@ md_summary <- function(st) {
             pct(st$coverage_own), pct(st$coverage_truth)))
 }
 
-md_scenarios <- function(acc, d, n) {
-  a <- acc[acc$d == d & acc$n_real == n, ]
-  meths <- unique(a$method[method_order(a$method)])
-  sc <- unique(a$scenario)
-  # the floors' mean AUC where the run has them (oracle, estimation floor)
-  fl <- intersect(c("oracle_error", "floor_error"), names(a))
-  c(paste0("| scenario | truth | ", paste(c(meths, sub("_error", "", fl)), collapse = " | "), " |"),
-    paste0("|---|---:|", paste(rep("---:", length(meths) + length(fl)), collapse = "|"), "|"),
-    vapply(sc, function(s) {
-      r <- a[a$scenario == s, ]
-      paste0("| ", s, " | ", fmt(r$truth[1]), " | ",
-             paste(c(fmt(r$estimate[match(meths, r$method)]),
-                     fmt(vapply(fl, function(f) r$truth[1] + r[[f]][1], 0))), collapse = " | "), " |")
-    }, ""))
+# The summaries by n and d (one row per n and d the run has, one column
+# per family): `cell(rows)` gives a family's entry from its rows of `tab`
+# at that n and d; `extra(rows)` the columns before the families' (from
+# every family's rows there).
+md_by_n_d <- function(tab, cell, extra_head = NULL, extra = NULL) {
+  meths <- unique(tab$method[method_order(tab$method)])
+  keys <- unique(tab[c("n_real", "d")])
+  keys <- keys[order(keys$n_real, keys$d), ]
+  rows <- vapply(seq_len(nrow(keys)), function(i) {
+    at <- tab[tab$n_real == keys$n_real[i] & tab$d == keys$d[i], ]
+    cells <- vapply(meths, function(m) {
+      r <- at[at$method == m, ]
+      if (nrow(r)) cell(r) else ""
+    }, "")
+    paste0("| ", big(keys$n_real[i]), " | ", big(keys$d[i]), " | ",
+           paste(c(if (!is.null(extra)) extra(at), cells), collapse = " | "), " |")
+  }, "")
+  c(paste0("| n | d | ", paste(c(extra_head, paste0("`", meths, "`")), collapse = " | "), " |"),
+    paste0("|---:|---:|", paste(rep("---:", length(extra_head) + length(meths)),
+                                collapse = "|"), "|"),
+    rows)
 }
 
-md_coverage <- function(cov) {
-  c("| d | n real : generated | scenario | family | statistic | draws | own mean | truth | covers own mean | covers truth | mean width |",
-    "|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|",
-    sprintf("| %s | %s : %s | %s | %s | %s | %d | %s | %s | %s%s | %s | %s |",
-            big(cov$d), big(cov$n_real), big(cov$n_generated), cov$scenario,
-            cov$method, cov$statistic, cov$count, fmt(cov$estimate), fmt(cov$truth),
-            pct(cov$coverage_own),
-            ifelse(cov$coverage_own < 0.85 | cov$coverage_own > 0.95, " *", ""),
-            pct(cov$coverage_truth), fmt(cov$width)))
+# Mean (worst) over the scenarios of each family's mean |AUC error|
+md_accuracy_n_d <- function(acc) {
+  md_by_n_d(acc, cell = function(r) {
+    sprintf("%s (%s)", fmt(mean(r$mean_abs_error)), fmt(max(r$mean_abs_error)))
+  }, extra_head = "scenarios", extra = function(at) big(length(unique(at$scenario))))
+}
+
+# Share of each family's ranked pairs in the true order
+md_ranking_n_d <- function(rk) {
+  md_by_n_d(rk, cell = function(r) pct(sum(r$agree * r$count) / sum(r$count)),
+            extra_head = "pairs", extra = function(at) big(max(at$count)))
+}
+
+# Scenarios meeting the target per family, beside the floors: the mean
+# |AUC error| of the oracle and of the estimation floor over the scenarios
+# that have one (how many in brackets)
+md_target_n_d <- function(acc) {
+  floor_cell <- function(at, col) {
+    if (is.null(at[[col]])) return("")
+    v <- unique(at[!is.na(at[[col]]), c("scenario", col)])[[col]]
+    if (!length(v)) "" else sprintf("%s (%d)", fmt(mean(v)), length(v))
+  }
+  md_by_n_d(acc, cell = function(r) sprintf("%d/%d", sum(r$target_met), nrow(r)),
+            extra_head = c("scenarios", "oracle", "floor"),
+            extra = function(at) c(big(length(unique(at$scenario))),
+                                   floor_cell(at, "oracle_abs_error"),
+                                   floor_cell(at, "floor_abs_error")))
 }
 
 # Pooled calibration per family and statistic: the own-mean coverage over
@@ -256,15 +291,57 @@ pooled_coverage <- function(cov) {
   }))
 }
 
+# The pooled calibration, one row per family, one column per statistic of
+# the curves: pooled own-mean coverage (cells outside 85-95%; the lowest
+# cell; the dispersion p); methods without an AUC (the manifold metrics)
+# one line each
 md_pooled <- function(pc) {
   rank <- match(pc$method, c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
                              "stacked", "marginal", "tightest"), nomatch = 99)
-  pc <- pc[order(pc$statistic != "auc", pc$statistic, rank, pc$method), ]
-  c("| family | statistic | cells | pooled own-mean coverage | cells outside 85-95% | lowest cell | dispersion chi^2 (p) |",
-    "|---|---|---:|---:|---:|---|---:|",
-    sprintf("| %s | %s | %d | %s | %d | %s (%s) | %s (%s) |", pc$method, pc$statistic,
-            pc$cells, pct(pc$pooled), pc$outside, pct(pc$lowest), pc$lowest_at,
-            fmt(pc$chi2, 1), formatC(pc$p, format = "g", digits = 2)))
+  pc <- pc[order(rank, pc$method), ]
+  entry <- sprintf("%s (%d; %s; p %s)", pct(pc$pooled), pc$outside, pct(pc$lowest),
+                   formatC(pc$p, format = "g", digits = 2))
+  curve <- pc$method %in% pc$method[pc$statistic == "auc"]
+  stats <- unique(pc$statistic[curve])
+  stats <- stats[order(stats != "auc", stats)]
+  meths <- unique(pc$method[curve])
+  other <- unique(pc$method[!curve])
+  c(if (length(meths)) c(
+      paste0("| family | ", paste(stats, collapse = " | "), " |"),
+      paste0("|---|", paste(rep("---:", length(stats)), collapse = "|"), "|"),
+      vapply(meths, function(m) {
+        paste0("| ", m, " | ", paste(vapply(stats, function(st) {
+          k <- which(pc$method == m & pc$statistic == st)
+          if (length(k)) entry[k] else ""
+        }, ""), collapse = " | "), " |")
+      }, "")),
+    if (length(other)) c("", vapply(other, function(m) {
+      k <- which(pc$method == m)
+      paste0("`", m, "`: ", paste(sprintf("`%s` %s", pc$statistic[k], entry[k]),
+                                   collapse = ", "), ".")
+    }, "")))
+}
+
+# The paired comparisons, one row per setting, one column per family: the
+# share of pairs whose sign agrees with the truth, the share whose interval
+# excludes 0, and how many of those have the wrong sign
+md_compare <- function(cmpt) {
+  meths <- unique(cmpt$method[method_order(cmpt$method)])
+  keys <- unique(cmpt[c("d", "n_real", "n_generated")])
+  c(paste0("| d | n real : generated | pairs | ",
+           paste(paste0("`", meths, "`"), collapse = " | "), " |"),
+    paste0("|---:|---|---:|", paste(rep("---:", length(meths)), collapse = "|"), "|"),
+    vapply(seq_len(nrow(keys)), function(i) {
+      at <- cmpt[cmpt$d == keys$d[i] & cmpt$n_real == keys$n_real[i] &
+                   cmpt$n_generated == keys$n_generated[i], ]
+      cells <- vapply(meths, function(m) {
+        r <- at[at$method == m, ]
+        if (!nrow(r)) "" else sprintf("%s / %s / %d", pct(r$agree), pct(r$excluding_zero),
+                                      r$wrong_when_excluding)
+      }, "")
+      paste0("| ", big(keys$d[i]), " | ", big(keys$n_real[i]), " : ", big(keys$n_generated[i]),
+             " | ", big(max(at$count)), " | ", paste(cells, collapse = " | "), " |")
+    }, ""))
 }
 
 targets_lines <- function(acc, rk, cmpt) {
@@ -346,36 +423,58 @@ write_results <- function(run, acc, rk, st, cov, cmpt, path = results_path) {
     md_summary(st),
     "",
     targets_lines(acc, rk, cmpt),
-    "")
-  for (d in sort(unique(acc$d))) {
-    sec <- c(sec, sprintf("## Mean AUC per scenario, d = %s, n = %s", big(d), big(n_sum)), "",
-             md_scenarios(acc, d, n_sum), "")
-  }
-  if (!is.null(cov)) {
-    cc <- cov[cov$method != "manifold (k = 5)" | TRUE, ]
-    sec <- c(sec, "## What the 90% intervals cover", "",
-      paste0(max(cov$count), " draws per setting, R = ", n_reps, " replicates (",
-             n_reps %/% 2, " pairs of complementary halves), `summary(conf_level = 0.9)` ",
-             "and `manifold_metrics(k = 5)`'s intervals. `covers own mean`: share of draws ",
-             "whose interval contains the mean of the estimates over the draws (what the ",
-             "half-sample intervals are built for); `covers truth`: share containing the ",
-             "true value. `*`: own-mean coverage outside 85-95% (with ", max(cov$count),
-             " draws a calibrated interval falls within about ",
-             fmt(100 * (0.9 - 2 * sqrt(0.09 / max(cov$count))), 0), "-",
-             fmt(100 * (0.9 + 2 * sqrt(0.09 / max(cov$count))), 0), "%)."),
-      "", md_coverage(cc), "",
-      "Pooled over the cells above (a calibrated 90% interval: pooled coverage near 90%, dispersion p not small; with the cells' draws about 1 cell in 6 falls outside 85-95% by chance):",
-      "", md_pooled(pooled_coverage(cc)), "")
-    if (!is.null(cmpt)) {
-      sec <- c(sec, "## Paired comparisons (`prd_compare()`) against the true order", "",
-        "Pairs of models of one call whose true AUCs differ by more than 0.01, every draw.",
-        "",
-        "| d | n real : generated | family | pairs | sign agrees | interval excludes 0 | wrong sign when excluding 0 |",
-        "|---:|---|---|---:|---:|---:|---:|",
-        sprintf("| %s | %s : %s | %s | %d | %s | %s | %d |", big(cmpt$d), big(cmpt$n_real),
-                big(cmpt$n_generated), cmpt$method, cmpt$count, pct(cmpt$agree),
-                pct(cmpt$excluding_zero), cmpt$wrong_when_excluding), "")
-    }
-  }
+    "",
+    results_n_d(acc, rk),
+    if (!is.null(cov)) results_coverage(cov, cmpt))
   write_section(sec, path)
+}
+
+# The results.md summaries by n and d: accuracy, ranking, the target and
+# the floors (every scenario's row is in the CSV)
+results_n_d <- function(acc, rk) {
+  c("## Accuracy by n and d", "",
+    paste0("Mean (worst) over the scenarios of each family's mean |AUC error| over ",
+           "repeats; every scenario's estimate, truth and floors are in `", csv_path,
+           "` (`kind` accuracy)."),
+    "", md_accuracy_n_d(acc), "",
+    "## Ranking by n and d", "",
+    paste0("Share of the pairs of models of one call whose true AUCs differ by more ",
+           "than 0.01 that the family's AUCs put in the true order (pairs: over the ",
+           "repeats)."),
+    "", md_ranking_n_d(rk), "",
+    "## The target and the floors by n and d", "",
+    paste0("Per family, the scenarios meeting the target (the `target_met` column): ",
+           target_text(), ". Oracle: the mean |AUC error| of the exact log-likelihood ",
+           "ratio scored on the curve's evaluation rows with its thresholds; floor: that ",
+           "of the scenario's true form fitted on the fit rows and scored likewise (in ",
+           "brackets the scenarios that have one)."),
+    "", md_target_n_d(acc), "")
+}
+
+# The results.md summaries of the coverage part: the pooled calibration
+# and the paired comparisons (every cell's coverage is in the CSV)
+results_coverage <- function(cov, cmpt) {
+  draws <- max(cov$count)
+  c("## What the 90% intervals cover", "",
+    paste0(draws, " draws per setting, R = ", n_reps, " replicates (", n_reps %/% 2,
+           " pairs of complementary halves), `summary(conf_level = 0.9)` and ",
+           "`manifold_metrics(k = 5)`'s intervals, d = ",
+           paste(big(sort(unique(cov$d))), collapse = " and "), ", ",
+           length(unique(paste(cov$d, cov$n_real, cov$n_generated))), " settings of ",
+           length(unique(cov$scenario)), " scenarios: the share of draws whose interval ",
+           "contains the mean of the estimates over the draws (what the half-sample ",
+           "intervals are built for), pooled over the cells (setting x scenario; cells ",
+           "outside 85-95%; the lowest cell; the p of a dispersion test of the cells' ",
+           "counts against Binomial(", draws, ", 0.9)). A calibrated interval pools near ",
+           "90% with p not small; with ", draws, " draws a cell falls within about ",
+           fmt(100 * (0.9 - 2 * sqrt(0.09 / draws)), 0), "-",
+           fmt(100 * (0.9 + 2 * sqrt(0.09 / draws)), 0), "%. Every cell (own-mean and ",
+           "truth coverage, width) is in `", csv_path, "` (`kind` coverage)."),
+    "", md_pooled(pooled_coverage(cov)), "",
+    if (!is.null(cmpt)) c(
+      "## Paired comparisons (`prd_compare()`) against the true order", "",
+      paste0("Pairs of models of one call whose true AUCs differ by more than 0.01, ",
+             "every draw: the share whose estimated difference has the true sign / whose ",
+             "paired interval excludes 0 / how many of those have the wrong sign."),
+      "", md_compare(cmpt), ""))
 }

@@ -60,6 +60,19 @@
 #                                             # 2-core machine: see "Budget" below)
 #   Rscript bench/validity.R --fast           # d = 256, n = 1,000, one repeat, 20 draws
 #   Rscript bench/validity.R --write          # also write the CSV and the results section
+# --write: the CSV (--csv) gets every row of the tables, one `kind` each:
+# "accuracy" (per d, n, group, scenario and family: truth, estimate (the
+# mean over repeats), sd, mean_abs_error, max_abs_error, iou, false_high,
+# false_high_unwarned, warned, warnings; oracle_error, oracle_abs_error,
+# floor_error, floor_abs_error where the run has the floors; excess,
+# target_met), "ranking" (per d, n and family: count, agree, worst_pair),
+# "coverage" (per setting, scenario, family and statistic: count, truth,
+# estimate, sd, coverage_own, coverage_truth, width) and "compare" (per
+# setting and family: count, agree, excluding_zero, agree_when_excluding,
+# wrong_when_excluding). The section of --results holds only summaries
+# (bench/validity-tables.R): per family and d at n = 5,000 (else the largest
+# n), accuracy, ranking, the target met and the floors by n and d, the
+# pooled interval calibration and the paired comparisons.
 # Options:
 #   --families knn,kde,...   families (default: every method of prd_curve(),
 #                            "tightest" included when available)
