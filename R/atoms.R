@@ -34,13 +34,18 @@ atoms_ignored <- function() identical(atoms_state$mode, "ignore")
 #' @noRd
 atoms_tie_tol <- 0.005
 
-#' Whether a curve (its method and settings' details) is read by the
-#' marginal family: the family itself, or "tightest" combining it
+#' Whether a curve (its method and settings' details) is read by a
+#' marginal family (marginal_families: the atoms' own bins): the family
+#' itself, or "tightest" combining one
 #' @noRd
 reads_marginal <- function(method, details) {
-  method == "marginal" ||
-    (method == "tightest" && "marginal" %in% details$families)
+  method %in% marginal_families ||
+    (method == "tightest" && any(marginal_families %in% details$families))
 }
+
+#' The families that read atoms in bins of their own (R/family-marginal.R)
+#' @noRd
+marginal_families <- c("marginal", "smooth_marginal")
 
 #' The curves of `out` (a prd_curve of prd_curve()) whose exact reading
 #' ties models at 0: per method and k, the curves read by the marginal
@@ -73,7 +78,7 @@ atoms_tie <- function(out, grid_models) {
 #' @noRd
 grid_warning_early <- function(lines, atoms, used) {
   if (atoms == "ignore") return(FALSE)
-  if (length(lines) >= 2L && "marginal" %in% used) return(TRUE)
+  if (length(lines) >= 2L && any(marginal_families %in% used)) return(TRUE)
   if (inputs_checked()) warn_grid_columns(lines)
   FALSE
 }

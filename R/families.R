@@ -131,17 +131,17 @@ neighbour_reason <- function(d, hubness) {
 register_family("knn", "neighbour", estimator = "knn", default = TRUE,
                 reason = neighbour_reason,
                 summary = "k-nearest-neighbour vote among the pooled fit rows (Sykes et al. 2024, section 3.1)")
-register_family("kde", "neighbour", estimator = "kde", default = TRUE,
+register_family("kde", "neighbour", estimator = "kde",
                 reason = neighbour_reason,
                 summary = "Parzen (uniform-kernel) counts with the bandwidth of `k` (Sykes et al. 2024)")
-register_family("ipr", "neighbour", estimator = "ipr", default = TRUE,
+register_family("ipr", "neighbour", estimator = "ipr",
                 reason = neighbour_reason,
                 summary = "improved precision-recall balls (Kynkaanniemi et al. 2019)")
 register_family("coverage", "neighbour", estimator = "coverage",
                 default = TRUE, reason = neighbour_reason,
                 summary = "coverage balls about the real fit rows (Naeem et al. 2020)")
 register_family(
-  "linear", "fitted", default = TRUE, path = "parts", solve_all_folds = TRUE,
+  "linear", "fitted", path = "parts", solve_all_folds = TRUE,
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_linear(parts(), call = call)
   },
@@ -169,7 +169,7 @@ register_family(
   summary = "logistic regression on splines of the linear score and the distances to both means"
 )
 register_family(
-  "marginal", "fitted", default = TRUE, path = "cells",
+  "marginal", "fitted", path = "cells",
   cells = function(real, generated, cells) {
     marginal_scores(real, generated, cells)
   },

@@ -39,8 +39,8 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
     auc_lo <- format(round(sm$auc[lo], 3), nsmall = 3)
     reason <- family_reason(sm$method[hi], d,
                             curve_hubness(info, m, sm$method[hi], sm$k[hi]))
-    if (sm$method[lo] == "marginal" && curve_atoms(info, m) > 0L) {
-      reason <- "Columns lie on a grid (whole numbers) in one set only, and the {.val marginal} family gives such values bins of their own: the supports differ there, which no other family sees on a fine grid."
+    if (curve_atoms(info, m, sm$method[lo]) > 0L) {
+      reason <- "Columns lie on a grid (whole numbers) in one set only, and the {.val {low}} family gives such values bins of their own: the supports differ there, which no other family sees on a fine grid."
     }
     prd_warn(c(
       "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the {.val {low}} curve (AUC {auc_lo}).",
@@ -81,11 +81,13 @@ curve_hubness <- function(info, model, method, k) {
   if (is.numeric(h) && length(h) == 1L) h else NA_real_
 }
 
-#' How many columns the `marginal` curve of `model` gave atom bins
-#' (marginal_atoms()) in a prd_curve_info() table; 0 without such a curve.
+#' How many columns the curve of a marginal family `method`
+#' (marginal_families) of `model` gave atom bins (marginal_atoms()) in a
+#' prd_curve_info() table; 0 without such a curve.
 #' @noRd
-curve_atoms <- function(info, model) {
-  i <- which(info$model == model & info$method == "marginal")
+curve_atoms <- function(info, model, method = "marginal") {
+  i <- which(info$model == model & info$method == method &
+               method %in% marginal_families)
   a <- if (length(i)) info$details[[i[1]]]$atom_columns
   if (is.numeric(a) && length(a) == 1L) a else 0L
 }

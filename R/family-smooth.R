@@ -187,7 +187,8 @@ smooth_marginal_cells <- function(real, generated, cells,
           rep.int(seq_len(K), lengths(cj)), tab, at)
   })
   list(real = sc[[1]], gen = sc[[2]],
-       settings = list(bins = B, bandwidth = ch$h, pooled = ch$pooled,
+       settings = list(bins = B, atom_columns = length(mc$atoms$cols),
+                       bandwidth = ch$h, pooled = ch$pooled,
                        columns_kept = kept))
 }
 

@@ -326,7 +326,8 @@ test_that("tightest reports each family's gap between the halves", {
   warned <- character()
   res <- withCallingHandlers(
     prd_class_subset(as.matrix(digits[, 1:64]), digits$digit, q = 1,
-                     method = c("tightest", "kde", "knn")),
+                     method = c("tightest", "kde", "knn"),
+                     families = c(prdcurve:::tightest_default(), "kde")),
     prdcurve_warning_small_sample = function(w) {
       warned <<- c(warned, conditionMessage(w))
       invokeRestart("muffleWarning")

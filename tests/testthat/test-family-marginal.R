@@ -273,7 +273,10 @@ test_that("marginal is near the truth of product distributions where the others 
   expect_gt(auc("quadratic"), 0.2)
   expect_identical(prd_curve_info(cv)$details[[3]]$families,
                    prdcurve:::tightest_default())
-  expect_true("marginal" %in% prdcurve:::tightest_default())
+  # (the default reads product distributions through smooth_marginal)
+  expect_true("smooth_marginal" %in% prdcurve:::tightest_default())
+  expect_identical(prd_curve_info(cv)$details[[3]]$bands$first,
+                   rep("smooth_marginal", 4))
   # a mean shift along an axis is a product distribution too: N(0, I) vs
   # N(2 e1, I), d = 16
   set.seed(4)
