@@ -1,0 +1,168 @@
+# Which families the default curve "tightest" needs: each call's family
+# envelopes (on both halves of the evaluation rows and on every row) are
+# saved once, and the choice (tightest_envelope(), the same halves,
+# bands and penalty) is made again with every family and without some.
+# Prints mean |AUC error| against the truth per suite (digits: the mean
+# IoU with the true rectangle, 5 seeds x q = 1, 3, 5, 7, 9) and each
+# family's own.
+#
+# Suites: digits (inst/scripts/demo-digits.R's experiment) and Gaussian
+# scenarios (validity_scenarios(): same, shifts, dispersions) at d = 16,
+# 64, 256 and 300-2,000 points per set, 2 draws each; with --all also the
+# kinds (clusters, heavy tails, manifold, truncation; d = 64, 256, 2,000
+# per set), gauss/mixture/aniso at d = 1,024 and 2,048 (5,000 per set)
+# and the tabular scenarios (d = 16, 64, 3,000 per set).
+#
+# Usage (package root): Rscript bench/tightest-families.R [--all]
+#   [--drop kde,ipr,linear,marginal]   (the families left out in the
+#   second column; default: those four, the families that left the default
+#   in 0.6.0)
+# About 2 minutes; with --all about 12 on 2 cores.
+
+args <- commandArgs(trailingOnly = TRUE)
+all_suites <- "--all" %in% args
+di <- match("--drop", args)
+drop <- if (is.na(di)) c("kde", "ipr", "linear", "marginal") else
+  strsplit(args[di + 1L], ",", fixed = TRUE)[[1]]
+suppressMessages(pkgload::load_all(".", quiet = TRUE))
+quiet <- function(expr) suppressWarnings(suppressMessages(expr))
+every <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "stacked",
+           "marginal", "smooth_marginal")
+
+# ---- the calls' envelopes, saved from tightest_envelope()'s arguments ------
+ns <- asNamespace("prdcurve")
+saved <- new.env()
+choose <- ns$tightest_envelope
+unlockBinding("tightest_envelope", ns)
+assign("tightest_envelope", function(envs, halves_real, halves_gen, lambda, ...) {
+  e <- lapply(1:2, function(h) {
+    lapply(envs, function(f) f(halves_real[[h]], halves_gen[[h]]))
+  })
+  saved$last <- list(e = e, full = lapply(envs, function(f) f()),
+                     lambda = lambda, nr = lengths(halves_real),
+                     ng = lengths(halves_gen))
+  choose(envs, halves_real, halves_gen, lambda, ...)
+}, envir = ns)
+families_of <- function(x) {
+  c(every, intersect(c("logit", "interaction"), tightest_families(x)))
+}
+one_call <- function(x, y, truth) {
+  quiet(prd_curve(x, y, method = "tightest", families = families_of(x),
+                  angles = 201))
+  c(saved$last, list(truth = truth))
+}
+
+calls <- list(digits = list(), gauss = list())
+px <- as.matrix(digits[, 1:64])
+for (s in c(2026, 1:4)) {
+  set.seed(s)
+  # the experiment's own sets and truths, one q at a time
+  res <- quiet(prd_class_subset(px, digits$digit, q = c(1, 3, 5, 7, 9),
+                                method = "tightest",
+                                families = every, angles = 201))
+  cv <- as.data.frame(res$curves)
+  for (qq in c(1, 3, 5, 7, 9)) {
+    tr <- cv[cv$q == qq & cv$method == "truth" & is.finite(cv$lambda) &
+               cv$lambda > 0, ]
+    calls$digits[[length(calls$digits) + 1L]] <- list(q = qq, truth = tr$precision)
+  }
+}
+# (prd_class_subset() calls tightest once per q: redo them to save each)
+k <- 0L
+for (s in c(2026, 1:4)) {
+  set.seed(s)
+  classes <- sort(unique(digits$digit))
+  half <- integer(nrow(px))
+  for (cl in classes) {
+    rows <- which(digits$digit == cl)
+    rows <- rows[sample.int(length(rows))]
+    half[rows] <- rep_len(1:2, length(rows))
+  }
+  p_rows <- which(half == 1L & digits$digit %in% classes[1:5])
+  for (qq in c(1, 3, 5, 7, 9)) {
+    k <- k + 1L
+    q_rows <- which(half == 2L & digits$digit %in% classes[seq_len(qq)])
+    tr <- calls$digits[[k]]$truth
+    calls$digits[[k]] <- c(one_call(px[p_rows, ], px[q_rows, ], NA),
+                           list(q = qq, truth_precision = tr))
+  }
+}
+add_group <- function(suite, g, n, seeds, d) {
+  for (mn in names(g$models)) for (s in seeds) {
+    m <- g$models[[mn]]
+    set.seed(1000 * s + n + d)
+    x <- g$real(n)
+    y <- m$sample(n)
+    calls[[suite]][[length(calls[[suite]]) + 1L]] <<- one_call(x, y, m$truth_auc)
+  }
+}
+for (d in c(16, 64, 256)) {
+  g <- validity_scenarios(d, which = c("same", "shift_axis_1", "var_0.8",
+                                       "var_1.2", "shift_random_0.5"),
+                          truth_n = 2e5, angles = 201)[[1]]
+  for (n in c(300, 600, 1000, 2000)) add_group("gauss", g, n, 1:2, d)
+}
+if (all_suites) {
+  calls$kinds <- calls$high <- calls$tabular <- list()
+  for (d in c(64, 256)) for (kind in validity_kinds) {
+    add_group("kinds", validity_kind_group(kind, d, truth_n = 2e5, angles = 201),
+              2000, 1:2, d)
+  }
+  for (d in c(1024, 2048)) {
+    for (g in validity_scenarios(d, which = c("same", "shift_axis_1",
+                                              "shift_random_0.5", "var_0.8",
+                                              "var_1.2", "aniso_1", "aniso_2",
+                                              "drop_1"),
+                                 truth_n = 2e5, angles = 201)) {
+      add_group("high", g, 5000, 1, d)
+    }
+  }
+  for (d in c(16, 64)) {
+    for (g in validity_scenarios(d, which = c("category_drift",
+                                              "category_drift_sex",
+                                              "category_dropped",
+                                              "category_mean",
+                                              "category_scale"),
+                                 truth_n = 2e5, angles = 201)) {
+      add_group("tabular", g, 3000, 1:2, d)
+    }
+  }
+}
+
+# ---- the choice again, on the saved envelopes --------------------------------
+iou_grid <- function(a, b, lambda) {
+  ra <- a^2 + pmin(a / lambda, 1)^2
+  rb <- b^2 + pmin(b / lambda, 1)^2
+  sum(pmin(ra, rb)) / sum(pmax(ra, rb))
+}
+rechoose <- function(cl, fams) {
+  fams <- intersect(c(fams, "logit", "interaction"), names(cl$full))
+  envs <- lapply(stats::setNames(fams, fams), function(f) {
+    function(ir, ig) if (missing(ir)) cl$full[[f]] else cl$e[[attr(ir, "h")]][[f]]
+  })
+  hr <- lapply(1:2, function(h) structure(seq_len(cl$nr[h]), h = h))
+  hg <- lapply(1:2, function(h) structure(seq_len(cl$ng[h]), h = h))
+  choose(envs, hr, hg, cl$lambda)
+}
+score <- function(suite, fams) {
+  v <- vapply(calls[[suite]], function(cl) {
+    r <- if (length(fams) == 1L) cl$full[[fams]] else rechoose(cl, fams)
+    if (suite == "digits") {
+      iou_grid(pmin(r$precision, 1), cl$truth_precision, cl$lambda)
+    } else {
+      abs(envelope_auc(cl$lambda, r) - cl$truth)
+    }
+  }, numeric(1))
+  mean(v)
+}
+sets <- c(list("every family" = every,
+               "without dropped" = setdiff(every, drop)),
+          as.list(stats::setNames(every, every)))
+tab <- do.call(rbind, lapply(names(calls), function(su) {
+  data.frame(suite = su, calls = length(calls[[su]]),
+             t(vapply(sets, function(f) score(su, f), numeric(1))),
+             check.names = FALSE)
+}))
+cat("Mean |AUC error| (digits: mean IoU with the true rectangle); dropped:",
+    paste(drop, collapse = ", "), "\n\n")
+print(format(tab, digits = 3), row.names = FALSE)
