@@ -97,55 +97,70 @@ static inline double read_value(const atom_col *a, double z) {
   return a ? atom_value(a, z) : z;
 }
 
-static void check_bins(SEXP x, SEXP breaks, SEXP rows, SEXP cell,
-                       const char *fn) {
-  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(breaks) ||
-      !Rf_isMatrix(breaks) || !Rf_isInteger(rows) || !Rf_isInteger(cell))
-    Rf_error("%s: bad argument types", fn);
-  if (Rf_ncols(breaks) != Rf_ncols(x))
-    Rf_error("%s: breaks need one column per column of x", fn);
-  if (Rf_length(cell) != Rf_length(rows))
-    Rf_error("%s: cell needs one entry per row", fn);
-  prd_check_rows(INTEGER_RO(rows), Rf_length(rows), Rf_nrows(x), fn);
+/* The bins of the m values v among the nb sorted edges e, as bin_of()
+ * value by value (the same comparisons, so the same bin for every
+ * double), into out. Eight values are searched side by side: their
+ * halving steps are independent, so they overlap instead of waiting on
+ * each other's loads. */
+static void bins_of(const double *e, int nb, const double *v, int m,
+                    unsigned char *out) {
+  int i = 0;
+  if (nb > 0) {
+    for (; i + 8 <= m; i += 8) {
+      int p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      for (int n = nb; n > 1;) {
+        int half = n >> 1;
+        for (int k = 0; k < 8; k++) p[k] += half & -(e[p[k] + half] <= v[i + k]);
+        n -= half;
+      }
+      for (int k = 0; k < 8; k++) out[i + k] = (unsigned char) (p[k] + (e[p[k]] <= v[i + k]));
+    }
+  }
+  for (; i < m; i++) out[i] = (unsigned char) bin_of(e, nb, v[i]);
 }
 
-/* .Call(ffi_bin_counts, x, breaks, rows, cell, ncell, atoms): an integer
- * array B x d x ncell (B = nrow(breaks) + 1) of the counts of rows[i] of
- * x in each bin of each column, by cell[i] (1..ncell); the atom columns'
- * values read as atom_value() */
-SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell,
-                    SEXP atoms) {
-  check_bins(x, breaks, rows, cell, "ffi_bin_counts");
-  const atom_col **at = atom_table(atoms, Rf_ncols(x), "ffi_bin_counts");
+/* Rows per block of the bin index's kernels */
+#define INDEX_BLOCK 256
+
+/* .Call(ffi_bin_index, x, breaks, rows, atoms): the bins of the rows
+ * `rows` (1-based) of x, column l against column l of breaks (nb sorted
+ * edges, B = nb + 1 <= 256 bins): a raw d x m matrix, column i the bins
+ * (0..nb, the number of edges at or below the value, as findInterval())
+ * of row rows[i], so that each row's bins lie together for the kernels
+ * that read them (ffi_index_counts(), ffi_index_scores(),
+ * ffi_index_sums()); the atom columns' values read as atom_value(). The
+ * blocks of rows are shared among the threads. */
+SEXP ffi_bin_index(SEXP x, SEXP breaks, SEXP rows, SEXP atoms) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(breaks) ||
+      !Rf_isMatrix(breaks) || !Rf_isInteger(rows))
+    Rf_error("ffi_bin_index: bad argument types");
   int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
-  int nb = Rf_nrows(breaks), B = nb + 1, nc = Rf_asInteger(ncell);
-  const int *r = INTEGER_RO(rows), *cl = INTEGER_RO(cell);
-  if (nc < 1) Rf_error("ffi_bin_counts: ncell must be positive");
-  for (int i = 0; i < m; i++) {
-    if (cl[i] < 1 || cl[i] > nc) Rf_error("ffi_bin_counts: cell out of range");
-  }
-  SEXP out = PROTECT(Rf_alloc3DArray(INTSXP, B, d, nc));
-  int *o = INTEGER(out);
-  memset(o, 0, sizeof(int) * (size_t) B * d * nc);
+  int nb = Rf_nrows(breaks);
+  if (Rf_ncols(breaks) != d)
+    Rf_error("ffi_bin_index: breaks need one column per column of x");
+  if (nb > 255) Rf_error("ffi_bin_index: at most 256 bins");
+  const int *r = INTEGER_RO(rows);
+  prd_check_rows(r, m, n, "ffi_bin_index");
+  const atom_col **at = atom_table(atoms, d, "ffi_bin_index");
+  SEXP out = PROTECT(Rf_allocMatrix(RAWSXP, d, m));
+  unsigned char *o = RAW(out);
   const double *X = REAL_RO(x), *E = REAL_RO(breaks);
-  size_t stride = (size_t) B * d;
-  int use = prd_threads_over((int64_t) m * d, d);
+  int nblock = (m + INDEX_BLOCK - 1) / INDEX_BLOCK;
+  int use = prd_threads_over((int64_t) m * d, nblock);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
-  for (int l = 0; l < d; l++) {
-    const double *col = X + (size_t) l * n, *e = E + (size_t) l * nb;
-    int *ol = o + (size_t) l * B;
-    const atom_col *a = at[l];
-    if (a) {
-      for (int i = 0; i < m; i++) {
-        ol[(size_t) (cl[i] - 1) * stride +
-           bin_of(e, nb, atom_value(a, col[r[i] - 1]))]++;
-      }
-    } else {
-      for (int i = 0; i < m; i++) {
-        ol[(size_t) (cl[i] - 1) * stride + bin_of(e, nb, col[r[i] - 1])]++;
-      }
+  for (int b = 0; b < nblock; b++) {
+    int i0 = b * INDEX_BLOCK, len = m - i0 < INDEX_BLOCK ? m - i0 : INDEX_BLOCK;
+    double v[INDEX_BLOCK];
+    unsigned char bin[INDEX_BLOCK];
+    unsigned char *ob = o + (size_t) i0 * d;
+    for (int l = 0; l < d; l++) {
+      const double *col = X + (size_t) l * n;
+      const atom_col *a = at[l];
+      for (int i = 0; i < len; i++) v[i] = read_value(a, col[r[i0 + i] - 1]);
+      bins_of(E + (size_t) l * nb, nb, v, len, bin);
+      for (int i = 0; i < len; i++) ob[(size_t) i * d + l] = bin[i];
     }
   }
   (void) use;
@@ -153,56 +168,135 @@ SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell,
   return out;
 }
 
-/* .Call(ffi_bin_scores, x, breaks, rows, cell, table, atoms): for each
- * rows[i], the sum over the columns l (in order) of table[b, l, cell[i]],
- * b its value's bin in column l (atom columns read as atom_value());
- * table B x d x ncell */
-SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table,
-                    SEXP atoms) {
-  check_bins(x, breaks, rows, cell, "ffi_bin_scores");
-  const atom_col **at = atom_table(atoms, Rf_ncols(x), "ffi_bin_scores");
-  int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
-  int nb = Rf_nrows(breaks), B = nb + 1;
-  if (!Rf_isReal(table)) Rf_error("ffi_bin_scores: bad argument types");
-  R_xlen_t nt = XLENGTH(table);
-  if (nt % ((R_xlen_t) B * d))
-    Rf_error("ffi_bin_scores: table needs B x d entries per cell");
-  int nc = (int) (nt / ((R_xlen_t) B * d));
-  const int *r = INTEGER_RO(rows), *cl = INTEGER_RO(cell);
-  for (int i = 0; i < m; i++) {
-    if (cl[i] < 1 || cl[i] > nc) Rf_error("ffi_bin_scores: cell out of range");
+/* The bin index `index` (ffi_bin_index()'s d x n raw matrix) with B
+ * bins, the columns `rows` of it (1-based) and their cells `cell`
+ * (1..nc; NULL: none): its d, checked */
+static int check_index(SEXP index, SEXP B, SEXP rows, SEXP cell, int nc,
+                       const char *fn) {
+  if (TYPEOF(index) != RAWSXP || !Rf_isMatrix(index) || !Rf_isInteger(rows) ||
+      (!Rf_isNull(cell) && !Rf_isInteger(cell)))
+    Rf_error("%s: bad argument types", fn);
+  int nbin = Rf_asInteger(B), m = Rf_length(rows);
+  if (nbin == NA_INTEGER || nbin < 1 || nbin > 256)
+    Rf_error("%s: B must be in 1..256", fn);
+  prd_check_rows(INTEGER_RO(rows), m, Rf_ncols(index), fn);
+  if (!Rf_isNull(cell)) {
+    if (Rf_length(cell) != m) Rf_error("%s: cell needs one entry per row", fn);
+    const int *cl = INTEGER_RO(cell);
+    for (int i = 0; i < m; i++) {
+      if (cl[i] < 1 || cl[i] > nc) Rf_error("%s: cell out of range", fn);
+    }
   }
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
-  double *o = REAL(out);
-  const double *X = REAL_RO(x), *E = REAL_RO(breaks), *T = REAL_RO(table);
-  size_t stride = (size_t) B * d;
-  const int block = 256;
-  int nblock = (m + block - 1) / block;
-  int use = prd_threads_over((int64_t) m * d, nblock);
+  return Rf_nrows(index);
+}
+
+/* .Call(ffi_index_counts, index, B, rows, cell, ncell): an integer array
+ * B x d x ncell of the counts of the rows rows[i] of the bin index in
+ * each bin of each column, by cell[i] (1..ncell). The columns are shared
+ * among the threads. */
+SEXP ffi_index_counts(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP ncell) {
+  int nc = Rf_asInteger(ncell);
+  if (nc == NA_INTEGER || nc < 1)
+    Rf_error("ffi_index_counts: ncell must be positive");
+  int d = check_index(index, B, rows, cell, nc, "ffi_index_counts");
+  int nbin = Rf_asInteger(B), m = Rf_length(rows);
+  const int *r = INTEGER_RO(rows), *cl = INTEGER_RO(cell);
+  SEXP out = PROTECT(Rf_alloc3DArray(INTSXP, nbin, d, nc));
+  int *o = INTEGER(out);
+  memset(o, 0, sizeof(int) * (size_t) nbin * d * nc);
+  const unsigned char *ix = RAW_RO(index);
+  size_t stride = (size_t) nbin * d;
+  int use = prd_threads_over((int64_t) m * d, d);
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(use) schedule(dynamic)
+#pragma omp parallel num_threads(use)
 #endif
-  for (int b = 0; b < nblock; b++) {
-    int i0 = b * block, i1 = i0 + block < m ? i0 + block : m;
-    for (int i = i0; i < i1; i++) o[i] = 0;
-    for (int l = 0; l < d; l++) {
-      const double *col = X + (size_t) l * n, *e = E + (size_t) l * nb;
-      const double *tl = T + (size_t) l * B;
-      const atom_col *a = at[l];
-      if (a) {
-        for (int i = i0; i < i1; i++) {
-          o[i] += tl[(size_t) (cl[i] - 1) * stride +
-                     bin_of(e, nb, atom_value(a, col[r[i] - 1]))];
-        }
-      } else {
-        for (int i = i0; i < i1; i++) {
-          o[i] += tl[(size_t) (cl[i] - 1) * stride + bin_of(e, nb, col[r[i] - 1])];
-        }
-      }
+  {
+    int t = 0, nt = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    nt = omp_get_num_threads();
+#endif
+    /* each thread counts its own range of columns over every row */
+    int l0 = (int) ((int64_t) d * t / nt), l1 = (int) ((int64_t) d * (t + 1) / nt);
+    for (int i = 0; i < m; i++) {
+      const unsigned char *bi = ix + (size_t) (r[i] - 1) * d;
+      int *oc = o + (size_t) (cl[i] - 1) * stride;
+      for (int l = l0; l < l1; l++) oc[(size_t) l * nbin + bi[l]]++;
     }
   }
   (void) use;
   UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_index_scores, index, B, rows, cell, table): for each rows[i],
+ * the sum over the columns l (in order, in double) of table[b, l,
+ * cell[i]], b its bin in column l; table B x d x ncell */
+SEXP ffi_index_scores(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP table) {
+  int nbin = Rf_asInteger(B), d = Rf_nrows(index), m = Rf_length(rows);
+  if (!Rf_isReal(table)) Rf_error("ffi_index_scores: bad argument types");
+  R_xlen_t nt = XLENGTH(table);
+  if (nbin == NA_INTEGER || nbin < 1 || d < 1 || nt % ((R_xlen_t) nbin * d))
+    Rf_error("ffi_index_scores: table needs B x d entries per cell");
+  int nc = (int) (nt / ((R_xlen_t) nbin * d));
+  check_index(index, B, rows, cell, nc, "ffi_index_scores");
+  const int *r = INTEGER_RO(rows), *cl = INTEGER_RO(cell);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
+  double *o = REAL(out);
+  const unsigned char *ix = RAW_RO(index);
+  const double *T = REAL_RO(table);
+  size_t stride = (size_t) nbin * d;
+  int nblock = (m + INDEX_BLOCK - 1) / INDEX_BLOCK;
+  int use = prd_threads_over((int64_t) m * d, nblock);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int b = 0; b < nblock; b++) {
+    int i1 = (b + 1) * INDEX_BLOCK < m ? (b + 1) * INDEX_BLOCK : m;
+    for (int i = b * INDEX_BLOCK; i < i1; i++) {
+      const unsigned char *bi = ix + (size_t) (r[i] - 1) * d;
+      const double *tc = T + (size_t) (cl[i] - 1) * stride;
+      double s = 0;
+      for (int l = 0; l < d; l++) s += tc[(size_t) l * nbin + bi[l]];
+      o[i] = s;
+    }
+  }
+  (void) use;
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_index_sums, index, rows, table): for each rows[i], the sum
+ * over the columns l of table[b, l] (table B x d, b its bin in column l),
+ * accumulated in long double over the columns in order, as rowSums() */
+SEXP ffi_index_sums(SEXP index, SEXP rows, SEXP table) {
+  if (!Rf_isReal(table) || !Rf_isMatrix(table))
+    Rf_error("ffi_index_sums: bad argument types");
+  SEXP B = PROTECT(Rf_ScalarInteger(Rf_nrows(table)));
+  int d = check_index(index, B, rows, R_NilValue, 0, "ffi_index_sums");
+  int nbin = Rf_nrows(table), m = Rf_length(rows);
+  if (Rf_ncols(table) != d) Rf_error("ffi_index_sums: table needs d columns");
+  const int *r = INTEGER_RO(rows);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
+  double *o = REAL(out);
+  const unsigned char *ix = RAW_RO(index);
+  const double *T = REAL_RO(table);
+  int nblock = (m + INDEX_BLOCK - 1) / INDEX_BLOCK;
+  int use = prd_threads_over((int64_t) m * d, nblock);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int b = 0; b < nblock; b++) {
+    int i1 = (b + 1) * INDEX_BLOCK < m ? (b + 1) * INDEX_BLOCK : m;
+    for (int i = b * INDEX_BLOCK; i < i1; i++) {
+      const unsigned char *bi = ix + (size_t) (r[i] - 1) * d;
+      long double acc = 0.0L;
+      for (int l = 0; l < d; l++) acc += T[(size_t) l * nbin + bi[l]];
+      o[i] = (double) acc;
+    }
+  }
+  (void) use;
+  UNPROTECT(2);
   return out;
 }
 
@@ -268,59 +362,6 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms) {
       }
     }
   }
-  UNPROTECT(1);
-  return out;
-}
-
-/* .Call(ffi_bin_cells, x, breaks, rows, atoms): the positions in a B x d table
- * (B = nrow(breaks) + 1) of the bins of the values of x's rows `rows`
- * (1-based; column l against column l of breaks): an m x d integer
- * matrix, bin b of column l at b + B (l - 1), 1-based, b = 1 + the number
- * of edges at or below the value (as findInterval() + 1; atom columns
- * read as atom_value(), as ffi_bin_counts; R/family-smooth.R,
- * smooth_cells()). */
-SEXP ffi_bin_cells(SEXP x, SEXP breaks, SEXP rows, SEXP atoms) {
-  int n = Rf_nrows(x), d = Rf_ncols(x), nb = Rf_nrows(breaks);
-  int m = Rf_length(rows), B = nb + 1;
-  if (Rf_ncols(breaks) != d) Rf_error("ffi_bin_cells: breaks of another width");
-  const atom_col **at = atom_table(atoms, d, "ffi_bin_cells");
-  const int *r = INTEGER_RO(rows);
-  for (int i = 0; i < m; i++) {
-    if (r[i] < 1 || r[i] > n) Rf_error("ffi_bin_cells: row out of range");
-  }
-  const double *X = REAL_RO(x), *E = REAL_RO(breaks);
-  SEXP out = PROTECT(Rf_allocMatrix(INTSXP, m, d));
-  int *o = INTEGER(out);
-  for (int l = 0; l < d; l++) {
-    const double *e = E + (size_t) l * nb, *xl = X + (size_t) l * n;
-    int *ol = o + (size_t) l * m;
-    int base = 1 + B * l;
-    const atom_col *a = at[l];
-    for (int i = 0; i < m; i++) {
-      double v = xl[r[i] - 1];
-      ol[i] = base + bin_of(e, nb, a ? atom_value(a, v) : v);
-    }
-  }
-  UNPROTECT(1);
-  return out;
-}
-
-/* .Call(ffi_cell_sums, cells, table): each row's sum over the columns of
- * table[cells[i, l]] (1-based positions from ffi_bin_cells), accumulated
- * in long double over the columns in order, as rowSums(). */
-SEXP ffi_cell_sums(SEXP cells, SEXP table) {
-  int n = Rf_nrows(cells), d = Rf_ncols(cells);
-  const int *c = INTEGER(cells);
-  const double *t = REAL(table);
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
-  long double *acc = (long double *) R_alloc((size_t) n, sizeof(long double));
-  for (int i = 0; i < n; i++) acc[i] = 0.0L;
-  for (int l = 0; l < d; l++) {
-    const int *cl = c + (size_t) l * n;
-    for (int i = 0; i < n; i++) acc[i] += t[cl[i] - 1];
-  }
-  double *o = REAL(out);
-  for (int i = 0; i < n; i++) o[i] = (double) acc[i];
   UNPROTECT(1);
   return out;
 }
