@@ -29,9 +29,62 @@ static inline int bin_of(const double *e, int nb, double v) {
   return (int) (b - e) + (*b <= v);
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
+/* A key of v whose unsigned order is the order of the values (-0 keyed
+ * as +0, the two equal as values; no NaN), and the value of a key */
+static inline uint64_t order_key(double v) {
+  uint64_t u;
+  if (v == 0) v = 0.0;
+  memcpy(&u, &v, sizeof u);
+  return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static inline double key_value(uint64_t k) {
+  uint64_t u = (k >> 63) ? k & ~(UINT64_C(1) << 63) : ~k;
+  double v;
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
+
+/* Sort the N values w ascending, as a stable sort by value does (values
+ * equal as doubles, -0 and +0, keep their order): a least significant
+ * digit radix sort of their order_key()s a byte at a time (a byte that
+ * every key shares is skipped), then the zeros' signs put back in their
+ * order in w. Scratch: k and k2 (N keys each), sg (N bytes). */
+static void sort_values(double *w, int N, uint64_t *k, uint64_t *k2,
+                        unsigned char *sg) {
+  int cnt[8][256];
+  memset(cnt, 0, sizeof cnt);
+  int nz = 0, neg = 0;
+  for (int i = 0; i < N; i++) {
+    if (w[i] == 0) {
+      sg[nz] = (unsigned char) (signbit(w[i]) != 0);
+      neg |= sg[nz++];
+    }
+    uint64_t key = order_key(w[i]);
+    k[i] = key;
+    for (int p = 0; p < 8; p++) cnt[p][(key >> (8 * p)) & 255]++;
+  }
+  uint64_t *src = k, *dst = k2;
+  for (int p = 0; p < 8; p++) {
+    int *c = cnt[p], sh = 8 * p;
+    if (c[(src[0] >> sh) & 255] == N) continue;
+    for (int b = 0, sum = 0; b < 256; b++) {
+      int t = c[b];
+      c[b] = sum;
+      sum += t;
+    }
+    for (int i = 0; i < N; i++) dst[c[(src[i] >> sh) & 255]++] = src[i];
+    uint64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  for (int i = 0; i < N; i++) w[i] = key_value(src[i]);
+  if (neg) {
+    /* the zeros are one run, keyed alike: their signs in w's order */
+    int i = 0;
+    while (w[i] != 0) i++;
+    for (int j = 0; j < nz; j++) w[i + j] = sg[j] ? -0.0 : 0.0;
+  }
 }
 
 /* The atom columns of marginal_atoms() (R/classifiers.R): in column l a
@@ -110,17 +163,22 @@ static void bins_of(const double *e, int nb, const double *v, int m,
       int p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
       for (int n = nb; n > 1;) {
         int half = n >> 1;
+#pragma GCC unroll 8
         for (int k = 0; k < 8; k++) p[k] += half & -(e[p[k] + half] <= v[i + k]);
         n -= half;
       }
+#pragma GCC unroll 8
       for (int k = 0; k < 8; k++) out[i + k] = (unsigned char) (p[k] + (e[p[k]] <= v[i + k]));
     }
   }
   for (; i < m; i++) out[i] = (unsigned char) bin_of(e, nb, v[i]);
 }
 
-/* Rows per block of the bin index's kernels */
+/* Rows per block of the bin index's kernels, and columns per tile of
+ * ffi_bin_index() (a tile's bins are found column by column, then
+ * written row by row: INDEX_TILE bytes of a row at a time) */
 #define INDEX_BLOCK 256
+#define INDEX_TILE 64
 
 /* .Call(ffi_bin_index, x, breaks, rows, atoms): the bins of the rows
  * `rows` (1-based) of x, column l against column l of breaks (nb sorted
@@ -153,14 +211,20 @@ SEXP ffi_bin_index(SEXP x, SEXP breaks, SEXP rows, SEXP atoms) {
   for (int b = 0; b < nblock; b++) {
     int i0 = b * INDEX_BLOCK, len = m - i0 < INDEX_BLOCK ? m - i0 : INDEX_BLOCK;
     double v[INDEX_BLOCK];
-    unsigned char bin[INDEX_BLOCK];
+    unsigned char tile[INDEX_TILE][INDEX_BLOCK];
     unsigned char *ob = o + (size_t) i0 * d;
-    for (int l = 0; l < d; l++) {
-      const double *col = X + (size_t) l * n;
-      const atom_col *a = at[l];
-      for (int i = 0; i < len; i++) v[i] = read_value(a, col[r[i0 + i] - 1]);
-      bins_of(E + (size_t) l * nb, nb, v, len, bin);
-      for (int i = 0; i < len; i++) ob[(size_t) i * d + l] = bin[i];
+    for (int l0 = 0; l0 < d; l0 += INDEX_TILE) {
+      int w = d - l0 < INDEX_TILE ? d - l0 : INDEX_TILE;
+      for (int c = 0; c < w; c++) {
+        const double *col = X + (size_t) (l0 + c) * n;
+        const atom_col *a = at[l0 + c];
+        for (int i = 0; i < len; i++) v[i] = read_value(a, col[r[i0 + i] - 1]);
+        bins_of(E + (size_t) (l0 + c) * nb, nb, v, len, tile[c]);
+      }
+      for (int i = 0; i < len; i++) {
+        unsigned char *oi = ob + (size_t) i * d + l0;
+        for (int c = 0; c < w; c++) oi[c] = tile[c][i];
+      }
     }
   }
   (void) use;
@@ -287,8 +351,28 @@ SEXP ffi_index_sums(SEXP index, SEXP rows, SEXP table) {
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
   for (int b = 0; b < nblock; b++) {
-    int i1 = (b + 1) * INDEX_BLOCK < m ? (b + 1) * INDEX_BLOCK : m;
-    for (int i = b * INDEX_BLOCK; i < i1; i++) {
+    int i = b * INDEX_BLOCK, i1 = i + INDEX_BLOCK < m ? i + INDEX_BLOCK : m;
+    /* four rows at a time: four independent sums, each over the columns
+     * in order */
+    for (; i + 4 <= i1; i += 4) {
+      const unsigned char *b0 = ix + (size_t) (r[i] - 1) * d,
+                          *b1 = ix + (size_t) (r[i + 1] - 1) * d,
+                          *b2 = ix + (size_t) (r[i + 2] - 1) * d,
+                          *b3 = ix + (size_t) (r[i + 3] - 1) * d;
+      long double a0 = 0.0L, a1 = 0.0L, a2 = 0.0L, a3 = 0.0L;
+      for (int l = 0; l < d; l++) {
+        const double *tl = T + (size_t) l * nbin;
+        a0 += tl[b0[l]];
+        a1 += tl[b1[l]];
+        a2 += tl[b2[l]];
+        a3 += tl[b3[l]];
+      }
+      o[i] = (double) a0;
+      o[i + 1] = (double) a1;
+      o[i + 2] = (double) a2;
+      o[i + 3] = (double) a3;
+    }
+    for (; i < i1; i++) {
       const unsigned char *bi = ix + (size_t) (r[i] - 1) * d;
       long double acc = 0.0L;
       for (int l = 0; l < d; l++) acc += T[(size_t) l * nbin + bi[l]];
@@ -326,6 +410,8 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms) {
   const double *X = REAL_RO(x), *Y = REAL_RO(y);
   int use = prd_threads_over((int64_t) N * d * 12, d);
   double *buf = (double *) R_alloc((size_t) N * use, sizeof(double));
+  uint64_t *kbuf = (uint64_t *) R_alloc((size_t) N * use * 2, sizeof(uint64_t));
+  unsigned char *sbuf = (unsigned char *) R_alloc((size_t) N * use, 1);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(use)
 #endif
@@ -335,6 +421,8 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms) {
     t = omp_get_thread_num();
 #endif
     double *w = buf + (size_t) N * t;
+    uint64_t *k = kbuf + (size_t) 2 * N * t;
+    unsigned char *sg = sbuf + (size_t) N * t;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
@@ -344,7 +432,7 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms) {
       const atom_col *a = at[l];
       for (int i = 0; i < mx; i++) w[i] = read_value(a, cx[ix[i] - 1]);
       for (int i = 0; i < my; i++) w[mx + i] = read_value(a, cy[iy[i] - 1]);
-      qsort(w, (size_t) N, sizeof(double), cmp_double);
+      sort_values(w, N, k, k + N, sg);
       int k = 1; /* distinct values, up to B + 1 */
       for (int i = 1; i < N && k <= B; i++) k += w[i] != w[i - 1];
       if (k <= B) {

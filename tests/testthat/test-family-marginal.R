@@ -141,6 +141,32 @@ test_that("marginal's edges: at most 2,048 evenly spaced rows of each set, a bin
   expect_gt(min(s$gen[two]), s$real[1] + 3)
 })
 
+test_that("marginal's edges are a stable sort's order statistics: signed zeros, ties, infinities, any scale", {
+  set.seed(23)
+  gen <- function(n) {
+    cbind(sample(c(-0, 0, 1, -1, 2), n, TRUE),  # a bin per value
+          sample(c(-0, 0), n, TRUE),           # zeros of both signs only
+          c(rnorm(n - 2) * 1e-300, Inf, -Inf), # tiny and infinite values
+          round(rnorm(n), 1) * c(1, -1),        # ties
+          sample(c(rnorm(n / 2) * 1e200, rep(c(0, -0), n / 4))))
+  }
+  x <- gen(1000)
+  y <- gen(600)
+  for (B in c(2L, 4L, 128L)) {
+    E <- prdcurve:::marginal_breaks(x, y, 1:1000, 1:600, B)
+    for (l in 1:5) {
+      v <- c(x[, l], y[, l])
+      s <- v[order(v, method = "radix")] # stable: -0 and +0 in their order
+      u <- s[c(TRUE, s[-1] != s[-length(s)])][-1]
+      want <- if (length(u) < B) c(u, rep(Inf, B - 1 - length(u))) else
+        s[ceiling(1600 * seq_len(B - 1) / B)]
+      expect_identical(E[, l], want)
+      # the zeros' signs as well
+      expect_identical(1 / E[, l], 1 / want)
+    }
+  }
+})
+
 test_that("the marginal families' shared set-up: bins from the fewest fit rows, each cell's counts as findInterval() and tabulate()", {
   set.seed(8)
   x <- matrix(rnorm(700 * 3), 700)
