@@ -1,12 +1,13 @@
-/* The per-coordinate histograms of the `marginal` family (SPEC.md
- * section 7): each value's bin among its column's edges, the counts of
- * the bins by cell of rows, and each row's sum over the columns of a
- * table's entry at its bins. The columns (counts) or blocks of rows
- * (sums) are shared among the package's threads; the sums run over the
- * columns in order, so they do not depend on the thread count. */
+/* The per-coordinate histograms of the `marginal` families (SPEC.md
+ * section 7): the edges of each column's bins, each value's bin among
+ * them, found once per row into a bin index (a byte a value, each row's
+ * bins together), and from the index the counts of the bins by cell of
+ * rows and each row's sum over the columns of a table's entry at its
+ * bins. The columns (edges, counts) or blocks of rows (index, sums) are
+ * shared among the package's threads; the sums run over the columns in
+ * order, so they do not depend on the thread count. */
 #include "prdcurve.h"
 #include <string.h>
-#include <stdlib.h>
 #include <math.h>
 #include <limits.h>
 #ifdef _OPENMP
@@ -175,36 +176,18 @@ static void bins_of(const double *e, int nb, const double *v, int m,
 }
 
 /* Rows per block of the bin index's kernels, and columns per tile of
- * ffi_bin_index() (a tile's bins are found column by column, then
- * written row by row: INDEX_TILE bytes of a row at a time) */
+ * bin_index() (a tile's bins are found column by column, then written
+ * row by row: INDEX_TILE bytes of a row at a time) */
 #define INDEX_BLOCK 256
 #define INDEX_TILE 64
 
-/* .Call(ffi_bin_index, x, breaks, rows, atoms): the bins of the rows
- * `rows` (1-based) of x, column l against column l of breaks (nb sorted
- * edges, B = nb + 1 <= 256 bins): a raw d x m matrix, column i the bins
- * (0..nb, the number of edges at or below the value, as findInterval())
- * of row rows[i], so that each row's bins lie together for the kernels
- * that read them (ffi_index_counts(), ffi_index_scores(),
- * ffi_index_sums()); the atom columns' values read as atom_value(). The
- * blocks of rows are shared among the threads. */
-SEXP ffi_bin_index(SEXP x, SEXP breaks, SEXP rows, SEXP atoms) {
-  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(breaks) ||
-      !Rf_isMatrix(breaks) || !Rf_isInteger(rows))
-    Rf_error("ffi_bin_index: bad argument types");
-  int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
-  int nb = Rf_nrows(breaks);
-  if (Rf_ncols(breaks) != d)
-    Rf_error("ffi_bin_index: breaks need one column per column of x");
-  if (nb > 255) Rf_error("ffi_bin_index: at most 256 bins");
-  const int *r = INTEGER_RO(rows);
-  prd_check_rows(r, m, n, "ffi_bin_index");
-  const atom_col **at = atom_table(atoms, d, "ffi_bin_index");
-  SEXP out = PROTECT(Rf_allocMatrix(RAWSXP, d, m));
-  unsigned char *o = RAW(out);
-  const double *X = REAL_RO(x), *E = REAL_RO(breaks);
+/* The bin index of the rows r[0..m-1] (1-based) of X (n x d) among the
+ * edges E (nb x d, nb <= 255), atom columns `at`: o (d x m) column i the
+ * bins of row r[i]. Blocks of rows on `use` threads. */
+static void bin_index(const double *X, int n, int d, const double *E, int nb,
+                      const int *r, int m, const atom_col **at, int use,
+                      unsigned char *o) {
   int nblock = (m + INDEX_BLOCK - 1) / INDEX_BLOCK;
-  int use = prd_threads_over((int64_t) m * d, nblock);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
@@ -228,6 +211,30 @@ SEXP ffi_bin_index(SEXP x, SEXP breaks, SEXP rows, SEXP atoms) {
     }
   }
   (void) use;
+}
+
+/* .Call(ffi_bin_index, x, breaks, rows, atoms): the bins of the rows
+ * `rows` (1-based) of x, column l against column l of breaks (nb sorted
+ * edges, B = nb + 1 <= 256 bins): a raw d x m matrix, column i the bins
+ * (0..nb, the number of edges at or below the value, as findInterval())
+ * of row rows[i], so that each row's bins lie together for the kernels
+ * that read them (ffi_index_counts(), ffi_index_scores(),
+ * ffi_index_sums()); the atom columns' values read as atom_value(). */
+SEXP ffi_bin_index(SEXP x, SEXP breaks, SEXP rows, SEXP atoms) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(breaks) ||
+      !Rf_isMatrix(breaks) || !Rf_isInteger(rows))
+    Rf_error("ffi_bin_index: bad argument types");
+  int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
+  int nb = Rf_nrows(breaks);
+  if (Rf_ncols(breaks) != d)
+    Rf_error("ffi_bin_index: breaks need one column per column of x");
+  if (nb > 255) Rf_error("ffi_bin_index: at most 256 bins");
+  const int *r = INTEGER_RO(rows);
+  prd_check_rows(r, m, n, "ffi_bin_index");
+  const atom_col **at = atom_table(atoms, d, "ffi_bin_index");
+  SEXP out = PROTECT(Rf_allocMatrix(RAWSXP, d, m));
+  int use = prd_threads_over((int64_t) m * d, (m + INDEX_BLOCK - 1) / INDEX_BLOCK);
+  bin_index(REAL_RO(x), n, d, REAL_RO(breaks), nb, r, m, at, use, RAW(out));
   UNPROTECT(1);
   return out;
 }
@@ -254,23 +261,13 @@ static int check_index(SEXP index, SEXP B, SEXP rows, SEXP cell, int nc,
   return Rf_nrows(index);
 }
 
-/* .Call(ffi_index_counts, index, B, rows, cell, ncell): an integer array
- * B x d x ncell of the counts of the rows rows[i] of the bin index in
- * each bin of each column, by cell[i] (1..ncell). The columns are shared
- * among the threads. */
-SEXP ffi_index_counts(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP ncell) {
-  int nc = Rf_asInteger(ncell);
-  if (nc == NA_INTEGER || nc < 1)
-    Rf_error("ffi_index_counts: ncell must be positive");
-  int d = check_index(index, B, rows, cell, nc, "ffi_index_counts");
-  int nbin = Rf_asInteger(B), m = Rf_length(rows);
-  const int *r = INTEGER_RO(rows), *cl = INTEGER_RO(cell);
-  SEXP out = PROTECT(Rf_alloc3DArray(INTSXP, nbin, d, nc));
-  int *o = INTEGER(out);
-  memset(o, 0, sizeof(int) * (size_t) nbin * d * nc);
-  const unsigned char *ix = RAW_RO(index);
+/* The counts o (nbin x d x cells, zeroed) of the rows r[0..m-1] of the
+ * bin index ix (d x ., 1-based) in each bin of each column, by cell
+ * cl[i]: each of `use` threads counts its own range of columns over
+ * every row. */
+static void index_counts(const unsigned char *ix, int d, int nbin,
+                         const int *r, const int *cl, int m, int use, int *o) {
   size_t stride = (size_t) nbin * d;
-  int use = prd_threads_over((int64_t) m * d, d);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(use)
 #endif
@@ -280,7 +277,6 @@ SEXP ffi_index_counts(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP ncell) {
     t = omp_get_thread_num();
     nt = omp_get_num_threads();
 #endif
-    /* each thread counts its own range of columns over every row */
     int l0 = (int) ((int64_t) d * t / nt), l1 = (int) ((int64_t) d * (t + 1) / nt);
     for (int i = 0; i < m; i++) {
       const unsigned char *bi = ix + (size_t) (r[i] - 1) * d;
@@ -289,29 +285,33 @@ SEXP ffi_index_counts(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP ncell) {
     }
   }
   (void) use;
+}
+
+/* .Call(ffi_index_counts, index, B, rows, cell, ncell): an integer array
+ * B x d x ncell of the counts of the rows rows[i] of the bin index in
+ * each bin of each column, by cell[i] (1..ncell) */
+SEXP ffi_index_counts(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP ncell) {
+  int nc = Rf_asInteger(ncell);
+  if (nc == NA_INTEGER || nc < 1)
+    Rf_error("ffi_index_counts: ncell must be positive");
+  int d = check_index(index, B, rows, cell, nc, "ffi_index_counts");
+  int nbin = Rf_asInteger(B), m = Rf_length(rows);
+  SEXP out = PROTECT(Rf_alloc3DArray(INTSXP, nbin, d, nc));
+  memset(INTEGER(out), 0, sizeof(int) * (size_t) nbin * d * nc);
+  index_counts(RAW_RO(index), d, nbin, INTEGER_RO(rows), INTEGER_RO(cell), m,
+               prd_threads_over((int64_t) m * d, d), INTEGER(out));
   UNPROTECT(1);
   return out;
 }
 
-/* .Call(ffi_index_scores, index, B, rows, cell, table): for each rows[i],
- * the sum over the columns l (in order, in double) of table[b, l,
- * cell[i]], b its bin in column l; table B x d x ncell */
-SEXP ffi_index_scores(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP table) {
-  int nbin = Rf_asInteger(B), d = Rf_nrows(index), m = Rf_length(rows);
-  if (!Rf_isReal(table)) Rf_error("ffi_index_scores: bad argument types");
-  R_xlen_t nt = XLENGTH(table);
-  if (nbin == NA_INTEGER || nbin < 1 || d < 1 || nt % ((R_xlen_t) nbin * d))
-    Rf_error("ffi_index_scores: table needs B x d entries per cell");
-  int nc = (int) (nt / ((R_xlen_t) nbin * d));
-  check_index(index, B, rows, cell, nc, "ffi_index_scores");
-  const int *r = INTEGER_RO(rows), *cl = INTEGER_RO(cell);
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
-  double *o = REAL(out);
-  const unsigned char *ix = RAW_RO(index);
-  const double *T = REAL_RO(table);
+/* Each row r[i]'s (1-based, of the bin index ix, d x .) sum over the
+ * columns l in order, in double, of T[b, l, cl[i]] (T nbin x d x cells),
+ * b its bin in column l, into o[i]; blocks of rows on `use` threads */
+static void index_scores(const unsigned char *ix, int d, int nbin,
+                         const int *r, const int *cl, int m, const double *T,
+                         int use, double *o) {
   size_t stride = (size_t) nbin * d;
   int nblock = (m + INDEX_BLOCK - 1) / INDEX_BLOCK;
-  int use = prd_threads_over((int64_t) m * d, nblock);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
@@ -326,34 +326,41 @@ SEXP ffi_index_scores(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP table) {
     }
   }
   (void) use;
+}
+
+/* .Call(ffi_index_scores, index, B, rows, cell, table): for each rows[i],
+ * the sum over the columns l (in order, in double) of table[b, l,
+ * cell[i]], b its bin in column l; table B x d x ncell */
+SEXP ffi_index_scores(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP table) {
+  if (TYPEOF(index) != RAWSXP || !Rf_isMatrix(index) || !Rf_isReal(table))
+    Rf_error("ffi_index_scores: bad argument types");
+  int nbin = Rf_asInteger(B), d = Rf_nrows(index), m = Rf_length(rows);
+  R_xlen_t nt = XLENGTH(table);
+  if (nbin == NA_INTEGER || nbin < 1 || d < 1 || nt % ((R_xlen_t) nbin * d))
+    Rf_error("ffi_index_scores: table needs B x d entries per cell");
+  int nc = (int) (nt / ((R_xlen_t) nbin * d));
+  check_index(index, B, rows, cell, nc, "ffi_index_scores");
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
+  index_scores(RAW_RO(index), d, nbin, INTEGER_RO(rows), INTEGER_RO(cell), m,
+               REAL_RO(table),
+               prd_threads_over((int64_t) m * d, (m + INDEX_BLOCK - 1) / INDEX_BLOCK),
+               REAL(out));
   UNPROTECT(1);
   return out;
 }
 
-/* .Call(ffi_index_sums, index, rows, table): for each rows[i], the sum
- * over the columns l of table[b, l] (table B x d, b its bin in column l),
- * accumulated in long double over the columns in order, as rowSums() */
-SEXP ffi_index_sums(SEXP index, SEXP rows, SEXP table) {
-  if (!Rf_isReal(table) || !Rf_isMatrix(table))
-    Rf_error("ffi_index_sums: bad argument types");
-  SEXP B = PROTECT(Rf_ScalarInteger(Rf_nrows(table)));
-  int d = check_index(index, B, rows, R_NilValue, 0, "ffi_index_sums");
-  int nbin = Rf_nrows(table), m = Rf_length(rows);
-  if (Rf_ncols(table) != d) Rf_error("ffi_index_sums: table needs d columns");
-  const int *r = INTEGER_RO(rows);
-  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
-  double *o = REAL(out);
-  const unsigned char *ix = RAW_RO(index);
-  const double *T = REAL_RO(table);
+/* Each row r[i]'s (1-based, of the bin index ix, d x .) sum over the
+ * columns l of T[b, l] (T nbin x d, b its bin in column l), accumulated
+ * in long double over the columns in order, into o[i]; four rows at a
+ * time (four independent sums), blocks of rows on `use` threads */
+static void index_sums(const unsigned char *ix, int d, int nbin, const int *r,
+                       int m, const double *T, int use, double *o) {
   int nblock = (m + INDEX_BLOCK - 1) / INDEX_BLOCK;
-  int use = prd_threads_over((int64_t) m * d, nblock);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
   for (int b = 0; b < nblock; b++) {
     int i = b * INDEX_BLOCK, i1 = i + INDEX_BLOCK < m ? i + INDEX_BLOCK : m;
-    /* four rows at a time: four independent sums, each over the columns
-     * in order */
     for (; i + 4 <= i1; i += 4) {
       const unsigned char *b0 = ix + (size_t) (r[i] - 1) * d,
                           *b1 = ix + (size_t) (r[i + 1] - 1) * d,
@@ -380,6 +387,23 @@ SEXP ffi_index_sums(SEXP index, SEXP rows, SEXP table) {
     }
   }
   (void) use;
+}
+
+/* .Call(ffi_index_sums, index, rows, table): for each rows[i], the sum
+ * over the columns l of table[b, l] (table B x d, b its bin in column l),
+ * accumulated in long double over the columns in order, as rowSums() */
+SEXP ffi_index_sums(SEXP index, SEXP rows, SEXP table) {
+  if (!Rf_isReal(table) || !Rf_isMatrix(table))
+    Rf_error("ffi_index_sums: bad argument types");
+  SEXP B = PROTECT(Rf_ScalarInteger(Rf_nrows(table)));
+  int d = check_index(index, B, rows, R_NilValue, 0, "ffi_index_sums");
+  int m = Rf_length(rows);
+  if (Rf_ncols(table) != d) Rf_error("ffi_index_sums: table needs d columns");
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
+  index_sums(RAW_RO(index), d, Rf_nrows(table), INTEGER_RO(rows), m,
+             REAL_RO(table),
+             prd_threads_over((int64_t) m * d, (m + INDEX_BLOCK - 1) / INDEX_BLOCK),
+             REAL(out));
   UNPROTECT(2);
   return out;
 }
