@@ -109,19 +109,22 @@ smooth_choose <- function(index, cp, cq, rx, ry,
       .Call(ffi_index_sums, index[[2]], as.integer(ry[[v]]), tab))
   }
   grid <- expand.grid(h = bandwidths, pooled = c(FALSE, TRUE))
-  loss <- vapply(seq_len(nrow(grid)), function(g) {
-    out <- numeric()
-    for (v in 1:2) {
-      w <- 3L - v # the fold fitted on
-      tab <- smooth_table(matrix(cp[, , w], B), matrix(cq[, , w], B),
-                          length(rx[[w]]), length(ry[[w]]), grid$h[g],
-                          grid$pooled[g])$table
-      s <- fold_sums(v, tab)
-      out <- c(out, ratio_logistic_loss(s, seq_along(rx[[v]])))
+  loss <- matrix(0, sum(lengths(rx)) + sum(lengths(ry)), nrow(grid))
+  for (i in seq_along(bandwidths)) {
+    # each fold's smoothed log ratios, shared by both targets
+    parts <- lapply(1:2, function(w) {
+      smooth_parts(matrix(cp[, , w], B), matrix(cq[, , w], B),
+                   length(rx[[w]]), length(ry[[w]]), bandwidths[i])
+    })
+    for (pooled in c(FALSE, TRUE)) {
+      out <- numeric()
+      for (v in 1:2) {
+        tab <- smooth_shrink(parts[[3L - v]], pooled)$table # fitted on 3 - v
+        out <- c(out, ratio_logistic_loss(fold_sums(v, tab), seq_along(rx[[v]])))
+      }
+      loss[, i + pooled * length(bandwidths)] <- out
     }
-    out
-  }, numeric(sum(lengths(rx)) + sum(lengths(ry))))
-  loss <- matrix(loss, ncol = nrow(grid))
+  }
   g <- choose_within_se(-loss, (max(bandwidths) + 1) * grid$pooled - grid$h,
                         se_mult = 0)
   list(h = grid$h[g], pooled = grid$pooled[g])
@@ -218,6 +221,13 @@ smooth_kernel <- function(B, h) {
 #' list(table, shrinkage (per column)).
 #' @noRd
 smooth_table <- function(cp, cq, np, nq, h, pooled = FALSE) {
+  smooth_shrink(smooth_parts(cp, cq, np, nq, h), pooled)
+}
+
+#' smooth_table()'s smoothed log ratios t, their noise (per bin, before
+#' the masses) and the pooled masses pi, which both targets share
+#' @noRd
+smooth_parts <- function(cp, cq, np, nq, h) {
   B <- nrow(cp)
   K <- smooth_kernel(B, h)
   a <- marginal_smooth
@@ -226,11 +236,19 @@ smooth_table <- function(cp, cq, np, nq, h, pooled = FALSE) {
   t <- log(sq + a) - log(nq + a * B) - log(sp + a) + log(np + a * B)
   K2 <- K^2
   noise <- (K2 %*% cp) / (sp + a)^2 + (K2 %*% cq) / (sq + a)^2
-  pi <- (sp + sq) / (np + nq)
+  list(t = t, noise = noise, pi = (sp + sq) / (np + nq))
+}
+
+#' smooth_table()'s shrinkage of the parts p (smooth_parts()) toward 0 or,
+#' with `pooled`, toward the columns' mean log ratio
+#' @noRd
+smooth_shrink <- function(p, pooled) {
+  t <- p$t
+  B <- nrow(t)
   target <- if (pooled) rowMeans(t) else double(B)
   dev <- t - target
-  S <- colSums(pi * dev^2)
-  N <- colSums(pi * noise)
+  S <- colSums(p$pi * dev^2)
+  N <- colSums(p$pi * p$noise)
   w <- ifelse(S > 0, pmax(0, 1 - N / S), 0)
   list(table = target + dev * rep(w, each = B), shrinkage = w)
 }
