@@ -338,6 +338,35 @@ test_that("the bin index is the count of edges at or below each value: edges, ti
   expect_identical(as.integer(ix), findInterval(zs, e))
 })
 
+test_that("the bin index's kernels give the same numbers on 1 and 2 threads at sizes that use both", {
+  set.seed(24)
+  n <- 5000
+  d <- 8 # 40,000 values: enough work for two threads
+  x <- matrix(round(rnorm(n * d), 2), n)
+  E <- apply(x, 2, function(v) sort(v)[seq(100, 4900, by = 100)]) # 50 bins
+  B <- nrow(E) + 1L
+  rows <- sample.int(n)
+  cell <- sample(rep(1:4, length.out = n))
+  tab <- array(rnorm(B * d * 4), c(B, d, 4))
+  bins <- vapply(1:d, function(l) findInterval(x[rows, l], E[, l]), integer(n))
+  want_counts <- array(0L, c(B, d, 4))
+  for (cc in 1:4) {
+    for (l in 1:d) want_counts[, l, cc] <- tabulate(bins[cell == cc, l] + 1L, B)
+  }
+  want_scores <- numeric(n)
+  for (l in 1:d) want_scores <- want_scores + tab[cbind(bins[, l] + 1L, l, cell)]
+  for (th in 1:2) {
+    old <- prd_threads(th)
+    ix <- .Call(ffi_bin_index, x, E, seq_len(n), NULL)
+    cnt <- .Call(ffi_index_counts, ix, B, rows, cell, 4L)
+    sco <- .Call(ffi_index_scores, ix, B, rows, cell, tab)
+    prd_threads(old)
+    expect_identical(t(matrix(as.integer(ix[, rows]), d)), bins)
+    expect_identical(cnt, want_counts)
+    expect_identical(sco, want_scores)
+  }
+})
+
 test_that("marginal is invariant to increasing maps of each coordinate", {
   s <- uniform_shift(400, 3, seed = 9)
   f <- function(m) cbind(exp(3 * m[, 1]), 5 * m[, 2] - 2, m[, 3]^3)
