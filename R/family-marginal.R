@@ -4,7 +4,8 @@
 # (SPEC.md section 7; the kernels in src/marginal.c).
 
 #' Most bins per coordinate of the `marginal` family, and the fit rows a
-#' bin holds on average below that (marginal_bin_count())
+#' bin holds on average below that (marginal_bin_count()); at most 256
+#' (the bin index holds a byte a value, marginal_index())
 #' @noRd
 marginal_bins <- 128L
 marginal_per_bin <- 25
