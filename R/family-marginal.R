@@ -4,7 +4,8 @@
 # (SPEC.md section 7; the kernels in src/marginal.c).
 
 #' Most bins per coordinate of the `marginal` family, and the fit rows a
-#' bin holds on average below that (marginal_bin_count())
+#' bin holds on average below that (marginal_bin_count()); at most 256
+#' (the bin index holds a byte a value, marginal_index())
 #' @noRd
 marginal_bins <- 128L
 marginal_per_bin <- 25
@@ -215,12 +216,14 @@ marginal_edges <- function(real, generated, total, B) {
 #' cells, generated cells), each set's rows cut into a first cell of fit
 #' rows (may be empty) and K scored cells. The bin count follows the
 #' fewest rows any fold is fitted on (n_fit); the edges and atom columns
-#' come from every row of both sets pooled (marginal_edges()); one pass
-#' over each set's rows counts every cell.
+#' come from every row of both sets pooled (marginal_edges()); each row's
+#' bins are found once (marginal_index()), and one pass over them counts
+#' every cell.
 #' @return list(K, total (each set's rows, cell after cell), n_fit, B,
 #'   E (the edges, B - 1 by d), atoms (marginal_atoms()'s, or NULL when
-#'   the atoms are ignored), counts (per set, the B by d by K + 1 counts of
-#'   each cell))
+#'   the atoms are ignored), index (per set, the bins of the rows `total`,
+#'   column i those of row total[i]), counts (per set, the B by d by K + 1
+#'   counts of each cell))
 #' @noRd
 marginal_cell_counts <- function(real, generated, cells) {
   K <- length(cells[[1]]) - 1L
@@ -233,13 +236,28 @@ marginal_cell_counts <- function(real, generated, cells) {
   ed <- marginal_edges(real, generated, total, B)
   E <- ed$E
   atoms <- ed$atoms
+  index <- lapply(1:2, function(j) marginal_index(sets[[j]], E, total[[j]], atoms))
   counts <- lapply(1:2, function(j) {
     cj <- cells[[j]]
-    .Call(ffi_bin_counts, sets[[j]], E, as.integer(total[[j]]),
-          rep.int(seq_along(cj), lengths(cj)), length(cj), atoms_arg(atoms))
+    .Call(ffi_index_counts, index[[j]], B, seq_along(total[[j]]),
+          rep.int(seq_along(cj), lengths(cj)), length(cj))
   })
   list(K = K, total = total, n_fit = n_fit, B = B, E = E, atoms = atoms,
-       counts = counts)
+       index = index, counts = counts)
+}
+
+#' The bins of the rows `rows` of X among the edges E (B - 1 by d, B at
+#' most 256), the atom columns of `atoms` (marginal_atoms(); NULL: none)
+#' read as the kernels read them: a raw d by length(rows) matrix, column i
+#' the bins of row rows[i], each 0 .. B - 1, the number of edges at or
+#' below the value (as findInterval()). Found once and read by the kernels
+#' that count (ffi_index_counts()) and sum (ffi_index_scores(),
+#' ffi_index_sums()) by bin, each row's bins side by side
+#' (src/marginal.c).
+#' @noRd
+marginal_index <- function(X, E, rows = seq_len(nrow(X)), atoms = NULL) {
+  if (!is.double(X)) storage.mode(X) <- "double"
+  .Call(ffi_bin_index, X, E, as.integer(rows), atoms_arg(atoms))
 }
 
 #' Scores of the `marginal` family (SPEC.md section 7): a naive Bayes
@@ -265,11 +283,9 @@ marginal_scores <- function(real, generated, cells) {
   K <- mc$K
   total <- mc$total
   B <- mc$B
-  E <- mc$E
   atoms <- mc$atoms
   counts <- mc$counts
   mc$counts <- NULL
-  sets <- list(real, generated)
   d <- ncol(real)
   # each scored cell's log-ratio table: the histograms of the other cells
   tab <- array(0, c(B, d, K))
@@ -289,12 +305,21 @@ marginal_scores <- function(real, generated, cells) {
     tab[, , v] <- t
   }
   rm(counts, sums)
-  sc <- lapply(1:2, function(j) {
-    cj <- cells[[j]][-1L]
-    .Call(ffi_bin_scores, sets[[j]], E, as.integer(unlist(cj, use.names = FALSE)),
-          rep.int(seq_len(K), lengths(cj)), tab, atoms_arg(atoms))
-  })
+  sc <- lapply(1:2, function(j) marginal_cell_scores(mc, j, cells, tab))
   list(real = sc[[1]], gen = sc[[2]],
        settings = list(bins = B, atom_columns = length(atoms$cols)))
+}
+
+#' The scores of set j's scored cells' rows (in the order of the cells)
+#' from the set-up `mc` (marginal_cell_counts()): each row's sum over the
+#' columns, in order, of the table `tab` (B by d by K) of its cell at its
+#' bins
+#' @noRd
+marginal_cell_scores <- function(mc, j, cells, tab) {
+  cj <- cells[[j]]
+  first <- length(cj[[1L]])
+  .Call(ffi_index_scores, mc$index[[j]], mc$B,
+        seq.int(first + 1L, length.out = length(mc$total[[j]]) - first),
+        rep.int(seq_len(mc$K), lengths(cj[-1L])), tab)
 }
 

@@ -58,20 +58,20 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
   fy <- r$fy
   B <- marginal_bin_count(min(length(fx), length(fy)))
   E <- marginal_breaks(real, generated, fx, fy, B)
-  # each set's fit rows in two inner folds: counts per fold
+  # each set's fit rows' bins, and their counts in two inner folds
+  index <- list(marginal_index(real, E, fx), marginal_index(generated, E, fy))
   hx <- random_halves(length(fx))
   hy <- random_halves(length(fy))
-  cnt <- function(X, rows, h) {
-    cell <- integer(length(rows))
+  cnt <- function(j, h) {
+    cell <- integer(ncol(index[[j]]))
     cell[h[[1]]] <- 1L
     cell[h[[2]]] <- 2L
-    .Call(ffi_bin_counts, X, E, rows, cell, 2L, NULL)
+    .Call(ffi_index_counts, index[[j]], B, seq_along(cell), cell, 2L)
   }
-  cp <- cnt(real, fx, hx)
-  cq <- cnt(generated, fy, hy)
-  ch <- smooth_choose(real, generated, E, cp, cq,
-                      list(fx[hx[[1]]], fx[hx[[2]]]),
-                      list(fy[hy[[1]]], fy[hy[[2]]]), bandwidths)
+  cp <- cnt(1L, hx)
+  cq <- cnt(2L, hy)
+  ch <- smooth_choose(index, cp, cq, hx, hy, bandwidths)
+  rm(index)
   fit <- smooth_table(matrix(cp[, , 1] + cp[, , 2], B),
                       matrix(cq[, , 1] + cq[, , 2], B),
                       length(fx), length(fy), ch$h, ch$pooled)
@@ -89,38 +89,42 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
 
 #' The smoothed marginal family's choice of bandwidth and shrinkage target
 #' by two-fold cross-validation: `cp`, `cq` the bin counts (B x d x 2) of
-#' each set's two inner folds, whose rows are `rx[[v]]` of real and
-#' `ry[[v]]` of generated; each candidate's table fitted on one fold
+#' each set's two inner folds, whose rows are the columns `rx[[v]]` of
+#' `index[[1]]` (the real rows' bins, marginal_index()) and `ry[[v]]` of
+#' `index[[2]]` (generated); each candidate's table fitted on one fold
 #' scores the other's rows (its recalibrated logistic loss,
 #' ratio_logistic_loss()). The candidates: each bandwidth, shrinking toward
 #' 0 and toward the columns' common log ratio. The least loss wins; among
 #' equal ones the smoothest, shrunk toward 0.
 #' @return list(h, pooled)
 #' @noRd
-smooth_choose <- function(real, generated, E, cp, cq, rx, ry,
-                          bandwidths = smooth_bandwidths, atoms = NULL) {
-  B <- nrow(E) + 1L
+smooth_choose <- function(index, cp, cq, rx, ry,
+                          bandwidths = smooth_bandwidths) {
+  B <- dim(cp)[1L]
   bandwidths <- sort(unique(as.double(bandwidths)))
-  # each fold's held-out rows' bins (real rows, then generated), found once
-  # for every candidate
-  cells <- lapply(1:2, function(v) {
-    rbind(smooth_cells(real, E, rx[[v]], atoms),
-          smooth_cells(generated, E, ry[[v]], atoms))
-  })
+  # a held-out fold's scores: real rows, then generated (each row's sum in
+  # long double over the columns in order, as rowSums())
+  fold_sums <- function(v, tab) {
+    c(.Call(ffi_index_sums, index[[1]], as.integer(rx[[v]]), tab),
+      .Call(ffi_index_sums, index[[2]], as.integer(ry[[v]]), tab))
+  }
   grid <- expand.grid(h = bandwidths, pooled = c(FALSE, TRUE))
-  loss <- vapply(seq_len(nrow(grid)), function(g) {
-    out <- numeric()
-    for (v in 1:2) {
-      w <- 3L - v # the fold fitted on
-      tab <- smooth_table(matrix(cp[, , w], B), matrix(cq[, , w], B),
-                          length(rx[[w]]), length(ry[[w]]), grid$h[g],
-                          grid$pooled[g])$table
-      s <- .Call(ffi_cell_sums, cells[[v]], tab)
-      out <- c(out, ratio_logistic_loss(s, seq_along(rx[[v]])))
+  loss <- matrix(0, sum(lengths(rx)) + sum(lengths(ry)), nrow(grid))
+  for (i in seq_along(bandwidths)) {
+    # each fold's smoothed log ratios, shared by both targets
+    parts <- lapply(1:2, function(w) {
+      smooth_parts(matrix(cp[, , w], B), matrix(cq[, , w], B),
+                   length(rx[[w]]), length(ry[[w]]), bandwidths[i])
+    })
+    for (pooled in c(FALSE, TRUE)) {
+      out <- numeric()
+      for (v in 1:2) {
+        tab <- smooth_shrink(parts[[3L - v]], pooled)$table # fitted on 3 - v
+        out <- c(out, ratio_logistic_loss(fold_sums(v, tab), seq_along(rx[[v]])))
+      }
+      loss[, i + pooled * length(bandwidths)] <- out
     }
-    out
-  }, numeric(sum(lengths(rx)) + sum(lengths(ry))))
-  loss <- matrix(loss, ncol = nrow(grid))
+  }
   g <- choose_within_se(-loss, (max(bandwidths) + 1) * grid$pooled - grid$h,
                         se_mult = 0)
   list(h = grid$h[g], pooled = grid$pooled[g])
@@ -152,20 +156,16 @@ smooth_marginal_cells <- function(real, generated, cells,
   K <- mc$K
   total <- mc$total
   B <- mc$B
-  E <- mc$E
-  at <- atoms_arg(mc$atoms)
-  sets <- list(real, generated)
-  # the choice on two random halves of those rows
+  # the choice on two random halves of those rows, which lead each set's
+  # rows `total` (the fit rows first, or every row): their bins are the
+  # first columns of the bin index
   halves <- lapply(pick, function(r) random_halves(length(r)))
   hc <- lapply(1:2, function(j) {
     id <- integer(length(pick[[j]])) + 1L
     id[halves[[j]][[2]]] <- 2L
-    .Call(ffi_bin_counts, sets[[j]], E, as.integer(pick[[j]]), id, 2L, at)
+    .Call(ffi_index_counts, mc$index[[j]], B, seq_along(id), id, 2L)
   })
-  part <- function(j, h) pick[[j]][halves[[j]][[h]]]
-  ch <- smooth_choose(real, generated, E, hc[[1]], hc[[2]],
-                      list(part(1, 1), part(1, 2)), list(part(2, 1), part(2, 2)),
-                      atoms = mc$atoms)
+  ch <- smooth_choose(mc$index, hc[[1]], hc[[2]], halves[[1]], halves[[2]])
   # each fold's table from the counts of every other cell
   counts <- mc$counts
   mc$counts <- NULL
@@ -181,32 +181,20 @@ smooth_marginal_cells <- function(real, generated, cells,
     tab[, , v] <- st$table
     kept <- kept + sum(st$shrinkage > 0) / K
   }
-  sc <- lapply(1:2, function(j) {
-    cj <- cells[[j]][-1L]
-    .Call(ffi_bin_scores, sets[[j]], E, as.integer(unlist(cj, use.names = FALSE)),
-          rep.int(seq_len(K), lengths(cj)), tab, at)
-  })
+  sc <- lapply(1:2, function(j) marginal_cell_scores(mc, j, cells, tab))
   list(real = sc[[1]], gen = sc[[2]],
        settings = list(bins = B, atom_columns = length(mc$atoms$cols),
                        bandwidth = ch$h, pooled = ch$pooled,
                        columns_kept = kept))
 }
 
-#' The per-row sums over the columns of the table's entries of the bins
-#' of the rows `rows` of Z (one pass in C, src/marginal.c).
+#' The per-row sums over the columns (in order, in double) of the table's
+#' entries (B x d) at the bins of the rows `rows` of Z (marginal_index(),
+#' src/marginal.c).
 #' @noRd
 smooth_scores <- function(Z, E, rows, tab) {
-  .Call(ffi_bin_scores, Z, E, as.integer(rows), rep(1L, length(rows)),
-        array(tab, c(dim(tab), 1L)), NULL)
-}
-
-#' The positions in a B x d table of the bins of the rows `rows` of Z, column by
-#' column (an n x d matrix: bin b of column l at b + B (l - 1)); a bin is
-#' 1 + the number of edges at or below the value (src/marginal.c).
-#' @noRd
-smooth_cells <- function(Z, E, rows = seq_len(nrow(Z)), atoms = NULL) {
-  if (!is.double(Z)) storage.mode(Z) <- "double"
-  .Call(ffi_bin_cells, Z, E, as.integer(rows), atoms_arg(atoms))
+  .Call(ffi_index_scores, marginal_index(Z, E, rows), nrow(tab),
+        seq_along(rows), rep(1L, length(rows)), tab)
 }
 
 #' The smoothing matrix over B bins: column j spreads bin j's count over
@@ -234,6 +222,13 @@ smooth_kernel <- function(B, h) {
 #' list(table, shrinkage (per column)).
 #' @noRd
 smooth_table <- function(cp, cq, np, nq, h, pooled = FALSE) {
+  smooth_shrink(smooth_parts(cp, cq, np, nq, h), pooled)
+}
+
+#' smooth_table()'s smoothed log ratios t, their noise (per bin, before
+#' the masses) and the pooled masses pi, which both targets share
+#' @noRd
+smooth_parts <- function(cp, cq, np, nq, h) {
   B <- nrow(cp)
   K <- smooth_kernel(B, h)
   a <- marginal_smooth
@@ -242,11 +237,19 @@ smooth_table <- function(cp, cq, np, nq, h, pooled = FALSE) {
   t <- log(sq + a) - log(nq + a * B) - log(sp + a) + log(np + a * B)
   K2 <- K^2
   noise <- (K2 %*% cp) / (sp + a)^2 + (K2 %*% cq) / (sq + a)^2
-  pi <- (sp + sq) / (np + nq)
+  list(t = t, noise = noise, pi = (sp + sq) / (np + nq))
+}
+
+#' smooth_table()'s shrinkage of the parts p (smooth_parts()) toward 0 or,
+#' with `pooled`, toward the columns' mean log ratio
+#' @noRd
+smooth_shrink <- function(p, pooled) {
+  t <- p$t
+  B <- nrow(t)
   target <- if (pooled) rowMeans(t) else double(B)
   dev <- t - target
-  S <- colSums(pi * dev^2)
-  N <- colSums(pi * noise)
+  S <- colSums(p$pi * dev^2)
+  N <- colSums(p$pi * p$noise)
   w <- ifelse(S > 0, pmax(0, 1 - N / S), 0)
   list(table = target + dev * rep(w, each = B), shrinkage = w)
 }

@@ -285,13 +285,11 @@ SEXP ffi_col_grid(SEXP x, SEXP max_bits);
 SEXP prd_named_pair(SEXP a, const char *na, SEXP b, const char *nb);
 SEXP ffi_col_means(SEXP x, SEXP rows);
 SEXP ffi_col_ss(SEXP x, SEXP centre, SEXP rows);
-SEXP ffi_bin_counts(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP ncell,
-                    SEXP atoms);
-SEXP ffi_bin_scores(SEXP x, SEXP breaks, SEXP rows, SEXP cell, SEXP table,
-                    SEXP atoms);
+SEXP ffi_bin_index(SEXP x, SEXP breaks, SEXP rows, SEXP atoms);
+SEXP ffi_index_counts(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP ncell);
+SEXP ffi_index_scores(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP table);
 SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms);
-SEXP ffi_bin_cells(SEXP x, SEXP breaks, SEXP rows, SEXP atoms);
-SEXP ffi_cell_sums(SEXP cells, SEXP table);
+SEXP ffi_index_sums(SEXP index, SEXP rows, SEXP table);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_tile_kernels(SEXP G, SEXP row_u, SEXP col_u, SEXP row_n2,
                       SEXP col_n2, SEXP par, SEXP want, SEXP mode);

@@ -141,6 +141,32 @@ test_that("marginal's edges: at most 2,048 evenly spaced rows of each set, a bin
   expect_gt(min(s$gen[two]), s$real[1] + 3)
 })
 
+test_that("marginal's edges are a stable sort's order statistics: signed zeros, ties, infinities, any scale", {
+  set.seed(23)
+  gen <- function(n) {
+    cbind(sample(c(-0, 0, 1, -1, 2), n, TRUE),  # a bin per value
+          sample(c(-0, 0), n, TRUE),           # zeros of both signs only
+          c(rnorm(n - 2) * 1e-300, Inf, -Inf), # tiny and infinite values
+          round(rnorm(n), 1) * c(1, -1),        # ties
+          sample(c(rnorm(n / 2) * 1e200, rep(c(0, -0), n / 4))))
+  }
+  x <- gen(1000)
+  y <- gen(600)
+  for (B in c(2L, 4L, 128L)) {
+    E <- prdcurve:::marginal_breaks(x, y, 1:1000, 1:600, B)
+    for (l in 1:5) {
+      v <- c(x[, l], y[, l])
+      s <- v[order(v, method = "radix")] # stable: -0 and +0 in their order
+      u <- s[c(TRUE, s[-1] != s[-length(s)])][-1]
+      want <- if (length(u) < B) c(u, rep(Inf, B - 1 - length(u))) else
+        s[ceiling(1600 * seq_len(B - 1) / B)]
+      expect_identical(E[, l], want)
+      # the zeros' signs as well
+      expect_identical(1 / E[, l], 1 / want)
+    }
+  }
+})
+
 test_that("the marginal families' shared set-up: bins from the fewest fit rows, each cell's counts as findInterval() and tabulate()", {
   set.seed(8)
   x <- matrix(rnorm(700 * 3), 700)
@@ -191,21 +217,33 @@ test_that("marginal's kernels count and sum as R does, on any thread count", {
   }
   want_scores <- numeric(600)
   for (l in 1:d) want_scores <- want_scores + tab[cbind(bins[, l], l, cell)]
+  # the counts and sums by bin through the bin index of every row (read
+  # at `rows`), or of the rows `rows` only (read in order)
+  bin_counts <- function(x, E, rows, cell, nc, atoms) {
+    ix <- .Call(ffi_bin_index, x, E, seq_len(nrow(x)), atoms)
+    .Call(ffi_index_counts, ix, nrow(E) + 1L, rows, cell, nc)
+  }
+  bin_scores <- function(x, E, rows, cell, tab, atoms) {
+    ix <- .Call(ffi_bin_index, x, E, rows, atoms)
+    .Call(ffi_index_scores, ix, nrow(E) + 1L, seq_along(rows), cell, tab)
+  }
   for (th in 1:2) {
     old <- prd_threads(th)
-    cnt <- .Call(ffi_bin_counts, x, E, rows, cell, 3L, NULL)
-    sco <- .Call(ffi_bin_scores, x, E, rows, cell, tab, NULL)
+    cnt <- bin_counts(x, E, rows, cell, 3L, NULL)
+    sco <- bin_scores(x, E, rows, cell, tab, NULL)
     prd_threads(old)
     expect_identical(cnt, want_counts)
     # summed over the columns in order: R's doubles, on 1 or 2 threads
     expect_identical(sco, want_scores)
   }
-  expect_error(.Call(ffi_bin_counts, x, E, rows, replace(cell, 1, 4L), 3L, NULL),
+  expect_error(bin_counts(x, E, rows, replace(cell, 1, 4L), 3L, NULL),
                "cell out of range")
-  expect_error(.Call(ffi_bin_scores, x, E, c(rows[-1], 701L), cell, tab, NULL),
+  expect_error(bin_scores(x, E, c(rows[-1], 701L), cell, tab, NULL),
                "out of range")
-  expect_error(.Call(ffi_bin_scores, x, E[, 1:2], rows, cell, tab, NULL),
+  expect_error(bin_scores(x, E[, 1:2], rows, cell, tab, NULL),
                "one column per column")
+  expect_error(bin_counts(x, E, c(rows[-1], 701L), cell, 3L, NULL),
+               "out of range")
   # atom columns: the kernels read the values off the grid moved by
   # `shift` (here column 3 holds whole numbers and, in rows 1..100, values
   # off the grid; column 5 is read as zeros or not), as R's arithmetic
@@ -218,12 +256,12 @@ test_that("marginal's kernels count and sum as R does, on any thread count", {
   xs[, 3] <- ifelse(x[, 3] == round(x[, 3]), x[, 3], x[, 3] + 100)
   xs[, 5] <- ifelse(x[, 5] == 0, x[, 5], x[, 5] + 50)
   Es <- apply(xs, 2, function(v) sort(v)[c(100, 300, 300, 500)])
-  want <- .Call(ffi_bin_counts, xs, Es, rows, cell, 3L, NULL)
-  want_s <- .Call(ffi_bin_scores, xs, Es, rows, cell, tab, NULL)
+  want <- bin_counts(xs, Es, rows, cell, 3L, NULL)
+  want_s <- bin_scores(xs, Es, rows, cell, tab, NULL)
   for (th in 1:2) {
     old <- prd_threads(th)
-    cnt <- .Call(ffi_bin_counts, x, Es, rows, cell, 3L, atoms)
-    sco <- .Call(ffi_bin_scores, x, Es, rows, cell, tab, atoms)
+    cnt <- bin_counts(x, Es, rows, cell, 3L, atoms)
+    sco <- bin_scores(x, Es, rows, cell, tab, atoms)
     edges <- .Call(ffi_bin_edges, x, x, 1:300, 301:700, 8L, atoms)
     prd_threads(old)
     expect_identical(cnt, want)
@@ -234,15 +272,99 @@ test_that("marginal's kernels count and sum as R does, on any thread count", {
   z <- (x[, 3] - 1) * 0.25
   a1 <- list(cols = 1L, e = 0L, shift = 100, off = 0, mult = 0.25, centre = 1)
   zs <- cbind(ifelse(x[, 3] == round(x[, 3]), z, z + 100))
-  expect_identical(.Call(ffi_bin_counts, cbind(z), Es[, 3, drop = FALSE], rows,
+  expect_identical(bin_counts(cbind(z), Es[, 3, drop = FALSE], rows,
                          cell, 3L, a1),
-                   .Call(ffi_bin_counts, zs, Es[, 3, drop = FALSE], rows, cell,
+                   bin_counts(zs, Es[, 3, drop = FALSE], rows, cell,
                          3L, NULL))
-  expect_error(.Call(ffi_bin_counts, x, E, rows, cell, 3L,
+  expect_error(bin_counts(x, E, rows, cell, 3L,
                      replace(atoms, "cols", list(c(3L, 6L)))),
                "atom column out of range")
-  expect_error(.Call(ffi_bin_counts, x, E, rows, cell, 3L, list(1L)),
+  expect_error(bin_counts(x, E, rows, cell, 3L, list(1L)),
                "atoms must be NULL or a list of 6")
+})
+
+test_that("the bin index is the count of edges at or below each value: edges, ties, infinities, atoms", {
+  set.seed(21)
+  # brute force: the number of edges e_j <= v (findInterval())
+  brute <- function(v, e) vapply(v, function(z) sum(e <= z), integer(1))
+  for (nb in c(1L, 2L, 7L, 127L, 255L)) {
+    # column 1: distinct edges; 2: repeated edges and an infinite tail;
+    # 3: an edge at -Inf, one at -0; 4: every edge the same value
+    e1 <- sort(rnorm(nb))
+    e2 <- sort(c(round(rnorm(nb - nb %/% 3), 1), rep(Inf, nb %/% 3)))
+    e3 <- sort(c(-Inf, rep(-0, min(2L, nb - 1L)), rnorm(max(0L, nb - 3L)))[
+      seq_len(nb)])
+    e4 <- rep(0.25, nb)
+    E <- cbind(e1, e2, e3, e4, deparse.level = 0)
+    # 1,003 rows (not a multiple of the kernels' groups of 8 or blocks of
+    # 256): every edge itself, the midpoints, signed zeros, infinities,
+    # values far out and at random
+    x <- vapply(1:4, function(l) {
+      e <- E[, l]
+      f <- e[is.finite(e)]
+      v <- c(e, (f[-1] + f[-length(f)]) / 2, 0, -0, Inf, -Inf, 1e300, -1e300,
+             0.25, 0.25 * (1 + .Machine$double.eps), rnorm(1003))
+      sample(rep_len(v, 1003))
+    }, numeric(1003))
+    for (th in 1:2) {
+      old <- prd_threads(th)
+      ix <- .Call(ffi_bin_index, x, E, seq_len(1003), NULL)
+      prd_threads(old)
+      expect_identical(dim(ix), c(4L, 1003L))
+      for (l in 1:4) {
+        b <- as.integer(ix[l, ])
+        expect_identical(b, brute(x[, l], E[, l]))
+        expect_identical(b, findInterval(x[, l], E[, l]))
+      }
+    }
+    # rows in any order, repeated: the same bins
+    r <- c(1003L, 5L, 5L, 17L, 1L)
+    expect_identical(.Call(ffi_bin_index, x, E, r, NULL), ix[, r])
+  }
+  # a NaN (not after validation) is above no edge: bin 0
+  expect_identical(as.integer(.Call(ffi_bin_index, cbind(NaN), cbind(c(-Inf, 0)),
+                                    1L, NULL)), 0L)
+  # at most 256 bins
+  expect_error(.Call(ffi_bin_index, cbind(1), cbind(as.double(1:256)), 1L, NULL),
+               "at most 256 bins")
+  # an atom column (whole numbers on the grid of 2^0; the values off it
+  # moved up by 100): the bins of the moved values
+  z <- c(round(rnorm(500) * 3), rnorm(503) * 3)
+  zs <- ifelse(z == round(z), z, z + 100)
+  e <- sort(c(sample(zs, 60), 100 + min(z[z != round(z)]), -1, -1, 2))
+  atoms <- list(cols = 1L, e = 0L, shift = 100, off = 0, mult = 0, centre = 0)
+  ix <- .Call(ffi_bin_index, cbind(z), cbind(e), seq_along(z), atoms)
+  expect_identical(as.integer(ix), brute(zs, e))
+  expect_identical(as.integer(ix), findInterval(zs, e))
+})
+
+test_that("the bin index's kernels give the same numbers on 1 and 2 threads at sizes that use both", {
+  set.seed(24)
+  n <- 5000
+  d <- 8 # 40,000 values: enough work for two threads
+  x <- matrix(round(rnorm(n * d), 2), n)
+  E <- apply(x, 2, function(v) sort(v)[seq(100, 4900, by = 100)]) # 50 bins
+  B <- nrow(E) + 1L
+  rows <- sample.int(n)
+  cell <- sample(rep(1:4, length.out = n))
+  tab <- array(rnorm(B * d * 4), c(B, d, 4))
+  bins <- vapply(1:d, function(l) findInterval(x[rows, l], E[, l]), integer(n))
+  want_counts <- array(0L, c(B, d, 4))
+  for (cc in 1:4) {
+    for (l in 1:d) want_counts[, l, cc] <- tabulate(bins[cell == cc, l] + 1L, B)
+  }
+  want_scores <- numeric(n)
+  for (l in 1:d) want_scores <- want_scores + tab[cbind(bins[, l] + 1L, l, cell)]
+  for (th in 1:2) {
+    old <- prd_threads(th)
+    ix <- .Call(ffi_bin_index, x, E, seq_len(n), NULL)
+    cnt <- .Call(ffi_index_counts, ix, B, rows, cell, 4L)
+    sco <- .Call(ffi_index_scores, ix, B, rows, cell, tab)
+    prd_threads(old)
+    expect_identical(t(matrix(as.integer(ix[, rows]), d)), bins)
+    expect_identical(cnt, want_counts)
+    expect_identical(sco, want_scores)
+  }
 })
 
 test_that("marginal is invariant to increasing maps of each coordinate", {

@@ -139,14 +139,16 @@ test_that("the bins of the cross-validation are findInterval()'s and the C scori
   E <- marginal_breaks(x, x, 1:150, 151:300, 8L)
   B <- nrow(E) + 1L
   tab <- matrix(rnorm(B * 3), B)
-  cells <- smooth_cells(x, E)
+  ix <- marginal_index(x, E)
   # (ties with the edges included: the values are rounded to 0.1)
   want <- sapply(1:3, function(l) findInterval(x[, l], E[, l]) + 1L + B * (l - 1L))
-  expect_identical(cells, want)
-  expect_equal(.Call(prdcurve:::ffi_cell_sums, cells, tab),
-               rowSums(matrix(tab[as.vector(cells)], 300)), tolerance = 1e-14)
-  expect_equal(.Call(prdcurve:::ffi_cell_sums, cells, tab),
-               smooth_scores(x, E, 1:300, tab), tolerance = 1e-12)
+  expect_identical(t(matrix(as.integer(ix), 3)) + 1L + rep(B * (0:2), each = 300),
+                   want)
+  rows <- c(300:151, 1:10)
+  sums <- .Call(prdcurve:::ffi_index_sums, ix, rows, tab)
+  expect_equal(sums, rowSums(matrix(tab[want[rows, ]], length(rows))),
+               tolerance = 1e-14)
+  expect_equal(sums, smooth_scores(x, E, rows, tab), tolerance = 1e-12)
 })
 
 test_that("every fold at once (the cells path) equals each fold fitted alone", {
