@@ -60,6 +60,8 @@ cases <- list(
   "stacked, folds = 1" = list(method = "stacked", folds = 1),
   marginal = list(method = "marginal"),
   "marginal, folds = 1" = list(method = "marginal", folds = 1),
+  smooth_marginal = list(method = "smooth_marginal"),
+  "knn and coverage" = list(method = c("knn", "coverage")),
   "tightest (linear, quadratic)" =
     list(method = "tightest", families = c("linear", "quadratic")),
   "tightest (linear, quadratic, knn)" =
