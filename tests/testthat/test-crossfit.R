@@ -92,24 +92,44 @@ test_that("folds = K cross-fits the evaluation rows: each fold fitted on the fit
     expect_equal(inf$n_fit_real, 46)
     expect_equal(inf$n_eval_real, 40L)
   }
-  # the default is 10 folds, to the bit, with a split and without
+  # the default is 10 folds, to the bit, with a split and without, where
+  # the sets have fewer than d^2 fit rows (30 < 36 at d = 6) ...
+  s6 <- two_sets(60, 6, seed = 6)
   for (sp0 in list(0.5, 0)) {
     set.seed(13)
-    a <- prd_curve(s$x, s$y, method = "linear", split = sp0, angles = 15)
+    a <- prd_curve(s6$x, s6$y, method = "linear", split = sp0, angles = 15)
     set.seed(13)
-    b <- prd_curve(s$x, s$y, method = "linear", split = sp0, folds = 10,
+    b <- prd_curve(s6$x, s6$y, method = "linear", split = sp0, folds = 10,
                    angles = 15)
     expect_identical(a, b)
     expect_identical(prd_curve_info(a)$details[[1]]$folds, 10L)
   }
-  # fewer on small sets (2 evaluation rows a fold), also in the half-samples
+  # ... and one fit on the fit rows, to the bit, with d^2 or more (30 >= 9
+  # at d = 3; 36 >= 36 at d = 6 with 72 rows a set); without a split,
+  # which leaves no fit rows, still 10 folds
   set.seed(13)
-  small <- quiet_traps(prd_curve(s$x[1:12, ], s$y[1:12, ],
+  a <- prd_curve(s$x, s$y, method = "linear", angles = 15)
+  set.seed(13)
+  b <- prd_curve(s$x, s$y, method = "linear", folds = 1, angles = 15)
+  expect_identical(a, b)
+  expect_false(prd_curve_info(a)$details[[1]]$cross_fit)
+  s72 <- two_sets(72, 6, seed = 6)
+  set.seed(13)
+  expect_false(prd_curve_info(prd_curve(s72$x, s72$y, method = "linear",
+                                        angles = 15))$details[[1]]$cross_fit)
+  set.seed(13)
+  a <- prd_curve(s$x, s$y, method = "linear", split = 0, angles = 15)
+  expect_identical(prd_curve_info(a)$details[[1]]$folds, 10L)
+  # fewer on small sets (2 evaluation rows a fold), also in the half-samples
+  # (whose fit rows are halved too: 15 < 36 at d = 6)
+  set.seed(13)
+  small <- quiet_traps(prd_curve(s6$x[1:12, ], s6$y[1:12, ],
                                  method = "linear", angles = 15))
   expect_identical(prd_curve_info(small)$details[[1]]$folds, 3L)
   expect_equal(prd_curve_info(small)$n_fit_real, 10)
   set.seed(13)
-  rep4 <- prd_curve(s$x, s$y, method = "linear", replicates = 4, angles = 15)
+  rep4 <- prd_curve(s6$x, s6$y, method = "linear", replicates = 4,
+                    angles = 15)
   expect_identical(prd_curve_info(rep4)$details[[1]]$folds, 7L)
   # one evaluation row a set with a split: one fit on the fit rows
   one_fit <- quiet_traps(prd_curve(s$x[1:5, ], s$y[1:5, ],
