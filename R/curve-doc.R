@@ -125,7 +125,7 @@
 #'   `bench/tightest-families.R`), and the default costs less (no own
 #'   radii for `"kde"` and `"ipr"`). The
 #'   evaluation rows of each set are halved at random (R's RNG), and the
-#'   angle grid is cut into four bands of equal angle. On each half, each
+#'   angle grid is cut into eight bands of equal angle. On each half, each
 #'   band takes the family with the least penalised area there: its area
 #'   in the band plus 4 times its noise, the gap between its areas in the
 #'   band on the two halves (a family decided by a few points has a large

@@ -36,7 +36,7 @@
 #' (regularised quadratic discriminant), `"stacked"` (a logistic
 #' regression on splines of the linear score and the distances to the two
 #' means), `"marginal"` (naive Bayes on per-coordinate histograms) and
-#' `"tightest"` (in each of four bands of \eqn{\lambda} the family with the
+#' `"tightest"` (in each of eight bands of \eqn{\lambda} the family with the
 #' least area, penalised by its noise, chosen on one half of the
 #' evaluation rows: an estimate of an upper bound of the true curve).
 #'
@@ -232,22 +232,19 @@
 #'   `max_precision` read 1.000 or 0.158 depending on the last bit of one
 #'   standard deviation.) Continuous columns are scaled as before.
 #' @param families For `"tightest"`: the families it combines (default
-#'   `"linear"`, `"quadratic"`, `"stacked"`, `"marginal"`,
-#'   `"smooth_marginal"`, `"knn"`, `"kde"`, `"ipr"`, `"coverage"`; and
-#'   `"logit"` when a data frame has categorical columns). Each costs its
-#'   own time (`"smooth_marginal"` about 1.5 times `"marginal"`): at 10,000 rows per set and
-#'   d = 2,048 on 2 cores the default took 13.6 s in a run where
-#'   `"knn"` alone took 2.9 s and `"marginal"` 1.4 s; without `"marginal"`
-#'   it took 9.8 s and 1.5 GiB at its peak
-#'   (6.7 s with `folds = 1`) in an earlier run, `"knn"` alone 2.4 s, `"linear"` 1.8 s (0.8
-#'   s with `folds = 1`), `"quadratic"` 5.8 s (2.2 s) and `"stacked"` 2.4
-#'   s (1.3 s) (the four neighbour families share one engine call;
-#'   `bench/classifiers.R`, `bench/results.md`, "Time of each curve
-#'   family"). In double precision a fit on every row costs at least the
-#'   covariance of all rows (0.9 s there); `"quadratic"` also scores every
-#'   evaluation row under each set's covariance (0.8 s or more) and, in
-#'   10 folds, factors two covariances per fold (1.2 s), so it cannot come
-#'   down to the knn family's time.
+#'   `"knn"`, `"coverage"`, `"quadratic"`, `"stacked"` and
+#'   `"smooth_marginal"`; with categorical columns of a data frame also
+#'   `"logit"` and `"interaction"`). Each costs its own time: at 10,000
+#'   rows per set and d = 2,048 on 2 cores the default took 8.6 s in a run
+#'   where `"knn"` alone took 2.2 s, `"knn"` with `"coverage"` 2.3 s,
+#'   `"quadratic"` 4.9 s (2.2 s with `folds = 1`), `"stacked"` 2.1 s (1.3
+#'   s) and `"smooth_marginal"` 1.3 s (the neighbour families share one
+#'   engine call; `bench/classifiers.R`, `bench/results.md`, "Time of each
+#'   curve family"). In double precision a fit on every row costs at least
+#'   the covariance of all rows (0.9 s there); `"quadratic"` also scores
+#'   every evaluation row under each set's covariance (0.75 s) and, in 10
+#'   folds, factors two covariances per fold, so it cannot come down to
+#'   the knn family's time.
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the
 #'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`,
 #'   `"marginal"`, and in `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
@@ -261,13 +258,14 @@
 #'   2,000-20,000 points per set and d = 64 with 10,000-20,000: mean
 #'   |AUC error| of `"tightest"` 0.0086 with one fit, 0.0087 with 10
 #'   folds) and one fit takes the default from 3.6 to 2.1 times knn's time
-#'   at 20,000 points per set and d = 64. With split 0.5 and K = 10 they fit on 95% of the rows instead
-#'   of half, which brings the curve closer to the truth where the fit is
+#'   at 20,000 points per set and d = 64. With split 0.5 and K = 10 they
+#'   fit on 95% of the rows instead of half, which brings the curve closer
+#'   to the truth where the fit is
 #'   what limits it, in high dimension (section "Where each family is
 #'   loose": at d = 2,048 and 5,000 points per set the suite's worst error
 #'   of `"tightest"` is 0.138, 0.229 with one fit). `folds = 1` fits once
 #'   on the fit rows (faster: at 10,000 points per set and d = 2,048 the
-#'   default `"tightest"` takes less than half the time; not with
+#'   default `"tightest"` took 6.1 s instead of 8.6 s; not with
 #'   `split = 0`, which leaves no fit rows: `prdcurve_error_split`). A
 #'   given K needs 2 evaluation rows per set in each fold (also in the
 #'   half-samples), else `prdcurve_error_split`; `folds` is ignored, with

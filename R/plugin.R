@@ -444,9 +444,14 @@ prd_bind <- function(...) {
   if (vctrs::vec_duplicate_any(all_keys)) {
     dup <- all_keys[vctrs::vec_duplicate_detect(all_keys), , drop = FALSE]
     labels <- unique(vapply(seq_len(nrow(dup)), function(i) curve_label(dup[i, ]), ""))
+    # the arguments that hold a repeated label
+    held <- vapply(seq_along(keys), function(i) {
+      any(vctrs::vec_in(keys[[i]], dup))
+    }, logical(1))
+    args <- ifelse(nzchar(nms), nms, paste0("..", seq_along(nms)))[held]
     prd_abort(c(
       "Each curve given to {.fn prd_bind} must have its own label.",
-      "x" = "Repeated: {.val {labels}}.",
+      "x" = "Repeated: {.val {labels}}, in {.arg {args}}.",
       "i" = "Name the arguments, e.g. {.code prd_bind(a = curve1, b = curve2)}."
     ), "curve")
   }

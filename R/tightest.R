@@ -3,16 +3,20 @@
 # on the other.
 
 #' Contiguous bands of equal angle on which "tightest" chooses one family
-#' each. Measured by choosing again from the families' envelopes of the
-#' same calls (before pr_majorant()): on the digits class-subset
-#' experiment (5 seeds, q = 1, 3, 5, 7, 9) mean IoU with the true
-#' rectangle 0.931 / 0.929 / 0.929 / 0.932 / 0.931 with 1 / 2 / 3 / 4 / 8
-#' bands (0.899 choosing at each of the 1,001 angles); on Gaussian cases
-#' at d = 64, 2,000 points per set (Q = P, a mean shift of 1, dispersions
-#' 1.2 and 0.8; 3 draws each) mean |AUC error| 0.020 / 0.013 / 0.011 /
-#' 0.012 / 0.015, largest 0.101 / 0.030 / 0.027 / 0.029 / 0.040.
+#' each. Measured by choosing again from the same calls' envelopes
+#' (bench/tightest-families.R's saved calls) with the five default
+#' families: on the digits class-subset experiment (5 seeds, q = 1, 3, 5,
+#' 7, 9) mean IoU with the true rectangle 0.935 / 0.929 / 0.933 / 0.936 /
+#' 0.933 / 0.930 / 0.932 with 3 / 4 / 5 / 6 / 8 / 10 / 12 bands, and the
+#' spread of its AUC across seeds 0.016 / 0.022 / 0.013 / 0.016 / 0.012 /
+#' 0.013 / 0.012 (knn 0.016); mean |AUC error| on Gaussian scenarios (d =
+#' 16-256, 300-2,000 points per set) 0.026-0.027 and on clusters, heavy
+#' tails, a manifold and truncation 0.075-0.077 with any of them. (With
+#' the nine families of 0.6.0's first default: digits 0.931 / 0.929 /
+#' 0.929 / 0.932 / 0.931 with 1 / 2 / 3 / 4 / 8 bands; 0.899 choosing at
+#' each of the 1,001 angles.)
 #' @noRd
-tightest_bands <- 4L
+tightest_bands <- 8L
 
 #' The weight of a family's noise in the area "tightest" chooses by: a
 #' family's area in a band on the choosing half plus this multiple of its

@@ -177,7 +177,7 @@ split_sizes <- function(s) {
 }
 
 #' Fit rows per set, as a multiple of d^2, from which the default `folds`
-#' is one fit on the fit rows (folds_one_fit()): there the folds' extra
+#' is one fit on the fit rows (resolve_folds()): there the folds' extra
 #' fit rows no longer bring the curve closer. Measured with "tightest" on
 #' the Gaussian scenarios of validity_scenarios() (same, shifts of 1 along
 #' an axis and of 0.5 in a random direction, dispersions 0.8 and 1.2; 2-3

@@ -142,7 +142,7 @@ quiet <- function(expr) suppressWarnings(suppressMessages(expr))
 gen_prd_curve <- function() {
   s <- draw_sets()
   n <- n_rows(s$real)
-  fam <- family_names()
+  fam <- getFromNamespace("family_names", "prdcurve")()
   method <- draw(function() sample(fam, sample(1:2, 1)),
                  list("foo", character(0), NA_character_, c("knn", "knn"),
                       c("tightest", "knn"), ""))

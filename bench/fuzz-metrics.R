@@ -28,7 +28,7 @@ gen_manifold <- function(fn) {
     if (fn == "manifold_metrics") {
       args$conf_level <- args$conf_level
       if (coin(0.4)) {
-        args$metrics <- draw(function() sample(manifold_metric_names(), sample(1:3, 1)),
+        args$metrics <- draw(function() sample(getFromNamespace("manifold_metric_names", "prdcurve")(), sample(1:3, 1)),
                              list("foo", character(0), 1))
       }
     } else {

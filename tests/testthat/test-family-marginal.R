@@ -398,7 +398,7 @@ test_that("marginal is near the truth of product distributions where the others 
   # (the default reads product distributions through smooth_marginal)
   expect_true("smooth_marginal" %in% prdcurve:::tightest_default())
   expect_identical(prd_curve_info(cv)$details[[3]]$bands$first,
-                   rep("smooth_marginal", 4))
+                   rep("smooth_marginal", prdcurve:::tightest_bands))
   # a mean shift along an axis is a product distribution too: N(0, I) vs
   # N(2 e1, I), d = 16
   set.seed(4)

@@ -134,6 +134,10 @@ test_that("prd_bind relabels, keeps attributes and refuses duplicate labels", {
   expect_equal(s$auc, c(summary(tr)$auc, summary(sq)$auc))
   expect_equal(unname(prd_iou(b, sq)[2]), 1)
   expect_error(prd_bind(tr, tr), class = "prdcurve_error_curve")
+  # the error names the arguments that repeat a label
+  e <- tryCatch(prd_bind(tr, sq, tr), error = identity)
+  expect_match(cli::ansi_strip(conditionMessage(e)), "in `..1` and `..3`",
+               fixed = TRUE)
   expect_error(prd_bind(tr, data.frame(a = 1)), class = "prdcurve_error")
   # base rbind() keeps the class and every curve's settings
   r <- rbind(tr, sq)
