@@ -4,20 +4,22 @@
 # the peak resident memory of the process (VmHWM, which includes the two
 # input matrices) and the engine's product precision.
 #
-# A third argument "tightest" times the default curve (the eight
-# families of method = "tightest") instead; a fourth, K, with folds = K
-# (1: one fit on the fit rows).
+# A third argument "tightest" times the default curve (method =
+# "tightest" and its default families) instead, "knn" the knn family
+# alone (the reference of the default's time and memory); a fourth, K,
+# with folds = K (1: one fit on the fit rows).
 #
 # Usage (package root, prdcurve installed):
 #   Rscript bench/large.R 50000 2048
 #   Rscript bench/large.R 100000 512
 #   Rscript bench/large.R 10000 2048 tightest
+#   Rscript bench/large.R 10000 2048 knn
 #   Rscript bench/large.R 10000 2048 tightest 1
 # Prints one line "RESULT n d k precision seconds peak_MiB input_MiB".
 args <- commandArgs(trailingOnly = TRUE)
 n <- as.integer(args[1])
 d <- as.integer(args[2])
-method <- if (length(args) >= 3 && args[3] == "tightest") "tightest" else
+method <- if (length(args) >= 3 && args[3] %in% c("tightest", "knn")) args[3] else
   c("knn", "kde", "ipr", "coverage")
 folds <- if (length(args) >= 4) as.integer(args[4]) else NULL
 suppressPackageStartupMessages(library(prdcurve))
