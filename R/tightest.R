@@ -4,17 +4,18 @@
 
 #' Contiguous bands of equal angle on which "tightest" chooses one family
 #' each. Measured by choosing again from the same calls' envelopes
-#' (bench/tightest-families.R's saved calls) with the five default
-#' families: on the digits class-subset experiment (5 seeds, q = 1, 3, 5,
-#' 7, 9) mean IoU with the true rectangle 0.935 / 0.929 / 0.933 / 0.936 /
-#' 0.933 / 0.930 / 0.932 with 3 / 4 / 5 / 6 / 8 / 10 / 12 bands, and the
-#' spread of its AUC across seeds 0.016 / 0.022 / 0.013 / 0.016 / 0.012 /
-#' 0.013 / 0.012 (knn 0.016); mean |AUC error| on Gaussian scenarios (d =
-#' 16-256, 300-2,000 points per set) 0.026-0.027 and on clusters, heavy
-#' tails, a manifold and truncation 0.075-0.077 with any of them. (With
-#' the nine families of 0.6.0's first default: digits 0.931 / 0.929 /
-#' 0.929 / 0.932 / 0.931 with 1 / 2 / 3 / 4 / 8 bands; 0.899 choosing at
-#' each of the 1,001 angles.)
+#' (`bench/tightest-families.R --all --bands 3,4,6,8,12`) with the five
+#' default families: on the digits class-subset experiment (5 seeds, q =
+#' 1, 3, 5, 7, 9) mean IoU with the true rectangle 0.935 / 0.930 / 0.935
+#' / 0.933 / 0.932 with 3 / 4 / 6 / 8 / 12 bands, and the spread of its
+#' AUC across seeds 0.017 / 0.022 / 0.016 / 0.013 / 0.012 (knn 0.016);
+#' mean |AUC error| on Gaussian scenarios (d = 16-256, 300-2,000 points
+#' per set) 0.026-0.027, on clusters, heavy tails, a manifold and
+#' truncation 0.073-0.077, on mixed-type tables 0.032-0.038 and at d =
+#' 1,024-2,048 0.044-0.047 with any of them. (With the nine families of
+#' 0.6.0's first default: digits 0.931 / 0.929 / 0.929 / 0.932 / 0.931
+#' with 1 / 2 / 3 / 4 / 8 bands; 0.899 choosing at each of the 1,001
+#' angles.)
 #' @noRd
 tightest_bands <- 8L
 
