@@ -118,14 +118,14 @@
 #'   `"linear"` and `"marginal"` left the default in 0.6.0: choosing among
 #'   the same calls' curves without them was as close to the truth or
 #'   closer on every suite (mean |AUC error| on Gaussian scenarios at d =
-#'   16-256, 300-2,000 points per set 0.026 against 0.028; clusters, heavy
-#'   tails, a manifold and truncation at d = 64 and 256 0.075 against
-#'   0.085; d = 1,024 and 2,048 0.047 against 0.049; mixed-type tables
-#'   0.034 against 0.034; digits IoU 0.933 against 0.925;
+#'   16-256, 300-2,000 points per set 0.027 against 0.029; clusters, heavy
+#'   tails, a manifold and truncation at d = 64 and 256 0.077 against
+#'   0.084; d = 1,024 and 2,048 0.044 against 0.044; mixed-type tables
+#'   0.033 against 0.035; digits IoU 0.930 against 0.924;
 #'   `bench/tightest-families.R`), and the default costs less (no own
 #'   radii for `"kde"` and `"ipr"`). The
 #'   evaluation rows of each set are halved at random (R's RNG), and the
-#'   angle grid is cut into eight bands of equal angle. On each half, each
+#'   angle grid is cut into four bands of equal angle. On each half, each
 #'   band takes the family with the least penalised area there: its area
 #'   in the band plus 4 times its noise, the gap between its areas in the
 #'   band on the two halves (a family decided by a few points has a large

@@ -12,12 +12,15 @@
 #' mean |AUC error| on Gaussian scenarios (d = 16-256, 300-2,000 points
 #' per set) 0.026-0.027, on clusters, heavy tails, a manifold and
 #' truncation 0.073-0.077, on mixed-type tables 0.032-0.038 and at d =
-#' 1,024-2,048 0.044-0.047 with any of them. (With the nine families of
-#' 0.6.0's first default: digits 0.931 / 0.929 / 0.929 / 0.932 / 0.931
-#' with 1 / 2 / 3 / 4 / 8 bands; 0.899 choosing at each of the 1,001
-#' angles.)
+#' 1,024-2,048 0.044-0.047 with any of them. Narrower bands are not safer:
+#' with 8, the Student t model at d = 2,048 (5,000 points per set, true
+#' AUC 0.060) read 0.19 in 2 of 3 draws (0.08-0.09 with 4): in the first
+#' band the saturated knn curve (AUC 1, no gap between its halves) beat
+#' `stacked` once `stacked`'s gap was penalised (areas 0.099 against
+#' 0.062-0.072), and the PR majorant carried knn's alpha = lambda there
+#' into the other bands.
 #' @noRd
-tightest_bands <- 8L
+tightest_bands <- 4L
 
 #' The weight of a family's noise in the area "tightest" chooses by: a
 #' family's area in a band on the choosing half plus this multiple of its

@@ -17,8 +17,8 @@ fake <- function(h1, h2, all = h1) {
     if (is.null(ir)) all else if (ir[1] == 1L) h1 else h2
   }
 }
-# (four bands: the cases below are drawn for four; prd_curve()'s default,
-# tightest_bands, is checked in test-classifiers.R)
+# (four bands, as tightest_bands: the cases below are drawn for four;
+# prd_curve()'s default is checked in test-classifiers.R)
 choose <- function(envs, ..., bands = 4L) {
   tightest_envelope(envs, halves, halves, lambda, bands = bands, ...)
 }
