@@ -2,18 +2,6 @@
 # name its flags and files, come before the results, and drop advice that
 # does not apply on the command line.
 
-voice_fixture <- function(dir = tempfile("prdvoice")) {
-  dir.create(dir, showWarnings = FALSE)
-  set.seed(11)
-  real <- matrix(round(rnorm(60 * 3), 3), ncol = 3)
-  generated <- matrix(round(rnorm(50 * 3, mean = 0.7), 3), ncol = 3)
-  f_real <- file.path(dir, "real.csv")
-  f_gen <- file.path(dir, "gen.csv")
-  utils::write.csv(real, f_real, row.names = FALSE)
-  utils::write.csv(generated, f_gen, row.names = FALSE)
-  list(f_real = f_real, f_gen = f_gen, dir = dir)
-}
-
 # a run's standard output and standard error in the order written: the
 # messages (progress, warnings) are written to the captured output as
 # they arrive
@@ -39,7 +27,7 @@ expect_no_r_syntax <- function(text) {
 }
 
 test_that("the command line's warnings and errors name its flags and files, before the results", {
-  fx <- voice_fixture()
+  fx <- cli_fixture(dir = tempfile("prdvoice"))
   tiny <- file.path(fx$dir, "tiny.csv")
   set.seed(4)
   utils::write.csv(matrix(round(rnorm(8 * 3, 0.5), 3), ncol = 3), tiny,
