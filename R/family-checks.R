@@ -85,7 +85,7 @@ curve_hubness <- function(info, model, method, k) {
 #' (marginal_families) of `model` gave atom bins (marginal_atoms()) in a
 #' prd_curve_info() table; 0 without such a curve.
 #' @noRd
-curve_atoms <- function(info, model, method = "marginal") {
+curve_atoms <- function(info, model, method) {
   i <- which(info$model == model & info$method == method &
                method %in% marginal_families)
   a <- if (length(i)) info$details[[i[1]]]$atom_columns
