@@ -331,8 +331,15 @@ quadratic_solve_score <- function(Rx, Ry, mx, my, ctr, const) {
   function(Z, rows = NULL) {
     if (!is.double(Z)) storage.mode(Z) <- "double"
     U <- .Call(ffi_centre, Z, ctr, if (!is.null(rows)) as.integer(rows))
-    Ut <- t(U)
-    0.5 * (chol_quad(Rx, Ut - mx) - chol_quad(Ry, Ut - my)) + const
+    out <- numeric(nrow(U))
+    if (!length(out)) return(out)
+    # blocks of 512 rows bound the temporaries of the solves
+    for (i0 in seq(1L, nrow(U), by = 512L)) {
+      idx <- i0:min(nrow(U), i0 + 511L)
+      Ut <- t(U[idx, , drop = FALSE])
+      out[idx] <- 0.5 * (chol_quad(Rx, Ut - mx) - chol_quad(Ry, Ut - my))
+    }
+    out + const
   }
 }
 

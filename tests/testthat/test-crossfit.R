@@ -177,3 +177,26 @@ test_that("long fits say so in interactive sessions, not inside replicates", {
   withr::local_options(prdcurve.progress = FALSE)
   expect_no_message(fitted_scores(x, y, sp, "linear"))
 })
+
+test_that("fits on large sets release the engine's scratch first, on small ones keep it", {
+  set.seed(11)
+  x <- matrix(rnorm(4000 * 32), 4000)
+  y <- matrix(rnorm(4000 * 32), 4000)
+  prd_curve(x, y, method = "knn")
+  kept <- engine_scratch()
+  expect_gt(kept, 2^20)
+  # 256,000 values: below fit_collect_values, the scratch stays
+  collect_between_fits(x, y, scratch = TRUE)
+  expect_equal(engine_scratch(), kept)
+  # a fit on the small sets leaves it too
+  prd_curve(x, y, method = "quadratic")
+  expect_equal(engine_scratch(), kept)
+  # 2^22 values: released
+  big <- matrix(0, 2^11, 2^10)
+  collect_between_fits(big, big, scratch = TRUE)
+  expect_equal(engine_scratch(), 0)
+  # without `scratch` (between two fits) it is left as it is
+  prd_curve(x, y, method = "knn")
+  collect_between_fits(big, big)
+  expect_equal(engine_scratch(), kept)
+})
