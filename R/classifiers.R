@@ -60,6 +60,8 @@ cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
   }
   rx <- sq(Ax)
   ry <- sq(Ay)
+  # (the centred rows only where the dual form's solver reads them)
+  if (!dual) Ax <- Ay <- NULL
   list(nx = nx, ny = ny, d = d, mx = mx, my = my, Ax = Ax, Ay = Ay,
        dual = dual, G = G, Sx = Sx, Sy = Sy, ff = ff,
        tr = c(x = sum(rx) / nx, y = sum(ry) / ny),

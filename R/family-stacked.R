@@ -50,7 +50,9 @@ fit_stacked_halves <- function(Xf, Yf, hx, hy, lins = NULL, features = NULL,
     # (each fold's covariances live only inside stacked_linear(): the
     # scoring functions keep this frame, not the covariances)
     lins <- lapply(1:2, function(v) {
-      stacked_linear(cov_parts(Xf, Yf, hx[[v]], hy[[v]]), call = call)
+      lin <- stacked_linear(cov_parts(Xf, Yf, hx[[v]], hy[[v]]), call = call)
+      collect_between_fits(Xf, Yf)
+      lin
     })
   }
   by_set <- !is.null(features)
