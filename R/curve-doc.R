@@ -197,7 +197,8 @@
 #' When two families' AUCs of one model differ by more than 0.2 and the
 #' lower is less than half the higher (and, with replicates, their intervals
 #' are disjoint), with at least 50 evaluation rows per set, a warning of class
-#' `prdcurve_warning_family_disagreement` names the tighter (lower) one and
+#' `prdcurve_warning_family_disagreement` names the tighter (lower) one (which
+#' may itself lie above the truth) and
 #' the likely reason. A call with neighbour families only is checked the
 #' same way against three simple classifiers fitted on the fit rows in
 #' O(n d) (the squared distance to the real mean, in both orientations,

@@ -20,6 +20,9 @@ test_that("families that disagree raise a classed warning naming the tighter", {
   expect_identical(curve_areas(cv)$method, s$method)
   expect_s3_class(w, "prdcurve_warning")
   expect_match(conditionMessage(w), "\"quadratic\" is the tighter", fixed = TRUE)
+  # and does not promise that the tighter one is the truth
+  expect_match(conditionMessage(w), "may still lie above the true curve",
+               fixed = TRUE)
   expect_match(conditionMessage(w), "hubness", fixed = TRUE)
   # agreeing families stay silent
   withCallingHandlers(
