@@ -134,7 +134,8 @@
 #'   family's noise). A family saturated in the band (its area there at
 #'   least 98% of that of \eqn{\alpha = \min(1, \lambda)}, the curve of
 #'   Q = P, on both halves) has no gap because it cannot move, so it takes
-#'   the largest noise of the band's families. Where
+#'   the largest noise of the band's unsaturated families (where every
+#'   family is saturated, the noises stay). Where
 #'   both halves choose the same family, the band is that family's curve
 #'   on every evaluation row; where they differ, the family chosen on one
 #'   half is read on the other and the two readings are averaged. Each

@@ -260,11 +260,15 @@ noise_variants <- list(
   sat_median = list(hook = floor_sat(0.98), saturation = Inf),
   sat_median_95 = list(hook = floor_sat(0.95), saturation = Inf),
   sat_median_995 = list(hook = floor_sat(0.995), saturation = Inf),
-  # (c) a saturated family takes the band's largest noise (the package's
-  # rule since 0.6.x, at 0.98)
-  sat_max = list(saturation = 0.98),
+  # (c) a saturated family takes the largest noise of the band's
+  # unsaturated families (none: the noises stay, as at Q = P): the
+  # package's rule since 0.6.x, at shares 0.98 (current), 0.95, 0.995
   sat_max_95 = list(saturation = 0.95),
   sat_max_995 = list(saturation = 0.995),
+  # (c) the same with the largest noise of all the band's families
+  sat_max_all = list(hook = floor_sat(0.98, function(noise) {
+    matrix(apply(noise, 1L, max), nrow(noise), ncol(noise))
+  }), saturation = Inf),
   # (c) a saturated family loses the band unless every family is saturated
   sat_out = list(hook = function(noise, area, lambda, band, bands) {
     sat <- saturated(area, lambda, band, bands, 0.98)
