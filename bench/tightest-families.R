@@ -24,7 +24,8 @@
 #   [--noise current,floor_median,sat_median,...]   also the choice with
 #   these variants of the noise rule (noise_variants below), crossed with
 #   the --bands counts (default 4, 6, 8): the digits' IoU and spread, Q = P
-#   (mean AUC of `same` at 2,000 points per set), each suite's mean |AUC
+#   (mean AUC of `same` at 2,000 points per set; q_eq_p_all: at 300-2,000),
+#   each suite's mean |AUC
 #   error| and, with --all, the Student t model at d = 2,048
 #   [--save FILE.rds] keep the calls' envelopes; [--load FILE.rds] choose
 #   again from kept envelopes instead of making the calls (seconds)
@@ -343,9 +344,10 @@ if (length(band_counts)) {
 if (length(noise_names)) {
   kept <- setdiff(every, drop)
   bc <- if (length(band_counts)) band_counts else c(4L, 6L, 8L)
-  qp <- vapply(calls$gauss, function(cl) {
-    identical(cl$model, "same") && identical(cl$n, 2000)
-  }, logical(1))
+  qp_all <- vapply(calls$gauss, function(cl) identical(cl$model, "same"),
+                   logical(1))
+  qp <- qp_all & vapply(calls$gauss, function(cl) identical(cl$n, 2000),
+                        logical(1))
   vt <- do.call(rbind, lapply(noise_names, function(nm) {
     do.call(rbind, lapply(bc, function(b) {
       va <- noise_variants[[nm]]
@@ -354,8 +356,9 @@ if (length(noise_names)) {
                         digits_sd = score("digits", kept, b, sd_digits = TRUE,
                                           variant = va))
       if (any(qp)) {
-        row$q_eq_p <- mean(score("gauss", kept, b, variant = va,
-                                 auc = TRUE)[qp])
+        a <- score("gauss", kept, b, variant = va, auc = TRUE)
+        row$q_eq_p <- mean(a[qp])
+        row$q_eq_p_all <- mean(a[qp_all]) # (300-2,000 points per set)
       }
       students <- c("student", "student_validity")
       for (su in setdiff(names(calls), c("digits", students))) {
