@@ -5,7 +5,7 @@
 #' Contiguous bands of equal angle on which "tightest" chooses one family
 #' each. Measured by choosing again from the same calls' envelopes
 #' (`bench/tightest-families.R --all --bands 4,5,6,7,8 --noise
-#' current,sat_max`) with the five default families and the saturation
+#' current,none`) with the five default families and the saturation
 #' rule (tightest_saturation): on the digits class-subset experiment (5
 #' seeds, q = 1, 3, 5, 7, 9) mean IoU with the true rectangle 0.930 /
 #' 0.932 / 0.935 / 0.930 / 0.932 with 4 / 5 / 6 / 7 / 8 bands (knn
@@ -52,12 +52,12 @@ tightest_penalty <- 4
 #' and 0.992 without), and at 300-2,000 0.979 / 0.982 / 0.985 / 0.985: at
 #' Q = P every family is near the ceiling and the rule lets one below it
 #' by chance win, the cost of 0.98 against 0.995, whose gains on the
-#' tables and the kinds are nil. Each of
-#' the three mends the Student t case at 8 bands (worst draw 0.090;
-#' without the rule 0.197). The largest noise of all the band's families
-#' read the same; a floor at the band's median noise did not mend it
-#' (0.197 at 8 bands), nor did that floor for every family (which also
-#' lowered the digits' IoU to 0.920-0.924).
+#' tables and the kinds are nil. Each of the three mends the Student t
+#' case at 8 bands (worst draw 0.090; without the rule 0.197). The
+#' largest noise of all the band's families read the same; a floor at the
+#' band's median noise did not mend it (0.197 at 8 bands), nor did that
+#' floor for every family (which also lowered the digits' IoU to
+#' 0.920-0.924).
 #' @noRd
 tightest_saturation <- 0.98
 
@@ -75,13 +75,14 @@ tightest_saturation <- 0.98
 #' saturated in the band, its area at least `saturation` of the ceiling
 #' alpha = min(1, lambda)'s on both halves, takes the largest v of the
 #' band's unsaturated families, if any; Inf: no family is saturated),
-#' chooses the band's family F_h.
-#' When both halves choose the same family, the band is that family's curve on every evaluation row; when they differ, the mean of
-#' F_1 read on half 2 and F_2 read on half 1 (in mode "single", F_1 read
-#' on half 2: one family). Each extreme comes from one family, that of its
-#' end band (lambda = 0: max_recall, Inf: max_precision): on every row
-#' when the halves agree, else F_1's reading on half 2. The readings are
-#' then raised to the smallest PR curve above them (pr_majorant()).
+#' chooses the band's family F_h. When both halves choose the same
+#' family, the band is that family's curve on every evaluation row; when
+#' they differ, the mean of F_1 read on half 2 and F_2 read on half 1 (in
+#' mode "single", F_1 read on half 2: one family). Each extreme comes from
+#' one family, that of its end band (lambda = 0: max_recall, Inf:
+#' max_precision): on every row when the halves agree, else F_1's reading
+#' on half 2. The readings are then raised to the smallest PR curve above
+#' them (pr_majorant()).
 #' @return list(precision, recall, max_precision, max_recall, half_gap
 #'   (each family's |AUC on half 1 - AUC on half 2|), choice ("bands" or
 #'   "single"), chosen: a tibble lambda, first, second (the family chosen

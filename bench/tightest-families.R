@@ -11,7 +11,10 @@
 # 64, 256 and 300-2,000 points per set, 2 draws each; with --all also the
 # kinds (clusters, heavy tails, manifold, truncation; d = 64, 256, 2,000
 # per set), gauss/mixture/aniso at d = 1,024 and 2,048 (5,000 per set)
-# and the tabular scenarios (d = 16, 64, 3,000 per set).
+# and the tabular scenarios (d = 16, 64, 3,000 per set), and the Student t
+# model (5 df) against its real Gaussian at d = 2,048, 5,000 per set: 3
+# draws of this script's own (student) and the validity suite's 3
+# (student_validity).
 #
 # Usage (package root): Rscript bench/tightest-families.R [--all]
 #   [--drop kde,ipr,linear,marginal]   (the families left out in the
@@ -25,8 +28,8 @@
 #   these variants of the noise rule (noise_variants below), crossed with
 #   the --bands counts (default 4, 6, 8): the digits' IoU and spread, Q = P
 #   (mean AUC of `same` at 2,000 points per set; q_eq_p_all: at 300-2,000),
-#   each suite's mean |AUC
-#   error| and, with --all, the Student t model at d = 2,048
+#   each suite's mean |AUC error| and, with --all, the Student t model at
+#   d = 2,048 (mean and worst AUC)
 #   [--save FILE.rds] keep the calls' envelopes; [--load FILE.rds] choose
 #   again from kept envelopes instead of making the calls (seconds)
 # About 2 minutes; with --all about 15 on 2 cores.
