@@ -125,13 +125,17 @@
 #'   `bench/tightest-families.R`), and the default costs less (no own
 #'   radii for `"kde"` and `"ipr"`). The
 #'   evaluation rows of each set are halved at random (R's RNG), and the
-#'   angle grid is cut into four bands of equal angle. On each half, each
+#'   angle grid is cut into six bands of equal angle. On each half, each
 #'   band takes the family with the least penalised area there: its area
 #'   in the band plus 4 times its noise, the gap between its areas in the
 #'   band on the two halves (a family decided by a few points has a large
 #'   gap), or that gap less the median gap of the families where this is
 #'   smaller (rows that make every family look tighter on one half are no
-#'   family's noise). Where
+#'   family's noise). A family saturated in the band (its area there at
+#'   least 98% of that of \eqn{\alpha = \min(1, \lambda)}, the curve of
+#'   Q = P, on both halves) has no gap because it cannot move, so it takes
+#'   the largest noise of the band's unsaturated families (where every
+#'   family is saturated, the noises stay). Where
 #'   both halves choose the same family, the band is that family's curve
 #'   on every evaluation row; where they differ, the family chosen on one
 #'   half is read on the other and the two readings are averaged. Each

@@ -36,7 +36,7 @@
 #' (regularised quadratic discriminant), `"stacked"` (a logistic
 #' regression on splines of the linear score and the distances to the two
 #' means), `"marginal"` (naive Bayes on per-coordinate histograms) and
-#' `"tightest"` (in each of four bands of \eqn{\lambda} the family with the
+#' `"tightest"` (in each of six bands of \eqn{\lambda} the family with the
 #' least area, penalised by its noise, chosen on one half of the
 #' evaluation rows: an estimate of an upper bound of the true curve).
 #'

@@ -17,7 +17,7 @@ fake <- function(h1, h2, all = h1) {
     if (is.null(ir)) all else if (ir[1] == 1L) h1 else h2
   }
 }
-# (four bands, as tightest_bands: the cases below are drawn for four;
+# (four bands, not tightest_bands: the cases below are drawn for four;
 # prd_curve()'s default is checked in test-classifiers.R)
 choose <- function(envs, ..., bands = 4L) {
   tightest_envelope(envs, halves, halves, lambda, bands = bands, ...)
@@ -125,4 +125,56 @@ test_that("with bands, the halves' common difference is no family's noise", {
   r1 <- choose(list(J = J, K = K, L = L), min_rows = 61)
   expect_identical(r1$bands$first, "L")
   expect_equal(r1$precision, rect(0.55, 0.55)$precision, tolerance = 1e-15)
+})
+
+test_that("a family saturated at the ceiling takes the largest noise of the unsaturated ones, not a free pass", {
+  # S reads the ceiling alpha = min(1, lambda) (P = Q) on both halves: no
+  # gap. T is tighter, 0.5 on half 1 and 0.7 on half 2; U's gap has the
+  # other sign, so the median gap is S's 0 and the gaps count in full. A
+  # rectangle (m, m) has m^2 of the ceiling's area in every band: T's
+  # penalised areas 0.25 + 4 x 0.24 = 1.21 and 0.49 + 0.96 = 1.45 of the
+  # ceiling's, U's 0.9025 + 4 x 0.34 and 0.5625 + 1.36, S's 1
+  S <- fake(rect(1, 1), rect(1, 1), rect(1, 1))
+  T <- fake(rect(0.5, 0.5), rect(0.7, 0.7), rect(0.6, 0.6))
+  U <- fake(rect(0.95, 0.95), rect(0.75, 0.75), rect(0.85, 0.85))
+  envs <- list(S = S, T = T, U = U)
+  # without the saturation rule the zero gap wins every band: the ceiling,
+  # AUC 1
+  r0 <- choose(envs, saturation = Inf)
+  expect_identical(r0$bands$first, rep("S", 4))
+  expect_identical(r0$bands$second, rep("S", 4))
+  expect_equal(envelope_auc(lambda, r0), 1, tolerance = 1e-12)
+  # with it S is charged the largest noise of the unsaturated T and U,
+  # U's 0.34 (1 + 1.36 > 1.21 and 1.45): T on both halves, read on every
+  # row
+  r <- choose(envs)
+  expect_identical(r$bands$first, rep("T", 4))
+  expect_identical(r$bands$second, rep("T", 4))
+  expect_equal(r$precision, rect(0.6, 0.6)$precision, tolerance = 1e-15)
+  expect_equal(envelope_auc(lambda, r), 0.36, tolerance = 1e-12)
+  # the saturated bands: at least `saturation` of the ceiling's area on
+  # both halves; a family at 0.99 of it (0.995^2) is saturated at 0.98,
+  # not at 0.995
+  th <- atan(lambda)
+  band <- pmin(4L, 1L + floor(4 * th / (pi / 2)))
+  ceil <- vapply(1:4, function(b) {
+    a <- pmin(1, lambda[band == b])
+    sum(a^2 + pmin(a / lambda[band == b], 1)^2)
+  }, numeric(1)) * (th[2] - th[1]) / 2
+  area <- list(cbind(ceil, 0.99 * ceil, 0.25 * ceil),
+               cbind(ceil, 0.99 * ceil, 0.49 * ceil))
+  sat <- tightest_saturated(area, lambda, band, 4L, th[2] - th[1], 0.98)
+  expect_identical(unname(sat), cbind(rep(TRUE, 4), rep(TRUE, 4), rep(FALSE, 4)))
+  sat <- tightest_saturated(area, lambda, band, 4L, th[2] - th[1], 0.995)
+  expect_identical(unname(sat), cbind(rep(TRUE, 4), rep(FALSE, 4), rep(FALSE, 4)))
+  # when every family is saturated (Q = P) the noises stay, as without the
+  # rule: V (0.990 and 0.984 of the ceiling's area, gap 0.006 less the
+  # median 0.003) loses to S on half 1 (0.990 + 4 x 0.003 > 1) and wins
+  # on half 2 (0.984 + 0.012 < 1)
+  V <- fake(rect(0.995, 0.995), rect(0.992, 0.992), rect(0.99, 0.99))
+  r1 <- choose(list(S = S, V = V))
+  expect_identical(r1$bands$first, rep("S", 4))
+  expect_identical(r1$bands$second, rep("V", 4))
+  expect_identical(r1[c("precision", "bands")],
+                   choose(list(S = S, V = V), saturation = Inf)[c("precision", "bands")])
 })
