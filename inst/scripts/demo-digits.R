@@ -112,8 +112,9 @@ note <- paste0(
     paste(qs[single], collapse = ", "),
     " that it reads one family there (details$choice)"),
   ". On so few rows its noise can put it below the truth, or above ",
-  "a single family's curve: over 5 seeds its mean IoU is 0.929 against ",
-  "knn's 0.935 (bench/tightest-choice.R). knn suits these few, well ",
+  "a single family's curve: over 5 seeds its mean IoU is 0.936 against ",
+  "knn's 0.935, with the same spread across seeds (0.016; ",
+  "bench/tightest-choice.R). knn suits these few, well ",
   "separated classes; on the Gaussian scenarios of the validity suite at ",
   "5,000 points per set and d = 2,048 it reads 0.39 from the true AUC on ",
   "average, the default 0.04 (bench/results.md).")
