@@ -109,12 +109,8 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda,
   dtheta <- if (length(theta) > 1L) theta[2] - theta[1] else pi / 2
   # each family's polar area in each band, on each half: bands x families
   area <- lapply(e, function(eh) {
-    vapply(eh, function(r) {
-      a <- pmin(r$precision, 1)
-      rho2 <- a^2 + pmin(a / lambda, 1)^2
-      vapply(seq_len(bands), function(b) sum(rho2[band == b]) * dtheta / 2,
-             numeric(1))
-    }, numeric(bands))
+    vapply(eh, function(r) band_areas(r$precision, lambda, band, bands, dtheta),
+           numeric(bands))
   })
   area <- lapply(area, matrix, nrow = bands)
   # a family's noise: the gap between its areas on the two halves; with
@@ -195,11 +191,20 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda,
 #' @noRd
 tightest_saturated <- function(area, lambda, band, bands, dtheta,
                                share = tightest_saturation) {
-  a <- pmin(1, lambda)
-  rho2 <- a^2 + pmin(a / lambda, 1)^2
-  ceil <- vapply(seq_len(bands), function(b) sum(rho2[band == b]), numeric(1)) *
-    dtheta / 2
+  ceil <- band_areas(lambda, lambda, band, bands, dtheta)
   area[[1]] >= share * ceil & area[[2]] >= share * ceil
+}
+
+#' The polar area of the curve alpha (precision on the grid lambda) in
+#' each of the `bands` bands (`band`: each lambda's band, dtheta the angle
+#' step): 1/2 sum rho^2 dtheta over the band, rho^2 = alpha^2 + beta^2,
+#' alpha capped at 1 and beta = min(alpha / lambda, 1)
+#' @noRd
+band_areas <- function(alpha, lambda, band, bands, dtheta) {
+  a <- pmin(alpha, 1)
+  rho2 <- a^2 + pmin(a / lambda, 1)^2
+  vapply(seq_len(bands), function(b) sum(rho2[band == b]) * dtheta / 2,
+         numeric(1))
 }
 
 #' The smallest curve at or above the values alpha (on the increasing grid

@@ -201,14 +201,10 @@ folds_one_fit <- 1
 #' @noRd
 resolve_folds <- function(folds, splits, replicates, d = Inf,
                           call = rlang::caller_env()) {
-  rows <- min(vapply(splits, function(s) {
-    z <- split_sizes(s)
-    min(z[["eval_real"]], z[["eval_generated"]])
-  }, numeric(1)))
-  fit_rows <- min(vapply(splits, function(s) {
-    z <- split_sizes(s)
-    min(z[["fit_real"]], z[["fit_generated"]])
-  }, numeric(1)))
+  z <- lapply(splits, split_sizes)
+  fewest <- function(a, b) min(vapply(z, function(x) min(x[[a]], x[[b]]), 1))
+  rows <- fewest("eval_real", "eval_generated")
+  fit_rows <- fewest("fit_real", "fit_generated")
   no_split <- !all(vapply(splits, split_has_eval, logical(1)))
   where <- "evaluation rows"
   if (replicates > 0L) {
