@@ -194,9 +194,9 @@ register_family(
   summary = "logistic regression on the continuous columns, their squares, the categories and the categories' products with each continuous column and its square, screened term by term (Fan and Lv 2008); in the default when a data frame has categorical columns"
 )
 register_family(
-  "mixture", "fitted", path = "rows", min_fit_rows = 4L,
-  fit = function(real, generated, fx, fy, n_score, parts, call) {
-    fit_mixture(real, generated, fx, fy, call = call)
+  "mixture", "fitted", path = "cells", min_fit_rows = 4L,
+  cells = function(real, generated, cells) {
+    mixture_cells(real, generated, cells, call = NULL)
   },
   reason = "A mixture of a few spherical Gaussians with shared centres misses anisotropic clusters and structure finer than its components.",
   summary = "Gaussian mixtures with shared centres, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, at about 4.5 times knn's time"

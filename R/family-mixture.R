@@ -30,9 +30,11 @@
 # root mean variance of the pooled columns) before any moment is formed:
 # the Jacobian of this map is the same for both densities, so the log
 # ratio is unchanged, and values up to the largest doubles give finite
-# moments. Every E-step is a set of squared distances to the centres,
-# ||x||^2 + ||c||^2 - 2 x.c (one BLAS product, tcrossprod(), per block of
-# rows, never rows x rows), then a log-sum-exp over the components.
+# moments. Every E-step is one pass over the rows in C (src/mixture.c):
+# per block of rows the squared distances to the centres, ||x||^2 +
+# ||c||^2 - 2 x.c (one dgemm, never rows x rows), a log-sum-exp over the
+# components, and the block's share of the next M-step's sums (R'X and
+# R'||x||^2, two more products) while the block is in cache.
 # Variances are floored at `mixture_floor` times the set's own variance
 # (per column for the diagonal form, the mean over columns for the
 # spherical one), so no component collapses onto a few rows; a component
@@ -46,7 +48,14 @@ mixture_forms <- c(spherical = 1, diagonal = 2)
 #' @noRd
 mixture_floor <- 1e-3
 
-#' Rows per block of the E-step's products and of scoring.
+#' E-steps of a fold's EM started from the fit rows' mixtures
+#' (mixture_refit()): on 16 classes in d = 256 with 3,000 points per set,
+#' mean |AUC error| over drop, reweight and widen 0.133 after 10 E-steps
+#' and 0.132 after 100 (1 E-step 0.134), at 0.73 times the time of 100.
+#' @noRd
+mixture_refit_steps <- 10L
+
+#' Rows per block of scoring.
 #' @noRd
 mixture_block <- 4096L
 
@@ -70,13 +79,15 @@ mixture_block <- 4096L
 #' ratios (EM's local optima averaged: on ten classes in d = 256 the
 #' curve's AUC moved by up to 0.08 from one seed to another; the mean of
 #' 4 refits read 0.02 closer to the truth on average than one).
+#' `keep_fits`: also return the refits, `tied` and the map `transform`
+#' (for mixture_refit()).
 #' Errors (class prdcurve_error_input): `components`, `forms`, `means` or
 #' `restarts` not as said; (prdcurve_error_split) fewer than 4 fit rows in a set.
 #' @noRd
 fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
                         components = c(1, 2, 4, 8, 16),
                         forms = "spherical",
-                        means = "tied", restarts = 3L) {
+                        means = "tied", restarts = 3L, keep_fits = FALSE) {
   if (!is.numeric(components) || !length(components) ||
       anyNA(components) || any(components < 1) ||
       any(components != round(components))) {
@@ -115,19 +126,111 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
   components <- sort(unique(as.integer(components)))
   fit <- mixture_choose(X, Y, components, forms, means, restarts)
   rm(X, Y)
-  mp <- fit$fits[[1]][[1]]
-  mq <- fit$fits[[1]][[2]]
-  it <- function(j) mean(vapply(fit$fits, function(f) f[[j]]$iterations, 1))
-  list(
-    score = mixture_score(fit$fits, tr),
+  mixture_result(fit$fits, fit$tied, tr, keep = keep_fits)
+}
+
+#' The mixture family on every fold at once (the registry's "cells" path,
+#' as smooth_marginal_cells()): `cells[[j]]` the rows of set j cut into the
+#' fit rows and K folds. With fit rows (a split), the map, the choice
+#' (numbers of components, form, tied means) and its `restarts` fits are
+#' made once on the fit rows, which no fold scores (mixture_choose()); fold
+#' v's mixtures are then EM on the rows of every cell but v + 1, started
+#' from those fits (warm starts: a few E-steps instead of the whole choice
+#' again, and still no scored row in any fit), and score cell v + 1.
+#' Without fit rows of their own each fold is fitted on the other cells
+#' alone, choice included (fit_mixture()). Arguments as fit_mixture()'s.
+#' @return list(real, gen (the scores of the folds' rows, in the order of
+#'   the folds), settings (fit_mixture()'s, averaged over the folds))
+#' @noRd
+mixture_cells <- function(real, generated, cells, call = rlang::caller_env(),
+                          ...) {
+  K <- length(cells[[1]]) - 1L
+  others <- function(j, v) unlist(cells[[j]][-(v + 1L)], use.names = FALSE)
+  scores <- vector("list", K)
+  settings <- vector("list", K)
+  base <- lapply(cells, `[[`, 1L)
+  if (min(lengths(base)) == 0L) {
+    for (v in seq_len(K)) {
+      f <- fit_mixture(real, generated, others(1, v), others(2, v),
+                       call = call, ...)
+      scores[[v]] <- list(f$score(real, cells[[1]][[v + 1L]]),
+                          f$score(generated, cells[[2]][[v + 1L]]))
+      settings[[v]] <- f$settings
+    }
+  } else {
+    f <- fit_mixture(real, generated, base[[1]], base[[2]], call = call,
+                     keep_fits = TRUE, ...)
+    for (v in seq_len(K)) {
+      fv <- if (K == 1L) f else {
+        mixture_refit(real, generated, others(1, v), others(2, v), f)
+      }
+      scores[[v]] <- list(fv$score(real, cells[[1]][[v + 1L]]),
+                          fv$score(generated, cells[[2]][[v + 1L]]))
+      settings[[v]] <- fv$settings
+    }
+  }
+  list(real = unlist(lapply(scores, `[[`, 1L)),
+       gen = unlist(lapply(scores, `[[`, 2L)),
+       settings = do.call(mapply, c(list(function(...) {
+         Reduce(`+`, list(...)) / K
+       }), settings, list(SIMPLIFY = FALSE))))
+}
+
+#' The fit `f` (fit_mixture(keep_fits = TRUE)) run again by EM on the rows
+#' fx of real and fy of generated, each of its refits started from its
+#' parameters (mixture_em(start =), mixture_em_tied(start =)) for at most
+#' `maxit` E-steps, in f's map. Returns fit_mixture()'s list.
+#' @noRd
+mixture_refit <- function(real, generated, fx, fy, f,
+                          maxit = mixture_refit_steps) {
+  fx <- canonical_rows(real, as.integer(fx))
+  fy <- canonical_rows(generated, as.integer(fy))
+  X <- mixture_rows(real, fx, f$transform)
+  Y <- mixture_rows(generated, fy, f$transform)
+  floors <- mixture_floors(X, Y)
+  fits <- lapply(f$fits, function(m) {
+    if (f$tied) {
+      return(mixture_em_tied(X, Y, NULL, m[[1]]$form, floors, start = m,
+                             maxit = maxit))
+    }
+    list(mixture_em(X, NULL, m[[1]]$form, floors[[1]], start = m[[1]],
+                    maxit = maxit),
+         mixture_em(Y, NULL, m[[2]]$form, floors[[2]], start = m[[2]],
+                    maxit = maxit))
+  })
+  mixture_result(fits, f$tied, f$transform)
+}
+
+#' fit_mixture()'s list from the refits `fits` (each a list of the real
+#' and the generated mixture) in the map `tr`; with `keep`, also the fits,
+#' `tied` and the map (for mixture_refit()).
+#' @noRd
+mixture_result <- function(fits, tied, tr, keep = FALSE) {
+  mp <- fits[[1]][[1]]
+  mq <- fits[[1]][[2]]
+  it <- function(j) mean(vapply(fits, function(f) f[[j]]$iterations, 1))
+  out <- list(
+    score = mixture_score(fits, tr),
     settings = list(
       components = c(real = nrow(mp$means), generated = nrow(mq$means)),
       covariance = c(real = mixture_forms[[mp$form]],
                      generated = mixture_forms[[mq$form]]),
-      tied = as.double(fit$tied),
+      tied = as.double(tied),
       iterations = c(real = it(1), generated = it(2))
     )
   )
+  if (keep) out <- c(out, list(fits = fits, tied = tied, transform = tr))
+  out
+}
+
+#' Each set's variance floor: `mixture_floor` times its columns' variances
+#' (at least the machine epsilon), a list for X and Y.
+#' @noRd
+mixture_floors <- function(X, Y) {
+  lapply(list(X, Y), function(A) {
+    mixture_floor * pmax(colMeans((A - rep(colMeans(A), each = nrow(A)))^2),
+                         .Machine$double.eps)
+  })
 }
 
 #' The common map of both sets, z -> (z - centre) / scale: centre the
@@ -177,11 +280,7 @@ mixture_rows <- function(Z, rows, tr) {
 #' @noRd
 mixture_choose <- function(X, Y, components, forms, means = "tied",
                            restarts = 3L, maxit_choice = 30L, se_mult = 0) {
-  d <- ncol(X)
-  floors <- lapply(list(X, Y), function(A) {
-    mixture_floor * pmax(colMeans((A - rep(colMeans(A), each = nrow(A)))^2),
-                         .Machine$double.eps)
-  })
+  floors <- mixture_floors(X, Y)
   hx <- random_halves(nrow(X))
   hy <- random_halves(nrow(Y))
   spec <- NULL
@@ -199,10 +298,9 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
   sp <- function(i) spec[i, ]
   tied <- !is.na(pr$t)
   XY <- if (tied) rbind(X, Y)
-  xy <- if (tied) rowSums(XY^2)
   fits <- lapply(seq_len(restarts), function(r) {
     if (tied) {
-      return(mixture_em_tied(X, Y, mixture_kmeanspp(XY, sp(pr$t)$K, xy),
+      return(mixture_em_tied(X, Y, mixture_kmeanspp(XY, sp(pr$t)$K),
                              sp(pr$t)$form, floors))
     }
     list(mixture_em(X, mixture_kmeanspp(X, sp(pr$i)$K), sp(pr$i)$form,
@@ -226,12 +324,11 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
                                floors, maxit, spec = NULL) {
   d <- ncol(Xt)
   vpar <- function(f) if (f == "spherical") 1 else d
-  # (the pooled rows and their norms, for the seeds of the tied fits)
+  # (the pooled rows, for the seeds of the tied fits)
   XYt <- if ("tied" %in% means) rbind(Xt, Yt)
-  xxt <- if ("tied" %in% means) rowSums(XYt^2)
   fit <- function(kind, K, form) {
     if (kind == "tied") {
-      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(XYt, K, xxt), form,
+      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(XYt, K), form,
                            floors, maxit = maxit, tol = 1e-5)
       lp <- mixture_logdens(m[[1]], V)
       lq <- mixture_logdens(m[[2]], V)
@@ -316,11 +413,11 @@ mixture_path <- function(ks, forms, heldout, kind) {
 #' rows of X, the first uniform, each next the best (smallest sum of
 #' squared distances to the nearest seed) of the trials drawn with
 #' probability proportional to the squared distance to the nearest seed
-#' so far (R's RNG). Fewer distinct rows than K: those rows. `xx`: the
-#' rows' squared norms.
+#' so far (R's RNG). Fewer distinct rows than K: those rows.
 #' @noRd
-mixture_kmeanspp <- function(X, K, xx = rowSums(X^2)) {
+mixture_kmeanspp <- function(X, K) {
   n <- nrow(X)
+  xx <- rowSums(X^2)
   K <- min(K, n)
   trials <- 2L + floor(log(K))
   idx <- integer(K)
@@ -338,112 +435,87 @@ mixture_kmeanspp <- function(X, K, xx = rowSums(X^2)) {
 }
 
 #' Squared distances ||x||^2 + ||c||^2 - 2 x.c (clamped at 0) of the rows
-#' of X to the rows of C, one tcrossprod() per block of rows; `xx` the
-#' rows' squared norms.
+#' of X to the rows of C (src/mixture.c: one dgemm per block of rows);
+#' `xx` the rows' squared norms, rowSums(X^2), when known.
 #' @noRd
-mixture_dist2 <- function(X, C, xx = rowSums(X^2)) {
-  cc <- rowSums(C^2)
-  out <- matrix(0, nrow(X), nrow(C))
-  for (i0 in seq(1L, nrow(X), by = mixture_block)) {
-    i <- i0:min(nrow(X), i0 + mixture_block - 1L)
-    out[i, ] <- pmax(xx[i] - 2 * tcrossprod(X[i, , drop = FALSE], C) +
-                       rep(cc, each = length(i)), 0)
-  }
-  out
+mixture_dist2 <- function(X, C, xx = NULL) .Call(ffi_mixture_dist2, X, C, xx)
+
+#' One pass over the rows of X (src/mixture.c): each row's log-density
+#' under the mixture m, log sum_k w_k N(x; mu_k, Sigma_k) (`lse`), and
+#' with `stats` the sums of the next M-step over the responsibilities r_ik
+#' (the posterior of the components): N_k = sum_i r_ik, S1 = R'X (K x d),
+#' S2 = R'||x||^2 (spherical) or R'X^2 (diagonal, K x d). Spherical
+#' components: log N = -(d log(2 pi sigma_k^2) + ||x - mu_k||^2 /
+#' sigma_k^2) / 2, the squared distance ||x||^2 - 2 x.mu_k + ||mu_k||^2;
+#' diagonal: the same with the coordinates scaled by 1 / s_kj, sum_j
+#' x_j^2 / s_kj - 2 sum_j x_j mu_kj / s_kj + sum_j mu_kj^2 / s_kj (two
+#' products per block); each clamped at 0.
+#' @noRd
+mixture_estep <- function(m, X, stats = TRUE) {
+  .Call(ffi_mixture_estep, X, m$means, as.double(m$var), log(m$weights),
+        as.integer(c(mixture_forms[[m$form]], 0, stats)))
 }
 
-#' Log-densities of the components, log w_k + log N(x; mu_k, Sigma_k), of
-#' the rows of X (a rows x K matrix). Spherical: -(d log(2 pi sigma_k^2) +
-#' ||x - mu_k||^2 / sigma_k^2) / 2; diagonal: the same with the squared
-#' distances of the rows scaled by 1 / s_k, sum_j x_j^2 / s_kj - 2 sum_j
-#' x_j mu_kj / s_kj + sum_j mu_kj^2 / s_kj (two products per block). `xx`,
-#' `X2`: the rows' squared norms and squares, when known.
+#' The M-step sums of the hard assignment of the rows of X to their
+#' nearest row of C (the first at a tie), as mixture_estep()'s, for the
+#' covariance `form`.
 #' @noRd
-mixture_comp_logdens <- function(m, X, xx = NULL, X2 = NULL) {
-  d <- ncol(X)
-  K <- nrow(m$means)
-  if (m$form == "spherical") {
-    D <- mixture_dist2(X, m$means, if (is.null(xx)) rowSums(X^2) else xx)
-    L <- -0.5 * D / rep(m$var, each = nrow(X))
-    logdet <- d * log(m$var)
-  } else {
-    P <- 1 / m$var # K x d precisions
-    Pm <- P * m$means
-    mm <- rowSums(Pm * m$means)
-    L <- matrix(0, nrow(X), K)
-    for (i0 in seq(1L, nrow(X), by = mixture_block)) {
-      i <- i0:min(nrow(X), i0 + mixture_block - 1L)
-      Xi <- X[i, , drop = FALSE]
-      Xi2 <- if (is.null(X2)) Xi^2 else X2[i, , drop = FALSE]
-      q <- tcrossprod(Xi2, P) - 2 * tcrossprod(Xi, Pm) +
-        rep(mm, each = length(i))
-      L[i, ] <- -0.5 * pmax(q, 0)
-    }
-    logdet <- rowSums(log(m$var))
-  }
-  L + rep(log(m$weights) - 0.5 * (d * log(2 * pi) + logdet), each = nrow(X))
+mixture_hard <- function(X, C, form) {
+  .Call(ffi_mixture_estep, X, C, 0, numeric(nrow(C)),
+        as.integer(c(mixture_forms[[form]], 1, 1)))
 }
 
 #' The mixture's log-density at the rows of X.
 #' @noRd
-mixture_logdens <- function(m, X) log_sum_exp(mixture_comp_logdens(m, X))
+mixture_logdens <- function(m, X) mixture_estep(m, X, stats = FALSE)$lse
 
 #' EM for a Gaussian mixture of `form` ("spherical", "diagonal") on the
 #' rows of X from the centres C: responsibilities of the hard assignment
 #' to the nearest centre, then M-step, E-step, ... until the mean
 #' log-likelihood per row changes by less than `tol` (relative) or after
 #' `maxit` E-steps. Variances are at least `floor_var` (per column; the
-#' spherical form floors at its mean). Returns list(form, weights, means
-#' (K x d), var (K numbers, or K x d), loglik (mean per row), iterations).
+#' spherical form floors at its mean). `start`: a fitted mixture to start
+#' from instead (its E-step first). Returns list(form, weights, means (K x
+#' d), var (K numbers, or K x d), loglik (mean per row), iterations).
 #' @noRd
-mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6) {
-  n <- nrow(X)
-  xx <- rowSums(X^2)
-  X2 <- if (form == "diagonal") X^2
-  D <- mixture_dist2(X, C, xx)
-  R <- matrix(0, n, nrow(C))
-  R[cbind(seq_len(n), max.col(-D, ties.method = "first"))] <- 1
-  rm(D)
-  ll_old <- -Inf
+mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6,
+                       start = NULL) {
+  st <- if (is.null(start)) mixture_hard(X, C, form) else
+    mixture_estep(start, X)
+  ll_old <- if (is.null(start)) -Inf else mean(st$lse)
   it <- 0L
   repeat {
-    m <- mixture_mstep(X, R, form, floor_var, xx, X2)
-    R <- R[, m$keep, drop = FALSE]
-    L <- mixture_comp_logdens(m, X, xx, X2)
-    lse <- log_sum_exp(L)
-    ll <- mean(lse)
+    m <- mixture_mstep(st, form, floor_var, ncol(X))
+    st <- mixture_estep(m, X)
+    ll <- mean(st$lse)
     it <- it + 1L
-    R <- exp(L - lse)
-    rm(L)
     if (it >= maxit || abs(ll - ll_old) <= tol * max(1, abs(ll))) break
     ll_old <- ll
   }
   # the parameters of the last M-step, with the log-likelihood they give
-  m$keep <- NULL
   c(m, list(loglik = ll, iterations = it))
 }
 
-#' M-step from responsibilities R (n x K): weights N_k / n, means, and
-#' variances sum_i r_ik (x_i - mu_k)^2 / N_k (per column for the diagonal
-#' form, the mean over columns for the spherical one) from the moments of
-#' the rows, floored. Components with N_k < 1 are dropped (`keep`: the
-#' columns of R kept).
+#' M-step from the sums `st` of mixture_estep() or mixture_hard(): weights
+#' N_k / n, means S1 / N_k, and variances sum_i r_ik (x_i - mu_k)^2 / N_k
+#' (per column for the diagonal form, the mean over the d columns for the
+#' spherical one), floored. Components with N_k < 1 are dropped (all but
+#' the largest when every one has).
 #' @noRd
-mixture_mstep <- function(X, R, form, floor_var, xx, X2 = NULL) {
-  Nk <- colSums(R)
+mixture_mstep <- function(st, form, floor_var, d) {
+  Nk <- st$N
   keep <- which(Nk >= 1)
   if (!length(keep)) keep <- which.max(Nk)
-  R <- R[, keep, drop = FALSE]
   Nk <- Nk[keep]
-  M <- crossprod(R, X) / Nk
+  M <- st$S1[keep, , drop = FALSE] / Nk
   if (form == "spherical") {
-    v <- (drop(crossprod(R, xx)) / Nk - rowSums(M^2)) / ncol(X)
+    v <- (st$S2[keep] / Nk - rowSums(M^2)) / d
     v <- pmax(v, mean(floor_var))
   } else {
-    v <- crossprod(R, X2) / Nk - M^2
+    v <- st$S2[keep, , drop = FALSE] / Nk - M^2
     v <- pmax(v, rep(floor_var, each = nrow(v)))
   }
-  list(form = form, weights = Nk / sum(Nk), means = M, var = v, keep = keep)
+  list(form = form, weights = Nk / sum(Nk), means = M, var = v)
 }
 
 #' EM for two Gaussian mixtures with tied means (one set of centres for
@@ -460,30 +532,29 @@ mixture_mstep <- function(X, R, form, floor_var, xx, X2 = NULL) {
 #' sets together are dropped. Returns a list of the two mixtures (as
 #' mixture_em()'s, with the same means).
 #' @noRd
-mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
+mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6,
+                            start = NULL) {
   sets <- list(X, Y)
   d <- ncol(X)
-  xx <- lapply(sets, function(A) rowSums(A^2))
-  sq <- if (form == "diagonal") lapply(sets, function(A) A^2) else xx
-  R <- lapply(1:2, function(j) {
-    D <- mixture_dist2(sets[[j]], C, xx[[j]])
-    r <- matrix(0, nrow(D), ncol(D))
-    r[cbind(seq_len(nrow(D)), max.col(-D, ties.method = "first"))] <- 1
-    r
-  })
-  V <- NULL
-  ll_old <- -Inf
+  n <- nrow(X) + nrow(Y)
+  if (is.null(start)) {
+    st <- lapply(sets, mixture_hard, C = C, form = form)
+    V <- NULL
+    ll_old <- -Inf
+  } else {
+    st <- lapply(1:2, function(j) mixture_estep(start[[j]], sets[[j]]))
+    V <- lapply(start, `[[`, "var")
+    ll_old <- (sum(st[[1]]$lse) + sum(st[[2]]$lse)) / n
+  }
   it <- 0L
   repeat {
-    N <- lapply(R, colSums)
+    N <- lapply(st, `[[`, "N")
     keep <- which(N[[1]] + N[[2]] >= 1)
     if (!length(keep)) keep <- which.max(N[[1]] + N[[2]])
-    R <- lapply(R, function(r) r[, keep, drop = FALSE])
     N <- lapply(N, `[`, keep)
-    S1 <- lapply(1:2, function(j) crossprod(R[[j]], sets[[j]]))
-    S2 <- lapply(1:2, function(j) {
-      out <- crossprod(R[[j]], sq[[j]])
-      if (form == "spherical") drop(out) else out
+    S1 <- lapply(st, function(s) s$S1[keep, , drop = FALSE])
+    S2 <- lapply(st, function(s) {
+      if (form == "spherical") s$S2[keep] else s$S2[keep, , drop = FALSE]
     })
     if (is.null(V)) {
       M <- (S1[[1]] + S1[[2]]) / (N[[1]] + N[[2]])
@@ -514,14 +585,10 @@ mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
     })
     ll <- 0
     for (j in 1:2) {
-      L <- mixture_comp_logdens(ms[[j]], sets[[j]], xx[[j]],
-                                if (form == "diagonal") sq[[j]])
-      lse <- log_sum_exp(L)
-      ll <- ll + sum(lse)
-      R[[j]] <- exp(L - lse)
+      st[[j]] <- mixture_estep(ms[[j]], sets[[j]])
+      ll <- ll + sum(st[[j]]$lse)
     }
-    rm(L)
-    ll <- ll / (nrow(X) + nrow(Y))
+    ll <- ll / n
     it <- it + 1L
     if (it >= maxit || abs(ll - ll_old) <= tol * max(1, abs(ll))) break
     ll_old <- ll

@@ -47,30 +47,22 @@ for (d in dims) for (n in sizes) for (seed in seeds) {
   sc <- scenario(d)
   x <- sc$real$sample(n)
   ex <- sort(sample.int(n, n / 2))
-  fx <- setdiff(seq_len(n), ex)
   ys <- lapply(sc$models, function(m) m$sample(n))
   ey <- sort(sample.int(n, n / 2))
-  fy <- setdiff(seq_len(n), ey)
-  cv <- suppressWarnings(prd_curve(x, ys, method = c("quadratic", "tightest"),
+  cv <- suppressWarnings(prd_curve(x, ys,
+                                   method = c("quadratic", "mixture", "tightest"),
                                    split = list(real = ex, generated = ey)))
   s <- summary(cv)
+  auc <- function(m, f) round(s$auc[s$model == m & s$method == f], 3)
   for (m in names(sc$models)) {
     q <- sc$models[[m]]
     truth <- summary(cluster_truth(sc$real, q, n = mc, angles = 1001))$auc
     lr <- function(z) q$log_density(z) - sc$real$log_density(z)
     oracle <- auc_of(lr(x[ex, ]), lr(ys[[m]][ey, ]))
-    t0 <- proc.time()[["elapsed"]]
-    f <- fit_mixture(x, ys[[m]], fx, fy)
-    mix <- auc_of(f$score(x, ex), f$score(ys[[m]], ey))
-    t_mix <- proc.time()[["elapsed"]] - t0
     rows[[length(rows) + 1L]] <- data.frame(
       d = d, n = n, seed = seed, model = m, truth = round(truth, 3),
-      oracle = round(oracle, 3), mixture = round(mix, 3),
-      quadratic = round(s$auc[s$model == m & s$method == "quadratic"], 3),
-      tightest = round(s$auc[s$model == m & s$method == "tightest"], 3),
-      comps = paste(f$settings$components, collapse = "/"),
-      form = paste(f$settings$covariance, collapse = "/"),
-      fit_s = round(t_mix, 2))
+      oracle = round(oracle, 3), mixture = auc(m, "mixture"),
+      quadratic = auc(m, "quadratic"), tightest = auc(m, "tightest"))
     message(paste(format(rows[[length(rows)]]), collapse = " "))
   }
 }
@@ -91,8 +83,6 @@ x <- sc$real$sample(n)
 y <- sc$models$drop$sample(n)
 ex <- sort(sample.int(n, n / 2))
 ey <- sort(sample.int(n, n / 2))
-fx <- setdiff(seq_len(n), ex)
-fy <- setdiff(seq_len(n), ey)
 tm <- function(expr) {
   median(vapply(seq_len(reps), function(i) {
     system.time(force(expr()))[["elapsed"]]
@@ -103,8 +93,8 @@ t_knn <- tm(function() {
                              split = list(real = ex, generated = ey)))
 })
 t_mix <- tm(function() {
-  f <- fit_mixture(x, y, fx, fy)
-  auc_of(f$score(x, ex), f$score(y, ey))
+  suppressWarnings(prd_curve(x, y, method = "mixture",
+                             split = list(real = ex, generated = ey)))
 })
 cat(sprintf("\ntime at 5,000 x 256 (medians of %d): knn %.2f s, mixture %.2f s (%.2f x knn)\n",
             reps, t_knn, t_mix, t_mix / t_knn))

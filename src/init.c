@@ -41,6 +41,8 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_cov_norms", (DL_FUNC) &ffi_cov_norms, 8},
   {"ffi_fold_sigma", (DL_FUNC) &ffi_fold_sigma, 4},
   {"ffi_chol_solve", (DL_FUNC) &ffi_chol_solve, 2},
+  {"ffi_mixture_dist2", (DL_FUNC) &ffi_mixture_dist2, 3},
+  {"ffi_mixture_estep", (DL_FUNC) &ffi_mixture_estep, 5},
   {NULL, NULL, 0}
 };
 

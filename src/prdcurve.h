@@ -308,6 +308,9 @@ void prd_centre_cols(const double *X, int n, const int *r, int i0, int mb,
 void prd_check_centre_rows(SEXP x, SEXP centre, SEXP rows, const char *fn);
 SEXP ffi_fold_sigma(SEXP Mt, SEXP Et, SEXP fold, SEXP D);
 SEXP ffi_chol_solve(SEXP R, SEXP V);
+/* mixture.c */
+SEXP ffi_mixture_dist2(SEXP X, SEXP C, SEXP XX);
+SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts);
 SEXP ffi_row_keys(SEXP x);
 void prd_row_scores(const double *X, int n, int d, const int *rows, int m,
                     const double *c, const double *w, double *dist,

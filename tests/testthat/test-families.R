@@ -156,9 +156,13 @@ test_that("the mixture and smoothed marginal families run through the registry",
   s <- new_split(list(1:80, 1:80), list(81:160, 81:160), 0.5)
   set.seed(1)
   got <- fitted_scores(x, y, s, "mixture", folds = 1)
+  # (path "cells": one fold, the fit rows' fit scores the evaluation rows)
   set.seed(1)
-  fit <- family_entry("mixture")$fit(x, y, 1:80, 1:80, n_score = 160,
-                                     parts = NULL, call = NULL)
+  cl <- family_entry("mixture")$cells(
+    x, y, list(list(1:80, 81:160), list(1:80, 81:160)))
+  expect_equal(got$scores$mixture, cl[c("real", "gen")], tolerance = 1e-12)
+  set.seed(1)
+  fit <- fit_mixture(x, y, 1:80, 1:80)
   expect_equal(got$scores$mixture$real, fit$score(x, 81:160), tolerance = 1e-12)
   expect_equal(got$scores$mixture$gen, fit$score(y, 81:160), tolerance = 1e-12)
   # the smoothed marginal family scores every fold at once (path "cells")

@@ -168,9 +168,39 @@ test_that("k-means++ seeds are rows of X, one per well-separated cluster", {
 
 test_that("squared distances in blocks equal the direct ones", {
   set.seed(14)
-  X <- matrix(rnorm(50 * 4), 50)
+  # 600 rows: three blocks of src/mixture.c, the last one short
+  X <- matrix(rnorm(600 * 4), 600)
   C <- matrix(rnorm(3 * 4), 3)
   expect_equal(mixture_dist2(X, C), sq_dist(X, C), tolerance = 1e-12)
+  expect_equal(mixture_dist2(X[1:50, ], C), sq_dist(X[1:50, ], C),
+               tolerance = 1e-12)
+})
+
+test_that("the E-step's sums over blocks equal the plain posterior's", {
+  set.seed(15)
+  X <- matrix(rnorm(700 * 5), 700) + rep(c(0, 3), each = 350)
+  C <- X[c(1, 400, 600), ]
+  w <- c(0.5, 0.3, 0.2)
+  for (form in c("spherical", "diagonal")) {
+    V <- if (form == "spherical") c(1, 2, 0.5) else
+      matrix(runif(15, 0.5, 2), 3)
+    m <- list(form = form, weights = w, means = C, var = V)
+    st <- mixture_estep(m, X)
+    L <- brute_comp_logdens(X, w, C, V, form == "spherical")
+    R <- brute_posterior(L)
+    expect_equal(st$lse, log(rowSums(exp(L))), tolerance = 1e-10)
+    expect_equal(st$N, colSums(R), tolerance = 1e-10)
+    expect_equal(st$S1, crossprod(R, X), tolerance = 1e-10,
+                 ignore_attr = TRUE)
+    expect_equal(st$S2, if (form == "spherical") drop(crossprod(R, rowSums(X^2)))
+                 else crossprod(R, X^2), tolerance = 1e-10, ignore_attr = TRUE)
+    expect_equal(mixture_logdens(m, X), st$lse)
+    # the hard assignment's sums: counts and sums of the nearest rows
+    H <- brute_hard(X, C)
+    sh <- mixture_hard(X, C, form)
+    expect_equal(sh$N, colSums(H))
+    expect_equal(sh$S1, crossprod(H, X), tolerance = 1e-12, ignore_attr = TRUE)
+  }
 })
 
 test_that("the score is the true log-likelihood ratio of separated mixtures", {
@@ -292,4 +322,70 @@ test_that("permuting the rows gives the same scores under a fixed seed", {
                                                 order(px)[1:400],
                                                 rev(order(py)[1:400])))
   expect_identical(g1$score(y[ex, ]), g0$score(y[ex, ]))
+})
+
+test_that("EM started from a fit continues it exactly", {
+  set.seed(16)
+  X <- rbind(matrix(rnorm(60 * 3), 60), matrix(rnorm(40 * 3, 4), 40))
+  Y <- rbind(matrix(rnorm(30 * 3, 0, 1.4), 30), matrix(rnorm(70 * 3, 4), 70))
+  fl <- mixture_floors(X, Y)
+  C <- mixture_kmeanspp(rbind(X, Y), 3)
+  # tied means: 4 + 5 E-steps equal 9
+  a <- mixture_em_tied(X, Y, C, "spherical", fl, maxit = 4L, tol = 0)
+  b <- mixture_em_tied(X, Y, NULL, "spherical", fl, maxit = 5L, tol = 0,
+                       start = a)
+  w <- mixture_em_tied(X, Y, C, "spherical", fl, maxit = 9L, tol = 0)
+  for (j in 1:2) {
+    for (p in c("weights", "means", "var", "loglik")) {
+      expect_equal(b[[j]][[p]], w[[j]][[p]], tolerance = 1e-12)
+    }
+  }
+  expect_equal(b[[1]]$iterations, 5L)
+  # one set, diagonal
+  a <- mixture_em(X, C, "diagonal", fl[[1]], maxit = 3L, tol = 0)
+  b <- mixture_em(X, NULL, "diagonal", fl[[1]], maxit = 4L, tol = 0, start = a)
+  w <- mixture_em(X, C, "diagonal", fl[[1]], maxit = 7L, tol = 0)
+  for (p in c("weights", "means", "var", "loglik")) {
+    expect_equal(b[[p]], w[[p]], tolerance = 1e-12)
+  }
+})
+
+test_that("each fold refits the fit rows' mixtures on the other cells", {
+  set.seed(17)
+  x <- three(300)
+  y <- three(300, w = c(3, 1, 1))
+  # cells: the fit rows, then three folds of the evaluation rows
+  cells <- lapply(1:2, function(j) {
+    list(1:120, 121:180, 181:240, 241:300)
+  })
+  got <- withr::with_seed(5, mixture_cells(x, y, cells, components = c(1, 3)))
+  f <- withr::with_seed(5, fit_mixture(x, y, 1:120, 1:120,
+                                       components = c(1, 3), keep_fits = TRUE))
+  want <- lapply(1:3, function(v) {
+    tr <- unlist(cells[[1]][-(v + 1L)])
+    fv <- mixture_refit(x, y, tr, tr, f)
+    list(fv$score(x, cells[[1]][[v + 1L]]), fv$score(y, cells[[2]][[v + 1L]]))
+  })
+  expect_equal(got$real, unlist(lapply(want, `[[`, 1L)), tolerance = 1e-12)
+  expect_equal(got$gen, unlist(lapply(want, `[[`, 2L)), tolerance = 1e-12)
+  # a fold's rows are in none of its fits: moved, they are scored by the
+  # same fit as before (the fit rows' and the other folds' rows)
+  x2 <- x
+  x2[181:240, ] <- x2[181:240, ] + 0.5
+  g2 <- withr::with_seed(5, mixture_cells(x2, y, cells, components = c(1, 3)))
+  fv <- mixture_refit(x2, y, c(1:180, 241:300), c(1:180, 241:300), f)
+  expect_equal(g2$real[61:120], fv$score(x2, 181:240), tolerance = 1e-12)
+  # the fit rows' model is the choice: three components, as the data
+  expect_equal(got$settings$components[["real"]], 3)
+  expect_true(all(got$settings$iterations > 0))
+  # without fit rows: each fold chooses and fits on the other cells alone
+  cells0 <- lapply(1:2, function(j) list(integer(), 1:150, 151:300))
+  g0 <- withr::with_seed(6, mixture_cells(x, y, cells0, components = c(1, 3)))
+  w0 <- withr::with_seed(6, {
+    f1 <- fit_mixture(x, y, 151:300, 151:300, components = c(1, 3))
+    s1 <- f1$score(x, 1:150)
+    f2 <- fit_mixture(x, y, 1:150, 1:150, components = c(1, 3))
+    c(s1, f2$score(x, 151:300))
+  })
+  expect_equal(g0$real, w0, tolerance = 1e-12)
 })

@@ -1,0 +1,258 @@
+/* The mixture family's passes over the rows (R/family-mixture.R; SPEC.md
+ * section 7): squared distances to the centres, and EM's E-step fused
+ * with the sums of the next M-step. Rows are taken in blocks of MIX_BLOCK
+ * (in place, the matrix's leading dimension n): one product of the block
+ * with the centres (dgemm), then per row the components' log-densities,
+ * their log-sum-exp and the responsibilities, then the block's share of
+ * the sums N_k = sum_i r_ik, S1 = R'X and S2 (R'||x||^2, or R'X^2 for the
+ * diagonal form), added by dgemm while the block is in cache. One pass
+ * over X per E-step, no rows x components matrix kept, results in the
+ * order of R's: ||x||^2 - 2 x.c + ||c||^2 clamped at 0. */
+#include "prdcurve.h"
+#include <R_ext/BLAS.h>
+#include <math.h>
+#include <string.h>
+
+#define MIX_BLOCK 256
+
+/* the rows' squared norms of the block [i0, i0 + b) of X (n x d),
+ * coordinates summed in order (as rowSums(X^2)) */
+static void block_norms(const double *X, int n, int d, int i0, int b,
+                        double *xx) {
+  for (int i = 0; i < b; i++) xx[i] = 0.0;
+  for (int l = 0; l < d; l++) {
+    const double *x = X + (size_t) l * n + i0;
+    for (int i = 0; i < b; i++) xx[i] += x[i] * x[i];
+  }
+}
+
+/* out (b x K, leading dimension b) = A_block B' for the block of rows
+ * [i0, i0 + b) of A (leading dimension lda) and B (K x d) */
+static void block_product(const double *A, int lda, int i0, int b, int d,
+                          const double *B, int K, double *out) {
+  double one = 1.0, zero = 0.0;
+  F77_CALL(dgemm)("N", "T", &b, &K, &d, &one, A + i0, &lda, B, &K, &zero,
+                  out, &b FCONE FCONE);
+}
+
+/* .Call(ffi_mixture_dist2, X, C, xx): the n x K squared distances of the
+ * rows of X (n x d) to the rows of C (K x d), clamped at 0; xx: the rows'
+ * squared norms (as block_norms() gives them), or NULL */
+SEXP ffi_mixture_dist2(SEXP X, SEXP C, SEXP XX) {
+  int n = Rf_nrows(X), d = Rf_ncols(X), K = Rf_nrows(C);
+  if (!Rf_isReal(X) || !Rf_isReal(C) || Rf_ncols(C) != d ||
+      (!Rf_isNull(XX) && (!Rf_isReal(XX) || Rf_length(XX) != n))) {
+    Rf_error("ffi_mixture_dist2: X and C must be double matrices of the same columns");
+  }
+  const double *xn = Rf_isNull(XX) ? NULL : REAL(XX);
+  const double *x = REAL(X), *c = REAL(C);
+  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, K));
+  double *o = REAL(out);
+  double *cc = (double *) R_alloc((size_t) K + 1, sizeof(double));
+  double *xx = (double *) R_alloc(MIX_BLOCK, sizeof(double));
+  double *g = (double *) R_alloc((size_t) MIX_BLOCK * K + 1, sizeof(double));
+  for (int k = 0; k < K; k++) {
+    double s = 0.0;
+    for (int l = 0; l < d; l++) s += c[k + (size_t) l * K] * c[k + (size_t) l * K];
+    cc[k] = s;
+  }
+  for (int i0 = 0; i0 < n && K > 0; i0 += MIX_BLOCK) {
+    int b = n - i0 < MIX_BLOCK ? n - i0 : MIX_BLOCK;
+    if (xn) {
+      memcpy(xx, xn + i0, (size_t) b * sizeof(double));
+    } else {
+      block_norms(x, n, d, i0, b, xx);
+    }
+    if (d > 0) {
+      block_product(x, n, i0, b, d, c, K, g);
+    } else {
+      memset(g, 0, (size_t) b * K * sizeof(double));
+    }
+    for (int k = 0; k < K; k++) {
+      for (int i = 0; i < b; i++) {
+        double v = (xx[i] - 2.0 * g[i + (size_t) k * b]) + cc[k];
+        o[i0 + i + (size_t) k * n] = v > 0.0 ? v : 0.0;
+      }
+    }
+  }
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_mixture_estep, X, means, var, logw, opts)
+ * X: n x d rows; means: K x d; var: K variances (spherical) or K x d
+ * (diagonal); logw: K log weights; opts = c(form, hard, stats): form 1
+ * spherical, 2 diagonal (the shape of S2); hard 1: the responsibilities
+ * are the hard assignment to the nearest centre (the first at a tie; var
+ * and logw unused), 0: the posterior of the mixture; stats 0: the
+ * log-densities alone.
+ * Returns list(lse = each row's log-density (empty when hard), N (K),
+ * S1 (K x d) = R'X, S2 = R'||x||^2 (K; spherical) or R'X^2 (K x d)); N,
+ * S1, S2 empty without stats. */
+SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
+  int n = Rf_nrows(X), d = Rf_ncols(X), K = Rf_nrows(means);
+  if (!Rf_isReal(X) || !Rf_isReal(means) || !Rf_isReal(var) ||
+      !Rf_isReal(logw) || !Rf_isInteger(opts) || Rf_length(opts) != 3 ||
+      Rf_ncols(means) != d || Rf_length(logw) != K || K < 1) {
+    Rf_error("ffi_mixture_estep: bad arguments");
+  }
+  const int *op = INTEGER(opts);
+  int diag = op[0] == 2, hard = op[1] != 0, stats = op[2] != 0;
+  if (!hard && Rf_length(var) != (diag ? (R_xlen_t) K * d : K)) {
+    Rf_error("ffi_mixture_estep: var has the wrong length");
+  }
+  const double *x = REAL(X), *mu = REAL(means), *v = REAL(var);
+  const double *lw = REAL(logw);
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+  SEXP lse_s = PROTECT(Rf_allocVector(REALSXP, hard ? 0 : n));
+  SEXP N_s = PROTECT(Rf_allocVector(REALSXP, stats ? K : 0));
+  SEXP S1_s = PROTECT(stats ? Rf_allocMatrix(REALSXP, K, d)
+                            : Rf_allocVector(REALSXP, 0));
+  SEXP S2_s = PROTECT(!stats ? Rf_allocVector(REALSXP, 0)
+                     : diag ? Rf_allocMatrix(REALSXP, K, d)
+                            : Rf_allocVector(REALSXP, K));
+  double *lse = REAL(lse_s), *N = REAL(N_s), *S1 = REAL(S1_s);
+  double *S2 = REAL(S2_s);
+  if (stats) {
+    memset(N, 0, (size_t) K * sizeof(double));
+    memset(S1, 0, (size_t) K * d * sizeof(double));
+    memset(S2, 0, (size_t) (diag ? K * d : K) * sizeof(double));
+  }
+  /* per component: the constant of its log-density, and for the
+   * diagonal form the precisions P, P * mu and sum_j mu_j^2 P_j */
+  double *cst = (double *) R_alloc((size_t) K, sizeof(double));
+  double *cc = (double *) R_alloc((size_t) K, sizeof(double));
+  double *P = NULL, *Pm = NULL;
+  double l2pi = log(2.0 * M_PI);
+  if (diag && !hard) {
+    P = (double *) R_alloc((size_t) K * d + 1, sizeof(double));
+    Pm = (double *) R_alloc((size_t) K * d + 1, sizeof(double));
+  }
+  for (int k = 0; k < K; k++) {
+    double s = 0.0, ld = 0.0;
+    for (int l = 0; l < d; l++) {
+      size_t kl = k + (size_t) l * K;
+      if (diag && !hard) {
+        P[kl] = 1.0 / v[kl];
+        Pm[kl] = P[kl] * mu[kl];
+        s += Pm[kl] * mu[kl];
+        ld += log(v[kl]);
+      } else {
+        s += mu[kl] * mu[kl];
+      }
+    }
+    cc[k] = s;
+    if (!hard) {
+      if (!diag) ld = d * log(v[k]);
+      cst[k] = lw[k] - 0.5 * (d * l2pi + ld);
+    }
+  }
+  int B = n < MIX_BLOCK ? (n > 0 ? n : 1) : MIX_BLOCK;
+  double *xx = (double *) R_alloc((size_t) B, sizeof(double));
+  double *g = (double *) R_alloc((size_t) B * K, sizeof(double));
+  double *g2 = diag ? (double *) R_alloc((size_t) B * K, sizeof(double)) : NULL;
+  double *sq = diag && (stats || !hard)
+    ? (double *) R_alloc((size_t) B * d + 1, sizeof(double)) : NULL;
+  double *R = (double *) R_alloc((size_t) B * K, sizeof(double));
+  double one = 1.0, zero = 0.0;
+  for (int i0 = 0; i0 < n; i0 += MIX_BLOCK) {
+    int b = n - i0 < MIX_BLOCK ? n - i0 : MIX_BLOCK;
+    R_CheckUserInterrupt();
+    block_norms(x, n, d, i0, b, xx);
+    if (sq) {
+      for (int l = 0; l < d; l++) {
+        const double *xl = x + (size_t) l * n + i0;
+        double *ql = sq + (size_t) l * b;
+        for (int i = 0; i < b; i++) ql[i] = xl[i] * xl[i];
+      }
+    }
+    if (d == 0) {
+      memset(g, 0, (size_t) b * K * sizeof(double));
+      if (g2) memset(g2, 0, (size_t) b * K * sizeof(double));
+    } else if (diag && !hard) {
+      /* q = X^2 P' - 2 X Pm' + mm */
+      F77_CALL(dgemm)("N", "T", &b, &K, &d, &one, sq, &b, P, &K, &zero, g2,
+                      &b FCONE FCONE);
+      block_product(x, n, i0, b, d, Pm, K, g);
+    } else {
+      block_product(x, n, i0, b, d, mu, K, g);
+    }
+    for (int i = 0; i < b; i++) {
+      if (hard) {
+        int best = 0;
+        double bv = R_PosInf;
+        for (int k = 0; k < K; k++) {
+          double q = (xx[i] - 2.0 * g[i + (size_t) k * b]) + cc[k];
+          if (q < 0.0) q = 0.0;
+          if (q < bv) {
+            bv = q;
+            best = k;
+          }
+        }
+        for (int k = 0; k < K; k++) R[i + (size_t) k * b] = k == best;
+        continue;
+      }
+      double m = R_NegInf;
+      for (int k = 0; k < K; k++) {
+        size_t ik = i + (size_t) k * b;
+        double q;
+        if (diag) {
+          q = (g2[ik] - 2.0 * g[ik]) + cc[k];
+          if (q < 0.0) q = 0.0;
+          q = -0.5 * q;
+        } else {
+          q = (xx[i] - 2.0 * g[ik]) + cc[k];
+          if (q < 0.0) q = 0.0;
+          q = -0.5 * q / v[k];
+        }
+        q += cst[k];
+        R[ik] = q;
+        if (q > m) m = q;
+      }
+      double s = 0.0;
+      if (m == R_NegInf) {
+        lse[i0 + i] = R_NegInf;
+        for (int k = 0; k < K; k++) R[i + (size_t) k * b] = 0.0;
+        continue;
+      }
+      for (int k = 0; k < K; k++) s += exp(R[i + (size_t) k * b] - m);
+      double li = m + log(s);
+      lse[i0 + i] = li;
+      for (int k = 0; k < K; k++) {
+        size_t ik = i + (size_t) k * b;
+        R[ik] = exp(R[ik] - li);
+      }
+    }
+    if (!stats) continue;
+    for (int k = 0; k < K; k++) {
+      const double *r = R + (size_t) k * b;
+      double s = 0.0, s2 = 0.0;
+      for (int i = 0; i < b; i++) {
+        s += r[i];
+        s2 += r[i] * xx[i];
+      }
+      N[k] += s;
+      if (!diag) S2[k] += s2;
+    }
+    if (d > 0) {
+      F77_CALL(dgemm)("T", "N", &K, &d, &b, &one, R, &b, x + i0, &n, &one,
+                      S1, &K FCONE FCONE);
+      if (diag) {
+        F77_CALL(dgemm)("T", "N", &K, &d, &b, &one, R, &b, sq, &b, &one, S2,
+                        &K FCONE FCONE);
+      }
+    }
+  }
+  SET_VECTOR_ELT(out, 0, lse_s);
+  SET_VECTOR_ELT(out, 1, N_s);
+  SET_VECTOR_ELT(out, 2, S1_s);
+  SET_VECTOR_ELT(out, 3, S2_s);
+  SEXP nm = PROTECT(Rf_allocVector(STRSXP, 4));
+  SET_STRING_ELT(nm, 0, Rf_mkChar("lse"));
+  SET_STRING_ELT(nm, 1, Rf_mkChar("N"));
+  SET_STRING_ELT(nm, 2, Rf_mkChar("S1"));
+  SET_STRING_ELT(nm, 3, Rf_mkChar("S2"));
+  Rf_setAttrib(out, R_NamesSymbol, nm);
+  UNPROTECT(6);
+  return out;
+}
