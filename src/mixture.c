@@ -8,12 +8,14 @@
  * diagonal form), added by dgemm while the block is in cache. One pass
  * over X per E-step, no rows x components matrix kept, results in the
  * order of R's: ||x||^2 - 2 x.c + ||c||^2 clamped at 0. */
-#include "prdcurve.h"
+#include "engine.h"
 #include <R_ext/BLAS.h>
 #include <math.h>
 #include <string.h>
 
 #define MIX_BLOCK 256
+/* chunks of blocks with sums of their own (threads take whole chunks) */
+#define MIX_CHUNKS 8
 
 /* the rows' squared norms of the block [i0, i0 + b) of X (n x d),
  * coordinates summed in order (as rowSums(X^2)) */
@@ -79,6 +81,111 @@ SEXP ffi_mixture_dist2(SEXP X, SEXP C, SEXP XX) {
   return out;
 }
 
+/* what one E-step pass reads (ffi_mixture_estep()) */
+typedef struct {
+  const double *x;
+  int n, d, K, diag, hard, stats;
+  const double *mu, *v, *P, *Pm, *cc, *cst;
+  double *lse;
+} mix_ctx;
+
+/* the block of rows [i0, i0 + b): log-densities into lse (or the hard
+ * assignment), and with stats its sums added to N, S1, S2; w: scratch of
+ * b (1 + 3 K) values, and b d more for the diagonal form */
+static void estep_block(const mix_ctx *c, int i0, int b, double *w,
+                        double *N, double *S1, double *S2) {
+  int n = c->n, d = c->d, K = c->K, diag = c->diag, hard = c->hard;
+  const double *x = c->x, *cc = c->cc, *cst = c->cst, *v = c->v;
+  double *xx = w, *g = w + b, *g2 = g + (size_t) b * K;
+  double *R = g2 + (size_t) b * K;
+  double *sq = diag && (c->stats || !hard) ? R + (size_t) b * K : NULL;
+  double one = 1.0, zero = 0.0;
+  block_norms(x, n, d, i0, b, xx);
+  if (sq) {
+    for (int l = 0; l < d; l++) {
+      const double *xl = x + (size_t) l * n + i0;
+      double *ql = sq + (size_t) l * b;
+      for (int i = 0; i < b; i++) ql[i] = xl[i] * xl[i];
+    }
+  }
+  if (d == 0) {
+    memset(g, 0, (size_t) b * K * sizeof(double));
+    memset(g2, 0, (size_t) b * K * sizeof(double));
+  } else if (diag && !hard) {
+    /* q = X^2 P' - 2 X Pm' + mm */
+    F77_CALL(dgemm)("N", "T", &b, &K, &d, &one, sq, &b, c->P, &K, &zero, g2,
+                    &b FCONE FCONE);
+    block_product(x, n, i0, b, d, c->Pm, K, g);
+  } else {
+    block_product(x, n, i0, b, d, c->mu, K, g);
+  }
+  for (int i = 0; i < b; i++) {
+    if (hard) {
+      int best = 0;
+      double bv = R_PosInf;
+      for (int k = 0; k < K; k++) {
+        double q = (xx[i] - 2.0 * g[i + (size_t) k * b]) + cc[k];
+        if (q < 0.0) q = 0.0;
+        if (q < bv) {
+          bv = q;
+          best = k;
+        }
+      }
+      for (int k = 0; k < K; k++) R[i + (size_t) k * b] = k == best;
+      continue;
+    }
+    double m = R_NegInf;
+    for (int k = 0; k < K; k++) {
+      size_t ik = i + (size_t) k * b;
+      double q;
+      if (diag) {
+        q = (g2[ik] - 2.0 * g[ik]) + cc[k];
+        if (q < 0.0) q = 0.0;
+        q = -0.5 * q;
+      } else {
+        q = (xx[i] - 2.0 * g[ik]) + cc[k];
+        if (q < 0.0) q = 0.0;
+        q = -0.5 * q / v[k];
+      }
+      q += cst[k];
+      R[ik] = q;
+      if (q > m) m = q;
+    }
+    if (m == R_NegInf) {
+      c->lse[i0 + i] = R_NegInf;
+      for (int k = 0; k < K; k++) R[i + (size_t) k * b] = 0.0;
+      continue;
+    }
+    double s = 0.0;
+    for (int k = 0; k < K; k++) s += exp(R[i + (size_t) k * b] - m);
+    double li = m + log(s);
+    c->lse[i0 + i] = li;
+    for (int k = 0; k < K; k++) {
+      size_t ik = i + (size_t) k * b;
+      R[ik] = exp(R[ik] - li);
+    }
+  }
+  if (!c->stats) return;
+  for (int k = 0; k < K; k++) {
+    const double *r = R + (size_t) k * b;
+    double s = 0.0, s2 = 0.0;
+    for (int i = 0; i < b; i++) {
+      s += r[i];
+      s2 += r[i] * xx[i];
+    }
+    N[k] += s;
+    if (!diag) S2[k] += s2;
+  }
+  if (d > 0) {
+    F77_CALL(dgemm)("T", "N", &K, &d, &b, &one, R, &b, x + i0, &n, &one,
+                    S1, &K FCONE FCONE);
+    if (diag) {
+      F77_CALL(dgemm)("T", "N", &K, &d, &b, &one, R, &b, sq, &b, &one, S2,
+                      &K FCONE FCONE);
+    }
+  }
+}
+
 /* .Call(ffi_mixture_estep, X, means, var, logw, opts)
  * X: n x d rows; means: K x d; var: K variances (spherical) or K x d
  * (diagonal); logw: K log weights; opts = c(form, hard, stats): form 1
@@ -111,7 +218,7 @@ SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
   SEXP S2_s = PROTECT(!stats ? Rf_allocVector(REALSXP, 0)
                      : diag ? Rf_allocMatrix(REALSXP, K, d)
                             : Rf_allocVector(REALSXP, K));
-  double *lse = REAL(lse_s), *N = REAL(N_s), *S1 = REAL(S1_s);
+  double *lse = hard ? NULL : REAL(lse_s), *N = REAL(N_s), *S1 = REAL(S1_s);
   double *S2 = REAL(S2_s);
   if (stats) {
     memset(N, 0, (size_t) K * sizeof(double));
@@ -147,101 +254,53 @@ SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
       cst[k] = lw[k] - 0.5 * (d * l2pi + ld);
     }
   }
+  /* the blocks in MIX_CHUNKS chunks of consecutive blocks (fewer when
+   * there are fewer blocks), each with its own sums, added in chunk
+   * order at the end: the same numbers for any number of threads */
+  int nblk = (n + MIX_BLOCK - 1) / MIX_BLOCK;
+  int nch = nblk < MIX_CHUNKS ? nblk : MIX_CHUNKS;
+  size_t s2n = (size_t) (diag ? K * d : K);
+  size_t per = (size_t) K + (size_t) K * d + s2n;
+  double *acc = stats && nch > 0
+    ? (double *) R_alloc((size_t) nch * per, sizeof(double)) : NULL;
+  if (acc) memset(acc, 0, (size_t) nch * per * sizeof(double));
+  mix_ctx c = {x, n, d, K, diag, hard, stats, mu, v, P, Pm, cc, cst, lse};
+  int old = 0;
+  int use = prd_threads_over((int64_t) n * K * (d > 0 ? d : 1), nch);
+  if (use > 1) {
+    old = prd_blas_serial_begin();
+    if (old == 0) use = 1;
+  }
+  if (use < 1) use = 1;
   int B = n < MIX_BLOCK ? (n > 0 ? n : 1) : MIX_BLOCK;
-  double *xx = (double *) R_alloc((size_t) B, sizeof(double));
-  double *g = (double *) R_alloc((size_t) B * K, sizeof(double));
-  double *g2 = diag ? (double *) R_alloc((size_t) B * K, sizeof(double)) : NULL;
-  double *sq = diag && (stats || !hard)
-    ? (double *) R_alloc((size_t) B * d + 1, sizeof(double)) : NULL;
-  double *R = (double *) R_alloc((size_t) B * K, sizeof(double));
-  double one = 1.0, zero = 0.0;
-  for (int i0 = 0; i0 < n; i0 += MIX_BLOCK) {
-    int b = n - i0 < MIX_BLOCK ? n - i0 : MIX_BLOCK;
-    R_CheckUserInterrupt();
-    block_norms(x, n, d, i0, b, xx);
-    if (sq) {
-      for (int l = 0; l < d; l++) {
-        const double *xl = x + (size_t) l * n + i0;
-        double *ql = sq + (size_t) l * b;
-        for (int i = 0; i < b; i++) ql[i] = xl[i] * xl[i];
-      }
+  size_t wlen = (size_t) B * (1 + 3 * (size_t) K) +
+    (diag && (stats || !hard) ? (size_t) B * d : 0) + 1;
+  double *work = (double *) R_alloc((size_t) use * wlen, sizeof(double));
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(dynamic, 1)
+#endif
+  for (int ch = 0; ch < nch; ch++) {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    double *w = work + (size_t) tid * wlen;
+    double *a = acc ? acc + (size_t) ch * per : NULL;
+    int b0 = (int) ((int64_t) nblk * ch / nch);
+    int b1 = (int) ((int64_t) nblk * (ch + 1) / nch);
+    for (int blk = b0; blk < b1; blk++) {
+      int i0 = blk * MIX_BLOCK;
+      int b = n - i0 < MIX_BLOCK ? n - i0 : MIX_BLOCK;
+      estep_block(&c, i0, b, w, a, a ? a + K : NULL,
+                  a ? a + K + (size_t) K * d : NULL);
     }
-    if (d == 0) {
-      memset(g, 0, (size_t) b * K * sizeof(double));
-      if (g2) memset(g2, 0, (size_t) b * K * sizeof(double));
-    } else if (diag && !hard) {
-      /* q = X^2 P' - 2 X Pm' + mm */
-      F77_CALL(dgemm)("N", "T", &b, &K, &d, &one, sq, &b, P, &K, &zero, g2,
-                      &b FCONE FCONE);
-      block_product(x, n, i0, b, d, Pm, K, g);
-    } else {
-      block_product(x, n, i0, b, d, mu, K, g);
-    }
-    for (int i = 0; i < b; i++) {
-      if (hard) {
-        int best = 0;
-        double bv = R_PosInf;
-        for (int k = 0; k < K; k++) {
-          double q = (xx[i] - 2.0 * g[i + (size_t) k * b]) + cc[k];
-          if (q < 0.0) q = 0.0;
-          if (q < bv) {
-            bv = q;
-            best = k;
-          }
-        }
-        for (int k = 0; k < K; k++) R[i + (size_t) k * b] = k == best;
-        continue;
-      }
-      double m = R_NegInf;
-      for (int k = 0; k < K; k++) {
-        size_t ik = i + (size_t) k * b;
-        double q;
-        if (diag) {
-          q = (g2[ik] - 2.0 * g[ik]) + cc[k];
-          if (q < 0.0) q = 0.0;
-          q = -0.5 * q;
-        } else {
-          q = (xx[i] - 2.0 * g[ik]) + cc[k];
-          if (q < 0.0) q = 0.0;
-          q = -0.5 * q / v[k];
-        }
-        q += cst[k];
-        R[ik] = q;
-        if (q > m) m = q;
-      }
-      double s = 0.0;
-      if (m == R_NegInf) {
-        lse[i0 + i] = R_NegInf;
-        for (int k = 0; k < K; k++) R[i + (size_t) k * b] = 0.0;
-        continue;
-      }
-      for (int k = 0; k < K; k++) s += exp(R[i + (size_t) k * b] - m);
-      double li = m + log(s);
-      lse[i0 + i] = li;
-      for (int k = 0; k < K; k++) {
-        size_t ik = i + (size_t) k * b;
-        R[ik] = exp(R[ik] - li);
-      }
-    }
-    if (!stats) continue;
-    for (int k = 0; k < K; k++) {
-      const double *r = R + (size_t) k * b;
-      double s = 0.0, s2 = 0.0;
-      for (int i = 0; i < b; i++) {
-        s += r[i];
-        s2 += r[i] * xx[i];
-      }
-      N[k] += s;
-      if (!diag) S2[k] += s2;
-    }
-    if (d > 0) {
-      F77_CALL(dgemm)("T", "N", &K, &d, &b, &one, R, &b, x + i0, &n, &one,
-                      S1, &K FCONE FCONE);
-      if (diag) {
-        F77_CALL(dgemm)("T", "N", &K, &d, &b, &one, R, &b, sq, &b, &one, S2,
-                        &K FCONE FCONE);
-      }
-    }
+  }
+  if (use > 1) prd_blas_serial_end(old);
+  for (int ch = 0; ch < nch && acc; ch++) {
+    const double *a = acc + (size_t) ch * per;
+    for (int k = 0; k < K; k++) N[k] += a[k];
+    for (size_t j = 0; j < (size_t) K * d; j++) S1[j] += a[K + j];
+    for (size_t j = 0; j < s2n; j++) S2[j] += a[K + (size_t) K * d + j];
   }
   SET_VECTOR_ELT(out, 0, lse_s);
   SET_VECTOR_ELT(out, 1, N_s);

@@ -324,6 +324,25 @@ test_that("permuting the rows gives the same scores under a fixed seed", {
   expect_identical(g1$score(y[ex, ]), g0$score(y[ex, ]))
 })
 
+test_that("the E-step's sums do not depend on the number of threads", {
+  set.seed(18)
+  old <- prd_threads(1)
+  on.exit(prd_threads(old), add = TRUE)
+  # 3,000 rows: 12 blocks in 8 chunks of their own sums
+  X <- matrix(rnorm(3000 * 6), 3000)
+  for (form in c("spherical", "diagonal")) {
+    m <- list(form = form, weights = c(0.3, 0.7), means = X[1:2, ],
+              var = if (form == "spherical") c(1, 2) else matrix(1.5, 2, 6))
+    prd_threads(1)
+    one <- mixture_estep(m, X)
+    prd_threads(2)
+    two <- mixture_estep(m, X)
+    expect_identical(one, two)
+    expect_equal(two$N, colSums(brute_posterior(brute_comp_logdens(
+      X, m$weights, m$means, m$var, form == "spherical"))), tolerance = 1e-10)
+  }
+})
+
 test_that("EM started from a fit continues it exactly", {
   set.seed(16)
   X <- rbind(matrix(rnorm(60 * 3), 60), matrix(rnorm(40 * 3, 4), 40))
