@@ -10,8 +10,8 @@ perm_sets <- function(seed = 11, n = 90, m = 80, d = 4) {
   list(x = x, y = y, px = sample.int(n), py = sample.int(m))
 }
 
-all_methods <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
-                 "stacked", "marginal", "tightest")
+# every family of the registry, the mixture and smoothed marginal included
+all_methods <- curve_methods()
 
 test_that("a row permutation of both sets gives the identical curve for every family", {
   s <- perm_sets()
