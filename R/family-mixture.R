@@ -48,13 +48,6 @@ mixture_forms <- c(spherical = 1, diagonal = 2)
 #' @noRd
 mixture_floor <- 1e-3
 
-#' E-steps of a fold's EM started from the fit rows' mixtures
-#' (mixture_refit()): on 16 classes in d = 256 with 3,000 points per set,
-#' mean |AUC error| over drop, reweight and widen 0.133 after 10 E-steps
-#' and 0.132 after 100 (1 E-step 0.134), at 0.73 times the time of 100.
-#' @noRd
-mixture_refit_steps <- 10L
-
 #' Rows per block of scoring.
 #' @noRd
 mixture_block <- 4096L
@@ -80,7 +73,7 @@ mixture_block <- 4096L
 #' curve's AUC moved by up to 0.08 from one seed to another; the mean of
 #' 4 refits read 0.02 closer to the truth on average than one).
 #' `keep_fits`: also return the refits, `tied` and the map `transform`
-#' (for mixture_refit()).
+#' (for mixture_fold_fits()).
 #' Errors (class prdcurve_error_input): `components`, `forms`, `means` or
 #' `restarts` not as said; (prdcurve_error_split) fewer than 4 fit rows in a set.
 #' @noRd
@@ -134,11 +127,11 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
 #' fit rows and K folds. With fit rows (a split), the map, the choice
 #' (numbers of components, form, tied means) and its `restarts` fits are
 #' made once on the fit rows, which no fold scores (mixture_choose()); fold
-#' v's mixtures are then EM on the rows of every cell but v + 1, started
-#' from those fits (warm starts: a few E-steps instead of the whole choice
-#' again, and still no scored row in any fit), and score cell v + 1.
-#' Without fit rows of their own each fold is fitted on the other cells
-#' alone, choice included (fit_mixture()). Arguments as fit_mixture()'s.
+#' v's mixtures are then one EM step from those fits on the rows of every
+#' cell but v + 1, from the cells' sums (mixture_fold_fits()), and score
+#' cell v + 1. Without fit rows of their own each fold is fitted on the
+#' other cells alone, choice included (fit_mixture()). Arguments as
+#' fit_mixture()'s.
 #' @return list(real, gen (the scores of the folds' rows, in the order of
 #'   the folds), settings (fit_mixture()'s, averaged over the folds))
 #' @noRd
@@ -160,10 +153,10 @@ mixture_cells <- function(real, generated, cells, call = rlang::caller_env(),
   } else {
     f <- fit_mixture(real, generated, base[[1]], base[[2]], call = call,
                      keep_fits = TRUE, ...)
+    folds <- if (K == 1L) list(f$fits) else
+      mixture_fold_fits(real, generated, cells, f)
     for (v in seq_len(K)) {
-      fv <- if (K == 1L) f else {
-        mixture_refit(real, generated, others(1, v), others(2, v), f)
-      }
+      fv <- mixture_result(folds[[v]], f$tied, f$transform)
       scores[[v]] <- list(fv$score(real, cells[[1]][[v + 1L]]),
                           fv$score(generated, cells[[2]][[v + 1L]]))
       settings[[v]] <- fv$settings
@@ -176,34 +169,62 @@ mixture_cells <- function(real, generated, cells, call = rlang::caller_env(),
        }), settings, list(SIMPLIFY = FALSE))))
 }
 
-#' The fit `f` (fit_mixture(keep_fits = TRUE)) run again by EM on the rows
-#' fx of real and fy of generated, each of its refits started from its
-#' parameters (mixture_em(start =), mixture_em_tied(start =)) for at most
-#' `maxit` E-steps, in f's map. Returns fit_mixture()'s list.
+#' The folds' mixtures from the fit rows' fit `f` (fit_mixture(keep_fits =
+#' TRUE)): fold v's are one EM step from each of f's refits on the rows of
+#' every cell but v + 1 (an E-step under f's parameters, then the M-step),
+#' formed from the cells' sums: each cell's rows are mapped once, each
+#' refit's E-step on them gives the cell's N, S1, S2 (mixture_estep()),
+#' and a fold's M-step takes the sums over its cells (with their column
+#' sums and squares for the variance floors). One pass over the rows per
+#' refit instead of EM on (K - 1) / K of them per fold. Returns a list
+#' over the folds of lists of refits (each the real and the generated
+#' mixture).
 #' @noRd
-mixture_refit <- function(real, generated, fx, fy, f,
-                          maxit = mixture_refit_steps) {
-  fx <- canonical_rows(real, as.integer(fx))
-  fy <- canonical_rows(generated, as.integer(fy))
-  X <- mixture_rows(real, fx, f$transform)
-  Y <- mixture_rows(generated, fy, f$transform)
-  floors <- mixture_floors(X, Y)
-  fits <- lapply(f$fits, function(m) {
-    if (f$tied) {
-      return(mixture_em_tied(X, Y, NULL, m[[1]]$form, floors, start = m,
-                             maxit = maxit))
-    }
-    list(mixture_em(X, NULL, m[[1]]$form, floors[[1]], start = m[[1]],
-                    maxit = maxit),
-         mixture_em(Y, NULL, m[[2]]$form, floors[[2]], start = m[[2]],
-                    maxit = maxit))
+mixture_fold_fits <- function(real, generated, cells, f) {
+  K <- length(cells[[1]]) - 1L
+  R <- length(f$fits)
+  sets <- list(real, generated)
+  d <- ncol(real)
+  # per set and cell: the rows' count, column sums and sums of squares,
+  # and each refit's E-step sums
+  parts <- lapply(1:2, function(j) {
+    lapply(cells[[j]], function(rows) {
+      Z <- mixture_rows(sets[[j]], rows, f$transform)
+      list(n = nrow(Z), s = colSums(Z), q = colSums(Z^2),
+           st = lapply(f$fits, function(m) mixture_estep(m[[j]], Z)))
+    })
   })
-  mixture_result(fits, f$tied, f$transform)
+  add <- function(xs) Reduce(`+`, xs)
+  lapply(seq_len(K), function(v) {
+    keep <- -(v + 1L)
+    floors <- lapply(1:2, function(j) {
+      p <- parts[[j]][keep]
+      n <- sum(vapply(p, `[[`, 1, "n"))
+      mu <- add(lapply(p, `[[`, "s")) / n
+      mixture_floor * pmax(add(lapply(p, `[[`, "q")) / n - mu^2,
+                           .Machine$double.eps)
+    })
+    lapply(seq_len(R), function(r) {
+      st <- lapply(1:2, function(j) {
+        p <- lapply(parts[[j]][keep], function(x) x$st[[r]])
+        list(N = add(lapply(p, `[[`, "N")), S1 = add(lapply(p, `[[`, "S1")),
+             S2 = add(lapply(p, `[[`, "S2")))
+      })
+      m <- f$fits[[r]]
+      form <- m[[1]]$form
+      ms <- if (f$tied) {
+        mixture_tied_mstep(st, lapply(m, `[[`, "var"), form, floors, d)$fits
+      } else {
+        lapply(1:2, function(j) mixture_mstep(st[[j]], form, floors[[j]], d))
+      }
+      lapply(1:2, function(j) c(ms[[j]], list(iterations = m[[j]]$iterations + 1)))
+    })
+  })
 }
 
 #' fit_mixture()'s list from the refits `fits` (each a list of the real
 #' and the generated mixture) in the map `tr`; with `keep`, also the fits,
-#' `tied` and the map (for mixture_refit()).
+#' `tied` and the map (for mixture_fold_fits()).
 #' @noRd
 mixture_result <- function(fits, tied, tr, keep = FALSE) {
   mp <- fits[[1]][[1]]
@@ -474,15 +495,12 @@ mixture_logdens <- function(m, X) mixture_estep(m, X, stats = FALSE)$lse
 #' to the nearest centre, then M-step, E-step, ... until the mean
 #' log-likelihood per row changes by less than `tol` (relative) or after
 #' `maxit` E-steps. Variances are at least `floor_var` (per column; the
-#' spherical form floors at its mean). `start`: a fitted mixture to start
-#' from instead (its E-step first). Returns list(form, weights, means (K x
+#' spherical form floors at its mean). Returns list(form, weights, means (K x
 #' d), var (K numbers, or K x d), loglik (mean per row), iterations).
 #' @noRd
-mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6,
-                       start = NULL) {
-  st <- if (is.null(start)) mixture_hard(X, C, form) else
-    mixture_estep(start, X)
-  ll_old <- if (is.null(start)) -Inf else mean(st$lse)
+mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6) {
+  st <- mixture_hard(X, C, form)
+  ll_old <- -Inf
   it <- 0L
   repeat {
     m <- mixture_mstep(st, form, floor_var, ncol(X))
@@ -532,60 +550,19 @@ mixture_mstep <- function(st, form, floor_var, d) {
 #' sets together are dropped. Returns a list of the two mixtures (as
 #' mixture_em()'s, with the same means).
 #' @noRd
-mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6,
-                            start = NULL) {
+mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
   sets <- list(X, Y)
-  d <- ncol(X)
   n <- nrow(X) + nrow(Y)
-  if (is.null(start)) {
-    st <- lapply(sets, mixture_hard, C = C, form = form)
-    V <- NULL
-    ll_old <- -Inf
-  } else {
-    st <- lapply(1:2, function(j) mixture_estep(start[[j]], sets[[j]]))
-    V <- lapply(start, `[[`, "var")
-    ll_old <- (sum(st[[1]]$lse) + sum(st[[2]]$lse)) / n
-  }
+  st <- lapply(sets, mixture_hard, C = C, form = form)
+  V <- NULL
+  ll_old <- -Inf
   it <- 0L
   repeat {
-    N <- lapply(st, `[[`, "N")
-    keep <- which(N[[1]] + N[[2]] >= 1)
-    if (!length(keep)) keep <- which.max(N[[1]] + N[[2]])
-    N <- lapply(N, `[`, keep)
-    S1 <- lapply(st, function(s) s$S1[keep, , drop = FALSE])
-    S2 <- lapply(st, function(s) {
-      if (form == "spherical") s$S2[keep] else s$S2[keep, , drop = FALSE]
-    })
-    if (is.null(V)) {
-      M <- (S1[[1]] + S1[[2]]) / (N[[1]] + N[[2]])
-    } else {
-      V <- lapply(V, function(v) if (form == "spherical") v[keep] else
-        v[keep, , drop = FALSE])
-      M <- (S1[[1]] / V[[1]] + S1[[2]] / V[[2]]) /
-        (N[[1]] / V[[1]] + N[[2]] / V[[2]])
-    }
-    # sum_i r_ik (x_i - mu_k)^2 of each set (summed over the columns for
-    # the spherical form)
-    SS <- lapply(1:2, function(j) {
-      if (form == "spherical") {
-        S2[[j]] - 2 * rowSums(M * S1[[j]]) + N[[j]] * rowSums(M^2)
-      } else {
-        S2[[j]] - 2 * M * S1[[j]] + N[[j]] * M^2
-      }
-    })
-    dd <- if (form == "spherical") d else 1
-    vpool <- (SS[[1]] + SS[[2]]) / (dd * (N[[1]] + N[[2]]))
-    V <- lapply(1:2, function(j) {
-      v <- (SS[[j]] + dd * vpool) / (dd * (N[[j]] + 1))
-      if (form == "spherical") pmax(v, mean(floors[[j]])) else
-        pmax(v, rep(floors[[j]], each = nrow(v)))
-    })
-    ms <- lapply(1:2, function(j) {
-      list(form = form, weights = N[[j]] / sum(N[[j]]), means = M, var = V[[j]])
-    })
+    m <- mixture_tied_mstep(st, V, form, floors, ncol(X))
+    V <- m$var
     ll <- 0
     for (j in 1:2) {
-      st[[j]] <- mixture_estep(ms[[j]], sets[[j]])
+      st[[j]] <- mixture_estep(m$fits[[j]], sets[[j]])
       ll <- ll + sum(st[[j]]$lse)
     }
     ll <- ll / n
@@ -593,7 +570,54 @@ mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6,
     if (it >= maxit || abs(ll - ll_old) <= tol * max(1, abs(ll))) break
     ll_old <- ll
   }
-  lapply(ms, function(m) c(m, list(loglik = ll, iterations = it)))
+  lapply(m$fits, function(f) c(f, list(loglik = ll, iterations = it)))
+}
+
+#' The M-step of mixture_em_tied() from both sets' E-step sums `st` (a
+#' list of two, as mixture_estep()'s) and the variances `V` of the step
+#' before (a list of two; NULL: the first step, pooled means): components
+#' with less than one row's weight in both sets together dropped, the
+#' means given V, then each set's variances given the means, with one
+#' pseudo-row at the pooled variance, floored at `floors`. Returns
+#' list(fits = the two mixtures, var = their variances).
+#' @noRd
+mixture_tied_mstep <- function(st, V, form, floors, d) {
+  N <- lapply(st, `[[`, "N")
+  keep <- which(N[[1]] + N[[2]] >= 1)
+  if (!length(keep)) keep <- which.max(N[[1]] + N[[2]])
+  N <- lapply(N, `[`, keep)
+  S1 <- lapply(st, function(s) s$S1[keep, , drop = FALSE])
+  S2 <- lapply(st, function(s) {
+    if (form == "spherical") s$S2[keep] else s$S2[keep, , drop = FALSE]
+  })
+  if (is.null(V)) {
+    M <- (S1[[1]] + S1[[2]]) / (N[[1]] + N[[2]])
+  } else {
+    V <- lapply(V, function(v) if (form == "spherical") v[keep] else
+      v[keep, , drop = FALSE])
+    M <- (S1[[1]] / V[[1]] + S1[[2]] / V[[2]]) /
+      (N[[1]] / V[[1]] + N[[2]] / V[[2]])
+  }
+  # sum_i r_ik (x_i - mu_k)^2 of each set (summed over the columns for the
+  # spherical form)
+  SS <- lapply(1:2, function(j) {
+    if (form == "spherical") {
+      S2[[j]] - 2 * rowSums(M * S1[[j]]) + N[[j]] * rowSums(M^2)
+    } else {
+      S2[[j]] - 2 * M * S1[[j]] + N[[j]] * M^2
+    }
+  })
+  dd <- if (form == "spherical") d else 1
+  vpool <- (SS[[1]] + SS[[2]]) / (dd * (N[[1]] + N[[2]]))
+  V <- lapply(1:2, function(j) {
+    v <- (SS[[j]] + dd * vpool) / (dd * (N[[j]] + 1))
+    if (form == "spherical") pmax(v, mean(floors[[j]])) else
+      pmax(v, rep(floors[[j]], each = nrow(v)))
+  })
+  fits <- lapply(1:2, function(j) {
+    list(form = form, weights = N[[j]] / sum(N[[j]]), means = M, var = V[[j]])
+  })
+  list(fits = fits, var = V)
 }
 
 #' The family's scoring function: the mean over the refits `fits` (each a
