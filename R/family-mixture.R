@@ -211,11 +211,14 @@ mixture_fold_fits <- function(real, generated, cells, f) {
              S2 = add(lapply(p, `[[`, "S2")))
       })
       m <- f$fits[[r]]
-      form <- m[[1]]$form
       ms <- if (f$tied) {
-        mixture_tied_mstep(st, lapply(m, `[[`, "var"), form, floors, d)$fits
+        mixture_tied_mstep(st, lapply(m, `[[`, "var"), m[[1]]$form, floors,
+                           d)$fits
       } else {
-        lapply(1:2, function(j) mixture_mstep(st[[j]], form, floors[[j]], d))
+        # (each set's own form)
+        lapply(1:2, function(j) {
+          mixture_mstep(st[[j]], m[[j]]$form, floors[[j]], d)
+        })
       }
       lapply(1:2, function(j) c(ms[[j]], list(iterations = m[[j]]$iterations + 1)))
     })
@@ -389,7 +392,8 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
   it <- which(spec$kind == "tied")
   pairs <- rbind(
     expand.grid(i = ir, j = ig, t = NA_integer_),
-    data.frame(i = rep(NA_integer_, length(it)), j = NA_integer_, t = it))
+    data.frame(i = rep(NA_integer_, length(it)), j = rep(NA_integer_, length(it)),
+               t = it))
   pairs$params <- ifelse(is.na(pairs$t),
                          spec$params[pairs$i] + spec$params[pairs$j],
                          spec$params[pairs$t])

@@ -400,6 +400,21 @@ test_that("each fold's mixtures are one EM step on the other cells from the fit 
                mixture_score(ff[[2]], f$transform)(x2, 181:240),
                tolerance = 1e-12)
   expect_false(isTRUE(all.equal(g2$real[1:60], got$real[1:60])))
+  # separate means, each set its own form: one M-step of each set's own
+  # mixture from the E-step on the other cells' rows
+  fs <- withr::with_seed(3, fit_mixture(x, y, 1:120, 1:120, components = c(1, 3),
+                                        forms = c("spherical", "diagonal"),
+                                        means = "separate", keep_fits = TRUE))
+  expect_false(fs$tied)
+  ffs <- mixture_fold_fits(x, y, cells, fs)
+  tr <- unlist(cells[[2]][-2L])
+  Z <- mixture_rows(y, tr, fs$transform)
+  m2 <- fs$fits[[1]][[2]]
+  fl <- 1e-3 * apply(Z, 2, function(u) mean((u - mean(u))^2))
+  one <- mixture_mstep(mixture_estep(m2, Z), m2$form, fl, ncol(Z))
+  for (p in c("weights", "means", "var")) {
+    expect_equal(ffs[[1]][[1]][[2]][[p]], one[[p]], tolerance = 1e-8)
+  }
   # the fit rows' model is the choice: three components, as the data
   expect_equal(got$settings$components[["real"]], 3)
   expect_true(all(got$settings$iterations > 0))
