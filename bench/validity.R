@@ -535,7 +535,14 @@ if (!interactive() && sys.nframe() == 0L) {
   cat(sprintf("\nWall time %.1f minutes.\n", run$wall / 60))
   if (flag("write")) {
     utils::write.csv(bind_fill(acc, rk, cov, cmpt), csv_path, row.names = FALSE, na = "")
-    write_results(run, acc, rk, st, cov, cmpt)
-    cat("Wrote ", csv_path, " and ", results_path, "\n", sep = "")
+    if (!is.null(acc)) {
+      write_results(run, acc, rk, st, cov, cmpt)
+      cat("Wrote ", csv_path, " and ", results_path, "\n", sep = "")
+    } else {
+      # (the results section is the grid's tables: a coverage part alone
+      # leaves it as it is)
+      cat("Wrote ", csv_path, " (no grid part: ", results_path,
+          " left as it is)\n", sep = "")
+    }
   }
 }
