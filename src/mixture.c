@@ -1,4 +1,4 @@
-/* The mixture family's passes over the rows (R/family-mixture.R; SPEC.md
+/* The mixture family's passes over the rows (R/family-mixture-em.R; SPEC.md
  * section 7): squared distances to the centres, and EM's E-step fused
  * with the sums of the next M-step. Rows are taken in blocks of MIX_BLOCK
  * (in place, the matrix's leading dimension n): one product of the block
