@@ -165,6 +165,12 @@ cli_option_list <- function() {
        help = paste0("methods among ", paste(curve_methods(), collapse = ", "),
                      " (default: ", paste(cli_default_methods(), collapse = ","),
                      ")")),
+    mo("--families", type = "character", metavar = "F1,F2",
+       help = paste0("for tightest: the families it combines, among ",
+                     paste(setdiff(curve_methods(), "tightest"), collapse = ", "),
+                     " (default: ", paste(tightest_default(), collapse = ","),
+                     "; with categorical columns also logit,interaction);",
+                     " add mixture for clustered data")),
     mo("--k", type = "character", metavar = "K",
        help = "number of neighbours (default: the square root of the fit size, rounded)"),
     mo("--split", type = "character", metavar = "S",
@@ -292,7 +298,7 @@ cli_pre_scan <- function(args, valued) {
 #' errors naming the option).
 #' @noRd
 cli_parse <- function(args) {
-  valued <- c("real", "generated", "features", "id", "method", "k", "split",
+  valued <- c("real", "generated", "features", "id", "method", "families", "k", "split",
               "seed", "angles", "bandwidth", "folds", "replicates", "compare",
               "atoms", "out")
   pre <- cli_pre_scan(args, valued)
@@ -345,6 +351,17 @@ cli_parse <- function(args) {
     prd_abort(c("Option {.code --method} must be some of {.val {choices}}, separated by commas.",
                 "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It is empty."),
               kind = "input", call = NULL)
+  }
+  opt$families <- if (!is.null(o$families)) {
+    fam <- unique(trimws(strsplit(o$families, ",", fixed = TRUE)[[1]]))
+    known <- setdiff(choices, "tightest")
+    bad <- setdiff(fam, known)
+    if (!length(fam) || length(bad)) {
+      prd_abort(c("Option {.code --families} must be some of {.val {known}}, separated by commas.",
+                  "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It is empty."),
+                kind = "input", call = NULL)
+    }
+    fam
   }
   opt$k <- if (!is.null(o$k)) cli_number(o$k, "k", whole = TRUE, min = 1)
   opt$split <- if (is.null(o$split)) 0.5 else cli_number(o$split, "split")

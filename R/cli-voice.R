@@ -19,17 +19,17 @@
 #' @noRd
 cli_flag_table <- function() {
   data.frame(
-    arg = c("k", "split", "method", "angles", "bandwidth", "folds",
+    arg = c("k", "split", "method", "families", "angles", "bandwidth", "folds",
             "replicates", "features", "id", "member", "header",
             "closed", "standardize", "baseline",
             "manifold_metrics()", "prd_compare()", "set.seed()",
             "prd_read()"),
-    flag = c("--k", "--split", "--method", "--angles", "--bandwidth",
+    flag = c("--k", "--split", "--method", "--families", "--angles", "--bandwidth",
              "--folds", "--replicates", "--features", "--id",
              "FILE.npz:NAME", "--header", "--open", "--standardize",
              "--compare", "--metrics", "--compare", "--seed", "FILE"),
-    on = c(rep(NA, 11), "FALSE", "\"real\"", NA, rep(NA, 4)),
-    off = c(rep(NA, 11), "TRUE", "\"none\"", NA, rep(NA, 4)),
+    on = c(rep(NA, 12), "FALSE", "\"real\"", NA, rep(NA, 4)),
+    off = c(rep(NA, 12), "TRUE", "\"none\"", NA, rep(NA, 4)),
     stringsAsFactors = FALSE
   )
 }

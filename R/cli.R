@@ -71,6 +71,10 @@
 #'   missing from some files, for instance `.npy` files).
 #' * `--method`: comma-separated methods among the package's curve methods
 #'   (those [prd_curve()] accepts); default `tightest`, the default of [prd_curve()].
+#' * `--families F1,F2`: the families `"tightest"` combines (`families` of
+#'   [prd_curve()]); default its own. Adding `mixture` to the default's
+#'   five (`--families knn,coverage,quadratic,stacked,smooth_marginal,mixture`)
+#'   serves clustered data (see [prd_curve()], "mixture").
 #' * `--k`: number of neighbours (default: `round(sqrt(fit size))`, see
 #'   [prd_curve()]).
 #' * `--split`: fraction of each set held out for evaluation, in \[0, 1)
@@ -279,7 +283,8 @@ cli_run <- function(opt) {
   told <- character()
   curve <- withCallingHandlers(
     cli_curves(real$x, gen_x, seed = seed,
-               method = opt$method, k = opt$k, split = opt$split,
+               method = opt$method, families = opt$families, k = opt$k,
+               split = opt$split,
                angles = opt$angles, bandwidth = opt$bandwidth,
                folds = opt$folds, closed = opt$closed,
                replicates = opt$replicates, standardize = opt$standardize,

@@ -113,3 +113,14 @@ test_that("one table maps R arguments to flags; advice in use is dropped", {
   usage <- paste(prdcurve:::cli_usage(), collapse = " ")
   for (f in grep("^--", tab$flag, value = TRUE)) expect_match(usage, f, fixed = TRUE)
 })
+
+test_that("--families without tightest is ignored, and the warning says so in the command line's words", {
+  fx <- cli_fixture(dir = tempfile("prdvoice"))
+  txt <- cli_transcript(c(fx$f_real, fx$f_gen, "--method", "knn",
+                          "--families", "knn", "--seed", "5", "--angles", "31",
+                          "--quiet", "--out", file.path(fx$dir, "fam")))
+  warn <- grep("^prdcurve: warning: ", txt, value = TRUE)
+  expect_length(warn, 1L)
+  expect_match(warn, "`--families` is used by the \"?tightest\"? method only")
+  expect_no_r_syntax(txt)
+})

@@ -269,6 +269,34 @@ test_that("--folds reaches prd_curve()", {
   unlink(dir, recursive = TRUE)
 })
 
+test_that("--families reaches prd_curve(); unknown families are classed errors", {
+  set.seed(83)
+  dir <- tempfile("prdcli")
+  dir.create(dir)
+  real <- matrix(rnorm(120 * 3), ncol = 3)
+  generated <- matrix(rnorm(120 * 3, 0.5), ncol = 3)
+  fr <- file.path(dir, "r.csv")
+  fg <- file.path(dir, "g.csv")
+  utils::write.csv(real, fr, row.names = FALSE)
+  utils::write.csv(generated, fg, row.names = FALSE)
+  run <- function(...) {
+    suppressWarnings(prd_cli(c(fr, fg, "--seed", "5", "--angles", "31",
+                               "--quiet", "--out", file.path(dir, "res"), ...)))
+  }
+  cv <- run("--families", "knn,mixture")
+  expect_setequal(prd_curve_info(cv)$details[[1]]$families, c("knn", "mixture"))
+  set.seed(5)
+  direct <- suppressWarnings(prd_curve(real, generated,
+                                       families = c("knn", "mixture"),
+                                       angles = 31))
+  expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
+  expect_error(run("--families", "knn,bogus"), "--families",
+               class = "prdcurve_error_input")
+  expect_error(run("--families", "tightest"), "Unknown",
+               class = "prdcurve_error_input")
+  unlink(dir, recursive = TRUE)
+})
+
 test_that("--open and --bandwidth reach prd_curve()", {
   set.seed(81)
   dir <- tempfile("prdcli")
