@@ -171,6 +171,7 @@ gen_prd_cli <- function(files, out_dir) {
     flag_pool <- list(
       "--k" = c("1", "2", "3", "0", "-1", "abc", "1e9", ""), "--split" = c("0", "0.5", "1", "-1", "abc"),
       "--method" = c("knn", "kde", "knn,ipr", "tightest", "linear", "marginal", "foo", ""),
+      "--families" = c("knn,mixture", "quadratic", "tightest", "foo", ""),
       "--angles" = c("11", "21", "2", "NaN", "1e9"), "--seed" = c("1", "abc"),
       "--bandwidth" = c("1", "1,2", "-1", "1e300"), "--folds" = c("1", "2", "0", "x"),
       "--replicates" = c("0", "2", "-1"), "--compare" = c("gen", "nope"),
