@@ -233,6 +233,11 @@ void block_products(const prd_prec *prec, int nb, int na, int d,
                     prd_tile *t);
 int prd_blas_serial_begin(void);
 void prd_blas_serial_end(int old);
+/* moments.c: the threads for `work` split into `nblk` blocks, each calling
+ * the BLAS, with the BLAS set to one thread when more than one thread
+ * runs (*old: its count before, for prd_blas_serial_end(); 0 when
+ * unchanged) */
+int prd_blocked_team(int64_t work, int nblk, int *old);
 void gather(const prd_rows *rows, int lo, int n, int d,
             const double *centre, double scale, double *out, float *outf,
             double *norm2, double *rm, int rm_panel, int threads);

@@ -210,7 +210,8 @@ SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
   }
   const double *x = REAL(X), *mu = REAL(means), *v = REAL(var);
   const double *lw = REAL(logw);
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+  const char *names[] = {"lse", "N", "S1", "S2", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SEXP lse_s = PROTECT(Rf_allocVector(REALSXP, hard ? 0 : n));
   SEXP N_s = PROTECT(Rf_allocVector(REALSXP, stats ? K : 0));
   SEXP S1_s = PROTECT(stats ? Rf_allocMatrix(REALSXP, K, d)
@@ -265,13 +266,8 @@ SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
     ? (double *) R_alloc((size_t) nch * per, sizeof(double)) : NULL;
   if (acc) memset(acc, 0, (size_t) nch * per * sizeof(double));
   mix_ctx c = {x, n, d, K, diag, hard, stats, mu, v, P, Pm, cc, cst, lse};
-  int old = 0;
-  int use = prd_threads_over((int64_t) n * K * (d > 0 ? d : 1), nch);
-  if (use > 1) {
-    old = prd_blas_serial_begin();
-    if (old == 0) use = 1;
-  }
-  if (use < 1) use = 1;
+  int old;
+  int use = prd_blocked_team((int64_t) n * K * (d > 0 ? d : 1), nch, &old);
   int B = n < MIX_BLOCK ? (n > 0 ? n : 1) : MIX_BLOCK;
   size_t wlen = (size_t) B * (1 + 3 * (size_t) K) +
     (diag && (stats || !hard) ? (size_t) B * d : 0) + 1;
@@ -295,7 +291,7 @@ SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
                   a ? a + K + (size_t) K * d : NULL);
     }
   }
-  if (use > 1) prd_blas_serial_end(old);
+  prd_blas_serial_end(old);
   for (int ch = 0; ch < nch && acc; ch++) {
     const double *a = acc + (size_t) ch * per;
     for (int k = 0; k < K; k++) N[k] += a[k];
@@ -306,12 +302,6 @@ SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
   SET_VECTOR_ELT(out, 1, N_s);
   SET_VECTOR_ELT(out, 2, S1_s);
   SET_VECTOR_ELT(out, 3, S2_s);
-  SEXP nm = PROTECT(Rf_allocVector(STRSXP, 4));
-  SET_STRING_ELT(nm, 0, Rf_mkChar("lse"));
-  SET_STRING_ELT(nm, 1, Rf_mkChar("N"));
-  SET_STRING_ELT(nm, 2, Rf_mkChar("S1"));
-  SET_STRING_ELT(nm, 3, Rf_mkChar("S2"));
-  Rf_setAttrib(out, R_NamesSymbol, nm);
-  UNPROTECT(6);
+  UNPROTECT(5);
   return out;
 }

@@ -227,8 +227,7 @@ static void fold_apply_into(const double *E, const int *f, const double *Dm,
   }
 }
 
-/* the kernels' team (defined with the blocked moments below) */
-static int blocked_team(int64_t work, int nblk, int *old);
+/* the kernels' team: prd_blocked_team() (engine.h, defined below) */
 typedef void (*team_fn)(void *ctx, int me, int team);
 static void team_run(int use, int old, team_fn fn, void *ctx);
 
@@ -261,7 +260,7 @@ static void sigma_panel(void *p, int me, int team) {
  * conjugate gradients (fold_discriminants()) for one set. The product Mt D (memory bound: Mt
  * read once for K columns) is cut into panels of rows, one per engine
  * thread, each calling the BLAS's dgemm with the BLAS at one thread
- * (blocked_team()), so that Mt is read at every core's bandwidth and no
+ * (prd_blocked_team()), so that Mt is read at every core's bandwidth and no
  * BLAS thread spins beside the engine's. */
 SEXP ffi_fold_sigma(SEXP Mt, SEXP Et, SEXP fold, SEXP D) {
   fold_args(Et, fold, D, "ffi_fold_sigma");
@@ -274,7 +273,7 @@ SEXP ffi_fold_sigma(SEXP Mt, SEXP Et, SEXP fold, SEXP D) {
   const double *a = REAL_RO(Mt), *b = REAL_RO(D);
   if (d > 0 && K > 0) {
     int old = 0;
-    int use = blocked_team((int64_t) d * d * K, (d + 31) / 32, &old);
+    int use = prd_blocked_team((int64_t) d * d * K, (d + 31) / 32, &old);
     sigma_ctx ctx = {a, b, o, d, K};
     team_run(use, old, sigma_panel, &ctx);
   }
@@ -306,7 +305,7 @@ static void solve_columns(void *p, int me, int team) {
  * R (a Cholesky factor) and V d x K: backsolve(R, backsolve(R, V,
  * transpose = TRUE)) with V's columns cut among the engine's threads, each
  * calling the BLAS's dtrsm twice on its own columns with the BLAS at one
- * thread (blocked_team()): the preconditioner of fold_discriminants(). */
+ * thread (prd_blocked_team()): the preconditioner of fold_discriminants(). */
 SEXP ffi_chol_solve(SEXP R, SEXP V) {
   if (!Rf_isReal(R) || !Rf_isMatrix(R) || !Rf_isReal(V) || !Rf_isMatrix(V) ||
       Rf_ncols(R) != Rf_nrows(R) || Rf_nrows(V) != Rf_nrows(R))
@@ -315,7 +314,7 @@ SEXP ffi_chol_solve(SEXP R, SEXP V) {
   SEXP out = PROTECT(Rf_duplicate(V));
   if (d > 0 && K > 0) {
     int old = 0;
-    int use = blocked_team((int64_t) d * d * K, K, &old);
+    int use = prd_blocked_team((int64_t) d * d * K, K, &old);
     sigma_ctx ctx = {REAL_RO(R), NULL, REAL(out), d, K};
     team_run(use, old, solve_columns, &ctx);
   }
@@ -353,7 +352,7 @@ static void row_sumsq(const double *buf, int mb, int d, int a0, int a1,
  * compete for the cores with the engine's threads in the steps between
  * (on 2 cores, a third of the fitted families' time). One thread when the
  * BLAS offers no such control. */
-static int blocked_team(int64_t work, int nblk, int *old) {
+int prd_blocked_team(int64_t work, int nblk, int *old) {
   int use = prd_threads_over(work, nblk);
   *old = 0;
   if (use > 1) {
@@ -363,7 +362,7 @@ static int blocked_team(int64_t work, int nblk, int *old) {
   return use;
 }
 
-/* fn(ctx, me, team) on each thread of a team of `use` (blocked_team()),
+/* fn(ctx, me, team) on each thread of a team of `use` (prd_blocked_team()),
  * then the BLAS's thread count as it was (`old`). An `omp for` or a
  * barrier inside fn binds to this team. */
 static void team_run(int use, int old, team_fn fn, void *ctx) {
@@ -465,7 +464,7 @@ static void cells_part(void *p, int me, int team) {
  * ncell sums of each cell's rows of C, qv = the d x ncell sums of q_i c_i,
  * q = the |c_i|^2). In blocks of rows centred into one buffer (no m x d
  * copy of the rows), each block's C'C added to the upper triangle of M
- * (mirrored at the end) by the engine's threads (blocked_team()), each
+ * (mirrored at the end) by the engine's threads (prd_blocked_team()), each
  * thread its own panel of columns (dsyrk on the panel's diagonal block,
  * dgemm above it; the panels' edges at d sqrt(t / T), equal areas); the
  * sums of s and qv column by column in row order, q of each row over the
@@ -501,7 +500,7 @@ SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
   double *buf = (double *) R_alloc((size_t) B * (d > 0 ? d : 1),
                                    sizeof(double));
   int old = 0;
-  int use = blocked_team((int64_t) m * d * (d > 0 ? d : 1), d, &old);
+  int use = prd_blocked_team((int64_t) m * d * (d > 0 ? d : 1), d, &old);
   cells_ctx ctx = {REAL_RO(x), REAL_RO(centre), r, ce, buf, mm, qq, sp, qp,
                    n, d, m, B};
   team_run(use, old, cells_part, &ctx);
@@ -545,7 +544,7 @@ static void product_part(void *ptr, int me, int team) {
  * V d x p: in blocks of rows centred into a buffer (no n x d copy), each
  * block's product by the BLAS's dgemm into its rows of P; q as
  * prd_row_scores() sums it. The blocks are shared among the engine's
- * threads (blocked_team()); each row's values do not depend on their
+ * threads (prd_blocked_team()); each row's values do not depend on their
  * count. */
 SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
@@ -562,7 +561,7 @@ SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V) {
   int B = centred_block_rows(n, d);
   int nblk = n > 0 ? (n + B - 1) / B : 0;
   int old = 0;
-  int use = blocked_team((int64_t) n * d * (p > 0 ? p : 1), nblk, &old);
+  int use = prd_blocked_team((int64_t) n * d * (p > 0 ? p : 1), nblk, &old);
   double *work = (double *) R_alloc((size_t) use * B * (d > 0 ? d : 1),
                                     sizeof(double));
   product_ctx ctx = {REAL_RO(x), REAL_RO(centre), REAL_RO(V), work, pp, qq,

@@ -270,23 +270,16 @@ test_that("--folds reaches prd_curve()", {
 })
 
 test_that("--families reaches prd_curve(); unknown families are classed errors", {
-  set.seed(83)
-  dir <- tempfile("prdcli")
-  dir.create(dir)
-  real <- matrix(rnorm(120 * 3), ncol = 3)
-  generated <- matrix(rnorm(120 * 3, 0.5), ncol = 3)
-  fr <- file.path(dir, "r.csv")
-  fg <- file.path(dir, "g.csv")
-  utils::write.csv(real, fr, row.names = FALSE)
-  utils::write.csv(generated, fg, row.names = FALSE)
+  fx <- cli_fixture()
   run <- function(...) {
-    suppressWarnings(prd_cli(c(fr, fg, "--seed", "5", "--angles", "31",
-                               "--quiet", "--out", file.path(dir, "res"), ...)))
+    suppressWarnings(prd_cli(c(fx$f_real, fx$f_gen, "--seed", "5",
+                               "--angles", "31", "--quiet",
+                               "--out", file.path(fx$dir, "res"), ...)))
   }
   cv <- run("--families", "knn,mixture")
   expect_setequal(prd_curve_info(cv)$details[[1]]$families, c("knn", "mixture"))
   set.seed(5)
-  direct <- suppressWarnings(prd_curve(real, generated,
+  direct <- suppressWarnings(prd_curve(fx$real, fx$generated,
                                        families = c("knn", "mixture"),
                                        angles = 31))
   expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
@@ -294,7 +287,7 @@ test_that("--families reaches prd_curve(); unknown families are classed errors",
                class = "prdcurve_error_input")
   expect_error(run("--families", "tightest"), "Unknown",
                class = "prdcurve_error_input")
-  unlink(dir, recursive = TRUE)
+  unlink(fx$dir, recursive = TRUE)
 })
 
 test_that("--open and --bandwidth reach prd_curve()", {

@@ -1,0 +1,207 @@
+# Tests of R/cli-files.R: the files the command line reads, their feature
+# columns, .npz members and the models' labels.
+
+test_that("--features takes names, ranges and tidyselect expressions", {
+  dir <- tempfile("prdfeat")
+  dir.create(dir)
+  set.seed(21)
+  mk <- function(n, mean) {
+    data.frame(id = seq_len(n), f1 = rnorm(n, mean), f2 = rnorm(n),
+               f3 = rnorm(n, mean), g1 = rnorm(n), f4 = rnorm(n))
+  }
+  real <- mk(70, 0)
+  gen <- mk(60, 0.8)
+  f_real <- file.path(dir, "r.csv")
+  f_gen <- file.path(dir, "g.csv")
+  data.table::fwrite(real, f_real)
+  data.table::fwrite(gen, f_gen)
+  run <- function(spec) {
+    prd_cli(c(f_real, f_gen, "--features", spec, "--id", "id", "--seed", "2",
+              "--method", "knn", "--angles", "51", "--quiet",
+              "--out", file.path(dir, "o")))
+  }
+  ref <- function(cols) {
+    set.seed(2)
+    prd_curve(as.matrix(real[cols]), as.matrix(gen[cols]), method = "knn",
+              angles = 51)
+  }
+  expect_same_curve(run("f1:f3"), ref(c("f1", "f2", "f3")))
+  expect_same_curve(run("f1,f3:g1"), ref(c("f1", "f3", "g1")))
+  expect_same_curve(run("2:3,6"), ref(c("f1", "f2", "f4")))
+  expect_same_curve(run('starts_with("f")'), ref(c("f1", "f2", "f3", "f4")))
+  expect_same_curve(run('starts_with("f") & !f2'), ref(c("f1", "f3", "f4")))
+  expect_same_curve(run("f1:f4, -g1"), ref(c("f1", "f2", "f3", "f4")))
+  # default: every numeric column but the id
+  expect_same_curve(
+    prd_cli(c(f_real, f_gen, "--id", "id", "--seed", "2", "--method", "knn",
+              "--angles", "51", "--quiet", "--out", file.path(dir, "o"))),
+    ref(c("f1", "f2", "f3", "g1", "f4")))
+  expect_error(run("f1:nope"), "nope", class = "prdcurve_error_input")
+  expect_error(run("starts_with("), class = "prdcurve_error_input")
+  expect_error(run("id"), class = "prdcurve_error_input")
+  expect_error(run(""), class = "prdcurve_error_input")
+  # a generated file with the same features in another order is realigned
+  data.table::fwrite(gen[c("f4", "id", "g1", "f3", "f2", "f1")], f_gen)
+  expect_same_curve(run("f1:f4"), ref(c("f1", "f2", "f3", "g1", "f4")))
+  unlink(dir, recursive = TRUE)
+})
+
+test_that("files with different feature names or counts", {
+  fx <- cli_fixture()
+  other <- file.path(fx$dir, "w.csv")
+  x <- fx$generated
+  colnames(x) <- c("a", "b", "c")
+  utils::write.csv(x, other, row.names = FALSE)
+  cv <- expect_cli_warning(
+    prd_cli(c(fx$f_real, other, "--seed", "1", "--method", "knn",
+              "--angles", "11", "--quiet",
+              "--out", file.path(fx$dir, "w"))),
+    "matched by position", class = "prdcurve_warning_columns")
+  set.seed(1)
+  expect_same_curve(cv, prd_curve(fx$real, fx$generated, method = "knn",
+                                  angles = 11))
+  narrow <- file.path(fx$dir, "n.csv")
+  utils::write.csv(x[, 1:2], narrow, row.names = FALSE)
+  expect_error(prd_cli(c(fx$f_real, narrow, "--quiet")), "n.csv",
+               class = "prdcurve_error_columns")
+})
+
+test_that("a generated .npz of several arrays is one model per array", {
+  skip_if(!nzchar(Sys.which("zip")), "no zip program to write the .npz")
+  fx <- cli_fixture()
+  g2 <- fx$generated + 0.5
+  f_npz <- file.path(fx$dir, "feats.npz")
+  write_npz(list(real = fx$real, good = fx$generated, shifted = g2), f_npz)
+  args <- c("--seed", "4", "--method", "knn", "--angles", "21", "--quiet")
+  # numpy.savez("feats.npz", real = ..., good = ..., shifted = ...): the
+  # real array named, the others are the models, labelled by their names
+  cv <- prd_cli(c(paste0(f_npz, ":real"), f_npz, args,
+                  "--out", file.path(fx$dir, "all")))
+  expect_identical(unique(cv$model), c("good", "shifted"))
+  set.seed(4)
+  ref <- prd_curve(fx$real, list(good = fx$generated, shifted = g2),
+                   method = "knn", angles = 21)
+  expect_same_curve(cv, ref)
+  s <- summary(cv)
+  expect_lt(s$auc[s$model == "shifted"], s$auc[s$model == "good"] - 0.1)
+  # the real array is named as given, in the summary line and the title
+  out <- suppressMessages(utils::capture.output(
+    prd_cli(c(paste0(f_npz, ":real"), f_npz, setdiff(args, "--quiet"),
+              "--out", file.path(fx$dir, "all2")))))
+  expect_match(out[1], "^prd_curve: feats.npz:real \\(60 rows\\) vs good")
+  expect_match(prdcurve:::cli_title(paste0(f_npz, ":real"),
+                                    c(good = f_npz, shifted = f_npz), cv),
+               "^feats.npz:real vs good, shifted \\(feats.npz\\)")
+  # a label prefixes the arrays' names; --compare takes those labels
+  cv2 <- prd_cli(c("--real", paste0(f_npz, ":real"), "--generated",
+                   paste0("run1=", f_npz), args, "--replicates", "4",
+                   "--compare", "run1:good", "--out", file.path(fx$dir, "lab")))
+  expect_identical(unique(cv2$model), c("run1:good", "run1:shifted"))
+  cmp <- utils::read.csv(file.path(fx$dir, "lab-compare.csv"))
+  expect_identical(unique(cmp$model), "run1:shifted")
+  expect_identical(unique(cmp$baseline), "run1:good")
+  # the real set from another file: every array is a model (here the
+  # array "real" holds the real rows: the copy warning says so)
+  cv3 <- expect_cli_warning(
+    prd_cli(c(fx$f_real, f_npz, args, "--out", file.path(fx$dir, "csv"))),
+    "feats.npz:real: 60 of 60 rows", class = "prdcurve_warning_copies")
+  expect_identical(unique(cv3$model), c("real", "good", "shifted"))
+  # two such files with the same array names: labels tell them apart
+  f2 <- file.path(fx$dir, "feats2.npz")
+  file.copy(f_npz, f2)
+  expect_error(prd_cli(c(fx$f_real, f_npz, f2, args, "--out",
+                         file.path(fx$dir, "dup"))),
+               "same label", class = "prdcurve_error_input")
+  # arrays that are not 2-D (class labels, ids) are not models, said on the
+  # progress output; one 2-D array left is the model, labelled by the array
+  f_lab <- file.path(fx$dir, "withlabels.npz")
+  write_npz(list(feats = fx$generated, labels = rep(0:4, 10), ids = 1:50),
+            f_lab, compressed = TRUE)
+  expect_identical(prdcurve:::npz_member_shape(f_lab, "labels"), 50)
+  expect_identical(prdcurve:::npz_member_shape(f_lab, "feats"), c(50, 3))
+  msgs <- character()
+  printed <- utils::capture.output(cv4 <- withCallingHandlers(
+    prd_cli(c(fx$f_real, f_lab, "--seed", "4", "--method", "knn",
+              "--angles", "21", "--out", file.path(fx$dir, "lab4"))),
+    message = function(m) {
+      msgs <<- c(msgs, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    }))
+  expect_match(printed[1], "vs feats (50 rows)", fixed = TRUE)
+  expect_identical(unique(cv4$model), "feats")
+  set.seed(4)
+  expect_same_curve(cv4, prd_curve(fx$real, fx$generated, method = "knn",
+                                   angles = 21))
+  skip_msg <- cli::ansi_strip(paste(msgs, collapse = "\n"))
+  expect_match(skip_msg, "withlabels.npz:labels (shape (50))", fixed = TRUE)
+  expect_match(skip_msg, "withlabels.npz:ids (shape (50))", fixed = TRUE)
+  # as the real set: its only 2-D array, said in the command line's syntax
+  f_rl <- file.path(fx$dir, "real_labels.npz")
+  write_npz(list(labels = rep(0:5, 10), feats = fx$real), f_rl)
+  msg <- expect_message(
+    utils::capture.output(cv5 <- prd_cli(c(f_rl, fx$f_gen, "--seed", "4",
+                                           "--method", "knn", "--angles", "21",
+                                           "--quiet", "--out",
+                                           file.path(fx$dir, "lab5")))),
+    "its only 2-D array", class = "prdcurve_message_dropped_columns")
+  expect_match(cli::ansi_strip(conditionMessage(msg)),
+               paste0("name another as `", f_rl, ":NAME`"), fixed = TRUE)
+  set.seed(4)
+  expect_same_curve(cv5, prd_curve(fx$real, fx$generated, method = "knn",
+                                   angles = 21))
+  # two files, each with one array "feats": told apart by their files;
+  # a file of one array named by NumPy (arr_0) is labelled by the file
+  f_lab2 <- file.path(fx$dir, "run2.npz")
+  write_npz(list(feats = fx$generated[1:45, ], labels = rep(0:4, 9)), f_lab2)
+  f_one <- file.path(fx$dir, "plain.npz")
+  write_npz(list(arr_0 = fx$generated[1:40, ]), f_one)
+  f_named <- file.path(fx$dir, "named.npz")
+  write_npz(list(noisy = fx$generated[1:42, ]), f_named)
+  cv6 <- suppressMessages(prd_cli(c(fx$f_real, f_lab, f_lab2, f_one, f_named,
+                                    "--seed", "4", "--method", "knn",
+                                    "--angles", "21", "--quiet", "--out",
+                                    file.path(fx$dir, "lab6"))))
+  expect_identical(unique(cv6$model),
+                   c("withlabels:feats", "run2:feats", "plain", "noisy"))
+  expect_identical(prd_curve_info(cv6)$n_fit_generated + prd_curve_info(cv6)$n_eval_generated,
+                   c(50L, 45L, 40L, 42L))
+  # R's reader names the array it reads: several arrays, none chosen,
+  # are an error, arr_0 and arr_1 of numpy.savez(path, x, y) too
+  f_arr <- file.path(fx$dir, "unnamed.npz")
+  write_npz(list(arr_0 = fx$real, arr_1 = fx$generated), f_arr)
+  err <- expect_error(prd_read(f_arr), class = "prdcurve_error_file")
+  expect_match(conditionMessage(err), "\"arr_0\" (60 x 3) and \"arr_1\" (50 x 3)",
+               fixed = TRUE)
+  expect_equal(unname(as.matrix(prd_read(f_arr, member = "arr_1"))),
+               fx$generated)
+})
+
+test_that("--features applies to arrays as column numbers only", {
+  fx <- cli_fixture()
+  f_real <- file.path(fx$dir, "real.npy")
+  f_gen <- file.path(fx$dir, "gen.npy")
+  write_npy(fx$real, f_real, dtype = "<f4")
+  write_npy(fx$generated, f_gen, dtype = "<f4")
+  # column numbers select in arrays too
+  cv <- prd_cli(c(f_real, f_gen, "--features", "1,3", "--method", "knn",
+                  "--angles", "21", "--seed", "2", "--quiet",
+                  "--out", file.path(fx$dir, "pos")))
+  set.seed(2)
+  ref <- prd_curve(as_float32(fx$real[, c(1, 3)]),
+                   list(gen = as_float32(fx$generated[, c(1, 3)])),
+                   method = "knn", angles = 21)
+  expect_equal(cv$precision, ref$precision, tolerance = 1e-12)
+  # names select in the CSV; the array keeps its 3 columns
+  cv2 <- prd_cli(c(f_real, fx$f_gen, "--features", "v1:v3", "--method",
+                   "knn", "--angles", "21", "--seed", "2", "--quiet",
+                   "--out", file.path(fx$dir, "named")))
+  set.seed(2)
+  ref2 <- prd_curve(as_float32(fx$real), list(gen = fx$generated),
+                    method = "knn", angles = 21)
+  expect_equal(cv2$precision, ref2$precision, tolerance = 1e-12)
+  expect_true(isTRUE(attr(prdcurve:::cli_features("1:4,7"), "positions")))
+  expect_true(isTRUE(attr(prdcurve:::cli_features("c(1:4, -2)"), "positions")))
+  expect_false(isTRUE(attr(prdcurve:::cli_features("f1,f2"), "positions")))
+  expect_false(isTRUE(attr(prdcurve:::cli_features('starts_with("f")'),
+                           "positions")))
+})
