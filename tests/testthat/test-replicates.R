@@ -1,6 +1,6 @@
 # Complementary half-sample replicates (random groups, Wolter 2007): the
 # replicate machinery exactly, then a small calibration run (the full one is
-# bench/coverage.R, results in bench/results.md).
+# the coverage part of bench/validity.R, results in bench/results.md).
 
 gauss <- function(n, d, shift = 0) {
   x <- matrix(stats::rnorm(n * d), n, d)
@@ -445,8 +445,8 @@ test_that("90% intervals cover the estimator's mean at the nominal rate", {
   # draws; the 50% intervals bound the variance from both sides (a variance
   # 3 times too large would cover about 76%). Measured with seeds 7000 +
   # 1:40 (and 8000, 9000 + 1:40): auc 90% 0.875 (0.875-0.95), auc 50%
-  # 0.55 (0.40-0.55), recall 90% 0.925 (0.90-0.95); see "Interval
-  # calibration" in bench/results.md for the full run.
+  # 0.55 (0.40-0.55), recall 90% 0.925 (0.90-0.95); see "What the 90%
+  # intervals cover" in bench/results.md for the full run.
   draws <- 40
   one <- function(i) {
     set.seed(7000 + i)
