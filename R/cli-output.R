@@ -184,7 +184,8 @@ cli_title <- function(real, generated, curve, what = NULL, bands = TRUE,
     what <- paste0(paste(methods, collapse = ", "),
                    if (length(methods) > 1L) " curves" else " curve",
                    if (!is.null(what)) paste0(", ", what))
-    k_text <- paste(unique(info$k), collapse = ", ")
+    # (the fitted families have no k: NA)
+    k_text <- cli_k_text(info$k)
     split_text <- paste(unique(info$split), collapse = ", ")
     # the bands: their level and the replicates behind them
     reps <- info$replicates[!vapply(info$replicates, is.null, logical(1))]
@@ -200,13 +201,22 @@ cli_title <- function(real, generated, curve, what = NULL, bands = TRUE,
     split_text <- if (is.numeric(sp)) format(sp) else "rows"
   }
   params <- paste0(if (!is.null(what)) paste0(what, ", "),
-                   "k = ", k_text, ", split = ", split_text, reps_text,
+                   if (!is.null(k_text)) paste0("k = ", k_text, ", "),
+                   "split = ", split_text, reps_text,
                    if (standardized) ", standardized")
   if (nchar(files) + nchar(params) > 70L) {
     paste0(files, "\n", params)
   } else {
     paste0(files, dash, params)
   }
+}
+
+#' The curves' k as text ("32", "5, 10"), NULL when no curve has one (the
+#' fitted families' k is NA).
+#' @noRd
+cli_k_text <- function(k) {
+  k <- unique(k[!is.na(k)])
+  if (length(k)) paste(k, collapse = ", ")
 }
 
 #' The k of a metrics table as text: "5", or "5; ppr_k = 4" when the

@@ -195,3 +195,27 @@ test_that("a title wider than its figure goes on two lines at its dash", {
                    sub("(models.npz), collapsed", "(models.npz),\ncollapsed",
                        npz, fixed = TRUE))
 })
+
+test_that("the title and the report give the k of the curves that have one, never NA", {
+  set.seed(3)
+  x <- matrix(rnorm(200), 100)
+  y <- matrix(rnorm(200, 0.5), 100)
+  fam <- prd_curve(x, y, method = c("quadratic", "linear"), angles = 11)
+  expect_true(all(is.na(prd_curve_info(fam)$k)))
+  expect_identical(prdcurve:::cli_title("real.csv", "gen.csv", fam),
+                   "real.csv vs gen.csv \u2014 quadratic, linear curves, split = 0.5")
+  both <- prd_curve(x, y, method = c("knn", "quadratic"), k = 4, angles = 11)
+  expect_identical(prdcurve:::cli_title("real.csv", "gen.csv", both),
+                   "real.csv vs gen.csv \u2014 knn, quadratic curves, k = 4, split = 0.5")
+  expect_identical(prdcurve:::cli_k_text(c(4, NA, 4, 10)), "4, 10")
+  expect_null(prdcurve:::cli_k_text(NA))
+  # the report's line of settings
+  opt <- list(generated = c(gen = "gen.csv"), standardize = "none",
+              split = 0.5, replicates = 0, seed = 1L, compare = NULL)
+  out <- capture.output(prdcurve:::cli_report(fam, NULL, NULL, opt, "real.csv",
+                                              100L, 2L, 100L, 1L, tempdir()))
+  expect_match(out[1], "2 features; split = 0.5;", fixed = TRUE)
+  out <- capture.output(prdcurve:::cli_report(both, NULL, NULL, opt, "real.csv",
+                                              100L, 2L, 100L, 1L, tempdir()))
+  expect_match(out[1], "2 features; k = 4; split = 0.5;", fixed = TRUE)
+})
