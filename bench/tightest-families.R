@@ -284,12 +284,26 @@ noise_variants <- list(
   floor_q25 = list(hook = function(noise, ...) {
     pmax(noise, matrix(apply(noise, 1L, stats::quantile, 0.25), nrow(noise),
                        ncol(noise)))
-  }, saturation = Inf))
+  }, saturation = Inf),
+  # (d) the ceiling alpha = min(1, lambda) (a constant score: the curve of
+  # P = Q, above every true curve) as one more family, without noise: a
+  # band reads a family only where its penalised area is below the
+  # ceiling's, i.e. its gap to P = Q exceeds its noise
+  ceiling = list(ceiling = TRUE, hook = function(noise, ...) {
+    noise[, ncol(noise)] <- 0
+    noise
+  }))
 rechoose <- function(cl, fams, bands = ns$tightest_bands, variant = NULL) {
   fams <- intersect(c(fams, "logit", "interaction"), names(cl$full))
   envs <- lapply(stats::setNames(fams, fams), function(f) {
     function(ir, ig) if (missing(ir)) cl$full[[f]] else cl$e[[attr(ir, "h")]][[f]]
   })
+  if (isTRUE(variant$ceiling)) {
+    a <- pmin(1, cl$lambda)
+    top <- list(precision = a, recall = pmin(a / cl$lambda, 1),
+                max_precision = 1, max_recall = 1)
+    envs$ceiling <- function(ir, ig) top
+  }
   hr <- lapply(1:2, function(h) structure(seq_len(cl$nr[h]), h = h))
   hg <- lapply(1:2, function(h) structure(seq_len(cl$ng[h]), h = h))
   choose_v(envs, hr, hg, cl$lambda, bands = bands, variant = variant$hook,
