@@ -7,7 +7,7 @@
 
 method_order <- function(m) {
   base <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "stacked",
-            "marginal", "tightest")
+            "marginal", "smooth_marginal", "mixture", "tightest")
   order(match(m, base, nomatch = 99), m)
 }
 
@@ -141,6 +141,44 @@ bind_fill <- function(...) {
   }))
 }
 
+# `old` (a table as written to the CSV) with `new`'s rows in place of
+# those of the same kind, d, sizes, group, scenario, method and statistic,
+# and `new`'s other rows after them; `old`'s columns first, in its order
+# (so the CSV's diff shows what changed)
+csv_merge <- function(old, new) {
+  if (is.null(new)) return(old)
+  keys <- c("kind", "d", "n_real", "n_generated", "group", "scenario", "method",
+            "statistic")
+  key <- function(t) {
+    do.call(paste, c(lapply(keys, function(k) {
+      v <- if (is.null(t[[k]])) rep(NA, nrow(t)) else t[[k]]
+      ifelse(is.na(v) | v == "", "", as.character(v))
+    }), sep = "\r"))
+  }
+  both <- bind_fill(old, new)
+  n_old <- nrow(old)
+  at <- match(key(old), key(new))
+  rows <- ifelse(is.na(at), seq_len(n_old), n_old + at)
+  both[c(rows, n_old + which(!key(new) %in% key(old))), , drop = FALSE]
+}
+
+# The CSV's rows as the tables of a run: list(accuracy, ranking, coverage,
+# compare), each with the columns its kind has (NULL: no row of the kind)
+csv_tables <- function(csv) {
+  lapply(c(accuracy = "accuracy", ranking = "ranking", coverage = "coverage",
+           compare = "compare"), function(k) {
+    t <- csv[csv$kind == k, , drop = FALSE]
+    if (!nrow(t)) return(NULL)
+    keep <- vapply(t, function(v) !all(is.na(v) | (is.character(v) & v == "")),
+                   logical(1))
+    keep[c("kind", "warnings", "worst_pair")[c("kind", "warnings", "worst_pair") %in%
+                                                names(keep)]] <- TRUE
+    t <- t[keep]
+    rownames(t) <- NULL
+    t
+  })
+}
+
 # The summary per family and d (n = 5,000 if run, else the largest n): mean
 # |AUC error| over the scenarios, IoU, ranking agreement, coverage.
 summary_table <- function(acc, rk, cov, n) {
@@ -247,12 +285,6 @@ md_accuracy_n_d <- function(acc) {
   }, extra_head = "scenarios", extra = function(at) big(length(unique(at$scenario))))
 }
 
-# Share of each family's ranked pairs in the true order
-md_ranking_n_d <- function(rk) {
-  md_by_n_d(rk, cell = function(r) pct(sum(r$agree * r$count) / sum(r$count)),
-            extra_head = "pairs", extra = function(at) big(max(at$count)))
-}
-
 # Scenarios meeting the target per family, beside the floors: the mean
 # |AUC error| of the oracle and of the estimation floor over the scenarios
 # that have one (how many in brackets)
@@ -296,7 +328,8 @@ pooled_coverage <- function(cov) {
 # one line each
 md_pooled <- function(pc) {
   rank <- match(pc$method, c("knn", "kde", "ipr", "coverage", "linear", "quadratic",
-                             "stacked", "marginal", "tightest"), nomatch = 99)
+                             "stacked", "marginal", "smooth_marginal", "mixture",
+                             "tightest"), nomatch = 99)
   pc <- pc[order(rank, pc$method), ]
   entry <- sprintf("%s (%d; %s; p %s)", pct(pc$pooled), pc$outside, pct(pc$lowest),
                    formatC(pc$p, format = "g", digits = 2))
@@ -391,7 +424,7 @@ write_results <- function(run, acc, rk, st, cov, cmpt, path = results_path) {
   sec <- c(
     "# Validity: the curves against the true curve",
     "",
-    sprintf(paste(
+    if (!is.null(run$text)) run$text else sprintf(paste(
       "`Rscript bench/validity.R %s`, %s, prdcurve %s (commit %s), %s; %d worker",
       "processes with one engine and one BLAS thread each. Wall time %s minutes",
       "(grid %s, coverage %s; truths %s s), load average %s-%s during the run",
@@ -427,19 +460,15 @@ write_results <- function(run, acc, rk, st, cov, cmpt, path = results_path) {
   write_section(sec, path)
 }
 
-# The results.md summaries by n and d: accuracy, ranking, the target and
-# the floors (every scenario's row is in the CSV)
+# The results.md summaries by n and d: accuracy, the target and the floors
+# (every scenario's row is in the CSV, and the rankings by n and d in its
+# `kind` ranking rows; at n = 5,000 they are the summary's column)
 results_n_d <- function(acc, rk) {
   c("## Accuracy by n and d", "",
     paste0("Mean (worst) over the scenarios of each family's mean |AUC error| over ",
            "repeats; every scenario's estimate, truth and floors are in `", csv_path,
            "` (`kind` accuracy)."),
     "", md_accuracy_n_d(acc), "",
-    "## Ranking by n and d", "",
-    paste0("Share of the pairs of models of one call whose true AUCs differ by more ",
-           "than 0.01 that the family's AUCs put in the true order (pairs: over the ",
-           "repeats)."),
-    "", md_ranking_n_d(rk), "",
     "## The target and the floors by n and d", "",
     paste0("Per family, the scenarios meeting the target (the `target_met` column): ",
            target_text(), ". Oracle: the mean |AUC error| of the exact log-likelihood ",

@@ -90,6 +90,16 @@
 #                             OPENBLAS_NUM_THREADS=1 is set by re-running the script)
 #   --csv inst/extdata/validity.csv   --results bench/results.md
 #   --save FILE.rds           every estimate and interval (raw, not shipped)
+#   --merge                   with --write: this run's rows replace the rows
+#                             of the same kind, d, sizes, group, scenario,
+#                             family and statistic in the CSV, the others
+#                             stay; the results section then shows the whole
+#                             merged CSV (runs of some families or parts)
+#   --from-csv                no run: the tables (and with --write the results
+#                             section) from the CSV as it is
+#   --note TEXT               a paragraph under the results section's first
+#                             (with --merge or --from-csv: which runs the
+#                             CSV's rows come from)
 #   --report FILE.rds[,FILE2.rds]      tables (and --write) from saved runs
 #   --truth-n 1e6             Monte Carlo draws of the radial truths
 #   --folds K                 prd_curve(folds = K): the fitted families
@@ -456,7 +466,14 @@ run_tasks <- function(tasks, fun, label) {
 if (!interactive() && sys.nframe() == 0L) {
   load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
   report_from <- opt("report", "")
-  if (nzchar(report_from)) {
+  from_csv <- flag("from-csv")
+  if (from_csv) {
+    grid_res <- cov_res <- NULL
+    run <- list(text = sprintf(paste(
+      "`Rscript bench/validity.R --from-csv`: the tables of `%s` as shipped,",
+      "whose rows come from the runs named below; %s."), csv_path,
+      format(Sys.time(), "%Y-%m-%d %H:%M UTC", tz = "UTC")), wall = 0)
+  } else if (nzchar(report_from)) {
     saved <- lapply(strsplit(report_from, ",")[[1]], readRDS)
     grid_res <- do.call(bind_fill, lapply(saved, `[[`, "grid"))
     cov_res <- do.call(rbind, lapply(saved, `[[`, "coverage"))
@@ -513,6 +530,28 @@ if (!interactive() && sys.nframe() == 0L) {
     cov <- coverage_table(cov_res)
     cmpt <- compare_table(cov_res)
   }
+  if (nzchar(opt("note", ""))) run$note <- opt("note", "")
+  if (from_csv || (flag("merge") && flag("write"))) {
+    # the shipped rows, this run's replacing those it has (csv_merge())
+    merged <- csv_merge(utils::read.csv(csv_path, stringsAsFactors = FALSE),
+                        bind_fill(acc, rk, cov, cmpt))
+    tabs <- csv_tables(merged)
+    if (!from_csv) {
+      # (the command without its file paths, then the merge's)
+      shown <- trimws(gsub("--(csv|results|save|report) +[^ ]+|--(write|merge)", "",
+                           run$command))
+      run$text <- paste0(
+        sprintf(paste0("`Rscript bench/validity.R %s --save FILE.rds`, %s, prdcurve %s ",
+                       "(commit %s), then `--report FILE.rds --merge --write`: its rows "),
+                gsub(" +", " ", shown), run$date, run$version, run$commit),
+        "replace those of the same families, settings and scenarios in `", csv_path,
+        "`, whose other rows come from the runs named below; the tables show the whole CSV.")
+    }
+    acc <- tabs$accuracy
+    rk <- tabs$ranking
+    cov <- tabs$coverage
+    cmpt <- tabs$compare
+  }
   if (!is.null(acc)) {
     n_sum <- if (5000 %in% acc$n_real) 5000 else max(acc$n_real)
     st <- summary_table(acc, rk, cov, n_sum)
@@ -534,7 +573,10 @@ if (!interactive() && sys.nframe() == 0L) {
   }
   cat(sprintf("\nWall time %.1f minutes.\n", run$wall / 60))
   if (flag("write")) {
-    utils::write.csv(bind_fill(acc, rk, cov, cmpt), csv_path, row.names = FALSE, na = "")
+    if (!from_csv) {
+      utils::write.csv(if (exists("merged")) merged else bind_fill(acc, rk, cov, cmpt),
+                       csv_path, row.names = FALSE, na = "")
+    }
     if (!is.null(acc)) {
       write_results(run, acc, rk, st, cov, cmpt)
       cat("Wrote ", csv_path, " and ", results_path, "\n", sep = "")
