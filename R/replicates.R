@@ -400,6 +400,19 @@ same_models <- function(est, reps, m, b, x) {
     (informative(em) || informative(rm))
 }
 
+#' The classed error of a curve or metrics table without replicates: how
+#' to compute them (`how`, code); a `replicates` among the dots (given to
+#' prd_compare(), which only reads them) is named.
+#' @noRd
+no_replicates <- function(how, ..., call, what = "the curves") {
+  given <- "replicates" %in% names(list(...))
+  prd_abort(c(
+    "{.arg x} has no replicates.",
+    "x" = if (given) "{.fn prd_compare} reads the replicates {.arg x} holds; its {.arg replicates} is not used.",
+    "i" = "Compute {what} with {.code {how}} or more, then compare."
+  ), "replicates", call = call)
+}
+
 #' Estimates and replicate values of every statistic, long:
 #' list(estimates = (model, method, k, statistic, estimate),
 #'      replicates = (model, method, k, statistic, replicate, value),
@@ -413,11 +426,8 @@ replicate_statistics <- function(x, ..., call = rlang::caller_env()) {
     est <- long_stats(s, stats)
     info <- prd_curve_info(x)
     has <- !vapply(info$replicates, is.null, logical(1))
-    if (!any(has)) {
-      prd_abort(c("{.arg x} has no replicates.",
-                  "i" = "Compute it with {.code replicates = 50} or more."),
-                "replicates", call = call)
-    }
+    if (!any(has)) no_replicates("prd_curve(real, generated, replicates = 50)",
+                                 ..., call = call)
     reps <- list()
     for (i in which(has)) {
       rc <- info$replicates[[i]]
@@ -435,9 +445,7 @@ replicate_statistics <- function(x, ..., call = rlang::caller_env()) {
   if (inherits(x, "prd_metrics")) {
     reps <- attr(x, "replicates")
     if (is.null(reps)) {
-      prd_abort(c("{.arg x} has no replicates.",
-                  "i" = "Compute it with {.code replicates = 50} or more."),
-                "replicates", call = call)
+      no_replicates("replicates = 50", ..., call = call, what = "the metrics")
     }
     est <- tibble::tibble(model = x$model, method = NA_character_, k = x$k,
                           statistic = x$metric, estimate = x$value)

@@ -247,10 +247,12 @@ inspect_samples <- function(x, arg, allow_constant = FALSE, check_scale = TRUE) 
     if (length(idlike)) {
       nm <- if (is.null(colnames(x))) paste0("column ", idlike) else
         colnames(x)[idlike]
+      hint <- paste0("id = \"", nm[1], "\"")
       prd_warn(c(
         "{.arg {arg}} has {length(idlike)} column{?s} that look{?s/} like {?an identifier/identifiers}: {.field {nm}}.",
         "i" = "Its values are distinct whole numbers or an arithmetic sequence; such a column is used as a feature and changes every distance.",
-        "i" = "Drop it, or name it with {.arg id} (data frames)."
+        "i" = if (is.null(colnames(x))) "Drop it." else
+          "Drop it, or (a data frame) pass {.code {hint}}: an identifier is never a feature."
       ), "id_column")
     }
   }

@@ -414,9 +414,18 @@ test_that("replicate errors have classes", {
                class = "prdcurve_error_replicates")
   two <- list(a = gen, b = gauss(40, 2, 1))
   no_reps <- prd_curve(real, two, method = "knn", angles = 21)
-  expect_error(prd_compare(no_reps), class = "prdcurve_error_replicates")
-  expect_error(prd_compare(manifold_metrics(real, two, metrics = "recall")),
-               class = "prdcurve_error_replicates")
+  err <- expect_error(prd_compare(no_reps), class = "prdcurve_error_replicates")
+  expect_match(conditionMessage(err),
+               "prd_curve(real, generated, replicates = 50)", fixed = TRUE)
+  expect_no_match(conditionMessage(err), "not used")
+  # a `replicates` given to prd_compare() is named as unused
+  err <- expect_error(prd_compare(no_reps, replicates = 10),
+                      class = "prdcurve_error_replicates")
+  expect_match(conditionMessage(err), "`replicates` is not used", fixed = TRUE)
+  err <- expect_error(prd_compare(manifold_metrics(real, two, metrics = "recall")),
+                      class = "prdcurve_error_replicates")
+  expect_match(conditionMessage(err), "Compute the metrics with `replicates = 50`",
+               fixed = TRUE)
   set.seed(61)
   cv <- prd_curve(real, two, method = "knn", replicates = 3, angles = 21)
   expect_error(prd_compare(cv, baseline = "zzz"), class = "prdcurve_error_model")

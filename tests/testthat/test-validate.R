@@ -156,6 +156,17 @@ test_that("an id column is not a feature; features selects columns", {
   w <- warning_classes(suppressMessages(prd_curve(rdf, gdf, method = "knn",
                                                   angles = 11)))
   expect_equal(sum(w == "prdcurve_warning_id_column"), 2)
+  # the fix names the column
+  idw <- NULL
+  withCallingHandlers(
+    suppressMessages(prd_curve(rdf, gdf, method = "knn", angles = 11,
+                               features = -label)),
+    prdcurve_warning_id_column = function(c) {
+      idw <<- c(idw, conditionMessage(c))
+      invokeRestart("muffleWarning")
+    })
+  expect_length(idw, 2L)
+  expect_match(idw[1], "pass `id = \"id\"`", fixed = TRUE)
   expect_error(prd_curve(rdf, gdf, id = nothere),
                class = "prdcurve_error_input")
   expect_error(prd_curve(rdf, gdf, id = c(id, X1)),
