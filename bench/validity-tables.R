@@ -156,6 +156,9 @@ csv_merge <- function(old, new) {
     }), sep = "\r"))
   }
   both <- bind_fill(old, new)
+  # (text columns without a value are written "", as read.csv() reads them)
+  txt <- vapply(both, is.character, logical(1))
+  both[txt] <- lapply(both[txt], function(v) ifelse(is.na(v), "", v))
   n_old <- nrow(old)
   at <- match(key(old), key(new))
   rows <- ifelse(is.na(at), seq_len(n_old), n_old + at)

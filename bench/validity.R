@@ -533,9 +533,13 @@ if (!interactive() && sys.nframe() == 0L) {
   if (nzchar(opt("note", ""))) run$note <- opt("note", "")
   if (from_csv || (flag("merge") && flag("write"))) {
     # the shipped rows, this run's replacing those it has (csv_merge())
-    merged <- csv_merge(utils::read.csv(csv_path, stringsAsFactors = FALSE),
-                        bind_fill(acc, rk, cov, cmpt))
-    tabs <- csv_tables(merged)
+    if (!from_csv) {
+      # written first and read back, so that every row has the CSV's digits
+      utils::write.csv(csv_merge(utils::read.csv(csv_path, stringsAsFactors = FALSE),
+                                 bind_fill(acc, rk, cov, cmpt)),
+                       csv_path, row.names = FALSE, na = "")
+    }
+    tabs <- csv_tables(utils::read.csv(csv_path, stringsAsFactors = FALSE))
     if (!from_csv) {
       # (the command without its file paths, then the merge's)
       shown <- trimws(gsub("--(csv|results|save|report) +[^ ]+|--(write|merge)", "",
@@ -573,9 +577,10 @@ if (!interactive() && sys.nframe() == 0L) {
   }
   cat(sprintf("\nWall time %.1f minutes.\n", run$wall / 60))
   if (flag("write")) {
-    if (!from_csv) {
-      utils::write.csv(if (exists("merged")) merged else bind_fill(acc, rk, cov, cmpt),
-                       csv_path, row.names = FALSE, na = "")
+    # (with --merge or --from-csv the CSV is written above, or not at all)
+    if (!from_csv && !flag("merge")) {
+      utils::write.csv(bind_fill(acc, rk, cov, cmpt), csv_path, row.names = FALSE,
+                       na = "")
     }
     if (!is.null(acc)) {
       write_results(run, acc, rk, st, cov, cmpt)
