@@ -97,7 +97,7 @@
 #'   `inst/extdata/calibration.csv`). In the validity suite (d = 64 and
 #'   256, 40 draws of 18 settings per family, `inst/extdata/validity.csv`)
 #'   the area's intervals stay calibrated when pooled for every family
-#'   (88% to 94%) but `"quadratic"` (85%: unstable under heavy tails),
+#'   (88% to 92%) but `"quadratic"` (85%: unstable under heavy tails),
 #'   and the extremes' are not. At
 #'   their bound (0 or 1, as for a noisy model's `max_recall`) the
 #'   half-samples sit there too and their spread is 0: there the interval
@@ -105,11 +105,11 @@
 #'   (see [summary.prd_curve()]), and covers conservatively (the 18 such
 #'   settings below 85% went to 88% or more; `kde`'s `max_precision` under
 #'   heavy tails from 32% to 95%). Inside (0, 1) (a mean estimate between
-#'   0.001 and 0.999), 52 of the 223 cells of the extremes cover less
+#'   0.001 and 0.999), 50 of the 221 cells of the extremes cover less
 #'   than 85%, where a calibrated interval does so in about 22 by chance
-#'   over 40 draws. The real misses (21 cells at 75% or less, where
+#'   over 40 draws. The real misses (26 cells at 75% or less, where
 #'   chance gives a calibrated interval about 1) are mostly the noisy
-#'   model's (N(0, 1.2^2 I)) at d = 256 (13), 10 of them the fitted
+#'   model's (N(0, 1.2^2 I)) at d = 256 (15), 11 of them the fitted
 #'   families' (`"quadratic"`, `"stacked"`, `"tightest"`; 0.13 to 0.26
 #'   where the truth is 1), which cover 60% to 75% because their variance
 #'   does not fall from n/2 to n, then `"quadratic"`'s under heavy tails

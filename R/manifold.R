@@ -153,10 +153,10 @@
 #'   of 0 or 1 got wider intervals). What stays uncalibrated (validity suite, d = 64
 #'   and 256, 40 draws per setting, `bench/results.md`): under heavy tails
 #'   (Student t, 5 degrees of freedom) `density` covers its own mean in
-#'   52% to 65% of the draws and `recall` in 70% to 85%, `coverage` with
-#'   5% outliers in 75% to 88%; the pooled
-#'   coverage over the 18 settings is 91% for `precision`, 88% for
-#'   `recall`, 89% for `coverage` and 82% for `density`. For `density` the
+#'   62.5% to 75% of the draws and `recall` in 75% to 87.5%, `coverage`
+#'   with 5% outliers in 82.5% to 95%; the pooled coverage over the 18
+#'   settings is 92% for `precision`, 91% for `recall`, 91% for `coverage`
+#'   and 85% for `density`. For `density` the
 #'   reason is measured (`bench/density-rate.R`): there its variance does
 #'   not fall with the sample size (the same at 500 and at 1,000 rows per
 #'   set, while its mean grows from 18 to 26 at d = 64), so the halves'

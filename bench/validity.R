@@ -584,7 +584,8 @@ if (!interactive() && sys.nframe() == 0L) {
     }
     if (!is.null(acc)) {
       write_results(run, acc, rk, st, cov, cmpt)
-      cat("Wrote ", csv_path, " and ", results_path, "\n", sep = "")
+      cat("Wrote ", if (!from_csv) paste0(csv_path, " and "), results_path, "\n",
+          sep = "")
     } else {
       # (the results section is the grid's tables: a coverage part alone
       # leaves it as it is)
