@@ -233,10 +233,13 @@ embedding_metrics <- function(real, generated,
                               standardize = c("none", "real")) {
   features <- rlang::enquo(features)
   id <- rlang::enquo(id)
-  raw <- prepare_samples(real, generated, features, id, standardize)
-  sets <- standardize_split(raw)
   if (missing(metrics)) metrics <- embedding_default_metrics(held_out, classes)
   metrics <- check_methods(metrics, embedding_metric_names(), arg = "metrics")
+  # (the logit model of pmse and s_pmse does not depend on the columns'
+  # scales: no scale warning when they are all that is asked)
+  raw <- prepare_samples(real, generated, features, id, standardize,
+                         check_scale = !all(metrics %in% c("pmse", "s_pmse")))
+  sets <- standardize_split(raw)
   opts <- embedding_options(metrics, held_out, subsets, subset_size,
                             bandwidth, raw, sets, features, id)
   opts$maxorder <- check_maxorder(maxorder)

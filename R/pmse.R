@@ -75,10 +75,9 @@
 pmse_stats <- function(real, generated, maxorder = 1, features = NULL,
                        id = NULL) {
   maxorder <- check_maxorder(maxorder)
-  # (the logit model is invariant to the columns' scales: `standardize`
-  # is only recorded, as "real" it silences the scale warning)
+  # (the logit model is invariant to the columns' scales: no scale warning)
   sets <- prepare_samples(real, generated, rlang::enquo(features),
-                          rlang::enquo(id), standardize = "real")
+                          rlang::enquo(id), check_scale = FALSE)
   rows <- lapply(names(sets$generated), function(nm) {
     s <- pmse_one(sets$real, sets$generated[[nm]], maxorder)
     tibble::tibble(model = nm, metric = c("pmse", "s_pmse"),

@@ -313,6 +313,7 @@ all_rows_equal <- function(x) {
 #' @noRd
 prepare_samples <- function(real, generated, features = NULL, id = NULL,
                             standardize = "none", allow_constant = FALSE,
+                            check_scale = TRUE,
                             real_arg = "real",
                             generated_arg = "generated",
                             defer_grid = FALSE,
@@ -325,20 +326,22 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     prd_abort("{.arg {real_arg}} must be one sample set, not a grouped data frame.",
               "input", call = call)
   }
-  # (no scale warning when the sets are to be standardized)
+  # (no scale warning when the sets are to be standardized, or when what
+  # is computed does not depend on the columns' scales: `check_scale`)
+  check_scale <- check_scale && standardize == "none"
   # the categories of every set, so that all are encoded alike (R/encode.R)
   levels <- category_levels(c(list(real), if (is.data.frame(generated))
     list(generated) else if (is.list(generated)) generated))
   real <- as_samples(real, arg = real_arg, call = call, features = features,
                      id = id, allow_constant = allow_constant,
-                     check_scale = standardize == "none", levels = levels)
+                     check_scale = check_scale, levels = levels)
   sets <- split_models(generated, generated_arg, call)
   gen <- lapply(names(sets), function(nm) {
     lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
       paste0(generated_arg, "$", nm)
     g <- as_samples(sets[[nm]], arg = lab, call = call, features = features,
                     id = id, allow_constant = TRUE,
-                    check_scale = standardize == "none", levels = levels)
+                    check_scale = check_scale, levels = levels)
     check_same_columns(real, g, real_arg, lab, call = call)
     g
   })

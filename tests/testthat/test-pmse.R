@@ -99,3 +99,31 @@ test_that("pMSE and S_pMSE equal synthpop::utility.gen() on SD2011", {
     }
   }
 })
+
+test_that("pMSE, a logit model, gives no scale warning; the distance metrics do", {
+  set.seed(12)
+  n <- 120
+  # (an income 10,000 times as spread as three unit columns)
+  real <- data.frame(matrix(rnorm(3 * n), n), income = rlnorm(n, 10, 0.5))
+  gen <- data.frame(matrix(rnorm(3 * n), n), income = rlnorm(n, 10, 0.6))
+  scale_warnings <- function(expr) {
+    w <- character()
+    withCallingHandlers(expr, prdcurve_warning_scale = function(c) {
+      w <<- c(w, conditionMessage(c))
+      invokeRestart("muffleWarning")
+    })
+    length(w)
+  }
+  expect_identical(scale_warnings(pmse_stats(real, gen, maxorder = 0)), 0L)
+  expect_identical(scale_warnings(embedding_metrics(real, gen,
+                                                    metrics = c("pmse", "s_pmse"),
+                                                    maxorder = 0)), 0L)
+  # the same values as pmse_stats()
+  a <- pmse_stats(real, gen, maxorder = 0)
+  b <- embedding_metrics(real, gen, metrics = c("pmse", "s_pmse"), maxorder = 0)
+  expect_equal(b$value, a$value, tolerance = 1e-12)
+  # a distance metric among them: real and generated both warned
+  expect_identical(scale_warnings(embedding_metrics(real, gen,
+                                                    metrics = c("pmse", "fd"),
+                                                    maxorder = 0)), 2L)
+})
