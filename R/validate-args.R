@@ -69,12 +69,27 @@ check_choice <- function(x, choices, multiple = FALSE, arg = rlang::caller_arg(x
   if (!multiple && identical(x, choices)) return(choices[1])
   bad <- setdiff(x, choices)
   if (length(bad) || (!multiple && length(x) != 1L)) {
+    near <- nearest_choices(bad, choices)
     prd_abort(c(
       "{.arg {arg}} must be {if (multiple) 'one or more of' else 'one of'} {.val {choices}}.",
-      "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It has {length(x)} values."
+      "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It has {length(x)} values.",
+      "i" = if (length(near)) "Did you mean {.val {near}}?"
     ), "input", call = call)
   }
   unique(x)
+}
+
+#' The choices nearest the unknown values `bad` (the one at the least edit
+#' distance, ignoring case, when it is at most a third of the value's
+#' length, and at least 1: "knnn" -> "knn", "Mixtur" -> "mixture"),
+#' without the values that have none.
+#' @noRd
+nearest_choices <- function(bad, choices) {
+  if (!length(bad) || !length(choices)) return(character())
+  d <- utils::adist(tolower(bad), tolower(choices))
+  best <- apply(d, 1L, which.min)
+  ok <- d[cbind(seq_along(bad), best)] <= pmax(1, nchar(bad) %/% 3)
+  unique(choices[best[ok]])
 }
 
 check_methods <- function(method, choices, arg = "method",

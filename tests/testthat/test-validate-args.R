@@ -72,3 +72,22 @@ test_that("method, angles, bandwidth and closed are checked", {
                  class = "prdcurve_error_input")
   })
 })
+
+test_that("an unknown name gets the nearest known one as a hint, when one is near", {
+  expect_identical(prdcurve:::nearest_choices(c("knnn", "Mixtur", "zzzzzz"),
+                                              c("knn", "kde", "mixture")),
+                   c("knn", "mixture"))
+  expect_identical(prdcurve:::nearest_choices("ab", c("xyz")), character())
+  x <- matrix(rnorm(200), 100)
+  err <- expect_error(prd_curve(x, x + 1, method = "knnn"),
+                      class = "prdcurve_error_input")
+  expect_match(conditionMessage(err), "Did you mean \"knn\"?", fixed = TRUE)
+  err <- expect_error(prd_curve(x, x + 1, families = c("knn", "smooth marginal")),
+                      class = "prdcurve_error_input")
+  expect_match(conditionMessage(err), "Did you mean \"smooth_marginal\"?",
+               fixed = TRUE)
+  # nothing near: no hint
+  err <- expect_error(prd_curve(x, x + 1, method = "neural"),
+                      class = "prdcurve_error_input")
+  expect_no_match(conditionMessage(err), "Did you mean")
+})
