@@ -315,8 +315,10 @@ cli_names <- function(value, choices, flag) {
   x <- unique(trimws(strsplit(value, ",", fixed = TRUE)[[1]]))
   bad <- setdiff(x, choices)
   if (!length(x) || length(bad)) {
+    near <- nearest_choices(bad, choices)
     prd_abort(c("Option {.code --{flag}} must be some of {.val {choices}}, separated by commas.",
-                "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It is empty."),
+                "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It is empty.",
+                "i" = if (length(near)) "Did you mean {.val {near}}?"),
               kind = "input", call = NULL)
   }
   x

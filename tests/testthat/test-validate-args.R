@@ -86,6 +86,11 @@ test_that("an unknown name gets the nearest known one as a hint, when one is nea
                       class = "prdcurve_error_input")
   expect_match(conditionMessage(err), "Did you mean \"smooth_marginal\"?",
                fixed = TRUE)
+  # the command line's own parser too
+  err <- expect_error(prdcurve:::cli_names("knn,mixtur", c("knn", "mixture"),
+                                           "families"),
+                      class = "prdcurve_error_input")
+  expect_match(conditionMessage(err), "Did you mean \"mixture\"?", fixed = TRUE)
   # nothing near: no hint
   err <- expect_error(prd_curve(x, x + 1, method = "neural"),
                       class = "prdcurve_error_input")
