@@ -433,6 +433,15 @@ prd_curve <- function(real, generated, method = "tightest",
     if (replicates > 0L) rows <- floor(rows / 2)
     need <- vapply(families, function(f) family_entry(f)$min_fit_rows, 1L)
     families <- families[need <= rows]
+    if ("tightest" %in% method && !length(families)) {
+      where <- c(if (!split_has_eval(first$splits[[1]])) "in the folds of split = 0",
+                 if (replicates > 0L) "in the half-samples of the replicates")
+      prd_abort(c(
+        "{.val tightest} has no family that fits on {rows} row{?s} per set.",
+        "x" = "Its families need at least {min(need)} fit rows per set{if (length(where)) paste0(', ', paste(where, collapse = ' and ')) else ''}.",
+        "i" = "Use more rows{if (replicates > 0L) ', no replicates' else ''}, or one method (e.g. {.code method = \"knn\"})."
+      ), if (replicates > 0L) "replicates" else "split")
+    }
   }
   if (length(intersect(used, fitted_methods()))) {
     folds <- resolve_folds(folds, first$splits, replicates,

@@ -178,3 +178,25 @@ test_that("a family saturated at the ceiling takes the largest noise of the unsa
   expect_identical(r1[c("precision", "bands")],
                    choose(list(S = S, V = V), saturation = Inf)[c("precision", "bands")])
 })
+
+test_that("tightest with no default family that fits the half-samples is a classed error", {
+  # 5 generated rows, split = 0 (folds of 2) and replicates (halves of 1):
+  # every default family needs 2 fit rows; a fuzz case crashed here with
+  # an unclassed "missing value where TRUE/FALSE needed"
+  set.seed(1)
+  real <- matrix(rnorm(40), 10)
+  gen <- matrix(rnorm(20), 5)
+  err <- expect_error(suppressWarnings(
+    prd_curve(real, gen, method = c("marginal", "tightest"), angles = 14, k = 2,
+              split = 0, replicates = 3)),
+    class = "prdcurve_error_replicates")
+  expect_match(conditionMessage(err), "no family that fits on 1 row per set",
+               fixed = TRUE)
+  # without the replicates the folds hold 2 rows: the families that fit them
+  cv <- suppressWarnings(prd_curve(real, gen, method = "tightest", angles = 14,
+                                   k = 2, split = 0))
+  fams <- prd_curve_info(cv)$details[[1]]$families
+  expect_true(length(fams) >= 1L && !"stacked" %in% fams)
+  expect_true(all(vapply(fams, function(f) prdcurve:::family_entry(f)$min_fit_rows,
+                         1L) <= 2L))
+})
