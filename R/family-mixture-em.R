@@ -49,6 +49,7 @@ mixture_dist2 <- function(X, C, xx = NULL) .Call(ffi_mixture_dist2, X, C, xx)
 #' products per block); each clamped at 0.
 #' @noRd
 mixture_estep <- function(m, X, stats = TRUE) {
+  if (m$form == "lowrank") return(mixture_estep_lowrank(m, X, stats))
   .Call(ffi_mixture_estep, X, m$means, as.double(m$var), log(m$weights),
         as.integer(c(mixture_forms[[m$form]], 0, stats)))
 }
@@ -75,18 +76,32 @@ mixture_logdens <- function(m, X) mixture_estep(m, X, stats = FALSE)$lse
 #' d), var (K numbers, or K x d), loglik (mean per row), iterations).
 #' @noRd
 mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6) {
-  st <- mixture_hard(X, C, form)
+  lr <- NULL
+  if (form == "lowrank") {
+    # (EM in the scaled columns, the rows' squared norms kept)
+    lr <- lowrank_setup(list(X), C, list(floor_var))
+    X <- lr$sets[[1]]
+    floor_var <- lr$floors[[1]]
+    st <- lr$st[[1]]
+  } else {
+    st <- mixture_hard(X, C, form)
+  }
   ll_old <- -Inf
   it <- 0L
   repeat {
     m <- mixture_mstep(st, form, floor_var, ncol(X))
-    st <- mixture_estep(m, X)
+    st <- if (is.null(lr)) mixture_estep(m, X) else
+      mixture_estep_lowrank(m, X, xx = lr$xx[[1]])
     ll <- mean(st$lse)
     it <- it + 1L
     if (it >= maxit || abs(ll - ll_old) <= tol * max(1, abs(ll))) break
     ll_old <- ll
   }
   # the parameters of the last M-step, with the log-likelihood they give
+  if (!is.null(lr)) {
+    m$colscale <- lr$colscale
+    ll <- ll - sum(log(lr$colscale))
+  }
   c(m, list(loglik = ll, iterations = it))
 }
 
@@ -97,6 +112,7 @@ mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6) {
 #' the largest when every one has).
 #' @noRd
 mixture_mstep <- function(st, form, floor_var, d) {
+  if (form == "lowrank") return(mixture_mstep_lowrank(st, floor_var, d))
   Nk <- st$N
   keep <- which(Nk >= 1)
   if (!length(keep)) keep <- which.max(Nk)
@@ -129,7 +145,15 @@ mixture_mstep <- function(st, form, floor_var, d) {
 mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
   sets <- list(X, Y)
   n <- nrow(X) + nrow(Y)
-  st <- lapply(sets, mixture_hard, C = C, form = form)
+  lr <- NULL
+  if (form == "lowrank") {
+    lr <- lowrank_setup(sets, C, floors)
+    sets <- lr$sets
+    floors <- lr$floors
+    st <- lr$st
+  } else {
+    st <- lapply(sets, mixture_hard, C = C, form = form)
+  }
   V <- NULL
   ll_old <- -Inf
   it <- 0L
@@ -138,13 +162,21 @@ mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
     V <- m$var
     ll <- 0
     for (j in 1:2) {
-      st[[j]] <- mixture_estep(m$fits[[j]], sets[[j]])
+      st[[j]] <- if (is.null(lr)) mixture_estep(m$fits[[j]], sets[[j]]) else
+        mixture_estep_lowrank(m$fits[[j]], sets[[j]], xx = lr$xx[[j]])
       ll <- ll + sum(st[[j]]$lse)
     }
     ll <- ll / n
     it <- it + 1L
     if (it >= maxit || abs(ll - ll_old) <= tol * max(1, abs(ll))) break
     ll_old <- ll
+  }
+  if (!is.null(lr)) {
+    m$fits <- lapply(m$fits, function(f) {
+      f$colscale <- lr$colscale
+      f
+    })
+    ll <- ll - sum(log(lr$colscale))
   }
   lapply(m$fits, function(f) c(f, list(loglik = ll, iterations = it)))
 }
@@ -158,6 +190,7 @@ mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
 #' list(fits = the two mixtures, var = their variances).
 #' @noRd
 mixture_tied_mstep <- function(st, V, form, floors, d) {
+  if (form == "lowrank") return(mixture_tied_mstep_lowrank(st, V, floors, d))
   N <- lapply(st, `[[`, "N")
   keep <- which(N[[1]] + N[[2]] >= 1)
   if (!length(keep)) keep <- which.max(N[[1]] + N[[2]])

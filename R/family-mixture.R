@@ -42,7 +42,7 @@
 
 #' The numeric codes of the covariance forms in the family's settings.
 #' @noRd
-mixture_forms <- c(spherical = 1, diagonal = 2)
+mixture_forms <- c(spherical = 1, diagonal = 2, lowrank = 3)
 
 #' Variance floor relative to the set's own variance.
 #' @noRd
@@ -79,7 +79,7 @@ mixture_block <- 4096L
 #' @noRd
 fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
                         components = c(1, 2, 4, 8, 16),
-                        forms = "spherical",
+                        forms = c("spherical", "lowrank"),
                         means = "tied", restarts = 3L, keep_fits = FALSE) {
   if (!is.numeric(components) || !length(components) ||
       anyNA(components) || any(components < 1) ||
@@ -117,6 +117,9 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
   X <- mixture_rows(real, fx, tr)
   Y <- mixture_rows(generated, fy, tr)
   components <- sort(unique(as.integer(components)))
+  # (the low-rank form needs more columns than directions)
+  if (lowrank_q(ncol(X)) < 1L) forms <- setdiff(forms, "lowrank")
+  if (!length(forms)) forms <- "spherical"
   fit <- mixture_choose(X, Y, components, forms, means, restarts)
   rm(X, Y)
   mixture_result(fit$fits, fit$tied, tr, keep = keep_fits)
@@ -207,8 +210,15 @@ mixture_fold_fits <- function(real, generated, cells, f) {
     lapply(seq_len(R), function(r) {
       st <- lapply(1:2, function(j) {
         p <- lapply(parts[[j]][keep], function(x) x$st[[r]])
-        list(N = add(lapply(p, `[[`, "N")), S1 = add(lapply(p, `[[`, "S1")),
-             S2 = add(lapply(p, `[[`, "S2")))
+        out <- list(N = add(lapply(p, `[[`, "N")),
+                    S1 = add(lapply(p, `[[`, "S1")),
+                    S2 = add(lapply(p, `[[`, "S2")))
+        # (the low-rank form's: its sums and what they were formed under)
+        if (!is.null(p[[1]]$SU)) {
+          out <- c(out, list(SU = add(lapply(p, `[[`, "SU"))),
+                   p[[1]][c("basis", "centre", "colscale")])
+        }
+        out
       })
       m <- f$fits[[r]]
       ms <- if (f$tied) {
@@ -347,7 +357,9 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
 mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
                                floors, maxit, spec = NULL) {
   d <- ncol(Xt)
-  vpar <- function(f) if (f == "spherical") 1 else d
+  vpar <- function(f) {
+    switch(f, spherical = 1, diagonal = d, lowrank = 1 + lowrank_q(d) * (d + 1))
+  }
   # (the pooled rows, for the seeds of the tied fits)
   XYt <- if ("tied" %in% means) rbind(Xt, Yt)
   fit <- function(kind, K, form) {
