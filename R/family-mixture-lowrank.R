@@ -90,35 +90,50 @@ lowrank_orth <- function(B, q) {
 #' E-step of a low-rank mixture m (as mixture_estep()'s): the rows' log
 #' density and with `stats` the M-step's sums in the scaled columns, N,
 #' S1 = R'X, S2 = R'||x||^2, SU (lowrank_sums()), with the basis, centres
-#' and scale they were formed under.
+#' and scale they were formed under. `xx`: the rows' squared norms when m's
+#' scale is 1. By blocks of `mixture_block` rows (small temporaries).
 #' @noRd
 mixture_estep_lowrank <- function(m, X, stats = TRUE, xx = NULL) {
   s <- m$colscale
-  if (any(s != 1)) {
-    X <- X / rep(s, each = nrow(X))
-    xx <- NULL
-  }
-  if (is.null(xx)) xx <- rowSums(X^2)
-  n <- nrow(X)
-  d <- ncol(X)
+  scaled <- all(s == 1)
+  parts <- lapply(seq(1L, nrow(X), by = mixture_block), function(i0) {
+    i <- i0:min(nrow(X), i0 + mixture_block - 1L)
+    Z <- X[i, , drop = FALSE]
+    if (!scaled) Z <- Z / rep(s, each = nrow(Z))
+    lowrank_block(m, Z, stats, if (scaled && !is.null(xx)) xx[i] else rowSums(Z^2))
+  })
+  lse <- unlist(lapply(parts, `[[`, "lse"), use.names = FALSE)
+  if (!stats) return(list(lse = lse))
+  add <- function(nm) Reduce(`+`, lapply(parts, `[[`, nm))
+  list(lse = lse, N = add("N"), S1 = add("S1"), S2 = add("S2"), SU = add("SU"),
+       basis = m$basis, centre = m$means, colscale = s)
+}
+
+#' mixture_estep_lowrank() on one block Z of scaled rows with squared
+#' norms xx.
+#' @noRd
+lowrank_block <- function(m, Z, stats, xx) {
+  n <- nrow(Z)
+  d <- ncol(Z)
   K <- nrow(m$means)
   q <- ncol(m$spikes)
-  P <- lowrank_proj(X, m$means, m$basis)
+  P <- lowrank_proj(Z, m$means, m$basis)
   coef <- as.vector(t(1 / m$var - 1 / m$spikes))
   blk <- rep(seq_len(K), each = q)
-  maha <- mixture_dist2(X, m$means, xx) / rep(m$var, each = n) -
+  maha <- mixture_dist2(Z, m$means, xx) / rep(m$var, each = n) -
     (P^2) %*% (outer(blk, seq_len(K), "==") * coef)
-  logdet <- (d - q) * log(m$var) + rowSums(log(m$spikes)) + 2 * sum(log(s))
+  logdet <- (d - q) * log(m$var) + rowSums(log(m$spikes)) +
+    2 * sum(log(m$colscale))
   L <- -0.5 * maha +
     rep(log(m$weights) - 0.5 * (d * log(2 * pi) + logdet), each = n)
   mx <- L[cbind(seq_len(n), max.col(L, "first"))]
-  lse <- mx + log(rowSums(exp(L - mx)))
+  R <- exp(L - mx)
+  tot <- rowSums(R)
+  lse <- mx + log(tot)
   if (!stats) return(list(lse = lse))
-  R <- exp(L - lse)
-  list(lse = lse, N = colSums(R), S1 = crossprod(R, X),
-       S2 = drop(crossprod(R, xx)),
-       SU = lowrank_sums(X, R, m$means, m$basis, P), basis = m$basis,
-       centre = m$means, colscale = s)
+  R <- R / tot
+  list(lse = lse, N = colSums(R), S1 = crossprod(R, Z),
+       S2 = drop(crossprod(R, xx)), SU = lowrank_sums(Z, R, m$means, m$basis, P))
 }
 
 #' EM's start for the low-rank form on the sets `sets` (one set, or both
