@@ -3,7 +3,8 @@
 # log-densities and the next M-step's sums), the M-steps, and EM for one
 # set's mixture or for two sets' mixtures with tied means. A fit is a list
 # (form, weights, means K x d, var: K variances or K x d, loglik,
-# iterations).
+# iterations); the low-rank form's also has basis, spikes and colscale,
+# and its E-step, M-steps and start are in R/family-mixture-lowrank.R.
 
 #' Greedy k-means++ seeds (Arthur and Vassilvitskii 2007; the greedy
 #' variant of scikit-learn's k-means, 2 + floor(log K) trials a step): K
@@ -67,7 +68,8 @@ mixture_hard <- function(X, C, form) {
 #' @noRd
 mixture_logdens <- function(m, X) mixture_estep(m, X, stats = FALSE)$lse
 
-#' EM for a Gaussian mixture of `form` ("spherical", "diagonal") on the
+#' EM for a Gaussian mixture of `form` ("spherical", "diagonal",
+#' "lowrank": in the columns divided by lowrank_colscale()) on the
 #' rows of X from the centres C: responsibilities of the hard assignment
 #' to the nearest centre, then M-step, E-step, ... until the mean
 #' log-likelihood per row changes by less than `tol` (relative) or after

@@ -44,7 +44,9 @@ lowrank_power <- 3L
 lowrank_colscale <- function(sets) {
   n <- sum(vapply(sets, nrow, 1))
   m <- Reduce(`+`, lapply(sets, colSums)) / n
-  v <- Reduce(`+`, lapply(sets, function(A) colSums(A^2))) / n - m^2
+  v <- Reduce(`+`, lapply(sets, function(A) {
+    vapply(seq_len(ncol(A)), function(j) sum(A[, j]^2), 1)
+  })) / n - m^2
   v <- pmax(v, 0)
   if (!(mean(v) > 0)) return(rep(1, length(v)))
   sqrt(pmax(v, mixture_floor * mean(v)))
@@ -91,17 +93,23 @@ lowrank_orth <- function(B, q) {
 #' density and with `stats` the M-step's sums in the scaled columns, N,
 #' S1 = R'X, S2 = R'||x||^2, SU (lowrank_sums()), with the basis, centres
 #' and scale they were formed under. `xx`: the rows' squared norms when m's
-#' scale is 1. By blocks of `mixture_block` rows (small temporaries).
+#' scale is 1. Rows that need scaling are scaled by blocks of at most 2^21
+#' values (EM's rows are scaled once, lowrank_setup(), and read whole: its
+#' other temporaries have K q columns, not d).
 #' @noRd
 mixture_estep_lowrank <- function(m, X, stats = TRUE, xx = NULL) {
   s <- m$colscale
-  scaled <- all(s == 1)
-  parts <- lapply(seq(1L, nrow(X), by = mixture_block), function(i0) {
-    i <- i0:min(nrow(X), i0 + mixture_block - 1L)
-    Z <- X[i, , drop = FALSE]
-    if (!scaled) Z <- Z / rep(s, each = nrow(Z))
-    lowrank_block(m, Z, stats, if (scaled && !is.null(xx)) xx[i] else rowSums(Z^2))
-  })
+  if (all(s == 1)) {
+    parts <- list(lowrank_block(m, X, stats,
+                                if (is.null(xx)) rowSums(X^2) else xx))
+  } else {
+    b <- max(64L, 2^21 %/% ncol(X))
+    parts <- lapply(seq(1L, nrow(X), by = b), function(i0) {
+      Z <- X[i0:min(nrow(X), i0 + b - 1L), , drop = FALSE]
+      Z <- Z / rep(s, each = nrow(Z))
+      lowrank_block(m, Z, stats, rowSums(Z^2))
+    })
+  }
   lse <- unlist(lapply(parts, `[[`, "lse"), use.names = FALSE)
   if (!stats) return(list(lse = lse))
   add <- function(nm) Reduce(`+`, lapply(parts, `[[`, nm))
