@@ -114,21 +114,26 @@
 #' * `"mixture"` (not in the default): \eqn{s(z) = \log \hat q(z) - \log
 #'   \hat p(z)} with Gaussian mixtures fitted by EM (mixture discriminant
 #'   analysis, Hastie and Tibshirani 1996, J. R. Statist. Soc. B 58,
-#'   155-176): spherical components whose centres both sets share, each set
-#'   its own weights and variances; 1 to 16 components, chosen on two inner
-#'   folds of the fit rows by the held-out logistic loss of the ratio; the
-#'   mean of 3 refits from k-means++ seeds. In folds each fold's mixtures
-#'   are one EM step from the fit rows' on its own rows. For clustered data
-#'   (embeddings whose classes a model drops, reweights or widens), where
-#'   the default reads high: ten overlapping classes at d = 64 and 256,
-#'   2,000 and 5,000 points per set, mean |AUC error| 0.015 to 0.046
-#'   against the default's 0.071 to 0.121, and 0.030 to 0.061 for the
+#'   155-176): components spherical or low rank plus a diagonal
+#'   (probabilistic PCA's, Tipping and Bishop 1999, Neural Computation 11,
+#'   443-482: four directions each, in the columns scaled by their pooled
+#'   standard deviations), whose centres and directions both sets share,
+#'   each set its own weights and spreads; the form and 1 to 16 components
+#'   chosen on two inner folds of the fit rows by the held-out logistic
+#'   loss of the ratio; the mean of 3 refits from k-means++ seeds. In folds
+#'   each fold's mixtures are one EM step from the fit rows' on its own
+#'   rows. For clustered data (embeddings whose classes a model drops,
+#'   reweights or widens), where the default reads high: ten overlapping
+#'   classes at d = 64 and 256, 2,000 and 5,000 points per set, mean |AUC
+#'   error| MIXTEN against the default's DEFTEN, and WITHTEN for the
 #'   default with it added to its `families` (`c("knn", "coverage",
 #'   "quadratic", "stacked", "smooth_marginal", "mixture")`;
-#'   bench/results.md). It misses anisotropic clusters (classes with low-rank
-#'   covariances widened: 0.42 above a true 0.09 at d = 256). It costs 1.1 s
-#'   at 5,000 points per set and d = 256 (knn 0.11 s), 9.5 s at 10,000 and
-#'   d = 2,048 (knn 2.8 s).
+#'   bench/results.md). On 16 classes with rank-4 covariances widened by
+#'   15% it reads 0.31 above a true 0.09 at d = 256 (0.42 with spherical
+#'   components alone; the true form fitted with the class labels, 0.24),
+#'   and 0.24 above a true 0.03 at d = 512; on the same classes isotropic,
+#'   0.13 above a true 0.23 (0.07 spherical alone): its choice of form is
+#'   noisy. It costs TIMES.
 #' * `"tightest"`: a combination of several families' curves
 #'   (`families`; default: `"knn"` and `"coverage"` at each `k`,
 #'   `"quadratic"`, `"stacked"` and `"smooth_marginal"`; with categorical

@@ -542,7 +542,7 @@ if (!interactive() && sys.nframe() == 0L) {
     tabs <- csv_tables(utils::read.csv(csv_path, stringsAsFactors = FALSE))
     if (!from_csv) {
       # (the command without its file paths, then the merge's)
-      shown <- trimws(gsub("--(csv|results|save|report) +[^ ]+|--(write|merge)", "",
+      shown <- trimws(gsub("--(csv|results|save|report) +[^ `]+|--(write|merge)", "",
                            run$command))
       run$text <- paste0(
         sprintf(paste0("`Rscript bench/validity.R %s --save FILE.rds`, %s, prdcurve %s ",
