@@ -199,7 +199,7 @@ register_family(
     mixture_cells(real, generated, cells, call = NULL)
   },
   reason = "A mixture of a few Gaussians with shared centres, spherical or with four directions of large spread each, misses clusters spread along many directions and structure finer than its components.",
-  summary = "Gaussian mixtures with shared centres, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, not in the default: 1.1 s at 5,000 x 256 (knn 0.11 s), 9.5 s at 10,000 x 2,048 (knn 2.8 s)"
+  summary = "Gaussian mixtures with shared centres, spherical or low-rank components, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, not in the default: 3.0 s at 5,000 x 256 (knn 0.18 s), 58 s at 10,000 x 2,048 (knn 3.3 s)"
 )
 register_family(
   "smooth_marginal", "fitted", default = TRUE, path = "cells",

@@ -20,6 +20,7 @@
 #
 # Usage (package root): Rscript bench/mixture.R [--dims 64,256]
 #   [--sizes 2000,5000] [--seeds 1] [--mc 50000] [--reps 3]
+#   [--time 5000x256,20000x64]   (n x d of the timings; --dims 0 times alone)
 suppressPackageStartupMessages(pkgload::load_all(quiet = TRUE))
 options(prdcurve.progress = FALSE, width = 150)
 args <- commandArgs(trailingOnly = TRUE)
@@ -32,6 +33,11 @@ sizes <- opt("sizes", c(2000, 5000))
 seeds <- opt("seeds", 1)
 mc <- opt("mc", 50000)
 reps <- opt("reps", 3)
+time_at <- local({
+  i <- match("--time", args)
+  v <- if (is.na(i)) "5000x256" else strsplit(args[i + 1L], ",")[[1]]
+  lapply(strsplit(v, "x"), as.numeric)
+})
 lambda <- lambda_grid(1001)
 
 scenario <- function(d) cluster_scenario(d, classes = 10L)
@@ -42,7 +48,7 @@ auc_of <- function(s_real, s_gen) {
 
 rows <- list()
 timing <- list()
-for (d in dims) for (n in sizes) for (seed in seeds) {
+for (d in dims[dims > 0]) for (n in sizes) for (seed in seeds) {
   set.seed(seed * 1000 + d)
   sc <- scenario(d)
   x <- sc$real$sample(n)
@@ -72,36 +78,38 @@ for (d in dims) for (n in sizes) for (seed in seeds) {
     message(paste(format(rows[[length(rows)]]), collapse = " "))
   }
 }
-r <- do.call(rbind, rows)
-cat("\nAUC: truth (Monte Carlo, ", mc, " draws), oracle floor, families\n",
-    sep = "")
-print(r, row.names = FALSE, right = TRUE)
+if (length(rows)) {
+  r <- do.call(rbind, rows)
+  cat("\nAUC: truth (Monte Carlo, ", mc, " draws), oracle floor, families\n",
+      sep = "")
+  print(r, row.names = FALSE, right = TRUE)
 
-err <- function(v) round(mean(abs(r[[v]] - r$truth)), 3)
-cat("\nmean |AUC - truth|: oracle", err("oracle"), " mixture", err("mixture"),
-    " quadratic", err("quadratic"), " tightest", err("tightest"),
-    " tightest with mixture", err("with_mixture"), "\n")
-
-# time at 5,000 x 256 against knn
-set.seed(7)
-sc <- scenario(256)
-n <- 5000
-x <- sc$real$sample(n)
-y <- sc$models$drop$sample(n)
-ex <- sort(sample.int(n, n / 2))
-ey <- sort(sample.int(n, n / 2))
-tm <- function(expr) {
-  median(vapply(seq_len(reps), function(i) {
-    system.time(force(expr()))[["elapsed"]]
-  }, numeric(1)))
+  err <- function(v) round(mean(abs(r[[v]] - r$truth)), 3)
+  cat("\nmean |AUC - truth|: oracle", err("oracle"), " mixture", err("mixture"),
+      " quadratic", err("quadratic"), " tightest", err("tightest"),
+      " tightest with mixture", err("with_mixture"), "\n")
 }
-t_knn <- tm(function() {
-  suppressWarnings(prd_curve(x, y, method = "knn",
-                             split = list(real = ex, generated = ey)))
-})
-t_mix <- tm(function() {
-  suppressWarnings(prd_curve(x, y, method = "mixture",
-                             split = list(real = ex, generated = ey)))
-})
-cat(sprintf("\ntime at 5,000 x 256 (medians of %d): knn %.2f s, mixture %.2f s (%.2f x knn)\n",
-            reps, t_knn, t_mix, t_mix / t_knn))
+
+# time against knn at each n x d of --time (16 classes above d = 256, as the
+# validity suite's), the "drop" model
+for (nd in time_at) {
+  n <- nd[1]
+  d <- nd[2]
+  set.seed(7)
+  sc <- cluster_scenario(d, classes = if (d > 256) 16L else 10L)
+  x <- sc$real$sample(n)
+  y <- sc$models$drop$sample(n)
+  ex <- sort(sample.int(n, n / 2))
+  ey <- sort(sample.int(n, n / 2))
+  tm <- function(method) {
+    median(vapply(seq_len(reps), function(i) {
+      system.time(suppressWarnings(prd_curve(
+        x, y, method = method, split = list(real = ex, generated = ey))))[["elapsed"]]
+    }, numeric(1)))
+  }
+  t_knn <- tm("knn")
+  t_mix <- tm("mixture")
+  cat(sprintf("\ntime at %s x %s (medians of %d): knn %.2f s, mixture %.2f s (%.1f x knn)\n",
+              format(n, big.mark = ","), format(d, big.mark = ","), reps, t_knn,
+              t_mix, t_mix / t_knn))
+}
