@@ -67,9 +67,9 @@ mixture_block <- 4096L
 #' "diagonal"; by default the first two. The low-rank candidates follow
 #' classes with a few directions of large spread: on 16 such classes in d
 #' = 256 (rank 4, every class 15% wider; 2,500 fit rows per set) the AUC
-#' read 0.20 above the truth with both forms against 0.41 with spherical
-#' ones alone, the labelled fit of the true form 0.24; they cost 3 to 8
-#' times the spherical ones' time. Diagonal candidates are not tried by
+#' read 0.31 above the truth with both forms against 0.42 with spherical
+#' ones alone, the labelled fit of the true form 0.24 (bench/results.md);
+#' the family then costs 3 to 6 times its time with spherical ones alone. Diagonal candidates are not tried by
 #' default: on ten isotropic classes in d = 256 they cost twice the time
 #' and their noise moved the choice, AUC 0.74-0.77 spherical against
 #' 0.76-0.82 with both, truth 0.74; a change of scale per coordinate is
