@@ -384,7 +384,9 @@ prd_curve <- function(real, generated, method = "tightest",
   replicates <- check_replicates(replicates)
   default_families <- is.null(families)
   if (default_families) {
-    families <- tightest_families(sets$real)
+    # (the clusters test of tightest_families() only where it is used)
+    families <- if ("tightest" %in% method) tightest_families(sets$real) else
+      tightest_default()
   } else {
     families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")

@@ -232,11 +232,18 @@ logit_family_order <- function(d) {
 #' when the sets have categorical columns (R/encode.R) the logit family
 #' (when its main effects fit in logit_max_params parameters) and the
 #' interaction family (when its candidate terms, with the squares of the
-#' varying terms, are at most interaction_max_candidates).
+#' varying terms, are at most interaction_max_candidates); without
+#' categorical columns, the mixture family when the real set has at most
+#' mixture_default_values values and its rows are clustered
+#' (mixture_clustered()).
 #' @noRd
 tightest_families <- function(real) {
   fams <- tightest_default()
   ind <- category_columns(real)
+  if (!any(ind) && as.double(nrow(real)) * ncol(real) <= mixture_default_values &&
+      mixture_clustered(real)$clustered) {
+    fams <- c(fams, "mixture")
+  }
   if (any(ind) && ncol(real) + 1 <= logit_max_params) {
     fams <- c(fams, "logit")
   }

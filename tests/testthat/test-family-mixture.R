@@ -202,3 +202,62 @@ test_that("each fold's mixtures are one EM step on the other cells from the fit 
   })
   expect_equal(g0$real, w0, tolerance = 1e-12)
 })
+
+test_that("the clusters test reads classes, not a covariance, and leaves the RNG as it was", {
+  # 16 overlapping classes of the validity suite (d = 128, 4,000 rows):
+  # held-out gain of 8 spherical components over one, in the whitened rows,
+  # 0.27-0.36 nats per row over seeds 1-4; a rotated Gaussian with
+  # variances 1 / i, -0.24 to -0.27
+  set.seed(1)
+  sc <- cluster_scenario(128, classes = 16L)
+  x <- sc$real$sample(4000)
+  q <- qr.Q(qr(matrix(rnorm(128^2), 128)))
+  g <- mixture_clustered(x)
+  expect_true(g$clustered)
+  expect_gt(g$gain, 0.2)
+  # whitened rows: a rotation, a scale and a shift change nothing
+  expect_equal(mixture_clustered(x %*% q * 3 + 5)$gain, g$gain, tolerance = 1e-10)
+  aniso <- matrix(rnorm(4000 * 128), 4000) * rep(1 / sqrt(1:128), each = 4000)
+  a <- mixture_clustered(aniso %*% q)
+  expect_false(a$clustered)
+  expect_lt(a$gain, -0.2)
+  # the caller's RNG: the same draws after the test as without it, and no
+  # seed made where there was none
+  set.seed(9)
+  u <- runif(2)
+  set.seed(9)
+  invisible(mixture_clustered(x))
+  expect_identical(runif(2), u)
+  withr::local_preserve_seed()
+  rm(".Random.seed", envir = globalenv())
+  invisible(mixture_clustered(x))
+  expect_false(exists(".Random.seed", globalenv(), inherits = FALSE))
+  # too few rows for 8 components in each half, constant rows: not clustered
+  expect_identical(mixture_clustered(x[1:100, ]), list(clustered = FALSE, gain = NA_real_))
+  expect_false(mixture_clustered(matrix(1, 500, 4))$clustered)
+})
+
+test_that("the default takes the mixture family on clustered real rows of at most 2^22 values", {
+  set.seed(2)
+  sc <- cluster_scenario(128, classes = 16L)
+  x <- sc$real$sample(4000)
+  y <- sc$models$widen$sample(4000)
+  expect_identical(tightest_families(x), c(tightest_default(), "mixture"))
+  expect_identical(tightest_families(matrix(rnorm(4000 * 128), 4000)),
+                   tightest_default())
+  # above mixture_default_values, no test and no mixture
+  big <- x[rep(seq_len(nrow(x)), length.out = mixture_default_values / 128 + 1), ]
+  expect_identical(tightest_families(big), tightest_default())
+  # the default's families, with the mixture; its curve follows the
+  # mixture's, well below the quadratic's (true AUC of the widened classes
+  # 0.379, cluster_truth() with 2e5 draws; read 0.464, mixture 0.452,
+  # quadratic 0.551)
+  cv <- suppressWarnings(prd_curve(x, y, method = c("tightest", "mixture",
+                                                    "quadratic")))
+  expect_identical(prd_curve_info(cv)$details[[1]]$families,
+                   c(tightest_default(), "mixture"))
+  a <- stats::setNames(summary(cv)$auc, summary(cv)$method)
+  expect_lt(a[["mixture"]], a[["quadratic"]] - 0.05)
+  expect_lt(a[["tightest"]], a[["quadratic"]] - 0.05)
+  expect_lt(abs(a[["tightest"]] - 0.379), 0.1)
+})
