@@ -234,7 +234,12 @@
 #' @param families For `"tightest"`: the families it combines (default
 #'   `"knn"`, `"coverage"`, `"quadratic"`, `"stacked"` and
 #'   `"smooth_marginal"`; with categorical columns of a data frame also
-#'   `"logit"` and `"interaction"`). Each costs its own time: at 10,000
+#'   `"logit"` and `"interaction"`; without them, when every set has at
+#'   least 1,000 rows, the real set at most 2^22 values (rows times
+#'   columns) and its rows are clustered,
+#'   also `"mixture"`: see that family in the section "Fitted families and
+#'   the combined curve"; `prd_curve_info()`'s `details$families` says
+#'   which). Each costs its own time: at 10,000
 #'   rows per set and d = 2,048 on 2 cores the default took 8.6 s in a run
 #'   where `"knn"` alone took 2.2 s, `"knn"` with `"coverage"` 2.3 s,
 #'   `"quadratic"` 4.9 s (2.2 s with `folds = 1`), `"stacked"` 2.1 s (1.3
@@ -385,8 +390,10 @@ prd_curve <- function(real, generated, method = "tightest",
   default_families <- is.null(families)
   if (default_families) {
     # (the clusters test of tightest_families() only where it is used)
-    families <- if ("tightest" %in% method) tightest_families(sets$real) else
-      tightest_default()
+    families <- if ("tightest" %in% method) {
+      tightest_families(sets$real, min(nrow(sets$real),
+                                       vapply(sets$generated, nrow, 1L)))
+    } else tightest_default()
   } else {
     families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")

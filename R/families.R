@@ -199,7 +199,7 @@ register_family(
     mixture_cells(real, generated, cells, call = NULL)
   },
   reason = "A mixture of a few Gaussians with shared centres, spherical or with four directions of large spread each, misses clusters spread along many directions and structure finer than its components.",
-  summary = "Gaussian mixtures with shared centres, spherical or low-rank components, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, not in the default: 3.0 s at 5,000 x 256 (knn 0.18 s), 58 s at 10,000 x 2,048 (knn 3.3 s)"
+  summary = "Gaussian mixtures with shared centres, spherical or low-rank components, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, in the default when the real rows are clustered (eight spherical components fit held-out rows, whitened, better than one Gaussian), every set has at least 1,000 rows and the real set at most 2^22 values: 3.0 s at 5,000 x 256 (knn 0.18 s), 58 s at 10,000 x 2,048 (knn 3.3 s)"
 )
 register_family(
   "smooth_marginal", "fitted", default = TRUE, path = "cells",
@@ -233,14 +233,16 @@ logit_family_order <- function(d) {
 #' (when its main effects fit in logit_max_params parameters) and the
 #' interaction family (when its candidate terms, with the squares of the
 #' varying terms, are at most interaction_max_candidates); without
-#' categorical columns, the mixture family when the real set has at most
-#' mixture_default_values values and its rows are clustered
+#' categorical columns, the mixture family when every set has at least
+#' mixture_default_rows rows (`rows`: the fewest of any set), the real set
+#' at most mixture_default_values values, and its rows are clustered
 #' (mixture_clustered()).
 #' @noRd
-tightest_families <- function(real) {
+tightest_families <- function(real, rows = nrow(real)) {
   fams <- tightest_default()
   ind <- category_columns(real)
-  if (!any(ind) && as.double(nrow(real)) * ncol(real) <= mixture_default_values &&
+  if (!any(ind) && rows >= mixture_default_rows &&
+      as.double(nrow(real)) * ncol(real) <= mixture_default_values &&
       mixture_clustered(real)$clustered) {
     fams <- c(fams, "mixture")
   }

@@ -237,7 +237,7 @@ test_that("the clusters test reads classes, not a covariance, and leaves the RNG
   expect_false(mixture_clustered(matrix(1, 500, 4))$clustered)
 })
 
-test_that("the default takes the mixture family on clustered real rows of at most 2^22 values", {
+test_that("the default takes the mixture family on clustered real rows of at most 2^22 values, sets of 1,000 rows or more", {
   set.seed(2)
   sc <- cluster_scenario(128, classes = 16L)
   x <- sc$real$sample(4000)
@@ -245,7 +245,9 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   expect_identical(tightest_families(x), c(tightest_default(), "mixture"))
   expect_identical(tightest_families(matrix(rnorm(4000 * 128), 4000)),
                    tightest_default())
-  # above mixture_default_values, no test and no mixture
+  # a set of fewer than 1,000 rows, or a real set above
+  # mixture_default_values: no mixture
+  expect_identical(tightest_families(x, rows = 999), tightest_default())
   big <- x[rep(seq_len(nrow(x)), length.out = mixture_default_values / 128 + 1), ]
   expect_identical(tightest_families(big), tightest_default())
   # the default's families, with the mixture; its curve follows the
