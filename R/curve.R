@@ -394,6 +394,10 @@ prd_curve <- function(real, generated, method = "tightest",
       tightest_families(sets$real, min(nrow(sets$real),
                                        vapply(sets$generated, nrow, 1L)))
     } else tightest_default()
+    if (!is.null(attr(families, "clustered"))) {
+      clustered_warning(sets$real)
+      attr(families, "clustered") <- NULL
+    }
   } else {
     families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")

@@ -236,15 +236,22 @@ logit_family_order <- function(d) {
 #' categorical columns, the mixture family when every set has at least
 #' mixture_default_rows rows (`rows`: the fewest of any set), the real set
 #' at most mixture_default_values values, and its rows are clustered
-#' (mixture_clustered()).
+#' (mixture_clustered()); on a larger clustered real set the families
+#' carry the attribute `clustered` (the test's held-out gain), for
+#' prd_curve()'s warning.
 #' @noRd
 tightest_families <- function(real, rows = nrow(real)) {
   fams <- tightest_default()
   ind <- category_columns(real)
-  if (!any(ind) && rows >= mixture_default_rows &&
-      as.double(nrow(real)) * ncol(real) <= mixture_default_values &&
-      mixture_clustered(real)$clustered) {
-    fams <- c(fams, "mixture")
+  if (!any(ind) && rows >= mixture_default_rows) {
+    test <- mixture_clustered(real)
+    if (test$clustered) {
+      if (as.double(nrow(real)) * ncol(real) <= mixture_default_values) {
+        fams <- c(fams, "mixture")
+      } else {
+        attr(fams, "clustered") <- test$gain
+      }
+    }
   }
   if (any(ind) && ncol(real) + 1 <= logit_max_params) {
     fams <- c(fams, "logit")

@@ -478,10 +478,10 @@ mixture_score <- function(fits, tr) {
 # ---- the mixture in the default ---------------------------------------------
 
 #' Largest real set (rows times columns) on which the default "tightest"
-#' tests the real rows for clusters (mixture_clustered()) and, when they
-#' are clustered (and every set has mixture_default_rows rows), takes the
-#' mixture family among its families
-#' (tightest_families()): 2^22 values (5,000 rows of up to 838 columns). The
+#' takes the mixture family among its families when the real rows are
+#' clustered (mixture_clustered()) and every set has mixture_default_rows
+#' rows; above it the same test gives a warning (tightest_families(),
+#' clustered_warning()): 2^22 values (5,000 rows of up to 838 columns). The
 #' family then adds its own time, about 3 s at 5,000 x 256 (knn 0.2 s);
 #' at 10,000 x 2,048 it would add about a minute (bench/results.md).
 #' @noRd
@@ -499,13 +499,18 @@ mixture_default_values <- 2^22
 #' @noRd
 mixture_default_rows <- 1000L
 
-#' Components, rows (at most) and seed of the clusters test.
+#' Components, rows (at most), columns (at most: more are projected) and
+#' seed of the clusters test.
 #' @noRd
 mixture_detect_components <- 8L
 mixture_detect_rows <- 4000L
+mixture_detect_dims <- 256L
 mixture_detect_seed <- 20261130L
 
-#' Whether the rows of `real` are clustered: in the rows whitened by their
+#' Whether the rows of `real` are clustered: in the rows (with more than
+#' mixture_detect_dims columns, their random projection on that many
+#' directions, which keeps clusters apart and a Gaussian Gaussian; the
+#' test then costs about 0.1 s at d = 2,048) whitened by their
 #' own covariance (shrunk 10% toward its mean variance, so that a
 #' Gaussian of any covariance reads as one spherical cluster), a
 #' mixture of mixture_detect_components spherical Gaussians fits held-out
@@ -513,9 +518,10 @@ mixture_detect_seed <- 20261130L
 #' mixture_detect_rows rows (drawn under a fixed seed; the caller's RNG
 #' state is left as it was) fits both, EM from k-means++ seeds, and the
 #' gain is the mean held-out log-likelihood ratio per row. On 16 classes
-#' of the validity suite (5,000 rows) the gain was 0.06-0.11 at d = 64,
-#' 0.86-0.91 at 256 and 1.7-1.9 at 512; on N(0, I) and on anisotropic
-#' Gaussians (rotated or not) -0.14 to -0.80; on the digits 1.7-2.4. It is
+#' of the validity suite (5,000 rows) the gain was 0.09-0.11 at d = 64,
+#' 0.81-0.86 at 256 and 0.75-0.94 at 512 to 2,048 (projected); on the
+#' suite's Gaussian, Gaussian-mixture and anisotropic real sets (1,000 to
+#' 20,000 rows, d = 16 to 2,048) -0.01 to -1.8; on the digits 1.4-3.0. It is
 #' positive for heavy-tailed radial laws too (Student t: a mixture of
 #' spreads), where the family costs time without harm. Returns list(
 #' clustered, gain); FALSE (gain NA) with fewer than 8 rows per component
@@ -534,10 +540,15 @@ mixture_clustered <- function(real) {
   rows <- if (n > mixture_detect_rows) sort(sample.int(n, mixture_detect_rows)) else seq_len(n)
   X <- real[rows, , drop = FALSE]
   if (!is.double(X)) storage.mode(X) <- "double"
-  # (divided by the largest value first: no moment overflows)
-  big <- max(abs(X))
+  # (divided by the largest value first: no moment overflows; the
+  # projection's directions divided instead, one product)
+  big <- max(-min(X), max(X))
   if (!is.finite(big) || !(big > 0)) return(no)
-  X <- X / big
+  if (ncol(X) > mixture_detect_dims) {
+    X <- X %*% (matrix(stats::rnorm(ncol(X) * mixture_detect_dims), ncol(X)) / big)
+  } else {
+    X <- X / big
+  }
   X <- X - rep(colMeans(X), each = nrow(X))
   S <- crossprod(X) / nrow(X)
   m <- mean(diag(S))
