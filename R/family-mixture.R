@@ -510,7 +510,7 @@ mixture_detect_seed <- 20261130L
 #' Whether the rows of `real` are clustered: in the rows (with more than
 #' mixture_detect_dims columns, their random projection on that many
 #' directions, which keeps clusters apart and a Gaussian Gaussian; the
-#' test then costs about 0.1 s at d = 2,048) whitened by their
+#' test then costs about 0.2 s at 10,000 x 2,048) whitened by their
 #' own covariance (shrunk 10% toward its mean variance, so that a
 #' Gaussian of any covariance reads as one spherical cluster), a
 #' mixture of mixture_detect_components spherical Gaussians fits held-out
