@@ -135,7 +135,11 @@ bind_curves <- function(curves) {
 #'   the marginal family (see `atoms` of [prd_curve()]);
 #'   `families`, `chosen` (the family chosen on each half at each
 #'   \eqn{\lambda}), `family_auc` and `half_gap` (each family's |AUC on
-#'   one half - AUC on the other|) of `"tightest"`), `replicates` (the replicate
+#'   one half - AUC on the other|) and `clusters_gain` (the held-out gain,
+#'   nats per row, of the clusters test that decides whether `"mixture"`
+#'   joins the default families; NA where it did not run: families given,
+#'   categorical columns, a set of fewer than 1,000 rows) of `"tightest"`),
+#'   `replicates` (the replicate
 #'   curves, when computed: replicates 2j - 1 and 2j are the complementary
 #'   halves of pair j) and `divisor` (c of the section Intervals of
 #'   [prd_curve()]: 4 when every set has an even number of rows).

@@ -181,7 +181,8 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
               fit_info(meth, list(families = families, chosen = env$chosen,
                                   choice = env$choice, bands = env$bands,
                                   half_gap = env$half_gap,
-                                  family_auc = fam_auc)))
+                                  family_auc = fam_auc,
+                                  clusters_gain = settings$clusters_gain)))
         }
       }
     }

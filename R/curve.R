@@ -388,16 +388,16 @@ prd_curve <- function(real, generated, method = "tightest",
   angles <- check_angles(angles)
   replicates <- check_replicates(replicates)
   default_families <- is.null(families)
+  clusters_gain <- NULL
   if (default_families) {
     # (the clusters test of tightest_families() only where it is used)
     families <- if ("tightest" %in% method) {
       tightest_families(sets$real, min(nrow(sets$real),
                                        vapply(sets$generated, nrow, 1L)))
     } else tightest_default()
-    if (!is.null(attr(families, "clustered"))) {
-      clustered_warning(sets$real)
-      attr(families, "clustered") <- NULL
-    }
+    if (isTRUE(attr(families, "clustered"))) clustered_warning(sets$real)
+    clusters_gain <- attr(families, "clusters_gain")
+    attributes(families) <- NULL
   } else {
     families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")
@@ -468,7 +468,9 @@ prd_curve <- function(real, generated, method = "tightest",
   lambda <- lambda_grid(angles)
   settings <- list(method = method, k = k, closed = closed,
                    bandwidth = bandwidth, lambda = lambda, angles = angles,
-                   families = families, folds = folds, scale = sets$scale)
+                   families = families, folds = folds, scale = sets$scale,
+                   clusters_gain = if (is.null(clusters_gain)) NA_real_ else
+                     clusters_gain)
   run <- function() {
     out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
     if (replicates > 0L) {

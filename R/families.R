@@ -236,22 +236,19 @@ logit_family_order <- function(d) {
 #' categorical columns, the mixture family when every set has at least
 #' mixture_default_rows rows (`rows`: the fewest of any set), the real set
 #' at most mixture_default_values values, and its rows are clustered
-#' (mixture_clustered()); on a larger clustered real set the families
-#' carry the attribute `clustered` (the test's held-out gain), for
-#' prd_curve()'s warning.
+#' (mixture_clustered()); where the test ran, the families carry its
+#' held-out gain (attribute `clusters_gain`, for the result's details), and
+#' on a larger clustered real set the attribute `clustered` (TRUE, for
+#' prd_curve()'s warning).
 #' @noRd
 tightest_families <- function(real, rows = nrow(real)) {
   fams <- tightest_default()
   ind <- category_columns(real)
+  test <- NULL
   if (!any(ind) && rows >= mixture_default_rows) {
     test <- mixture_clustered(real)
-    if (test$clustered) {
-      if (as.double(nrow(real)) * ncol(real) <= mixture_default_values) {
-        fams <- c(fams, "mixture")
-      } else {
-        attr(fams, "clustered") <- test$gain
-      }
-    }
+    small <- as.double(nrow(real)) * ncol(real) <= mixture_default_values
+    if (test$clustered && small) fams <- c(fams, "mixture")
   }
   if (any(ind) && ncol(real) + 1 <= logit_max_params) {
     fams <- c(fams, "logit")
@@ -262,6 +259,10 @@ tightest_families <- function(real, rows = nrow(real)) {
     if (2 * c + b + 2 * b * c <= interaction_max_candidates) {
       fams <- c(fams, "interaction")
     }
+  }
+  if (!is.null(test)) {
+    attr(fams, "clusters_gain") <- test$gain
+    if (test$clustered && !small) attr(fams, "clustered") <- TRUE
   }
   fams
 }

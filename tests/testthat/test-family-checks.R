@@ -153,8 +153,10 @@ test_that("a clustered real set above 2^22 values warns that the default reads h
   expect_match(conditionMessage(w), "add it to `families`", fixed = TRUE)
   expect_identical(prd_curve_info(cv)$details[[1]]$families, tightest_default())
   # families given: no test, no warning; N(0, I) of the same size: none
-  expect_no_warning(prd_curve(x, y, families = c("knn", "quadratic")),
+  expect_gt(prd_curve_info(cv)$details[[1]]$clusters_gain, 0.2)
+  expect_no_warning(cv2 <- prd_curve(x, y, families = c("knn", "quadratic")),
                     class = "prdcurve_warning_clustered")
+  expect_identical(prd_curve_info(cv2)$details[[1]]$clusters_gain, NA_real_)
   g <- matrix(rnorm(14000 * 300), 14000)
   expect_null(attr(tightest_families(g, rows = 1000), "clustered"))
 })

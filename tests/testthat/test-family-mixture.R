@@ -242,12 +242,16 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   sc <- cluster_scenario(128, classes = 16L)
   x <- sc$real$sample(4000)
   y <- sc$models$widen$sample(4000)
-  expect_identical(tightest_families(x), c(tightest_default(), "mixture"))
-  expect_identical(tightest_families(matrix(rnorm(4000 * 128), 4000)),
-                   tightest_default())
+  fx <- tightest_families(x)
+  expect_identical(as.vector(fx), c(tightest_default(), "mixture"))
+  expect_gt(attr(fx, "clusters_gain"), 0.2)
+  fg <- tightest_families(matrix(rnorm(4000 * 128), 4000))
+  expect_identical(as.vector(fg), tightest_default())
+  expect_lt(attr(fg, "clusters_gain"), 0)
   # a set of fewer than 1,000 rows, or a real set above
   # mixture_default_values: no mixture
   expect_identical(tightest_families(x, rows = 999), tightest_default())
+  # (no test there: no gain)
   big <- x[rep(seq_len(nrow(x)), length.out = mixture_default_values / 128 + 1), ]
   fb <- tightest_families(big)
   expect_identical(as.vector(fb), tightest_default())
@@ -260,6 +264,9 @@ test_that("the default takes the mixture family on clustered real rows of at mos
                                                     "quadratic")))
   expect_identical(prd_curve_info(cv)$details[[1]]$families,
                    c(tightest_default(), "mixture"))
+  # the test's gain in the details, as mixture_clustered() reads the
+  # canonical rows
+  expect_gt(prd_curve_info(cv)$details[[1]]$clusters_gain, 0.2)
   a <- stats::setNames(summary(cv)$auc, summary(cv)$method)
   expect_lt(a[["mixture"]], a[["quadratic"]] - 0.05)
   expect_lt(a[["tightest"]], a[["quadratic"]] - 0.05)
