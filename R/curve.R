@@ -395,9 +395,12 @@ prd_curve <- function(real, generated, method = "tightest",
       tightest_families(sets$real, min(nrow(sets$real),
                                        vapply(sets$generated, nrow, 1L)))
     } else tightest_default()
-    if (isTRUE(attr(families, "clustered"))) clustered_warning(sets$real)
     clusters_gain <- attr(families, "clusters_gain")
     attributes(families) <- NULL
+    # clustered, and too large for the mixture
+    if (isTRUE(clusters_gain > 0) && !"mixture" %in% families) {
+      clustered_warning(sets$real)
+    }
   } else {
     families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")

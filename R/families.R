@@ -237,9 +237,8 @@ logit_family_order <- function(d) {
 #' mixture_default_rows rows (`rows`: the fewest of any set), the real set
 #' at most mixture_default_values values, and its rows are clustered
 #' (mixture_clustered()); where the test ran, the families carry its
-#' held-out gain (attribute `clusters_gain`, for the result's details), and
-#' on a larger clustered real set the attribute `clustered` (TRUE, for
-#' prd_curve()'s warning).
+#' held-out gain (attribute `clusters_gain`: the result's details, and
+#' prd_curve()'s warning where it is positive and the mixture left out).
 #' @noRd
 tightest_families <- function(real, rows = nrow(real)) {
   fams <- tightest_default()
@@ -247,8 +246,10 @@ tightest_families <- function(real, rows = nrow(real)) {
   test <- NULL
   if (!any(ind) && rows >= mixture_default_rows) {
     test <- mixture_clustered(real)
-    small <- as.double(nrow(real)) * ncol(real) <= mixture_default_values
-    if (test$clustered && small) fams <- c(fams, "mixture")
+    if (test$clustered &&
+        as.double(nrow(real)) * ncol(real) <= mixture_default_values) {
+      fams <- c(fams, "mixture")
+    }
   }
   if (any(ind) && ncol(real) + 1 <= logit_max_params) {
     fams <- c(fams, "logit")
@@ -260,9 +261,6 @@ tightest_families <- function(real, rows = nrow(real)) {
       fams <- c(fams, "interaction")
     }
   }
-  if (!is.null(test)) {
-    attr(fams, "clusters_gain") <- test$gain
-    if (test$clustered && !small) attr(fams, "clustered") <- TRUE
-  }
+  if (!is.null(test)) attr(fams, "clusters_gain") <- test$gain
   fams
 }

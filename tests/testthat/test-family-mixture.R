@@ -255,7 +255,7 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   big <- x[rep(seq_len(nrow(x)), length.out = mixture_default_values / 128 + 1), ]
   fb <- tightest_families(big)
   expect_identical(as.vector(fb), tightest_default())
-  expect_gt(attr(fb, "clustered"), 0.2) # (prd_curve() then warns: test-family-checks.R)
+  expect_gt(attr(fb, "clusters_gain"), 0.2) # (prd_curve() then warns: test-family-checks.R)
   # the default's families, with the mixture; its curve follows the
   # mixture's, well below the quadratic's (true AUC of the widened classes
   # 0.379, cluster_truth() with 2e5 draws; read 0.464, mixture 0.452,
