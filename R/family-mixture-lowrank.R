@@ -93,55 +93,21 @@ lowrank_orth <- function(B, q) {
 #' density and with `stats` the M-step's sums in the scaled columns, N,
 #' S1 = R'X, S2 = R'||x||^2, SU (lowrank_sums()), with the basis, centres
 #' and scale they were formed under. `xx`: the rows' squared norms when m's
-#' scale is 1. Rows that need scaling are scaled by blocks of at most 2^21
-#' values (EM's rows are scaled once, lowrank_setup(), and read whole: its
-#' other temporaries have K q columns, not d).
+#' scale is 1. One pass over the rows in C (src/mixture.c), by blocks of
+#' rows among the engine's threads: each block divided by the scale (EM's
+#' rows are scaled once, lowrank_setup(), and read in place), its
+#' distances to the centres and projections on the bases (two products),
+#' the log-densities of the header and the block's share of the sums.
 #' @noRd
 mixture_estep_lowrank <- function(m, X, stats = TRUE, xx = NULL) {
   s <- m$colscale
-  if (all(s == 1)) {
-    parts <- list(lowrank_block(m, X, stats,
-                                if (is.null(xx)) rowSums(X^2) else xx))
-  } else {
-    b <- max(64L, 2^21 %/% ncol(X))
-    parts <- lapply(seq(1L, nrow(X), by = b), function(i0) {
-      Z <- X[i0:min(nrow(X), i0 + b - 1L), , drop = FALSE]
-      Z <- Z / rep(s, each = nrow(Z))
-      lowrank_block(m, Z, stats, rowSums(Z^2))
-    })
-  }
-  lse <- unlist(lapply(parts, `[[`, "lse"), use.names = FALSE)
-  if (!stats) return(list(lse = lse))
-  add <- function(nm) Reduce(`+`, lapply(parts, `[[`, nm))
-  list(lse = lse, N = add("N"), S1 = add("S1"), S2 = add("S2"), SU = add("SU"),
-       basis = m$basis, centre = m$means, colscale = s)
-}
-
-#' mixture_estep_lowrank() on one block Z of scaled rows with squared
-#' norms xx.
-#' @noRd
-lowrank_block <- function(m, Z, stats, xx) {
-  n <- nrow(Z)
-  d <- ncol(Z)
-  K <- nrow(m$means)
-  q <- ncol(m$spikes)
-  P <- lowrank_proj(Z, m$means, m$basis)
-  coef <- as.vector(t(1 / m$var - 1 / m$spikes))
-  blk <- rep(seq_len(K), each = q)
-  maha <- mixture_dist2(Z, m$means, xx) / rep(m$var, each = n) -
-    (P^2) %*% (outer(blk, seq_len(K), "==") * coef)
-  logdet <- (d - q) * log(m$var) + rowSums(log(m$spikes)) +
-    2 * sum(log(m$colscale))
-  L <- -0.5 * maha +
-    rep(log(m$weights) - 0.5 * (d * log(2 * pi) + logdet), each = n)
-  mx <- L[cbind(seq_len(n), max.col(L, "first"))]
-  R <- exp(L - mx)
-  tot <- rowSums(R)
-  lse <- mx + log(tot)
-  if (!stats) return(list(lse = lse))
-  R <- R / tot
-  list(lse = lse, N = colSums(R), S1 = crossprod(R, Z),
-       S2 = drop(crossprod(R, xx)), SU = lowrank_sums(Z, R, m$means, m$basis, P))
+  if (!is.double(X)) storage.mode(X) <- "double"
+  one <- all(s == 1)
+  out <- .Call(ffi_mixture_estep_lowrank, X, m$means, m$basis,
+               as.double(m$var), m$spikes, log(m$weights),
+               if (!one) as.double(s), if (one) xx, as.integer(stats))
+  if (!stats) return(list(lse = out$lse))
+  c(out, list(basis = m$basis, centre = m$means, colscale = s))
 }
 
 #' EM's start for the low-rank form on the sets `sets` (one set, or both

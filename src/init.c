@@ -43,6 +43,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_chol_solve", (DL_FUNC) &ffi_chol_solve, 2},
   {"ffi_mixture_dist2", (DL_FUNC) &ffi_mixture_dist2, 3},
   {"ffi_mixture_estep", (DL_FUNC) &ffi_mixture_estep, 5},
+  {"ffi_mixture_estep_lowrank", (DL_FUNC) &ffi_mixture_estep_lowrank, 9},
   {NULL, NULL, 0}
 };
 

@@ -305,3 +305,250 @@ SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
   UNPROTECT(5);
   return out;
 }
+
+/* what one low-rank E-step pass reads (ffi_mixture_estep_lowrank()) */
+typedef struct {
+  const double *x, *s, *xn;
+  int n, d, K, q, stats;
+  const double *mu, *U, *v, *coef, *mp, *cc, *cst;
+  double *lse;
+} lr_ctx;
+
+/* The low-rank E-step of the block of rows [i0, i0 + b) (as
+ * mixture_estep_lowrank()'s; R/family-mixture-lowrank.R): rows divided by
+ * the column scale s (when s is given), squared distances to the centres,
+ * projections P = U_k'(z - mu_k), the log-densities, responsibilities
+ * and with stats their sums added to N, S1 = R'Z, S2 = R'||z||^2 and SU =
+ * Z'(R_k P_k) (the centres' share, mu_k colSums(R_k P_k)', is taken off
+ * once, at the end: rp gets those column sums). w: scratch of
+ * b (1 + 2 K + 2 K q) values, and b d more when s is given */
+static void lr_block(const lr_ctx *c, int i0, int b, double *w, double *N,
+                     double *S1, double *S2, double *SU, double *rp) {
+  int n = c->n, d = c->d, K = c->K, q = c->q, Kq = K * c->q;
+  double *xx = w, *g = w + b, *R = g + (size_t) b * K;
+  double *P = R + (size_t) b * K, *RP = P + (size_t) b * Kq;
+  const double *A = c->x + i0;
+  int lda = n;
+  double one = 1.0, zero = 0.0;
+  if (c->s) {
+    double *Z = RP + (size_t) b * Kq;
+    for (int l = 0; l < d; l++) {
+      const double *xl = c->x + (size_t) l * n + i0;
+      double *zl = Z + (size_t) l * b, sl = c->s[l];
+      for (int i = 0; i < b; i++) zl[i] = xl[i] / sl;
+    }
+    A = Z;
+    lda = b;
+  }
+  if (c->xn && !c->s) {
+    memcpy(xx, c->xn + i0, (size_t) b * sizeof(double));
+  } else {
+    block_norms(A, lda, d, 0, b, xx);
+  }
+  F77_CALL(dgemm)("N", "T", &b, &K, &d, &one, A, &lda, c->mu, &K, &zero, g,
+                  &b FCONE FCONE);
+  F77_CALL(dgemm)("N", "N", &b, &Kq, &d, &one, A, &lda, c->U, &d, &zero, P,
+                  &b FCONE FCONE);
+  for (int kj = 0; kj < Kq; kj++) {
+    double *pk = P + (size_t) kj * b, m = c->mp[kj];
+    for (int i = 0; i < b; i++) pk[i] -= m;
+  }
+  for (int i = 0; i < b; i++) {
+    double m = R_NegInf;
+    for (int k = 0; k < K; k++) {
+      size_t ik = i + (size_t) k * b;
+      double dist = (xx[i] - 2.0 * g[ik]) + c->cc[k];
+      if (dist < 0.0) dist = 0.0;
+      double sp = 0.0;
+      for (int j = 0; j < q; j++) {
+        double p = P[i + (size_t) (k * q + j) * b];
+        sp += c->coef[k * q + j] * p * p;
+      }
+      double L = -0.5 * (dist / c->v[k] - sp) + c->cst[k];
+      R[ik] = L;
+      if (L > m) m = L;
+    }
+    if (m == R_NegInf || !R_FINITE(m)) {
+      c->lse[i0 + i] = m;
+      for (int k = 0; k < K; k++) R[i + (size_t) k * b] = 0.0;
+      continue;
+    }
+    double s = 0.0;
+    for (int k = 0; k < K; k++) s += exp(R[i + (size_t) k * b] - m);
+    double li = m + log(s);
+    c->lse[i0 + i] = li;
+    for (int k = 0; k < K; k++) {
+      size_t ik = i + (size_t) k * b;
+      R[ik] = exp(R[ik] - li);
+    }
+  }
+  if (!c->stats) return;
+  for (int k = 0; k < K; k++) {
+    const double *r = R + (size_t) k * b;
+    double s = 0.0, s2 = 0.0;
+    for (int i = 0; i < b; i++) {
+      s += r[i];
+      s2 += r[i] * xx[i];
+    }
+    N[k] += s;
+    S2[k] += s2;
+    for (int j = 0; j < q; j++) {
+      size_t kj = (size_t) k * q + j;
+      const double *p = P + kj * b;
+      double *o = RP + kj * b, t = 0.0;
+      for (int i = 0; i < b; i++) {
+        o[i] = r[i] * p[i];
+        t += o[i];
+      }
+      rp[kj] += t;
+    }
+  }
+  F77_CALL(dgemm)("T", "N", &K, &d, &b, &one, R, &b, A, &lda, &one, S1, &K
+                  FCONE FCONE);
+  F77_CALL(dgemm)("T", "N", &d, &Kq, &b, &one, A, &lda, RP, &b, &one, SU, &d
+                  FCONE FCONE);
+}
+
+/* .Call(ffi_mixture_estep_lowrank, X, means, basis, var, spikes, logw,
+ * colscale, xx, stats)
+ * X: n x d rows, divided by colscale (d values) here when colscale is
+ * not NULL; means: K x d; basis: d x K q (component k's directions in
+ * columns k q + 0..q-1); var: K spherical variances; spikes: K x q; logw:
+ * K log weights (each log-determinant also takes 2 sum log colscale,
+ * the map's share); xx: the rows' squared norms (NULL: formed here;
+ * unused with colscale); opts = stats: 0 the log-densities alone.
+ * Returns list(lse, N, S1 (K x d), S2 (K), SU (d x K q)) as
+ * mixture_estep_lowrank() in R/family-mixture-lowrank.R. */
+SEXP ffi_mixture_estep_lowrank(SEXP X, SEXP means, SEXP basis, SEXP var,
+                               SEXP spikes, SEXP logw, SEXP colscale,
+                               SEXP XX, SEXP opts) {
+  int n = Rf_nrows(X), d = Rf_ncols(X), K = Rf_nrows(means);
+  if (!Rf_isReal(X) || !Rf_isReal(means) || !Rf_isReal(basis) ||
+      !Rf_isReal(var) || !Rf_isReal(spikes) || !Rf_isReal(logw) ||
+      !Rf_isInteger(opts) || Rf_length(opts) != 1 || K < 1 || d < 1 ||
+      Rf_ncols(means) != d || Rf_nrows(spikes) != K ||
+      Rf_length(var) != K || Rf_length(logw) != K ||
+      Rf_nrows(basis) != d ||
+      Rf_ncols(basis) != K * Rf_ncols(spikes) || Rf_ncols(spikes) < 1 ||
+      (!Rf_isNull(colscale) &&
+       (!Rf_isReal(colscale) || Rf_length(colscale) != d)) ||
+      (!Rf_isNull(XX) && (!Rf_isReal(XX) || Rf_length(XX) != n))) {
+    Rf_error("ffi_mixture_estep_lowrank: bad arguments");
+  }
+  int q = Rf_ncols(spikes), Kq = K * q, stats = INTEGER(opts)[0] != 0;
+  const double *x = REAL(X), *mu = REAL(means), *U = REAL(basis);
+  const double *v = REAL(var), *sp = REAL(spikes), *lw = REAL(logw);
+  const double *s = Rf_isNull(colscale) ? NULL : REAL(colscale);
+  const char *names[] = {"lse", "N", "S1", "S2", "SU", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SEXP lse_s = PROTECT(Rf_allocVector(REALSXP, n));
+  SEXP N_s = PROTECT(Rf_allocVector(REALSXP, stats ? K : 0));
+  SEXP S1_s = PROTECT(stats ? Rf_allocMatrix(REALSXP, K, d)
+                            : Rf_allocVector(REALSXP, 0));
+  SEXP S2_s = PROTECT(Rf_allocVector(REALSXP, stats ? K : 0));
+  SEXP SU_s = PROTECT(stats ? Rf_allocMatrix(REALSXP, d, Kq)
+                            : Rf_allocVector(REALSXP, 0));
+  /* per component: ||mu_k||^2, the constant of its log-density, the
+   * coefficients 1 / v_k - 1 / l_kj and the centres' projections */
+  double *cc = (double *) R_alloc((size_t) K, sizeof(double));
+  double *cst = (double *) R_alloc((size_t) K, sizeof(double));
+  double *coef = (double *) R_alloc((size_t) Kq, sizeof(double));
+  double *mp = (double *) R_alloc((size_t) Kq, sizeof(double));
+  double ls = 0.0, l2pi = log(2.0 * M_PI);
+  for (int l = 0; s && l < d; l++) ls += log(s[l]);
+  for (int k = 0; k < K; k++) {
+    double a = 0.0, ld = (d - q) * log(v[k]);
+    for (int l = 0; l < d; l++) {
+      double m = mu[k + (size_t) l * K];
+      a += m * m;
+    }
+    cc[k] = a;
+    for (int j = 0; j < q; j++) {
+      double l = sp[k + (size_t) j * K];
+      ld += log(l);
+      coef[k * q + j] = 1.0 / v[k] - 1.0 / l;
+      const double *u = U + (size_t) (k * q + j) * d;
+      double t = 0.0;
+      for (int c = 0; c < d; c++) t += mu[k + (size_t) c * K] * u[c];
+      mp[k * q + j] = t;
+    }
+    cst[k] = lw[k] - 0.5 * (d * l2pi + ld + 2.0 * ls);
+  }
+  /* chunks of blocks with sums of their own, added in chunk order: the
+   * same numbers for any number of threads */
+  int nblk = (n + MIX_BLOCK - 1) / MIX_BLOCK;
+  int nch = nblk < MIX_CHUNKS ? nblk : MIX_CHUNKS;
+  size_t per = (size_t) 2 * K + (size_t) K * d + (size_t) d * Kq +
+    (size_t) Kq;
+  double *acc = stats && nch > 0
+    ? (double *) R_alloc((size_t) nch * per, sizeof(double)) : NULL;
+  if (acc) memset(acc, 0, (size_t) nch * per * sizeof(double));
+  lr_ctx c = {x, s, Rf_isNull(XX) ? NULL : REAL(XX), n, d, K, q, stats, mu,
+              U, v, coef, mp, cc, cst, REAL(lse_s)};
+  int old;
+  int use = prd_blocked_team((int64_t) n * (K + 2 * Kq) * d, nch, &old);
+  int B = n < MIX_BLOCK ? (n > 0 ? n : 1) : MIX_BLOCK;
+  size_t wlen = (size_t) B * (1 + 2 * (size_t) K + 2 * (size_t) Kq) +
+    (s ? (size_t) B * d : 0) + 1;
+  double *work = (double *) R_alloc((size_t) (use > 0 ? use : 1) * wlen,
+                                    sizeof(double));
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(dynamic, 1)
+#endif
+  for (int ch = 0; ch < nch; ch++) {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    double *w = work + (size_t) tid * wlen;
+    double *a = acc ? acc + (size_t) ch * per : NULL;
+    int b0 = (int) ((int64_t) nblk * ch / nch);
+    int b1 = (int) ((int64_t) nblk * (ch + 1) / nch);
+    for (int blk = b0; blk < b1; blk++) {
+      int i0 = blk * MIX_BLOCK;
+      int b = n - i0 < MIX_BLOCK ? n - i0 : MIX_BLOCK;
+      lr_block(&c, i0, b, w, a, a ? a + K : NULL,
+               a ? a + K + (size_t) K * d : NULL,
+               a ? a + 2 * K + (size_t) K * d : NULL,
+               a ? a + 2 * K + (size_t) K * d + (size_t) d * Kq : NULL);
+    }
+  }
+  prd_blas_serial_end(old);
+  if (stats) {
+    double *N = REAL(N_s), *S1 = REAL(S1_s), *S2 = REAL(S2_s);
+    double *SU = REAL(SU_s);
+    double *rp = (double *) R_alloc((size_t) Kq, sizeof(double));
+    memset(N, 0, (size_t) K * sizeof(double));
+    memset(S1, 0, (size_t) K * d * sizeof(double));
+    memset(S2, 0, (size_t) K * sizeof(double));
+    memset(SU, 0, (size_t) d * Kq * sizeof(double));
+    memset(rp, 0, (size_t) Kq * sizeof(double));
+    for (int ch = 0; ch < nch; ch++) {
+      const double *a = acc + (size_t) ch * per;
+      for (int k = 0; k < K; k++) N[k] += a[k];
+      a += K;
+      for (size_t j = 0; j < (size_t) K * d; j++) S1[j] += a[j];
+      a += (size_t) K * d;
+      for (int k = 0; k < K; k++) S2[k] += a[k];
+      a += K;
+      for (size_t j = 0; j < (size_t) d * Kq; j++) SU[j] += a[j];
+      a += (size_t) d * Kq;
+      for (int j = 0; j < Kq; j++) rp[j] += a[j];
+    }
+    /* SU_kj -= mu_k (sum_i r_ik P_ikj) */
+    for (int k = 0; k < K; k++) {
+      for (int j = 0; j < q; j++) {
+        size_t kj = (size_t) k * q + j;
+        double *o = SU + kj * d;
+        for (int l = 0; l < d; l++) o[l] -= mu[k + (size_t) l * K] * rp[kj];
+      }
+    }
+  }
+  SET_VECTOR_ELT(out, 0, lse_s);
+  SET_VECTOR_ELT(out, 1, N_s);
+  SET_VECTOR_ELT(out, 2, S1_s);
+  SET_VECTOR_ELT(out, 3, S2_s);
+  SET_VECTOR_ELT(out, 4, SU_s);
+  UNPROTECT(6);
+  return out;
+}

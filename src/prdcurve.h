@@ -311,6 +311,9 @@ SEXP ffi_chol_solve(SEXP R, SEXP V);
 /* mixture.c */
 SEXP ffi_mixture_dist2(SEXP X, SEXP C, SEXP XX);
 SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts);
+SEXP ffi_mixture_estep_lowrank(SEXP X, SEXP means, SEXP basis, SEXP var,
+                               SEXP spikes, SEXP logw, SEXP colscale,
+                               SEXP XX, SEXP opts);
 SEXP ffi_row_keys(SEXP x);
 void prd_row_scores(const double *X, int n, int d, const int *rows, int m,
                     const double *c, const double *w, double *dist,

@@ -23,7 +23,8 @@ test_that("the low-rank log-density is the Gaussian's with its full covariance",
             basis = lowrank_orth(matrix(rnorm(d * 2 * q), d), q),
             spikes = rbind(c(3, 2, 1, 0.6), c(5, 1.5, 1.3, 1.2)),
             colscale = runif(d, 0.5, 2))
-  X <- matrix(rnorm(50 * d), 50)
+  # (700 rows: three blocks of rows in C, in three chunks of their own)
+  X <- matrix(rnorm(700 * d), 700)
   comp <- sapply(1:2, function(k) {
     U <- m$basis[, (k - 1) * q + seq_len(q)]
     S <- m$var[k] * diag(d) + U %*% diag(m$spikes[k, ] - m$var[k]) %*% t(U)
@@ -40,8 +41,23 @@ test_that("the low-rank log-density is the Gaussian's with its full covariance",
   post <- exp(comp - log(rowSums(exp(comp))))
   st <- mixture_estep(m, X)
   expect_equal(st$N, colSums(post), tolerance = 1e-12)
-  expect_equal(st$S1, crossprod(post, X / rep(m$colscale, each = 50)),
-               tolerance = 1e-12)
+  Xs <- X / rep(m$colscale, each = 700)
+  expect_equal(st$S1, crossprod(post, Xs), tolerance = 1e-12)
+  expect_equal(st$S2, drop(crossprod(post, rowSums(Xs^2))), tolerance = 1e-12)
+  # SU = sum_i r_ik (x_i - mu_k) (U_k'(x_i - mu_k))', in the scaled columns
+  for (k in 1:2) {
+    cols <- (k - 1) * q + seq_len(q)
+    C <- Xs - rep(m$means[k, ], each = 700)
+    expect_equal(st$SU[, cols],
+                 crossprod(C * post[, k], C %*% m$basis[, cols]),
+                 tolerance = 1e-12)
+  }
+  # the same numbers, to the last bit, with one thread or two
+  old <- prd_threads(1)
+  on.exit(prd_threads(old), add = TRUE)
+  one <- mixture_estep(m, X)
+  prd_threads(2)
+  expect_identical(mixture_estep(m, X), one)
 })
 
 test_that("at EM's fixed point each component is probabilistic PCA's maximum likelihood", {
