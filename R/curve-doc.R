@@ -147,12 +147,10 @@
 #'   0.131); with rank-4 covariances widened, 0.176 above 0.094 at d = 256
 #'   (0.404; labelled fit 0.241) and 0.265 above 0.027 at d = 512 (labelled
 #'   fit 0.202: not met). It is the default's largest cost there: on those
-#'   16 classes at 5,000 points per set and d = 256 the default took 3.7 s
-#'   against 0.68 s without it (knn 0.11 s). Above 2^22 values add it to
-#'   `families` by hand: it costs 3.0 s at 5,000 points per set and d =
-#'   256 (knn 0.18 s;
-#'   1.1 s with spherical components alone), 58 s at 10,000 and d = 2,048
-#'   (knn 3.3 s; 9.5 s). On ten overlapping isotropic classes at d = 64
+#'   16 classes at 5,000 points per set and d = 256 the default took 2.9 s
+#'   against 0.60 s without it (knn 0.12 s). Above 2^22 values add it to
+#'   `families` by hand: alone it costs 2.5 s at 5,000 points per set and
+#'   d = 256 (knn 0.11 s), 38 s at 10,000 and d = 2,048 (knn 2.3 s). On ten overlapping isotropic classes at d = 64
 #'   and 256, 2,000 and 5,000 points per set, its mean |AUC error| was
 #'   0.016 to 0.049 against 0.071 to 0.120 for the other default
 #'   families combined (bench/results.md).

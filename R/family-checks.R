@@ -200,6 +200,6 @@ clustered_warning <- function(real) {
   prd_warn(c(
     "The real rows are clustered: eight Gaussians fit held-out rows better than one.",
     "!" = "On clustered data the default families of {.val tightest} read high (0.22 above the true AUC on the validity suite's widened classes at d = 256, 0.07 with {.val mixture}).",
-    "i" = "{.val mixture} joins the default only up to 2^22 values in the real set, here {format_number(n)} x {format_number(d)}: add it to {.arg families} (it took 58 s at 10,000 x 2,048), or give {.arg families} to silence this."
+    "i" = "{.val mixture} joins the default only up to 2^22 values in the real set, here {format_number(n)} x {format_number(d)}: add it to {.arg families} (it took 38 s at 10,000 x 2,048), or give {.arg families} to silence this."
   ), "clustered")
 }

@@ -482,8 +482,8 @@ mixture_score <- function(fits, tr) {
 #' clustered (mixture_clustered()) and every set has mixture_default_rows
 #' rows; above it the same test gives a warning (tightest_families(),
 #' clustered_warning()): 2^22 values (5,000 rows of up to 838 columns). The
-#' family then adds its own time, about 3 s at 5,000 x 256 (knn 0.2 s);
-#' at 10,000 x 2,048 it would add about a minute (bench/results.md).
+#' family then adds its own time, about 2.5 s at 5,000 x 256 (knn 0.1 s);
+#' at 10,000 x 2,048 it would add about 40 s (bench/results.md).
 #' @noRd
 mixture_default_values <- 2^22
 

@@ -21,9 +21,18 @@
 # Usage (package root): Rscript bench/mixture.R [--dims 64,256]
 #   [--sizes 2000,5000] [--seeds 1] [--mc 50000] [--reps 3]
 #   [--time 5000x256,20000x64]   (n x d of the timings; --dims 0 times alone)
-suppressPackageStartupMessages(pkgload::load_all(quiet = TRUE))
-options(prdcurve.progress = FALSE, width = 150)
+#   [--installed]   (the installed package; else pkgload::load_all(), whose
+#                    C code is compiled without optimisation: time with
+#                    --installed)
 args <- commandArgs(trailingOnly = TRUE)
+if ("--installed" %in% args) {
+  suppressPackageStartupMessages(library(prdcurve))
+  ns <- asNamespace("prdcurve")
+  for (nm in ls(ns, all.names = TRUE)) assign(nm, get(nm, envir = ns))
+} else {
+  suppressPackageStartupMessages(pkgload::load_all(quiet = TRUE))
+}
+options(prdcurve.progress = FALSE, width = 150)
 opt <- function(name, default) {
   i <- match(paste0("--", name), args)
   if (is.na(i)) default else as.numeric(strsplit(args[i + 1L], ",")[[1]])
