@@ -20,7 +20,14 @@
 #
 # Usage (package root): Rscript bench/mixture.R [--dims 64,256]
 #   [--sizes 2000,5000] [--seeds 1] [--mc 50000] [--reps 3]
-#   [--time 5000x256,20000x64]   (n x d of the timings; --dims 0 times alone)
+#   [--time 5000x256,20000x64]   (n x d of the timings, 0: none; --dims 0
+#                                 times alone)
+#   [--suite 1024,2048]   (the validity suite's clusters and
+#                    clusters_lowrank groups at these d, 5,000 points per
+#                    set: the default against the default with the mixture
+#                    among its families, as AUC - truth, one draw; where the
+#                    real set has more than 2^22 values the default leaves
+#                    the mixture out and warns)
 #   [--installed]   (the installed package; else pkgload::load_all(), whose
 #                    C code is compiled without optimisation: time with
 #                    --installed)
@@ -45,7 +52,8 @@ reps <- opt("reps", 3)
 time_at <- local({
   i <- match("--time", args)
   v <- if (is.na(i)) "5000x256" else strsplit(args[i + 1L], ",")[[1]]
-  lapply(strsplit(v, "x"), as.numeric)
+  Filter(function(nd) length(nd) == 2L && all(nd > 0),
+         lapply(strsplit(v, "x"), as.numeric))
 })
 lambda <- lambda_grid(1001)
 
@@ -97,6 +105,30 @@ if (length(rows)) {
   cat("\nmean |AUC - truth|: oracle", err("oracle"), " mixture", err("mixture"),
       " quadratic", err("quadratic"), " tightest", err("tightest"),
       " tightest with mixture", err("with_mixture"), "\n")
+}
+
+# the suite's clustered kinds: the default with and without the mixture
+suite_dims <- opt("suite", numeric())
+for (d in suite_dims) {
+  sc <- validity_scenarios(d, truth_n = mc * 4, angles = 1001,
+                           kinds = c("clusters", "clusters_lowrank"))
+  for (g in sc[vapply(sc, `[[`, "", "name") %in% c("clusters", "clusters_lowrank")]) {
+    set.seed(1)
+    x <- g$real(5000)
+    ys <- lapply(g$models, function(m) m$sample(5000))
+    set.seed(2)
+    s0 <- summary(suppressWarnings(prd_curve(x, ys)))
+    set.seed(2)
+    el <- system.time(s1 <- summary(suppressWarnings(prd_curve(
+      x, ys, families = c(tightest_default(), "mixture")))))[["elapsed"]]
+    truth <- vapply(g$models, `[[`, 0, "truth_auc")
+    cat(sprintf("\nsuite, d = %d, group %s (the call with the mixture: %.1f s)\n",
+                d, g$name, el))
+    print(data.frame(model = names(g$models), truth = round(truth, 3),
+                     default = round(s0$auc - truth, 3),
+                     with_mixture = round(s1$auc - truth, 3)),
+          row.names = FALSE)
+  }
 }
 
 # time against knn at each n x d of --time (16 classes above d = 256, as the
