@@ -153,10 +153,11 @@
 #'   d = 256 (knn 0.11 s), 38 s at 10,000 and d = 2,048 (knn 2.3 s). It
 #'   helps less as d grows: on those widened classes at 5,000 points per
 #'   set the default read 0.29 above the truth at d = 1,024 (0.20 with the
-#'   mixture) and at d = 2,048 (0.28; the labelled fit of the true form
+#'   mixture) and at d = 2,048 (0.28 with it; the labelled fit of the true form
 #'   0.23), and the heavy-tailed and manifold kinds, which read as
-#'   clustered too, were within 0.01 of the truth without it. On ten overlapping isotropic classes at d = 64
-#'   and 256, 2,000 and 5,000 points per set, its mean |AUC error| was
+#'   clustered too, were within 0.01 of the truth without it. On ten
+#'   overlapping isotropic classes at d = 64 and 256, 2,000 and 5,000
+#'   points per set, its mean |AUC error| was
 #'   0.016 to 0.049 against 0.071 to 0.120 for the other default
 #'   families combined (bench/results.md).
 #' * `"tightest"`: a combination of several families' curves
