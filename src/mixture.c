@@ -37,6 +37,89 @@ static void block_product(const double *A, int lda, int i0, int b, int d,
                   out, &b FCONE FCONE);
 }
 
+/* Row i of a block's b x K log-densities L (leading dimension b), whose
+ * largest is m: L becomes the posterior of the components, and the row's
+ * log-density log sum_k exp(L_ik) is returned (every weight 0 and m
+ * returned when m is not finite). */
+static double row_posterior(double *L, int b, int K, int i, double m) {
+  if (!R_FINITE(m)) {
+    for (int k = 0; k < K; k++) L[i + (size_t) k * b] = 0.0;
+    return m;
+  }
+  double s = 0.0;
+  for (int k = 0; k < K; k++) s += exp(L[i + (size_t) k * b] - m);
+  double li = m + log(s);
+  for (int k = 0; k < K; k++) {
+    size_t ik = i + (size_t) k * b;
+    L[ik] = exp(L[ik] - li);
+  }
+  return li;
+}
+
+/* A block's sums of the responsibilities R (b x K): N_k += sum_i r_ik
+ * and, when S2 is given, S2_k += sum_i r_ik xx_i */
+static void weight_sums(const double *R, const double *xx, int b, int K,
+                        double *N, double *S2) {
+  for (int k = 0; k < K; k++) {
+    const double *r = R + (size_t) k * b;
+    double s = 0.0, s2 = 0.0;
+    for (int i = 0; i < b; i++) {
+      s += r[i];
+      s2 += r[i] * xx[i];
+    }
+    N[k] += s;
+    if (S2) S2[k] += s2;
+  }
+}
+
+/* one E-step's work on the block of rows [i0, i0 + b): w its scratch, a
+ * its chunk's sums (NULL without sums) */
+typedef void (*mix_block_fn)(const void *ctx, int i0, int b, double *w,
+                             double *a);
+
+/* An E-step pass over n rows: blocks of MIX_BLOCK rows in MIX_CHUNKS
+ * chunks of consecutive blocks (fewer when there are fewer blocks), the
+ * chunks among the engine's threads (work: the pass's flops, for the
+ * team's size), each thread with wlen values of scratch, each chunk with
+ * `per` sums of its own, added in chunk order into sums (per values;
+ * NULL: no sums): the same numbers for any number of threads. */
+static void mix_chunks(int n, int64_t work, size_t wlen, size_t per,
+                       mix_block_fn fn, const void *ctx, double *sums) {
+  int nblk = (n + MIX_BLOCK - 1) / MIX_BLOCK;
+  int nch = nblk < MIX_CHUNKS ? nblk : MIX_CHUNKS;
+  double *acc = sums && nch > 0
+    ? (double *) R_alloc((size_t) nch * per, sizeof(double)) : NULL;
+  if (acc) memset(acc, 0, (size_t) nch * per * sizeof(double));
+  int old;
+  int use = prd_blocked_team(work, nch, &old);
+  double *scratch = (double *) R_alloc((size_t) (use > 0 ? use : 1) * wlen,
+                                       sizeof(double));
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(dynamic, 1)
+#endif
+  for (int ch = 0; ch < nch; ch++) {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    double *w = scratch + (size_t) tid * wlen;
+    double *a = acc ? acc + (size_t) ch * per : NULL;
+    int b0 = (int) ((int64_t) nblk * ch / nch);
+    int b1 = (int) ((int64_t) nblk * (ch + 1) / nch);
+    for (int blk = b0; blk < b1; blk++) {
+      int i0 = blk * MIX_BLOCK;
+      fn(ctx, i0, n - i0 < MIX_BLOCK ? n - i0 : MIX_BLOCK, w, a);
+    }
+  }
+  prd_blas_serial_end(old);
+  if (!sums) return;
+  memset(sums, 0, per * sizeof(double));
+  for (int ch = 0; ch < nch; ch++) {
+    const double *a = acc + (size_t) ch * per;
+    for (size_t j = 0; j < per; j++) sums[j] += a[j];
+  }
+}
+
 /* .Call(ffi_mixture_dist2, X, C, xx): the n x K squared distances of the
  * rows of X (n x d) to the rows of C (K x d), clamped at 0; xx: the rows'
  * squared norms (as block_norms() gives them), or NULL */
@@ -89,11 +172,13 @@ typedef struct {
   double *lse;
 } mix_ctx;
 
-/* the block of rows [i0, i0 + b): log-densities into lse (or the hard
- * assignment), and with stats its sums added to N, S1, S2; w: scratch of
- * b (1 + 3 K) values, and b d more for the diagonal form */
-static void estep_block(const mix_ctx *c, int i0, int b, double *w,
-                        double *N, double *S1, double *S2) {
+/* the block of rows [i0, i0 + b) (a mix_block_fn): log-densities into
+ * lse (or the hard assignment), and with stats its sums added to a = (N,
+ * S1, S2); w: scratch of b (1 + 3 K) values, and b d more for the
+ * diagonal form */
+static void estep_block(const void *ctx, int i0, int b, double *w,
+                        double *a) {
+  const mix_ctx *c = (const mix_ctx *) ctx;
   int n = c->n, d = c->d, K = c->K, diag = c->diag, hard = c->hard;
   const double *x = c->x, *cc = c->cc, *cst = c->cst, *v = c->v;
   double *xx = w, *g = w + b, *g2 = g + (size_t) b * K;
@@ -151,31 +236,11 @@ static void estep_block(const mix_ctx *c, int i0, int b, double *w,
       R[ik] = q;
       if (q > m) m = q;
     }
-    if (m == R_NegInf) {
-      c->lse[i0 + i] = R_NegInf;
-      for (int k = 0; k < K; k++) R[i + (size_t) k * b] = 0.0;
-      continue;
-    }
-    double s = 0.0;
-    for (int k = 0; k < K; k++) s += exp(R[i + (size_t) k * b] - m);
-    double li = m + log(s);
-    c->lse[i0 + i] = li;
-    for (int k = 0; k < K; k++) {
-      size_t ik = i + (size_t) k * b;
-      R[ik] = exp(R[ik] - li);
-    }
+    c->lse[i0 + i] = row_posterior(R, b, K, i, m);
   }
   if (!c->stats) return;
-  for (int k = 0; k < K; k++) {
-    const double *r = R + (size_t) k * b;
-    double s = 0.0, s2 = 0.0;
-    for (int i = 0; i < b; i++) {
-      s += r[i];
-      s2 += r[i] * xx[i];
-    }
-    N[k] += s;
-    if (!diag) S2[k] += s2;
-  }
+  double *N = a, *S1 = a + K, *S2 = S1 + (size_t) K * d;
+  weight_sums(R, xx, b, K, N, diag ? NULL : S2);
   if (d > 0) {
     F77_CALL(dgemm)("T", "N", &K, &d, &b, &one, R, &b, x + i0, &n, &one,
                     S1, &K FCONE FCONE);
@@ -221,11 +286,6 @@ SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
                             : Rf_allocVector(REALSXP, K));
   double *lse = hard ? NULL : REAL(lse_s), *N = REAL(N_s), *S1 = REAL(S1_s);
   double *S2 = REAL(S2_s);
-  if (stats) {
-    memset(N, 0, (size_t) K * sizeof(double));
-    memset(S1, 0, (size_t) K * d * sizeof(double));
-    memset(S2, 0, (size_t) (diag ? K * d : K) * sizeof(double));
-  }
   /* per component: the constant of its log-density, and for the
    * diagonal form the precisions P, P * mu and sum_j mu_j^2 P_j */
   double *cst = (double *) R_alloc((size_t) K, sizeof(double));
@@ -255,48 +315,19 @@ SEXP ffi_mixture_estep(SEXP X, SEXP means, SEXP var, SEXP logw, SEXP opts) {
       cst[k] = lw[k] - 0.5 * (d * l2pi + ld);
     }
   }
-  /* the blocks in MIX_CHUNKS chunks of consecutive blocks (fewer when
-   * there are fewer blocks), each with its own sums, added in chunk
-   * order at the end: the same numbers for any number of threads */
-  int nblk = (n + MIX_BLOCK - 1) / MIX_BLOCK;
-  int nch = nblk < MIX_CHUNKS ? nblk : MIX_CHUNKS;
   size_t s2n = (size_t) (diag ? K * d : K);
   size_t per = (size_t) K + (size_t) K * d + s2n;
-  double *acc = stats && nch > 0
-    ? (double *) R_alloc((size_t) nch * per, sizeof(double)) : NULL;
-  if (acc) memset(acc, 0, (size_t) nch * per * sizeof(double));
+  double *sums = stats ? (double *) R_alloc(per, sizeof(double)) : NULL;
   mix_ctx c = {x, n, d, K, diag, hard, stats, mu, v, P, Pm, cc, cst, lse};
-  int old;
-  int use = prd_blocked_team((int64_t) n * K * (d > 0 ? d : 1), nch, &old);
   int B = n < MIX_BLOCK ? (n > 0 ? n : 1) : MIX_BLOCK;
   size_t wlen = (size_t) B * (1 + 3 * (size_t) K) +
     (diag && (stats || !hard) ? (size_t) B * d : 0) + 1;
-  double *work = (double *) R_alloc((size_t) use * wlen, sizeof(double));
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(use) schedule(dynamic, 1)
-#endif
-  for (int ch = 0; ch < nch; ch++) {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#endif
-    double *w = work + (size_t) tid * wlen;
-    double *a = acc ? acc + (size_t) ch * per : NULL;
-    int b0 = (int) ((int64_t) nblk * ch / nch);
-    int b1 = (int) ((int64_t) nblk * (ch + 1) / nch);
-    for (int blk = b0; blk < b1; blk++) {
-      int i0 = blk * MIX_BLOCK;
-      int b = n - i0 < MIX_BLOCK ? n - i0 : MIX_BLOCK;
-      estep_block(&c, i0, b, w, a, a ? a + K : NULL,
-                  a ? a + K + (size_t) K * d : NULL);
-    }
-  }
-  prd_blas_serial_end(old);
-  for (int ch = 0; ch < nch && acc; ch++) {
-    const double *a = acc + (size_t) ch * per;
-    for (int k = 0; k < K; k++) N[k] += a[k];
-    for (size_t j = 0; j < (size_t) K * d; j++) S1[j] += a[K + j];
-    for (size_t j = 0; j < s2n; j++) S2[j] += a[K + (size_t) K * d + j];
+  mix_chunks(n, (int64_t) n * K * (d > 0 ? d : 1), wlen, per, estep_block,
+             &c, sums);
+  if (stats) {
+    memcpy(N, sums, (size_t) K * sizeof(double));
+    memcpy(S1, sums + K, (size_t) K * d * sizeof(double));
+    memcpy(S2, sums + K + (size_t) K * d, s2n * sizeof(double));
   }
   SET_VECTOR_ELT(out, 0, lse_s);
   SET_VECTOR_ELT(out, 1, N_s);
@@ -318,12 +349,13 @@ typedef struct {
  * mixture_estep_lowrank()'s; R/family-mixture-lowrank.R): rows divided by
  * the column scale s (when s is given), squared distances to the centres,
  * projections P = U_k'(z - mu_k), the log-densities, responsibilities
- * and with stats their sums added to N, S1 = R'Z, S2 = R'||z||^2 and SU =
- * Z'(R_k P_k) (the centres' share, mu_k colSums(R_k P_k)', is taken off
- * once, at the end: rp gets those column sums). w: scratch of
- * b (1 + 2 K + 2 K q) values, and b d more when s is given */
-static void lr_block(const lr_ctx *c, int i0, int b, double *w, double *N,
-                     double *S1, double *S2, double *SU, double *rp) {
+ * and with stats their sums added to a = (N, S1 = R'Z, S2 = R'||z||^2, SU
+ * = Z'(R_k P_k), rp) (the centres' share of SU, mu_k colSums(R_k P_k)', is
+ * taken off once, at the end: rp gets those column sums). A
+ * mix_block_fn; w: scratch of b (1 + 2 K + 2 K q) values, and b d more
+ * when s is given */
+static void lr_block(const void *ctx, int i0, int b, double *w, double *a) {
+  const lr_ctx *c = (const lr_ctx *) ctx;
   int n = c->n, d = c->d, K = c->K, q = c->q, Kq = K * c->q;
   double *xx = w, *g = w + b, *R = g + (size_t) b * K;
   double *P = R + (size_t) b * K, *RP = P + (size_t) b * Kq;
@@ -368,30 +400,14 @@ static void lr_block(const lr_ctx *c, int i0, int b, double *w, double *N,
       R[ik] = L;
       if (L > m) m = L;
     }
-    if (m == R_NegInf || !R_FINITE(m)) {
-      c->lse[i0 + i] = m;
-      for (int k = 0; k < K; k++) R[i + (size_t) k * b] = 0.0;
-      continue;
-    }
-    double s = 0.0;
-    for (int k = 0; k < K; k++) s += exp(R[i + (size_t) k * b] - m);
-    double li = m + log(s);
-    c->lse[i0 + i] = li;
-    for (int k = 0; k < K; k++) {
-      size_t ik = i + (size_t) k * b;
-      R[ik] = exp(R[ik] - li);
-    }
+    c->lse[i0 + i] = row_posterior(R, b, K, i, m);
   }
   if (!c->stats) return;
+  double *N = a, *S1 = a + K, *S2 = S1 + (size_t) K * d, *SU = S2 + K;
+  double *rp = SU + (size_t) d * Kq;
+  weight_sums(R, xx, b, K, N, S2);
   for (int k = 0; k < K; k++) {
     const double *r = R + (size_t) k * b;
-    double s = 0.0, s2 = 0.0;
-    for (int i = 0; i < b; i++) {
-      s += r[i];
-      s2 += r[i] * xx[i];
-    }
-    N[k] += s;
-    S2[k] += s2;
     for (int j = 0; j < q; j++) {
       size_t kj = (size_t) k * q + j;
       const double *p = P + kj * b;
@@ -474,67 +490,24 @@ SEXP ffi_mixture_estep_lowrank(SEXP X, SEXP means, SEXP basis, SEXP var,
     }
     cst[k] = lw[k] - 0.5 * (d * l2pi + ld + 2.0 * ls);
   }
-  /* chunks of blocks with sums of their own, added in chunk order: the
-   * same numbers for any number of threads */
-  int nblk = (n + MIX_BLOCK - 1) / MIX_BLOCK;
-  int nch = nblk < MIX_CHUNKS ? nblk : MIX_CHUNKS;
   size_t per = (size_t) 2 * K + (size_t) K * d + (size_t) d * Kq +
     (size_t) Kq;
-  double *acc = stats && nch > 0
-    ? (double *) R_alloc((size_t) nch * per, sizeof(double)) : NULL;
-  if (acc) memset(acc, 0, (size_t) nch * per * sizeof(double));
+  double *sums = stats ? (double *) R_alloc(per, sizeof(double)) : NULL;
   lr_ctx c = {x, s, Rf_isNull(XX) ? NULL : REAL(XX), n, d, K, q, stats, mu,
               U, v, coef, mp, cc, cst, REAL(lse_s)};
-  int old;
-  int use = prd_blocked_team((int64_t) n * (K + 2 * Kq) * d, nch, &old);
   int B = n < MIX_BLOCK ? (n > 0 ? n : 1) : MIX_BLOCK;
   size_t wlen = (size_t) B * (1 + 2 * (size_t) K + 2 * (size_t) Kq) +
     (s ? (size_t) B * d : 0) + 1;
-  double *work = (double *) R_alloc((size_t) (use > 0 ? use : 1) * wlen,
-                                    sizeof(double));
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(use) schedule(dynamic, 1)
-#endif
-  for (int ch = 0; ch < nch; ch++) {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#endif
-    double *w = work + (size_t) tid * wlen;
-    double *a = acc ? acc + (size_t) ch * per : NULL;
-    int b0 = (int) ((int64_t) nblk * ch / nch);
-    int b1 = (int) ((int64_t) nblk * (ch + 1) / nch);
-    for (int blk = b0; blk < b1; blk++) {
-      int i0 = blk * MIX_BLOCK;
-      int b = n - i0 < MIX_BLOCK ? n - i0 : MIX_BLOCK;
-      lr_block(&c, i0, b, w, a, a ? a + K : NULL,
-               a ? a + K + (size_t) K * d : NULL,
-               a ? a + 2 * K + (size_t) K * d : NULL,
-               a ? a + 2 * K + (size_t) K * d + (size_t) d * Kq : NULL);
-    }
-  }
-  prd_blas_serial_end(old);
+  mix_chunks(n, (int64_t) n * (K + 2 * Kq) * d, wlen, per, lr_block, &c,
+             sums);
   if (stats) {
     double *N = REAL(N_s), *S1 = REAL(S1_s), *S2 = REAL(S2_s);
     double *SU = REAL(SU_s);
-    double *rp = (double *) R_alloc((size_t) Kq, sizeof(double));
-    memset(N, 0, (size_t) K * sizeof(double));
-    memset(S1, 0, (size_t) K * d * sizeof(double));
-    memset(S2, 0, (size_t) K * sizeof(double));
-    memset(SU, 0, (size_t) d * Kq * sizeof(double));
-    memset(rp, 0, (size_t) Kq * sizeof(double));
-    for (int ch = 0; ch < nch; ch++) {
-      const double *a = acc + (size_t) ch * per;
-      for (int k = 0; k < K; k++) N[k] += a[k];
-      a += K;
-      for (size_t j = 0; j < (size_t) K * d; j++) S1[j] += a[j];
-      a += (size_t) K * d;
-      for (int k = 0; k < K; k++) S2[k] += a[k];
-      a += K;
-      for (size_t j = 0; j < (size_t) d * Kq; j++) SU[j] += a[j];
-      a += (size_t) d * Kq;
-      for (int j = 0; j < Kq; j++) rp[j] += a[j];
-    }
+    const double *rp = sums + 2 * K + (size_t) K * d + (size_t) d * Kq;
+    memcpy(N, sums, (size_t) K * sizeof(double));
+    memcpy(S1, sums + K, (size_t) K * d * sizeof(double));
+    memcpy(S2, sums + K + (size_t) K * d, (size_t) K * sizeof(double));
+    memcpy(SU, sums + 2 * K + (size_t) K * d, (size_t) d * Kq * sizeof(double));
     /* SU_kj -= mu_k (sum_i r_ik P_ikj) */
     for (int k = 0; k < K; k++) {
       for (int j = 0; j < q; j++) {
