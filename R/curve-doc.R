@@ -147,8 +147,8 @@
 #'   0.131); with rank-4 covariances widened, 0.176 above 0.094 at d = 256
 #'   (0.404; labelled fit 0.241) and 0.265 above 0.027 at d = 512 (labelled
 #'   fit 0.202: not met). It is the default's largest cost there: on those
-#'   16 classes at 5,000 points per set and d = 256 the default took 2.9 s
-#'   against 0.60 s without it (knn 0.12 s). Above 2^22 values add it to
+#'   16 classes at 5,000 points per set and d = 256 the default took 2.8 s
+#'   against 0.67 s without it (knn 0.12 s). Above 2^22 values add it to
 #'   `families` by hand: alone it costs 2.5 s at 5,000 points per set and
 #'   d = 256 (knn 0.11 s), 38 s at 10,000 and d = 2,048 (knn 2.3 s). It
 #'   helps less as d grows: on those widened classes at 5,000 points per
