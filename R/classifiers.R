@@ -332,16 +332,11 @@ quadratic_solve_score <- function(Rx, Ry, mx, my, ctr, const) {
   force(const)
   function(Z, rows = NULL) {
     if (!is.double(Z)) storage.mode(Z) <- "double"
-    U <- .Call(ffi_centre, Z, ctr, if (!is.null(rows)) as.integer(rows))
-    out <- numeric(nrow(U))
-    if (!length(out)) return(out)
-    # blocks of 512 rows bound the temporaries of the solves
-    for (i0 in seq(1L, nrow(U), by = 512L)) {
-      idx <- i0:min(nrow(U), i0 + 511L)
-      Ut <- t(U[idx, , drop = FALSE])
-      out[idx] <- 0.5 * (chol_quad(Rx, Ut - mx) - chol_quad(Ry, Ut - my))
-    }
-    out + const
+    # (blocks of 512 rows, one triangular solve per factor each, among the
+    # engine's threads: src/moments.c)
+    q <- .Call(ffi_chol_quad, Z, if (!is.null(rows)) as.integer(rows), ctr,
+               Rx, mx, Ry, my)
+    0.5 * (q$x - q$y) + const
   }
 }
 

@@ -70,6 +70,7 @@ assign("tightest_envelope", function(envs, halves_real, halves_gen, lambda, ...)
   choose(envs, halves_real, halves_gen, lambda, ...)
 }, envir = ns)
 families_of <- function(x) {
+  if (is.data.frame(x)) x <- encode_categories(x)
   c(every, intersect(c("logit", "interaction"), tightest_families(x)))
 }
 one_call <- function(x, y, truth) {

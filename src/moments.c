@@ -572,6 +572,99 @@ SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V) {
   return out;
 }
 
+/* Rows a block of ffi_chol_quad(): fixed, so that a row's value does not
+ * depend on the threads (dtrsm's results depend on how many right-hand
+ * sides it is given) */
+#define QUAD_BLOCK 512
+
+typedef struct {
+  const double *X, *c, *Rx, *Ry, *mx, *my;
+  const int *r;
+  double *work, *qx, *qy;
+  int n, d, m, nblk;
+} quad_ctx;
+
+/* one factor's quadratic forms of a block: buf (d x mb) holds the rows
+ * (z - c) - mk as columns; |R^-T column|^2, the squares summed in long
+ * double in order (as colSums()) */
+static void quad_block(const quad_ctx *a, const double *R, const double *mk,
+                       int i0, int mb, double *buf, double *q) {
+  int d = a->d;
+  for (int i = 0; i < mb; i++) {
+    size_t row = (size_t) (a->r ? a->r[i0 + i] - 1 : i0 + i);
+    double *col = buf + (size_t) i * d;
+    for (int l = 0; l < d; l++)
+      col[l] = (a->X[row + (size_t) l * a->n] - a->c[l]) - mk[l];
+  }
+  const char *left = "L", *up = "U", *tr = "T", *nn = "N";
+  double one = 1.0;
+  F77_CALL(dtrsm)(left, up, tr, nn, &d, &mb, &one, R, &d, buf, &d
+                  FCONE FCONE FCONE FCONE);
+  for (int i = 0; i < mb; i++) {
+    const double *col = buf + (size_t) i * d;
+    long double s = 0.0;
+    for (int l = 0; l < d; l++) s += col[l] * col[l];
+    q[i0 + i] = (double) s;
+  }
+}
+
+/* a thread's blocks of ffi_chol_quad() */
+static void quad_part(void *ptr, int me, int team) {
+  quad_ctx *a = (quad_ctx *) ptr;
+  double *buf = a->work + (size_t) me * QUAD_BLOCK * a->d;
+  for (int b = me; b < a->nblk; b += team) {
+    int i0 = b * QUAD_BLOCK;
+    int mb = a->m - i0 < QUAD_BLOCK ? a->m - i0 : QUAD_BLOCK;
+    quad_block(a, a->Rx, a->mx, i0, mb, buf, a->qx);
+    quad_block(a, a->Ry, a->my, i0, mb, buf, a->qy);
+  }
+}
+
+/* .Call(ffi_chol_quad, X, rows, c, Rx, mx, Ry, my): for each row z of X
+ * in `rows` (1-based; NULL: every row), the quadratic forms |R_k^-T ((z -
+ * c) - m_k)|^2 of the upper triangular d x d Cholesky factors Rx, Ry
+ * (the quadratic discriminant's two covariances, quadratic_solve_score()).
+ * Blocks of QUAD_BLOCK rows, each one dtrsm per factor, shared among the
+ * engine's threads (prd_blocked_team()); each value as
+ * colSums(backsolve(R, t(z - c) - m_k, transpose = TRUE)^2) of its block.
+ * Returns list(x, y). */
+SEXP ffi_chol_quad(SEXP X, SEXP rows, SEXP c, SEXP Rx, SEXP mx, SEXP Ry,
+                   SEXP my) {
+  if (!Rf_isReal(X) || !Rf_isMatrix(X) || !Rf_isReal(c) || !Rf_isReal(Rx) ||
+      !Rf_isMatrix(Rx) || !Rf_isReal(Ry) || !Rf_isMatrix(Ry) ||
+      !Rf_isReal(mx) || !Rf_isReal(my) ||
+      !(Rf_isNull(rows) || Rf_isInteger(rows)))
+    Rf_error("ffi_chol_quad: bad argument types");
+  int n = Rf_nrows(X), d = Rf_ncols(X);
+  if (Rf_length(c) != d || Rf_length(mx) != d || Rf_length(my) != d ||
+      Rf_nrows(Rx) != d || Rf_ncols(Rx) != d || Rf_nrows(Ry) != d ||
+      Rf_ncols(Ry) != d)
+    Rf_error("ffi_chol_quad: the factors must be d x d, the centres d");
+  const int *r = Rf_isNull(rows) ? NULL : INTEGER_RO(rows);
+  int m = r ? Rf_length(rows) : n;
+  if (r) prd_check_rows(r, m, n, "ffi_chol_quad");
+  SEXP qx = PROTECT(Rf_allocVector(REALSXP, m));
+  SEXP qy = PROTECT(Rf_allocVector(REALSXP, m));
+  int nblk = m > 0 ? (m + QUAD_BLOCK - 1) / QUAD_BLOCK : 0;
+  if (d == 0) {
+    for (int i = 0; i < m; i++) REAL(qx)[i] = REAL(qy)[i] = 0.0;
+    nblk = 0;
+  }
+  if (nblk > 0) {
+    int old = 0;
+    int use = prd_blocked_team((int64_t) m * d * d, nblk, &old);
+    double *work = (double *) R_alloc((size_t) use * QUAD_BLOCK * d,
+                                      sizeof(double));
+    quad_ctx ctx = {REAL_RO(X), REAL_RO(c), REAL_RO(Rx), REAL_RO(Ry),
+                    REAL_RO(mx), REAL_RO(my), r, work, REAL(qx), REAL(qy),
+                    n, d, m, nblk};
+    team_run(use, old, quad_part, &ctx);
+  }
+  SEXP out = prd_named_pair(qx, "x", qy, "y");
+  UNPROTECT(2);
+  return out;
+}
+
 /* .Call(ffi_cov_norms, Mx, Mx2, nx, mx, My, My2, ny, my): the squared
  * Frobenius norms and inner product c(xx, yy, xy) of the covariances S_X
  * = M_X / n_X - m_X m_X' and S_Y (M = M1 + M2, M2 NULL: M1) and M_X m_X,

@@ -63,6 +63,39 @@ test_that("the fitted families are invariant to a common offset and scale", {
   expect_equal(t0$score(z, 5:9), sc0[5:9], tolerance = 1e-12)
 })
 
+test_that("the quadratic discriminant's triangular solves in C equal backsolve(), on any thread count", {
+  # 1,300 rows of which 1,100 scored: two blocks of 512 and a partial
+  # one, shared between the threads
+  set.seed(43)
+  d <- 40
+  X <- matrix(rnorm(1300 * d, mean = 3), 1300)
+  rows <- c(seq(1300L, 2L, by = -2L), sample.int(1300L, 450L))
+  fac <- function(s) chol(crossprod(matrix(rnorm(200 * d), 200) * s) / 200 + diag(d))
+  Rx <- fac(1)
+  Ry <- fac(1.3)
+  ctr <- rep(3, d)
+  mx <- rnorm(d, sd = 0.1)
+  my <- rnorm(d, sd = 0.1)
+  # the definition: |R^-T ((z - c) - m)|^2 of each row
+  brute <- function(R, m) {
+    U <- t(X[rows, ]) - ctr - m
+    colSums(backsolve(R, U, transpose = TRUE)^2)
+  }
+  old <- prd_threads(1)
+  on.exit(prd_threads(old), add = TRUE)
+  q1 <- .Call(ffi_chol_quad, X, rows, ctr, Rx, mx, Ry, my)
+  prd_threads(2)
+  q2 <- .Call(ffi_chol_quad, X, rows, ctr, Rx, mx, Ry, my)
+  expect_identical(q1, q2)
+  expect_equal(q1$x, brute(Rx, mx), tolerance = 1e-13)
+  expect_equal(q1$y, brute(Ry, my), tolerance = 1e-13)
+  # every row (rows NULL), none, and rows out of range
+  qa <- .Call(ffi_chol_quad, X, NULL, ctr, Rx, mx, Ry, my)
+  expect_equal(qa$x[rows], q1$x, tolerance = 1e-13)
+  expect_identical(length(.Call(ffi_chol_quad, X, integer(), ctr, Rx, mx, Ry, my)$x), 0L)
+  expect_error(.Call(ffi_chol_quad, X, 1301L, ctr, Rx, mx, Ry, my))
+})
+
 test_that("the row passes and column means in C equal R's sums, on any thread count", {
   # 3,000 rows: blocks longer than 512 rows, split between the threads
   set.seed(41)
