@@ -240,16 +240,17 @@
 #'   also `"mixture"`: see that family in the section "Fitted families and
 #'   the combined curve"; `prd_curve_info()`'s `details$families` says
 #'   which). Each costs its own time: at 10,000
-#'   rows per set and d = 2,048 on 2 cores the default took 8.6 s in a run
-#'   where `"knn"` alone took 2.2 s, `"knn"` with `"coverage"` 2.3 s,
-#'   `"quadratic"` 4.9 s (2.2 s with `folds = 1`), `"stacked"` 2.1 s (1.3
-#'   s) and `"smooth_marginal"` 1.3 s (the neighbour families share one
-#'   engine call; `bench/classifiers.R`, `bench/results.md`, "Time of each
-#'   curve family"). In double precision a fit on every row costs at least
-#'   the covariance of all rows (0.9 s there); `"quadratic"` also scores
-#'   every evaluation row under each set's covariance (0.75 s) and, in 10
-#'   folds, factors two covariances per fold, so it cannot come down to
-#'   the knn family's time.
+#'   rows per set and d = 2,048 on 2 cores (AMD EPYC) the default took
+#'   14.6 s in a run where `"knn"` alone took 4.2 s, `"knn"` with
+#'   `"coverage"` 4.1 s, `"quadratic"` 10.4 s (5.0 s with `folds = 1`),
+#'   `"stacked"` 4.4 s (3.4 s) and `"smooth_marginal"` 3.5 s (the
+#'   neighbour families share one engine call; `bench/classifiers.R`,
+#'   `bench/results.md`, "Time of each curve family"). In double precision
+#'   a fit on every row costs at least the covariance of all rows (1.5 s
+#'   there); `"quadratic"` also scores every evaluation row under each
+#'   set's covariance (1.2 s) and, in 10 folds, forms and factors two
+#'   covariances per fold (0.27 s a set and fold), so it cannot come down
+#'   to the knn family's time.
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the
 #'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`,
 #'   `"marginal"`, and in `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
@@ -270,7 +271,7 @@
 #'   loose": at d = 2,048 and 5,000 points per set the suite's worst error
 #'   of `"tightest"` is 0.138, 0.229 with one fit). `folds = 1` fits once
 #'   on the fit rows (faster: at 10,000 points per set and d = 2,048 the
-#'   default `"tightest"` took 6.1 s instead of 8.6 s; not with
+#'   default `"tightest"` took 12.2 s instead of 14.6 s; not with
 #'   `split = 0`, which leaves no fit rows: `prdcurve_error_split`). A
 #'   given K needs 2 evaluation rows per set in each fold (also in the
 #'   half-samples), else `prdcurve_error_split`; `folds` is ignored, with
