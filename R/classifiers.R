@@ -116,8 +116,10 @@ cov_fail <- function(call) {
             "input", call = call)
 }
 
-#' A solver for Sigma = a S_X + b S_Y + c I: quad(V) = the quadratic forms
-#' v' Sigma^-1 v of the rows of V, solve(v) = Sigma^-1 v, logdet.
+#' A solver for Sigma = a S_X + b S_Y + c I: solve(v) = Sigma^-1 v,
+#' logdet; the primal form's Cholesky `factor` and `inverse()`, the dual
+#' form's quad(V) = the quadratic forms v' Sigma^-1 v of the rows of V (the
+#' primal form's are ffi_chol_quad()'s, quadratic_solve_score()).
 #' @noRd
 cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
   c <- cov_ridge(p, a, b, c)
@@ -131,7 +133,6 @@ cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
     return(list(
       factor = R,
       inverse = function() chol2inv(R),
-      quad = function(V) chol_quad(R, t(V)),
       solve = function(v) backsolve(R, backsolve(R, v, transpose = TRUE)),
       logdet = 2 * sum(log(diag(R)))
     ))
@@ -339,8 +340,3 @@ quadratic_solve_score <- function(Rx, Ry, mx, my, ctr, const) {
     0.5 * (q$x - q$y) + const
   }
 }
-
-#' The quadratic forms v' (R'R)^-1 v of the columns v of Vt, R upper
-#' triangular (a Cholesky factor): one triangular solve per column.
-#' @noRd
-chol_quad <- function(R, Vt) colSums(backsolve(R, Vt, transpose = TRUE)^2)
