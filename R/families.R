@@ -211,6 +211,15 @@ register_family(
   summary = "per-coordinate histograms smoothed by a Gaussian kernel, each coordinate's log-ratio shrunk (James-Stein) toward 0 or toward the coordinates' common log-ratio, as cross-validation on the fit rows chooses; for independent (heavy-tailed) coordinates"
 )
 register_family(
+  "spectral", "fitted", path = "parts",
+  fit = function(real, generated, fx, fy, n_score, parts, call) {
+    fit_spectral(parts(), call = call)
+  },
+  fit_parts = function(p, n_score, call) fit_spectral(p, call = call),
+  reason = "A Gaussian classifier on the few directions whose spread differs beyond the noise misses changes of the means elsewhere, of shape and of many small spreads.",
+  summary = "the Gaussian log-likelihood ratio on the generalised eigenvectors of the two covariances whose eigenvalues leave the bulk of Wachter's (1980) law (Fukunaga 1990, section 10.2): a change of spread along a few directions (a truncated slab), which the quadratic family's shrinkage and noise hide; in the default up to 512 columns with at least 4 rows a column and no categorical columns"
+)
+register_family(
   "tightest", "combined",
   reason = "The combined curve picks among its families with noise; compare their curves.",
   summary = "the families' curves combined: on one half of the evaluation rows the lowest is chosen, read on the other (the default)"
@@ -250,6 +259,10 @@ tightest_families <- function(real, rows = nrow(real)) {
         as.double(nrow(real)) * ncol(real) <= mixture_default_values) {
       fams <- c(fams, "mixture")
     }
+  }
+  if (!any(ind) && ncol(real) <= spectral_default_dim &&
+      rows >= spectral_default_rows_per_dim * ncol(real)) {
+    fams <- c(fams, "spectral")
   }
   if (any(ind) && ncol(real) + 1 <= logit_max_params) {
     fams <- c(fams, "logit")

@@ -145,7 +145,7 @@ test_that("the interaction family is in the default only with categorical column
   set.seed(5)
   num <- matrix(rnorm(40), 20)
   expect_identical(tightest_families(quiet_traps(prepare_samples(num, num))$real),
-                   tightest_default())
+                   c(tightest_default(), "spectral"))
   df <- data.frame(x = rnorm(20), g = rep(c("a", "b"), 10))
   fams <- tightest_families(quiet_traps(prepare_samples(df, df))$real)
   expect_identical(fams, c(tightest_default(), "logit", "interaction"))

@@ -1,0 +1,107 @@
+# The spectral family (R/family-spectral.R): the Gaussian log-likelihood
+# ratio on the generalised eigenvectors of the two covariances whose
+# eigenvalues leave Wachter's bulk.
+
+ml_cov <- function(x) crossprod(sweep(x, 2, colMeans(x))) / nrow(x)
+
+test_that("the bulk edges are those of two Gaussian sample covariances", {
+  # Wachter's edges against the extreme eigenvalues of S_Y S_X^-1 over 5
+  # draws of two Gaussian sets of 2,000 and 1,500 rows in 40 dimensions
+  e <- spectral_edges(40, 2000, 1500)
+  expect_equal(unname(e), c(((1 - sqrt(0.02 + 40 / 1500 - 0.02 * 40 / 1500)) / 0.98)^2,
+                            ((1 + sqrt(0.02 + 40 / 1500 - 0.02 * 40 / 1500)) / 0.98)^2))
+  set.seed(3)
+  ext <- replicate(5, {
+    sx <- ml_cov(matrix(rnorm(2000 * 40), 2000))
+    sy <- ml_cov(matrix(rnorm(1500 * 40), 1500))
+    range(Re(eigen(solve(sx, sy), only.values = TRUE)$values))
+  })
+  expect_equal(mean(ext[1, ]), e[["lower"]], tolerance = 0.03)
+  expect_equal(mean(ext[2, ]), e[["upper"]], tolerance = 0.03)
+  # within the margin in every draw: such sets keep no direction
+  expect_true(all(ext[1, ] > e[["lower"]] / spectral_margin))
+  expect_true(all(ext[2, ] < e[["upper"]] * spectral_margin))
+})
+
+test_that("the spectral family equals its brute-force fit", {
+  set.seed(5)
+  d <- 6
+  n <- 1200
+  x <- matrix(rnorm(n * d), n)
+  # two directions of changed spread and a shift
+  y <- matrix(rnorm(n * d), n) %*% diag(c(2.5, 0.4, 1, 1, 1, 1)) +
+    rep(c(0.3, 0, 0.2, 0, 0, 0), each = n)
+  f <- fit_spectral(cov_parts(x, y))
+  expect_identical(f$settings$directions, 2L)
+  # brute force: the eigenvalues of S_X^-1 S_Y outside the edges, their
+  # vectors scaled to v' S_X v = 1, and the Gaussian densities of the
+  # projections
+  sx <- ml_cov(x)
+  sy <- ml_cov(y)
+  ev <- eigen(solve(sx, sy))
+  l <- Re(ev$values)
+  e <- spectral_edges(d, n, n)
+  keep <- which(l > e[["upper"]] * spectral_margin | l < e[["lower"]] / spectral_margin)
+  expect_equal(length(keep), 2L)
+  V <- Re(ev$vectors[, keep])
+  V <- sweep(V, 2, sqrt(colSums(V * (sx %*% V))), "/")
+  expect_equal(sort(diag(crossprod(V, sy %*% V))), sort(l[keep]), tolerance = 1e-10)
+  z <- rbind(matrix(rnorm(50 * d), 50), matrix(rnorm(50 * d, 1), 50))
+  w <- z %*% V
+  brute <- rowSums(sapply(seq_along(keep), function(j) {
+    dnorm(w[, j], sum(colMeans(y) * V[, j]), sqrt(l[keep[j]]), log = TRUE) -
+      dnorm(w[, j], sum(colMeans(x) * V[, j]), 1, log = TRUE)
+  }))
+  expect_equal(f$score(z), brute, tolerance = 1e-9)
+  expect_equal(f$score(z, 11:20), brute[11:20], tolerance = 1e-9)
+})
+
+test_that("the spectral family reads a truncated slab that the quadratic family misses", {
+  # P = N(0, I_16), Q = P within |u . x| <= c of P-mass 0.7: the true curve
+  # is the rectangle of maximal recall 0.7 (AUC 0.70)
+  set.seed(7)
+  d <- 16
+  n <- 3000
+  u <- rnorm(d)
+  u <- u / sqrt(sum(u^2))
+  cut <- qnorm(0.85)
+  x <- matrix(rnorm(n * d), n)
+  e <- matrix(rnorm(n * d), n)
+  t <- qnorm(runif(n, pnorm(-cut), pnorm(cut)))
+  y <- e + outer(t - drop(e %*% u), u)
+  f <- fit_spectral(cov_parts(x, y))
+  expect_identical(f$settings$directions, 1L)
+  v <- environment(f$score)$V[, 1]
+  expect_gt(abs(sum(v * u)) / sqrt(sum(v^2)), 0.98)
+  truth <- summary(prd_discrete(c(0.7, 0.3), c(1, 0), angles = 201))$auc
+  set.seed(1)
+  cv <- prd_curve(x, y, method = c("spectral", "quadratic"), angles = 201)
+  a <- stats::setNames(summary(cv)$auc, summary(cv)$method)
+  expect_lt(abs(a[["spectral"]] - truth), 0.04)
+  expect_gt(a[["quadratic"]] - truth, 0.15)
+})
+
+test_that("with no direction beyond the noise the score is constant: the ceiling", {
+  set.seed(2)
+  x <- matrix(rnorm(1000 * 16), 1000)
+  y <- matrix(rnorm(1000 * 16), 1000)
+  f <- fit_spectral(cov_parts(x, y))
+  expect_identical(f$settings$directions, 0)
+  expect_identical(f$score(y, 1:5), numeric(5))
+  # d at least the fit rows of a set: no direction
+  expect_identical(fit_spectral(cov_parts(x[1:10, ], y[1:30, ]))$settings$directions, 0)
+  set.seed(1)
+  cv <- prd_curve(x, y, method = "spectral", angles = 101)
+  expect_equal(cv$precision, pmin(1, cv$lambda))
+})
+
+test_that("the spectral family joins the default up to 512 columns with 4 rows a column", {
+  set.seed(1)
+  x <- matrix(rnorm(400 * 8), 400)
+  expect_true("spectral" %in% tightest_families(x))
+  expect_false("spectral" %in% tightest_families(x, rows = 31))
+  expect_false("spectral" %in% tightest_families(matrix(0, 2100, 513)))
+  expect_false("spectral" %in% tightest_default())
+  df <- data.frame(a = rnorm(100), g = factor(sample(c("u", "v"), 100, TRUE)))
+  expect_false("spectral" %in% tightest_families(quiet_traps(prepare_samples(df, df))$real))
+})
