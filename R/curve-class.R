@@ -127,7 +127,8 @@ bind_curves <- function(curves) {
 #'   d >= 256, where a few hubs take most of the votes and knn is 0.2 to
 #'   1.0 above the truth);
 #'   `shrinkage`, `pooling`, `cross_fit` and `folds` (when cross-fitted)
-#'   of the fitted families; `atom_columns` of the marginal families; `atoms`
+#'   of the fitted families; `directions` of `"spectral"` (how many
+#'   directions its fits kept, the mean over the folds); `atom_columns` of the marginal families; `atoms`
 #'   (`"exact"` or `"ignore"`), `grid_columns` (whether the model has
 #'   columns on a grid in one set only) and, where the exact reading tied
 #'   models at AUC 0, `atoms_ignored` (the curve read with the atoms

@@ -234,7 +234,8 @@
 #' @param families For `"tightest"`: the families it combines (default
 #'   `"knn"`, `"coverage"`, `"quadratic"`, `"stacked"` and
 #'   `"smooth_marginal"`; with categorical columns of a data frame also
-#'   `"logit"` and `"interaction"`; without them, when every set has at
+#'   `"logit"` and `"interaction"`; without them, up to d = 512 with at
+#'   least 8 rows a column in every set, `"spectral"`, and when every set has at
 #'   least 1,000 rows, the real set at most 2^22 values (rows times
 #'   columns) and its rows are clustered,
 #'   also `"mixture"`: see that family in the section "Fitted families and
@@ -348,6 +349,14 @@
 #'   dimensional feature space. Journal of the Royal Statistical Society B
 #'   70(5), 849-911 (the `interaction` family's screening).
 #'   \doi{10.1111/j.1467-9868.2008.00674.x}.
+#'
+#'   Wachter, K. W. (1980). The limiting empirical measure of multiple
+#'   discriminant ratios. Annals of Statistics 8(5), 937-957 (the
+#'   `spectral` family's bulk edges). \doi{10.1214/aos/1176345134}.
+#'
+#'   Fukunaga, K. (1990). Introduction to Statistical Pattern Recognition,
+#'   2nd ed., chapter 10. Academic Press (the `spectral` family's
+#'   directions).
 #' @seealso [summary.prd_curve()], [prd_compare()], [prd_iou()],
 #'   [prd_truth_gaussian()], [prd_discrete()], [prd_threads()].
 #' @examples

@@ -217,7 +217,7 @@ register_family(
   },
   fit_parts = function(p, n_score, call) fit_spectral(p, call = call),
   reason = "A Gaussian classifier on the few directions whose spread differs beyond the noise misses changes of the means elsewhere, of shape and of many small spreads.",
-  summary = "the Gaussian log-likelihood ratio on the generalised eigenvectors of the two covariances whose eigenvalues leave the bulk of Wachter's (1980) law (Fukunaga 1990, section 10.2): a change of spread along a few directions (a truncated slab), which the quadratic family's shrinkage and noise hide; in the default up to 512 columns with at least 4 rows a column and no categorical columns"
+  summary = "the Gaussian log-likelihood ratio on the generalised eigenvectors of the two covariances whose eigenvalues leave the bulk of Wachter's (1980) law (Fukunaga 1990, chapter 10): a change of spread along a few directions (a truncated slab), which the quadratic family's shrinkage and noise hide; in the default up to 512 columns with at least 8 rows a column in every set and no categorical columns"
 )
 register_family(
   "tightest", "combined",

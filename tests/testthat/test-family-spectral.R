@@ -86,20 +86,21 @@ test_that("with no direction beyond the noise the score is constant: the ceiling
   x <- matrix(rnorm(1000 * 16), 1000)
   y <- matrix(rnorm(1000 * 16), 1000)
   f <- fit_spectral(cov_parts(x, y))
-  expect_identical(f$settings$directions, 0)
+  expect_identical(f$settings$directions, 0L)
   expect_identical(f$score(y, 1:5), numeric(5))
   # d at least the fit rows of a set: no direction
-  expect_identical(fit_spectral(cov_parts(x[1:10, ], y[1:30, ]))$settings$directions, 0)
+  expect_identical(fit_spectral(cov_parts(x[1:10, ], y[1:30, ]))$settings$directions, 0L)
   set.seed(1)
   cv <- prd_curve(x, y, method = "spectral", angles = 101)
   expect_equal(cv$precision, pmin(1, cv$lambda))
 })
 
-test_that("the spectral family joins the default up to 512 columns with 4 rows a column", {
+test_that("the spectral family joins the default up to 512 columns with 8 rows a column", {
   set.seed(1)
   x <- matrix(rnorm(400 * 8), 400)
   expect_true("spectral" %in% tightest_families(x))
-  expect_false("spectral" %in% tightest_families(x, rows = 31))
+  expect_true("spectral" %in% tightest_families(x, rows = 64))
+  expect_false("spectral" %in% tightest_families(x, rows = 63))
   expect_false("spectral" %in% tightest_families(matrix(0, 2100, 513)))
   expect_false("spectral" %in% tightest_default())
   df <- data.frame(a = rnorm(100), g = factor(sample(c("u", "v"), 100, TRUE)))
