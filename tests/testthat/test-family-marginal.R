@@ -394,7 +394,7 @@ test_that("marginal is near the truth of product distributions where the others 
   # the quadratic discriminant sees two boxes as two Gaussians: 0.3
   expect_gt(auc("quadratic"), 0.2)
   expect_identical(prd_curve_info(cv)$details[[3]]$families,
-                   prdcurve:::tightest_default())
+                   c(prdcurve:::tightest_default(), "spectral"))
   # (the default reads product distributions through smooth_marginal)
   expect_true("smooth_marginal" %in% prdcurve:::tightest_default())
   expect_identical(prd_curve_info(cv)$details[[3]]$bands$first,

@@ -243,18 +243,18 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   x <- sc$real$sample(4000)
   y <- sc$models$widen$sample(4000)
   fx <- tightest_families(x)
-  expect_identical(as.vector(fx), c(tightest_default(), "mixture"))
+  expect_identical(as.vector(fx), c(tightest_default(), "mixture", "spectral"))
   expect_gt(attr(fx, "clusters_gain"), 0.2)
   fg <- tightest_families(matrix(rnorm(4000 * 128), 4000))
-  expect_identical(as.vector(fg), tightest_default())
+  expect_identical(as.vector(fg), c(tightest_default(), "spectral"))
   expect_lt(attr(fg, "clusters_gain"), 0)
-  # a set of fewer than 1,000 rows, or a real set above
-  # mixture_default_values: no mixture
+  # a set of fewer than 1,000 rows (and of fewer than 8 a column: no
+  # spectral), or a real set above mixture_default_values: no mixture
   expect_identical(tightest_families(x, rows = 999), tightest_default())
   # (no test there: no gain)
   big <- x[rep(seq_len(nrow(x)), length.out = mixture_default_values / 128 + 1), ]
   fb <- tightest_families(big)
-  expect_identical(as.vector(fb), tightest_default())
+  expect_identical(as.vector(fb), c(tightest_default(), "spectral"))
   expect_gt(attr(fb, "clusters_gain"), 0.2) # (prd_curve() then warns: test-family-checks.R)
   # the default's families, with the mixture; its curve follows the
   # mixture's, well below the quadratic's (true AUC of the widened classes
@@ -263,7 +263,7 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   cv <- suppressWarnings(prd_curve(x, y, method = c("tightest", "mixture",
                                                     "quadratic")))
   expect_identical(prd_curve_info(cv)$details[[1]]$families,
-                   c(tightest_default(), "mixture"))
+                   c(tightest_default(), "mixture", "spectral"))
   # the test's gain in the details, as mixture_clustered() reads the
   # canonical rows
   expect_gt(prd_curve_info(cv)$details[[1]]$clusters_gain, 0.2)
