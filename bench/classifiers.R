@@ -61,6 +61,7 @@ cases <- list(
   marginal = list(method = "marginal"),
   "marginal, folds = 1" = list(method = "marginal", folds = 1),
   smooth_marginal = list(method = "smooth_marginal"),
+  spectral = list(method = "spectral"),
   "knn and coverage" = list(method = c("knn", "coverage")),
   "tightest (linear, quadratic)" =
     list(method = "tightest", families = c("linear", "quadratic")),

@@ -36,6 +36,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},
   {"ffi_centre_t", (DL_FUNC) &ffi_centre_t, 3},
   {"ffi_cov_factor", (DL_FUNC) &ffi_cov_factor, 5},
+  {"ffi_whiten", (DL_FUNC) &ffi_whiten, 2},
   {"ffi_cell_moments", (DL_FUNC) &ffi_cell_moments, 6},
   {"ffi_centred_product", (DL_FUNC) &ffi_centred_product, 3},
   {"ffi_chol_quad", (DL_FUNC) &ffi_chol_quad, 7},

@@ -144,6 +144,32 @@ SEXP ffi_cov_factor(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c) {
   return info == 0 ? M : R_NilValue;
 }
 
+/* .Call(ffi_whiten, R, B): R^-T B R^-1 for an upper Cholesky factor R
+ * (d x d, its strict lower triangle ignored) and a symmetric d x d B (its
+ * upper triangle read): LAPACK's dsygst (itype 1), the reduction of the
+ * generalised problem B v = l R'R v to a standard one, in about d^3
+ * flops and one copy of B; the lower triangle is filled from the upper,
+ * so the result is the full symmetric matrix. The spectral family's
+ * whitened covariance (R/family-spectral.R). */
+SEXP ffi_whiten(SEXP R, SEXP B) {
+  if (!Rf_isReal(R) || !Rf_isMatrix(R) || !Rf_isReal(B) || !Rf_isMatrix(B))
+    Rf_error("ffi_whiten: bad argument types");
+  int d = Rf_nrows(R), info = 0, one = 1;
+  if (Rf_ncols(R) != d || Rf_nrows(B) != d || Rf_ncols(B) != d)
+    Rf_error("ffi_whiten: `R` and `B` must be d x d");
+  SEXP M = PROTECT(Rf_duplicate(B));
+  double *m = REAL(M);
+  const char *up = "U";
+  if (d > 0)
+    F77_CALL(dsygst)(&one, up, &d, m, &d, REAL_RO(R), &d, &info FCONE);
+  if (info != 0) Rf_error("ffi_whiten: dsygst failed (info %d)", info);
+  for (int j = 0; j < d; j++)
+    for (int i = j + 1; i < d; i++)
+      m[(size_t) j * d + i] = m[(size_t) i * d + j];
+  UNPROTECT(1);
+  return M;
+}
+
 /* .Call(ffi_centre_t, x, centre, rows): t(x[rows, ] - centre), the d x m
  * matrix of the rows (1-based) centred on `centre` and stored one row per
  * column, so that a row's values are contiguous (ffi_fold_sigma()); in

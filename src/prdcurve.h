@@ -297,6 +297,7 @@ SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m);
 SEXP ffi_frob3(SEXP A, SEXP B);
 SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows);
 SEXP ffi_cov_factor(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c);
+SEXP ffi_whiten(SEXP R, SEXP B);
 SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
                       SEXP M0);
 SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V);

@@ -106,3 +106,16 @@ test_that("the spectral family joins the default up to 512 columns with 8 rows a
   df <- data.frame(a = rnorm(100), g = factor(sample(c("u", "v"), 100, TRUE)))
   expect_false("spectral" %in% tightest_families(quiet_traps(prepare_samples(df, df))$real))
 })
+
+test_that("the whitened covariance is R^-T B R^-1, full and symmetric", {
+  set.seed(1)
+  R <- chol(crossprod(matrix(rnorm(300 * 40), 300)))
+  B <- crossprod(matrix(rnorm(300 * 40), 300))
+  M <- .Call(ffi_whiten, R, B)
+  expect_true(isSymmetric(M))
+  expect_equal(M, solve(t(R)) %*% B %*% solve(R), tolerance = 1e-12)
+  # (the strict lower triangle of R is not read)
+  R2 <- R
+  R2[lower.tri(R2)] <- 7
+  expect_identical(.Call(ffi_whiten, R2, B), M)
+})
