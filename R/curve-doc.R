@@ -178,6 +178,9 @@
 #'   up to d = 512 when every set has at least 8 rows a column and no
 #'   categorical columns; the edges assume near-Gaussian data (heavy tails
 #'   put sample eigenvalues beyond them; the score then only adds noise).
+#'   Asked for on a set of fewer than 2 rows a column it warns
+#'   (`prdcurve_warning_small_sample`): only a spread changed more than
+#'   tenfold can then leave the bulk.
 #' * `"tightest"`: a combination of several families' curves
 #'   (`families`; default: `"knn"` and `"coverage"` at each `k`,
 #'   `"quadratic"`, `"stacked"` and `"smooth_marginal"`; up to d = 512 with

@@ -448,6 +448,10 @@ prd_curve <- function(real, generated, method = "tightest",
     list(splits = sp, limit = limit)
   }
   first <- est(sets$real, sets$generated)
+  if ("spectral" %in% used) {
+    spectral_rows_warning(ncol(sets$real), min(nrow(sets$real),
+                                               vapply(sets$generated, nrow, 1L)))
+  }
   # the scale from the real fit rows only (all rows without a split)
   sets <- standardize_split(sets, first$splits)
   if (default_families) {
@@ -477,7 +481,8 @@ prd_curve <- function(real, generated, method = "tightest",
     k <- max(1L, min(first$limit, round(sqrt(first$limit + 1))))
   }
   k <- check_k(k, first$limit, what = "the fit sets")
-  check_sample_traps(sets, k, split, angles, length(method) * length(k), replicates)
+  check_sample_traps(sets, k, split, angles, length(method) * length(k), replicates,
+                     neighbours = length(intersect(used, neighbour_methods())) > 0L)
   lambda <- lambda_grid(angles)
   settings <- list(method = method, k = k, closed = closed,
                    bandwidth = bandwidth, lambda = lambda, angles = angles,

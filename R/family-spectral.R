@@ -37,6 +37,21 @@ spectral_max_directions <- 32L
 spectral_default_dim <- 512L
 spectral_default_rows_per_dim <- 8
 
+#' The warning (prdcurve_warning_small_sample) of a spectral family asked
+#' for on sets of fewer than 2 d rows (`rows`: the fewest of any set): its
+#' fits see at most those rows, and at d / n = 1/2 the bulk spans 0.07 to
+#' 14 (spectral_edges()), so only a spread changed more than tenfold can
+#' leave it; at d >= n none (the curve is the ceiling min(1, lambda)).
+#' @noRd
+spectral_rows_warning <- function(d, rows) {
+  if (d * 2 <= rows) return(invisible())
+  prd_warn(c(
+    "The {.val spectral} family sees at most {rows} row{?s} of a set in {d} column{?s}.",
+    "i" = "At fewer than 2 rows a column only a spread changed more than tenfold leaves the noise of two samples' covariances (none at fewer than 1), and its curve is the ceiling min(1, lambda) without one.",
+    "i" = "Use more rows, or fewer columns (a projection)."
+  ), "small_sample")
+}
+
 #' The edges of the bulk of the eigenvalues of S_Y S_X^-1 for two sample
 #' covariances of one Gaussian law from n_X and n_Y rows in d dimensions
 #' (Wachter 1980; Bai and Silverstein 2010, section 4.4): with y_X = d /

@@ -223,10 +223,12 @@ small_set_rows <- 10L
 #' memory check (an error) before the engine allocates its buffers.
 #' `k`: the neighbour counts (validated later by check_k(); skipped here
 #' when not whole numbers); `n_curves`: angles x curves stored per model
-#' (0 for metrics).
+#' (0 for metrics); `neighbours` FALSE: no neighbour family reads `k` (a
+#' curve of fitted families alone), so no warning about it.
 #' @noRd
 check_sample_traps <- function(sets, k, split = 0, angles = 0L,
                                n_curves = 0L, replicates = 0L,
+                               neighbours = TRUE,
                                call = rlang::caller_env()) {
   n_real <- nrow(sets$real)
   n_gen <- vapply(sets$generated, nrow, integer(1))
@@ -249,7 +251,7 @@ check_sample_traps <- function(sets, k, split = 0, angles = 0L,
       "i" = "With so few samples every share is 0 or 1 by chance (a 3-row set can score AUC 1). Use hundreds of rows per set, or read the result with {.arg replicates} intervals."
     ), "small_sample")
   }
-  if (!k_ok) return(invisible())
+  if (!k_ok || !neighbours) return(invisible())
   frac <- if (is.numeric(split) && length(split) == 1L && is.finite(split) &&
               split > 0 && split < 1) 1 - split else 1
   fit <- floor(frac * sizes)

@@ -93,6 +93,16 @@ test_that("with no direction beyond the noise the score is constant: the ceiling
   set.seed(1)
   cv <- prd_curve(x, y, method = "spectral", angles = 101)
   expect_equal(cv$precision, pmin(1, cv$lambda))
+  # asked for on fewer than 2 rows a column: a classed warning, and the
+  # ceiling where d reaches the fit rows
+  set.seed(1)
+  expect_warning(cv <- prd_curve(x[1:30, ], y[1:30, ], method = "spectral",
+                                 angles = 21, folds = 1),
+                 class = "prdcurve_warning_small_sample")
+  expect_equal(cv$precision, pmin(1, cv$lambda))
+  expect_silent(spectral_rows_warning(16, 32))
+  expect_warning(spectral_rows_warning(16, 31), "spectral",
+                 class = "prdcurve_warning_small_sample")
 })
 
 test_that("the spectral family joins the default up to 512 columns with 8 rows a column", {

@@ -264,6 +264,13 @@ test_that("sets too small and k close to n are named", {
   expect_match(conditionMessage(w), "at most 4 here", fixed = TRUE)
   expect_no_warning(manifold_metrics(x, y, k = 5, metrics = "precision"),
                     class = "prdcurve_warning_k_large")
+  # a curve of fitted families alone reads no k: no warning about it
+  set.seed(1)
+  expect_warning(prd_curve(x[1:30, ], y[1:30, ], method = "knn", angles = 21),
+                 class = "prdcurve_warning_k_large")
+  expect_no_warning(prd_curve(x[1:30, ], y[1:30, ], method = "quadratic",
+                              angles = 21, folds = 1),
+                    class = "prdcurve_warning_k_large")
 })
 
 test_that("entropy_metrics() subsamples sets of unequal sizes to a common size", {
