@@ -374,7 +374,7 @@ stacked_table <- function(X, mom, lins) {
   L <- unlist(lins, recursive = FALSE) # fold 1 inner 1, 1 2, 2 1, ...
   V <- do.call(cbind, lapply(L, function(l) cbind(l$w, l$mx - g, l$my - g)))
   n <- nrow(X)
-  pq <- .Call(ffi_centred_product, X, g, V)
+  pq <- .Call(ffi_centred_product, X, g, V, NULL)
   list(P = pq$P, q = pq$q,
        off = vapply(L, function(l) sum((g - l$centre) * l$w), numeric(1)),
        ux = vapply(L, function(l) sum((l$mx - g)^2), numeric(1)),

@@ -122,11 +122,13 @@ spectral_score <- function(V, l, mx, shift) {
   force(shift)
   function(Z, rows = NULL) {
     if (!is.double(Z)) storage.mode(Z) <- "double"
-    rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
-    s <- numeric(length(rows))
+    # every direction's projection in one pass over the rows (the stacked
+    # family's centred product)
+    W <- .Call(ffi_centred_product, Z, mx, V,
+               if (!is.null(rows)) as.integer(rows))$P
+    s <- numeric(nrow(W))
     for (j in seq_along(l)) {
-      w <- .Call(ffi_row_scores, Z, rows, mx, V[, j])$proj
-      s <- s + 0.5 * (w^2 - (w - shift[j])^2 / l[j] - log(l[j]))
+      s <- s + 0.5 * (W[, j]^2 - (W[, j] - shift[j])^2 / l[j] - log(l[j]))
     }
     s
   }

@@ -38,7 +38,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_cov_factor", (DL_FUNC) &ffi_cov_factor, 5},
   {"ffi_whiten", (DL_FUNC) &ffi_whiten, 2},
   {"ffi_cell_moments", (DL_FUNC) &ffi_cell_moments, 6},
-  {"ffi_centred_product", (DL_FUNC) &ffi_centred_product, 3},
+  {"ffi_centred_product", (DL_FUNC) &ffi_centred_product, 4},
   {"ffi_chol_quad", (DL_FUNC) &ffi_chol_quad, 7},
   {"ffi_cov_norms", (DL_FUNC) &ffi_cov_norms, 8},
   {"ffi_fold_sigma", (DL_FUNC) &ffi_fold_sigma, 4},

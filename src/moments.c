@@ -543,55 +543,60 @@ SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
 
 typedef struct {
   const double *X, *c, *v;
+  const int *r;
   double *work, *pp, *qq;
-  int n, d, p, B, nblk;
+  int n, m, d, p, B, nblk;
 } product_ctx;
 
 /* a thread's blocks of rows of ffi_centred_product(): centred into its
  * own buffer, their rows of P by one dgemm each */
 static void product_part(void *ptr, int me, int team) {
   product_ctx *a = (product_ctx *) ptr;
-  int n = a->n, d = a->d, p = a->p, B = a->B;
+  int m = a->m, d = a->d, p = a->p, B = a->B;
   double *buf = a->work + (size_t) me * B * (d > 0 ? d : 1);
   const char *nn = "N";
   double one = 1.0, zero = 0.0;
   for (int b = me; b < a->nblk; b += team) {
-    int i0 = b * B, mb = n - i0 < B ? n - i0 : B;
-    prd_centre_cols(a->X, n, NULL, i0, mb, a->c, 0, d, buf);
+    int i0 = b * B, mb = m - i0 < B ? m - i0 : B;
+    prd_centre_cols(a->X, a->n, a->r, i0, mb, a->c, 0, d, buf);
     row_sumsq(buf, mb, d, 0, mb, a->qq + i0);
     if (d > 0 && p > 0)
       F77_CALL(dgemm)(nn, nn, &mb, &p, &d, &one, buf, &mb, a->v, &d, &zero,
-                      a->pp + i0, &n FCONE FCONE);
+                      a->pp + i0, &m FCONE FCONE);
   }
 }
 
-/* .Call(ffi_centred_product, x, centre, V): list(P = C V, q = the
- * |c_i|^2) of every row of x centred on `centre`, C = x - centre (n x d),
- * V d x p: in blocks of rows centred into a buffer (no n x d copy), each
- * block's product by the BLAS's dgemm into its rows of P; q as
- * prd_row_scores() sums it. The blocks are shared among the engine's
- * threads (prd_blocked_team()); each row's values do not depend on their
- * count. */
-SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V) {
+/* .Call(ffi_centred_product, x, centre, V, rows): list(P = C V, q = the
+ * |c_i|^2) of the rows `rows` of x (1-based; NULL: every row) centred on
+ * `centre`, C = x[rows, ] - centre (m x d), V d x p: in blocks of rows
+ * centred into a buffer (no m x d copy), each block's product by the
+ * BLAS's dgemm into its rows of P; q as prd_row_scores() sums it. The
+ * blocks are shared among the engine's threads (prd_blocked_team()); each
+ * row's values do not depend on their count. */
+SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V, SEXP rows) {
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
-      !Rf_isReal(V) || !Rf_isMatrix(V))
+      !Rf_isReal(V) || !Rf_isMatrix(V) ||
+      !(Rf_isNull(rows) || Rf_isInteger(rows)))
     Rf_error("ffi_centred_product: bad argument types");
   int n = Rf_nrows(x), d = Rf_ncols(x), p = Rf_ncols(V);
   if (Rf_length(centre) != d || Rf_nrows(V) != d)
     Rf_error("ffi_centred_product: `centre` and the rows of `V` must be ncol(x)");
-  SEXP P = PROTECT(Rf_allocMatrix(REALSXP, n, p));
-  SEXP q = PROTECT(Rf_allocVector(REALSXP, n));
+  const int *r = Rf_isNull(rows) ? NULL : INTEGER_RO(rows);
+  int m = r ? Rf_length(rows) : n;
+  if (r) prd_check_rows(r, m, n, "ffi_centred_product");
+  SEXP P = PROTECT(Rf_allocMatrix(REALSXP, m, p));
+  SEXP q = PROTECT(Rf_allocVector(REALSXP, m));
   double *pp = REAL(P), *qq = REAL(q);
   if (d == 0 || p == 0)
-    for (size_t j = 0; j < (size_t) n * p; j++) pp[j] = 0.0;
-  int B = centred_block_rows(n, d);
-  int nblk = n > 0 ? (n + B - 1) / B : 0;
+    for (size_t j = 0; j < (size_t) m * p; j++) pp[j] = 0.0;
+  int B = centred_block_rows(m, d);
+  int nblk = m > 0 ? (m + B - 1) / B : 0;
   int old = 0;
-  int use = prd_blocked_team((int64_t) n * d * (p > 0 ? p : 1), nblk, &old);
+  int use = prd_blocked_team((int64_t) m * d * (p > 0 ? p : 1), nblk, &old);
   double *work = (double *) R_alloc((size_t) use * B * (d > 0 ? d : 1),
                                     sizeof(double));
-  product_ctx ctx = {REAL_RO(x), REAL_RO(centre), REAL_RO(V), work, pp, qq,
-                     n, d, p, B, nblk};
+  product_ctx ctx = {REAL_RO(x), REAL_RO(centre), REAL_RO(V), r, work, pp, qq,
+                     n, m, d, p, B, nblk};
   team_run(use, old, product_part, &ctx);
   SEXP out = prd_named_pair(P, "P", q, "q");
   UNPROTECT(2);

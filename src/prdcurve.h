@@ -300,7 +300,7 @@ SEXP ffi_cov_factor(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c);
 SEXP ffi_whiten(SEXP R, SEXP B);
 SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
                       SEXP M0);
-SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V);
+SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V, SEXP rows);
 SEXP ffi_chol_quad(SEXP X, SEXP rows, SEXP c, SEXP Rx, SEXP mx, SEXP Ry,
                    SEXP my);
 SEXP ffi_cov_norms(SEXP Mx, SEXP Mx2, SEXP nx, SEXP mx, SEXP My, SEXP My2,

@@ -160,12 +160,18 @@ test_that("the fold moments' kernels equal R's products, with 1 and 2 threads", 
   V <- matrix(rnorm(d * 7), d)
   for (th in 1:2) {
     old <- prd_threads(th)
-    pq <- .Call(ffi_centred_product, x, g, V)
+    pq <- .Call(ffi_centred_product, x, g, V, NULL)
+    # (and of some rows, in their order: the spectral family's scores)
+    rows <- c(1300L, 5L, 700L:1L)
+    pr <- .Call(ffi_centred_product, x, g, V, rows)
     prd_threads(old)
     Cx <- x - rep(g, each = 1300)
     expect_equal(pq$P, Cx %*% V, tolerance = 1e-13)
     expect_identical(pq$q, .Call(ffi_row_scores, x, seq_len(1300), g, NULL)$dist)
+    expect_equal(pr$P, pq$P[rows, ], tolerance = 1e-13)
+    expect_identical(pr$q, pq$q[rows])
   }
+  expect_error(.Call(ffi_centred_product, x, g, V, c(1L, 1301L)), "out of range")
 })
 
 test_that("fold moments give each fold's fit as formed from its rows, far from the origin too", {
