@@ -235,7 +235,8 @@
 #'   `"knn"`, `"coverage"`, `"quadratic"`, `"stacked"` and
 #'   `"smooth_marginal"`; with categorical columns of a data frame also
 #'   `"logit"` and `"interaction"`; without them, up to d = 512 with at
-#'   least 8 rows a column in every set, `"spectral"`, and when every set has at
+#'   least 8 rows a column in every set and no direction kept between two
+#'   halves of the real rows, `"spectral"`, and when every set has at
 #'   least 1,000 rows, the real set at most 2^22 values (rows times
 #'   columns) and its rows are clustered,
 #'   also `"mixture"`: see that family in the section "Fitted families and

@@ -217,7 +217,7 @@ register_family(
   },
   fit_parts = function(p, n_score, call) fit_spectral(p, call = call),
   reason = "A Gaussian classifier on the few directions whose spread differs beyond the noise misses changes of the means elsewhere, of shape and of many small spreads.",
-  summary = "the Gaussian log-likelihood ratio on the generalised eigenvectors of the two covariances whose eigenvalues leave the bulk of Wachter's (1980) law (Fukunaga 1990, chapter 10): a change of spread along a few directions (a truncated slab), which the quadratic family's shrinkage and noise hide; in the default up to 512 columns with at least 8 rows a column in every set and no categorical columns"
+  summary = "the Gaussian log-likelihood ratio on the generalised eigenvectors of the two covariances whose eigenvalues leave the bulk of Wachter's (1980) law (Fukunaga 1990, chapter 10): a change of spread along a few directions (a truncated slab), which the quadratic family's shrinkage and noise hide; in the default up to 512 columns with at least 8 rows a column in every set, no categorical columns and no direction kept between two random halves of the real rows (laws with four moments)"
 )
 register_family(
   "tightest", "combined",
@@ -261,7 +261,8 @@ tightest_families <- function(real, rows = nrow(real)) {
     }
   }
   if (!any(ind) && ncol(real) <= spectral_default_dim &&
-      rows >= spectral_default_rows_per_dim * ncol(real)) {
+      rows >= spectral_default_rows_per_dim * ncol(real) &&
+      spectral_self_null(real)) {
     fams <- c(fams, "spectral")
   }
   if (any(ind) && ncol(real) + 1 <= logit_max_params) {

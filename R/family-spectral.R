@@ -37,6 +37,52 @@ spectral_max_directions <- 32L
 spectral_default_dim <- 512L
 spectral_default_rows_per_dim <- 8
 
+#' Rows (at most) and seed of the self-null test of the default's
+#' membership (spectral_self_null()).
+#' @noRd
+spectral_null_rows <- 8000L
+spectral_null_seed <- 20261130L
+
+#' Whether the family keeps no direction between two random halves of the
+#' real rows (at most spectral_null_rows of them, drawn under a fixed seed;
+#' the caller's RNG state is left as it was), two samples of one law: the
+#' default takes the family only then. Wachter's edges hold for laws with
+#' four moments (independent Laplace or Student t(5) coordinates: the
+#' extreme eigenvalues of two samples within 1.03 of the edges at d = 64
+#' and 256, 3,000 rows a set); with fewer the extremes run far past them
+#' (t(3) coordinates: the largest 3 to 13 times the upper edge), and the
+#' family would keep spurious directions between any two sets of such
+#' data. About 0.1 s at 5,000 x 512. Too few rows (fewer than 2 a column
+#' in a half), values not finite or a covariance that cannot be factored:
+#' FALSE.
+#' @noRd
+spectral_self_null <- function(real) {
+  n <- nrow(real)
+  d <- ncol(real)
+  if (n < 4L * d + 4L || d < 1L) return(FALSE)
+  had <- exists(".Random.seed", globalenv(), inherits = FALSE)
+  old <- if (had) get(".Random.seed", globalenv())
+  on.exit(if (had) assign(".Random.seed", old, globalenv()) else
+    rm(".Random.seed", envir = globalenv()))
+  set.seed(spectral_null_seed)
+  rows <- if (n > spectral_null_rows) sample.int(n, spectral_null_rows) else seq_len(n)
+  h <- lapply(random_halves(length(rows)), function(i) rows[i])
+  if (!is.double(real)) storage.mode(real) <- "double"
+  # (each half's rows centred, divided by the largest value first: no
+  # moment overflows, and the eigenvalues do not move)
+  big <- max(abs(range(real)))
+  if (!is.finite(big) || !(big > 0)) return(FALSE)
+  S <- lapply(h, function(r) {
+    A <- .Call(ffi_centre, real, .Call(ffi_col_means, real, r), r) / big
+    crossprod(A) / length(r)
+  })
+  p <- list(dual = FALSE, d = d, nx = length(h[[1]]), ny = length(h[[2]]),
+            Sx = S[[1]], Sy = S[[2]],
+            tr = c(x = sum(diag(S[[1]])), y = sum(diag(S[[2]]))))
+  f <- tryCatch(fit_spectral(p), error = function(e) NULL)
+  !is.null(f) && identical(f$settings$directions, 0L)
+}
+
 #' The warning (prdcurve_warning_small_sample) of a spectral family asked
 #' for on sets of fewer than 2 d rows (`rows`: the fewest of any set): its
 #' fits see at most those rows, and at d / n = 1/2 the bulk spans 0.07 to

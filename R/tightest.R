@@ -82,7 +82,12 @@ tightest_saturation <- 0.98
 #' one family, that of its end band (lambda = 0: max_recall, Inf:
 #' max_precision): on every row when the halves agree, else F_1's reading
 #' on half 2. The readings are then raised to the smallest PR curve above
-#' them (pr_majorant()).
+#' them (pr_majorant()). Reading each family, too, at the threshold chosen
+#' on the other half (no selection below the family's curve) was measured
+#' at d = 64 (bench/tightest-choice.R's cases, 3 draws): Q = P 0.999
+#' (0.989), but a mean shift of 1 (truth 0.679) +0.016 at 5,000 points per
+#' set and +0.066 at 1,000 (-0.004, +0.016), a spread 1.2 +0.028 at 1,000
+#' (-0.016): the families' own looseness then adds up; not adopted.
 #' @return list(precision, recall, max_precision, max_recall, half_gap
 #'   (each family's |AUC on half 1 - AUC on half 2|), choice ("bands" or
 #'   "single"), chosen: a tibble lambda, first, second (the family chosen

@@ -117,6 +117,32 @@ test_that("the spectral family joins the default up to 512 columns with 8 rows a
   expect_false("spectral" %in% tightest_families(quiet_traps(prepare_samples(df, df))$real))
 })
 
+test_that("the default takes the spectral family only where two halves of the real rows give no direction", {
+  # Wachter's edges need four moments: independent t(3) coordinates pass
+  # them between two samples of one law, Laplace ones do not
+  set.seed(3)
+  n <- 3000
+  d <- 32
+  g <- matrix(rnorm(n * d), n)
+  lap <- matrix(rexp(n * d) * sample(c(-1, 1), n * d, TRUE), n)
+  t3 <- matrix(rt(n * d, 3), n)
+  e <- spectral_edges(d, n / 2, n / 2)
+  h <- random_halves(n)
+  l <- eigen(solve(cov(t3[h[[1]], ]), cov(t3[h[[2]], ])), only.values = TRUE)$values
+  expect_gt(max(l), e[["upper"]] * spectral_margin)
+  seed <- .Random.seed
+  expect_true(spectral_self_null(g))
+  expect_identical(.Random.seed, seed) # the caller's stream is left alone
+  expect_true(spectral_self_null(lap))
+  expect_false(spectral_self_null(t3))
+  expect_true("spectral" %in% tightest_families(g))
+  expect_false("spectral" %in% tightest_families(t3))
+  # any scale (no moment overflows); too few rows: no
+  expect_true(spectral_self_null(g * 1e200))
+  expect_true(spectral_self_null(g * 1e-200))
+  expect_false(spectral_self_null(g[1:100, ]))
+})
+
 test_that("the whitened covariance is R^-T B R^-1, full and symmetric", {
   set.seed(1)
   R <- chol(crossprod(matrix(rnorm(300 * 40), 300)))
