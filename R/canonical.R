@@ -99,7 +99,13 @@ canonical_sets <- function(sets) {
     cols <- cols[setdiff(names(cols), c("dim", "dimnames", "ids"))]
     moved <- is.unsorted(o)
     if (moved) {
-      m <- m[o, , drop = FALSE]
+      # m[o, ] by the engine's threads (a column at a time, no centre)
+      dn <- dimnames(m)
+      m <- .Call(ffi_centre, m, double(ncol(m)), o)
+      if (!is.null(dn)) {
+        if (!is.null(dn[[1]])) dn[[1]] <- dn[[1]][o]
+        dimnames(m) <- dn
+      }
       for (a in names(cols)) attr(m, a) <- cols[[a]]
       if (!is.null(keys[[i]])) keys[[i]] <- keys[[i]][o, , drop = FALSE]
       orders[[i]] <- o

@@ -76,6 +76,19 @@ test_that("the canonical order is lexicographic and ignores increasing maps of a
   expect_null(s$order$real)
   expect_identical(s$order$generated$generated, o)
   expect_identical(s$scale, 1)
+  # the moved set is y[o, ], its names, ids and column attributes with it
+  # (signed zeros too)
+  w <- y
+  w[1, 1] <- -0
+  dimnames(w) <- list(paste0("r", 1:600), paste0("c", 1:5))
+  attr(w, "ids") <- 600:1
+  attr(w, "encoding") <- "kept"
+  s <- canonical_sets(list(real = w, generated = list(generated = y)))
+  ref <- w[o, ]
+  attr(ref, "encoding") <- "kept"
+  attr(ref, "ids") <- (600:1)[o]
+  expect_identical(s$real, ref)
+  expect_identical(1 / s$real[which(o == 1), 1], -Inf)
 })
 
 test_that("values far from 1 are scaled by a power of two: the curve of the values near 1", {
