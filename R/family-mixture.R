@@ -532,11 +532,7 @@ mixture_clustered <- function(real) {
   K <- mixture_detect_components
   n <- nrow(real)
   if (n < 16L * K || ncol(real) < 2L) return(no)
-  had <- exists(".Random.seed", globalenv(), inherits = FALSE)
-  old <- if (had) get(".Random.seed", globalenv())
-  on.exit(if (had) assign(".Random.seed", old, globalenv()) else
-    rm(".Random.seed", envir = globalenv()))
-  set.seed(mixture_detect_seed)
+  withr::local_seed(mixture_detect_seed)
   rows <- if (n > mixture_detect_rows) sort(sample.int(n, mixture_detect_rows)) else seq_len(n)
   X <- real[rows, , drop = FALSE]
   if (!is.double(X)) storage.mode(X) <- "double"

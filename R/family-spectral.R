@@ -60,11 +60,7 @@ spectral_self_null <- function(real) {
   n <- nrow(real)
   d <- ncol(real)
   if (n < 4L * d + 4L || d < 1L) return(FALSE)
-  had <- exists(".Random.seed", globalenv(), inherits = FALSE)
-  old <- if (had) get(".Random.seed", globalenv())
-  on.exit(if (had) assign(".Random.seed", old, globalenv()) else
-    rm(".Random.seed", envir = globalenv()))
-  set.seed(spectral_null_seed)
+  withr::local_seed(spectral_null_seed)
   rows <- if (n > spectral_null_rows) sample.int(n, spectral_null_rows) else seq_len(n)
   h <- lapply(random_halves(length(rows)), function(i) rows[i])
   if (!is.double(real)) storage.mode(real) <- "double"
