@@ -178,7 +178,7 @@
 #'   up to d = 512 when every set has at least 8 rows a column, no
 #'   categorical columns, and the family keeps no direction between two
 #'   random halves of the real rows (at most 8,000, under a fixed seed;
-#'   about 0.1 s at 5,000 x 512): the edges hold for laws with four
+#'   0.1-0.2 s at 5,000 x 512): the edges hold for laws with four
 #'   moments (Laplace or t(5) coordinates: extremes within 1.03 of them),
 #'   not for heavier tails (t(3) coordinates: the largest 3 to 13 times
 #'   the upper edge), where the family would only add noise. On the

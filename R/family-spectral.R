@@ -52,7 +52,7 @@ spectral_null_seed <- 20261130L
 #' and 256, 3,000 rows a set); with fewer the extremes run far past them
 #' (t(3) coordinates: the largest 3 to 13 times the upper edge), and the
 #' family would keep spurious directions between any two sets of such
-#' data. About 0.1 s at 5,000 x 512. Too few rows (fewer than 2 a column
+#' data. 0.1-0.2 s at 5,000 x 512. Too few rows (fewer than 2 a column
 #' in a half), values not finite or a covariance that cannot be factored:
 #' FALSE.
 #' @noRd
