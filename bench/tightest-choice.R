@@ -6,7 +6,10 @@
 # shift along e_1 of 1 and the dispersion changes 1.2 and 0.8 at d = 64,
 # n = 5,000 per set; Q = P at n = 2,000 per set, true AUC 1, where each
 # default family is also read on its own: the area a choice among them
-# can reach).
+# can reach), and the AUC the estimator gives a score that knows nothing of
+# the data (independent standard normal scores of the same evaluation rows,
+# 1,000 a set): what any family with continuous scores reads at Q = P
+# before its own noise.
 #
 # Usage, from the package root: Rscript bench/tightest-choice.R [pkgdir]
 # (pkgdir: the package source to load, default "."; pass another checkout
@@ -77,3 +80,14 @@ agg$tightest_error <- agg$tightest - agg$truth
 print(format(agg, digits = 3, nsmall = 3), row.names = FALSE)
 cat("\nQ = P, 2,000 points per set: each family's own AUC, mean of 3 draws\n\n")
 print(round(colMeans(fam_qp), 4))
+# a score independent of the data on the default's evaluation rows at Q = P
+# (split 0.5: 1,000 a set): the minimum over thresholds alone reads below 1
+lam <- lambda_grid(201)
+ne <- 1000L
+set.seed(7)
+blind <- replicate(200, envelope_auc(lam, curve_from_scores(stats::rnorm(ne),
+                                                            stats::rnorm(ne),
+                                                            lam)))
+cat(sprintf("\nQ = P, a data-blind continuous score, %s evaluation rows a set (200 draws): AUC mean %.4f, sd %.4f, share of draws at or above 0.995: %.2f\n",
+            format(ne, big.mark = ","), mean(blind), stats::sd(blind),
+            mean(blind >= 0.995)))
