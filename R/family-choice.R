@@ -37,11 +37,10 @@ ratio_logistic_loss <- function(s, iv) {
   # (centred and scaled s: the two coefficients on one scale)
   sc <- stats::sd(s)
   z <- if (sc > 0) (s - mean(s)) / sc else s - mean(s)
-  beta <- logistic_affine(z, y, w)
-  eta <- beta[1] + beta[2] * z
-  softplus <- function(v) pmax(v, 0) + log1p(exp(-abs(v)))
-  # -log(pi) = softplus(-eta), -log(1 - pi) = softplus(eta)
-  w * ifelse(y == 1, softplus(-eta), softplus(eta)) / 2
+  # (src/choice.c: logistic_affine()'s fit, then -log(pi) =
+  # softplus(-eta) for a generated row, -log(1 - pi) = softplus(eta) for a
+  # real one, softplus(v) = max(v, 0) + log1p(exp(-|v|)))
+  .Call(ffi_ratio_loss, as.double(z), y, w)
 }
 
 #' The weighted maximum-likelihood logistic regression of y (0/1) on (1, z):
@@ -54,25 +53,9 @@ ratio_logistic_loss <- function(s, iv) {
 #' step reached, as glm.fit()'s).
 #' @noRd
 logistic_affine <- function(z, y, w) {
-  beta <- c(0, 0)
-  sw <- sum(w)
-  for (it in 1:25) {
-    eta <- beta[1] + beta[2] * z
-    p <- 1 / (1 + exp(-eta))
-    r <- w * (y - p)
-    v <- w * p * (1 - p)
-    h11 <- sum(v)
-    h12 <- sum(v * z)
-    h22 <- sum(v * z * z)
-    g1 <- sum(r)
-    g2 <- sum(r * z)
-    det <- h11 * h22 - h12 * h12
-    if (!is.finite(det) || det <= 1e-12 * sw * sw) break
-    step <- c(h22 * g1 - h12 * g2, h11 * g2 - h12 * g1) / det
-    beta <- beta + step
-    if (max(abs(step)) < 1e-10 * (1 + max(abs(beta)))) break
-  }
-  beta
+  # (src/choice.c: R's arithmetic and sum() in C, without the vectors of
+  # each step)
+  .Call(ffi_logistic_affine, as.double(z), as.double(y), as.double(w))
 }
 
 #' The choice among the columns of `lls` (a row per held-out row, a

@@ -534,7 +534,9 @@ mixture_clustered <- function(real) {
   if (n < 16L * K || ncol(real) < 2L) return(no)
   withr::local_seed(mixture_detect_seed)
   rows <- if (n > mixture_detect_rows) sort(sample.int(n, mixture_detect_rows)) else seq_len(n)
-  X <- real[rows, , drop = FALSE]
+  # (the rows gathered by the engine's threads, as canonical_sets())
+  X <- if (is.double(real)) .Call(ffi_centre, real, double(ncol(real)), as.integer(rows)) else
+    real[rows, , drop = FALSE]
   if (!is.double(X)) storage.mode(X) <- "double"
   # (divided by the largest value first: no moment overflows; the
   # projection's directions divided instead, one product)

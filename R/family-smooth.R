@@ -229,27 +229,18 @@ smooth_table <- function(cp, cq, np, nq, h, pooled = FALSE) {
 #' the masses) and the pooled masses pi, which both targets share
 #' @noRd
 smooth_parts <- function(cp, cq, np, nq, h) {
-  B <- nrow(cp)
-  K <- smooth_kernel(B, h)
-  a <- marginal_smooth
-  sp <- K %*% cp
-  sq <- K %*% cq
-  t <- log(sq + a) - log(nq + a * B) - log(sp + a) + log(np + a * B)
-  K2 <- K^2
-  noise <- (K2 %*% cp) / (sp + a)^2 + (K2 %*% cq) / (sq + a)^2
-  list(t = t, noise = noise, pi = (sp + sq) / (np + nq))
+  # (src/marginal.c: the expressions above in R's order of operations, the
+  # products as R's %*%; no product by the identity at h = 0)
+  if (!is.double(cp)) storage.mode(cp) <- "double"
+  if (!is.double(cq)) storage.mode(cq) <- "double"
+  .Call(ffi_smooth_parts, cp, cq, as.double(np), as.double(nq),
+        if (h > 0) smooth_kernel(nrow(cp), h), marginal_smooth)
 }
 
 #' smooth_table()'s shrinkage of the parts p (smooth_parts()) toward 0 or,
 #' with `pooled`, toward the columns' mean log ratio
 #' @noRd
 smooth_shrink <- function(p, pooled) {
-  t <- p$t
-  B <- nrow(t)
-  target <- if (pooled) rowMeans(t) else double(B)
-  dev <- t - target
-  S <- colSums(p$pi * dev^2)
-  N <- colSums(p$pi * p$noise)
-  w <- ifelse(S > 0, pmax(0, 1 - N / S), 0)
-  list(table = target + dev * rep(w, each = B), shrinkage = w)
+  # (src/marginal.c: rowMeans() and colSums() in long double, as R's)
+  .Call(ffi_smooth_shrink, p$t, p$noise, p$pi, isTRUE(pooled))
 }

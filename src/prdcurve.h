@@ -290,6 +290,10 @@ SEXP ffi_index_counts(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP ncell);
 SEXP ffi_index_scores(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP table);
 SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms);
 SEXP ffi_index_sums(SEXP index, SEXP rows, SEXP table);
+SEXP ffi_logistic_affine(SEXP z, SEXP y, SEXP w);
+SEXP ffi_ratio_loss(SEXP z, SEXP y, SEXP w);
+SEXP ffi_smooth_parts(SEXP cp, SEXP cq, SEXP np, SEXP nq, SEXP K, SEXP a);
+SEXP ffi_smooth_shrink(SEXP t, SEXP noise, SEXP pi, SEXP pooled);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_tile_kernels(SEXP G, SEXP row_u, SEXP col_u, SEXP row_n2,
                       SEXP col_n2, SEXP par, SEXP want, SEXP mode);

@@ -28,3 +28,56 @@ test_that("the recalibration is glm()'s weighted logistic regression", {
   expect_lt(mean(loss), 1e-6)
   expect_true(all(is.finite(loss)))
 })
+
+test_that("the C fit and loss equal R's vectorised steps bit for bit", {
+  # (the R code of ratio_logistic_loss() before src/choice.c; the
+  # families' choices in the validity tables were made with it)
+  r_affine <- function(z, y, w) {
+    beta <- c(0, 0)
+    sw <- sum(w)
+    for (it in 1:25) {
+      eta <- beta[1] + beta[2] * z
+      p <- 1 / (1 + exp(-eta))
+      r <- w * (y - p)
+      v <- w * p * (1 - p)
+      h11 <- sum(v)
+      h12 <- sum(v * z)
+      h22 <- sum(v * z * z)
+      g1 <- sum(r)
+      g2 <- sum(r * z)
+      det <- h11 * h22 - h12 * h12
+      if (!is.finite(det) || det <= 1e-12 * sw * sw) break
+      step <- c(h22 * g1 - h12 * g2, h11 * g2 - h12 * g1) / det
+      beta <- beta + step
+      if (max(abs(step)) < 1e-10 * (1 + max(abs(beta)))) break
+    }
+    beta
+  }
+  r_loss <- function(s, iv) {
+    nv <- length(s)
+    ng <- nv - length(iv)
+    y <- rep(1, nv)
+    y[iv] <- 0
+    w <- rep(nv / ng, nv)
+    w[iv] <- nv / length(iv)
+    sc <- stats::sd(s)
+    z <- if (sc > 0) (s - mean(s)) / sc else s - mean(s)
+    beta <- r_affine(z, y, w)
+    eta <- beta[1] + beta[2] * z
+    softplus <- function(v) pmax(v, 0) + log1p(exp(-abs(v)))
+    w * ifelse(y == 1, softplus(-eta), softplus(eta)) / 2
+  }
+  set.seed(65)
+  cases <- list(
+    list(s = c(rnorm(3000), rnorm(2000, 0.3)), iv = 1:3000),
+    list(s = c(rnorm(40) - 5, rnorm(25) + 5), iv = 1:40), # separated
+    list(s = rep(1.5, 20), iv = 1:12), # constant: no scale
+    list(s = c(rt(700, 2), rt(900, 2) * 1.3), iv = sample(1600, 700)))
+  for (cs in cases) {
+    expect_identical(ratio_logistic_loss(cs$s, cs$iv), r_loss(cs$s, cs$iv))
+  }
+  z <- rnorm(500)
+  y <- as.double(z + rnorm(500) > 0)
+  w <- ifelse(y == 1, 2, 0.5)
+  expect_identical(logistic_affine(z, y, w), r_affine(z, y, w))
+})

@@ -43,6 +43,49 @@ brute_counts <- function(X, E) {
   })
 }
 
+test_that("the C parts and shrinkage equal R's vectorised expressions bit for bit", {
+  # (the expressions smooth_parts() and smooth_shrink() evaluated in R
+  # before src/marginal.c; the validity tables were computed with them)
+  r_parts <- function(cp, cq, np, nq, h) {
+    B <- nrow(cp)
+    K <- smooth_kernel(B, h)
+    a <- marginal_smooth
+    sp <- K %*% cp
+    sq <- K %*% cq
+    t <- log(sq + a) - log(nq + a * B) - log(sp + a) + log(np + a * B)
+    K2 <- K^2
+    noise <- (K2 %*% cp) / (sp + a)^2 + (K2 %*% cq) / (sq + a)^2
+    list(t = t, noise = noise, pi = (sp + sq) / (np + nq))
+  }
+  r_shrink <- function(p, pooled) {
+    t <- p$t
+    B <- nrow(t)
+    target <- if (pooled) rowMeans(t) else double(B)
+    dev <- t - target
+    S <- colSums(p$pi * dev^2)
+    N <- colSums(p$pi * p$noise)
+    w <- ifelse(S > 0, pmax(0, 1 - N / S), 0)
+    list(table = target + dev * rep(w, each = B), shrinkage = w)
+  }
+  set.seed(62)
+  B <- 64L
+  d <- 37L
+  cp <- matrix(rpois(B * d, 30), B)
+  cq <- matrix(rpois(B * d, 30), B) # integer counts, as the index gives
+  cq[1:6, 1:5] <- cq[1:6, 1:5] + 25L
+  cq[, 7] <- cp[, 7] # a column without a difference: shrunk to 0
+  for (h in c(0, 1, 4, 32)) {
+    got <- smooth_parts(cp, cq, sum(cp[, 1]), sum(cq[, 1]), h)
+    want <- r_parts(cp, cq, sum(cp[, 1]), sum(cq[, 1]), h)
+    expect_identical(lapply(got, unname), lapply(want, function(m) unname(unclass(m))))
+    for (pooled in c(FALSE, TRUE)) {
+      expect_identical(smooth_shrink(got, pooled), r_shrink(want, pooled))
+    }
+  }
+  expect_identical(smooth_shrink(smooth_parts(cp, cq, 1950, 1950, 2), FALSE)$shrinkage[7], 0)
+  expect_gt(min(smooth_shrink(smooth_parts(cp, cq, 1950, 1950, 2), FALSE)$shrinkage[1:5]), 0.5)
+})
+
 test_that("the smoothed table equals the plain formula", {
   set.seed(61)
   cp <- matrix(rpois(12 * 3, 20), 12)
