@@ -176,6 +176,14 @@ test_that("long fits say so in interactive sessions, not inside replicates", {
   prdcurve:::local_run_state(in_replicates = FALSE)
   withr::local_options(prdcurve.progress = FALSE)
   expect_no_message(fitted_scores(x, y, sp, "linear"))
+  # the threshold: 1e7 values, twice the rows in folds; 1e6 with the
+  # mixture family's EM
+  expect_true(long_fit("linear", 5000, 2000))
+  expect_false(long_fit("linear", 5000, 1999))
+  expect_true(long_fit("linear", 2500, 2000, folds = 10))
+  expect_false(long_fit(c("knn", "quadratic"), 10000, 256))
+  expect_true(long_fit(c("knn", "mixture"), 10000, 100))
+  expect_false(long_fit(c("knn", "mixture"), 10000, 99))
 })
 
 test_that("fits on large sets release the engine's scratch first, on small ones keep it", {
