@@ -255,8 +255,9 @@
 #'   inflated one (0.243) (bench/tightest-choice.R). On the `digits`
 #'   class-subset experiment (5 seeds, about 22 to 113 evaluation rows a
 #'   half) its mean IoU with the true rectangle is 0.936 (`"knn"`: 0.935),
-#'   with a spread of its AUC across seeds of 0.016 (knn 0.016). Choosing at each \eqn{\lambda} separately (earlier versions)
-#'   flipped between families on a handful of rows: IoU 0.903 on
+#'   with a spread of its AUC across seeds of 0.016 (knn 0.016). Choosing
+#'   at each \eqn{\lambda} separately (earlier versions) flipped between
+#'   families on a handful of rows: IoU 0.903 on
 #'   the same experiment, and extremes averaged from two families (a
 #'   `max_precision` of 0.50 from readings 1 and 0.005).
 #'

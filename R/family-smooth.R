@@ -229,8 +229,8 @@ smooth_table <- function(cp, cq, np, nq, h, pooled = FALSE) {
 #' the masses) and the pooled masses pi, which both targets share
 #' @noRd
 smooth_parts <- function(cp, cq, np, nq, h) {
-  # (src/marginal.c: the expressions above in R's order of operations, the
-  # products as R's %*%; no product by the identity at h = 0)
+  # (src/marginal.c: smooth_table()'s formulas in R's order of operations,
+  # the products by dgemm as R's %*%; none by the identity at h = 0)
   if (!is.double(cp)) storage.mode(cp) <- "double"
   if (!is.double(cq)) storage.mode(cq) <- "double"
   .Call(ffi_smooth_parts, cp, cq, as.double(np), as.double(nq),
