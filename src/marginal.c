@@ -556,13 +556,13 @@ SEXP ffi_smooth_shrink(SEXP t, SEXP noise, SEXP pi, SEXP pooled) {
   double *target = (double *) R_alloc(B > 0 ? B : 1, sizeof(double));
   for (int b = 0; b < B; b++) target[b] = 0;
   if (pool) {
-    long double *acc = (long double *) R_alloc(B > 0 ? B : 1, sizeof(long double));
-    for (int b = 0; b < B; b++) acc[b] = 0;
-    for (int j = 0; j < d; j++) {
-      const double *c = tv + (size_t) j * B;
-      for (int b = 0; b < B; b++) acc[b] += c[b];
+    /* (each row's sum over the columns in order, as rowMeans() adds them;
+     * a long double scalar: R_alloc() does not align for long double) */
+    for (int b = 0; b < B; b++) {
+      long double acc = 0;
+      for (int j = 0; j < d; j++) acc += tv[b + (size_t) j * B];
+      target[b] = (double) (acc / d);
     }
-    for (int b = 0; b < B; b++) target[b] = (double) (acc[b] / d);
   }
   SEXP tab = PROTECT(Rf_allocMatrix(REALSXP, B, d));
   SEXP w = PROTECT(Rf_allocVector(REALSXP, d));
