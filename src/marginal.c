@@ -525,16 +525,12 @@ SEXP ffi_smooth_parts(SEXP cp, SEXP cq, SEXP np, SEXP nq, SEXP K, SEXP a) {
     no[i] = vp[i] / (ep * ep) + vq[i] / (eq * eq);
     po[i] = (sp[i] + sq[i]) / nn;
   }
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+  const char *names[] = {"t", "noise", "pi", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, t);
   SET_VECTOR_ELT(out, 1, noise);
   SET_VECTOR_ELT(out, 2, pi);
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 3));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("t"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("noise"));
-  SET_STRING_ELT(nms, 2, Rf_mkChar("pi"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(5);
+  UNPROTECT(4);
   return out;
 }
 
@@ -583,13 +579,10 @@ SEXP ffi_smooth_shrink(SEXP t, SEXP noise, SEXP pi, SEXP pooled) {
     wo[j] = f;
     for (int b = 0; b < B; b++) to[o + b] = target[b] + (tv[o + b] - target[b]) * f;
   }
-  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+  const char *names[] = {"table", "shrinkage", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, tab);
   SET_VECTOR_ELT(out, 1, w);
-  SEXP nms = PROTECT(Rf_allocVector(STRSXP, 2));
-  SET_STRING_ELT(nms, 0, Rf_mkChar("table"));
-  SET_STRING_ELT(nms, 1, Rf_mkChar("shrinkage"));
-  Rf_setAttrib(out, R_NamesSymbol, nms);
-  UNPROTECT(4);
+  UNPROTECT(3);
   return out;
 }

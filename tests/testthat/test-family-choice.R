@@ -53,15 +53,9 @@ test_that("the C fit and loss equal R's vectorised steps bit for bit", {
     }
     beta
   }
-  r_loss <- function(s, iv) {
-    nv <- length(s)
-    ng <- nv - length(iv)
-    y <- rep(1, nv)
-    y[iv] <- 0
-    w <- rep(nv / ng, nv)
-    w[iv] <- nv / length(iv)
-    sc <- stats::sd(s)
-    z <- if (sc > 0) (s - mean(s)) / sc else s - mean(s)
+  # the loss of the rows given z and the sets' labels and weights (those
+  # ratio_logistic_loss() forms from s and iv, as before)
+  r_loss <- function(z, y, w) {
     beta <- r_affine(z, y, w)
     eta <- beta[1] + beta[2] * z
     softplus <- function(v) pmax(v, 0) + log1p(exp(-abs(v)))
@@ -69,13 +63,21 @@ test_that("the C fit and loss equal R's vectorised steps bit for bit", {
   }
   set.seed(65)
   cases <- list(
-    list(s = c(rnorm(3000), rnorm(2000, 0.3)), iv = 1:3000),
-    list(s = c(rnorm(40) - 5, rnorm(25) + 5), iv = 1:40), # separated
-    list(s = rep(1.5, 20), iv = 1:12), # constant: no scale
-    list(s = c(rt(700, 2), rt(900, 2) * 1.3), iv = sample(1600, 700)))
+    list(z = c(rnorm(3000), rnorm(2000, 0.3)), y = rep(0:1, c(3000, 2000))),
+    list(z = c(rnorm(40) - 5, rnorm(25) + 5), y = rep(0:1, c(40, 25))), # separated
+    list(z = double(20), y = rep(0:1, c(12, 8))), # constant: no scale
+    list(z = c(rt(700, 2), rt(900, 2) * 1.3), y = rep(0:1, c(700, 900))))
   for (cs in cases) {
-    expect_identical(ratio_logistic_loss(cs$s, cs$iv), r_loss(cs$s, cs$iv))
+    y <- as.double(cs$y)
+    w <- ifelse(y == 1, length(y) / sum(y), length(y) / sum(1 - y))
+    expect_identical(.Call(ffi_ratio_loss, cs$z, y, w), r_loss(cs$z, y, w))
   }
+  # ratio_logistic_loss() standardises s and weighs the sets alike
+  s <- cases[[1]]$z * 3 + 2
+  y <- as.double(cases[[1]]$y)
+  expect_identical(ratio_logistic_loss(s, 1:3000),
+                   r_loss((s - mean(s)) / stats::sd(s), y,
+                          ifelse(y == 1, 5000 / 2000, 5000 / 3000)))
   z <- rnorm(500)
   y <- as.double(z + rnorm(500) > 0)
   w <- ifelse(y == 1, 2, 0.5)
