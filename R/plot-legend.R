@@ -86,7 +86,7 @@ interval_axis_offset <- function(rows) {
 }
 
 #' The keys of a curve figure's legend: the palette and line types of
-#' plot_layout() with the exact curves' ("exact", dashed black) last;
+#' plot_layout() with the true curves' ("truth", dashed grey) last;
 #' `as_key()` turns labels into a factor of the keys in that order; `blank`
 #' is a first layer that trains every key in order (a scale that drops
 #' unused levels, as a user's scale_colour_brewer() does, would otherwise
@@ -97,8 +97,10 @@ legend_keys <- function(lay, exact) {
   pal <- lay$palette
   lty <- lay$linetypes
   if (exact) {
-    pal <- c(pal, exact = "black")
-    lty <- c(lty, exact = "dashed")
+    # (the key of the `method` the truths carry; grey, so that it is not
+    # read as the default family's solid black line at a figure's size)
+    pal <- c(pal, truth = truth_colour)
+    lty <- c(lty, truth = "dashed")
   }
   as_key <- function(v) factor(as.character(v), levels = names(pal))
   keys <- tibble::tibble(recall = 0, precision = 0, .colour = as_key(names(pal)))
@@ -107,6 +109,11 @@ legend_keys <- function(lay, exact) {
          data = keys,
          ggplot2::aes(colour = .data$.colour, linetype = .data$.colour)))
 }
+
+#' The colour of the true curves (prd_truth(), prd_truth_gaussian()): a
+#' mid grey, apart from every estimate's colour (tightest's is black)
+#' @noRd
+truth_colour <- "#6E6E6E"
 
 #' One legend for colour and line type, `rows` rows: the same title and
 #' breaks, the title also in labs() (which a user's colour scale without a

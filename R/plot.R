@@ -6,10 +6,10 @@
 #' dot-dash, long-dash ... line per method, so the figure reads in
 #' greyscale and identical curves do not hide each other), with one panel
 #' per model when there are several (or colour and line type are the model
-#' when there is one method and several models). Exact curves
-#' ([prd_truth_gaussian()], [prd_truth()]) are dashed black, in every
-#' panel; the default family, `"tightest"`, is solid black, and no other
-#' curve is black. The legend is at the bottom, one legend for colour and
+#' when there is one method and several models). True curves
+#' ([prd_truth_gaussian()], [prd_truth()]) are dashed grey (the legend's
+#' key `truth`, their `method`), in every panel; the default family,
+#' `"tightest"`, is solid black, and no other curve is black or grey. The legend is at the bottom, one legend for colour and
 #' line type (titled `method` or `model`, also under a colour scale added
 #' by the user); when its entries, measured, do not fit the figure's width
 #' they wrap into rows. Curves computed with `replicates` get a band: at each angle
@@ -109,12 +109,12 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
   lay <- plot_layout(object, conf_level, bands)
   est <- lay$lines[!lay$lines$.reference, , drop = FALSE]
   ref <- lay$lines[lay$lines$.reference, , drop = FALSE]
-  # the legend's keys (R/plot-legend.R): the exact curves last, in order
+  # the legend's keys (R/plot-legend.R): the true curves last, in order
   key <- legend_keys(lay, exact = nrow(ref) > 0L)
   pal <- key$palette
   lty <- key$linetypes
   est$.colour <- key$as_key(est$.colour)
-  ref$.colour <- key$as_key(rep("exact", nrow(ref)))
+  ref$.colour <- key$as_key(rep("truth", nrow(ref)))
   if (!is.null(lay$bands)) lay$bands$.colour <- key$as_key(lay$bands$.colour)
   lay$zero$.colour <- key$as_key(lay$zero$.colour)
   p <- ggplot2::ggplot(mapping = ggplot2::aes(x = .data$recall,
@@ -371,8 +371,8 @@ plot_layout <- function(x, conf_level, bands) {
   levels_col <- unique(colour[!is_ref])
   known <- intersect(names(method_palette), levels_col)
   others <- if (colour_name == "model") model_palette else extra_palette
-  # black is the default family's (solid) and the exact curves' (dashed)
-  others <- setdiff(others, c(method_palette[known], "#000000"))
+  # black is the default family's, grey the true curves'
+  others <- setdiff(others, c(method_palette[known], "#000000", truth_colour))
   pal <- c(method_palette[known],
            stats::setNames(rep_len(others,
                                    max(0L, length(setdiff(levels_col, known)))),

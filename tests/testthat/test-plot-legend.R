@@ -102,13 +102,13 @@ test_that("legend_rows() wraps exactly when the measured row is too wide", {
   w <- function(x, size) prdcurve:::text_width_in(x, size)
   pt <- 1 / 72
   entry <- 2 * 4.5 * pt + 1.6 * 14.454 * pt
-  labels <- c("tightest", "knn", "coverage", "exact")
+  labels <- c("tightest", "knn", "coverage", "truth")
   one_row <- w("method", 9) + sum(entry + w(labels, 7.2)) + 4.5 * pt + 0.35 + 0.05
   expect_identical(rows(labels, "method", one_row + 0.01), 1L)
   expect_identical(rows(labels, "method", one_row - 0.01), 2L)
-  # two rows by row: columns (tightest, coverage) and (knn, exact)
+  # two rows by row: columns (tightest, coverage) and (knn, truth)
   two_rows <- w("method", 9) + 2 * entry + max(w(c("tightest", "coverage"), 7.2)) +
-    max(w(c("knn", "exact"), 7.2)) + 4.5 * pt + 0.35 + 0.05
+    max(w(c("knn", "truth"), 7.2)) + 4.5 * pt + 0.35 + 0.05
   expect_identical(rows(labels, "method", two_rows + 0.001), 2L)
   # (three rows are two columns too: the next layout is one column)
   expect_identical(rows(labels, "method", two_rows - 0.001), 4L)
@@ -119,7 +119,7 @@ test_that("legend_rows() wraps exactly when the measured row is too wide", {
   expect_equal(w("mmmm", 10) / w("mm", 10), 2, tolerance = 1e-6)
 })
 
-test_that("the default family and the exact curve differ in line type", {
+test_that("the default family and the true curve differ in colour and line type", {
   skip_if_not_installed("ggplot2")
   figs <- legend_figures()
   p <- ggplot2::autoplot(figs$readme)
@@ -130,19 +130,25 @@ test_that("the default family and the exact curve differ in line type", {
   b <- ggplot2::ggplot_build(p)
   sc <- b$plot$scales$get_scales("linetype")
   lt <- stats::setNames(sc$map(sc$get_breaks()), sc$get_breaks())
-  expect_identical(unname(lt["exact"]), "dashed")
+  expect_identical(unname(lt["truth"]), "dashed")
   expect_identical(unname(lt["tightest"]), "solid")
-  # no estimated curve is drawn as the exact one (black and dashed)
+  # no estimated curve is drawn as the true one (grey and dashed); the
+  # true curve's key is "truth", its `method`
+  expect_identical(unique(as.character(figs$readme$method[
+    figs$readme$method == "truth"])), "truth")
   col <- b$plot$scales$get_scales("colour")
   cl <- stats::setNames(col$map(col$get_breaks()), col$get_breaks())
   styles <- paste(cl, lt[names(cl)])
   expect_false(any(duplicated(styles)))
-  expect_identical(sum(toupper(cl) %in% c("BLACK", "#000000") & lt[names(cl)] == "dashed"), 1L)
-  # with the other families too: the extra colours are not black
+  expect_identical(toupper(unname(cl[c("tightest", "truth")])),
+                   c("#000000", "#6E6E6E"))
+  # with the other families too: the extra colours are neither black nor
+  # the truth's grey
   many <- ggplot2::ggplot_build(ggplot2::autoplot(figs$many))
   col <- many$plot$scales$get_scales("colour")
   cl <- stats::setNames(col$map(col$get_breaks()), col$get_breaks())
-  expect_identical(names(cl)[toupper(cl) %in% c("BLACK", "#000000")], "exact")
+  expect_identical(names(cl)[toupper(cl) %in% c("BLACK", "#000000", "#6E6E6E")],
+                   "truth")
 })
 
 test_that("a user's colour scale recolours the one legend, no '.colour' legend", {

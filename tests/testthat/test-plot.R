@@ -55,7 +55,7 @@ test_that("autoplot draws recall on x and precision on y, a colour per method", 
   expect_equal(labs$y, "precision")
 })
 
-test_that("exact curves are dashed black; other curve types get colours", {
+test_that("true curves are dashed grey; other curve types get colours", {
   skip_if_not_installed("ggplot2")
   both <- rbind(prd_truth_gaussian(0, 1, angles = 11),
                 prd_discrete(1, 1, angles = 11))
@@ -66,8 +66,9 @@ test_that("exact curves are dashed black; other curve types get colours", {
   ref <- d[[2]]
   expect_equal(nrow(est), 13)
   expect_equal(nrow(ref), 13)
-  expect_equal(unique(ref$colour), "black")
+  expect_equal(unique(ref$colour), "#6E6E6E")
   expect_equal(unique(ref$linetype), "dashed")
+  expect_false(any(est$colour %in% c("#6E6E6E", "black", "#000000")))
   # the square: its corner (1, 1) is drawn
   expect_true(any(abs(est$x - 1) < 1e-12 & abs(est$y - 1) < 1e-12))
 })
