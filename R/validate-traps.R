@@ -107,26 +107,35 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   # "label (10 distinct values)", one per column
   desc <- paste0(nm, " (", levels, " distinct value",
                  ifelse(levels == 1L, "", "s"), ")")
-  # on the command line, its option (prd_cli() sets run_state$cli; to
-  # "array" for a real set read from an array, whose columns V1, ... the
-  # option selects by number only)
+  fix <- features_drop(nm, cols, array_names = is.null(colnames(real)))
+  prd_warn(c(
+    "{.arg {real_arg}} has {length(cols)} column{?s} of few whole values among continuous features: {desc}.",
+    "i" = "A class label or category used as a feature changes every distance (and can reverse the ranking of models).",
+    "i" = "Drop {cli::qty(length(cols))}{?it/them} from every set with {.code {fix$code}}, or choose the feature columns with {.arg {fix$arg}}."
+  ), "label_column")
+  invisible(nm)
+}
+
+#' The argument that leaves the columns `nm` (at positions `pos`) out of
+#' the features: list(code = "features = -label", "features = c(-a, -b)";
+#' on the command line "--features=-label", "--features='c(-a, -b)'"; arg
+#' = "features" or "--features"). Columns without names (`array_names`:
+#' a matrix's), and on the command line the columns V1, ... of a real set
+#' read from an array (prd_cli() sets run_state$cli to "array"), whose
+#' option selects by number only, by position.
+#' @noRd
+features_drop <- function(nm, pos, array_names = FALSE) {
   opt <- run_state$cli
   cli <- isTRUE(opt) || identical(opt, "array")
-  drop <- if (is.null(colnames(real))) paste0("-", cols) else
+  drop <- if (array_names) paste0("-", pos) else
     if (identical(opt, "array") && all(grepl("^V[0-9]+$", nm)))
       paste0("-", sub("^V", "", nm)) else
         paste0("-", ifelse(make.names(nm) == nm, nm, paste0("`", nm, "`")))
   drop <- if (length(drop) > 1L) paste0("c(", paste(drop, collapse = ", "), ")") else drop
-  fix <- if (!cli) paste0("features = ", drop) else
+  code <- if (!cli) paste0("features = ", drop) else
     if (grepl("^-[[:alnum:]._]+$", drop)) paste0("--features=", drop) else
       paste0("--features='", drop, "'")
-  arg_name <- if (cli) "--features" else "features"
-  prd_warn(c(
-    "{.arg {real_arg}} has {length(cols)} column{?s} of few whole values among continuous features: {desc}.",
-    "i" = "A class label or category used as a feature changes every distance (and can reverse the ranking of models).",
-    "i" = "Drop {cli::qty(length(cols))}{?it/them} from every set with {.code {fix}}, or choose the feature columns with {.arg {arg_name}}."
-  ), "label_column")
-  invisible(nm)
+  list(code = code, arg = if (cli) "--features" else "features")
 }
 
 #' Warn about columns that lie on a grid (whole numbers, or multiples of

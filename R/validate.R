@@ -335,6 +335,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   real <- as_samples(real, arg = real_arg, call = call, features = features,
                      id = id, allow_constant = allow_constant,
                      check_scale = check_scale, levels = levels)
+  if (rlang::quo_is_null(features)) tell_categories(real)
   sets <- split_models(generated, generated_arg, call)
   gen <- lapply(names(sets), function(nm) {
     lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
@@ -365,6 +366,26 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   }
   list(real = real, generated = gen, keys = keys, standardize = standardize,
        grid_lines = grid_lines)
+}
+
+#' The message (class prdcurve_message_categorical_columns) that the
+#' default features of a data frame took its categorical columns beside
+#' numeric ones, as indicators of their categories (R/encode.R): right
+#' for tabular records, but a class label beside embedding columns
+#' changes every curve (a label of three classes moved the AUC of 8
+#' Gaussian columns from 0.97 to 0.82), and leaving it out is one argument.
+#' Nothing when every feature is categorical, or `features` chose them.
+#' @noRd
+tell_categories <- function(x) {
+  enc <- attr(x, "encoding")
+  if (is.null(enc) || all(!is.na(enc$category))) return(invisible())
+  cats <- unique(enc$variable[!is.na(enc$category)])
+  if (!length(cats)) return(invisible())
+  fix <- features_drop(cats, match(cats, unique(enc$variable)))
+  prd_inform(c(
+    "i" = "Using the categorical column{?s} {.field {cats}} as {?a feature/features} (indicators of {?its/their} categories).",
+    " " = "To leave {cli::qty(length(cats))}{?it/them} out: {.code {fix$code}}."
+  ), "categorical_columns")
 }
 
 #' Split `generated` into a named list of sample sets

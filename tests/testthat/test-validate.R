@@ -24,6 +24,49 @@ test_that("NA, NaN and Inf are rejected with the argument and the rows", {
   expect_snapshot(error = TRUE, prd_curve(x, y3))
 })
 
+test_that("categorical columns beside numeric ones are features, and a message says so", {
+  set.seed(3)
+  mk <- function(n, p) {
+    data.frame(img = sprintf("img_%04d", seq_len(n)),
+               label = sample(c("cat", "dog", "bird"), n, TRUE, prob = p),
+               matrix(rnorm(n * 3), ncol = 3))
+  }
+  real <- mk(60, c(1, 1, 1))
+  gen <- mk(50, c(4, 1, 1))
+  told <- function(expr) {
+    out <- list()
+    withCallingHandlers(expr, prdcurve_message_categorical_columns = function(m) {
+      out[[length(out) + 1L]] <<- conditionMessage(m)
+      invokeRestart("muffleMessage")
+    }, prdcurve_message_dropped_columns = function(m) invokeRestart("muffleMessage"))
+    out
+  }
+  run <- function(...) prd_curve(real, gen, id = img, method = "knn", angles = 5,
+                                 split = 0, ...)
+  m <- told(cv <- run())
+  # once a call (not once a set), with the argument that leaves it out
+  expect_length(m, 1L)
+  expect_match(m[[1]], "categorical column label as a feature", fixed = TRUE)
+  expect_match(m[[1]], "`features = -label`", fixed = TRUE)
+  # it is a feature: the fix changes the curve to that of the numeric columns
+  expect_length(told(cv2 <- run(features = -label)), 0L)
+  num <- function(df) as.matrix(df[, c("X1", "X2", "X3")])
+  ref <- prd_curve(num(real), num(gen), method = "knn", angles = 5, split = 0)
+  expect_identical(cv2$precision, ref$precision)
+  expect_false(identical(cv$precision, ref$precision))
+  # two columns: one argument for both; none told when every feature is
+  # categorical or `features` chose them
+  real$size <- sample(c("s", "m"), nrow(real), TRUE)
+  gen$size <- sample(c("s", "m"), nrow(gen), TRUE)
+  m <- told(run())
+  expect_match(m[[1]], "columns label and size as features", fixed = TRUE)
+  expect_match(m[[1]], "`features = c(-label, -size)`", fixed = TRUE)
+  expect_length(told(run(features = c(label, X1))), 0L)
+  expect_length(told(quiet_traps(prd_curve(
+    real[c("label", "size")], gen[c("label", "size")], method = "knn",
+    angles = 5, split = 0))), 0L)
+})
+
 test_that("non-numeric inputs are rejected or their columns ignored", {
   df <- data.frame(a = x[, 1], b = letters[1:20], c = x[, 2])
   # the character column is not a feature: a message names it
