@@ -7,14 +7,15 @@
 #' An array file (.npy, .npz) has no column names: every column is a
 #' feature, and --features applies to it only when it gives column numbers
 #' (1:128); names and tidyselect helpers select in the files that have
-#' named columns. So one --features works for a mix of arrays and tables.
+#' named columns. So one --features works for a mix of arrays and tables
+#' (with arrays alone, cli_array_features() refuses names).
 #' @param f list(path, member)
 #' @noRd
 cli_read <- function(f, features, id, header, say) {
   path <- f$path
   t0 <- proc.time()[["elapsed"]]
   df <- read_table_file(path, header = header, member = f$member, call = NULL)
-  is_array <- file_format(path) %in% c("npy", "npz")
+  is_array <- cli_is_array(f)
   shown <- if (is.null(f$member)) path else paste0(path, ":", f$member)
   if (is_array && !is.null(features) && !isTRUE(attr(features, "positions"))) {
     features <- NULL
@@ -62,7 +63,31 @@ cli_read <- function(f, features, id, header, say) {
   list(x = x, path = shown, has_id = has_id, array = is_array)
 }
 
+#' Is a file argument (list(path, member)) an array (.npy, .npz)?
+#' @noRd
+cli_is_array <- function(f) file_format(f$path) %in% c("npy", "npz")
+
+#' --features that names columns (not positions) when every file is an
+#' array: it would select in none of them, so it is refused rather than
+#' ignored (the columns V1, V2, ... that messages show are numbers).
+#' @param features cli_features()'s quosure; spec the option as typed;
+#'   inputs the file arguments.
+#' @noRd
+cli_array_features <- function(features, spec, inputs) {
+  if (is.null(features) || isTRUE(attr(features, "positions")) ||
+      !all(vapply(inputs, cli_is_array, logical(1)))) {
+    return(invisible())
+  }
+  prd_abort(c(
+    "{.code --features {spec}} selects columns by name, but every file is an array ({.file .npy}, {.file .npz}), which has no column names.",
+    "i" = "Choose an array's columns by number (V3 in a message is column 3): e.g. {.code --features 1:64}, or {.code --features=-1} for all but the first."
+  ), kind = "input", call = NULL)
+}
+
 #' Match a generated set's feature columns with the real set's
+#'
+#' Matched by position; each set keeps its own names, so that the
+#' warnings about a set's columns name them as its file does.
 #' @noRd
 cli_align <- function(real, gen) {
   rn <- colnames(real$x)
@@ -93,9 +118,12 @@ cli_align <- function(real, gen) {
   default <- function(nm) identical(nm, paste0("V", seq_along(nm)))
   if (!default(rn) && !default(gn) && !isTRUE(real$array) &&
       !isTRUE(gen$array)) {
+    trunc <- list("vec-trunc" = 5)
     prd_warn(c(
       "The feature names of {.file {gen$path}} differ from those of {.file {real$path}}: columns are matched by position.",
-      "i" = "E.g. {.val {gn[gn != rn][1]}} is matched with {.val {rn[gn != rn][1]}}."
+      "x" = "Only {.file {basename(gen$path)}} has {.val {cli::cli_vec(setdiff(gn, rn), trunc)}}; only {.file {basename(real$path)}} has {.val {cli::cli_vec(setdiff(rn, gn), trunc)}}.",
+      "i" = "E.g. {.val {gn[gn != rn][1]}} is matched with {.val {rn[gn != rn][1]}}.",
+      "i" = "If they are not the same features, choose the feature columns with {.code --features} (and an identifier with {.code --id})."
     ), kind = "columns")
   }
   gen

@@ -48,7 +48,11 @@ cli_voice <- function(expr, opt) {
     withCallingHandlers(
       expr,
       warning = function(w) {
-        text <- cli_text(cli_translate(cnd_bullets(w), opt))
+        bullets <- cli_translate(cnd_bullets(w), opt)
+        if (inherits(w, "prdcurve_warning_id_column")) {
+          bullets <- cli_array_id(bullets)
+        }
+        text <- cli_text(bullets)
         if (!text %in% told) {
           told <<- c(told, text)
           cli_emit(paste0("prdcurve: warning: ", text), w)
@@ -77,6 +81,27 @@ cli_voice <- function(expr, opt) {
       e$trace <- NULL
       stop(e)
     })
+}
+
+#' The advice of an id-like column's warning (rewritten bullets) when the
+#' file it names is an array: `--id` names a column of a table, and an
+#' array's columns V1, V2, ... are chosen by number, so `--id V1` becomes
+#' `--features=-1` (as warn_label_columns() advises for arrays).
+#' @noRd
+cli_array_id <- function(bullets) {
+  file <- regmatches(bullets[[1]], regexec("^`([^`]+)`", bullets[[1]]))[[1]]
+  if (!length(file) || !cli_is_array(cli_file_spec(file[2]))) return(bullets)
+  # the columns, listed after the header's last ": "
+  cols <- sub(".*: ", "", bullets[[1]])
+  pos <- sub("^V", "", regmatches(cols, gregexpr("\\bV[0-9]+\\b", cols))[[1]])
+  advice <- grep("`--id ", bullets, fixed = TRUE)
+  if (!length(pos) || !length(advice)) return(bullets)
+  drop <- if (length(pos) == 1L) paste0("--features=-", pos) else
+    paste0("--features='c(", paste0("-", pos, collapse = ", "), ")'")
+  bullets[[advice[1]]] <- paste0(
+    "Drop ", if (length(pos) == 1L) "it" else "them", " with `", drop,
+    "`: an array has no column names, its columns (V1, V2, ...) are chosen by number.")
+  bullets
 }
 
 #' Print a rewritten condition on standard error, as a message of class

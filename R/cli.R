@@ -66,9 +66,12 @@
 #'   would be read as an option). `.npy`/`.npz` arrays have no column
 #'   names: every column of an array is a feature, and `--features`
 #'   applies to arrays only when it gives column numbers (`1:128`); so one
-#'   `--features` serves a mix of arrays and tables.
-#' * `--id COLUMN`: an identifier column, never a feature (it may be
-#'   missing from some files, for instance `.npy` files).
+#'   `--features` serves a mix of arrays and tables. When every file is an
+#'   array, names and selection helpers are an error (the columns `V1`,
+#'   `V2`, ... that messages name are the numbers 1, 2, ...).
+#' * `--id COLUMN`: an identifier column of a table, never a feature (it
+#'   may be missing from some files). An array has no column names: leave
+#'   its index column out by number, `--features=-1`.
 #' * `--method`: comma-separated methods among the package's curve methods
 #'   (those [prd_curve()] accepts); default `tightest`, the default of [prd_curve()].
 #' * `--families F1,F2`: the families `"tightest"` combines (`families` of
@@ -137,7 +140,9 @@
 #' labels) are ignored with a message naming them.
 #' Every file must give the same number of feature columns; when the
 #' generated file has the real file's feature names in another order, its
-#' columns are reordered to match.
+#' columns are reordered to match; other names are matched by position,
+#' with a warning naming the columns only one file has (each file's
+#' columns keep their names in the warnings about them).
 #'
 #' @param args Character vector of command-line arguments: file paths and
 #'   options, in any order. Default: the trailing arguments of the R
@@ -150,7 +155,8 @@
 #'   its value or with a bad value (`--replicates 1`, a `--compare` label
 #'   that is not a model, `--compare` without `--replicates`), a missing
 #'   real or generated file argument, duplicated labels, a bad
-#'   `--features`/`--id` or an `.npz` array that does not exist;
+#'   `--features`/`--id` (names in `--features` when every file is an
+#'   array) or an `.npz` array that does not exist;
 #'   `prdcurve_error_output` when the folder of `--out` does not exist or
 #'   is not writable, or an output file is a folder (before any
 #'   computation); `prdcurve_error_file` for a file that does not exist, is
@@ -241,6 +247,7 @@ cli_run <- function(opt) {
       }
     }
   }
+  cli_array_features(features, opt$features, inputs)
   out <- cli_outputs(opt$out, metrics = opt$metrics,
                      compare = !is.null(opt$compare))
 
@@ -253,25 +260,20 @@ cli_run <- function(opt) {
   })
   ids_seen <- c(real$has_id, vapply(generated, `[[`, logical(1), "has_id"))
   if (!is.null(opt$id) && !any(ids_seen)) {
-    prd_abort("The {.arg --id} column {.val {opt$id}} is in none of the files.",
-              kind = "input", call = NULL)
+    # --id names a column of a table; an array's columns go by number
+    j <- if (grepl("^V[0-9]+$", opt$id)) sub("^V", "", opt$id) else "1"
+    prd_abort(c(
+      "The {.arg --id} column {.val {opt$id}} is in none of the files.",
+      "i" = if (any(vapply(inputs, cli_is_array, logical(1))))
+        "An array ({.file .npy}, {.file .npz}) has no column names: leave a column out by number, e.g. {.code --features=-{j}}."
+    ), kind = "input", call = NULL)
   }
   seed <- opt$seed
   if (is.null(seed)) seed <- sample.int(.Machine$integer.max, 1L)
-  # The columns are matched (cli_align() warned where names differ): every
-  # set gets the real set's names, so that prd_curve() sees one set of
-  # features. Renamed in place, without copying a matrix.
-  gen_x <- stats::setNames(vector("list", length(generated)), names(generated))
-  for (i in seq_along(generated)) {
-    x <- generated[[i]]$x
-    generated[[i]]$x <- NULL
-    if (!identical(colnames(x), colnames(real$x))) {
-      if (is.data.frame(x)) names(x) <- colnames(real$x) else
-        dimnames(x) <- list(NULL, colnames(real$x))
-    }
-    gen_x[[i]] <- x
-    rm(x)
-  }
+  # The columns are matched by position (cli_align() warned where names
+  # differ); each set keeps its file's names, which the warnings about its
+  # columns (an id-like column) name.
+  gen_x <- lapply(generated, `[[`, "x")
 
   reps <- if (opt$replicates > 0) {
     sprintf(" with %d half-sample replicates", opt$replicates)
@@ -281,7 +283,7 @@ cli_run <- function(opt) {
   # the warnings about the inputs (copies, id-like columns ...) come once:
   # the metrics below would repeat them word for word
   told <- character()
-  curve <- withCallingHandlers(
+  curve <- cli_matched(
     cli_curves(real$x, gen_x, seed = seed,
                method = opt$method, families = opt$families, k = opt$k,
                split = opt$split,
@@ -309,7 +311,7 @@ cli_run <- function(opt) {
     say("Computing the metrics ...")
     t0 <- proc.time()[["elapsed"]]
     set.seed(seed)
-    metrics <- withCallingHandlers(
+    metrics <- cli_matched(
       cli_metric_table(real$x, gen_x, opt$metric_names,
                        k = if (is.null(opt$k)) 5 else opt$k,
                        closed = opt$closed, replicates = opt$replicates,
@@ -434,6 +436,18 @@ cli_outputs <- function(out, metrics = FALSE, compare = FALSE) {
               kind = "output", call = NULL)
   }
   c(files, dir = dir)
+}
+
+#' Evaluate `expr` (prd_curve(), the metrics) with `...` as calling
+#' handlers and without the warning that the sets' feature names differ:
+#' cli_align() told it, in the files' words (and an array's V1, V2, ...
+#' are no names to differ from).
+#' @noRd
+cli_matched <- function(expr, ...) {
+  withCallingHandlers(
+    expr,
+    prdcurve_warning_column_names = function(w) invokeRestart("muffleWarning"),
+    ...)
 }
 
 #' The curves of every generated set: one call of prd_curve() with the

@@ -66,6 +66,105 @@ test_that("files with different feature names or counts", {
                class = "prdcurve_error_columns")
 })
 
+test_that("an id-like column is named as its own file names it, and --id of that name drops it", {
+  dir <- tempfile("prdidname")
+  dir.create(dir)
+  set.seed(3)
+  real <- data.frame(a = rnorm(60), b = rnorm(60), c = rnorm(60))
+  gen <- data.frame(id = seq_len(50), b = rnorm(50), c = rnorm(50))
+  f_real <- file.path(dir, "r4.csv")
+  f_gen <- file.path(dir, "g_id.csv")
+  data.table::fwrite(real, f_real)
+  data.table::fwrite(gen, f_gen)
+  args <- c(f_real, f_gen, "--method", "knn", "--angles", "11", "--seed", "1",
+            "--quiet", "--out", file.path(dir, "o"))
+  res <- cli_warnings(prd_cli(args))
+  text <- vapply(attr(res, "warnings"), function(m) {
+    gsub("\\s+", " ", conditionMessage(m))
+  }, "")
+  cls <- vapply(attr(res, "warnings"), function(m) class(m$condition)[1], "")
+  id_text <- text[cls == "prdcurve_warning_id_column"]
+  expect_length(id_text, 1L)
+  expect_match(id_text, "`[^`]*g_id.csv` has 1 column that looks like an identifier: id.",
+               fixed = FALSE)
+  expect_match(id_text, "pass `--id id`", fixed = TRUE)
+  expect_no_match(id_text, "--id a", fixed = TRUE)
+  # the names that differ are reported by file, once
+  names_text <- text[cls == "prdcurve_warning_columns"]
+  expect_length(names_text, 1L)
+  expect_match(names_text, "Only 'g_id.csv' has \"id\"; only 'r4.csv' has \"a\".",
+               fixed = TRUE)
+  expect_false("prdcurve_warning_column_names" %in% cls)
+  # the advice drops the id of g_id.csv (2 features left), not a feature:
+  # r4.csv's 3 features are then more
+  expect_error(prd_cli(c(args, "--id", "id")), "'g_id.csv' has 2, 'r4.csv' has 3",
+               fixed = TRUE, class = "prdcurve_error_columns")
+  unlink(dir, recursive = TRUE)
+})
+
+test_that("an id-like column of an array is dropped by number, as the warning says", {
+  fx <- cli_fixture()
+  f_real <- file.path(fx$dir, "real_idx.npy")
+  f_gen <- file.path(fx$dir, "gen_idx.npy")
+  write_npy(cbind(seq_len(60), fx$real), f_real)
+  write_npy(cbind(seq_len(50), fx$generated), f_gen)
+  run <- function(...) {
+    prd_cli(c(f_real, f_gen, ..., "--method", "knn", "--angles", "11",
+              "--seed", "1", "--quiet", "--out", file.path(fx$dir, "o")))
+  }
+  res <- cli_warnings(run())
+  id_w <- Filter(function(m) inherits(m$condition, "prdcurve_warning_id_column"),
+                 attr(res, "warnings"))
+  expect_length(id_w, 2L)
+  for (m in id_w) {
+    text <- gsub("\\s+", " ", conditionMessage(m))
+    expect_match(text, "Drop it with `--features=-1`: an array has no column names",
+                 fixed = TRUE)
+    expect_no_match(text, "--id", fixed = TRUE)
+  }
+  # the advice works: the 3 features alone, no id warning
+  w <- cli_warning_classes(cv <- run("--features=-1"))
+  expect_false("prdcurve_warning_id_column" %in% w)
+  set.seed(1)
+  expect_same_curve(cv, prd_curve(fx$real, fx$generated, method = "knn",
+                                  angles = 11))
+  # --id names a column of a table: with arrays, the error says what to do
+  expect_error(run("--id", "V1"), "--features=-1", fixed = TRUE,
+               class = "prdcurve_error_input")
+})
+
+test_that("--features of names or tidyselect helpers is an error when every file is an array", {
+  fx <- cli_fixture()
+  f_real <- file.path(fx$dir, "s_real.npy")
+  f_gen <- file.path(fx$dir, "s_gen.npy")
+  write_npy(fx$real, f_real)
+  write_npy(fx$generated, f_gen)
+  run <- function(spec) {
+    prd_cli(c(f_real, f_gen, paste0("--features=", spec), "--method", "knn",
+              "--angles", "11", "--seed", "1", "--quiet",
+              "--out", file.path(fx$dir, "o")))
+  }
+  for (spec in c("f1", "V1,V2", 'starts_with("x")', "-V1")) {
+    err <- expect_error(run(spec), class = "prdcurve_error_input")
+    expect_match(conditionMessage(err),
+                 paste0("`--features ", spec, "` selects columns by name"),
+                 fixed = TRUE)
+    expect_match(conditionMessage(err), "by number", fixed = TRUE)
+  }
+  # column numbers select: 2 columns
+  cv <- run("1,3")
+  set.seed(1)
+  expect_same_curve(cv, prd_curve(fx$real[, c(1, 3)], fx$generated[, c(1, 3)],
+                                  method = "knn", angles = 11))
+  # with a table among the files the names select there (the array keeps
+  # its columns)
+  expect_s3_class(
+    prd_cli(c(f_real, fx$f_gen, "--features", "v1:v3", "--method", "knn",
+              "--angles", "11", "--seed", "1", "--quiet",
+              "--out", file.path(fx$dir, "o"))),
+    "prd_curve")
+})
+
 test_that("a generated .npz of several arrays is one model per array", {
   skip_if(!nzchar(Sys.which("zip")), "no zip program to write the .npz")
   fx <- cli_fixture()

@@ -114,6 +114,19 @@ test_that("one table maps R arguments to flags; advice in use is dropped", {
   for (f in grep("^--", tab$flag, value = TRUE)) expect_match(usage, f, fixed = TRUE)
 })
 
+test_that("an id-like column of an array is dropped by number in the advice, of a table by --id", {
+  advice <- function(file, cols) {
+    c(paste0("`", file, "` has 2 columns that look like identifiers: ", cols, "."),
+      i = "Its values are distinct whole numbers.",
+      i = "Drop it, or (a data frame) pass `--id V1`: an identifier is never a feature.")
+  }
+  expect_identical(
+    prdcurve:::cli_array_id(advice("/d/x.npz:feats", "V1 and V12"))[[3]],
+    "Drop them with `--features='c(-1, -12)'`: an array has no column names, its columns (V1, V2, ...) are chosen by number.")
+  expect_identical(prdcurve:::cli_array_id(advice("/d/V1.csv", "V1 and V12")),
+                   advice("/d/V1.csv", "V1 and V12"))
+})
+
 test_that("--families without tightest is ignored, and the warning says so in the command line's words", {
   fx <- cli_fixture(dir = tempfile("prdvoice"))
   txt <- cli_transcript(c(fx$f_real, fx$f_gen, "--method", "knn",
