@@ -16,7 +16,8 @@
 #             (two curve families far apart: the lower is the tighter),
 #             category_levels (a category of one set only, R/encode.R)
 #   messages: dropped_columns (columns neither numeric nor categorical,
-#             identifiers and model labels, ignored)
+#             identifiers and model labels, ignored), categorical_columns
+#             (categorical columns taken as features beside numeric ones)
 
 #' Raise a classed prdcurve error
 #' @param message cli message (glue-interpolated in the caller's frame).

@@ -186,7 +186,10 @@
 #'   category and 0 elsewhere (a change of category is a distance of
 #'   \eqn{2^{-1/2}}), with the categories of every set, sorted, whatever
 #'   their level order (kept as they are by `standardize`); a category of
-#'   one set only is warned about (`prdcurve_warning_category_levels`). An
+#'   one set only is warned about (`prdcurve_warning_category_levels`).
+#'   When the default takes categorical columns beside numeric ones (a
+#'   class label beside embedding columns), a message of class
+#'   `prdcurve_message_categorical_columns` names them. An
 #'   exclusion alone (`-label`, `c(-label, -kind)`) removes columns from
 #'   that default. Grouping columns, the `id` column, a categorical
 #'   `model` column and identifier-like text (more distinct values than

@@ -165,9 +165,11 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
   }
   gr <- grids(real)
   r <- gr$code
-  names_of <- function(cols) {
-    nm <- if (is.null(colnames(real))) paste("column", cols) else
-      colnames(real)[cols]
+  # (each set's columns by its own names: the sets are matched by position,
+  # and the command line keeps each file's names)
+  names_of <- function(cols, x = real) {
+    nm <- if (is.null(colnames(x))) paste("column", cols) else
+      colnames(x)[cols]
     if (length(nm) > 4L) nm <- c(nm[1:3], paste("and", length(nm) - 3L, "more"))
     paste(nm, collapse = ", ")
   }
@@ -189,11 +191,11 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
     part <- c(if (length(only_r)) paste0("on a grid in the real set only: ",
                                          names_of(only_r)),
               if (length(only_g)) paste0("on a grid in this set only: ",
-                                         names_of(only_g)),
+                                         names_of(only_g, gens[[i]])),
               if (length(const_r)) paste0("constant in the real set only: ",
                                           names_of(const_r)),
               if (length(const_g)) paste0("constant in this set only: ",
-                                          names_of(const_g)))
+                                          names_of(const_g, gens[[i]])))
     if (length(part)) {
       nm <- if (is.null(names(gens))) labs[i] else names(gens)[i]
       lines[[nm]] <- paste0(labs[i], ": ", paste(part, collapse = "; "))

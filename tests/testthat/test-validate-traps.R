@@ -183,6 +183,16 @@ test_that("columns on a grid in one set only are named, per model, with the fix"
   expect_match(cli::ansi_strip(conditionMessage(w)),
                "generated: on a grid in this set only: a, c; constant in this set only: b",
                fixed = TRUE)
+  # a generated set's columns by its own names (matched by position)
+  gen2 <- gen
+  colnames(gen2) <- c("id", "b2", "c2")
+  w <- expect_warning(suppressWarnings(
+    manifold_metrics(cont, gen2, metrics = "precision"),
+    classes = "prdcurve_warning_column_names"),
+    class = "prdcurve_warning_grid_columns")
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "generated: on a grid in this set only: id, c2; constant in this set only: b2",
+               fixed = TRUE)
   # a collapsed set (every column constant) has its own warning
   expect_no_warning(quiet_traps(suppressWarnings(
     manifold_metrics(cont, matrix(0.5, 20, 3), metrics = "precision"),
