@@ -170,7 +170,8 @@ class_vendi <- function(x, lab) {
 }
 
 #' Sums of kernels over the pairs of rows of a and b in one tiled pass:
-#' the cubic polynomial kernel (x . y / d + 1)^3 of KID (`poly`), the
+#' the powers u, u^2, u^3 of u = x . y / d, from which kid_value() forms
+#' KID's cubic polynomial kernel (`poly`: sums `poly1`, `poly2`, `poly3`), the
 #' Gaussian kernel exp(-||x - y||^2 / (2 sigma^2)) (`rbf`), the distance
 #' (`dist`); with `same`, a and b are one set and the sums run over i != j
 #' (each unordered pair once, doubled; the tiles on and above the
@@ -203,7 +204,7 @@ pair_sums <- function(a, b, same = FALSE, centre = colMeans(a),
     na$n2[r] <- st$n2
     na$u[r] <- st$u
   }
-  out <- c(poly = 0, rbf = 0, dist = 0)
+  out <- c(poly1 = 0, poly2 = 0, poly3 = 0, rbf = 0, dist = 0)
   best <- if (nearest) rep(Inf, nrow(b))
   best_j <- if (nearest) integer(nrow(b))
   par <- c(cc, d, sigma)
@@ -233,6 +234,27 @@ pair_sums <- function(a, b, same = FALSE, centre = colMeans(a),
   list(sums = out, nearest = best_j, nearest_d2 = best)
 }
 
+#' The common scale of a call's sets: the exponent e of the power of two
+#' 2^-e by which embedding_compute() multiplies every set (0 within
+#' 2^+-64, else that of the largest magnitude, curve_scale_exponent(), as
+#' prd_curve()) and that largest magnitude `big`. The factor is exact in
+#' binary floating point, so each metric on the rescaled rows is its value
+#' on the rows as given times 2^(power e), `power` its registry entry's
+#' (FD 2, energy 1, Vendi 0; KID a polynomial, kid_value()): the moments of
+#' FD (the fourth power of the scale in Sx^(1/2) Sy Sx^(1/2)) and KID's
+#' cubes (its sixth) neither overflow nor underflow for any value the input
+#' check accepts (up to 1e100 and down to 1e-100).
+#' @return list(scale_exp = e, big)
+#' @noRd
+embedding_scale <- function(sets, held_out = NULL) {
+  mats <- c(list(sets$real), sets$generated, list(held_out))
+  big <- max(vapply(mats, function(m) {
+    if (is.null(m)) return(0)
+    .Call(ffi_scan, as_double_matrix(m))[[2]]
+  }, numeric(1)))
+  list(scale_exp = curve_scale_exponent(big), big = big)
+}
+
 #' The unbiased MMD^2 from its three pair sums (SPEC.md section 8):
 #' S_xx / (n (n - 1)) + S_yy / (m (m - 1)) - 2 S_xy / (n m), S_xx and S_yy
 #' over i != j
@@ -241,20 +263,71 @@ mmd_unbiased <- function(sxx, syy, sxy, n, m) {
   sxx / (n * (n - 1)) + syy / (m * (m - 1)) - 2 * sxy / (n * m)
 }
 
+#' The unbiased MMD^2 of each power u, u^2, u^3 of u = x . y / d, from
+#' pair_sums()' sums over X x X, Y x Y and X x Y
+#' @noRd
+poly_mmds <- function(sxx, syy, sxy, n, m) {
+  p <- c("poly1", "poly2", "poly3")
+  mmd_unbiased(sxx[p], syy[p], sxy[p], n, m)
+}
+
+#' KID of the features as given from poly_mmds() `b` of the features times
+#' 2^-e: the kernel (u + 1)^3 = 1 + 3u + 3u^2 + u^3, its constant cancelling
+#' in the unbiased MMD^2 and the MMD^2 of u^p scaling as 2^(2pe), so KID =
+#' sum_p choose(3, p) 2^(2pe) b_p (a polynomial in the squared scale, not a
+#' power of it). The sum is formed at the scale of its largest term, so it
+#' is finite whenever KID is; beyond the double range it is an error.
+#' @noRd
+kid_value <- function(b, e, big = NA_real_, call = rlang::caller_env()) {
+  w <- choose(3, 1:3) * unname(b)
+  k <- 2 * e * (1:3)
+  nz <- w != 0
+  if (!any(nz)) return(0)
+  top <- max(k[nz] + floor(log2(abs(w[nz]))))
+  s <- sum(times_pow2(w, k - top))
+  out <- times_pow2(s, top)
+  if (!is.finite(out)) {
+    lg <- (top + log2(abs(s))) * log10(2)
+    about <- sprintf("%s%.1fe%d", if (s < 0) "-" else "", 10^(lg %% 1),
+                     as.integer(floor(lg)))
+    prd_abort(c(
+      "KID of these values is about {about}: beyond the range of a double (1.8e308).",
+      "x" = "Its kernel (x . y / d + 1)^3 grows as the sixth power of the features' scale; their largest magnitude is {format_number(big, digits = 3)}.",
+      "i" = "Divide {.arg real} and {.arg generated} by a common constant (KID is not scale-invariant), use {.code standardize = \"real\"}, or leave {.val kid} out of {.arg metrics}."
+    ), "input", call = call)
+  }
+  out
+}
+
+#' x * 2^k for a whole k of any size (2^k itself leaves the double range
+#' past |k| = 1023), exact unless the result over- or underflows
+#' @noRd
+times_pow2 <- function(x, k) {
+  # steps of at most 2^1000 in the direction of the result, so that no
+  # step over- or underflows unless the result does
+  repeat {
+    step <- pmax(pmin(k, 1000), -1000)
+    x <- x * 2^step
+    k <- k - step
+    if (all(k == 0)) return(x)
+  }
+}
+
 #' dgm-eval's KID: the mean over `subsets` draws of the unbiased polynomial
 #' MMD^2 of min(subset_size, n, m) rows of each set, drawn without
-#' replacement (compute_mmd()); R's RNG
+#' replacement (compute_mmd()); R's RNG. Returns the mean of each subset's
+#' poly_mmds() (KID is linear in them: kid_value() of the mean).
 #' @noRd
 kid_subsets <- function(x, y, subsets, subset_size) {
   s <- min(subset_size, nrow(x), nrow(y))
-  mean(vapply(seq_len(subsets), function(i) {
+  rowMeans(vapply(seq_len(subsets), function(i) {
     a <- x[sample.int(nrow(x), s), , drop = FALSE]
     b <- y[sample.int(nrow(y), s), , drop = FALSE]
     c0 <- colMeans(a)
-    mmd_unbiased(pair_sums(a, a, TRUE, c0, "poly")$sums[["poly"]],
-                 pair_sums(b, b, TRUE, c0, "poly")$sums[["poly"]],
-                 pair_sums(a, b, FALSE, c0, "poly")$sums[["poly"]], s, s)
-  }, double(1)))
+    poly_mmds(pair_sums(a, a, TRUE, c0, "poly")$sums,
+              pair_sums(b, b, TRUE, c0, "poly")$sums,
+              pair_sums(a, b, FALSE, c0, "poly")$sums, s, s)
+  }, double(3)))
 }
 
 #' The default bandwidth of mmd_rbf: the median distance between the

@@ -11,7 +11,14 @@
 #' n x m matrix (pair sums run over blocks of rows), and the real set's
 #' share of the work (its moments, its pairs, its nearest-neighbour radii)
 #' is done once for several models. The sets are used as given (no
-#' standardisation unless `standardize = "real"`).
+#' standardisation unless `standardize = "real"`), and every value is that
+#' of the features as given, whatever their scale: features far from 1
+#' (beyond \eqn{2^{\pm 64}}) are multiplied by a common power of two
+#' (exact) before any sum, and each metric is brought back by its law (FD and
+#' `fd_inf` scale as \eqn{s^2}, `sw_approx` and `energy` as s, KID as the
+#' polynomial \eqn{3 s^2 A_1 + 3 s^4 A_2 + s^6 A_3} of the unbiased
+#' MMD^2 \eqn{A_p} of the kernels \eqn{(x \cdot y / d)^p}, the others not
+#' at all, `mmd_rbf` with `bandwidth` in the same units).
 #'
 #' Write X (n x d) for `real`, Y (m x d) for a generated set,
 #' \eqn{\hat\mu}, \eqn{\hat\Sigma} for a set's mean and unbiased covariance
@@ -40,7 +47,10 @@
 #'   kernel \eqn{k(x, y) = (x \cdot y / d + 1)^3}: \eqn{\sum_{i \ne j}
 #'   k(x_i, x_j) / (n(n-1)) + \sum_{i \ne j} k(y_i, y_j) / (m(m-1)) - 2
 #'   \sum_{i,j} k(x_i, y_j) / (nm)} over all pairs (equal to dgm-eval's
-#'   `compute_polynomial_mmd()` when n = m). With `subsets`, dgm-eval's
+#'   `compute_polynomial_mmd()` when n = m), summed as \eqn{3 A_1 + 3 A_2 +
+#'   A_3} above (the kernel's constant 1 cancels, and summed with the rest
+#'   it would swamp the KID of small features: 0 at scale 1e-30). With
+#'   `subsets`, dgm-eval's
 #'   reported KID instead: the mean over `subsets` draws of this estimate
 #'   on min(`subset_size`, n, m) rows of each set. It can be negative.
 #' * `mmd_rbf` (the CMMD of Jayasumana et al. 2024, eq. 3, which uses CLIP
@@ -154,9 +164,17 @@
 #'   `vendi_class` without `classes` or with labels that do not match the
 #'   rows;
 #'   bad `subsets`, `subset_size`, `bandwidth`, `maxorder`; a propensity
-#'   model of more than 400 parameters), `prdcurve_error_columns`
-#'   (sets with different columns), `prdcurve_error_replicates`. Input
-#'   warnings as in [prd_curve()].
+#'   model of more than 400 parameters; a `kid` beyond the double range,
+#'   about 1.8e308, as on features of magnitude 1e52, since it grows as the
+#'   sixth power of their scale), `prdcurve_error_columns`
+#'   (sets with different columns), `prdcurve_error_replicates` (also a
+#'   set of fewer than 4 rows: its halves need 2). Input
+#'   warnings as in [prd_curve()], among them
+#'   `prdcurve_warning_small_sample` when a set has fewer than 10 rows:
+#'   the metrics need 2, but are noise on so few, FD above all (biased
+#'   upward by a term of order \eqn{d^2 / n}: 5.7 on two sets of 10 rows
+#'   of one N(0, I_8), whose FD is 0), and FD needs more rows than columns
+#'   for a covariance of full rank (`prdcurve_warning_transposed` below).
 #' @references
 #' Heusel, M., Ramsauer, H., Unterthiner, T., Nessler, B. and Hochreiter,
 #' S. (2017). GANs trained by a two time-scale update rule converge to a
@@ -240,11 +258,18 @@ embedding_metrics <- function(real, generated,
   raw <- prepare_samples(real, generated, features, id, standardize,
                          check_scale = !all(metrics %in% c("pmse", "s_pmse")))
   sets <- standardize_split(raw)
+  # the metrics need 2 rows a set (FD's covariance divides by n - 1, the
+  # U-statistics a pair i != j), but below small_set_rows (10) they are
+  # noise: FD's bias, of order d^2 / n, is 5.7 at 10 rows a set in d = 8
+  # (2 for a shift of 0.5 a column); details in @section Errors
+  check_sample_traps(sets, k = NULL, neighbours = FALSE)
   opts <- embedding_options(metrics, held_out, subsets, subset_size,
                             bandwidth, raw, sets, features, id)
+  opts <- c(opts, embedding_scale(sets, opts$held_out))
   opts$maxorder <- check_maxorder(maxorder)
   opts$classes <- check_classes(classes, metrics, sets$generated)
   replicates <- check_replicates(replicates)
+  if (replicates > 0L) check_embedding_halves(sets, opts$held_out)
   conf_level <- check_level(conf_level)
   first <- embedding_core(sets$real, sets$generated, metrics, opts)
   out <- new_prd_metrics(
@@ -281,6 +306,23 @@ embedding_metrics <- function(real, generated,
     out <- attach_metric_replicates(out, reps, conf_level)
   }
   out
+}
+
+#' The half-samples of the replicates hold floor(n / 2) rows of each set:
+#' the metrics need 2 a set, as the sets themselves (a half of 1 row has
+#' no covariance)
+#' @noRd
+check_embedding_halves <- function(sets, held_out = NULL,
+                                   call = rlang::caller_env()) {
+  sizes <- c(real = nrow(sets$real), vapply(sets$generated, nrow, 1L),
+             held_out = if (!is.null(held_out)) nrow(held_out))
+  bad <- sizes[sizes < 4L]
+  if (!length(bad)) return(invisible())
+  prd_abort(c(
+    "The half-samples of {.arg replicates} need at least 2 rows of each set.",
+    "x" = "Rows: {paste0(names(bad), ' ', bad, collapse = ', ')}.",
+    "i" = "Give at least 4 rows per set, or {.code replicates = 0}."
+  ), "replicates", call = call)
 }
 
 #' The class labels of `classes` as a list named as the models (NULL
@@ -380,8 +422,17 @@ embedding_compute <- function(real, gens, metrics, opts) {
   if (!is.null(opts$subsets)) kernels <- setdiff(kernels, "poly")
   real <- as_double_matrix(real)
   sigma <- if (is.null(opts$bandwidth)) 1 else opts$bandwidth
+  # every set (and the bandwidth, a length) on the common scale 2^-e of
+  # embedding_scale(); the values are brought back to the units as given
+  e <- if (is.null(opts$scale_exp)) 0L else opts$scale_exp
+  if (e != 0L) {
+    real <- real * 2^-e
+    gens <- lapply(gens, function(g) g * 2^-e)
+    if (!is.null(opts$held_out)) opts$held_out <- opts$held_out * 2^-e
+    sigma <- sigma * 2^-e
+  }
   # (the counts as doubles: n m overflows an integer past 46,340 rows)
-  q <- list(opts = opts, d = ncol(real), n = as.double(nrow(real)))
+  q <- list(opts = opts, d = ncol(real), n = as.double(nrow(real)), e = e)
   # the real set's moments and the eigendecomposition of its covariance,
   # shared by fd, fd_inf (its square root) and ct (its principal axes)
   if ("moments" %in% needs || "ct" %in% metrics) q$mx <- set_moments(real)
@@ -432,7 +483,10 @@ embedding_compute <- function(real, gens, metrics, opts) {
       cells[[m]] <- ctv$cells
     }
     vals <- vapply(metrics, function(mt) {
-      as.double(embedding_registry[[mt]]$value(q))
+      entry <- embedding_registry[[mt]]
+      v <- as.double(entry$value(q))
+      if (!is.na(entry$power)) v <- times_pow2(v, entry$power * e)
+      v
     }, double(1))
     rows[[m]] <- tibble::tibble(model = m, metric = metrics,
                                 k = NA_integer_, value = unname(vals))
@@ -448,99 +502,4 @@ embedding_compute <- function(real, gens, metrics, opts) {
 as_double_matrix <- function(x) {
   if (!is.double(x)) storage.mode(x) <- "double"
   x
-}
-
-# ---- the registry of the embedding metrics -------------------------------
-#
-# One entry per metric: what it needs ("moments": both sets' means and
-# covariances; "poly", "rbf", "dist": pair sums of that kernel over X x X,
-# Y x Y and X x Y; "nearest": each generated row's nearest real row and the
-# real rows' own nearest-neighbour radii; "held_out"; "propensity": the
-# logit propensity model of pmse_one()), its value from the
-# context `q` of embedding_core(), its bounds (interval clamping) and a
-# line of documentation. The default `metrics`, the work done and the docs
-# of `metrics` come from here.
-
-embedding_metric <- function(name, needs, value, doc, lower = -Inf,
-                             upper = Inf) {
-  list(name = name, needs = needs, value = value, doc = doc, lower = lower,
-       upper = upper)
-}
-
-embedding_registry <- local({
-  mmd_of <- function(q, kernel) {
-    mmd_unbiased(q$sxx[[kernel]], q$syy[[kernel]], q$sxy[[kernel]], q$n, q$m)
-  }
-  r <- list(
-    embedding_metric("fd", "moments",
-      function(q) fd_value(q$mx, q$my, q$root_x),
-      "Frechet distance of the Gaussian fits (Heusel et al. 2017)",
-      lower = 0),
-    embedding_metric("fd_inf", "moments",
-      function(q) fd_infinity(q$mx, q$y, q$root_x),
-      "FD extrapolated to infinitely many generated rows (Chong and Forsyth 2020)"),
-    embedding_metric("kid", "poly",
-      function(q) {
-        if (is.null(q$opts$subsets)) return(mmd_of(q, "poly"))
-        kid_subsets(q$real, q$y, q$opts$subsets, q$opts$subset_size)
-      },
-      "unbiased MMD^2 with the cubic polynomial kernel (Binkowski et al. 2018)"),
-    embedding_metric("mmd_rbf", "rbf", function(q) mmd_of(q, "rbf"),
-      "unbiased MMD^2 with a Gaussian kernel of width `bandwidth` (CMMD, Jayasumana et al. 2024)"),
-    embedding_metric("vendi", character(), function(q) vendi_value(q$y),
-      "Vendi score of the generated set, q = 1, linear kernel on unit rows (Friedman and Dieng 2023)",
-      lower = 1),
-    embedding_metric("vendi_class", "classes",
-      function(q) mean(q$vendi_classes$vendi),
-      "mean over the classes of the generated rows of each class's Vendi score (needs `classes`; dgm-eval)",
-      lower = 1),
-    embedding_metric("authpct", "nearest",
-      function(q) {
-        a <- authentic_rows(q$real, q$y, q$near$nearest, q$own2)
-        100 * mean(a)
-      },
-      "percentage of generated rows whose nearest real row has a nearer real neighbour (Alaa et al. 2022)",
-      lower = 0, upper = 100),
-    embedding_metric("ct", "held_out", function(q) q$ct,
-      "data-copying statistic C_T against `held_out` (Meehan et al. 2020); below 0: copying"),
-    embedding_metric("sw_approx", "moments",
-      function(q) sw_value(q$mx, q$my),
-      "sliced Wasserstein approximation from the moments (Nadjahi et al. 2021)",
-      lower = 0),
-    embedding_metric("energy", "dist", function(q) {
-      2 * q$sxy[["dist"]] / (q$n * q$m) -
-        q$sxx[["dist"]] / (q$n * (q$n - 1)) -
-        q$syy[["dist"]] / (q$m * (q$m - 1))
-    }, "energy distance with U-statistics (Szekely and Rizzo 2013)"),
-    embedding_metric("pmse", "propensity", function(q) q$propensity$pmse,
-      "propensity-score mean squared error of synthpop's logit model with interactions up to `maxorder` (Woo et al. 2009; only when asked)",
-      lower = 0, upper = 0.25),
-    embedding_metric("s_pmse", "propensity", function(q) q$propensity$s_pmse,
-      "pMSE over its null expectation (k - 1)(1 - c)^2 c / N (Snoke et al. 2018; only when asked)",
-      lower = 0)
-  )
-  stats::setNames(r, vapply(r, `[[`, "", "name"))
-})
-
-#' The metrics of embedding_metrics(), in output order (the registry's)
-#' @noRd
-embedding_metric_names <- function() names(embedding_registry)
-
-#' The default metrics of embedding_metrics(): all but those that need an
-#' argument not given (`ct`: held_out, `vendi_class`: classes) and the
-#' propensity scores (a logistic regression on the columns, for tables
-#' rather than embeddings of hundreds of dimensions)
-#' @noRd
-embedding_default_metrics <- function(held_out = NULL, classes = NULL) {
-  out <- setdiff(embedding_metric_names(), c("pmse", "s_pmse"))
-  if (is.null(held_out)) out <- setdiff(out, "ct")
-  if (is.null(classes)) out <- setdiff(out, "vendi_class")
-  out
-}
-
-#' The docs of `metrics`, from the registry (roxygen inline code)
-#' @noRd
-embedding_metrics_doc <- function() {
-  paste0("* `\"", names(embedding_registry), "\"`: ",
-         vapply(embedding_registry, `[[`, "", "doc"), collapse = "\n")
 }

@@ -138,6 +138,128 @@ test_that("closed forms: a shift, a scaling, orthogonal directions", {
   expect_equal(value_of(em, "kid"), brute_kid(x, x), tolerance = 1e-10)
 })
 
+test_that("every metric keeps its scaling law at every scale the input check accepts", {
+  # features times 2^k: the metric times 2^(power k), power the registry's
+  # (fd 2, energy 1, vendi 0, ...); 2^-330 and 2^328 lie inside the
+  # accepted 1e-100 to 1e100 (fd was 0 below 2^-250 and an error above
+  # 2^250, its Sx^(1/2) Sy Sx^(1/2) out of the double range)
+  set.seed(30)
+  x <- matrix(rnorm(60 * 4), ncol = 4)
+  y <- matrix(rnorm(50 * 4, mean = 0.5, sd = 1.2), ncol = 4)
+  h <- matrix(rnorm(40 * 4), ncol = 4)
+  ms <- setdiff(embedding_metric_names(), c("kid", "vendi_class", "pmse",
+                                            "s_pmse"))
+  power <- vapply(embedding_registry[ms], `[[`, 0, "power")
+  run <- function(k) {
+    set.seed(1)
+    embedding_metrics(x * 2^k, y * 2^k, metrics = ms, held_out = h * 2^k,
+                      bandwidth = 1.3 * 2^k)
+  }
+  one <- run(0)
+  for (k in c(-330, -100, 100, 265, 328)) {
+    em <- run(k)
+    expect_equal(em$value, unname(one$value * 2^(power * k)),
+                 tolerance = 1e-12,
+                 label = paste0("metrics at 2^", k))
+  }
+  # at scales that are not powers of two, against the brute-force values
+  # of the same rows brought near 1 by a power of two
+  for (s in c(1e-30, 1e80, 1e99)) {
+    xs <- x * s
+    ys <- y * s
+    k <- floor(log2(max(abs(c(xs, ys)))))
+    em <- embedding_metrics(xs, ys, metrics = c("fd", "energy", "sw_approx"))
+    xb <- xs * 2^-k
+    yb <- ys * 2^-k
+    expect_equal(value_of(em, "fd"), brute_fd(xb, yb) * 2^(2 * k),
+                 tolerance = 1e-10)
+    expect_equal(value_of(em, "energy"), brute_energy(xb, yb) * 2^k,
+                 tolerance = 1e-10)
+    expect_equal(value_of(em, "sw_approx"), brute_sw(xb, yb) * 2^k,
+                 tolerance = 1e-12)
+  }
+})
+
+test_that("kid is the true KID of the values as given at any scale, an error past the double range", {
+  # KID(s X, s Y) = 3 s^2 A_1 + 3 s^4 A_2 + s^6 A_3, A_p the unbiased MMD^2
+  # of the kernel (x . y / d)^p: summed with the kernel's constant 1, KID
+  # was 0 at s = 1e-30 and wrong in its 5th digit at 1e-5, and NaN at 1e52
+  brute_power <- function(x, y, p) {
+    k <- function(a, b) (tcrossprod(a, b) / ncol(x))^p
+    brute_mmd(k(x, x), k(y, y), k(x, y))
+  }
+  set.seed(31)
+  x <- matrix(rnorm(60 * 4), ncol = 4)
+  y <- matrix(rnorm(50 * 4, mean = 0.5), ncol = 4)
+  a <- vapply(1:3, function(p) brute_power(x, y, p), 0)
+  law <- function(s) sum(choose(3, 1:3) * s^(2 * (1:3)) * a)
+  expect_equal(law(1), brute_kid(x, y), tolerance = 1e-12)
+  for (s in c(2^-330, 1e-30, 1e-5, 1, 1e30, 1e45)) {
+    em <- embedding_metrics(x * s, y * s, metrics = "kid")
+    expect_equal(em$value, law(s), tolerance = 1e-10,
+                 label = paste("kid at scale", s))
+  }
+  # dgm-eval's subsets too: the mean of the subsets' KID
+  set.seed(11)
+  v <- value_of(embedding_metrics(x * 1e-30, y * 1e-30, metrics = "kid",
+                                  subsets = 3, subset_size = 20), "kid")
+  set.seed(11)
+  b <- mean(vapply(1:3, function(i) {
+    xi <- x[sample.int(60, 20), ]
+    yi <- y[sample.int(50, 20), ]
+    sum(choose(3, 1:3) * 1e-30^(2 * (1:3)) *
+          vapply(1:3, function(p) brute_power(xi, yi, p), 0))
+  }, 0))
+  expect_equal(v, b, tolerance = 1e-10)
+  # at 1e52 KID is about 1e311 (A_3 1e312): no double holds it
+  expect_gt(a[3] * 1e104^3 / .Machine$double.xmax, 1)
+  expect_error(embedding_metrics(x * 1e52, y * 1e52, metrics = c("fd", "kid")),
+               class = "prdcurve_error_input")
+  expect_equal(value_of(embedding_metrics(x * 1e52, y * 1e52, metrics = "fd"),
+                        "fd"), brute_fd(x, y) * 1e104, tolerance = 1e-10)
+})
+
+test_that("mmd_rbf with a bandwidth whose square underflows: equal rows count 1", {
+  # (copies are the point here: no input warnings) small whole numbers,
+  # 16 real rows: every distance exact, equal rows at distance 0 (the
+  # kernel was exp(0 * -Inf), NaN)
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  set.seed(33)
+  x <- matrix(sample(-9:9, 24, TRUE), ncol = 2)
+  x <- rbind(x, x[1:4, ])
+  y <- rbind(matrix(sample(-9:9, 26, TRUE), ncol = 2), x[1:3, ])
+  em <- embedding_metrics(x, y, metrics = "mmd_rbf", bandwidth = 1e-200)
+  k <- function(a, b) 1 * (brute_d2(a, b) == 0)
+  expect_equal(em$value, brute_mmd(k(x, x), k(y, y), k(x, y)))
+})
+
+test_that("a set of fewer than 10 rows warns (prdcurve_warning_small_sample), the metrics computed", {
+  # two columns: no "transposed" warning beside it
+  set.seed(32)
+  x <- matrix(rnorm(40 * 2), ncol = 2)
+  y <- matrix(rnorm(40 * 2, mean = 0.5), ncol = 2)
+  expect_warning(em <- embedding_metrics(x, y[1:3, ], metrics = c("fd", "kid")),
+                 class = "prdcurve_warning_small_sample")
+  expect_equal(value_of(em, "fd"), brute_fd(x, y[1:3, ]), tolerance = 1e-10)
+  expect_equal(value_of(em, "kid"), brute_kid(x, y[1:3, ]), tolerance = 1e-10)
+  expect_warning(embedding_metrics(x[1:9, ], y, metrics = "energy"),
+                 class = "prdcurve_warning_small_sample")
+  expect_warning(embedding_metrics(x, list(a = y, b = y[1:5, ]),
+                                   metrics = "vendi"),
+                 class = "prdcurve_warning_small_sample")
+  expect_no_warning(embedding_metrics(x[1:10, ], y[1:10, ], metrics = "fd"))
+  # the halves of the replicates need 2 rows a set (a half of 1 row failed
+  # as an overflow)
+  expect_error(suppressWarnings(
+    embedding_metrics(x, y[1:3, ], metrics = "fd", replicates = 2)),
+    class = "prdcurve_error_replicates")
+  em <- suppressWarnings(
+    embedding_metrics(x, y[1:4, ], metrics = "fd", replicates = 2))
+  expect_true(is.finite(em$lower) && is.finite(em$upper))
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  expect_no_warning(embedding_metrics(x, y[1:3, ], metrics = "fd"))
+})
+
 test_that("fd_inf is the intercept of FD_N over the documented sizes", {
   set.seed(5)
   x <- matrix(rnorm(150 * 3), ncol = 3)
@@ -363,35 +485,6 @@ test_that("vendi_class is the mean of the classes' Vendi scores, halves included
   expect_error(embedding_metrics(x, list(p = y, q = y), metrics = "vendi_class",
                                  classes = lab),
                class = "prdcurve_error_input")
-})
-
-test_that("recipe (inst/ARCHITECTURE.md): an embedding metric is one registry row", {
-  # the recipe's example: the distance between the two sets' means, from
-  # the moments the registry's "moments" need forms once per set
-  env <- environment(embedding_metrics)
-  old <- get("embedding_registry", env)
-  row <- embedding_metric("mean_gap", "moments",
-                          function(q) sqrt(sum((q$mx$mean - q$my$mean)^2)),
-                          "distance between the means", lower = 0)
-  unlockBinding("embedding_registry", env)
-  assign("embedding_registry", c(old, list(mean_gap = row)), envir = env)
-  on.exit({
-    assign("embedding_registry", old, envir = env)
-    lockBinding("embedding_registry", env)
-  })
-  set.seed(12)
-  x <- matrix(rnorm(60 * 4), ncol = 4)
-  y <- matrix(rnorm(50 * 4, 0.5), ncol = 4)
-  m <- embedding_metrics(x, y, metrics = c("mean_gap", "fd"))
-  expect_identical(m$metric, c("mean_gap", "fd"))
-  expect_equal(m$value[1], sqrt(sum((colMeans(x) - colMeans(y))^2)),
-               tolerance = 1e-12)
-  expect_true("mean_gap" %in% embedding_metric_names())
-  # with intervals, as every metric
-  set.seed(1)
-  r <- embedding_metrics(x, y, metrics = "mean_gap", replicates = 4)
-  expect_true(all(c("lower", "upper") %in% names(r)))
-  expect_lte(r$lower, r$value)
 })
 
 test_that("pmse and s_pmse in the companion table are pmse_stats(), with intervals and paired differences", {
