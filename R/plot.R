@@ -495,7 +495,7 @@ ray_limits <- function(rows, reps, divisor, conf_level) {
   }, numeric(length(rho)))
   mat <- matrix(mat, nrow = length(rho))
   pv <- pair_variance(mat, as.integer(names(rr)), divisor)
-  half <- stats::qt((1 + conf_level) / 2, df = max(pv$df, 1L)) * sqrt(pv$v)
+  half <- stats::qt((1 + conf_level) / 2, df = max(pv$df, 1L)) * pv$se
   lo <- pmax(rho - half, 0)
   hi <- pmin(rho + half, sqrt(2))
   # keep the band inside the unit square

@@ -57,26 +57,25 @@ run_replicates <- function(real, gens, R, fun) {
 }
 
 #' Variance of an estimate from its complementary half-sample replicates:
-#' v = mean over complete pairs of (theta(H) - theta(H^c))^2 / divisor, and
-#' its degrees of freedom (the number of pairs with both values finite).
-#' `values` is indexed by `replicate` (pair j = replicates 2j - 1 and 2j);
-#' `values` may be a matrix with one column per replicate (a variance per
-#' row).
+#' v = mean over complete pairs of (theta(H) - theta(H^c))^2 / divisor, its
+#' square root `se` (formed from the differences divided by the largest of
+#' them, so that it is finite whenever they are: a KID of 1e180 has
+#' squared differences past the double range) and its degrees of freedom
+#' (the number of pairs with both values finite). `values` is indexed by
+#' `replicate` (pair j = replicates 2j - 1 and 2j); `values` may be a
+#' matrix with one column per replicate (a variance per row).
 #' @noRd
 pair_variance <- function(values, replicate, divisor) {
-  if (is.matrix(values)) {
-    full <- matrix(NA_real_, nrow(values), 2L * ceiling(max(replicate) / 2))
-    full[, replicate] <- values
-    D <- full[, c(TRUE, FALSE), drop = FALSE] - full[, c(FALSE, TRUE), drop = FALSE]
-    ok <- colSums(!is.finite(D)) == 0L
-    D <- D[, ok, drop = FALSE]
-    return(list(v = rowMeans(D^2) / divisor, df = ncol(D)))
-  }
-  full <- rep(NA_real_, 2L * ceiling(max(replicate) / 2))
-  full[replicate] <- values
-  D <- full[c(TRUE, FALSE)] - full[c(FALSE, TRUE)]
-  D <- D[is.finite(D)]
-  list(v = mean(D^2) / divisor, df = length(D))
+  if (!is.matrix(values)) values <- matrix(values, 1L)
+  full <- matrix(NA_real_, nrow(values), 2L * ceiling(max(replicate) / 2))
+  full[, replicate] <- values
+  D <- full[, c(TRUE, FALSE), drop = FALSE] - full[, c(FALSE, TRUE), drop = FALSE]
+  ok <- colSums(!is.finite(D)) == 0L
+  D <- D[, ok, drop = FALSE]
+  big <- if (ncol(D)) apply(abs(D), 1L, max) else rep(0, nrow(D))
+  big[!(big > 0)] <- 1
+  r <- rowMeans((D / big)^2) / divisor
+  list(v = big^2 * r, se = big * sqrt(r), df = ncol(D))
 }
 
 #' Interval est +- t_{df} sqrt(v) from complementary half-sample
@@ -90,7 +89,7 @@ replicate_interval <- function(estimate, values, replicate, divisor,
   if (pv$df < 1L || !is.finite(estimate)) {
     return(c(lower = NA_real_, upper = NA_real_))
   }
-  half <- stats::qt((1 + conf_level) / 2, df = pv$df) * sqrt(pv$v)
+  half <- stats::qt((1 + conf_level) / 2, df = pv$df) * pv$se
   # clamped to the statistic's range, but never past the estimate itself
   c(lower = min(estimate, max(lower_bound, estimate - half)),
     upper = max(estimate, min(upper_bound, estimate + half)))

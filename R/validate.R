@@ -97,7 +97,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
   if (big > 1e100 || (big > 0 && big < 1e-100)) {
     prd_abort(c(
       "{.arg {arg}} has values of magnitude {format_number(big, digits = 3)}: squared distances would {if (big > 1) 'overflow' else 'underflow'}.",
-      "i" = "Every estimator is invariant to a common scale: divide {.arg real} and {.arg generated} by the same constant."
+      "i" = "The curves and the manifold metrics do not change under a common scale (the embedding and entropy metrics change by their laws): divide {.arg real} and {.arg generated} by the same constant."
     ), "input", call = call)
   }
   if (inspect && inputs_checked()) {

@@ -55,6 +55,15 @@ test_that("pair_variance() is mean(D^2) / c over the complete pairs", {
   pm <- prdcurve:::pair_variance(m, o, 4)
   expect_equal(pm$v, c(1, 4) * pv$v)
   expect_identical(pm$df, 3L)
+  expect_equal(pm$se, sqrt(pm$v))
+  # the standard error of values past the square root of the double range
+  # (a KID of features of magnitude 1e30), and of tiny ones, scales with them
+  for (s in c(1e200, 1e-200)) {
+    ps <- prdcurve:::pair_variance(v * s, seq_along(v), 4)
+    expect_equal(ps$se, s * sqrt(pv$v), tolerance = 1e-14)
+    expect_identical(ps$df, 3L)
+  }
+  expect_identical(prdcurve:::pair_variance(rep(2, 4), 1:4, 4)$se, 0)
   ci <- prdcurve:::replicate_interval(0.3, v, seq_along(v), 4, 0.9,
                                       lower_bound = 0.28)
   half <- stats::qt(0.95, 3) * sqrt(pv$v)
