@@ -232,7 +232,7 @@ SEXP ffi_bin_index(SEXP x, SEXP breaks, SEXP rows, SEXP atoms) {
   const int *r = INTEGER_RO(rows);
   prd_check_rows(r, m, n, "ffi_bin_index");
   const atom_col **at = atom_table(atoms, d, "ffi_bin_index");
-  SEXP out = PROTECT(Rf_allocMatrix(RAWSXP, d, m));
+  SEXP out = PROTECT(prd_alloc_matrix(RAWSXP, d, m));
   int use = prd_threads_over((int64_t) m * d, (m + INDEX_BLOCK - 1) / INDEX_BLOCK);
   bin_index(REAL_RO(x), n, d, REAL_RO(breaks), nb, r, m, at, use, RAW(out));
   UNPROTECT(1);

@@ -23,7 +23,7 @@ SEXP ffi_fold_cov(SEXP M, SEXP Mv, SEXP n, SEXP m) {
       Rf_length(m) != d)
     Rf_error("ffi_fold_cov: `M`, `Mv` must be d x d and `m` of length d");
   double nn = REAL_RO(n)[0];
-  SEXP S = PROTECT(Rf_allocMatrix(REALSXP, d, d));
+  SEXP S = PROTECT(prd_alloc_matrix(REALSXP, d, d));
   SEXP Mm = PROTECT(Rf_allocVector(REALSXP, d));
   const double *a = REAL_RO(M), *b = none ? NULL : REAL_RO(Mv),
                *mu = REAL_RO(m);
@@ -104,7 +104,7 @@ static SEXP cov_combine(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c,
   if (Rf_ncols(A) != d || Rf_nrows(B) != d || Rf_ncols(B) != d)
     Rf_error("%s: `A` and `B` must be d x d", fn);
   double wa = REAL_RO(a)[0], wb = REAL_RO(b)[0], wc = REAL_RO(c)[0];
-  SEXP M = PROTECT(Rf_allocMatrix(REALSXP, d, d));
+  SEXP M = PROTECT(prd_alloc_matrix(REALSXP, d, d));
   const double *x = REAL_RO(A), *y = REAL_RO(B);
   double *m = REAL(M);
   int use = prd_threads_for((int64_t) d * d, prd_threads_get());
@@ -179,7 +179,7 @@ SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows) {
   prd_check_centre_rows(x, centre, rows, "ffi_centre_t");
   int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
   const int *r = INTEGER_RO(rows);
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, d, m));
+  SEXP out = PROTECT(prd_alloc_matrix(REALSXP, d, m));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);
   int nb = (m + 63) / 64;
@@ -511,7 +511,7 @@ SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
   for (int i = 0; i < m; i++)
     if (ce[i] == NA_INTEGER || ce[i] < 1 || ce[i] > K)
       Rf_error("ffi_cell_moments: cell %d out of range", i + 1);
-  SEXP M = PROTECT(Rf_allocMatrix(REALSXP, d, d));
+  SEXP M = PROTECT(prd_alloc_matrix(REALSXP, d, d));
   SEXP s = PROTECT(Rf_allocMatrix(REALSXP, d, K));
   SEXP qv = PROTECT(Rf_allocMatrix(REALSXP, d, K));
   SEXP q = PROTECT(Rf_allocVector(REALSXP, m));
@@ -584,7 +584,7 @@ SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V, SEXP rows) {
   const int *r = Rf_isNull(rows) ? NULL : INTEGER_RO(rows);
   int m = r ? Rf_length(rows) : n;
   if (r) prd_check_rows(r, m, n, "ffi_centred_product");
-  SEXP P = PROTECT(Rf_allocMatrix(REALSXP, m, p));
+  SEXP P = PROTECT(prd_alloc_matrix(REALSXP, m, p));
   SEXP q = PROTECT(Rf_allocVector(REALSXP, m));
   double *pp = REAL(P), *qq = REAL(q);
   if (d == 0 || p == 0)
@@ -686,6 +686,7 @@ SEXP ffi_chol_quad(SEXP X, SEXP rows, SEXP c, SEXP Rx, SEXP mx, SEXP Ry,
     int use = prd_blocked_team((int64_t) m * d * d, nblk, &old);
     double *work = (double *) R_alloc((size_t) use * QUAD_BLOCK * d,
                                       sizeof(double));
+    prd_advise_huge(work, (size_t) use * QUAD_BLOCK * d * sizeof(double));
     quad_ctx ctx = {REAL_RO(X), REAL_RO(c), REAL_RO(Rx), REAL_RO(Ry),
                     REAL_RO(mx), REAL_RO(my), r, work, REAL(qx), REAL(qy),
                     n, d, m, nblk};

@@ -10,9 +10,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 enum { NPY_FLOAT = 0, NPY_INT = 1, NPY_UINT = 2, NPY_BOOL = 3 };
 
@@ -131,21 +128,6 @@ static int npy_convert(npy_source *s, double **cols, size_t n, size_t d,
   return 1;
 }
 
-/* Ask for transparent huge pages on a large fresh buffer before it is
- * first written (Linux, where THP is in "madvise" mode): one page fault
- * per 2 MiB instead of per 4 KiB. A hint only; errors are ignored. */
-static void npy_advise_huge(void *p, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t) 2 << 20;
-  if (bytes < 2 * huge) return;
-  uintptr_t a = ((uintptr_t) p + huge - 1) & ~(huge - 1);
-  uintptr_t b = ((uintptr_t) p + bytes) & ~(huge - 1);
-  if (b > a) (void) madvise((void *) a, (size_t) (b - a), MADV_HUGEPAGE);
-#else
-  (void) p; (void) bytes;
-#endif
-}
-
 /* ffi_npy_read(src, offset, layout, columns)
  *   src: a file path (string) or a raw vector holding the whole file;
  *   offset: byte offset of the payload (double);
@@ -175,7 +157,7 @@ SEXP ffi_npy_read(SEXP src, SEXP offset, SEXP layout, SEXP columns) {
     }
   } else {
     out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) (n * d))); nprot++;
-    npy_advise_huge(REAL(out), n * d * sizeof(double));
+    prd_advise_huge(REAL(out), n * d * sizeof(double));
     for (size_t j = 0; j < d; j++) cols[j] = REAL(out) + j * n;
     SEXP dim = PROTECT(Rf_allocVector(INTSXP, 2)); nprot++;
     INTEGER(dim)[0] = (int) n;

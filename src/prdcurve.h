@@ -152,6 +152,11 @@ void *prd_scratch(int slot, size_t bytes);
 void prd_scratch_release(void);
 /* frees the slots larger than `limit` bytes */
 void prd_scratch_trim(size_t limit);
+/* Transparent huge pages asked for a fresh buffer of `bytes` (a hint,
+ * before its first write), and a matrix of R allocated so: the large
+ * results of the fitted families' and readers' passes (scratch.c) */
+void prd_advise_huge(void *p, size_t bytes);
+SEXP prd_alloc_matrix(SEXPTYPE type, int nrow, int ncol);
 SEXP ffi_scratch(SEXP release);
 
 /* The precision of an engine call's products: single when `want` and

@@ -301,7 +301,7 @@ static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
   const double *of = Rf_isNull(mult) ? NULL : REAL_RO(offset);
   int m = r ? Rf_length(rows) : n;
   if (r) prd_check_rows(r, m, n, fn);
-  SEXP out = PROTECT(Rf_allocMatrix(REALSXP, m, d));
+  SEXP out = PROTECT(prd_alloc_matrix(REALSXP, m, d));
   const double *X = REAL_RO(x), *c = REAL_RO(centre);
   double *o = REAL(out);
   int use = prd_threads_for((int64_t) m * d / 8, prd_threads_get());

@@ -33,6 +33,37 @@ static void *scratch_alloc(size_t bytes) {
   return malloc(bytes);
 }
 
+/* Ask for transparent huge pages on a large fresh buffer before it is
+ * first written (Linux, where THP is in "madvise" mode): one page fault
+ * per 2 MiB of its aligned interior instead of per 4 KiB. Results that R
+ * allocates fresh at every call, and frees, are the engine-free part of
+ * the faults: a 2,048 x 2,048 matrix of doubles (32 MiB, which glibc maps
+ * afresh each time) took 107 ms to allocate and fill here, 20 ms so; the
+ * fold fits at d = 2,048 form several a fold. A hint only; errors are
+ * ignored, and below 4 MiB nothing is asked. */
+void prd_advise_huge(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(PRD_NO_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t) 2 << 20;
+  if (!p || bytes < 2 * huge) return;
+  uintptr_t a = ((uintptr_t) p + huge - 1) & ~(huge - 1);
+  uintptr_t b = ((uintptr_t) p + bytes) & ~(huge - 1);
+  if (b > a) (void) madvise((void *) a, (size_t) (b - a), MADV_HUGEPAGE);
+#else
+  (void) p;
+  (void) bytes;
+#endif
+}
+
+/* Rf_allocMatrix() of a numeric (REALSXP) or raw matrix, its data marked
+ * for huge pages before any write (prd_advise_huge()) */
+SEXP prd_alloc_matrix(SEXPTYPE type, int nrow, int ncol) {
+  SEXP x = Rf_allocMatrix(type, nrow, ncol);
+  size_t size = type == RAWSXP ? 1 : sizeof(double);
+  void *p = type == RAWSXP ? (void *) RAW(x) : (void *) REAL(x);
+  prd_advise_huge(p, (size_t) nrow * (size_t) ncol * size);
+  return x;
+}
+
 void *prd_scratch(int slot, size_t bytes) {
   if (bytes < 1) bytes = 1;
   if (slot < 0 || slot >= PRD_SCR_N || bytes < ((size_t) 1 << 20))
