@@ -14,7 +14,8 @@
 #             collapsed, deprecated, k_reduced (a default k lowered to fit),
 #             convergence (k-means did not converge), family_disagreement
 #             (two curve families far apart: the lower is the tighter),
-#             category_levels (a category of one set only, R/encode.R)
+#             category_levels (a category of one set only, R/encode.R),
+#             garbled_categories (a real category an identifier in a model)
 #   messages: dropped_columns (columns neither numeric nor categorical,
 #             identifiers and model labels, ignored), categorical_columns
 #             (categorical columns taken as features beside numeric ones)

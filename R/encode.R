@@ -55,28 +55,56 @@ category_values <- function(col) as.character(col)
 #' Attribute "skip": the columns left out of the default features, those
 #' that look like identifiers in some set (id_like_category()) and model
 #' labels (a categorical column named `model` or `models`, as
-#' check_model_column()).
+#' check_model_column()); attribute "garbled": those of them that are
+#' identifiers in a later set only, categories in the first (the real set:
+#' a model that writes a new value in every row), which
+#' warn_garbled_categories() reports.
 #' @return a named list of character vectors (possibly empty)
 #' @noRd
 category_levels <- function(dfs) {
   out <- list()
   skip <- character()
-  for (df in dfs) {
+  first_ids <- character()
+  later_ids <- character()
+  first_cats <- character()
+  for (i in seq_along(dfs)) {
+    df <- dfs[[i]]
     if (!is.data.frame(df)) next
     for (nm in names(df)) {
       col <- df[[nm]]
       if (!is_category(col)) next
       v <- unique(category_values(col))
-      if (id_like_category(length(v), length(col), col) ||
-          tolower(nm) %in% c("model", "models")) {
+      if (i == 1L) first_cats <- c(first_cats, nm)
+      if (tolower(nm) %in% c("model", "models")) {
         skip <- c(skip, nm)
+      } else if (id_like_category(length(v), length(col), col)) {
+        skip <- c(skip, nm)
+        if (i == 1L) first_ids <- c(first_ids, nm) else later_ids <- c(later_ids, nm)
       }
       out[[nm]] <- c(out[[nm]], v[!is.na(v)])
     }
   }
   out <- lapply(out, function(v) sort(unique(v), method = "radix"))
   attr(out, "skip") <- unique(skip)
+  attr(out, "garbled") <- setdiff(intersect(unique(later_ids), first_cats),
+                                  first_ids)
   out
+}
+
+#' The warning (prdcurve_warning_garbled_categories) of categorical
+#' columns of the real set that a generated set fills with a value of its
+#' own in most rows (category_levels()' "garbled"): as identifiers they
+#' leave every set's features, so the curve cannot see that the model
+#' breaks them.
+#' @noRd
+warn_garbled_categories <- function(levels, real_arg = "real") {
+  cols <- attr(levels, "garbled")
+  if (!length(cols)) return(invisible())
+  prd_warn(c(
+    "{cli::qty(length(cols))}Column{?s} {.field {cols}} {?is a category/are categories} of {.arg {real_arg}} but {?has/have} more distinct values than half the rows in a generated set, as an identifier has.",
+    "x" = "{cli::qty(length(cols))}{?It is/They are} left out of every set's features: the curve does not see that the model writes new values there.",
+    "i" = "{cli::qty(length(cols))}Check the model's output for {?this column/these columns}; to compare {?it/them}, map its values to the real categories, or name an identifier with {.arg id}."
+  ), "garbled_categories")
 }
 
 #' A character or factor column of at least `small_set_rows` rows with
@@ -118,6 +146,14 @@ encode_categories <- function(df, levels = NULL) {
     v <- category_values(col)
     lv <- levels[[nm]]
     if (is.null(lv)) lv <- sort(unique(v[!is.na(v)]), method = "radix")
+    if (!length(lv)) {
+      # no value in any set: one column of NA, which the input check
+      # reports by the column's name
+      parts[[j]] <- matrix(NA_real_, n, 1L, dimnames = list(NULL, nm))
+      variable[[j]] <- nm
+      category[[j]] <- NA_character_
+      next
+    }
     code <- match(v, lv)
     m <- matrix(0, n, length(lv),
                 dimnames = list(NULL, paste0(nm, category_sep, lv)))

@@ -29,6 +29,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
                        levels = NULL) {
   force(arg)  # caller_arg() must see `x` before it is modified below
   ids <- NULL
+  from_df <- is.data.frame(x)
   features <- as_selection(features)
   id <- as_selection(id)
   if (is.data.frame(x)) {
@@ -86,10 +87,17 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
   scan <- .Call(ffi_scan, x)
   if (scan[[1]] == 0) {
     rows <- which(rowSums(!is.finite(x)) > 0)
+    # the columns by their data frame's names (a category's indicators by
+    # the category's column, R/encode.R)
+    bad <- which(colSums(!is.finite(x)) > 0)
+    enc <- attr(x, "encoding")
+    cols <- unique(if (!is.null(enc)) enc$variable[bad] else
+      if (!is.null(colnames(x))) colnames(x)[bad] else as.character(bad))
     prd_abort(c(
       "{.arg {arg}} must not contain missing or infinite values.",
-      "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}.",
-      "i" = "Rows are counted from 1 (from 0 in NumPy: {.val {utils::head(rows, 5) - 1L}})."
+      "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}, in {cli::qty(length(cols))}{?column/columns} {.field {cli::cli_vec(cols, list('vec-trunc' = 5))}}.",
+      "i" = if (!from_df) "Rows are counted from 1 (from 0 in NumPy: {.val {utils::head(rows, 5) - 1L}}).",
+      "i" = if (from_df) "Leave out the rows ({.code na.omit()}) or the columns ({.arg features}); a missing category can be a category of its own (e.g. {.val missing})."
     ), "input", call = call)
   }
   # squared distances must neither overflow nor underflow
@@ -332,6 +340,8 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   # the categories of every set, so that all are encoded alike (R/encode.R)
   levels <- category_levels(c(list(real), if (is.data.frame(generated))
     list(generated) else if (is.list(generated)) generated))
+  if (inputs_checked()) warn_garbled_categories(levels, real_arg)
+  real_df <- real
   real <- as_samples(real, arg = real_arg, call = call, features = features,
                      id = id, allow_constant = allow_constant,
                      check_scale = check_scale, levels = levels)
@@ -340,7 +350,8 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   gen <- lapply(names(sets), function(nm) {
     lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
       paste0(generated_arg, "$", nm)
-    g <- as_samples(sets[[nm]], arg = lab, call = call, features = features,
+    g <- as_samples(match_columns(sets[[nm]], real_df), arg = lab, call = call,
+                    features = features,
                     id = id, allow_constant = TRUE,
                     check_scale = check_scale, levels = levels)
     check_same_columns(real, g, real_arg, lab, call = call)
@@ -386,6 +397,20 @@ tell_categories <- function(x) {
     "i" = "Using the categorical column{?s} {.field {cats}} as {?a feature/features} (indicators of {?its/their} categories).",
     " " = "To leave {cli::qty(length(cats))}{?it/them} out: {.code {fix$code}}."
   ), "categorical_columns")
+}
+
+#' A generated data frame's columns in the real data frame's order, by
+#' name (as rbind() of data frames matches them): the columns of both in
+#' the real set's order, then its own others. Matrices are left as they
+#' are (the same names in another order are an error there,
+#' check_same_columns()).
+#' @noRd
+match_columns <- function(g, real) {
+  if (!is.data.frame(g) || !is.data.frame(real)) return(g)
+  nm <- names(g)
+  common <- intersect(names(real), nm)
+  ord <- c(common, setdiff(nm, common))
+  if (identical(ord, nm)) g else g[ord]
 }
 
 #' Split `generated` into a named list of sample sets

@@ -67,6 +67,58 @@ test_that("categorical columns beside numeric ones are features, and a message s
     angles = 5, split = 0))), 0L)
 })
 
+test_that("missing values are named by column, data frames matched by name, garbled categories warned", {
+  set.seed(8)
+  mk <- function(n) data.frame(sex = sample(c("F", "M"), n, TRUE),
+                               age = rnorm(n, 40, 10), inc = rexp(n))
+  r <- mk(60)
+  g <- mk(50)
+  msg <- function(expr) {
+    e <- tryCatch(suppressMessages(expr), prdcurve_error_input = function(e) e)
+    expect_s3_class(e, "prdcurve_error_input")
+    cli::ansi_strip(conditionMessage(e))
+  }
+  # NA in a numeric and a categorical column: both named, with the fix
+  r2 <- r
+  r2$age[c(3, 9)] <- NA
+  r2$sex[5] <- NA
+  m <- msg(prd_curve(r2, g, method = "knn"))
+  expect_match(m, "rows 3, 5, and 9, in columns sex and age", fixed = TRUE)
+  expect_match(m, "na.omit()", fixed = TRUE)
+  expect_no_match(m, "NumPy")
+  # a column with no value in any set (it stopped with R's dimnames error)
+  r1 <- r
+  g1 <- g
+  r1$z <- NA
+  g1$z <- NA
+  expect_match(msg(prd_curve(r1, g1, method = "knn")), "in column z.",
+               fixed = TRUE)
+  # a matrix keeps the NumPy hint
+  x <- as.matrix(r[-1])
+  x[2, 1] <- NaN
+  expect_match(msg(prd_curve(x, as.matrix(g[-1]), method = "knn")), "NumPy",
+               fixed = TRUE)
+  # data frames are matched by name, as rbind() matches them
+  run <- function(gen) {
+    set.seed(1)
+    suppressMessages(prd_curve(r, gen, method = "knn", angles = 5))
+  }
+  expect_identical(run(g[c("inc", "sex", "age")])$precision, run(g)$precision)
+  # a category of the real set that a model fills with new values is left
+  # out of every set, and a warning says so
+  r5 <- r
+  g5 <- g
+  r5$note <- sample(c("a", "b"), nrow(r5), TRUE)
+  g5$note <- paste0("x", seq_len(nrow(g5)))
+  expect_warning(suppressMessages(prd_curve(r5, g5, method = "knn", angles = 5)),
+                 "Column note is a category of `real`",
+                 class = "prdcurve_warning_garbled_categories")
+  # identifiers of the real set itself are not warned about
+  r5$note <- paste0("r", seq_len(nrow(r5)))
+  expect_no_warning(suppressMessages(prd_curve(r5, g5, method = "knn", angles = 5)),
+                    class = "prdcurve_warning_garbled_categories")
+})
+
 test_that("non-numeric inputs are rejected or their columns ignored", {
   df <- data.frame(a = x[, 1], b = letters[1:20], c = x[, 2])
   # the character column is not a feature: a message names it
@@ -89,7 +141,12 @@ test_that("column counts and orders must match", {
     expect_snapshot(error = TRUE, prd_curve(x, cbind(y, 1)))
     a <- data.frame(u = x[, 1], v = x[, 2])
     b <- data.frame(v = y[, 2], u = y[, 1])
-    expect_error(prd_curve(a, b), class = "prdcurve_error_columns")
+    # data frames are matched by name; matrices of the same names in
+    # another order are an error
+    expect_identical(prd_curve(a, b, method = "knn", split = 0)$precision,
+                     prd_curve(a, b[c("u", "v")], method = "knn", split = 0)$precision)
+    expect_error(prd_curve(as.matrix(a), as.matrix(b)),
+                 class = "prdcurve_error_columns")
     # named columns: the error names those only one set has
     g <- data.frame(id = seq_len(nrow(y)), u = y[, 1], v = y[, 2])
     err <- expect_error(suppressWarnings(prd_curve(a, g)),
