@@ -13,7 +13,7 @@ cli_option_list <- function() {
     mo("--features", type = "character", metavar = "SPEC",
        help = paste("feature columns: names and ranges (f1,f5:f9 or 1:128)",
                     "or a tidyselect expression ('starts_with(\"f\")');",
-                    "default: every numeric column")),
+                    "default: every numeric and categorical column")),
     mo("--id", type = "character", metavar = "COLUMN",
        help = paste("identifier column of a table, never a feature (an",
                     "array's: by number, --features=-1)")),

@@ -188,6 +188,10 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
     const_r <- const_r[!rounded(gens[[i]], const_r, gr$e)]
     only_g <- only_g[!rounded(real, only_g, gg$e)]
     const_g <- const_g[!rounded(real, const_g, gg$e)]
+    # constant in both sets at another value: disjoint supports too
+    both <- if (!all(is.na(r)) && !all(is.na(g))) {
+      which(is.na(r) & is.na(g) & real[1L, ] != gens[[i]][1L, ])
+    }
     part <- c(if (length(only_r)) paste0("on a grid in the real set only: ",
                                          names_of(only_r)),
               if (length(only_g)) paste0("on a grid in this set only: ",
@@ -195,7 +199,9 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
               if (length(const_r)) paste0("constant in the real set only: ",
                                           names_of(const_r)),
               if (length(const_g)) paste0("constant in this set only: ",
-                                          names_of(const_g, gens[[i]])))
+                                          names_of(const_g, gens[[i]])),
+              if (length(both)) paste0("constant at another value in each set: ",
+                                       names_of(both)))
     if (length(part)) {
       nm <- if (is.null(names(gens))) labs[i] else names(gens)[i]
       lines[[nm]] <- paste0(labs[i], ": ", paste(part, collapse = "; "))
@@ -212,7 +218,7 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
 warn_grid_columns <- function(lines, extra = character()) {
   if (!length(lines)) return(invisible(character()))
   prd_warn(c(
-    "Columns whose values lie on a grid (whole numbers, or multiples of one power of two), or are constant, in one set and are continuous in the other.",
+    "Columns whose values lie on a grid (whole numbers, or multiples of one power of two), or are constant, in one set and are continuous in the other (or constant at another value).",
     stats::setNames(unname(lines), rep("x", length(lines))),
     "i" = "Such values are atoms the other set never hits: the supports differ and the true PR curve is 0. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
     extra,

@@ -193,6 +193,16 @@ test_that("columns on a grid in one set only are named, per model, with the fix"
   expect_match(cli::ansi_strip(conditionMessage(w)),
                "generated: on a grid in this set only: id, c2; constant in this set only: b2",
                fixed = TRUE)
+  # constant in both sets at different values (the supports are disjoint)
+  w <- expect_warning(manifold_metrics(cbind(cont, k = 1), cbind(cont, k = 2),
+                                       metrics = "precision"),
+                      class = "prdcurve_warning_grid_columns")
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "generated: constant at another value in each set: k", fixed = TRUE)
+  cont2 <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
+  expect_no_warning(manifold_metrics(cbind(cont, k = 1), cbind(cont2, k = 1),
+                                     metrics = "precision"),
+                    class = "prdcurve_warning_grid_columns")
   # a collapsed set (every column constant) has its own warning
   expect_no_warning(quiet_traps(suppressWarnings(
     manifold_metrics(cont, matrix(0.5, 20, 3), metrics = "precision"),
