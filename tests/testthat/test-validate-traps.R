@@ -241,6 +241,24 @@ test_that("generated rows copied from the real set are counted and flagged", {
   s2 <- suppressWarnings(manifold_samples(real, gen, k = 3))
   expect_equal(sum(s2$copy[s2$set == "generated"]), 40)
   expect_equal(s2$real_distance[s2$set == "generated"][1:40], rep(0, 40))
+  # a table of few distinct rows (two categorical columns, 6 cells): the
+  # real set repeats itself, so a model's rows equal real ones without
+  # memorising; below half its rows repeated, copies are warned about
+  cells <- function(n) data.frame(a = sample(c("x", "y"), n, TRUE),
+                                  b = sample(c("u", "v", "w"), n, TRUE))
+  seen <- character()
+  withCallingHandlers(
+    suppressMessages(manifold_metrics(cells(200), cells(150), metrics = "precision")),
+    warning = function(w) {
+      seen <<- c(seen, class(w)[1])
+      invokeRestart("muffleWarning")
+    })
+  expect_false("prdcurve_warning_copies" %in% seen)
+  expect_true("prdcurve_warning_duplicates" %in% seen)
+  half <- rbind(real[1:50, ], real[1:50, ], gauss(110, 4))
+  expect_warning(manifold_metrics(half, rbind(real[1:10, ], fresh),
+                                  metrics = "precision"),
+                 class = "prdcurve_warning_copies")
 })
 
 test_that("duplicated rows with k below their copies are named, with the k that sees past them", {
