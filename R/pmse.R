@@ -101,8 +101,10 @@ pmse_one <- function(real, generated, maxorder, call = rlang::caller_env()) {
   N <- n + m
   cc <- m / N
   terms <- logit_fit_terms(X, maxorder, call = call)
+  D <- logit_design(X, terms)
+  warn_pmse_model(ncol(D), min(n, m), maxorder)
   fit <- suppressWarnings(stats::glm.fit(
-    logit_design(X, terms), rep(c(0, 1), c(n, m)),
+    D, rep(c(0, 1), c(n, m)),
     family = stats::binomial(),
     control = list(epsilon = logit_epsilon, maxit = logit_maxit)))
   p <- fit$fitted.values
@@ -112,6 +114,28 @@ pmse_one <- function(real, generated, maxorder, call = rlang::caller_env()) {
   # is undefined)
   s_pmse <- if (expected > 0) pmse / expected else NA_real_
   list(pmse = pmse, s_pmse = s_pmse, parameters = fit$rank, fitted = p)
+}
+
+#' Fewest rows of the smaller set per parameter of the propensity model
+#' (the events per variable of logistic regression, whose rule of thumb
+#' is 10) below which warn_pmse_model() warns: the model then nears
+#' fitting the rows themselves, and pMSE its maximum c (1 - c) (0.25 for
+#' sets of one size, every row told apart) whatever the model: 16 rows of
+#' mtcars against their synthpop copy at maxorder = 1 (67 parameters) read
+#' 0.250. synthpop's utility.gen() warns of such "large models" too.
+#' @noRd
+pmse_min_rows_per_param <- 3
+
+#' The warning (prdcurve_warning_small_sample) of a propensity model of
+#' `k` parameters on `rows` rows of the smaller set
+#' @noRd
+warn_pmse_model <- function(k, rows, maxorder) {
+  if (k < 2L || rows >= pmse_min_rows_per_param * (k - 1L)) return(invisible())
+  prd_warn(c(
+    "The propensity model of pMSE has {k} parameters for {rows} rows of the smaller set (maxorder = {maxorder}).",
+    "x" = "With fewer than {pmse_min_rows_per_param} rows per parameter it nears fitting the rows themselves: pMSE nears its maximum and S_pMSE means little, whatever the model.",
+    "i" = "Use a smaller {.arg maxorder}, fewer {.arg features}, or more rows."
+  ), "small_sample")
 }
 
 #' `maxorder`: a whole number >= 0

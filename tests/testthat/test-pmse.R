@@ -122,3 +122,19 @@ test_that("pMSE, a logit model, gives no scale warning; the distance metrics do"
                                                     metrics = c("pmse", "fd"),
                                                     maxorder = 0)), 2L)
 })
+
+test_that("a propensity model of fewer than 10 rows per parameter warns, with its counts", {
+  set.seed(5)
+  mk <- function(n) data.frame(a = rnorm(n), b = rnorm(n), c = rnorm(n),
+                               g = sample(c("u", "v", "w"), n, TRUE))
+  # 3 numeric columns and a 3-level category with their pairwise products
+  # (maxorder = 1): 19 parameters, fewer than 3 rows each
+  w <- expect_warning(pmse_stats(mk(60), mk(40), maxorder = 1),
+                      class = "prdcurve_warning_small_sample")
+  expect_match(conditionMessage(w), "has 19 parameters for 40 rows", fixed = TRUE)
+  expect_no_warning(pmse_stats(mk(60), mk(54), maxorder = 1),
+                    class = "prdcurve_warning_small_sample")
+  # main effects (6 parameters) on 100 rows a set: none
+  expect_no_warning(pmse_stats(mk(100), mk(100), maxorder = 0),
+                    class = "prdcurve_warning_small_sample")
+})
