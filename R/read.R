@@ -52,6 +52,9 @@
 #' are neither selected nor the `id` are dropped with a message
 #' (class `prdcurve_message_dropped_columns`) naming them.
 #'
+#' In text files, empty fields and `NA` are missing values, in every column
+#' (as `write.csv()` and `data.table::fwrite()` write them).
+#'
 #' Decimal numbers are parsed by [data.table::fread()], which, like
 #' [utils::read.csv()], may differ from the correctly rounded double in the
 #' last bit for some numbers with 15 or 16 significant digits (the two
@@ -246,7 +249,7 @@ read_text <- function(path, header = NA, call = rlang::caller_env()) {
       data.table::fread(path, header = if (is.na(header)) "auto" else header,
                         data.table = FALSE, check.names = FALSE,
                         integer64 = "double", nThread = prd_threads(),
-                        showProgress = FALSE),
+                        showProgress = FALSE, na.strings = c("NA", "")),
       warning = function(w) {
         warns <<- c(warns, conditionMessage(w))
         invokeRestart("muffleWarning")

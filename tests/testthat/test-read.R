@@ -109,6 +109,19 @@ test_that("features and id select columns; non-numeric columns are reported", {
                class = "prdcurve_error_input")
 })
 
+test_that("empty fields and NA are missing values in every column, as either writer writes them", {
+  df <- data.frame(x = c(1.5, NA, 3), g = c("a", NA, "b"))
+  f1 <- withr::local_tempfile(fileext = ".csv")
+  f2 <- withr::local_tempfile(fileext = ".csv")
+  utils::write.csv(df, f1, row.names = FALSE) # writes NA
+  data.table::fwrite(df, f2)                  # writes an empty field
+  for (f in c(f1, f2)) {
+    got <- prdcurve:::read_table_file(f)
+    expect_identical(is.na(got$x), c(FALSE, TRUE, FALSE))
+    expect_identical(got$g, c("a", NA, "b"))
+  }
+})
+
 test_that("file errors are classed and name the file", {
   dir <- local_dir()
   missing <- file.path(dir, "no-such-file.csv")
