@@ -350,6 +350,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   gen <- lapply(names(sets), function(nm) {
     lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
       paste0(generated_arg, "$", nm)
+    check_column_types(real_df, sets[[nm]], real_arg, lab, call)
     g <- as_samples(match_columns(sets[[nm]], real_df), arg = lab, call = call,
                     features = features,
                     id = id, allow_constant = TRUE,
@@ -397,6 +398,34 @@ tell_categories <- function(x) {
     "i" = "Using the categorical column{?s} {.field {cats}} as {?a feature/features} (indicators of {?its/their} categories).",
     " " = "To leave {cli::qty(length(cats))}{?it/them} out: {.code {fix$code}}."
   ), "categorical_columns")
+}
+
+#' A column of one name numeric in one data frame and categorical in the
+#' other (a model that writes its numbers as text): its categories would
+#' be hundreds of indicator columns, and the sets' widths differ (the
+#' error said only that); a classed error naming the columns.
+#' @noRd
+check_column_types <- function(real, g, real_arg, arg, call) {
+  if (!is.data.frame(real) || !is.data.frame(g)) return(invisible())
+  nm <- intersect(names(real), names(g))
+  kind <- function(df) {
+    vapply(nm, function(j) {
+      col <- df[[j]]
+      if (is_category(col)) "categorical" else
+        if (is.numeric(col) && is.null(dim(col))) "numeric" else "other"
+    }, "")
+  }
+  a <- kind(real)
+  b <- kind(g)
+  bad <- nm[a != b & a != "other" & b != "other"]
+  if (!length(bad)) return(invisible())
+  desc <- paste0(bad, " (", a[bad], " in ", real_arg, ", ", b[bad], " in ",
+                 arg, ")")
+  prd_abort(c(
+    "{cli::qty(length(bad))}Column{?s} {.field {bad}} {?is/are} numeric in one set and categorical in the other.",
+    "x" = "{cli::cli_vec(desc, list('vec-trunc' = 5))}.",
+    "i" = "Give the column one type in every set (e.g. {.code as.numeric()} of the text), or leave it out with {.arg features}."
+  ), "columns", call = call)
 }
 
 #' A generated data frame's columns in the real data frame's order, by

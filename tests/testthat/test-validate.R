@@ -104,6 +104,13 @@ test_that("missing values are named by column, data frames matched by name, garb
     suppressMessages(prd_curve(r, gen, method = "knn", angles = 5))
   }
   expect_identical(run(g[c("inc", "sex", "age")])$precision, run(g)$precision)
+  # a column numeric in one set and text in the other: named, classed
+  g_txt <- g
+  g_txt$inc <- format(g_txt$inc)
+  e <- expect_error(prd_curve(r, g_txt, method = "knn"),
+                    class = "prdcurve_error_columns")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "inc (numeric in real, categorical in generated)", fixed = TRUE)
   # a category of the real set that a model fills with new values is left
   # out of every set, and a warning says so
   r5 <- r
