@@ -95,7 +95,7 @@
 #'   paired differences of two models from one distribution contain 0 in
 #'   89.5% to 94.5% (the "Comparing models" vignette and
 #'   `inst/extdata/calibration.csv`). In the validity suite (d = 64 and
-#'   256, 40 draws of 18 settings per family, `inst/extdata/validity.csv`)
+#'   256, 40 draws of 18 settings per family, `inst/extdata/validity.csv.gz`)
 #'   the area's intervals stay calibrated when pooled for every family
 #'   (88% to 92%) but `"quadratic"` (85%: unstable under heavy tails),
 #'   and the extremes' are not. At

@@ -88,7 +88,7 @@
 #                             coverage part: d:n_real:n_generated
 #   --cores 2                 forked worker processes (each one engine thread;
 #                             OPENBLAS_NUM_THREADS=1 is set by re-running the script)
-#   --csv inst/extdata/validity.csv   --results bench/results.md
+#   --csv inst/extdata/validity.csv.gz   --results bench/results.md
 #   --save FILE.rds           every estimate and interval (raw, not shipped)
 #   --merge                   with --write: this run's rows replace the rows
 #                             of the same kind, d, sizes, group, scenario,
@@ -159,7 +159,9 @@ cov_settings <- lapply(strsplit(strsplit(opt("coverage-settings",
   if (fast) "256:1000:1000,256:1000:500" else "64:1000:1000,256:1000:1000,256:1000:500"),
   ",")[[1]], ":"), as.numeric)
 cov_dims <- unique(vapply(cov_settings, `[[`, 0, 1))
-csv_path <- opt("csv", "inst/extdata/validity.csv")
+csv_path <- opt("csv", "inst/extdata/validity.csv.gz")
+# (a path ending in .gz is written compressed; read.csv() reads either)
+csv_con <- function(path) if (grepl("\\.gz$", path)) gzfile(path) else path
 results_path <- opt("results", "bench/results.md")
 truth_n <- as.numeric(opt("truth-n", "1e6"))
 manifold <- !flag("no-manifold")
@@ -537,7 +539,7 @@ if (!interactive() && sys.nframe() == 0L) {
       # written first and read back, so that every row has the CSV's digits
       utils::write.csv(csv_merge(utils::read.csv(csv_path, stringsAsFactors = FALSE),
                                  bind_fill(acc, rk, cov, cmpt)),
-                       csv_path, row.names = FALSE, na = "")
+                       csv_con(csv_path), row.names = FALSE, na = "")
     }
     tabs <- csv_tables(utils::read.csv(csv_path, stringsAsFactors = FALSE))
     if (!from_csv) {
@@ -579,8 +581,8 @@ if (!interactive() && sys.nframe() == 0L) {
   if (flag("write")) {
     # (with --merge or --from-csv the CSV is written above, or not at all)
     if (!from_csv && !flag("merge")) {
-      utils::write.csv(bind_fill(acc, rk, cov, cmpt), csv_path, row.names = FALSE,
-                       na = "")
+      utils::write.csv(bind_fill(acc, rk, cov, cmpt), csv_con(csv_path),
+                       row.names = FALSE, na = "")
     }
     if (!is.null(acc)) {
       write_results(run, acc, rk, st, cov, cmpt)

@@ -210,11 +210,11 @@ test_that("fast subset: no AUC above 0.5 where the truth is below 0.05 without t
 })
 
 # ---- the numbers NEWS.md and the validity vignette quote from the shipped
-# validity suite (inst/extdata/validity.csv, bench/validity.R): a run that
+# validity suite (inst/extdata/validity.csv.gz, bench/validity.R): a run that
 # changes them must change the text too.
 
 validity_rows <- function(kind) {
-  v <- utils::read.csv(system.file("extdata", "validity.csv", package = "prdcurve"),
+  v <- utils::read.csv(system.file("extdata", "validity.csv.gz", package = "prdcurve"),
                        stringsAsFactors = FALSE)
   v[v$kind == kind, ]
 }
