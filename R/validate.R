@@ -350,7 +350,9 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   gen <- lapply(names(sets), function(nm) {
     lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
       paste0(generated_arg, "$", nm)
-    check_column_types(real_df, sets[[nm]], real_arg, lab, call)
+    if (rlang::quo_is_null(features)) {
+      check_column_types(real_df, sets[[nm]], real_arg, lab, id, call)
+    }
     g <- as_samples(match_columns(sets[[nm]], real_df), arg = lab, call = call,
                     features = features,
                     id = id, allow_constant = TRUE,
@@ -403,11 +405,17 @@ tell_categories <- function(x) {
 #' A column of one name numeric in one data frame and categorical in the
 #' other (a model that writes its numbers as text): its categories would
 #' be hundreds of indicator columns, and the sets' widths differ (the
-#' error said only that); a classed error naming the columns.
+#' error said only that); a classed error naming the columns. For the
+#' default features (a selection of features is checked as it encodes),
+#' the `id` column left out.
 #' @noRd
-check_column_types <- function(real, g, real_arg, arg, call) {
+check_column_types <- function(real, g, real_arg, arg, id, call) {
   if (!is.data.frame(real) || !is.data.frame(g)) return(invisible())
-  nm <- intersect(names(real), names(g))
+  id_col <- if (!rlang::quo_is_null(id)) {
+    tryCatch(names(tidyselect::eval_select(id, real)),
+             error = function(e) character())
+  }
+  nm <- setdiff(intersect(names(real), names(g)), id_col)
   kind <- function(df) {
     vapply(nm, function(j) {
       col <- df[[j]]

@@ -111,6 +111,13 @@ test_that("missing values are named by column, data frames matched by name, garb
                     class = "prdcurve_error_columns")
   expect_match(cli::ansi_strip(conditionMessage(e)),
                "inc (numeric in real, categorical in generated)", fixed = TRUE)
+  # not a feature, it is not checked: left out, or the id
+  expect_no_error(suppressMessages(prd_curve(r, g_txt, features = -inc,
+                                             method = "knn", angles = 5)))
+  r_id <- cbind(key = seq_len(nrow(r)), r)
+  g_id <- cbind(key = sprintf("g%d", seq_len(nrow(g))), g)
+  expect_no_error(suppressMessages(prd_curve(r_id, g_id, id = key,
+                                             method = "knn", angles = 5)))
   # a category of the real set that a model fills with new values is left
   # out of every set, and a warning says so
   r5 <- r
