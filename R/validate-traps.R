@@ -193,9 +193,12 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
     const_r <- const_r[!rounded(gens[[i]], const_r, gr$e)]
     only_g <- only_g[!rounded(real, only_g, gg$e)]
     const_g <- const_g[!rounded(real, const_g, gg$e)]
-    # constant in both sets at another value: disjoint supports too
+    # constant in both sets at another value: disjoint supports too (not
+    # a category's indicators: a category of one set only has its own
+    # warning, warn_category_levels())
     both <- if (!all(is.na(r)) && !all(is.na(g))) {
-      which(is.na(r) & is.na(g) & real[1L, ] != gens[[i]][1L, ])
+      which(is.na(r) & is.na(g) & real[1L, ] != gens[[i]][1L, ] &
+              !category_columns(real))
     }
     part <- c(if (length(only_r)) paste0("on a grid in the real set only: ",
                                          names_of(only_r)),

@@ -200,6 +200,18 @@ test_that("columns on a grid in one set only are named, per model, with the fix"
   expect_match(cli::ansi_strip(conditionMessage(w)),
                "generated: constant at another value in each set: k", fixed = TRUE)
   cont2 <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
+  # a category of each set only: its indicators are constant at other
+  # values, which the categories' own warning tells
+  seen <- character()
+  withCallingHandlers(
+    suppressMessages(manifold_metrics(data.frame(cont, label = "r"),
+                                      data.frame(cont2, label = "g"),
+                                      metrics = "precision")),
+    warning = function(w) {
+      seen <<- c(seen, class(w)[1])
+      invokeRestart("muffleWarning")
+    })
+  expect_identical(seen, "prdcurve_warning_category_levels")
   expect_no_warning(manifold_metrics(cbind(cont, k = 1), cbind(cont2, k = 1),
                                      metrics = "precision"),
                     class = "prdcurve_warning_grid_columns")
