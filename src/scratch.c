@@ -26,7 +26,7 @@ static void *scratch_alloc(size_t bytes) {
     void *p = NULL;
     size_t al = (size_t) 2 << 20;
     if (posix_memalign(&p, al, (bytes + al - 1) / al * al) != 0) return NULL;
-    madvise(p, (bytes + al - 1) / al * al, MADV_HUGEPAGE);
+    prd_advise_huge(p, (bytes + al - 1) / al * al);
     return p;
   }
 #endif
