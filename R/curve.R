@@ -187,6 +187,10 @@
 #'   \eqn{2^{-1/2}}), with the categories of every set, sorted, whatever
 #'   their level order (kept as they are by `standardize`); a category of
 #'   one set only is warned about (`prdcurve_warning_category_levels`).
+#'   A missing value (NA) of a categorical column is a category of its
+#'   own (`sex=<NA>`, as synthpop models it; a message of class
+#'   `prdcurve_message_missing_categories` says so); NA in a numeric
+#'   column is an error (`prdcurve_error_input`).
 #'   When the default takes categorical columns beside numeric ones (a
 #'   class label beside embedding columns), a message of class
 #'   `prdcurve_message_categorical_columns` names them. An

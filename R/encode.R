@@ -44,13 +44,28 @@ is_category <- function(col) {
   is.null(dim(col)) && (is.factor(col) || is.logical(col) || is.character(col))
 }
 
-#' The values of a categorical column as character strings (NA kept)
+#' The category of a missing value (NA) in a categorical column: a
+#' category of its own, as synthpop reads it (its syn() and utility
+#' measures model a missing category as a level), written `sex=<NA>`. A
+#' column without any other value in any set is not encoded (the input
+#' check names it).
 #' @noRd
-category_values <- function(col) as.character(col)
+category_missing <- "<NA>"
+
+#' The values of a categorical column as character strings, a missing
+#' value as category_missing
+#' @noRd
+category_values <- function(col) {
+  v <- as.character(col)
+  v[is.na(v)] <- category_missing
+  v
+}
 
 #' The categories of every categorical column of the data frames in
 #' `dfs` (a list; other elements are skipped): for each column name, the
-#' values that occur in any of them, sorted in the C locale (NA left out).
+#' values that occur in any of them (a missing value as category_missing),
+#' sorted in the C locale; none for a column that is missing in every row
+#' of every set.
 #' Shared by every set of one call, so that they are encoded alike.
 #' Attribute "skip": the columns left out of the default features, those
 #' that look like identifiers in some set (id_like_category()) and model
@@ -81,10 +96,13 @@ category_levels <- function(dfs) {
         skip <- c(skip, nm)
         if (i == 1L) first_ids <- c(first_ids, nm) else later_ids <- c(later_ids, nm)
       }
-      out[[nm]] <- c(out[[nm]], v[!is.na(v)])
+      out[[nm]] <- c(out[[nm]], v)
     }
   }
-  out <- lapply(out, function(v) sort(unique(v), method = "radix"))
+  out <- lapply(out, function(v) {
+    v <- sort(unique(v), method = "radix")
+    if (identical(v, category_missing)) character() else v
+  })
   attr(out, "skip") <- unique(skip)
   attr(out, "garbled") <- setdiff(intersect(unique(later_ids), first_cats),
                                   first_ids)
@@ -123,9 +141,10 @@ id_like_category <- function(n_distinct, n, col) {
 #' columns) as a double matrix: numeric columns as they are, categorical
 #' ones as indicator columns of their categories in `levels` (a named list
 #' from category_levels(); a column without an entry uses its own values).
-#' A missing category gives NA in every indicator of the row (the input
-#' check then names the row). A value absent from `levels` cannot occur
-#' (the levels are the union over every set).
+#' A missing value is the category category_missing; in a column with no
+#' other value in any set (levels empty), NA (the input check then names
+#' the column). A value absent from `levels` cannot occur (the levels are
+#' the union over every set).
 #' @return the matrix, with attribute "encoding": a data frame with one
 #'   row per column, `variable` (the data frame's column) and `category`
 #'   (NA for numeric columns).
@@ -145,7 +164,10 @@ encode_categories <- function(df, levels = NULL) {
     }
     v <- category_values(col)
     lv <- levels[[nm]]
-    if (is.null(lv)) lv <- sort(unique(v[!is.na(v)]), method = "radix")
+    if (is.null(lv)) {
+      lv <- setdiff(sort(unique(v), method = "radix"), category_missing)
+      if (length(lv) && anyNA(col)) lv <- sort(c(lv, category_missing), method = "radix")
+    }
     if (!length(lv)) {
       # no value in any set: one column of NA, which the input check
       # reports by the column's name
@@ -159,7 +181,6 @@ encode_categories <- function(df, levels = NULL) {
                 dimnames = list(NULL, paste0(nm, category_sep, lv)))
     hit <- which(!is.na(code))
     m[cbind(hit, code[hit])] <- category_weight
-    m[is.na(v), ] <- NA_real_
     parts[[j]] <- m
     variable[[j]] <- rep(nm, length(lv))
     category[[j]] <- lv

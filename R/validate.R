@@ -97,7 +97,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
       "{.arg {arg}} must not contain missing or infinite values.",
       "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}, in {cli::qty(length(cols))}{?column/columns} {.field {cli::cli_vec(cols, list('vec-trunc' = 5))}}.",
       "i" = if (!from_df) "Rows are counted from 1 (from 0 in NumPy: {.val {utils::head(rows, 5) - 1L}}).",
-      "i" = if (from_df) "Leave out the rows ({.code na.omit()}) or the columns ({.arg features}); a missing category can be a category of its own (e.g. {.val missing})."
+      "i" = if (from_df) "Leave out the rows ({.code na.omit()}) or the columns ({.arg features}). (In a categorical column, a missing value is a category of its own.)"
     ), "input", call = call)
   }
   # squared distances must neither overflow nor underflow
@@ -346,6 +346,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
                      id = id, allow_constant = allow_constant,
                      check_scale = check_scale, levels = levels)
   if (rlang::quo_is_null(features)) tell_categories(real)
+  tell_missing_categories(real)
   sets <- split_models(generated, generated_arg, call)
   gen <- lapply(names(sets), function(nm) {
     lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
@@ -400,6 +401,22 @@ tell_categories <- function(x) {
     "i" = "Using the categorical column{?s} {.field {cats}} as {?a feature/features} (indicators of {?its/their} categories).",
     " " = "To leave {cli::qty(length(cats))}{?it/them} out: {.code {fix$code}}."
   ), "categorical_columns")
+}
+
+#' The message (class prdcurve_message_missing_categories) that missing
+#' values (NA) of categorical columns are read as a category of their own
+#' (category_missing, R/encode.R), as synthpop models them: the encoding
+#' is the same for every set, so the real set's names every such column.
+#' @noRd
+tell_missing_categories <- function(x) {
+  enc <- attr(x, "encoding")
+  if (is.null(enc)) return(invisible())
+  cats <- unique(enc$variable[enc$category %in% category_missing])
+  if (!length(cats)) return(invisible())
+  prd_inform(c(
+    "i" = "Reading the missing values (NA) of {.field {cats}} as a category of {?its/their} own ({.field {paste0(cats[1], category_sep, category_missing)}}{if (length(cats) > 1L) ', ...' else ''}).",
+    " " = "To compare only complete rows, pass {.code na.omit()} of each set."
+  ), "missing_categories")
 }
 
 #' A column of one name numeric in one data frame and categorical in the

@@ -24,11 +24,46 @@ test_that("categories become indicator columns of weight 1/2, exactly", {
                                                ordered = TRUE)))
   expect_identical(colnames(o), c("g=hi", "g=lo"))
   expect_identical(unname(o[, ]), matrix(c(0, 0.5, 0.5, 0), 2))
-  # a missing category: NA in the row, then the input check names it
-  expect_true(all(is.na(encode_categories(data.frame(g = c("a", NA)))[2, ])))
-  expect_error(prd_curve(data.frame(g = c("a", NA, "b", "a")),
-                         data.frame(g = c("a", "b", "a", "b"))),
-               "row 2", class = "prdcurve_error_input")
+  # a missing value: a category of its own ("<NA>" sorts before letters)
+  e <- encode_categories(data.frame(g = c("a", NA)))
+  expect_identical(colnames(e), c("g=<NA>", "g=a"))
+  expect_identical(unname(e[, ]), matrix(c(0, 0.5, 0.5, 0), 2))
+  expect_identical(attr(e, "encoding")$category, c("<NA>", "a"))
+  # a column missing in every row of every set is not a category
+  expect_identical(category_levels(list(data.frame(g = c(NA, NA)),
+                                        data.frame(g = NA)))$g, character())
+})
+
+test_that("a missing category is read as a category of its own, as synthpop's", {
+  set.seed(3)
+  n <- 200
+  draw <- function(p) sample(c("basic", "secondary", NA), n, TRUE, prob = p)
+  real <- data.frame(x = rnorm(n), edu = draw(c(0.4, 0.4, 0.2)))
+  same <- data.frame(x = rnorm(n), edu = draw(c(0.4, 0.4, 0.2)))
+  lost <- data.frame(x = rnorm(n), edu = draw(c(0.5, 0.5, 0)))
+  # (the missing category is one the model never writes: warned about)
+  expect_warning(expect_message(
+    sets <- prepare_samples(real, list(same = same, lost = lost)),
+    "edu=<NA>", class = "prdcurve_message_missing_categories"),
+    "edu = \"<NA>\"", class = "prdcurve_warning_category_levels")
+  expect_identical(colnames(sets$real), c("x", "edu=<NA>", "edu=basic",
+                                          "edu=secondary"))
+  # each row's missing category is an indicator of weight 1/2
+  expect_identical(sets$real[, "edu=<NA>"], ifelse(is.na(real$edu), 0.5, 0))
+  expect_identical(sets$generated$lost[, "edu=<NA>"], numeric(n))
+  # a model that never writes the missing category loses its mass: the
+  # exact reading of the categories alone has max_recall 1 - P(NA)
+  cv <- suppressWarnings(suppressMessages(
+    prd_curve(real["edu"], list(lost = lost["edu"]), method = "knn",
+              split = 0, angles = 11)))
+  expect_equal(summary(cv)$max_recall, 1 - mean(is.na(real$edu)),
+               tolerance = 0.02)
+  # the message appears with a selection of features too, not without NA
+  expect_message(prepare_samples(real, same, features = rlang::quo(edu)),
+                 class = "prdcurve_message_missing_categories")
+  expect_no_message(prepare_samples(real[!is.na(real$edu), ],
+                                    same[!is.na(same$edu), ]),
+                    class = "prdcurve_message_missing_categories")
 })
 
 test_that("every set is encoded alike whatever its level order or levels present", {
