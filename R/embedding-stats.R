@@ -135,13 +135,23 @@ sw_value <- function(mx, my) {
 #' The Vendi score with q = 1 (Friedman and Dieng 2023): rows scaled to
 #' unit norm (rows of norm 0 kept at 0, as scikit-learn's normalize()),
 #' K = X X' / n, exp of the Shannon entropy of K's positive eigenvalues,
-#' from the d x d matrix X' X / n when d < n (same nonzero eigenvalues)
+#' from the d x d matrix X' X / n when d < n (same nonzero eigenvalues).
+#' A row whose squares underflow (norm below 1e-150: a row far smaller
+#' than the largest, after the sets' common scale) is first divided by
+#' its largest magnitude, so that it is a unit row too.
 #' @noRd
 vendi_value <- function(x) {
   n <- nrow(x)
   unit <- function(rows) {
     z <- x[rows, , drop = FALSE]
     nr <- sqrt(rowSums(z^2))
+    tiny <- which(nr < 1e-150)
+    if (length(tiny)) {
+      top <- apply(abs(z[tiny, , drop = FALSE]), 1L, max)
+      top[top == 0] <- 1
+      z[tiny, ] <- z[tiny, , drop = FALSE] / top
+      nr[tiny] <- sqrt(rowSums(z[tiny, , drop = FALSE]^2))
+    }
     nr[nr == 0] <- 1
     z / nr
   }

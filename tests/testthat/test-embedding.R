@@ -102,6 +102,13 @@ test_that("vendi takes the n x n side when d >= n", {
   y <- matrix(rnorm(12 * 30), ncol = 30)
   em <- embedding_metrics(y[1:10, ] + 1, y, metrics = "vendi")
   expect_equal(em$value, brute_vendi(y), tolerance = 1e-10)
+  # vendi reads rows at unit norm: a row 1e-200 times the others is the
+  # same row (its squares underflow: it read as a row of norm 0, 8.28
+  # against 9.81)
+  y2 <- y
+  y2[1, ] <- y[1, ] * 1e-200
+  em2 <- embedding_metrics(y[1:10, ] + 1, y2, metrics = "vendi")
+  expect_equal(em2$value, brute_vendi(y), tolerance = 1e-10)
 })
 
 test_that("closed forms: a shift, a scaling, orthogonal directions", {
