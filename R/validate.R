@@ -163,7 +163,8 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
     if (!length(dropped)) return(invisible())
     prd_inform(c(
       "Ignoring the column{?s} {.field {dropped}}.",
-      "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}} (neither numeric nor categorical, a model label, or an identifier: more distinct values than half the rows); use {.arg features} to choose the feature columns, {.arg id} for an id column."
+      "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}} (neither numeric nor categorical, a model label, or an identifier: more distinct values than half the rows); use {.arg features} to choose the feature columns, {.arg id} for an id column.",
+      time_hint(df, dropped)
     ), "dropped_columns")
   }
   if (rlang::quo_is_null(features)) {
@@ -188,7 +189,8 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
       prd_abort(c(
         "The feature columns of {.arg {arg}} must be numeric or categorical (factor, logical, character).",
         "x" = "Column{?s} {.field {bad}} {?is/are} neither, or a model label, or an identifier (more distinct values than half the rows).",
-        "i" = "Name an identifier column with {.arg id}."
+        "i" = "Name an identifier column with {.arg id}.",
+        time_hint(df, bad)
       ), "input", call = call)
     }
   }
@@ -203,6 +205,19 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
     matrix(numeric(), nrow(df), 0L)
   }
   list(x = x, ids = ids)
+}
+
+#' The advice for the columns `cols` of data frame `df` that hold dates or
+#' times (Date, POSIXct/POSIXlt, difftime), which are neither numeric nor
+#' categorical: one "i" line, or nothing
+#' @noRd
+time_hint <- function(df, cols) {
+  when <- cols[vapply(cols, function(j) {
+    inherits(df[[j]], c("Date", "POSIXt", "difftime"))
+  }, logical(1))]
+  if (!length(when)) return(character())
+  c("i" = cli::format_inline(
+    "{cli::qty(length(when))}{.field {when}} {?is a date or time/are dates or times}: to compare {?it/them}, make {?it a number/them numbers} in every set, e.g. {.code {when[1]} = as.numeric({when[1]})} (days for a {.cls Date}, seconds for a {.cls POSIXct}), with {.code standardize = \"real\"} where units differ."))
 }
 
 #' Feature columns of a matrix selected with tidyselect (by name or position)

@@ -363,3 +363,27 @@ test_that("the input scan finds every non-finite value and the largest magnitude
   expect_identical(scan(c(-1e300, 2, -Inf)), c(0, 1e300))
   expect_identical(scan(c(0, -0, 0)), c(1, 0))
 })
+
+test_that("a date column is named as a date, with the conversion that uses it", {
+  set.seed(1)
+  mk <- function() {
+    data.frame(x = rnorm(60), when = as.Date("2020-01-01") + sample(30, 60, TRUE),
+               at = as.POSIXct("2020-01-01", tz = "UTC") + runif(60) * 1e6)
+  }
+  r <- mk()
+  g <- mk()
+  e <- expect_error(prd_curve(r, g, method = "knn", features = c(x, when)),
+                    class = "prdcurve_error_input")
+  m <- cli::ansi_strip(conditionMessage(e))
+  expect_match(m, "when is a date or time", fixed = TRUE)
+  expect_match(m, "when = as.numeric(when)", fixed = TRUE)
+  # the default features leave them out, and say how to keep them
+  expect_message(prepare_samples(r, g), "when and at are dates or times",
+                 class = "prdcurve_message_dropped_columns")
+  # converted, they are features
+  r$when <- as.numeric(r$when)
+  g$when <- as.numeric(g$when)
+  expect_identical(colnames(prepare_samples(r, g, features = rlang::quo(c(x, when)),
+                                            standardize = "real")$real),
+                   c("x", "when"))
+})
