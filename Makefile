@@ -12,8 +12,10 @@ CHECKDIR := check
 
 all: check
 
+# (PRDCURVE_DEPS_DONE=1: installed already, as .ci/run does before it
+# runs check and sanitize side by side)
 deps:
-	sh tools/install-deps.sh
+	@[ -n "$$PRDCURVE_DEPS_DONE" ] || sh tools/install-deps.sh
 
 install: deps
 	$(R) CMD INSTALL --preclean --no-multiarch .
