@@ -138,11 +138,25 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
     )
   }
   if (nrow(ref)) {
-    p <- p + ggplot2::geom_path(
-      data = ref, ggplot2::aes(group = .data$.curve, colour = .data$.colour,
-                               linetype = .data$.colour),
-      linewidth = 0.45
-    )
+    # (the true curves of models coloured by model: dashed in the model's
+    # colour, the key "truth" saying what a dashed line is)
+    own <- !is.na(ref$.ref_colour)
+    if (any(!own)) {
+      p <- p + ggplot2::geom_path(
+        data = ref[!own, , drop = FALSE],
+        ggplot2::aes(group = .data$.curve, colour = .data$.colour,
+                     linetype = .data$.colour),
+        linewidth = 0.45
+      )
+    }
+    if (any(own)) {
+      ro <- ref[own, , drop = FALSE]
+      ro$.colour <- key$as_key(ro$.ref_colour)
+      p <- p + ggplot2::geom_path(
+        data = ro, ggplot2::aes(group = .data$.curve, colour = .data$.colour),
+        linetype = "dashed", linewidth = 0.45, show.legend = FALSE
+      )
+    }
   }
   if (nrow(lay$zero)) {
     p <- p + ggplot2::geom_point(
@@ -267,7 +281,9 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
     labels <- vapply(curves, function(cv) as.character(cv$.colour[1]), "")
     refs <- vapply(curves, function(cv) cv$.reference[1], logical(1))
     cols <- unname(pal[labels])
-    cols[refs] <- "black"
+    # the true curves grey, or in their model's colour (as autoplot())
+    own <- vapply(curves, function(cv) cv$.ref_colour[1], "")
+    cols[refs] <- ifelse(is.na(own[refs]), truth_colour, pal[own[refs]])
     ltys <- unname(lay$linetypes[labels])
     ltys[refs] <- "dashed"
     graphics::plot(NA, xlim = c(0, 1), ylim = c(0, 1),
@@ -332,6 +348,13 @@ model_palette <- c("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000",
 method_linetypes <- c(knn = "solid", kde = "22", ipr = "42", coverage = "4212",
                       tightest = "solid")
 extra_linetypes <- c("solid", "22", "42", "4212", "12", "1242", "82", "8222")
+#' Line types of models (one method, several models): the plain dashes,
+#' which the models' true curves take, last
+#' @noRd
+model_linetypes <- c("solid", "13", "4212", "1242", "8222", "22", "42", "82")
+#' knn's line type where the default's solid line is drawn too (dotted)
+#' @noRd
+knn_beside_default <- "13"
 
 #' Data of a PR plot: lines (one group per curve, with colour label, panel
 #' and whether it is a reference curve), bands and the palette.
@@ -379,12 +402,19 @@ plot_layout <- function(x, conf_level, bands) {
                            setdiff(levels_col, known)))
   pal <- pal[levels_col]
   lty <- if (identical(colour_name, "method") && !several_k) {
-    c(method_linetypes[known],
-      stats::setNames(rep_len(extra_linetypes[-1],
-                              max(0L, length(setdiff(levels_col, known)))),
+    used <- method_linetypes[known]
+    # knn beside the default: both would be solid (black and dark blue
+    # alike in greyscale)
+    if (all(c("tightest", "knn") %in% known)) used[["knn"]] <- knn_beside_default
+    # the other methods: line types no named method (nor the truth) takes
+    free <- setdiff(extra_linetypes[-1], c(used, "44"))
+    c(used,
+      stats::setNames(rep_len(free, max(0L, length(setdiff(levels_col, known)))),
                       setdiff(levels_col, known)))[levels_col]
   } else {
-    stats::setNames(rep_len(extra_linetypes, length(levels_col)), levels_col)
+    # (by model: no plain dashes first, which a model's true curve takes)
+    types <- if (colour_name == "model") model_linetypes else extra_linetypes
+    stats::setNames(rep_len(types, length(levels_col)), levels_col)
   }
   panels <- if (facet) models else NA_character_
   lines <- list()
@@ -392,13 +422,20 @@ plot_layout <- function(x, conf_level, bands) {
   for (i in seq_along(groups)) {
     rows <- groups[[i]]$rows
     label <- curve_label(groups[[i]]$key)
-    targets <- if (facet && (is_ref[i] || is.na(model_of[i]))) panels else
+    # a true curve of a model (its `model` key) only in that model's
+    # panel; one without a model, or of no estimated model, in every panel
+    own <- facet && !is.na(model_of[i]) && model_of[i] %in% panels
+    targets <- if (facet && !own) panels else
       if (facet) model_of[i] else NA_character_
+    # with one panel coloured by model, a model's true curve in its colour
+    ref_colour <- if (is_ref[i] && colour_name == "model" &&
+                        isTRUE(model_of[i] %in% levels_col)) model_of[i] else
+      NA_character_
     for (pn in targets) {
       lines[[length(lines) + 1L]] <- tibble::tibble(
         recall = rows$recall, precision = rows$precision,
         .curve = paste(label, pn), .colour = colour[i], .panel = pn,
-        .reference = is_ref[i], .label = label)
+        .reference = is_ref[i], .label = label, .ref_colour = ref_colour)
     }
     if (bands && !is_ref[i]) {
       inf <- info_of(x, model_of[i], method_of[i],

@@ -94,6 +94,47 @@ test_that("several models: one panel per model, the truth in every panel", {
   expect_equal(length(unique(drawn_data(p1, b1)[[1]]$colour)), 2)
 })
 
+test_that("a model's true curve is drawn with that model only", {
+  skip_if_not_installed("ggplot2")
+  set.seed(34)
+  real <- matrix(rnorm(80 * 2), ncol = 2)
+  models <- list(near = matrix(rnorm(80 * 2, 0.2), ncol = 2),
+                 far = matrix(rnorm(80 * 2, 1), ncol = 2),
+                 wide = matrix(rnorm(80 * 2, 0, 1.5), ncol = 2))
+  tn <- prd_truth_gaussian(c(0, 0), c(0.2, 0.2), angles = 21)
+  tn$model <- "near"
+  tf <- prd_truth_gaussian(c(0, 0), c(1, 1), angles = 21)
+  tf$model <- "far"
+  cv <- prd_curve(real, models, method = c("knn", "coverage"), angles = 21)
+  p <- ggplot2::autoplot(rbind(cv, tn, tf))
+  b <- ggplot2::ggplot_build(p)
+  panel <- stats::setNames(as.integer(b$layout$layout$PANEL),
+                           as.character(b$layout$layout$.panel))
+  ref <- drawn_data(p, b)[[2]]
+  # (they were drawn in every panel: "wide" showed both)
+  expect_identical(sort(unique(as.integer(ref$PANEL))),
+                   unname(sort(panel[c("near", "far")])))
+  expect_identical(nrow(ref), 2L * 23L)
+  near_ref <- ref[as.integer(ref$PANEL) == panel[["near"]], ]
+  expect_equal(near_ref$y, tn$precision[order(tn$lambda)], tolerance = 1e-12)
+  # one panel coloured by model: each truth dashed in its model's colour
+  cv1 <- prd_curve(real, models[1:2], method = "knn", angles = 21)
+  p1 <- ggplot2::autoplot(rbind(cv1, tn, tf))
+  d1 <- drawn_data(p1)
+  est <- d1[[1]]
+  own <- d1[[2]]
+  expect_identical(unique(own$linetype), "dashed")
+  col_of <- function(d) tapply(d$colour, d$group, unique)
+  expect_setequal(col_of(own), unique(est$colour))
+  expect_false(any(est$linetype == "dashed"))
+  # a true curve without a model stays grey, in every panel
+  p2 <- ggplot2::autoplot(rbind(cv, prd_truth_gaussian(c(0, 0), c(1, 1),
+                                                       angles = 21)))
+  ref2 <- drawn_data(p2)[[2]]
+  expect_identical(unique(ref2$colour), "#6E6E6E")
+  expect_identical(length(unique(ref2$PANEL)), 3L)
+})
+
 test_that("replicates draw a band along the rays around the curve", {
   skip_if_not_installed("ggplot2")
   set.seed(33)
@@ -209,6 +250,21 @@ test_that("the palette reads on white and in greyscale: no yellow, a line type p
   lt <- tapply(d$linetype, d$colour, unique)
   expect_length(unique(unlist(lt)), 3)
   expect_equal(unname(lt[prdcurve:::method_palette[["knn"]]]), "solid")
+  # knn beside the default: not both solid (black and dark blue read alike
+  # in greyscale); every method its own line type, the truth's not taken
+  set.seed(35)
+  x <- matrix(rnorm(600 * 2), ncol = 2)
+  many <- prd_curve(x[1:300, ], x[301:600, ] + 0.4, angles = 21,
+                    method = c("tightest", "knn", "coverage", "quadratic",
+                               "linear"))
+  bm <- ggplot2::ggplot_build(ggplot2::autoplot(
+    rbind(many, prd_truth_gaussian(c(0, 0), c(0.4, 0.4), angles = 21))))
+  sc <- bm$plot$scales$get_scales("linetype")
+  lt2 <- stats::setNames(sc$map(sc$get_breaks()), sc$get_breaks())
+  expect_identical(unname(lt2[c("tightest", "knn", "truth")]),
+                   c("solid", "13", "dashed"))
+  expect_false(anyDuplicated(lt2) > 0)
+  expect_false(any(lt2[setdiff(names(lt2), "truth")] %in% c("dashed", "44")))
   # one method, several models: a line type per model too
   fd <- figure_data()
   lines <- layer_of(ggplot2::autoplot(fd$cv1), "GeomPath")[[1]]
