@@ -30,7 +30,9 @@
 #'   its values, so that close models stay apart; `"bounds"`, it spans
 #'   the metric's range as well (\[0, 1\] for the shares, from 0 for
 #'   `density`), so that a panel's width does not exaggerate a small
-#'   difference.
+#'   difference. A panel of a single value without an interval (one
+#'   model, no replicates) spans from 0 to the metric's upper bound (1
+#'   for the shares) or 1.25 times the value.
 #' @param x The same, for `plot()`.
 #' @param ... Unused by `autoplot()`; passed to it by `plot()`.
 #' @return `autoplot()`: a ggplot object. `plot()` draws that figure on
@@ -138,7 +140,11 @@ group_name <- function(method, k) {
 #' ends) span less than 1e-3 times their size (at least 1e-3): a recall of
 #' 1 beside one of 0.99999999 would otherwise get an axis whose labels all
 #' read "1". The window is kept inside [0, 1] when every value is and the
-#' panel is no difference (`bounded`).
+#' panel is no difference (`bounded`). A panel of one value without an
+#' interval (one model, no replicates) reaches 0 instead, and the
+#' metric's upper bound where it has one (1 for the shares), else 1.25
+#' times the value: a window of 1e-3 around a lone point read as a
+#' precision the value does not have.
 #' @noRd
 panel_min_span <- function(d, bounded = TRUE) {
   out <- lapply(split(d, d$panel, drop = TRUE), function(z) {
@@ -149,6 +155,15 @@ panel_min_span <- function(d, bounded = TRUE) {
     hi <- max(v)
     need <- 1e-3 * max(1, abs(lo), abs(hi))
     if (hi - lo >= need) return(NULL)
+    lone <- nrow(z) == 1L && !is.finite(z$lower) && !is.finite(z$upper)
+    if (lone && (lo > 0 || hi < 0)) {
+      # (a metric's finite upper bound: 1 for the shares, 100 for authpct)
+      b <- if (bounded) manifold_bounds(as.character(z$panel[1]))
+      top <- if (length(b) == 2L && is.finite(b[2]) && hi <= b[2]) b[2] else
+        1.25 * hi
+      x <- if (lo > 0) c(0, top) else c(1.25 * lo, 0)
+      return(tibble::tibble(panel = z$panel[1], x = x))
+    }
     a <- (lo + hi) / 2 - need / 2
     b <- a + need
     if (bounded && lo >= 0 && hi <= 1) {

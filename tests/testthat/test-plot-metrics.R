@@ -81,6 +81,14 @@ test_that("a metric panel whose values nearly agree gets a readable axis", {
   labs <- labs[!is.na(labs)]
   expect_lte(length(labs), 4)
   expect_lte(max(nchar(sub("^[^.]*\\.?", "", labs))), 4)
+  # one model without intervals: a lone point's panel reaches 0 (and 1
+  # for a share), not a window of 1e-3 around it (ticks 0.9595 to 0.9605)
+  one <- new_prd_metrics(tibble::tibble(
+    model = "m", metric = c("precision", "fd", "density"), k = 5L,
+    value = c(0.96, 12.5, 1.08)))
+  r1 <- lapply(ggplot2::ggplot_build(ggplot2::autoplot(one))$layout$panel_scales_x,
+               function(s) s$range$range)
+  expect_equal(r1, list(c(0, 1), c(0, 15.625), c(0, 1.35)))
   # a difference panel stays centred (no [0, 1] window)
   expect_equal(panel_min_span(tibble::tibble(panel = factor("d"), estimate = 0,
                                              lower = 0, upper = 0),
