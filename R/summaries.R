@@ -463,10 +463,11 @@ frontier_at <- function(x, y, eps) {
 #' (Sykes et al. 2024, section 4.4). Curves on different \eqn{\lambda} grids
 #' are interpolated (linearly in \eqn{\theta}) on the union of their grids.
 #'
-#' @param curve1,curve2 `prd_curve` objects. `curve2` has either one
-#'   curve (compared with every curve of `curve1`) or the same curves as
-#'   `curve1`, identified by their `model`, `method` and `k` columns
-#'   (compared curve by curve).
+#' @param curve1,curve2 `prd_curve` objects. `curve2` has one curve
+#'   (compared with every curve of `curve1`), the same curves as `curve1`,
+#'   identified by their `model`, `method` and `k` columns (compared curve
+#'   by curve), or one curve per model of `curve1`, identified by `model`
+#'   (each model's true curve, compared with each of its estimates).
 #' @return A named numeric vector, one IoU in \[0, 1\] per curve of
 #'   `curve1`, named by the columns that tell the curves of `curve1` apart
 #'   (the method for a single model and `k`; otherwise
@@ -475,7 +476,7 @@ frontier_at <- function(x, y, eps) {
 #' @section Errors: `prdcurve_error_curve` for inputs that are not valid
 #'   curves (columns `method`, `lambda`, `precision`, `recall`, at least 2
 #'   rows, precision and recall in \[0, 1\]) or a `curve2` whose curves
-#'   neither are one nor match those of `curve1`.
+#'   neither are one nor match those of `curve1` nor its models.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024),
 #'   sections 4.4 and 5.1 (IoU of an estimated curve with the ground
 #'   truth).
@@ -491,14 +492,23 @@ prd_iou <- function(curve1, curve2) {
   c2 <- split_curves(curve2)
   l1 <- distinct_labels(c1)
   l2 <- distinct_labels(c2)
-  if (length(c2) != 1L && !setequal(l1, l2)) {
+  model_of <- function(cs) {
+    vapply(cs, function(g) as.character(key_value(g$key, "model", NA_character_)), "")
+  }
+  m1 <- model_of(c1)
+  m2 <- model_of(c2)
+  # one curve of curve2 per model (each model's true curve): matched by model
+  by_model <- length(c2) > 1L && !setequal(l1, l2) && !anyNA(m2) &&
+    !anyDuplicated(m2) && all(m1 %in% m2)
+  if (length(c2) != 1L && !setequal(l1, l2) && !by_model) {
     prd_abort(c(
-      "{.arg curve2} must have one curve or the same curves as {.arg curve1}.",
+      "{.arg curve2} must have one curve, the same curves as {.arg curve1}, or one curve per model of {.arg curve1} (matched by {.field model}).",
       "x" = "{.arg curve1} has {.val {l1}}, {.arg curve2} has {.val {l2}}."
     ), "curve")
   }
   out <- vapply(seq_along(c1), function(i) {
-    other <- if (length(c2) == 1L) c2[[1]] else c2[[match(l1[i], l2)]]
+    other <- if (length(c2) == 1L) c2[[1]] else if (by_model)
+      c2[[match(m1[i], m2)]] else c2[[match(l1[i], l2)]]
     iou_polar(curve_polar(c1[[i]]$rows), curve_polar(other$rows))
   }, numeric(1))
   stats::setNames(out, l1)

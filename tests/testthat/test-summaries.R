@@ -128,6 +128,28 @@ test_that("prd_iou: itself, nested and overlapping rectangles", {
   expect_equal(unname(prd_iou(prd_discrete(c(1, 0), c(0, 1)), sq)), 0)
 })
 
+test_that("prd_iou matches each model's estimates with its own true curve", {
+  with_model <- function(cv, model, method = NULL) {
+    cv$model <- model
+    if (!is.null(method)) cv$method <- method
+    cv
+  }
+  r1 <- rectangle(5, 3)    # 1 x 3/5
+  r2 <- rectangle(5, 7, 2) # 3/7 x 3/5, inside r1
+  sq <- prd_discrete(1, 1)
+  est <- rbind(with_model(r1, "a"), with_model(r2, "b"),
+               with_model(r2, "a", "other"))
+  truths <- rbind(with_model(sq, "a"), with_model(r1, "b"))
+  iou <- prd_iou(est, truths)
+  # a: r1 and r2 against the square (3/5, 3/7 x 3/5); b: r2 against r1
+  # (it failed: "curve2 must have one curve or the same curves")
+  expect_equal(unname(iou), c(3 / 5, 3 / 7, 9 / 35), tolerance = 1e-3)
+  expect_length(iou, 3)
+  # a model without its truth: an error that says what matches
+  expect_error(prd_iou(est, rbind(with_model(sq, "a"), with_model(r1, "c"))),
+               "one curve per model", class = "prdcurve_error_curve")
+})
+
 test_that("prd_iou matches methods by name", {
   set.seed(2)
   real <- matrix(rnorm(80 * 2), ncol = 2)
