@@ -394,7 +394,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   sets <- standardize_split(sets)
   subsample <- check_flag(subsample)
   sets <- equalize_sizes(sets, subsample, split)
-  check_sample_traps(sets, k, split)
+  check_sample_traps(sets, k, split, self_limit = FALSE)
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
   run <- function(real, gens, warn = TRUE, what = NULL) {

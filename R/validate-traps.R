@@ -249,11 +249,13 @@ small_set_rows <- 10L
 #' `k`: the neighbour counts (validated later by check_k(); skipped here
 #' when not whole numbers); `n_curves`: angles x curves stored per model
 #' (0 for metrics); `neighbours` FALSE: no neighbour family reads `k` (a
-#' curve of fitted families alone), so no warning about it.
+#' curve of fitted families alone), so no warning about it. `self_limit`
+#' FALSE: with a split, `k` may reach the smallest fit set's size
+#' (entropy_core()), else that size less one (the row itself).
 #' @noRd
 check_sample_traps <- function(sets, k, split = 0, angles = 0L,
                                n_curves = 0L, replicates = 0L,
-                               neighbours = TRUE,
+                               neighbours = TRUE, self_limit = TRUE,
                                call = rlang::caller_env()) {
   n_real <- nrow(sets$real)
   n_gen <- vapply(sets$generated, nrow, integer(1))
@@ -297,19 +299,65 @@ check_sample_traps <- function(sets, k, split = 0, angles = 0L,
       keys <- row_keys(all_sets[[i]])
     }
     m <- row_multiplicity(all_sets[[i]], keys)
-    c(share = mean(m > kmin), need = max(m))
-  }, numeric(2))
+    c(share = mean(m > kmin), need = max(m), rows = length(m),
+      distinct = round(sum(1 / m)))
+  }, numeric(4))
   colnames(dup) <- names(all_sets)
   bad <- dup["share", ] >= 0.1
   if (any(bad)) {
     pct <- formatC(100 * dup["share", bad], format = "f", digits = 0)
+    need <- max(dup["need", bad])
     prd_warn(c(
       "Duplicated rows: {pct}% of the rows of {.arg {names(all_sets)[bad]}} have at least {.arg k} = {kmin} exact cop{?y/ies} in their own set.",
       "i" = "Their k-th neighbour distance is 0, so their balls hold only their copies: recall or precision fall towards 0 (and entropies to -Inf).",
-      "i" = "Use {.arg k} of at least {max(dup['need', bad])} (more than the copies of any row), or remove the duplicates with {.fn unique}."
+      duplicates_advice(dup[, bad, drop = FALSE], need,
+                        k_limit(sizes, split, self_limit))
     ), "duplicates")
   }
   invisible()
+}
+
+#' The largest `k` the estimators accept (check_k() in prd_curve(),
+#' manifold_core(), entropy_core()): the smallest fit set (split_part():
+#' round((1 - split) n) rows; a list split: the rows not evaluated) less
+#' one, the row itself (not with a split where `self_limit` is FALSE).
+#' @noRd
+k_limit <- function(sizes, split, self_limit = TRUE) {
+  n_eval <- 0
+  if (is.list(split) && all(c("real", "generated") %in% names(split))) {
+    n_eval <- c(length(split$real),
+                rep(length(split$generated), length(sizes) - 1L))
+  } else if (is.numeric(split) && length(split) == 1L &&
+             is.finite(split) && split > 0 && split < 1) {
+    n_eval <- sizes - round((1 - split) * sizes)
+  }
+  min(sizes - n_eval) - as.integer(self_limit || all(n_eval == 0))
+}
+
+#' The advice of the duplicates warning: the `k` that sees past every
+#' copy (`need`, the copies of the most repeated row), or, when that is
+#' above `limit` (the largest k allowed), what works instead. `dup`: the
+#' sets' copy counts (need, rows, distinct), one column per set warned of.
+#' Formatted here, braces escaped for the warning's cli.
+#' @noRd
+duplicates_advice <- function(dup, need, limit) {
+  if (need <= limit) {
+    return(c("i" = "Use {.arg k} of at least {need} (more than the copies of any row), or remove the duplicates with {.fn unique}."))
+  }
+  # a set that is mostly one row: unique() leaves too few rows to measure
+  one <- dup["need", ] > dup["rows", ] / 2
+  sets <- colnames(dup)
+  out <- c("x" = cli::format_inline(
+    "{.arg k} of at least {need} would see past them (more than the copies of any row), but {.arg k} can be at most {limit} here."))
+  for (j in which(one)) {
+    out <- c(out, "i" = cli::format_inline(
+      "{.arg {sets[j]}} is mostly copies of one row ({dup['need', j]} of its {dup['rows', j]} rows): the metrics measure that collapse. If it should vary, check how it was made or read."))
+  }
+  for (j in which(!one)) {
+    out <- c(out, "i" = cli::format_inline(
+      "Remove the duplicates of {.arg {sets[j]}} with {.fn unique} ({dup['distinct', j]} distinct rows of {dup['rows', j]})."))
+  }
+  gsub("}", "}}", gsub("{", "{{", out, fixed = TRUE), fixed = TRUE)
 }
 
 #' Refuse calls whose buffers would not fit. The engine streams the

@@ -30,6 +30,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
   force(arg)  # caller_arg() must see `x` before it is modified below
   ids <- NULL
   from_df <- is.data.frame(x)
+  has <- colnames(x) # (the columns `features` chooses from)
   features <- as_selection(features)
   id <- as_selection(id)
   if (is.data.frame(x)) {
@@ -72,8 +73,11 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
     ), "input", call = call)
   }
   if (ncol(x) < 1L) {
-    prd_abort("{.arg {arg}} must have at least one column (feature).",
-              "input", call = call)
+    prd_abort(if (length(has) && !rlang::quo_is_null(features)) c(
+      "{.arg features} selects no feature column of {.arg {arg}}.",
+      "i" = "{.arg {arg}} has the {cli::qty(length(has))}column{?s} {.field {cli::cli_vec(has, list('vec-trunc' = 10))}}: select among them, or leave {.arg features} out to use every numeric and categorical column."
+    ) else "{.arg {arg}} must have at least one column (feature).",
+    "input", call = call)
   }
   if (nrow(x) < min_rows) {
     prd_abort(c(
