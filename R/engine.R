@@ -284,7 +284,8 @@ engine_neighbours <- function(real, generated, s, ks, what,
     shared_own_real(shared, real, s, k, call)
   }
   # on futures (engine-futures.R): own radii computed first, in blocks
-  fut <- engine_futures_on()
+  fut <- engine_futures_on(
+    (as.double(nrow(real)) + nrow(generated))^2 / 2 * max(1, ncol(real)))
   own_pair <- function(k) {
     own_pair_futures(real, generated, s, k, precision, shared, call)
   }
