@@ -74,6 +74,11 @@ test_that("a report from float32 .npy and .npz files shows the package's numbers
                fixed = TRUE)
   expect_match(html, "Paired differences from good", fixed = TRUE)
   expect_false(grepl("## Warning", html, fixed = TRUE))
+  # the call as R, and the replicates with their level
+  txt <- gsub("\\s+", " ", gsub("&quot;", "\"", html, fixed = TRUE))
+  expect_true(grepl("<code>prd_curve(method = \"tightest\")</code>", txt,
+                    fixed = TRUE))
+  expect_true(grepl("4 half-sample replicates (90% intervals)", txt, fixed = TRUE))
 })
 
 test_that("a report expands an .npz of several models, as the command line does", {
@@ -107,13 +112,23 @@ test_that("a report expands an .npz of several models, as the command line does"
   # labelled: LABEL:NAME; a file of one model and a 1-D array: that model
   f2 <- file.path(dir, "one.npz")
   write_npz(list(wide = wide, labels = rep(0:2, 100)), f2, dtype = "<f4")
+  # (and several methods: the call prints them as the vector R reads)
   html2 <- render_report(dir, list(real = paste0(f, ":real"),
                                    generated = c(m = f, f2),
+                                   method = c("tightest", "knn"),
                                    replicates = 0, seed = 6))
   for (m in c("m:good", "m:wide", "one")) {
     expect_match(html2, paste0("<td align=\"left\">", m, "</td>"),
                  fixed = TRUE)
   }
+  txt <- gsub("\\s+", " ", gsub("&quot;", "\"", html2, fixed = TRUE))
+  expect_true(grepl("<code>prd_curve(method = c(\"tightest\", \"knn\"))</code>",
+                    txt, fixed = TRUE))
+  expect_true(grepl("<td align=\"left\">method</td> <td align=\"left\"><code>c(\"tightest\", \"knn\")</code></td>",
+                    txt, fixed = TRUE))
+  expect_true(grepl("<td align=\"left\">one</td> <td align=\"left\">knn</td>",
+                    txt, fixed = TRUE))
+  expect_false(grepl("## Warning", html2, fixed = TRUE))
 })
 
 test_that("the report runs on the bundled digits without files or intervals", {
@@ -124,6 +139,18 @@ test_that("the report runs on the bundled digits without files or intervals", {
   # (grepl: a failure need not print the whole page)
   expect_false(grepl("Paired differences", html, fixed = TRUE))
   expect_false(grepl("## Warning", html, fixed = TRUE))
+  # no intervals, and no level or replicates claimed for them
+  txt <- gsub("\\s+", " ", html)
+  expect_true(grepl(", no intervals (replicates = 0). Every", txt, fixed = TRUE))
+  expect_false(grepl("half-sample replicates (90% intervals)", txt, fixed = TRUE))
+  # "tightest" as ?prd_curve describes it
+  expect_true(grepl(paste(
+    "cuts lambda into six bands and takes in each the family whose area",
+    "there, penalised by its noise, is the smallest, chosen on one half of",
+    "the evaluation rows and read on the other"), txt, fixed = TRUE))
+  expect_true(grepl("an estimate of an upper bound, whose noise can put it below the true curve",
+                    txt, fixed = TRUE))
+  expect_false(grepl("the lowest of its families", txt, fixed = TRUE))
   # the curves' areas: the model drawn from the real digits near 1, the one
   # without the digits 3 and 4 (true maximal recall about 3/5) between, the
   # noisy one far below

@@ -291,6 +291,54 @@ test_that("duplicated rows with k below their copies are named, with the k that 
   expect_gt(m2$value[m2$metric == "recall"], 0.5)
 })
 
+test_that("duplicates that no allowed k sees past get advice that can be followed", {
+  set.seed(187)
+  x <- matrix(rep(1:4, each = 300), 300)
+  y <- gauss(300, 4)
+  advice <- function(expr) {
+    w <- NULL
+    withCallingHandlers(expr, warning = function(c) {
+      if (inherits(c, "prdcurve_warning_duplicates")) {
+        w <<- cli::ansi_strip(conditionMessage(c))
+      }
+      invokeRestart("muffleWarning")
+    })
+    expect_false(is.null(w))
+    gsub("\\s+", " ", w)
+  }
+  # the largest k each function allows: 299 (no split), 149 (prd_curve's
+  # split 0.5), 209 / 210 with split 0.3 (entropy: the whole fit set)
+  cases <- list(
+    list(function() manifold_metrics(x, y, metrics = "recall"), 299),
+    list(function() entropy_metrics(x, y, metrics = "pce"), 299),
+    list(function() prd_curve(x, y, method = "knn", angles = 11), 149),
+    list(function() manifold_metrics(x, y, split = 0.3, metrics = "recall"), 209),
+    list(function() entropy_metrics(x, y, split = 0.3, metrics = "pce"), 210))
+  for (case in cases) {
+    msg <- advice(case[[1]]())
+    expect_match(msg, paste0("`k` of at least 300 would see past them (more ",
+                             "than the copies of any row), but `k` can be at ",
+                             "most ", case[[2]], " here."), fixed = TRUE)
+    expect_match(msg, "`real` is mostly copies of one row (300 of its 300 rows)",
+                 fixed = TRUE)
+    expect_no_match(msg, "Use `k` of at least", fixed = TRUE)
+    expect_no_match(msg, "unique()", fixed = TRUE)
+  }
+  # those limits are check_k()'s
+  expect_error(suppressWarnings(manifold_metrics(x, y, split = 0.3, k = 210)),
+               class = "prdcurve_error_k_too_large")
+  expect_error(suppressWarnings(entropy_metrics(x, y, split = 0.3, k = 211)),
+               class = "prdcurve_error_k_too_large")
+  # half of the rows copies of one, beside a smaller set: unique() works
+  x2 <- rbind(x[1:150, ], gauss(150, 4))
+  msg <- advice(manifold_metrics(x2, y[1:100, ], metrics = "recall"))
+  expect_match(msg, "`k` can be at most 99 here.", fixed = TRUE)
+  expect_match(msg, "Remove the duplicates of `real` with `unique()` (151 distinct rows of 300).",
+               fixed = TRUE)
+  expect_no_warning(manifold_metrics(unique(x2), y[1:100, ], metrics = "recall"),
+                    class = "prdcurve_warning_duplicates")
+})
+
 test_that("sets too small and k close to n are named", {
   set.seed(185)
   real <- gauss(60, 2)

@@ -295,6 +295,24 @@ test_that("an id column is not a feature; features selects columns", {
   expect_identical(m2$precision, ref$precision)
 })
 
+test_that("a features selection that matches no column names `features`, with the columns", {
+  set.seed(15)
+  rdf <- data.frame(a = rnorm(100), b = rnorm(100))
+  gdf <- data.frame(a = rnorm(100), b = rnorm(100))
+  e <- expect_error(prd_curve(rdf, gdf, features = starts_with("zz")),
+                    class = "prdcurve_error_input")
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "`features` selects no feature column of `real`.",
+               fixed = TRUE)
+  expect_match(msg, "`real` has the columns a and b", fixed = TRUE)
+  expect_no_match(msg, "at least one column", fixed = TRUE)
+  # the fix it gives works: features left out
+  expect_s3_class(prd_curve(rdf, gdf, method = "knn", angles = 11), "prd_curve")
+  # a set without columns, no selection: still about the set
+  e2 <- expect_error(prd_curve(rdf[0], gdf), class = "prdcurve_error_input")
+  expect_match(conditionMessage(e2), "at least one column", fixed = TRUE)
+})
+
 test_that("suspicious inputs give classed warnings that can be silenced", {
   set.seed(15)
   tall <- matrix(rnorm(4 * 200), nrow = 4)
