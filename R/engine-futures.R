@@ -46,10 +46,12 @@ engine_futures_on <- function(work = Inf) {
 #' some 0.2-0.6 s (the sets sent, the workers started on them), where the
 #' process pairs about 2.6e10 rows x columns a second with two threads:
 #' below some 1e10 the round costs more than it saves even with remote
-#' workers. Measured on a 2-core machine, two multisession workers: the
-#' default curve of 3 models of 2,000 x 64 with 20 replicates (about 5e8
-#' each call) took 51.4 s against 14.4 s in process; the curves of 20,000
-#' x 256 without a split (2e11) 0.88 times the in-process time.
+#' workers. Measured on an idle 2-core machine, two multisession workers,
+#' 3 models of 2,000 x 64 with 20 replicates (about 5e8 each call): knn
+#' curves without a split 7.8 s with every call on the workers, 1.0 s in
+#' process (0.9 s under the plan with this threshold); the default curve
+#' 28.2 s against 20.9 s (18.5 s against 16.0 s with it). The curves of
+#' 20,000 x 256 without a split (2e11) took 0.88 times the in-process time.
 #' @noRd
 engine_futures_min_work <- 1e10
 
