@@ -52,8 +52,8 @@ cli_read <- function(f, features, id, header, say) {
   # here, naming the file; prd_curve() validates everything once more, so
   # the full check runs only when a cheap test fails.
   num <- if (tabular) as.matrix(x[!vapply(x, is_category, logical(1))]) else x
-  if (nrow(x) < 2L || !is.finite(sum(num)) ||
-      (tabular && anyNA(x))) {
+  # (a missing category is a category of its own, R/encode.R: no defect)
+  if (nrow(x) < 2L || !is.finite(sum(num))) {
     x <- as_samples(x, arg = shown, call = NULL)
   }
   rm(num)

@@ -67,6 +67,8 @@ cli_voice <- function(expr, opt) {
         bullets <- cnd_bullets(m)
         translated <- cli_translate(bullets, opt)
         if (identical(unname(translated), unname(bullets))) return(invisible())
+        # (nothing left: no empty line)
+        if (!any(nzchar(trimws(translated)))) invokeRestart("muffleMessage")
         # (its own class kept: prdcurve_message_dropped_columns, ...)
         cli_emit(cli_text(translated), m,
                  class = c("prdcurve_cli_message",

@@ -2,13 +2,17 @@
 #'
 #' `autoplot()` draws the curves of a `prd_curve` with ggplot2: recall on
 #' the x axis, precision on the y axis, both on \[0, 1\] with an equal
-#' aspect ratio. Colour and line type are the method (a solid, dashed,
-#' dot-dash, long-dash ... line per method, so the figure reads in
-#' greyscale and identical curves do not hide each other), with one panel
+#' aspect ratio. Colour and line type are the method (a solid, dotted,
+#' dashed, dot-dash ... line per method, so the figure reads in
+#' greyscale and identical curves do not hide each other; knn is dotted
+#' beside the default's solid line), with one panel
 #' per model when there are several (or colour and line type are the model
 #' when there is one method and several models). True curves
 #' ([prd_truth_gaussian()], [prd_truth()]) are dashed grey (the legend's
-#' key `truth`, their `method`), in every panel; the default family,
+#' key `truth`, their `method`), in every panel; a true curve given a
+#' `model` (`truth$model <- "a"` before `rbind()` with the estimates) is
+#' drawn in that model's panel only, and dashed in the model's colour
+#' when colour is the model. The default family,
 #' `"tightest"`, is solid black, and no other curve is black or grey. The legend is at the bottom, one legend for colour and
 #' line type (titled `method` or `model`, also under a colour scale added
 #' by the user); when its entries, measured, do not fit the figure's width

@@ -444,7 +444,8 @@ select_features <- function(df, features, id = NULL, arg = "features",
     if (length(bad)) {
       prd_abort(c(paste0("{.arg {arg}} must select ", kinds, " columns of ",
                          src, " only."),
-                  "x" = paste0("Column{?s} {.val {bad}} {?is/are} not ", kinds, ".")),
+                  "x" = paste0("Column{?s} {.val {bad}} {?is/are} not ", kinds, "."),
+                  time_hint(df, bad)),
                 kind = "input", call = call)
     }
   }
@@ -458,7 +459,8 @@ select_features <- function(df, features, id = NULL, arg = "features",
   dropped <- setdiff(names(df)[!numeric], c(feat, id))
   if (length(dropped)) {
     prd_inform(c("i" = paste0("Ignoring {cli::qty(length(dropped))}", if (categorical) "" else "non-numeric ", "column{?s} {.val {dropped}} of ",
-                              src, " (not a feature).")),
+                              src, " (not a feature)."),
+                 time_hint(df, dropped)),
                kind = "dropped_columns")
   }
   list(id = id, features = feat, dropped = dropped)

@@ -464,7 +464,8 @@ frontier_at <- function(x, y, eps) {
 #' are interpolated (linearly in \eqn{\theta}) on the union of their grids.
 #'
 #' @param curve1,curve2 `prd_curve` objects. `curve2` has one curve
-#'   (compared with every curve of `curve1`), the same curves as `curve1`,
+#'   without a `model` (compared with every curve of `curve1`), the same
+#'   curves as `curve1`,
 #'   identified by their `model`, `method` and `k` columns (compared curve
 #'   by curve), or one curve per model of `curve1`, identified by `model`
 #'   (each model's true curve, compared with each of its estimates).
@@ -497,18 +498,20 @@ prd_iou <- function(curve1, curve2) {
   }
   m1 <- model_of(c1)
   m2 <- model_of(c2)
-  # one curve of curve2 per model (each model's true curve): matched by model
-  by_model <- length(c2) > 1L && !setequal(l1, l2) && !anyNA(m2) &&
-    !anyDuplicated(m2) && all(m1 %in% m2)
-  if (length(c2) != 1L && !setequal(l1, l2) && !by_model) {
+  # one curve of curve2 per model (each model's true curve): matched by
+  # model; a single curve of a model is that model's alone
+  per_model <- !anyNA(m2) && !anyDuplicated(m2) && !all(is.na(m1)) &&
+    (length(c2) > 1L || any(m1 != m2, na.rm = TRUE) || anyNA(m1))
+  by_model <- per_model && !setequal(l1, l2) && all(m1 %in% m2)
+  if ((length(c2) != 1L || per_model) && !setequal(l1, l2) && !by_model) {
     prd_abort(c(
       "{.arg curve2} must have one curve, the same curves as {.arg curve1}, or one curve per model of {.arg curve1} (matched by {.field model}).",
       "x" = "{.arg curve1} has {.val {l1}}, {.arg curve2} has {.val {l2}}."
     ), "curve")
   }
   out <- vapply(seq_along(c1), function(i) {
-    other <- if (length(c2) == 1L) c2[[1]] else if (by_model)
-      c2[[match(m1[i], m2)]] else c2[[match(l1[i], l2)]]
+    other <- if (by_model) c2[[match(m1[i], m2)]] else
+      if (length(c2) == 1L) c2[[1]] else c2[[match(l1[i], l2)]]
     iou_polar(curve_polar(c1[[i]]$rows), curve_polar(other$rows))
   }, numeric(1))
   stats::setNames(out, l1)

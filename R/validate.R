@@ -220,8 +220,11 @@ time_hint <- function(df, cols) {
     inherits(df[[j]], c("Date", "POSIXt", "difftime"))
   }, logical(1))]
   if (!length(when)) return(character())
+  # (two bullets: the command line drops the one in R's syntax)
   c("i" = cli::format_inline(
-    "{cli::qty(length(when))}{.field {when}} {?is a date or time/are dates or times}: to compare {?it/them}, make {?it a number/them numbers} in every set, e.g. {.code {when[1]} = as.numeric({when[1]})} (days for a {.cls Date}, seconds for a {.cls POSIXct}), with {.code standardize = \"real\"} where units differ."))
+    "{cli::qty(length(when))}{.field {when}} {?is a date or time/are dates or times}: to compare {?it/them}, make {?it a number/them numbers} in every set (days or seconds since 1970-01-01), scaled where units differ."),
+    "i" = cli::format_inline(
+      "In R: {.code {when[1]} = as.numeric({when[1]})} (days for a {.cls Date}, seconds for a {.cls POSIXct}), with {.code standardize = \"real\"}."))
 }
 
 #' Feature columns of a matrix selected with tidyselect (by name or position)
@@ -432,9 +435,10 @@ tell_missing_categories <- function(x) {
   if (is.null(enc)) return(invisible())
   cats <- unique(enc$variable[enc$category %in% category_missing])
   if (!length(cats)) return(invisible())
+  # (the advice a bullet of its own: the command line drops R's syntax)
   prd_inform(c(
-    "i" = "Reading the missing values (NA) of {.field {cats}} as a category of {?its/their} own ({.field {paste0(cats[1], category_sep, category_missing)}}{if (length(cats) > 1L) ', ...' else ''}).",
-    " " = "To compare only complete rows, pass {.code na.omit()} of each set."
+    "Reading the missing values (NA) of {.field {cats}} as a category of {?its/their} own ({.field {paste0(cats[1], category_sep, category_missing)}}{if (length(cats) > 1L) ', ...' else ''}).",
+    "i" = "To compare only complete rows, pass {.code na.omit()} of each set."
   ), "missing_categories")
 }
 

@@ -304,3 +304,48 @@ test_that("--features applies to arrays as column numbers only", {
   expect_false(isTRUE(attr(prdcurve:::cli_features('starts_with("f")'),
                            "positions")))
 })
+
+test_that("tables with missing categories and dates: the command line says what R says", {
+  dir <- tempfile("prdnacat")
+  dir.create(dir)
+  set.seed(7)
+  mk <- function(n, p_na) {
+    data.frame(id = seq_len(n), income = round(rlnorm(n, 8), 2),
+               age = sample(20:80, n, TRUE),
+               edu = ifelse(runif(n) < p_na, NA,
+                            sample(c("basic", "higher"), n, TRUE)),
+               visit = as.Date("2020-01-01") + sample(0:9, n, TRUE))
+  }
+  f_real <- file.path(dir, "real.csv")
+  f_gen <- file.path(dir, "gen.csv")
+  data.table::fwrite(mk(300, 0.2), f_real)
+  data.table::fwrite(mk(300, 0), f_gen)
+  args <- c(f_real, f_gen, "--id", "id", "--method", "knn", "--angles", "11",
+            "--seed", "1", "--standardize", "--out", file.path(dir, "o"))
+  msgs <- list()
+  res <- withCallingHandlers(
+    cli_warnings(prd_cli(args)),
+    prdcurve_cli_message = function(m) {
+      msgs[[length(msgs) + 1L]] <<- m
+      invokeRestart("muffleMessage")
+    })
+  text <- vapply(msgs, function(m) gsub("\\s+", " ", conditionMessage(m)), "")
+  cls <- vapply(msgs, function(m) class(m)[2], "")
+  # the missing category: said (it printed an empty line), R's advice left out
+  na_text <- text[cls == "prdcurve_message_missing_categories"]
+  expect_length(na_text, 1L)
+  expect_match(na_text, "as a category of its own (edu=<NA>)", fixed = TRUE)
+  expect_no_match(na_text, "na.omit", fixed = TRUE)
+  expect_false(any(!nzchar(trimws(text))))
+  # the date column: named as one, with the advice a file can follow
+  date_text <- text[grepl("visit", text, fixed = TRUE)]
+  expect_true(length(date_text) >= 1L)
+  expect_match(date_text[1], "is a date or time", fixed = TRUE)
+  expect_match(date_text[1], "days or seconds since 1970-01-01", fixed = TRUE)
+  expect_no_match(date_text[1], "as.numeric", fixed = TRUE)
+  # --standardize: no scale warning (the missing category sent each file
+  # through the full check, which warned of scales)
+  cls_w <- vapply(attr(res, "warnings"), function(m) class(m$condition)[1], "")
+  expect_false("prdcurve_warning_scale" %in% cls_w)
+  expect_true("prdcurve_warning_category_levels" %in% cls_w)
+})

@@ -341,3 +341,20 @@ test_that("a curve with no area prints its median ray as undetermined", {
   expect_true(any(grepl("median_lambda +undetermined", out)))
   expect_false(any(grepl("e\\+|[0-9]{12}", out)))
 })
+
+test_that("prd_iou reads a single true curve of a model as that model's alone", {
+  with_model <- function(cv, model) {
+    cv$model <- model
+    cv
+  }
+  r1 <- rectangle(5, 3)
+  sq <- prd_discrete(1, 1)
+  est <- rbind(with_model(r1, "a"), with_model(r1, "b"))
+  # (it was compared with model b's curve too, silently)
+  expect_error(prd_iou(est, with_model(sq, "a")), "one curve per model",
+               class = "prdcurve_error_curve")
+  expect_equal(unname(prd_iou(est[est$model == "a", ], with_model(sq, "a"))),
+               3 / 5, tolerance = 1e-3)
+  # a true curve without a model: every curve against it
+  expect_equal(unname(prd_iou(est, sq)), c(3 / 5, 3 / 5), tolerance = 1e-3)
+})
