@@ -58,7 +58,12 @@ model_args <- function(gens, arg = "generated") {
 #' they count as perfect samples. manifold_samples() flags them one by one.
 #' Not where at least half the real rows repeat within the real set (few
 #' distinct rows, as in a table of a few categorical columns: every good
-#' model then writes rows of the real set, memorised or not).
+#' model then writes rows of the real set, memorised or not), nor for a
+#' model whose share of copies is at most copies_baseline_factor times
+#' the share a fresh sample of the real set's law copies, read from the
+#' real set itself: its odd rows found among its even rows (0 for
+#' continuous data; two independent halves of a survey table of six
+#' coarse columns shared 19% of their rows, which warned as "memorised").
 #' @noRd
 warn_copies <- function(real, gens, arg = "generated", keys = NULL) {
   kr <- if (is.null(keys)) row_keys(real)[, 1] else keys[[1L]][, 1]
@@ -69,18 +74,31 @@ warn_copies <- function(real, gens, arg = "generated", keys = NULL) {
   }, integer(1))
   names(counts) <- names(gens)
   if (!any(counts > 0L)) return(invisible(counts))
-  labs <- model_args(gens, arg)
   sizes <- vapply(gens, nrow, integer(1))
+  # (positions, not R's RNG: a check draws nothing)
+  odd <- seq_along(kr) %% 2L == 1L
+  base <- if (length(kr) >= 2L) mean(kr[odd] %in% kr[!odd]) else 0
+  warn <- counts > 0L & counts / sizes > copies_baseline_factor * base
+  if (!any(warn)) return(invisible(counts))
+  labs <- model_args(gens, arg)
   lines <- paste0(labs, ": ", counts, " of ", sizes, " rows (",
-                  formatC(100 * counts / sizes, format = "f", digits = 1), "%)")[counts > 0L]
+                  formatC(100 * counts / sizes, format = "f", digits = 1), "%)")[warn]
   prd_warn(c(
     "Generated rows that are exact copies of real rows (memorised training data?).",
     stats::setNames(lines, rep("x", length(lines))),
+    "i" = if (base > 0) paste0(formatC(100 * base, format = "f", digits = 1),
+                               "% of the real set's odd rows are copies of its even rows: a fresh sample of the same law copies about that share (warned above ",
+                               copies_baseline_factor, " times it)."),
     "i" = "A copy is a perfect sample to every estimator: precision, recall and the curve overstate the model.",
     "i" = "{.fn manifold_samples} flags each (column {.field copy}); remove them, or report their share (authenticity, Alaa et al. 2022)."
   ), "copies")
   invisible(counts)
 }
+
+#' How many times the real set's own share of copies (warn_copies()) a
+#' model's share must be to be warned of
+#' @noRd
+copies_baseline_factor <- 2
 
 #' Warn about label-like columns: few distinct whole values while other
 #' columns are continuous (a class label used as a feature). Sets whose

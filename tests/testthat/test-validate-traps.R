@@ -273,6 +273,49 @@ test_that("generated rows copied from the real set are counted and flagged", {
                  class = "prdcurve_warning_copies")
 })
 
+test_that("copies are measured against the share a fresh sample copies", {
+  # a table whose coarse rows (2 in 5) repeat those of the other half, as
+  # two samples of one law do (fewer than half the rows repeat, so the
+  # rule of few distinct rows does not apply): a fresh sample copies as
+  # many, no warning
+  set.seed(41)
+  coarse <- function(n) {
+    cbind(sample(1:3, n, TRUE), sample(1:4, n, TRUE), sample(1:5, n, TRUE),
+          rnorm(n) * (runif(n) < 0.6))
+  }
+  real <- coarse(1000)
+  kr <- row_keys(real)[, 1]
+  odd <- seq_along(kr) %% 2L == 1L
+  base <- mean(kr[odd] %in% kr[!odd])
+  expect_gt(base, 0.3)
+  expect_lt(mean(kr %in% kr[duplicated(kr)]), 0.5)
+  fresh <- coarse(800)
+  share <- mean(rows_in(fresh, real))
+  expect_lt(share, copies_baseline_factor * base)
+  quiet <- function(expr) {
+    seen <- character()
+    withCallingHandlers(expr, warning = function(w) {
+      seen <<- c(seen, class(w)[1])
+      invokeRestart("muffleWarning")
+    })
+    seen
+  }
+  # (it warned: "memorised training data?")
+  expect_false("prdcurve_warning_copies" %in%
+                 quiet(warn_copies(real, list(generated = fresh))))
+  # a model that writes real rows far more often than that is warned of,
+  # with the real set's own share beside its count
+  copier <- rbind(real[sample(1000, 700), ], coarse(100))
+  w <- expect_warning(warn_copies(real, list(generated = copier)),
+                      class = "prdcurve_warning_copies")
+  expect_match(conditionMessage(w), sprintf("%.1f%% of the real set's odd rows",
+                                            100 * base), fixed = TRUE)
+  # continuous data: no copy of a fresh sample, one copy warns
+  x <- matrix(rnorm(400), 200)
+  expect_warning(warn_copies(x, list(generated = rbind(x[1, ], matrix(rnorm(398), 199)))),
+                 class = "prdcurve_warning_copies")
+})
+
 test_that("duplicated rows with k below their copies are named, with the k that sees past them", {
   set.seed(184)
   real <- gauss(100, 3)
