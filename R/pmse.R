@@ -55,7 +55,8 @@
 #' @section Errors: `prdcurve_error_input` when `maxorder` is not a whole
 #'   number >= 0, when the model would have more than 400 parameters
 #'   (synthpop's `max.params`), and for the sample sets' errors of
-#'   [prd_curve()] (missing values are refused: synthpop's indicators of
+#'   [prd_curve()] (a missing category is a category of its own, as in
+#'   synthpop; missing numbers are refused: synthpop's indicators of
 #'   missing values are not built). A warning of class
 #'   `prdcurve_warning_small_sample` when the model has fewer than 3 rows
 #'   of the smaller set per parameter: it then nears fitting the rows
