@@ -355,7 +355,7 @@ extra_linetypes <- c("solid", "22", "42", "4212", "12", "1242", "82", "8222")
 #' Line types of models (one method, several models): the plain dashes,
 #' which the models' true curves take, last
 #' @noRd
-model_linetypes <- c("solid", "13", "4212", "1242", "8222", "22", "42", "82")
+model_linetypes <- c("solid", "4212", "13", "1242", "8222", "22", "42", "82")
 #' knn's line type where the default's solid line is drawn too (dotted)
 #' @noRd
 knn_beside_default <- "13"
