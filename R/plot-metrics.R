@@ -185,11 +185,23 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
   rows <- unique(row)
   groups <- unique(group)
   ng <- length(groups)
-  off <- if (ng > 1L) (seq_len(ng) - (ng + 1) / 2) * min(0.22, 0.7 / ng) else 0
+  # each panel's groups offset about their row, in the legend's order (a
+  # panel of one group draws it on the row: k = 5 and ppr_k = 4 in panels
+  # of their own sat 0.11 off their model's tick)
+  gi <- match(group, groups)
+  off <- numeric(length(gi))
+  for (pn in unique(as.character(panel))) {
+    sel <- as.character(panel) == pn
+    here <- sort(unique(gi[sel]))
+    nh <- length(here)
+    if (nh > 1L) {
+      off[sel] <- ((seq_len(nh) - (nh + 1) / 2) * min(0.22, 0.7 / nh))[match(gi[sel], here)]
+    }
+  }
   d <- tibble::tibble(
     panel = panel, estimate = estimate, lower = lower, upper = upper,
     group = factor(group, levels = groups),
-    y = match(row, rev(rows)) + off[match(group, groups)]
+    y = match(row, rev(rows)) + off
   )
   known <- intersect(names(method_palette), groups)
   pal <- c(method_palette[known],

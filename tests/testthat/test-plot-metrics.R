@@ -29,6 +29,15 @@ test_that("the legend names the k of p_precision and p_recall ppr_k", {
   b <- ggplot2::ggplot_build(p)
   expect_setequal(b$plot$scales$get_scales("colour")$get_labels(),
                   c("k = 5", "ppr_k = 4"))
+  # each panel holds one k: its points on their models' rows (they sat
+  # 0.11 off, as if two groups shared the panel)
+  expect_setequal(b$data[[1]]$y, c(1, 2))
+  # two k in one panel: offset about the row, in the legend's order
+  m2 <- new_prd_metrics(tibble::tibble(
+    model = "a", metric = c("recall", "recall", "p_recall"),
+    k = c(5L, 9L, 4L), value = c(0.6, 0.65, 0.9)))
+  d2 <- ggplot2::ggplot_build(ggplot2::autoplot(m2))$data[[1]]
+  expect_equal(sort(d2$y), c(1 - 0.11, 1, 1 + 0.11))
   expect_identical(prdcurve:::group_label(rep(NA, 4), m$k, m$metric),
                    c("k = 5", "k = 5", "ppr_k = 4", "ppr_k = 4"))
   # one k for every metric: a single group
