@@ -292,17 +292,9 @@ test_that("copies are measured against the share a fresh sample copies", {
   fresh <- coarse(800)
   share <- mean(rows_in(fresh, real))
   expect_lt(share, copies_baseline_factor * base)
-  quiet <- function(expr) {
-    seen <- character()
-    withCallingHandlers(expr, warning = function(w) {
-      seen <<- c(seen, class(w)[1])
-      invokeRestart("muffleWarning")
-    })
-    seen
-  }
   # (it warned: "memorised training data?")
   expect_false("prdcurve_warning_copies" %in%
-                 quiet(warn_copies(real, list(generated = fresh))))
+                 warning_classes(warn_copies(real, list(generated = fresh))))
   # a model that writes real rows far more often than that is warned of,
   # with the real set's own share beside its count
   copier <- rbind(real[sample(1000, 700), ], coarse(100))
