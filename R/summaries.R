@@ -498,12 +498,11 @@ prd_iou <- function(curve1, curve2) {
   }
   m1 <- model_of(c1)
   m2 <- model_of(c2)
-  # one curve of curve2 per model (each model's true curve): matched by
-  # model; a single curve of a model is that model's alone
-  per_model <- !anyNA(m2) && !anyDuplicated(m2) && !all(is.na(m1)) &&
-    (length(c2) > 1L || any(m1 != m2, na.rm = TRUE) || anyNA(m1))
-  by_model <- per_model && !setequal(l1, l2) && all(m1 %in% m2)
-  if ((length(c2) != 1L || per_model) && !setequal(l1, l2) && !by_model) {
+  # curves of curve2 that each carry a model of their own (each model's
+  # true curve) are matched by model; a single one is that model's alone
+  by_model <- !setequal(l1, l2) && !anyNA(m2) && !anyDuplicated(m2) &&
+    !all(is.na(m1))
+  if (!setequal(l1, l2) && (if (by_model) !all(m1 %in% m2) else length(c2) != 1L)) {
     prd_abort(c(
       "{.arg curve2} must have one curve, the same curves as {.arg curve1}, or one curve per model of {.arg curve1} (matched by {.field model}).",
       "x" = "{.arg curve1} has {.val {l1}}, {.arg curve2} has {.val {l2}}."

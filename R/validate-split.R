@@ -153,11 +153,16 @@ check_split_fraction <- function(split, call = rlang::caller_env()) {
   invisible(split)
 }
 
+#' The fit rows a share `split` of evaluation rows leaves of n rows (also
+#' the checks' largest k, k_limit())
+#' @noRd
+split_fit_count <- function(split, n) round((1 - split) * n)
+
 #' One set's random partition into fit and evaluation rows: the first
 #' round(split * n) rows of a permutation (R's RNG) are evaluated.
 #' @noRd
 split_part <- function(split, n, nm, call = rlang::caller_env()) {
-  n_fit <- round((1 - split) * n)
+  n_fit <- split_fit_count(split, n)
   n_eval <- n - n_fit
   if (n_eval < 1L || n_fit < 2L) {
     prd_abort(c(

@@ -347,7 +347,7 @@ k_limit <- function(sizes, split, self_limit = TRUE) {
                 rep(length(split$generated), length(sizes) - 1L))
   } else if (is.numeric(split) && length(split) == 1L &&
              is.finite(split) && split > 0 && split < 1) {
-    n_eval <- sizes - round((1 - split) * sizes)
+    n_eval <- sizes - split_fit_count(split, sizes)
   }
   min(sizes - n_eval) - as.integer(self_limit || all(n_eval == 0))
 }
