@@ -47,10 +47,9 @@ entropy_outcome <- function(values) {
 #' Warn when k-NN radii are zero (their terms are -Inf), saying how many
 #' samples. `parts` is a list of list(r2 = squared radii (a column per k),
 #' what = "rows of `x`", where = "within `x`"); one warning lists every part
-#' with zero radii. Generic check, kept here because it concerns the log
-#' terms of the entropy estimators only.
+#' with zero radii; `limit`: the largest k allowed (asked for only below).
 #' @noRd
-warn_zero_radius <- function(parts, ks, outcome = NULL,
+warn_zero_radius <- function(parts, ks, limit, outcome = NULL,
                              call = rlang::caller_env()) {
   lines <- character()
   for (p in parts) {
@@ -74,7 +73,8 @@ warn_zero_radius <- function(parts, ks, outcome = NULL,
     },
     lines,
     outcome,
-    "i" = "A zero distance needs at least k rows identical to the sample (duplicated or memorised rows). Use a larger {.arg k} or remove the duplicates."
+    "i" = paste("A zero distance needs at least k rows identical to the sample (duplicated or memorised rows).",
+      if (max(ks) < limit) "Use a larger {.arg k} (at most {limit} here) or remove the duplicates." else "{.arg k} is at its largest ({limit}) here: remove the duplicates.")
   ), "zero_radius")
   invisible(TRUE)
 }
@@ -141,7 +141,7 @@ knn_entropy <- function(x, k = 5) {
   s <- new_split(list(seq_len(n), integer()))
   nb <- engine_neighbours(x, x[0, , drop = FALSE], s, k, "own")
   warn_zero_radius(list(list(r2 = nb$own_x, what = "rows of `x`",
-                              where = "within `x`")), k)
+                              where = "within `x`")), k, n - 1L)
   out <- colMeans(kl_terms(nb$own_x, k, n - 1, ncol(x)))
   names(out) <- paste0("k=", k)
   out
@@ -211,7 +211,7 @@ knn_cross_entropy <- function(x, y, k = 5) {
   s <- new_split(list(integer(), seq_len(ny)), list(seq_len(nx), integer()))
   nb <- engine_neighbours(x, y, s, k, "query_y")
   warn_zero_radius(list(list(r2 = nb$query_y, what = "rows of `x`",
-                              where = "to `y`")), k)
+                              where = "to `y`")), k, ny)
   out <- colMeans(kl_terms(nb$query_y, k, ny, ncol(x)))
   names(out) <- paste0("k=", k)
   out
@@ -575,7 +575,7 @@ entropy_core <- function(real, generated, s, k, warn = TRUE, what = NULL,
            term = "PCE"),
       list(r2 = r2_rg, what = "real samples", where = "to `generated`",
            term = "RCE")
-    ), k, outcome = entropy_outcome(values), call = call)
+    ), k, limit, outcome = entropy_outcome(values), call = call)
   }
   estimates <- tibble::tibble(
     k = k, h_real = unname(h_r), h_generated = unname(h_g),

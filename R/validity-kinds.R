@@ -26,6 +26,19 @@ heavy_chunk_values <- 2e7
 #' @noRd
 heavy_truth_values <- 2e8
 
+#' The positions of `kinds` in validity_kinds; an unknown kind is a
+#' classed error (prdcurve_error_argument) naming them
+#' @noRd
+check_kinds <- function(kinds) {
+  i <- match(kinds, validity_kinds)
+  if (anyNA(i)) {
+    kind <- kinds[is.na(i)]
+    prd_abort("{.arg kinds} must be among {.val {validity_kinds}}, not {.val {kind}}.",
+              "argument")
+  }
+  i
+}
+
 #' One group of validity_kinds at dimension d, each with its own seed
 #' (seed + 7919 d + 104729 times its position in validity_kinds), so that
 #' a group's data and truths do not depend on which others are built.
@@ -33,11 +46,7 @@ heavy_truth_values <- 2e8
 #' @noRd
 validity_kind_group <- function(kind, d, seed = 1L, truth_n = 1e6,
                                 angles = 1001, which = NULL) {
-  i <- match(kind, validity_kinds)
-  if (is.na(i)) {
-    prd_abort("{.arg kinds} must be among {.val {validity_kinds}}, not {.val {kind}}.",
-              "argument")
-  }
+  i <- check_kinds(kind)
   set.seed(seed + 7919L * d + 104729L * i)
   kept <- validity_models(which)
   real <- switch(kind,

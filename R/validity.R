@@ -55,6 +55,7 @@
 validity_scenarios <- function(d, seed = 1L, truth_n = 1e6, angles = 1001,
                                which = NULL, kinds = character()) {
   t0 <- proc.time()[["elapsed"]]
+  check_kinds(kinds) # (before any truth is computed)
   old <- if (exists(".Random.seed", globalenv())) get(".Random.seed", globalenv())
   on.exit(if (!is.null(old)) assign(".Random.seed", old, globalenv()))
   set.seed(seed + 7919L * d)

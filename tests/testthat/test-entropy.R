@@ -260,6 +260,17 @@ test_that("a fully collapsed generator gives RE = -Inf with a warning", {
     expect_equal(res$value[res$metric == "re"], -Inf)
     # distances from the collapsed point to the real rows are positive
     expect_true(is.finite(res$value[res$metric == "pce"]))
+    # the advice asks for a larger k only where one is allowed: k <= 19
+    # here (20 generated rows less the row itself), none above 5 for 6 rows
+    w <- expect_warning(entropy_metrics(real, generated, k = 2),
+                        class = "prdcurve_warning_zero_radius")
+    expect_match(conditionMessage(w), "Use a larger `k` (at most 19 here)",
+                 fixed = TRUE)
+    w <- expect_warning(knn_entropy(matrix(1, 6, 2), k = 5),
+                        class = "prdcurve_warning_zero_radius")
+    expect_match(conditionMessage(w), "`k` is at its largest (5) here: remove the duplicates.",
+                 fixed = TRUE)
+    expect_no_match(conditionMessage(w), "larger")
   })
 })
 

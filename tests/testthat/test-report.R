@@ -21,6 +21,13 @@ skip_if_cannot_render <- function() {
   skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
 }
 
+# the page holds `pattern` (expect_match() would escape the whole page, a
+# megabyte of inline figures, for its message: 27 s of a test's 31)
+expect_page <- function(page, pattern, fixed = FALSE) {
+  expect_true(grepl(pattern, page, fixed = fixed),
+              label = paste0("the page holds \"", pattern, "\""))
+}
+
 interval_text <- function(v, lo, hi) sprintf("%.3f [%.3f, %.3f]", v, lo, hi)
 
 test_that("the report template is found by rmarkdown::draft()", {
@@ -56,23 +63,23 @@ test_that("a report from float32 .npy and .npz files shows the package's numbers
   cv <- prd_curve(as_float32(real), models, method = "tightest", replicates = 4)
   s <- summary(cv)
   for (i in seq_len(nrow(s))) {
-    expect_match(html, interval_text(s$auc[i], s$auc_lower[i], s$auc_upper[i]),
+    expect_page(html, interval_text(s$auc[i], s$auc_lower[i], s$auc_upper[i]),
                  fixed = TRUE)
   }
   cmp <- prd_compare(cv, baseline = "good")
   cmp <- cmp[cmp$statistic == "auc", ]
-  expect_match(html, interval_text(cmp$estimate, cmp$lower, cmp$upper),
+  expect_page(html, interval_text(cmp$estimate, cmp$lower, cmp$upper),
                fixed = TRUE)
   set.seed(3)
   m <- manifold_metrics(as_float32(real), models, k = 4, replicates = 4)
   rc <- m[m$model == "wide" & m$metric == "recall", ]
-  expect_match(html, interval_text(rc$value, rc$lower, rc$upper), fixed = TRUE)
+  expect_page(html, interval_text(rc$value, rc$lower, rc$upper), fixed = TRUE)
   # what it takes to reproduce it: the version and the files' checksums
-  expect_match(html, as.character(utils::packageVersion("prdcurve")),
+  expect_page(html, as.character(utils::packageVersion("prdcurve")),
                fixed = TRUE)
-  expect_match(html, unname(tools::md5sum(file.path(dir, "models.npz"))),
+  expect_page(html, unname(tools::md5sum(file.path(dir, "models.npz"))),
                fixed = TRUE)
-  expect_match(html, "Paired differences from good", fixed = TRUE)
+  expect_page(html, "Paired differences from good", fixed = TRUE)
   expect_false(grepl("## Warning", html, fixed = TRUE))
   # the call as R, and the replicates with their level
   txt <- gsub("\\s+", " ", gsub("&quot;", "\"", html, fixed = TRUE))
@@ -118,7 +125,7 @@ test_that("a report expands an .npz of several models, as the command line does"
                                    method = c("tightest", "knn"),
                                    replicates = 0, seed = 6))
   for (m in c("m:good", "m:wide", "one")) {
-    expect_match(html2, paste0("<td align=\"left\">", m, "</td>"),
+    expect_page(html2, paste0("<td align=\"left\">", m, "</td>"),
                  fixed = TRUE)
   }
   txt <- gsub("\\s+", " ", gsub("&quot;", "\"", html2, fixed = TRUE))
@@ -135,7 +142,7 @@ test_that("the report runs on the bundled digits without files or intervals", {
   skip_if_cannot_render()
   dir <- withr::local_tempdir()
   html <- render_report(dir, list(replicates = 0, seed = 5))
-  expect_match(html, "the bundled <code>digits</code> data", fixed = TRUE)
+  expect_page(html, "the bundled <code>digits</code> data", fixed = TRUE)
   # (grepl: a failure need not print the whole page)
   expect_false(grepl("Paired differences", html, fixed = TRUE))
   expect_false(grepl("## Warning", html, fixed = TRUE))
@@ -189,7 +196,7 @@ test_that("a report from tables with id and label columns reads the features", {
                    sprintf("%.3f", summary(cv)$auc))
   # the id column is not a feature: no warning about it, 5 features
   expect_false(grepl("## Warning", html, fixed = TRUE))
-  expect_match(html, "<td align=\"left\">real</td>\\s*<td align=\"right\">400</td>\\s*<td align=\"right\">5</td>")
+  expect_page(html, "<td align=\"left\">real</td>\\s*<td align=\"right\">400</td>\\s*<td align=\"right\">5</td>")
 })
 
 test_that("standardize = 'real' reaches the curves and the metrics of a report", {
