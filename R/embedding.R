@@ -267,6 +267,9 @@ embedding_metrics <- function(real, generated,
                             bandwidth, raw, sets, features, id)
   opts <- c(opts, embedding_scale(sets, opts$held_out))
   opts$maxorder <- check_maxorder(maxorder)
+  # (which columns are a category's indicators: pmse's treatment contrasts;
+  # standardize and the halves of the replicates do not keep it)
+  opts$encoding <- attr(raw$real, "encoding")
   opts$classes <- check_classes(classes, metrics, sets$generated)
   replicates <- check_replicates(replicates)
   if (replicates > 0L) check_embedding_halves(sets, opts$held_out)
@@ -475,7 +478,7 @@ embedding_compute <- function(real, gens, metrics, opts) {
       }
     }
     if ("propensity" %in% needs) {
-      q$propensity <- pmse_one(real, y, opts$maxorder)
+      q$propensity <- pmse_one(real, y, opts$maxorder, opts$encoding)
     }
     if ("ct" %in% metrics) {
       ctv <- ct_value(real, opts$held_out, y, mom = q$mx, eig = q$eig_x)

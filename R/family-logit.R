@@ -5,7 +5,8 @@
 # products up to order maxorder + 1, fitted on the fit rows. Its score, the
 # linear predictor, estimates log q/p up to a constant, for data frames
 # with categorical columns (encoded by R/encode.R) as for numeric ones.
-# pmse_stats() (R/pmse.R) fits the same model on every row.
+# pmse_stats() (R/pmse.R) fits the same model on every row, with R's
+# treatment contrasts for the categories (the same span, fewer columns).
 
 #' Most parameters (the intercept included) the logit model may have: as
 #' synthpop's utility.gen() (`max.params`)
@@ -53,19 +54,22 @@ logit_design <- function(Z, terms, rows = NULL) {
 #' that are 0 on every fit row (the indicators of two categories of one
 #' column, or categories never seen together) are left out; an error
 #' (`prdcurve_error_input`) when more than `max_params` parameters remain.
+#' `terms`: the candidate terms (column numbers of X), main effects (one
+#' column) first; pmse_stats() gives those of its treatment contrasts
+#' (pmse_terms(), R/pmse.R).
 #' @noRd
 logit_fit_terms <- function(X, maxorder, max_params = logit_max_params,
+                            terms = logit_terms(ncol(X), maxorder),
                             call = rlang::caller_env()) {
-  d <- ncol(X)
-  terms <- logit_terms(d, maxorder)
-  if (length(terms) > d) {
-    inter <- terms[-seq_len(d)]
+  main <- lengths(terms) == 1L
+  if (!all(main)) {
+    inter <- terms[!main]
     nonzero <- vapply(inter, function(tm) {
       v <- X[, tm[1]]
       for (j in tm[-1]) v <- v * X[, j]
       any(v != 0)
     }, logical(1))
-    terms <- c(terms[seq_len(d)], inter[nonzero])
+    terms <- c(terms[main], inter[nonzero])
   }
   if (length(terms) + 1L > max_params) {
     prd_abort(c(

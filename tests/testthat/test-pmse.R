@@ -100,6 +100,87 @@ test_that("pMSE and S_pMSE equal synthpop::utility.gen() on SD2011", {
   }
 })
 
+test_that("categories enter by treatment contrasts: parameters by hand, saturated closed forms", {
+  # g (3 levels) and h (2 levels), maxorder = 1: 1 + 2 + 1 + 2 * 1 = 6
+  # parameters, one per cell of g x h: the model is saturated, and each
+  # row's propensity is its cell's share of generated rows
+  cells <- expand.grid(g = c("a", "b", "c"), h = c("x", "y"),
+                       stringsAsFactors = FALSE)
+  real <- cells[c(1:6, 1, 2), ]
+  gen <- cells[c(1:6, 3, 4, 5, 6, 6, 6), ]
+  w <- expect_warning(r <- pmse_stats(real, gen, maxorder = 1),
+                      class = "prdcurve_warning_small_sample")
+  # (every indicator of every category: 1 + 5 + 3 * 2 = 12)
+  expect_match(conditionMessage(w), "has 6 parameters for 8 rows", fixed = TRUE)
+  expect_identical(unname(attr(r, "parameters")), 6L)
+  nr <- c(2, 2, 1, 1, 1, 1)
+  ng <- c(1, 1, 2, 2, 2, 4)
+  N <- 20
+  cc <- 12 / 20
+  pmse <- sum((nr + ng) * (ng / (nr + ng) - cc)^2) / N
+  expect_equal(pmse, 1 / 30)
+  expect_equal(r$value, c(pmse, pmse / (5 * (1 - cc)^2 * cc / N)),
+               tolerance = 1e-7)
+  # embedding_metrics() fits the same model, standardized or not
+  em <- suppressWarnings(embedding_metrics(real, gen, metrics = c("pmse", "s_pmse"),
+                                           maxorder = 1, standardize = "real"))
+  expect_equal(em$value, r$value, tolerance = 1e-10)
+  # two factors of 20 levels: 1 + 19 + 19 + 19 * 19 = 400 parameters, the
+  # most allowed (their indicators and products read 441), saturated
+  set.seed(31)
+  lv <- sprintf("c%02d", 1:20)
+  cells <- expand.grid(g = lv, h = lv, stringsAsFactors = FALSE)
+  real <- rbind(cells, cells[sample(400, 150), ])
+  gen <- rbind(cells, cells[sample(400, 250), ])
+  w <- expect_warning(r <- pmse_stats(real, gen, maxorder = 1),
+                      class = "prdcurve_warning_small_sample")
+  expect_match(conditionMessage(w), "has 400 parameters for 550 rows", fixed = TRUE)
+  expect_identical(unname(attr(r, "parameters")), 400L)
+  key <- function(d) factor(paste(d$g, d$h), paste(cells$g, cells$h))
+  nr <- as.vector(table(key(real)))
+  ng <- as.vector(table(key(gen)))
+  N <- 1200
+  cc <- 650 / N
+  pmse <- sum((nr + ng) * (ng / (nr + ng) - cc)^2) / N
+  expect_equal(r$value, c(pmse, pmse / (399 * (1 - cc)^2 * cc / N)),
+               tolerance = 1e-9)
+  # a 21st level of g seen with one level of h (the reference): one more
+  # parameter, 401, refused
+  real2 <- rbind(real, data.frame(g = "c21", h = "c01"))
+  expect_error(suppressWarnings(pmse_stats(real2, gen, maxorder = 1)),
+               "401 parameters", class = "prdcurve_error_input")
+})
+
+test_that("6 columns of SD2011 with missing categories: utility.gen()'s parameters and pMSE", {
+  skip_if_not_installed("synthpop")
+  env <- new.env()
+  utils::data("SD2011", package = "synthpop", envir = env)
+  # 4 factors with a missing category (edu, marital, socprof) or not, a
+  # number and sex: 307 coefficients in synthpop's glm(t ~ .^2), 216 not
+  # aliased. (Its indicators of every category made 351 columns, on which
+  # glm.fit() separated the sets: pMSE 0.250.)
+  d <- env$SD2011[1:1000, c("sex", "age", "edu", "marital", "ls", "socprof")]
+  so <- synthpop::syn(d, seed = 3, print.flag = FALSE)
+  # (utility.gen() writes its large-model notice whatever print.flag)
+  utils::capture.output(u <- synthpop::utility.gen(so, d, method = "logit",
+                                                   maxorder = 1, print.flag = FALSE))
+  r <- suppressMessages(suppressWarnings(pmse_stats(d, so$syn, maxorder = 1)))
+  expect_equal(r$value, c(u$pMSE, u$S_pMSE), tolerance = 1e-8)
+  expect_equal(r$value[1], 0.02159287, tolerance = 1e-6)
+  expect_identical(unname(attr(r, "parameters")), sum(!is.na(u$fit$coefficients)))
+  expect_identical(unname(attr(r, "parameters")), 216L)
+  # the model's columns: glm()'s treatment contrasts and their products
+  sets <- suppressMessages(suppressWarnings(prepare_samples(d, so$syn, check_scale = FALSE)))
+  model <- pmse_terms(rbind(sets$real, sets$generated[[1]]),
+                      attr(sets$real, "encoding"), 1L)
+  expect_identical(length(model$terms) + 1L, length(u$fit$coefficients))
+  expect_identical(length(model$terms) + 1L, 307L)
+  # embedding_metrics() fits the same model
+  em <- suppressMessages(suppressWarnings(
+    embedding_metrics(d, so$syn, metrics = c("pmse", "s_pmse"), maxorder = 1)))
+  expect_equal(em$value, r$value, tolerance = 1e-10)
+})
+
 test_that("pMSE, a logit model, gives no scale warning; the distance metrics do", {
   set.seed(12)
   n <- 120
@@ -127,11 +208,12 @@ test_that("a propensity model of fewer than 10 rows per parameter warns, with it
   set.seed(5)
   mk <- function(n) data.frame(a = rnorm(n), b = rnorm(n), c = rnorm(n),
                                g = sample(c("u", "v", "w"), n, TRUE))
-  # 3 numeric columns and a 3-level category with their pairwise products
-  # (maxorder = 1): 19 parameters, fewer than 3 rows each
+  # 3 numeric columns and a 3-level category (2 treatment contrasts) with
+  # their pairwise products (maxorder = 1): 1 + 5 + (3 + 3 * 2) = 15
+  # parameters, fewer than 3 rows each (40 < 3 * 14)
   w <- expect_warning(pmse_stats(mk(60), mk(40), maxorder = 1),
                       class = "prdcurve_warning_small_sample")
-  expect_match(conditionMessage(w), "has 19 parameters for 40 rows", fixed = TRUE)
+  expect_match(conditionMessage(w), "has 15 parameters for 40 rows", fixed = TRUE)
   expect_no_warning(pmse_stats(mk(60), mk(54), maxorder = 1),
                     class = "prdcurve_warning_small_sample")
   # main effects (6 parameters) on 100 rows a set: none
