@@ -1,8 +1,10 @@
 #!/bin/sh
 # `make sanitize`: builds prdcurve with AddressSanitizer and
 # UndefinedBehaviorSanitizer (gcc) into a private library under a temporary
-# directory, runs the whole test suite (tests/testthat) with the sanitizer
-# runtimes preloaded into R, prints the testthat summary, and fails (exit
+# directory, runs the test suite (tests/testthat) with the sanitizer
+# runtimes preloaded into R (PRDCURVE_SANITIZE=1: the tests of R-level
+# work skip, tests/testthat/helper-sanitize.R; R CMD check runs them),
+# prints the testthat summary and the slowest files, and fails (exit
 # status 1) on any sanitizer report, on a crash of R, or on a failing test.
 #
 # R itself is not instrumented: only the package's C code is. R leaks by
@@ -114,6 +116,12 @@ cat(sprintf(paste0("\ntestthat summary: %d files, %d tests, %d expectations; ",
                    "%d failed, %d errors, %d skipped, %d warnings\n"),
             length(unique(df$file)), nrow(df), sum(df$nb), sum(df$failed),
             sum(df$error), sum(df$skipped > 0), sum(df$warning)))
+# where the time goes (the instrumented C code runs several times slower)
+secs <- sort(tapply(df$real, df$file, sum), decreasing = TRUE)
+cat(sprintf("slowest files (s): %s; all %.0f s\n",
+            paste(sprintf("%s %.0f", names(secs)[1:min(8, length(secs))],
+                          secs[1:min(8, length(secs))]), collapse = ", "),
+            sum(secs)))
 quit(status = if (sum(df$failed) > 0 || any(df$error)) 3 else 0)
 EOF
 # the status goes through a file: a pipe into tee would hide it in sh
@@ -123,7 +131,7 @@ EOF
   LD_PRELOAD="$ASAN $UBSAN" \
     ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-    SANITIZE_LIB="$LIB" R_LIBS="$LIB${R_LIBS:+:$R_LIBS}" \
+    SANITIZE_LIB="$LIB" PRDCURVE_SANITIZE=1 R_LIBS="$LIB${R_LIBS:+:$R_LIBS}" \
     timeout "${SANITIZE_TIMEOUT:-1800}" \
     "$RSCRIPT" "$WORK/run-tests.R" 2>&1 || st=$?
   echo "$st" > "$WORK/status"

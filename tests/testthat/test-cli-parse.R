@@ -1,5 +1,7 @@
 # Tests of R/cli-parse.R.
 
+skip_if_sanitizing()
+
 test_that("a header is detected; --header / --no-header and --opt=value work", {
   fx <- cli_fixture(header = FALSE)
   out <- file.path(fx$dir, "cli-nohead")

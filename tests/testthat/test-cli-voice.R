@@ -2,6 +2,8 @@
 # name its flags and files, come before the results, and drop advice that
 # does not apply on the command line.
 
+skip_if_sanitizing()
+
 # a run's standard output and standard error in the order written: the
 # messages (progress, warnings) are written to the captured output as
 # they arrive

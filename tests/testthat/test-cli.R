@@ -1,3 +1,5 @@
+skip_if_sanitizing()
+
 test_that("prd_cli writes the curve of prd_curve() with the same seed", {
   fx <- cli_fixture(header = TRUE)
   out <- file.path(fx$dir, "cli-curve")

@@ -542,6 +542,7 @@ test_that("pmse and s_pmse in the companion table are pmse_stats(), with interva
 })
 
 test_that("pmse and s_pmse of embedding_metrics() equal synthpop::utility.gen() on SD2011", {
+  skip_if_sanitizing()
   skip_if_not_installed("synthpop")
   env <- new.env()
   utils::data("SD2011", package = "synthpop", envir = env)

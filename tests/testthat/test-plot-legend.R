@@ -3,6 +3,8 @@
 # image; the default family and the exact curve differ in line type; a
 # user's colour scale makes no second legend.
 
+skip_if_sanitizing()
+
 legend_figures <- function() {
   set.seed(41)
   real <- matrix(rnorm(120 * 2), ncol = 2)

@@ -1,5 +1,7 @@
 # Tests of R/plot-metrics.R.
 
+skip_if_sanitizing()
+
 test_that("autoplot() of a metric table: a point and an interval per model", {
   skip_if_not_installed("ggplot2")
   fd <- figure_data()

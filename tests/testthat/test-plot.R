@@ -1,5 +1,7 @@
 # autoplot() and plot() of prd_curve objects: what is drawn, not images.
 
+skip_if_sanitizing()
+
 curves <- function() {
   set.seed(31)
   real <- matrix(rnorm(60 * 2), ncol = 2)

@@ -81,12 +81,13 @@ test_that("several models, level orders and row orders", {
 })
 
 test_that("pMSE and S_pMSE equal synthpop::utility.gen() on SD2011", {
+  skip_if_sanitizing()
   skip_if_not_installed("synthpop")
   env <- new.env()
   utils::data("SD2011", package = "synthpop", envir = env)
   sd2011 <- env$SD2011
   vars <- c("sex", "age", "placesize", "region", "nofriend")
-  d <- sd2011[vars]
+  d <- sd2011[seq_len(1500), vars] # (1,500 of its 5,000 rows: the same agreement, a third of the time)
   for (how in c("cart", "parametric")) {
     so <- synthpop::syn(d, method = how, seed = 46, print.flag = FALSE)
     for (mo in 0:1) {
@@ -152,6 +153,7 @@ test_that("categories enter by treatment contrasts: parameters by hand, saturate
 })
 
 test_that("6 columns of SD2011 with missing categories: utility.gen()'s parameters and pMSE", {
+  skip_if_sanitizing()
   skip_if_not_installed("synthpop")
   env <- new.env()
   utils::data("SD2011", package = "synthpop", envir = env)

@@ -2,6 +2,8 @@
 # rendered from feature files it shows the numbers prd_curve(),
 # prd_compare() and manifold_metrics() give with the same seed.
 
+skip_if_sanitizing()
+
 report_skeleton <- function() {
   system.file("rmarkdown", "templates", "prdcurve-report", "skeleton",
               "skeleton.Rmd", package = "prdcurve")

@@ -4,6 +4,8 @@
 # log-likelihood ratios against the densities, and the oracle's evaluation
 # rows against prd_curve()'s own.
 
+skip_if_sanitizing()
+
 # alpha_lambda of a curve given by its likelihood ratio's tail P(r > lambda)
 # and Q(r <= lambda) (Simon et al. 2019, Theorem 4)
 exact_curve <- function(lambda, p_above, q_below) {
