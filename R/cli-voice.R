@@ -50,7 +50,7 @@ cli_voice <- function(expr, opt) {
       warning = function(w) {
         bullets <- cli_translate(cnd_bullets(w), opt)
         if (inherits(w, "prdcurve_warning_id_column")) {
-          bullets <- cli_array_id(bullets)
+          bullets <- cli_array_id(bullets, w$columns)
         }
         text <- cli_text(bullets)
         if (!text %in% told) {
@@ -89,13 +89,12 @@ cli_voice <- function(expr, opt) {
 #' file it names is an array: `--id` names a column of a table, and an
 #' array's columns V1, V2, ... are chosen by number, so `--id V1` becomes
 #' `--features=-1` (as warn_label_columns() advises for arrays).
+#' `columns`: the columns' positions (the warning's field `columns`).
 #' @noRd
-cli_array_id <- function(bullets) {
+cli_array_id <- function(bullets, columns) {
   file <- regmatches(bullets[[1]], regexec("^`([^`]+)`", bullets[[1]]))[[1]]
   if (!length(file) || !cli_is_array(cli_file_spec(file[2]))) return(bullets)
-  # the columns, listed after the header's last ": "
-  cols <- sub(".*: ", "", bullets[[1]])
-  pos <- sub("^V", "", regmatches(cols, gregexpr("\\bV[0-9]+\\b", cols))[[1]])
+  pos <- as.character(columns)
   advice <- grep("`--id ", bullets, fixed = TRUE)
   if (!length(pos) || !length(advice)) return(bullets)
   drop <- if (length(pos) == 1L) paste0("--features=-", pos) else

@@ -283,7 +283,7 @@ inspect_samples <- function(x, arg, allow_constant = FALSE, check_scale = TRUE) 
         "i" = "Its values are distinct whole numbers or an arithmetic sequence; such a column is used as a feature and changes every distance.",
         "i" = if (is.null(colnames(x))) "Drop it." else
           "Drop it, or (a data frame) pass {.code {hint}}: an identifier is never a feature."
-      ), "id_column")
+      ), "id_column", columns = unname(idlike))
     }
   }
   if (check_scale && n >= 3L && d >= 2L) {

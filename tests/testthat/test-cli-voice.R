@@ -122,11 +122,21 @@ test_that("an id-like column of an array is dropped by number in the advice, of 
       i = "Its values are distinct whole numbers.",
       i = "Drop it, or (a data frame) pass `--id V1`: an identifier is never a feature.")
   }
+  # (the positions come from the warning's field, not from its text)
   expect_identical(
-    prdcurve:::cli_array_id(advice("/d/x.npz:feats", "V1 and V12"))[[3]],
+    prdcurve:::cli_array_id(advice("/d/x.npz:feats", "V1 and V12"), c(1L, 12L))[[3]],
     "Drop them with `--features='c(-1, -12)'`: an array has no column names, its columns (V1, V2, ...) are chosen by number.")
-  expect_identical(prdcurve:::cli_array_id(advice("/d/V1.csv", "V1 and V12")),
+  expect_identical(
+    prdcurve:::cli_array_id(advice("/d/x.npy", "column 3"), 3L)[[3]],
+    "Drop it with `--features=-3`: an array has no column names, its columns (V1, V2, ...) are chosen by number.")
+  expect_identical(prdcurve:::cli_array_id(advice("/d/V1.csv", "V1 and V12"), c(1L, 12L)),
                    advice("/d/V1.csv", "V1 and V12"))
+  # the warning carries the positions
+  x <- cbind(rnorm(40), seq_len(40), rnorm(40))
+  y <- cbind(rnorm(40), rep(1:4, 10), rnorm(40))
+  w <- expect_warning(prd_curve(x, y, method = "knn"),
+                      class = "prdcurve_warning_id_column")
+  expect_identical(w$columns, 2L)
 })
 
 test_that("--families without tightest is ignored, and the warning says so in the command line's words", {
