@@ -67,10 +67,15 @@ cli_voice <- function(expr, opt) {
         bullets <- cnd_bullets(m)
         translated <- cli_translate(bullets, opt)
         if (identical(unname(translated), unname(bullets))) return(invisible())
-        # (nothing left: no empty line)
-        if (!any(nzchar(trimws(translated)))) invokeRestart("muffleMessage")
+        # (nothing left: no empty line; each text once, as the warnings:
+        # the curve and --metrics read the same files)
+        text <- cli_text(translated, lead = 0L)
+        if (!any(nzchar(trimws(translated))) || text %in% told) {
+          invokeRestart("muffleMessage")
+        }
+        told <<- c(told, text)
         # (its own class kept: prdcurve_message_dropped_columns, ...)
-        cli_emit(cli_text(translated), m,
+        cli_emit(text, m,
                  class = c("prdcurve_cli_message",
                            grep("^prdcurve_message_", class(m), value = TRUE)))
         invokeRestart("muffleMessage")
@@ -300,17 +305,18 @@ cli_has_r_syntax <- function(text) {
 
 #' Bullets as the lines printed: the header, then "  x ...", "  i ..."
 #' @noRd
-cli_text <- function(bullets) {
+cli_text <- function(bullets, lead = 19L) {
   sym <- cli::symbol
   marks <- c(x = sym$cross, i = sym$info, "*" = sym$bullet, "!" = "!",
              v = sym$tick)
   nm <- names(bullets)
   if (is.null(nm)) nm <- rep("", length(bullets))
-  # wrapped at 80 columns, the first line after "prdcurve: warning: "
+  # wrapped at 80 columns, the first line after `lead` characters (19: a
+  # warning's "prdcurve: warning: "; 0: a message)
   lines <- vapply(seq_along(bullets), function(j) {
     if (nm[j] == "") {
-      wrapped <- strwrap(paste0(strrep("x", 19L), bullets[[j]]), width = 80)
-      wrapped[1] <- substring(wrapped[1], 20L)
+      wrapped <- strwrap(paste0(strrep("x", lead), bullets[[j]]), width = 80)
+      wrapped[1] <- substring(wrapped[1], lead + 1L)
       return(paste(wrapped, collapse = "\n"))
     }
     mark <- if (nm[j] %in% names(marks)) marks[[nm[j]]] else marks[["*"]]

@@ -320,8 +320,10 @@ test_that("tables with missing categories and dates: the command line says what 
   f_gen <- file.path(dir, "gen.csv")
   data.table::fwrite(mk(300, 0.2), f_real)
   data.table::fwrite(mk(300, 0), f_gen)
+  # (--metrics reads the files a second time: each message is said once)
   args <- c(f_real, f_gen, "--id", "id", "--method", "knn", "--angles", "11",
-            "--seed", "1", "--standardize", "--out", file.path(dir, "o"))
+            "--seed", "1", "--standardize", "--metrics=precision,recall",
+            "--out", file.path(dir, "o"))
   msgs <- list()
   res <- withCallingHandlers(
     cli_warnings(prd_cli(args)),
@@ -334,6 +336,12 @@ test_that("tables with missing categories and dates: the command line says what 
   # the missing category: said (it printed an empty line), R's advice left out
   na_text <- text[cls == "prdcurve_message_missing_categories"]
   expect_length(na_text, 1L)
+  # a message's first line is filled to 80 columns (it was wrapped as if
+  # after a warning's "prdcurve: warning: ", which a message does not have)
+  first <- strsplit(conditionMessage(msgs[[which(cls == "prdcurve_message_missing_categories")]]),
+                    "\n")[[1]][1]
+  expect_gt(nchar(first), 65)
+  expect_lte(nchar(first), 80)
   expect_match(na_text, "as a category of its own (edu=<NA>)", fixed = TRUE)
   expect_no_match(na_text, "na.omit", fixed = TRUE)
   expect_false(any(!nzchar(trimws(text))))
