@@ -234,7 +234,8 @@ smooth_parts <- function(cp, cq, np, nq, h) {
   if (!is.double(cp)) storage.mode(cp) <- "double"
   if (!is.double(cq)) storage.mode(cq) <- "double"
   .Call(ffi_smooth_parts, cp, cq, as.double(np), as.double(nq),
-        if (h > 0) smooth_kernel(nrow(cp), h), marginal_smooth)
+        if (h > 0) smooth_kernel(nrow(cp), h), marginal_smooth,
+        !isFALSE(getOption("prdcurve.keep_scratch")))
 }
 
 #' smooth_table()'s shrinkage of the parts p (smooth_parts()) toward 0 or,

@@ -34,7 +34,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_index_sums", (DL_FUNC) &ffi_index_sums, 3},
   {"ffi_logistic_affine", (DL_FUNC) &ffi_logistic_affine, 3},
   {"ffi_ratio_loss", (DL_FUNC) &ffi_ratio_loss, 3},
-  {"ffi_smooth_parts", (DL_FUNC) &ffi_smooth_parts, 6},
+  {"ffi_smooth_parts", (DL_FUNC) &ffi_smooth_parts, 7},
   {"ffi_smooth_shrink", (DL_FUNC) &ffi_smooth_shrink, 4},
   {"ffi_fold_cov", (DL_FUNC) &ffi_fold_cov, 4},
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},

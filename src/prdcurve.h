@@ -144,10 +144,12 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d, int rm_panel,
                   const double *centre, const prd_prec *prec, int slot);
 
 /* Scratch kept between engine calls (scratch.c): the reference blocks, the
- * tile and the own-radius candidates each have a slot, grown on demand;
- * slot -1 or under 1 MiB: R_alloc(). Main thread only. */
+ * tile and the own-radius candidates each have a slot, grown on demand, and
+ * so do the fitted families' temporary tables (PRD_SCR_FIT: the smoothed
+ * marginal family's products, marginal.c); slot -1 or under 1 MiB:
+ * R_alloc(). Main thread only. */
 enum { PRD_SCR_REF_A, PRD_SCR_REF_B, PRD_SCR_TILE, PRD_SCR_OWN, PRD_SCR_OWN_B,
-       PRD_SCR_ROW_A, PRD_SCR_ROW_B, PRD_SCR_EXACT, PRD_SCR_N };
+       PRD_SCR_ROW_A, PRD_SCR_ROW_B, PRD_SCR_EXACT, PRD_SCR_FIT, PRD_SCR_N };
 void *prd_scratch(int slot, size_t bytes);
 void prd_scratch_release(void);
 /* frees the slots larger than `limit` bytes */
@@ -297,7 +299,8 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms);
 SEXP ffi_index_sums(SEXP index, SEXP rows, SEXP table);
 SEXP ffi_logistic_affine(SEXP z, SEXP y, SEXP w);
 SEXP ffi_ratio_loss(SEXP z, SEXP y, SEXP w);
-SEXP ffi_smooth_parts(SEXP cp, SEXP cq, SEXP np, SEXP nq, SEXP K, SEXP a);
+SEXP ffi_smooth_parts(SEXP cp, SEXP cq, SEXP np, SEXP nq, SEXP K, SEXP a,
+                      SEXP keep);
 SEXP ffi_smooth_shrink(SEXP t, SEXP noise, SEXP pi, SEXP pooled);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_tile_kernels(SEXP G, SEXP row_u, SEXP col_u, SEXP row_n2,

@@ -84,6 +84,23 @@ test_that("the C parts and shrinkage equal R's vectorised expressions bit for bi
   }
   expect_identical(smooth_shrink(smooth_parts(cp, cq, 1950, 1950, 2), FALSE)$shrinkage[7], 0)
   expect_gt(min(smooth_shrink(smooth_parts(cp, cq, 1950, 1950, 2), FALSE)$shrinkage[1:5]), 0.5)
+  # products of 1 MiB and more live in a scratch slot kept between calls
+  # (4 x 64 x 1,100 doubles, 2.1 MiB): the same values on a fresh slot and
+  # on one holding another call's products, freed under keep_scratch =
+  # FALSE
+  d <- 1100L
+  big <- lapply(1:2, function(i) matrix(rpois(B * d, 30 + 5 * i), B))
+  engine_scratch(release = TRUE)
+  got <- smooth_parts(big[[1]], big[[2]], 1900, 2100, 4)
+  expect_gte(engine_scratch(), 4 * B * d * 8)
+  want <- r_parts(big[[1]], big[[2]], 1900, 2100, 4)
+  expect_identical(lapply(got, unname), lapply(want, function(m) unname(unclass(m))))
+  other <- smooth_parts(big[[2]], big[[1]], 2100, 1900, 8)
+  expect_identical(smooth_parts(big[[1]], big[[2]], 1900, 2100, 4), got)
+  old <- options(prdcurve.keep_scratch = FALSE)
+  on.exit(options(old), add = TRUE)
+  expect_identical(smooth_parts(big[[1]], big[[2]], 1900, 2100, 4), got)
+  expect_identical(engine_scratch(), 0)
 })
 
 test_that("the smoothed table equals the plain formula", {
