@@ -117,9 +117,10 @@
 #'   `prdcurve.keep_scratch` (default `TRUE`) keeps the engine's largest
 #'   work buffers (the reference rows as float and row-major copies, the
 #'   distance tile, the neighbour candidates; about 1.5 times the fit
-#'   rows in double plus the tile's 64 MiB, at most 1 GiB a buffer) from
-#'   one call to the next, because touching fresh memory is slow (page
-#'   faults); `FALSE` frees them at the end of every call.
+#'   rows in double plus the tile's 64 MiB, at most 1 GiB a buffer; and
+#'   the smoothed marginal family's products) from one call to the next,
+#'   because touching fresh memory is slow (page faults); `FALSE` frees
+#'   them at the end of every call.
 #'
 #' @section Threads and BLAS: the engine's threads are set by
 #'   [prd_threads()]. When R's BLAS is OpenBLAS, the engine computes each
