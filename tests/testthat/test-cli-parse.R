@@ -32,6 +32,14 @@ test_that("prd_cli --help prints the usage and returns NULL", {
   expect_output(res <- prd_cli("--help"), "Usage: prdcurve")
   expect_null(res)
   expect_output(prd_cli(c("-h", "whatever")), "--generated")
+  # --families states the default's rules with the package's own limits
+  help <- gsub("\\s+", " ", paste(capture.output(prd_cli("--help")),
+                                   collapse = " "))
+  expect_match(help, "up to 512 columns with 8 rows a column and no direction between two halves of the real rows, also spectral", fixed = TRUE)
+  expect_match(help, "clustered real rows of at most 2^22 values, sets of 1,000 rows or more, also mixture", fixed = TRUE)
+  expect_identical(c(spectral_default_dim, spectral_default_rows_per_dim,
+                     mixture_default_values, mixture_default_rows),
+                   c(512L, 8, 2^22, 1000L))
 })
 
 test_that("--compare and --replicates are checked up front", {
