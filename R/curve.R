@@ -254,16 +254,16 @@
 #'   the combined curve"; `prd_curve_info()`'s `details$families` says
 #'   which). Each costs its own time: at 10,000
 #'   rows per set and d = 2,048 on 2 cores (AMD EPYC) the default took
-#'   14.6 s in a run where `"knn"` alone took 4.2 s, `"knn"` with
-#'   `"coverage"` 4.1 s, `"quadratic"` 10.4 s (5.0 s with `folds = 1`),
-#'   `"stacked"` 4.4 s (3.4 s) and `"smooth_marginal"` 3.5 s (the
+#'   12.8 s in a run where `"knn"` alone took 3.1 s, `"knn"` with
+#'   `"coverage"` 2.9 s, `"quadratic"` 6.4 s (3.7 s with `folds = 1`),
+#'   `"stacked"` 2.8 s (2.1 s) and `"smooth_marginal"` 1.9 s (the
 #'   neighbour families share one engine call; `bench/classifiers.R`,
-#'   `bench/results.md`, "Time of each curve family"). In double precision
-#'   a fit on every row costs at least the covariance of all rows (1.5 s
-#'   there); `"quadratic"` also scores every evaluation row under each
-#'   set's covariance (1.2 s) and, in 10 folds, forms and factors two
-#'   covariances per fold (0.27 s a set and fold), so it cannot come down
-#'   to the knn family's time.
+#'   medians of 3, `bench/results.md`, "Time of each curve family"). In
+#'   double precision a fit on every row costs at least the covariance of
+#'   all rows (1.3 s there); `"quadratic"` also scores every evaluation
+#'   row under each set's covariance (1.1 s) and, in 10 folds, forms and
+#'   factors two covariances per fold, so it cannot come down to the knn
+#'   family's time.
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the
 #'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`,
 #'   `"marginal"`, and in `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
@@ -276,7 +276,7 @@
 #'   folds were no closer to the truth (Gaussian scenarios at d = 16 with
 #'   2,000-20,000 points per set and d = 64 with 10,000-20,000: mean
 #'   |AUC error| of `"tightest"` 0.0086 with one fit, 0.0087 with 10
-#'   folds) and one fit takes the default from 3.6 to 2.1 times knn's time
+#'   folds) and one fit takes the default from 3.1 to 1.8 times knn's time
 #'   at 20,000 points per set and d = 64. With split 0.5 and K = 10 they
 #'   fit on 95% of the rows instead of half, which brings the curve closer
 #'   to the truth where the fit is
@@ -284,7 +284,7 @@
 #'   loose": at d = 2,048 and 5,000 points per set the suite's worst error
 #'   of `"tightest"` is 0.138, 0.229 with one fit). `folds = 1` fits once
 #'   on the fit rows (faster: at 10,000 points per set and d = 2,048 the
-#'   default `"tightest"` took 12.2 s instead of 14.6 s; not with
+#'   default `"tightest"` took 10.8 s instead of 12.8 s; not with
 #'   `split = 0`, which leaves no fit rows: `prdcurve_error_split`). A
 #'   given K needs 2 evaluation rows per set in each fold (also in the
 #'   half-samples), else `prdcurve_error_split`; `folds` is ignored, with

@@ -33,7 +33,9 @@ args <- commandArgs(trailingOnly = TRUE)
 aniso <- "--aniso" %in% args
 args <- setdiff(args, "--aniso")
 oi <- match("--only", args)
-only <- if (is.na(oi)) NULL else strsplit(args[oi + 1L], ",", fixed = TRUE)[[1]]
+# (names are split at commas not followed by a space: "quadratic, folds = 1"
+# is one name)
+only <- if (is.na(oi)) NULL else strsplit(args[oi + 1L], ",(?! )", perl = TRUE)[[1]]
 if (!is.na(oi)) args <- args[-c(oi, oi + 1L)]
 fi <- match("--folds", args)
 folds <- if (is.na(fi)) NULL else as.integer(args[fi + 1L])
