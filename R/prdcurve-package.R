@@ -62,8 +62,9 @@
 #' @section Silent traps: legal input that gives a wrong answer is named
 #'   with a classed warning and its fix: a label-like column among
 #'   continuous features (`prdcurve_warning_label_column`: few distinct
-#'   whole values while other columns are continuous; drop it with
-#'   `features = -label`), columns whose values lie on a grid (whole
+#'   whole values while other columns are continuous, in sets without
+#'   categorical columns, whose whole-valued numbers are taken as counts;
+#'   drop it with `features = -label`), columns whose values lie on a grid (whole
 #'   numbers, or multiples of one power of two), or are constant, in one
 #'   set and are continuous in the other
 #'   (`prdcurve_warning_grid_columns`: rounded real data against a

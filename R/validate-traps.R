@@ -102,15 +102,19 @@ copies_baseline_factor <- 2
 
 #' Warn about label-like columns: few distinct whole values while other
 #' columns are continuous (a class label used as a feature). Sets whose
-#' every column is whole (pixel intensities, counts) are not flagged.
+#' every column is whole (pixel intensities, counts) are not flagged, nor
+#' sets with categorical columns (a data frame of mixed records, as
+#' synthpop's: its categories are factors or text, so its whole-valued
+#' numbers are counts, and every column is part of the record).
 #' @noRd
 warn_label_columns <- function(real, gens, real_arg = "real",
                                generated_arg = "generated") {
   d <- ncol(real)
   if (d < 2L || nrow(real) < 10L) return(invisible(character()))
+  # (the indicators of categories, R/encode.R)
+  if (any(category_columns(real))) return(invisible(character()))
   h <- real[seq_len(min(nrow(real), 64L)), , drop = FALSE]
-  # (the indicators of categories, R/encode.R, are categories by design)
-  whole <- colSums(h != round(h)) == 0 & !category_columns(real)
+  whole <- colSums(h != round(h)) == 0
   if (!any(whole) || all(whole) || sum(whole) > d / 2) {
     return(invisible(character()))
   }

@@ -159,6 +159,36 @@ test_that("data whose every column is small integers are not flagged", {
                     class = "prdcurve_warning_label_column")
 })
 
+test_that("a count column of a table with categorical columns is not a label column", {
+  set.seed(185)
+  mk <- function(n, shift) {
+    data.frame(sex = factor(sample(c("f", "m"), n, TRUE)),
+               children = stats::rpois(n, 2),
+               income = stats::rnorm(n, shift), height = stats::rnorm(n))
+  }
+  real <- mk(300, 0)
+  gen <- mk(300, 0.5)
+  seen <- character()
+  set.seed(1)
+  cv <- suppressMessages(withCallingHandlers(
+    prd_curve(real, gen, method = "knn", angles = 21),
+    warning = function(w) {
+      seen <<- c(seen, class(w))
+      invokeRestart("muffleWarning")
+    }))
+  expect_false("prdcurve_warning_label_column" %in% seen)
+  # the counts are features: the same curve as when they are named
+  set.seed(1)
+  ref <- suppressMessages(prd_curve(real, gen, method = "knn", angles = 21,
+                                    features = c(sex, children, income, height)))
+  expect_identical(cv$precision, ref$precision)
+  # without the categorical column the same counts look like a label
+  w <- expect_warning(
+    prd_curve(real[-1], gen[-1], method = "knn", angles = 21),
+    class = "prdcurve_warning_label_column")
+  expect_match(conditionMessage(w), "children (", fixed = TRUE)
+})
+
 test_that("columns on a grid in one set only are named, per model, with the fix", {
   set.seed(184)
   real <- cbind(a = round(10 * rnorm(200)), b = rnorm(200), c = 0.25 * sample(0:40, 200, TRUE))
