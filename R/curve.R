@@ -276,7 +276,7 @@
 #'   folds were no closer to the truth (Gaussian scenarios at d = 16 with
 #'   2,000-20,000 points per set and d = 64 with 10,000-20,000: mean
 #'   |AUC error| of `"tightest"` 0.0086 with one fit, 0.0087 with 10
-#'   folds) and one fit takes the default from 3.1 to 1.8 times knn's time
+#'   folds) and one fit takes the default from 3.1 to 1.8-2.1 times knn's time
 #'   at 20,000 points per set and d = 64. With split 0.5 and K = 10 they
 #'   fit on 95% of the rows instead of half, which brings the curve closer
 #'   to the truth where the fit is

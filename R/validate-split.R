@@ -191,7 +191,7 @@ split_sizes <- function(s) {
 #' |AUC error| was 0.0086 with one fit and 0.0087 with 10 folds, no cell
 #' apart by more than 0.002; below (d = 64 at 1,000-5,000, d = 128 at
 #' 300-5,000) 10 folds were closer by 0.002-0.006. At 20,000 x 64 one fit
-#' takes the default from 3.09 to 1.79 times knn's time (bench/results.md).
+#' takes the default from 3.09 to 1.79-2.12 times knn's time (bench/results.md).
 #' @noRd
 folds_one_fit <- 1
 
