@@ -36,8 +36,11 @@ cli_read <- function(f, features, id, header, say) {
                  kind = "dropped_columns")
     }
   }
+  # (a numeric column with empty cells too: its indicator of missing
+  # values is built from every set's, R/encode.R)
   tabular <- !is.matrix(df) &&
-    any(vapply(df[sel$features], is_category, logical(1)))
+    any(vapply(df[sel$features], function(col) is_category(col) || anyNA(col),
+               logical(1)))
   x <- if (tabular) {
     as.data.frame(df[sel$features], stringsAsFactors = FALSE)
   } else if (!is.matrix(df)) {
@@ -52,9 +55,12 @@ cli_read <- function(f, features, id, header, say) {
   # here, naming the file; prd_curve() validates everything once more, so
   # the full check runs only when a cheap test fails.
   num <- if (tabular) as.matrix(x[!vapply(x, is_category, logical(1))]) else x
-  # (a missing category is a category of its own, R/encode.R: no defect)
-  if (nrow(x) < 2L || !is.finite(sum(num))) {
-    x <- as_samples(x, arg = shown, call = NULL)
+  # (a missing value of a table is a category of its own or an indicator,
+  # R/encode.R: no defect; the sets stay data frames, encoded alike later)
+  if (nrow(x) < 2L || !is.finite(sum(num, na.rm = tabular))) {
+    checked <- as_samples(x, arg = shown, call = NULL)
+    if (!tabular) x <- checked
+    rm(checked)
   }
   rm(num)
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)

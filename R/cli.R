@@ -258,6 +258,16 @@ cli_run <- function(opt) {
     g <- cli_read(f, features, opt$id, opt$header, say)
     cli_align(real, g)
   })
+  # a table with categories or empty cells is encoded with every set's
+  # categories and fills (R/encode.R): the other tables go as data frames
+  if (any(vapply(c(list(real), generated), function(s) is.data.frame(s$x), NA))) {
+    as_table <- function(s) {
+      if (!isTRUE(s$array) && is.matrix(s$x)) s$x <- as.data.frame(s$x)
+      s
+    }
+    real <- as_table(real)
+    generated <- lapply(generated, as_table)
+  }
   ids_seen <- c(real$has_id, vapply(generated, `[[`, logical(1), "has_id"))
   if (!is.null(opt$id) && !any(ids_seen)) {
     # --id names a column of a table; an array's columns go by number

@@ -193,8 +193,14 @@
 #'   one set only is warned about (`prdcurve_warning_category_levels`).
 #'   A missing value (NA) of a categorical column is a category of its
 #'   own (`sex=<NA>`, as synthpop models it; a message of class
-#'   `prdcurve_message_missing_categories` says so); NA in a numeric
-#'   column is an error (`prdcurve_error_input`).
+#'   `prdcurve_message_missing_categories` says so). NA (or NaN) in a
+#'   numeric column is read as synthpop's utility measures read it: an
+#'   indicator column beside it (`income=<NA>`, 1/2 where the value is
+#'   missing, a category), the missing value set to the median of the
+#'   real set's values (of every set's where the real set has none; a
+#'   message of class `prdcurve_message_missing_values`). A column with no
+#'   value in any set, infinite values and NA in a matrix are errors
+#'   (`prdcurve_error_input`).
 #'   When the default takes categorical columns beside numeric ones (a
 #'   class label beside embedding columns), a message of class
 #'   `prdcurve_message_categorical_columns` names them. An

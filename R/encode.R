@@ -52,6 +52,39 @@ is_category <- function(col) {
 #' @noRd
 category_missing <- "<NA>"
 
+#' A missing value (NA or NaN) of a numeric column is read as synthpop's
+#' utility measures read it: an indicator column `income=<NA>` beside the
+#' column (weight category_weight in the rows whose value is missing, 0
+#' elsewhere; a category of missingness, so the sets count as records
+#' with categories), and the missing value itself set to a fill, the
+#' median of the real set's values in that column (of every set's, where
+#' the real set has none; synthpop sets 0, which changes no propensity
+#' score: the indicator's coefficient absorbs it). A fill in the bulk of
+#' the column keeps the rows with a missing value from lying far out in
+#' one coordinate, so distances read them by the indicator. In a column
+#' missing in every row of every set there is no fill (the input check
+#' names the column). Infinite values stay errors.
+#' @return the fill of each numeric column with a missing value in some
+#'   set, named by column (NA: no value in any set)
+#' @noRd
+missing_fills <- function(dfs) {
+  dfs <- Filter(is.data.frame, dfs)
+  num <- function(col) is.numeric(col) && is.null(dim(col))
+  cols <- unique(unlist(lapply(dfs, function(df) {
+    names(df)[vapply(df, function(col) num(col) && anyNA(col), logical(1))]
+  })))
+  fill <- vapply(cols, function(nm) {
+    seen <- function(df) {
+      col <- df[[nm]]
+      if (num(col)) as.double(col[!is.na(col)])
+    }
+    v <- if (length(dfs)) seen(dfs[[1]])
+    if (!length(v)) v <- unlist(lapply(dfs, seen))
+    if (length(v)) stats::median(v) else NA_real_
+  }, numeric(1))
+  stats::setNames(fill, cols)
+}
+
 #' The values of a categorical column as character strings, a missing
 #' value as category_missing
 #' @noRd
@@ -73,7 +106,9 @@ category_values <- function(col) {
 #' check_model_column()); attribute "garbled": those of them that are
 #' identifiers in a later set only, categories in the first (the real set:
 #' a model that writes a new value in every row), which
-#' warn_garbled_categories() reports.
+#' warn_garbled_categories() reports; attribute "fill": the numeric
+#' columns with a missing value in some set and their fills
+#' (missing_fills(); the first data frame is the real set).
 #' @return a named list of character vectors (possibly empty)
 #' @noRd
 category_levels <- function(dfs) {
@@ -106,6 +141,7 @@ category_levels <- function(dfs) {
   attr(out, "skip") <- unique(skip)
   attr(out, "garbled") <- setdiff(intersect(unique(later_ids), first_cats),
                                   first_ids)
+  attr(out, "fill") <- missing_fills(dfs)
   out
 }
 
@@ -140,14 +176,16 @@ id_like_category <- function(n_distinct, n, col) {
 #' Encode the columns of a data frame (already restricted to the feature
 #' columns) as a double matrix: numeric columns as they are, categorical
 #' ones as indicator columns of their categories in `levels` (a named list
-#' from category_levels(); a column without an entry uses its own values).
+#' from category_levels(); a column without an entry uses its own values),
+#' a numeric column with a fill in `levels` (missing_fills()) as its
+#' values, a missing one the fill, and the indicator `<column>=<NA>`.
 #' A missing value is the category category_missing; in a column with no
 #' other value in any set (levels empty), NA (the input check then names
 #' the column). A value absent from `levels` cannot occur (the levels are
 #' the union over every set).
 #' @return the matrix, with attribute "encoding": a data frame with one
 #'   row per column, `variable` (the data frame's column) and `category`
-#'   (NA for numeric columns).
+#'   (NA for numeric columns' values).
 #' @noRd
 encode_categories <- function(df, levels = NULL) {
   n <- nrow(df)
@@ -157,7 +195,20 @@ encode_categories <- function(df, levels = NULL) {
     nm <- names(df)[j]
     col <- df[[j]]
     if (!is_category(col)) {
-      parts[[j]] <- matrix(as.double(col), n, 1L, dimnames = list(NULL, nm))
+      v <- as.double(col)
+      # (every set of the call gets the indicator, also one without NA)
+      fills <- attr(levels, "fill")
+      fill <- if (nm %in% names(fills)) fills[[nm]] else NA_real_
+      if (!is.na(fill)) {
+        miss <- is.na(v)
+        v[miss] <- fill
+        parts[[j]] <- matrix(c(v, miss * category_weight), n, 2L,
+          dimnames = list(NULL, c(nm, paste0(nm, category_sep, category_missing))))
+        variable[[j]] <- c(nm, nm)
+        category[[j]] <- c(NA_character_, category_missing)
+        next
+      }
+      parts[[j]] <- matrix(v, n, 1L, dimnames = list(NULL, nm))
       variable[[j]] <- nm
       category[[j]] <- NA_character_
       next
@@ -233,4 +284,38 @@ warn_category_levels <- function(real, gens, generated_arg = "generated") {
     "i" = "Such categories are atoms the other set never hits: the supports differ and the true PR curve is below 1 by at least their mass."
   ), "category_levels")
   invisible(lines)
+}
+
+#' The messages that missing values (NA) are read as categories: of
+#' categorical columns as a category of their own (class
+#' prdcurve_message_missing_categories; category_missing), as synthpop
+#' models them; of numeric columns as an indicator beside the values, a
+#' missing value set to the fill (class prdcurve_message_missing_values;
+#' missing_fills()). The encoding is the same for every set, so the real
+#' set's names every such column.
+#' @noRd
+tell_missing_categories <- function(x) {
+  enc <- attr(x, "encoding")
+  if (is.null(enc)) return(invisible())
+  miss <- unique(enc$variable[enc$category %in% category_missing])
+  nums <- intersect(miss, enc$variable[is.na(enc$category)])
+  cats <- setdiff(miss, nums)
+  first <- function(v) {
+    paste0(v[1], category_sep, category_missing, if (length(v) > 1L) ", ..." else "")
+  }
+  # (the advice a bullet of its own: the command line drops R's syntax)
+  advice <- c("i" = "To compare only complete rows, pass {.code na.omit()} of each set.")
+  if (length(cats)) {
+    prd_inform(c(
+      "Reading the missing values (NA) of {.field {cats}} as a category of {?its/their} own ({.field {first(cats)}}).",
+      advice
+    ), "missing_categories")
+  }
+  if (length(nums)) {
+    prd_inform(c(
+      "Reading the missing values (NA) of the numbers in {.field {nums}} as an indicator column beside each ({.field {first(nums)}}), as synthpop does; a missing value itself is set to the median of the real set's values.",
+      advice
+    ), "missing_values")
+  }
+  invisible()
 }

@@ -68,9 +68,12 @@
 #'   number >= 0, when the model would have more than 400 parameters
 #'   (synthpop's `max.params`; counted without the products that are 0 on
 #'   every row, which synthpop counts), and for the sample sets' errors of
-#'   [prd_curve()] (a missing category is a category of its own, as in
-#'   synthpop; missing numbers are refused: synthpop's indicators of
-#'   missing values are not built). A warning of class
+#'   [prd_curve()] (a missing category is a category of its own, a
+#'   missing number an indicator beside the column, as in synthpop, whose
+#'   pMSE and parameters they give: on 1,000 rows of SD2011 with income and
+#'   height missing in 139 and 8, 0.003905 with 43 parameters at
+#'   `maxorder = 1`; synthpop sets the missing value 0, here the real
+#'   median, which the indicator's coefficient absorbs). A warning of class
 #'   `prdcurve_warning_small_sample` when the model has fewer than 3 rows
 #'   of the smaller set per parameter: it then nears fitting the rows
 #'   themselves, and pMSE its maximum, whatever the model (16 rows of

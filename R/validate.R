@@ -101,7 +101,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
       "{.arg {arg}} must not contain missing or infinite values.",
       "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}, in {cli::qty(length(cols))}{?column/columns} {.field {cli::cli_vec(cols, list('vec-trunc' = 5))}}.",
       "i" = if (!from_df) "Rows are counted from 1 (from 0 in NumPy: {.val {utils::head(rows, 5) - 1L}}).",
-      "i" = if (from_df) "Leave out the rows ({.code na.omit()}) or the columns ({.arg features}). (In a categorical column, a missing value is a category of its own.)"
+      "i" = if (from_df) "Leave out the rows ({.code na.omit()}) or the columns ({.arg features}). (A missing value of a column with a value in some set is read as a category, or beside numbers as an indicator column; an infinite one is not.)"
     ), "input", call = call)
   }
   # squared distances must neither overflow nor underflow
@@ -199,7 +199,10 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
     }
   }
   df <- df[cols]
-  x <- if (length(cols) && any(vapply(df, is_category, logical(1)))) {
+  # (a numeric column with a missing value in some set: its values and an
+  # indicator, R/encode.R)
+  x <- if (length(cols) && any(vapply(df, is_category, logical(1)) |
+                                 cols %in% names(attr(levels, "fill")))) {
     encode_categories(df, levels)
   } else if (length(cols)) {
     m <- as.matrix(as.data.frame(df))
@@ -416,30 +419,15 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
 tell_categories <- function(x) {
   enc <- attr(x, "encoding")
   if (is.null(enc) || all(!is.na(enc$category))) return(invisible())
-  cats <- unique(enc$variable[!is.na(enc$category)])
+  # (not a numeric column's indicator of its missing values)
+  cats <- setdiff(unique(enc$variable[!is.na(enc$category)]),
+                  enc$variable[is.na(enc$category)])
   if (!length(cats)) return(invisible())
   fix <- features_drop(cats, match(cats, unique(enc$variable)))
   prd_inform(c(
     "i" = "Using the categorical column{?s} {.field {cats}} as {?a feature/features} (indicators of {?its/their} categories).",
     " " = "To leave {cli::qty(length(cats))}{?it/them} out: {.code {fix$code}}."
   ), "categorical_columns")
-}
-
-#' The message (class prdcurve_message_missing_categories) that missing
-#' values (NA) of categorical columns are read as a category of their own
-#' (category_missing, R/encode.R), as synthpop models them: the encoding
-#' is the same for every set, so the real set's names every such column.
-#' @noRd
-tell_missing_categories <- function(x) {
-  enc <- attr(x, "encoding")
-  if (is.null(enc)) return(invisible())
-  cats <- unique(enc$variable[enc$category %in% category_missing])
-  if (!length(cats)) return(invisible())
-  # (the advice a bullet of its own: the command line drops R's syntax)
-  prd_inform(c(
-    "Reading the missing values (NA) of {.field {cats}} as a category of {?its/their} own ({.field {paste0(cats[1], category_sep, category_missing)}}{if (length(cats) > 1L) ', ...' else ''}).",
-    "i" = "To compare only complete rows, pass {.code na.omit()} of each set."
-  ), "missing_categories")
 }
 
 #' A column of one name numeric in one data frame and categorical in the

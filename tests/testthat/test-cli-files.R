@@ -305,6 +305,43 @@ test_that("--features applies to arrays as column numbers only", {
                            "positions")))
 })
 
+test_that("tables of numbers with empty cells: the indicators of R, from every file", {
+  dir <- tempfile("prdnanum")
+  dir.create(dir)
+  set.seed(8)
+  mk <- function(n, shift, na) {
+    d <- data.frame(id = seq_len(n), x = rnorm(n, shift), y = rexp(n))
+    d$x[na] <- NA
+    d
+  }
+  # the real file has empty cells in x, the generated one none: its
+  # indicator column (all 0) comes from the real file's
+  real <- mk(200, 0, c(3, 50, 51))
+  gen <- mk(200, 0.5, integer())
+  f_real <- file.path(dir, "real.csv")
+  f_gen <- file.path(dir, "gen.csv")
+  data.table::fwrite(real, f_real)
+  data.table::fwrite(gen, f_gen)
+  msgs <- list()
+  res <- withCallingHandlers(
+    cli_warnings(prd_cli(c(f_real, f_gen, "--id", "id", "--method", "knn",
+                           "--angles", "11", "--seed", "1",
+                           "--out", file.path(dir, "o")))),
+    prdcurve_cli_message = function(m) {
+      msgs[[length(msgs) + 1L]] <<- m
+      invokeRestart("muffleMessage")
+    })
+  cls <- vapply(msgs, function(m) class(m)[2], "")
+  expect_identical(sum(cls == "prdcurve_message_missing_values"), 1L)
+  expect_true("prdcurve_warning_category_levels" %in%
+                vapply(attr(res, "warnings"), function(m) class(m$condition)[1], ""))
+  set.seed(1)
+  ref <- suppressMessages(suppressWarnings(
+    prd_curve(real, list(gen = gen), id = id, method = "knn", angles = 11)))
+  expect_identical(res$value$precision, ref$precision)
+  expect_identical(res$value$recall, ref$recall)
+})
+
 test_that("tables with missing categories and dates: the command line says what R says", {
   dir <- tempfile("prdnacat")
   dir.create(dir)

@@ -235,10 +235,25 @@ test_that("prd_cli gives classed errors", {
   writeLines(c("a,b,c", "1,2,x", "3,4,y", "5,6,z"), bad)
   expect_error(suppressMessages(run(fx$f_real, bad)),
                class = "prdcurve_error_columns")
-  # an empty cell: the error names the file and the row
+  # an infinite value: the error names the file and the row
   na_file <- file.path(fx$dir, "holes.csv")
-  writeLines(c("v1,v2,v3", "1,2,3", "4,,6", "7,8,9"), na_file)
+  writeLines(c("v1,v2,v3", "1,2,3", "4,Inf,6", "7,8,9"), na_file)
   expect_error(run(na_file, fx$f_gen), "holes.csv.*missing.*row 2")
+  # an empty cell is a missing value, as NA in R (an indicator column
+  # beside its column), said in a message
+  h <- fx$real
+  h[2, 2] <- NA
+  utils::write.table(h, na_file, sep = ",", row.names = FALSE, na = "",
+                     col.names = paste0("v", 1:3))
+  said <- character()
+  cv <- withCallingHandlers(
+    run(na_file, fx$f_gen, "--method", "knn", "--angles", "11"),
+    message = function(m) {
+      said <<- c(said, class(m))
+      invokeRestart("muffleMessage")
+    })
+  expect_s3_class(cv, "prd_curve")
+  expect_true("prdcurve_message_missing_values" %in% said)
   # negative numbers are values, not flags
   expect_s3_class(run(fx$f_real, fx$f_gen, "--seed", "-3", "--method", "knn",
                       "--angles", "11"), "prd_curve")

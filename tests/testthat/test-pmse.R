@@ -183,6 +183,28 @@ test_that("6 columns of SD2011 with missing categories: utility.gen()'s paramete
   expect_equal(em$value, r$value, tolerance = 1e-10)
 })
 
+test_that("SD2011 with missing numbers: utility.gen()'s indicators, pMSE and parameters", {
+  skip_if_sanitizing()
+  skip_if_not_installed("synthpop")
+  env <- new.env()
+  utils::data("SD2011", package = "synthpop", envir = env)
+  # income (139 of 1,000 missing) and height (8): synthpop adds an
+  # indicator of each and sets the value 0, here the real median (the
+  # indicator's coefficient absorbs the difference); edu has a missing
+  # category
+  d <- env$SD2011[1:1000, c("sex", "age", "income", "height", "edu")]
+  so <- synthpop::syn(d, seed = 3, print.flag = FALSE)
+  for (mo in 0:1) {
+    utils::capture.output(u <- synthpop::utility.gen(so, d, method = "logit",
+                                                     maxorder = mo, print.flag = FALSE))
+    r <- suppressMessages(suppressWarnings(pmse_stats(d, so$syn, maxorder = mo)))
+    expect_equal(r$value, c(u$pMSE, u$S_pMSE), tolerance = 1e-8)
+    expect_identical(unname(attr(r, "parameters")), sum(!is.na(u$fit$coefficients)))
+  }
+  expect_equal(r$value[1], 0.003905196, tolerance = 1e-6)
+  expect_identical(unname(attr(r, "parameters")), 43L)
+})
+
 test_that("pMSE, a logit model, gives no scale warning; the distance metrics do", {
   set.seed(12)
   n <- 120

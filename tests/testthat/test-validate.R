@@ -78,21 +78,26 @@ test_that("missing values are named by column, data frames matched by name, garb
     expect_s3_class(e, "prdcurve_error_input")
     cli::ansi_strip(conditionMessage(e))
   }
-  # NA in two numeric columns: both named, with the fix (NA in a
-  # categorical column is a category of its own, R/encode.R)
+  # infinite values in two numeric columns: both named, with the fix (NA
+  # is a category, or an indicator beside numbers, R/encode.R)
   r2 <- r
-  r2$age[c(3, 9)] <- NA
-  r2$inc[5] <- NA
+  r2$age[c(3, 9)] <- Inf
+  r2$inc[5] <- -Inf
+  r2$inc[6] <- NA
   r2$sex[7] <- NA
   m <- msg(suppressWarnings(prd_curve(r2, g, method = "knn")))
   expect_match(m, "rows 3, 5, and 9, in columns age and inc", fixed = TRUE)
   expect_match(m, "na.omit()", fixed = TRUE)
   expect_no_match(m, "NumPy")
-  # a column with no value in any set (it stopped with R's dimnames error)
+  # a column with no value in any set (it stopped with R's dimnames error),
+  # logical or numeric
   r1 <- r
   g1 <- g
   r1$z <- NA
   g1$z <- NA
+  expect_match(msg(prd_curve(r1, g1, method = "knn")), "in column z.",
+               fixed = TRUE)
+  r1$z <- g1$z <- NA_real_
   expect_match(msg(prd_curve(r1, g1, method = "knn")), "in column z.",
                fixed = TRUE)
   # a matrix keeps the NumPy hint
