@@ -18,7 +18,9 @@
 #             garbled_categories (a real category an identifier in a model)
 #   messages: dropped_columns (columns neither numeric nor categorical,
 #             identifiers and model labels, ignored), categorical_columns
-#             (categorical columns taken as features beside numeric ones)
+#             (categorical columns taken as features beside numeric ones),
+#             missing_categories and missing_values (NA read as a
+#             category, or beside numbers as an indicator, R/encode.R)
 
 #' Raise a classed prdcurve error
 #' @param message cli message (glue-interpolated in the caller's frame).
