@@ -303,12 +303,13 @@ tell_missing_categories <- function(x) {
   first <- function(v) {
     paste0(v[1], category_sep, category_missing, if (length(v) > 1L) ", ..." else "")
   }
-  # (the advice a bullet of its own: the command line drops R's syntax)
+  # (the advice a bullet of its own: the command line drops R's syntax;
+  # once, after the last message)
   advice <- c("i" = "To compare only complete rows, pass {.code na.omit()} of each set.")
   if (length(cats)) {
     prd_inform(c(
       "Reading the missing values (NA) of {.field {cats}} as a category of {?its/their} own ({.field {first(cats)}}).",
-      advice
+      if (!length(nums)) advice
     ), "missing_categories")
   }
   if (length(nums)) {

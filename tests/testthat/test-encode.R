@@ -124,6 +124,20 @@ test_that("a missing number is read as synthpop reads it: an indicator beside th
   by_hand <- run(unname(sets$real), unname(sets$generated[[1]]))
   expect_identical(cv$precision, by_hand$precision)
   expect_identical(cv$recall, by_hand$recall)
+  # with a missing category too: two messages, the advice once
+  real$g <- rep(c("u", "v", NA), length.out = n)
+  gen$g <- rep(c("u", "v"), length.out = n)
+  said <- list()
+  withCallingHandlers(suppressWarnings(prepare_samples(real, gen)),
+                      message = function(m) {
+                        said[[length(said) + 1L]] <<- m
+                        invokeRestart("muffleMessage")
+                      })
+  said <- said[vapply(said, inherits, NA, c("prdcurve_message_missing_values",
+                                            "prdcurve_message_missing_categories"))]
+  expect_length(said, 2L)
+  expect_identical(sum(vapply(said, function(m) grepl("na.omit", conditionMessage(m),
+                                                      fixed = TRUE), NA)), 1L)
   # a matrix keeps refusing NA (an embedding with NA is a bug)
   x <- as.matrix(real)
   expect_error(prd_curve(x, as.matrix(gen), method = "knn"),
