@@ -20,8 +20,12 @@
 #'   d, from Q), always named so, never positional "x, y" whose order can be
 #'   swapped silently. Rows are samples. Matrices and data frames are
 #'   accepted; for data frames `features` (tidyselect, default every
-#'   numeric column) picks the feature columns and `id` names an id column
-#'   that is carried to per-sample results, never used as a feature.
+#'   numeric and categorical column) picks the feature columns and `id`
+#'   names an id column that is carried to per-sample results, never used
+#'   as a feature. Categories enter as indicators; a missing value (NA) as
+#'   a category of its own, or in a numeric column as an indicator column
+#'   beside it, the value set to the real set's median (synthpop's
+#'   reading; NA in a matrix is an error).
 #'   `generated` may hold several models: a named list of sets or a data
 #'   frame grouped by a model column; every result then has a `model`
 #'   column (`"generated"` for a single set), and the real set's split and
