@@ -61,7 +61,9 @@
 #'   an identifier: text with more distinct values than half the rows, nor
 #'   a `model` column), the categorical ones encoded as [prd_curve()]
 #'   encodes those of data frames (one indicator per category, the
-#'   categories of every file); an exclusion alone removes columns
+#'   categories of every file; an empty cell a category of its own, or in
+#'   a numeric column an indicator column beside it, the value the real
+#'   file's median); an exclusion alone removes columns
 #'   from it, `--features=-label` (with `=`: a value that starts with `-`
 #'   would be read as an option). `.npy`/`.npz` arrays have no column
 #'   names: every column of an array is a feature, and `--features`
