@@ -60,7 +60,6 @@ cli_read <- function(f, features, id, header, say) {
   if (nrow(x) < 2L || !is.finite(sum(num, na.rm = tabular))) {
     checked <- as_samples(x, arg = shown, call = NULL)
     if (!tabular) x <- checked
-    rm(checked)
   }
   rm(num)
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)

@@ -191,13 +191,14 @@ encode_categories <- function(df, levels = NULL) {
   n <- nrow(df)
   parts <- vector("list", length(df))
   variable <- category <- vector("list", length(df))
+  # (the numeric columns' fills: every set of the call gets the indicator,
+  # also one without NA)
+  fills <- attr(levels, "fill")
   for (j in seq_along(df)) {
     nm <- names(df)[j]
     col <- df[[j]]
     if (!is_category(col)) {
       v <- as.double(col)
-      # (every set of the call gets the indicator, also one without NA)
-      fills <- attr(levels, "fill")
       fill <- if (nm %in% names(fills)) fills[[nm]] else NA_real_
       if (!is.na(fill)) {
         miss <- is.na(v)
