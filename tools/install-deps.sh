@@ -65,6 +65,7 @@ if (!requireNamespace("synthpop", quietly = TRUE)) {
   message("Installing synthpop (optional) from CRAN")
   lib <- Sys.getenv("R_LIBS_USER")
   dir.create(lib, recursive = TRUE, showWarnings = FALSE)
+  .libPaths(c(lib, .libPaths()))  # a library created now is not on the path yet
   try(install.packages("synthpop", lib = lib, repos = "https://cloud.r-project.org"))
 }
 if (!requireNamespace("synthpop", quietly = TRUE)) {
