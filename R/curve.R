@@ -255,7 +255,7 @@
 #'   least 8 rows a column in every set and no direction kept between two
 #'   halves of the real rows, `"spectral"`, and when every set has at
 #'   least 1,000 rows, the real set at most 2^22 values (rows times
-#'   columns) and its rows are clustered,
+#'   columns) or 838 columns and its rows are clustered,
 #'   also `"mixture"`: see that family in the section "Fitted families and
 #'   the combined curve"; `prd_curve_info()`'s `details$families` says
 #'   which). Each costs its own time: at 10,000
@@ -429,6 +429,8 @@ prd_curve <- function(real, generated, method = "tightest",
     if (isTRUE(clusters_gain > 0) && !"mixture" %in% families) {
       clustered_warning(sets$real)
     }
+    # (the mixture's EM on a sample of the fit rows: its time bounded)
+    local_run_state(mixture_fit_rows = mixture_fit_rows_max(ncol(sets$real)))
   } else {
     families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")

@@ -190,7 +190,7 @@ simple_scores <- function(real, generated, s) {
        near = list(real = -r$real$dist, gen = -r$gen$dist))
 }
 
-#' The warning of a clustered real set too large for the mixture family in
+#' The warning of a clustered real set too wide for the mixture family in
 #' the default (tightest_families()): the default's other families read
 #' high on clustered data; the fix, what it gains by d, and its cost. On
 #' the validity suite's 16 widened classes at 5,000 points per set
@@ -206,6 +206,6 @@ clustered_warning <- function(real) {
   prd_warn(c(
     "The real rows are clustered: eight Gaussians fit held-out rows better than one.",
     "!" = "On clustered data the default families of {.val tightest} can read high: on the validity suite's widened classes 0.22 above the true AUC at d = 256 (0.07 with {.val mixture}), 0.29 at d = 1,024 (0.20) and at d = 2,048 (0.28).",
-    "i" = "{.val mixture} joins the default only up to 2^22 values in the real set, here {format_number(n)} x {format_number(d)}: add it to {.arg families} (it took 38 s at 10,000 x 2,048), or give {.arg families} to silence this."
+    "i" = "{.val mixture} joins the default only up to 838 columns (2^22 values in the real set below 5,000 rows), here {format_number(n)} x {format_number(d)}: add it to {.arg families} (it took 38 s at 10,000 x 2,048), or give {.arg families} to silence this."
   ), "clustered")
 }

@@ -147,12 +147,17 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
 #'   the folds), settings (fit_mixture()'s, averaged over the folds))
 #' @noRd
 mixture_cells <- function(real, generated, cells, call = rlang::caller_env(),
-                          ...) {
+                          fit_rows = Inf, ...) {
   K <- length(cells[[1]]) - 1L
   others <- function(j, v) unlist(cells[[j]][-(v + 1L)], use.names = FALSE)
   scores <- vector("list", K)
   settings <- vector("list", K)
   base <- lapply(cells, `[[`, 1L)
+  # (EM on at most `fit_rows` of each set's fit rows, drawn with R's RNG;
+  # the folds' step and the scores take every row)
+  base <- lapply(base, function(r) {
+    if (length(r) > fit_rows) sort(r[sample.int(length(r), fit_rows)]) else r
+  })
   if (min(lengths(base)) == 0L) {
     for (v in seq_len(K)) {
       f <- fit_mixture(real, generated, others(1, v), others(2, v),
@@ -477,15 +482,29 @@ mixture_score <- function(fits, tr) {
 
 # ---- the mixture in the default ---------------------------------------------
 
-#' Largest real set (rows times columns) on which the default "tightest"
-#' takes the mixture family among its families when the real rows are
-#' clustered (mixture_clustered()) and every set has mixture_default_rows
-#' rows; above it the same test gives a warning (tightest_families(),
-#' clustered_warning()): 2^22 values (5,000 rows of up to 838 columns). The
-#' family then adds its own time, about 2.5 s at 5,000 x 256 (knn 0.1 s);
-#' at 10,000 x 2,048 it would add about 40 s (bench/results.md).
+#' Largest real set (rows times columns, its rows counted up to 5,000) on
+#' which the default "tightest" takes the mixture family among its
+#' families when the real rows are clustered (mixture_clustered()) and
+#' every set has mixture_default_rows rows; above it the same test gives a
+#' warning (tightest_families(), clustered_warning()): 2^22 values (5,000
+#' rows of up to 838 columns; with more rows the EM runs on a sample,
+#' mixture_fit_rows_max()). The family then adds its own time, about 2.5 s
+#' at 5,000 x 256 (knn 0.1 s), 9.7 s at 10,000 x 512 (knn 1.5 s); at
+#' 10,000 x 2,048 it would add about 40 s (bench/results.md).
 #' @noRd
 mixture_default_values <- 2^22
+
+#' The fit rows per set (at most) on which the mixture family's EM runs in
+#' the default, at d columns: 2^21 values of each set (a random sample of
+#' the fit rows, R's RNG; the folds' EM step and the scores use every
+#' row), at least the 2,500 fit rows of 5,000 rows a set at d = 838.
+#' Its time then stops growing with the rows but for one pass over them
+#' per fit, and the family joins the default at any number of rows of up
+#' to 838 columns (tightest_families()).
+#' @noRd
+mixture_fit_rows_max <- function(d) {
+  max(2500, floor(mixture_default_values / 2 / d))
+}
 
 #' Fewest rows of every set (real and generated) for the mixture in the
 #' default: on smaller sets its choice among 1 to 16 components, made on

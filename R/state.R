@@ -5,9 +5,12 @@
 #   (whose columns V1, V2, ... the command line selects by number).
 # * in_replicates: TRUE while replicates() runs the estimators on
 #   half-samples (no progress bars or step messages of their own).
+# * mixture_fit_rows: the fit rows per set the mixture family's EM runs on
+#   at most (mixture_cells()); mixture_default_fit_rows in the default.
 run_state <- new.env(parent = emptyenv())
 run_state$cli <- NULL
 run_state$in_replicates <- FALSE
+run_state$mixture_fit_rows <- Inf
 
 #' Set run_state values until `.local_envir` ends
 #' @noRd

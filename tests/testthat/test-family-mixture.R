@@ -203,6 +203,39 @@ test_that("each fold's mixtures are one EM step on the other cells from the fit 
   expect_equal(g0$real, w0, tolerance = 1e-12)
 })
 
+test_that("with fit_rows, the EM runs on a random sample of the fit rows and the folds' step on every row", {
+  set.seed(18)
+  x <- three(400)
+  y <- three(400, w = c(3, 1, 1))
+  cells <- lapply(1:2, function(j) list(1:200, 201:300, 301:400))
+  # at least as many as the fit rows: no draw, the same scores
+  a <- withr::with_seed(4, mixture_cells(x, y, cells, components = c(1, 3)))
+  b <- withr::with_seed(4, mixture_cells(x, y, cells, components = c(1, 3),
+                                         fit_rows = 200))
+  expect_identical(b, a)
+  # fewer: the choice and refits on 80 rows a set drawn with R's RNG, each
+  # fold one EM step from them on every row of the other cells (the fit
+  # rows' 200 included), as mixture_fold_fits() forms it
+  got <- withr::with_seed(4, mixture_cells(x, y, cells, components = c(1, 3),
+                                           fit_rows = 80))
+  want <- withr::with_seed(4, {
+    sub <- lapply(1:2, function(j) sort(sample.int(200, 80)))
+    f <- fit_mixture(x, y, sub[[1]], sub[[2]], components = c(1, 3),
+                     keep_fits = TRUE)
+    ff <- mixture_fold_fits(x, y, cells, f)
+    list(real = c(mixture_score(ff[[1]], f$transform)(x, 201:300),
+                  mixture_score(ff[[2]], f$transform)(x, 301:400)),
+         gen = c(mixture_score(ff[[1]], f$transform)(y, 201:300),
+                 mixture_score(ff[[2]], f$transform)(y, 301:400)))
+  })
+  expect_equal(got$real, want$real, tolerance = 1e-12)
+  expect_equal(got$gen, want$gen, tolerance = 1e-12)
+  expect_false(isTRUE(all.equal(got$real, a$real)))
+  # the default's bound: 2^21 values of each set, at least 2,500 rows
+  expect_identical(vapply(c(64, 256, 512, 838, 2048), mixture_fit_rows_max, 1),
+                   c(32768, 8192, 4096, 2502, 2500))
+})
+
 test_that("the clusters test reads classes, not a covariance, and leaves the RNG as it was", {
   # 16 overlapping classes of the validity suite (d = 128, 4,000 rows):
   # held-out gain of 8 spherical components over one, in the whitened rows,
@@ -237,7 +270,7 @@ test_that("the clusters test reads classes, not a covariance, and leaves the RNG
   expect_false(mixture_clustered(matrix(1, 500, 4))$clustered)
 })
 
-test_that("the default takes the mixture family on clustered real rows of at most 2^22 values, sets of 1,000 rows or more", {
+test_that("the default takes the mixture family on clustered real rows of at most 2^22 values or 838 columns, sets of 1,000 rows or more", {
   set.seed(2)
   sc <- cluster_scenario(128, classes = 16L)
   x <- sc$real$sample(4000)
@@ -249,13 +282,16 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   expect_identical(as.vector(fg), c(tightest_default(), "spectral"))
   expect_lt(attr(fg, "clusters_gain"), 0)
   # a set of fewer than 1,000 rows (and of fewer than 8 a column: no
-  # spectral), or a real set above mixture_default_values: no mixture
+  # spectral): no mixture
   expect_identical(tightest_families(x, rows = 999), tightest_default())
   # (no test there: no gain)
+  # above mixture_default_values at 128 columns: the mixture too (its EM on
+  # a sample of the fit rows, mixture_fit_rows_max()); above 838 columns
+  # at 5,000 rows or more, not (prd_curve() then warns: test-family-checks.R)
   big <- x[rep(seq_len(nrow(x)), length.out = mixture_default_values / 128 + 1), ]
   fb <- tightest_families(big)
-  expect_identical(as.vector(fb), c(tightest_default(), "spectral"))
-  expect_gt(attr(fb, "clusters_gain"), 0.2) # (prd_curve() then warns: test-family-checks.R)
+  expect_identical(as.vector(fb), c(tightest_default(), "mixture", "spectral"))
+  expect_gt(attr(fb, "clusters_gain"), 0.2)
   # the default's families, with the mixture; its curve follows the
   # mixture's, well below the quadratic's (true AUC of the widened classes
   # 0.379, cluster_truth() with 2e5 draws; read 0.464, mixture 0.452,
