@@ -236,6 +236,27 @@ test_that("with fit_rows, the EM runs on a random sample of the fit rows and the
                    c(32768, 8192, 4096, 2502, 2500))
 })
 
+test_that("in the default the mixture's EM runs on at most mixture_fit_rows_max() fit rows a set, with families given on all", {
+  set.seed(4)
+  sc <- cluster_scenario(128, classes = 16L)
+  x <- sc$real$sample(2000)
+  y <- sc$models$widen$sample(1000)
+  seen <- new.env()
+  ns <- asNamespace("prdcurve")
+  suppressMessages(trace("mixture_cells", where = ns, print = FALSE,
+                         tracer = bquote(assign("fit_rows", fit_rows,
+                                                envir = .(seen)))))
+  withr::defer(suppressMessages(untrace("mixture_cells", where = ns)))
+  cv <- suppressWarnings(prd_curve(x, y))
+  expect_true("mixture" %in% prd_curve_info(cv)$details[[1]]$families)
+  expect_identical(seen$fit_rows, mixture_fit_rows_max(128))
+  expect_identical(seen$fit_rows, 16384)
+  rm("fit_rows", envir = seen)
+  invisible(prd_curve(x, y, families = c("knn", "mixture")))
+  expect_identical(seen$fit_rows, Inf)
+  expect_identical(run_state$mixture_fit_rows, Inf)
+})
+
 test_that("the clusters test reads classes, not a covariance, and leaves the RNG as it was", {
   # 16 overlapping classes of the validity suite (d = 128, 4,000 rows):
   # held-out gain of 8 spherical components over one, in the whitened rows,
