@@ -127,7 +127,9 @@ bind_curves <- function(curves) {
 #'   d >= 256, where a few hubs take most of the votes and knn is 0.2 to
 #'   1.0 above the truth);
 #'   `shrinkage`, `pooling`, `cross_fit` and `folds` (when cross-fitted)
-#'   of the fitted families; `directions` of `"spectral"` (how many
+#'   of the fitted families; `fit_rows` of `"mixture"` (the rows of each
+#'   set its EM ran on: in the default a random sample of the fit rows
+#'   above 2^21 values a set, see `prd_curve()`); `directions` of `"spectral"` (how many
 #'   directions its fits kept, the mean over the folds); `atom_columns` of the marginal families; `atoms`
 #'   (`"exact"` or `"ignore"`), `grid_columns` (whether the model has
 #'   columns on a grid in one set only) and, where the exact reading tied

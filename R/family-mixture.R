@@ -144,7 +144,8 @@ fit_mixture <- function(real, generated, fx, fy, call = rlang::caller_env(),
 #' other cells alone, choice included (fit_mixture()). Arguments as
 #' fit_mixture()'s.
 #' @return list(real, gen (the scores of the folds' rows, in the order of
-#'   the folds), settings (fit_mixture()'s, averaged over the folds))
+#'   the folds), settings (fit_mixture()'s and fit_rows, the rows of each
+#'   set the EM ran on, averaged over the folds))
 #' @noRd
 mixture_cells <- function(real, generated, cells, call = rlang::caller_env(),
                           fit_rows = Inf, ...) {
@@ -164,7 +165,8 @@ mixture_cells <- function(real, generated, cells, call = rlang::caller_env(),
                        call = call, ...)
       scores[[v]] <- list(f$score(real, cells[[1]][[v + 1L]]),
                           f$score(generated, cells[[2]][[v + 1L]]))
-      settings[[v]] <- f$settings
+      settings[[v]] <- c(f$settings, list(fit_rows = c(
+        real = length(others(1, v)), generated = length(others(2, v)))))
     }
   } else {
     f <- fit_mixture(real, generated, base[[1]], base[[2]], call = call,
@@ -175,7 +177,8 @@ mixture_cells <- function(real, generated, cells, call = rlang::caller_env(),
       fv <- mixture_result(folds[[v]], f$tied, f$transform)
       scores[[v]] <- list(fv$score(real, cells[[1]][[v + 1L]]),
                           fv$score(generated, cells[[2]][[v + 1L]]))
-      settings[[v]] <- fv$settings
+      settings[[v]] <- c(fv$settings, list(fit_rows = c(
+        real = length(base[[1]]), generated = length(base[[2]]))))
     }
   }
   list(real = unlist(lapply(scores, `[[`, 1L)),

@@ -231,6 +231,8 @@ test_that("with fit_rows, the EM runs on a random sample of the fit rows and the
   expect_equal(got$real, want$real, tolerance = 1e-12)
   expect_equal(got$gen, want$gen, tolerance = 1e-12)
   expect_false(isTRUE(all.equal(got$real, a$real)))
+  expect_identical(got$settings$fit_rows, c(real = 80, generated = 80))
+  expect_identical(a$settings$fit_rows, c(real = 200, generated = 200))
   # the default's bound: 2^21 values of each set, at least 2,500 rows
   expect_identical(vapply(c(64, 256, 512, 838, 2048), mixture_fit_rows_max, 1),
                    c(32768, 8192, 4096, 2502, 2500))
