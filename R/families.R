@@ -258,9 +258,9 @@ tightest_families <- function(real, rows = nrow(real)) {
   test <- NULL
   if (!any(ind) && rows >= mixture_default_rows) {
     test <- mixture_clustered(real)
+    rows_counted <- min(nrow(real), mixture_default_full_rows)
     if (test$clustered &&
-        min(nrow(real), 5000) * as.double(ncol(real)) <=
-          mixture_default_values) {
+        rows_counted * as.double(ncol(real)) <= mixture_default_values) {
       fams <- c(fams, "mixture")
     }
   }

@@ -506,8 +506,13 @@ mixture_default_values <- 2^22
 #' to 838 columns (tightest_families()).
 #' @noRd
 mixture_fit_rows_max <- function(d) {
-  max(2500, floor(mixture_default_values / 2 / d))
+  max(mixture_default_full_rows / 2, floor(mixture_default_values / 2 / d))
 }
+
+#' Real rows counted in the mixture's size test (tightest_families()):
+#' with a split of 0.5 the EM sees every fit row up to this many rows.
+#' @noRd
+mixture_default_full_rows <- 5000L
 
 #' Fewest rows of every set (real and generated) for the mixture in the
 #' default: on smaller sets its choice among 1 to 16 components, made on
