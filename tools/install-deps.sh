@@ -2,8 +2,8 @@
 # Installs what building, checking and running prdcurve needs on a fresh
 # Debian machine: R packages prebuilt from Debian (r-cran-*), pandoc, qpdf
 # and checkbashisms (devscripts: R CMD check reads the configure script
-# with it) for R CMD check, and OpenBLAS (a fast BLAS for the distance
-# tiles).
+# with it) for R CMD check, OpenBLAS (a fast BLAS for the distance
+# tiles) and numpy (a test reads a .npy file numpy itself wrote).
 # Anything Debian does not provide is installed from CRAN. Idempotent: it
 # does nothing when everything is present.
 set -eu
@@ -12,7 +12,8 @@ DEB="r-cran-cli r-cran-rlang r-cran-tibble r-cran-vctrs r-cran-lifecycle \
 r-cran-generics r-cran-tidyselect r-cran-ggplot2 r-cran-knitr \
 r-cran-rmarkdown r-cran-testthat r-cran-withr r-cran-mvtnorm r-cran-dplyr \
 r-cran-data.table r-cran-optparse r-cran-future r-cran-future.apply \
-r-cran-parallelly r-cran-png pandoc qpdf devscripts libopenblas0-pthread"
+r-cran-parallelly r-cran-png pandoc qpdf devscripts libopenblas0-pthread \
+python3-numpy"
 # arrow (optional, for Parquet and Feather) is deliberately not installed:
 # it is too heavy to build.
 R_PKGS="cli rlang tibble vctrs lifecycle generics tidyselect ggplot2 knitr \
