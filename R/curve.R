@@ -429,8 +429,11 @@ prd_curve <- function(real, generated, method = "tightest",
     if (isTRUE(clusters_gain > 0) && !"mixture" %in% families) {
       clustered_warning(sets$real)
     }
-    # (the mixture's EM on a sample of the fit rows: its time bounded)
-    local_run_state(mixture_fit_rows = mixture_fit_rows_max(ncol(sets$real)))
+    # (in the default the mixture's EM on a sample of the fit rows: its
+    # time bounded)
+    if ("tightest" %in% method) {
+      local_run_state(mixture_fit_rows = mixture_fit_rows_max(ncol(sets$real)))
+    }
   } else {
     families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")

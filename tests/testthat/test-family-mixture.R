@@ -238,7 +238,7 @@ test_that("with fit_rows, the EM runs on a random sample of the fit rows and the
                    c(32768, 8192, 4096, 2502, 2500))
 })
 
-test_that("in the default the mixture's EM runs on at most mixture_fit_rows_max() fit rows a set, with families given on all", {
+test_that("in the default the mixture's EM runs on at most mixture_fit_rows_max() fit rows a set, with families given or alone on all", {
   set.seed(4)
   sc <- cluster_scenario(128, classes = 16L)
   x <- sc$real$sample(2000)
@@ -255,6 +255,9 @@ test_that("in the default the mixture's EM runs on at most mixture_fit_rows_max(
   expect_identical(seen$fit_rows, 16384)
   rm("fit_rows", envir = seen)
   invisible(prd_curve(x, y, families = c("knn", "mixture")))
+  expect_identical(seen$fit_rows, Inf)
+  rm("fit_rows", envir = seen)
+  invisible(prd_curve(x, y, method = "mixture"))
   expect_identical(seen$fit_rows, Inf)
   expect_identical(run_state$mixture_fit_rows, Inf)
 })
