@@ -125,8 +125,7 @@
 #'   rows. For clustered data (embeddings whose classes a model drops,
 #'   reweights or widens), where the other families read high. **In the
 #'   default** when every set has at least 1,000 rows, the real set at most
-#'   2^22 values (rows times columns; 5,000 rows of 838 columns) or at most
-#'   838 columns (with more rows its EM, the choice and the refits, then
+#'   1,024 columns (above 5,000 rows a set its EM, the choice and the refits,
 #'   runs on a random sample of 2^21 values of each set's fit rows, at
 #'   least 2,500 rows: 4,096 at d = 512; the folds' EM step and the scores
 #'   take every row; at 10,000 points per set and d = 512, 16 widened
@@ -156,12 +155,15 @@
 #'   (0.404; labelled fit 0.241) and 0.265 above 0.027 at d = 512 (labelled
 #'   fit 0.202: not met). It is the default's largest cost there: on those
 #'   16 classes at 5,000 points per set and d = 256 the default took 2.8 s
-#'   against 0.67 s without it (knn 0.12 s). Above 2^22 values and 838 columns add it to
-#'   `families` by hand: alone it costs 2.5 s at 5,000 points per set and
-#'   d = 256 (knn 0.11 s), 38 s at 10,000 and d = 2,048 (knn 2.3 s). It
-#'   helps less as d grows: on those widened classes at 5,000 points per
-#'   set the default read 0.29 above the truth at d = 1,024 (0.20 with the
-#'   mixture) and at d = 2,048 (0.28 with it; the labelled fit of the true form
+#'   against 0.67 s without it (knn 0.12 s). It helps less as d grows: at
+#'   d = 1,024 and 5,000 points per set the widened classes read 0.228
+#'   above a true 0.104 (0.278 without it; labelled fit 0.175) and the
+#'   widened rank-4 ones 0.280 above 0.013 (0.352; labelled fit 0.214),
+#'   the other kinds within 0.02 of their readings without it. Above 1,024
+#'   columns add it to `families` by hand: alone it costs 2.5 s at 5,000
+#'   points per set and d = 256 (knn 0.11 s), 38 s at 10,000 and d = 2,048
+#'   (knn 2.3 s); on those widened classes at d = 2,048 the default read
+#'   0.29 above the truth (0.28 with it; the labelled fit of the true form
 #'   0.23), and the heavy-tailed and manifold kinds, which read as
 #'   clustered too, were within 0.01 of the truth without it. On ten
 #'   overlapping isotropic classes at d = 64 and 256, 2,000 and 5,000
@@ -201,7 +203,7 @@
 #'   8 rows a column also `"spectral"`, unless two halves of the real rows
 #'   give it a direction; with categorical
 #'   columns also `"logit"` and `"interaction"`; on clustered real rows of
-#'   at most 2^22 values or 838 columns, every set of 1,000 rows or more,
+#'   at most 1,024 columns, every set of 1,000 rows or more,
 #'   also `"mixture"`). `"kde"`, `"ipr"`,
 #'   `"linear"` and `"marginal"` left the default in 0.6.0: choosing among
 #'   the same calls' curves without them was as close to the truth or
@@ -307,7 +309,7 @@
 #' distribution.
 #'
 #' When the default families are used on a clustered real set too wide
-#' for `"mixture"` in the default (more than 2^22 values and 838 columns,
+#' for `"mixture"` in the default (more than 1,024 columns,
 #' every set of 1,000 rows or more; the test of `"mixture"` above, on a projection to
 #' 256 random directions above d = 256, about 0.2 s at 10,000 x 2,048), a
 #' warning of class `prdcurve_warning_clustered` says that the default

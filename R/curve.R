@@ -254,8 +254,8 @@
 #'   `"logit"` and `"interaction"`; without them, up to d = 512 with at
 #'   least 8 rows a column in every set and no direction kept between two
 #'   halves of the real rows, `"spectral"`, and when every set has at
-#'   least 1,000 rows, the real set at most 2^22 values (rows times
-#'   columns) or 838 columns and its rows are clustered,
+#'   least 1,000 rows, the real set at most 1,024 columns and its rows
+#'   are clustered,
 #'   also `"mixture"`: see that family in the section "Fitted families and
 #'   the combined curve"; `prd_curve_info()`'s `details$families` says
 #'   which). Each costs its own time: at 10,000

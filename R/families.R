@@ -200,7 +200,7 @@ register_family(
                   fit_rows = run_state$mixture_fit_rows)
   },
   reason = "A mixture of a few Gaussians with shared centres, spherical or with four directions of large spread each, misses clusters spread along many directions and structure finer than its components.",
-  summary = "Gaussian mixtures with shared centres, spherical or low-rank components, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, in the default when the real rows are clustered (eight spherical components fit held-out rows, whitened, better than one Gaussian), every set has at least 1,000 rows and the real set at most 2^22 values or 838 columns (above 5,000 rows its EM on a sample of 2^21 values of each set's fit rows): 2.5 s at 5,000 x 256 (knn 0.11 s), 38 s at 10,000 x 2,048 (knn 2.3 s)"
+  summary = "Gaussian mixtures with shared centres, spherical or low-rank components, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, in the default when the real rows are clustered (eight spherical components fit held-out rows, whitened, better than one Gaussian), every set has at least 1,000 rows and the real set at most 1,024 columns (above 5,000 rows its EM on a sample of 2^21 values, at least 2,500 rows, of each set's fit rows): 2.5 s at 5,000 x 256 (knn 0.11 s), 38 s at 10,000 x 2,048 (knn 2.3 s)"
 )
 register_family(
   "smooth_marginal", "fitted", default = TRUE, path = "cells",
@@ -245,9 +245,8 @@ logit_family_order <- function(d) {
 #' varying terms, are at most interaction_max_candidates); without
 #' categorical columns, the mixture family when every set has at least
 #' mixture_default_rows rows (`rows`: the fewest of any set), the real set
-#' at most mixture_default_values values (its rows counted up to 5,000:
-#' above, the EM runs on a sample, mixture_fit_rows_max()), and its rows
-#' are clustered
+#' at most mixture_default_cols columns (above 5,000 rows the EM runs on a
+#' sample, mixture_fit_rows_max()), and its rows are clustered
 #' (mixture_clustered()); where the test ran, the families carry its
 #' held-out gain (attribute `clusters_gain`: the result's details, and
 #' prd_curve()'s warning where it is positive and the mixture left out).
@@ -258,9 +257,7 @@ tightest_families <- function(real, rows = nrow(real)) {
   test <- NULL
   if (!any(ind) && rows >= mixture_default_rows) {
     test <- mixture_clustered(real)
-    rows_counted <- min(nrow(real), mixture_default_full_rows)
-    if (test$clustered &&
-        rows_counted * as.double(ncol(real)) <= mixture_default_values) {
+    if (test$clustered && ncol(real) <= mixture_default_cols) {
       fams <- c(fams, "mixture")
     }
   }

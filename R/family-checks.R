@@ -195,7 +195,7 @@ simple_scores <- function(real, generated, s) {
 #' high on clustered data; the fix, what it gains by d, and its cost. On
 #' the validity suite's 16 widened classes at 5,000 points per set
 #' (bench/results.md): 0.22 above the true AUC at d = 256 (0.07 with the
-#' mixture), 0.29 at d = 1,024 (0.20) and 0.29 at d = 2,048 (0.28, where
+#' mixture), 0.28 at d = 1,024 (0.23) and 0.29 at d = 2,048 (0.28, where
 #' the labelled fit of the true form reads 0.23 above: little is left to
 #' gain). Student t coordinates and curved manifolds read as clustered too,
 #' and there the default was within 0.01 of the truth at d = 2,048.
@@ -205,7 +205,7 @@ clustered_warning <- function(real) {
   d <- ncol(real)
   prd_warn(c(
     "The real rows are clustered: eight Gaussians fit held-out rows better than one.",
-    "!" = "On clustered data the default families of {.val tightest} can read high: on the validity suite's widened classes 0.22 above the true AUC at d = 256 (0.07 with {.val mixture}), 0.29 at d = 1,024 (0.20) and at d = 2,048 (0.28).",
-    "i" = "{.val mixture} joins the default only up to 838 columns (2^22 values in the real set below 5,000 rows), here {format_number(n)} x {format_number(d)}: add it to {.arg families} (it took 38 s at 10,000 x 2,048), or give {.arg families} to silence this."
+    "!" = "On clustered data the default families of {.val tightest} can read high: on the validity suite's widened classes 0.22 above the true AUC at d = 256 (0.07 with {.val mixture}) and 0.29 at d = 2,048 (0.28: it gains little there).",
+    "i" = "{.val mixture} joins the default only up to 1,024 columns, here {format_number(n)} x {format_number(d)}: add it to {.arg families} (it took 38 s at 10,000 x 2,048), or give {.arg families} to silence this."
   ), "clustered")
 }

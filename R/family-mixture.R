@@ -485,28 +485,33 @@ mixture_score <- function(fits, tr) {
 
 # ---- the mixture in the default ---------------------------------------------
 
-#' Largest real set (rows times columns, its rows counted up to 5,000) on
-#' which the default "tightest" takes the mixture family among its
-#' families when the real rows are clustered (mixture_clustered()) and
-#' every set has mixture_default_rows rows; above it the same test gives a
-#' warning (tightest_families(), clustered_warning()): 2^22 values (5,000
-#' rows of up to 838 columns; with more rows the EM runs on a sample,
-#' mixture_fit_rows_max()). The family then adds its own time, about 2.5 s
-#' at 5,000 x 256 (knn 0.1 s), 9.7 s at 10,000 x 512 (knn 1.5 s); at
-#' 10,000 x 2,048 it would add about 40 s (bench/results.md).
+#' Most columns of a real set on which the default "tightest" takes the
+#' mixture family among its families when the real rows are clustered
+#' (mixture_clustered()) and every set has mixture_default_rows rows, at
+#' any number of rows (above 5,000 rows a set its EM runs on a sample,
+#' mixture_fit_rows_max()); above it the same test gives a warning
+#' (tightest_families(), clustered_warning()). The family then adds its
+#' own time, about 2.5 s at 5,000 x 256 (knn 0.1 s), 9.7 s at 10,000 x
+#' 512 (knn 1.5 s); at 10,000 x 2,048 it would add about 40 s
+#' (bench/results.md).
 #' @noRd
-mixture_default_values <- 2^22
+mixture_default_cols <- 1024L
+
+#' Values (rows times columns) of each set's fit rows on which the
+#' mixture's EM runs in the default (mixture_fit_rows_max()).
+#' @noRd
+mixture_em_values <- 2^21
 
 #' The fit rows per set (at most) on which the mixture family's EM runs in
 #' the default, at d columns: 2^21 values of each set (a random sample of
 #' the fit rows, R's RNG; the folds' EM step and the scores use every
-#' row), at least the 2,500 fit rows of 5,000 rows a set at d = 838.
-#' Its time then stops growing with the rows but for one pass over them
-#' per fit, and the family joins the default at any number of rows of up
-#' to 838 columns (tightest_families()).
+#' row), at least the 2,500 fit rows of 5,000 rows a set (all of them at
+#' d >= 839). Its time then stops growing with the rows but for one pass
+#' over them per fit, and the family joins the default at any number of
+#' rows of up to mixture_default_cols columns (tightest_families()).
 #' @noRd
 mixture_fit_rows_max <- function(d) {
-  max(mixture_default_full_rows / 2, floor(mixture_default_values / 2 / d))
+  max(mixture_default_full_rows / 2, floor(mixture_em_values / d))
 }
 
 #' Real rows counted in the mixture's size test (tightest_families()):

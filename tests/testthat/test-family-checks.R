@@ -137,19 +137,21 @@ test_that("a neighbour family alone is checked against simple classifiers", {
   expect_identical(.Call(prdcurve:::ffi_scan, cbind(c(Inf, 0))), c(0, 0))
 })
 
-test_that("a clustered real set above 2^22 values and 838 columns warns that the default reads high, with the fix", {
-  # 16 overlapping classes of the validity suite, 5,100 x 840 real rows
-  # (4.3 million values): tested on a projection to 256 directions, read
-  # as clustered; too large for the mixture in the default
+test_that("a clustered real set of more than 1,024 columns warns that the default reads high, with the fix", {
+  # 16 overlapping classes of the validity suite, 2,000 x 1,025 real rows:
+  # tested on a projection to 256 directions, read as clustered; too wide
+  # for the mixture in the default, which takes it at 1,024 columns
   set.seed(3)
-  sc <- cluster_scenario(840, classes = 16L)
-  x <- sc$real$sample(5100)
-  y <- sc$models$widen$sample(1000)
+  sc <- cluster_scenario(1025, classes = 16L)
+  x <- sc$real$sample(2000)
+  y <- sc$models$widen$sample(1100)
   fams <- tightest_families(x, rows = 1000)
   expect_identical(as.vector(fams), tightest_default())
   expect_gt(attr(fams, "clusters_gain"), 0.2)
+  f1024 <- tightest_families(x[, 1:1024], rows = 1000)
+  expect_identical(as.vector(f1024), c(tightest_default(), "mixture"))
   w <- expect_warning(cv <- prd_curve(x, y), class = "prdcurve_warning_clustered")
-  expect_match(conditionMessage(w), "5,100 x 840", fixed = TRUE)
+  expect_match(conditionMessage(w), "2,000 x 1,025", fixed = TRUE)
   expect_match(conditionMessage(w), "add it to `families`", fixed = TRUE)
   expect_identical(prd_curve_info(cv)$details[[1]]$families, tightest_default())
   # families given: no test, no warning; N(0, I) of the same size: none
@@ -157,6 +159,6 @@ test_that("a clustered real set above 2^22 values and 838 columns warns that the
   expect_no_warning(cv2 <- prd_curve(x, y, families = c("knn", "quadratic")),
                     class = "prdcurve_warning_clustered")
   expect_identical(prd_curve_info(cv2)$details[[1]]$clusters_gain, NA_real_)
-  g <- matrix(rnorm(5100 * 840), 5100)
+  g <- matrix(rnorm(2000 * 1025), 2000)
   expect_lt(attr(tightest_families(g, rows = 1000), "clusters_gain"), 0)
 })

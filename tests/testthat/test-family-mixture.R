@@ -234,8 +234,9 @@ test_that("with fit_rows, the EM runs on a random sample of the fit rows and the
   expect_identical(got$settings$fit_rows, c(real = 80, generated = 80))
   expect_identical(a$settings$fit_rows, c(real = 200, generated = 200))
   # the default's bound: 2^21 values of each set, at least 2,500 rows
-  expect_identical(vapply(c(64, 256, 512, 838, 2048), mixture_fit_rows_max, 1),
-                   c(32768, 8192, 4096, 2502, 2500))
+  expect_identical(vapply(c(64, 256, 512, 838, 1024, 2048),
+                          mixture_fit_rows_max, 1),
+                   c(32768, 8192, 4096, 2502, 2500, 2500))
 })
 
 test_that("in the default the mixture's EM runs on at most mixture_fit_rows_max() fit rows a set, with families given or alone on all", {
@@ -296,7 +297,7 @@ test_that("the clusters test reads classes, not a covariance, and leaves the RNG
   expect_false(mixture_clustered(matrix(1, 500, 4))$clustered)
 })
 
-test_that("the default takes the mixture family on clustered real rows of at most 2^22 values or 838 columns, sets of 1,000 rows or more", {
+test_that("the default takes the mixture family on clustered real rows of at most 1,024 columns, sets of 1,000 rows or more", {
   set.seed(2)
   sc <- cluster_scenario(128, classes = 16L)
   x <- sc$real$sample(4000)
@@ -311,10 +312,10 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   # spectral): no mixture
   expect_identical(tightest_families(x, rows = 999), tightest_default())
   # (no test there: no gain)
-  # above mixture_default_values at 128 columns: the mixture too (its EM on
-  # a sample of the fit rows, mixture_fit_rows_max()); above 838 columns
-  # at 5,000 rows or more, not (prd_curve() then warns: test-family-checks.R)
-  big <- x[rep(seq_len(nrow(x)), length.out = mixture_default_values / 128 + 1), ]
+  # 32,769 rows of 128 columns: the mixture too (its EM on a sample of the
+  # fit rows, mixture_fit_rows_max()); above 1,024 columns, not
+  # (prd_curve() then warns: test-family-checks.R)
+  big <- x[rep(seq_len(nrow(x)), length.out = 32769), ]
   fb <- tightest_families(big)
   expect_identical(as.vector(fb), c(tightest_default(), "mixture", "spectral"))
   expect_gt(attr(fb, "clusters_gain"), 0.2)
