@@ -91,6 +91,7 @@ mixture_em <- function(X, C, form, floor_var, maxit = 100L, tol = 1e-6) {
   ll_old <- -Inf
   it <- 0L
   repeat {
+    collect_between_fits(X, NULL)
     m <- mixture_mstep(st, form, floor_var, ncol(X))
     st <- if (is.null(lr)) mixture_estep(m, X) else
       mixture_estep_lowrank(m, X, xx = lr$xx[[1]])
@@ -160,6 +161,7 @@ mixture_em_tied <- function(X, Y, C, form, floors, maxit = 100L, tol = 1e-6) {
   ll_old <- -Inf
   it <- 0L
   repeat {
+    collect_between_fits(X, Y)
     m <- mixture_tied_mstep(st, V, form, floors, ncol(X))
     V <- m$var
     ll <- 0

@@ -124,6 +124,7 @@ mixture_estep_lowrank <- function(m, X, stats = TRUE, xx = NULL) {
 lowrank_setup <- function(sets, C, floors) {
   s <- lowrank_colscale(sets)
   sets <- lapply(sets, function(X) X / rep(s, each = nrow(X)))
+  collect_between_fits(sets[[1]], if (length(sets) > 1L) sets[[2L]])
   C <- C / rep(s, each = nrow(C))
   K <- nrow(C)
   d <- ncol(C)

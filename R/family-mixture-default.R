@@ -1,0 +1,121 @@
+# The mixture family in the default "tightest" (tightest_families()):
+# on which real sets it joins, on how many rows its EM runs there, and the
+# test that reads the real rows as clustered.
+
+#' Most columns of a real set on which the default "tightest" takes the
+#' mixture family among its families when the real rows are clustered
+#' (mixture_clustered()) and every set has mixture_default_rows rows, at
+#' any number of rows (above 5,000 rows a set its EM runs on a sample,
+#' mixture_fit_rows_max()); above it the same test gives a warning
+#' (tightest_families(), clustered_warning()). The family then adds its
+#' own time, about 2.5 s at 5,000 x 256 (knn 0.1 s), 9.7 s at 10,000 x
+#' 512 (knn 1.5 s); at 10,000 x 2,048 it would add about 40 s
+#' (bench/results.md).
+#' @noRd
+mixture_default_cols <- 1024L
+
+#' Values (rows times columns) of each set's fit rows on which the
+#' mixture's EM runs in the default (mixture_fit_rows_max()).
+#' @noRd
+mixture_em_values <- 2^21
+
+#' The fit rows per set (at most) on which the mixture family's EM runs in
+#' the default, at d columns: 2^21 values of each set (a random sample of
+#' the fit rows, R's RNG; the folds' EM step and the scores use every
+#' row), at least the 2,500 fit rows of 5,000 rows a set (all of them at
+#' d >= 839). Its time then stops growing with the rows but for one pass
+#' over them per fit, and the family joins the default at any number of
+#' rows of up to mixture_default_cols columns (tightest_families()).
+#' @noRd
+mixture_fit_rows_max <- function(d) {
+  max(mixture_default_full_rows / 2, floor(mixture_em_values / d))
+}
+
+#' Real rows counted in the mixture's size test (tightest_families()):
+#' with a split of 0.5 the EM sees every fit row up to this many rows.
+#' @noRd
+mixture_default_full_rows <- 5000L
+
+#' Fewest rows of every set (real and generated) for the mixture in the
+#' default: on smaller sets its choice among 1 to 16 components, made on
+#' two inner folds of the fit rows, is noisy, and "tightest"'s choice among
+#' six families more so. On the digits class-subset experiment (about 90
+#' to 800 rows a set; bench/tightest-choice.R) the default with it read a
+#' mean IoU of 0.932 against 0.936 without it (knn 0.941 and 0.935 in the
+#' same runs) and its AUC spread over seeds 0.018 against 0.016; on ten
+#' classes at 2,000 rows a set and d = 64 its mean |AUC error| was 0.040
+#' against 0.074 (bench/results.md).
+#' @noRd
+mixture_default_rows <- 1000L
+
+#' Components, rows (at most), columns (at most: more are projected) and
+#' seed of the clusters test.
+#' @noRd
+mixture_detect_components <- 8L
+mixture_detect_rows <- 4000L
+mixture_detect_dims <- 256L
+mixture_detect_seed <- 20261130L
+
+#' Whether the rows of `real` are clustered: in the rows (with more than
+#' mixture_detect_dims columns, their random projection on that many
+#' directions, which keeps clusters apart and a Gaussian Gaussian; the
+#' test then costs about 0.2 s at 10,000 x 2,048) whitened by their
+#' own covariance (shrunk 10% toward its mean variance, so that a
+#' Gaussian of any covariance reads as one spherical cluster), a
+#' mixture of mixture_detect_components spherical Gaussians fits held-out
+#' rows better than one Gaussian. Two-fold: each half of at most
+#' mixture_detect_rows rows (drawn under a fixed seed; the caller's RNG
+#' state is left as it was) fits both, EM from k-means++ seeds, and the
+#' gain is the mean held-out log-likelihood ratio per row. On 16 classes
+#' of the validity suite (5,000 rows) the gain was 0.09-0.11 at d = 64,
+#' 0.81-0.86 at 256 and 0.75-0.94 at 512 to 2,048 (projected); on the
+#' suite's Gaussian, Gaussian-mixture and anisotropic real sets (1,000 to
+#' 20,000 rows, d = 16 to 2,048) -0.01 to -1.8; on the digits 1.4-3.0. It is
+#' positive for heavy-tailed radial laws too (Student t: a mixture of
+#' spreads), where the family costs time without harm. Returns list(
+#' clustered, gain); FALSE (gain NA) with fewer than 8 rows per component
+#' in a half, a constant set or a covariance that could not be factored.
+#' @noRd
+mixture_clustered <- function(real) {
+  no <- list(clustered = FALSE, gain = NA_real_)
+  K <- mixture_detect_components
+  n <- nrow(real)
+  if (n < 16L * K || ncol(real) < 2L) return(no)
+  withr::local_seed(mixture_detect_seed)
+  rows <- if (n > mixture_detect_rows) sort(sample.int(n, mixture_detect_rows)) else seq_len(n)
+  # (the rows gathered by the engine's threads, as canonical_sets())
+  X <- if (is.double(real)) .Call(ffi_centre, real, double(ncol(real)), as.integer(rows)) else
+    real[rows, , drop = FALSE]
+  if (!is.double(X)) storage.mode(X) <- "double"
+  # (divided by the largest value first: no moment overflows; the
+  # projection's directions divided instead, one product)
+  big <- max(-min(X), max(X))
+  if (!is.finite(big) || !(big > 0)) return(no)
+  if (ncol(X) > mixture_detect_dims) {
+    X <- X %*% (matrix(stats::rnorm(ncol(X) * mixture_detect_dims), ncol(X)) / big)
+  } else {
+    X <- X / big
+  }
+  X <- X - rep(colMeans(X), each = nrow(X))
+  S <- crossprod(X) / nrow(X)
+  m <- mean(diag(S))
+  if (!is.finite(m) || !(m > 0)) return(no)
+  S <- 0.9 * S
+  diag(S) <- diag(S) + 0.1 * m
+  R <- tryCatch(chol(S), error = function(e) NULL)
+  if (is.null(R)) return(no)
+  W <- t(backsolve(R, t(X), transpose = TRUE))
+  h <- random_halves(nrow(W))
+  gain <- 0
+  for (v in 1:2) {
+    A <- W[h[[v]], , drop = FALSE]
+    B <- W[h[[3L - v]], , drop = FALSE]
+    fl <- mixture_floors(A, A)[[1]]
+    fit <- function(k) {
+      mixture_em(A, mixture_kmeanspp(A, k), "spherical", fl, maxit = 15L,
+                 tol = 1e-5)
+    }
+    gain <- gain + mean(mixture_logdens(fit(K), B) - mixture_logdens(fit(1L), B)) / 2
+  }
+  list(clustered = is.finite(gain) && gain > 0, gain = gain)
+}
