@@ -57,7 +57,7 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
                      split_eval(s, 2), call = call)
     for (f in by_cells) {
       res[[f]] <- entries[[f]]$cells(real, generated, cells)
-      collect_between_fits(real, generated)
+      collect_between_fits(real, generated, full = TRUE)
     }
     res <- res[families]
     return(list(scores = lapply(res, function(r) list(real = r$real, gen = r$gen)),
@@ -84,7 +84,7 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   # the families that score every fold at once from the cells
   for (f in by_cells) {
     r <- entries[[f]]$cells(real, generated, cells)
-    collect_between_fits(real, generated)
+    collect_between_fits(real, generated, full = TRUE)
     sr[[f]][unlist(fp[[1]])] <- r$real
     sg[[f]][unlist(fp[[2]])] <- r$gen
     details[[f]] <- r$settings
@@ -411,12 +411,15 @@ table_features <- function(tab, k, rows) {
 #' `scratch` (before the first fit) the engine's scratch slots
 #' (src/scratch.c, some 300 MiB at 10,000 x 2,048) are released too: the
 #' fits do not use them, and the next engine call pays their first touch
-#' again. A collection of the young generation takes about a millisecond.
+#' again. A collection of the young generation takes about a millisecond;
+#' `full` collects every generation (what a family's many steps promoted
+#' and left, as the mixture's EM: 10-20 ms), once after such a family.
 #' @noRd
-collect_between_fits <- function(real, generated, scratch = FALSE) {
+collect_between_fits <- function(real, generated, scratch = FALSE,
+                                 full = FALSE) {
   if (as.double(length(real)) + length(generated) >= fit_collect_values) {
     if (scratch) engine_scratch(release = TRUE)
-    invisible(gc(verbose = FALSE, full = FALSE))
+    invisible(gc(verbose = FALSE, full = full))
   }
   invisible()
 }

@@ -51,9 +51,13 @@ mixture_forms <- c(spherical = 1, diagonal = 2, lowrank = 3)
 #' @noRd
 mixture_floor <- 1e-3
 
-#' Rows per block of scoring.
+#' Rows per block of scoring and of the folds' sums at d columns: 4,096
+#' up to d = 256, then 2^20 values (8 MiB) a block, at least 256 rows (the
+#' few copies of a block R makes stay small beside the data).
 #' @noRd
-mixture_block <- 4096L
+mixture_block <- function(d) {
+  as.integer(min(4096, max(256, 2^20 %/% d)))
+}
 
 #' Fit the mixture family on the fit rows `fx` of `real` and `fy` of
 #' `generated` (integer row indices; the matrices are every row of each
@@ -196,26 +200,39 @@ mixture_cells <- function(real, generated, cells, call = rlang::caller_env(),
 #' refit's E-step on them gives the cell's N, S1, S2 (mixture_estep()),
 #' and a fold's M-step takes the sums over its cells (with their column
 #' sums and squares for the variance floors). One pass over the rows per
-#' refit instead of EM on (K - 1) / K of them per fold. Returns a list
-#' over the folds of lists of refits (each the real and the generated
-#' mixture).
+#' refit instead of EM on (K - 1) / K of them per fold; each cell by
+#' blocks of `block` rows, their sums added. Returns a list over the folds
+#' of lists of refits (each the real and the generated mixture).
 #' @noRd
-mixture_fold_fits <- function(real, generated, cells, f) {
+mixture_fold_fits <- function(real, generated, cells, f,
+                              block = mixture_block(ncol(real))) {
   K <- length(cells[[1]]) - 1L
   R <- length(f$fits)
   sets <- list(real, generated)
   d <- ncol(real)
   # per set and cell: the rows' count, column sums and sums of squares,
   # and each refit's E-step sums
+  add <- function(xs) Reduce(`+`, xs)
+  # (by blocks of rows: the sums added, the rest as the first block's)
+  sums <- function(a, b) {
+    for (nm in intersect(c("n", "s", "q", "N", "S1", "S2", "SU"), names(a))) {
+      a[[nm]] <- a[[nm]] + b[[nm]]
+    }
+    if (!is.null(a$st)) a$st <- Map(sums, a$st, b$st)
+    a
+  }
   parts <- lapply(1:2, function(j) {
     lapply(cells[[j]], function(rows) {
       collect_between_fits(real, generated)
-      Z <- mixture_rows(sets[[j]], rows, f$transform)
-      list(n = nrow(Z), s = colSums(Z), q = colSums(Z^2),
-           st = lapply(f$fits, function(m) mixture_estep(m[[j]], Z)))
+      blocks <- split(rows, (seq_along(rows) - 1L) %/% block)
+      if (!length(blocks)) blocks <- list(rows)
+      Reduce(sums, lapply(blocks, function(r) {
+        Z <- mixture_rows(sets[[j]], r, f$transform)
+        list(n = nrow(Z), s = colSums(Z), q = colSums(Z^2),
+             st = lapply(f$fits, function(m) mixture_estep(m[[j]], Z)))
+      }))
     })
   })
-  add <- function(xs) Reduce(`+`, xs)
   lapply(seq_len(K), function(v) {
     keep <- -(v + 1L)
     floors <- lapply(1:2, function(j) {
@@ -476,8 +493,9 @@ mixture_score <- function(fits, tr) {
     if (!is.double(Z)) storage.mode(Z) <- "double"
     rows <- if (is.null(rows)) seq_len(nrow(Z)) else as.integer(rows)
     out <- numeric(length(rows))
-    for (i0 in seq(1L, length(rows), by = mixture_block)) {
-      i <- i0:min(length(rows), i0 + mixture_block - 1L)
+    b <- mixture_block(ncol(Z))
+    for (i0 in seq(1L, length(rows), by = b)) {
+      i <- i0:min(length(rows), i0 + b - 1L)
       z <- mixture_rows(Z, rows[i], tr)
       for (f in fits) {
         out[i] <- out[i] + mixture_logdens(f[[2]], z) - mixture_logdens(f[[1]], z)

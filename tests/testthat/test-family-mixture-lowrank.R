@@ -126,6 +126,9 @@ test_that("a fold's low-rank fits are the M-step of the sums of its cells' rows"
                                        components = c(1, 2), keep_fits = TRUE))
   expect_equal(f$fits[[1]][[1]]$form, "lowrank")
   ff <- mixture_fold_fits(x, y, cells, f)
+  # by blocks of 7 rows: the same fits, their sums added
+  expect_equal(mixture_fold_fits(x, y, cells, f, block = 7L), ff,
+               tolerance = 1e-12)
   v <- 2
   rows <- unlist(cells[[1]][-(v + 1L)])
   sets <- list(mixture_rows(x, rows, f$transform), mixture_rows(y, rows, f$transform))

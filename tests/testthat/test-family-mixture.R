@@ -188,6 +188,17 @@ test_that("each fold's mixtures are one EM step on the other cells from the fit 
   for (p in c("weights", "means", "var")) {
     expect_equal(ffs[[1]][[1]][[2]][[p]], one[[p]], tolerance = 1e-8)
   }
+  # by blocks of 7 rows (the cells of 60 and 120 rows cut in 9 and 18):
+  # the same fits, their sums added; the default block at 300 x 4 is one
+  # block a cell (4,096 rows up to d = 256, 256 rows at d = 4,096)
+  expect_identical(vapply(c(4, 256, 512, 1024, 4096, 1e5), mixture_block, 1L),
+                   c(4096L, 4096L, 2048L, 1024L, 256L, 256L))
+  for (fit in list(f, fs)) {
+    a <- mixture_fold_fits(x, y, cells, fit)
+    b <- mixture_fold_fits(x, y, cells, fit, block = 7L)
+    expect_equal(b, a, tolerance = 1e-12)
+    expect_false(identical(b, a))
+  }
   # the fit rows' model is the choice: three components, as the data
   expect_equal(got$settings$components[["real"]], 3)
   expect_true(all(got$settings$iterations > 0))
