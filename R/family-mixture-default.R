@@ -31,8 +31,8 @@ mixture_fit_rows_max <- function(d) {
   max(mixture_default_full_rows / 2, floor(mixture_em_values / d))
 }
 
-#' Real rows counted in the mixture's size test (tightest_families()):
-#' with a split of 0.5 the EM sees every fit row up to this many rows.
+#' Rows of a set up to which the default's EM sees every fit row (a split
+#' of 0.5): mixture_fit_rows_max() takes at least half as many.
 #' @noRd
 mixture_default_full_rows <- 5000L
 

@@ -210,8 +210,6 @@ mixture_fold_fits <- function(real, generated, cells, f,
   R <- length(f$fits)
   sets <- list(real, generated)
   d <- ncol(real)
-  # per set and cell: the rows' count, column sums and sums of squares,
-  # and each refit's E-step sums
   add <- function(xs) Reduce(`+`, xs)
   # (by blocks of rows: the sums added, the rest as the first block's)
   sums <- function(a, b) {
@@ -221,6 +219,8 @@ mixture_fold_fits <- function(real, generated, cells, f,
     if (!is.null(a$st)) a$st <- Map(sums, a$st, b$st)
     a
   }
+  # per set and cell: the rows' count, column sums and sums of squares,
+  # and each refit's E-step sums
   parts <- lapply(1:2, function(j) {
     lapply(cells[[j]], function(rows) {
       collect_between_fits(real, generated)
