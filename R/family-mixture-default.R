@@ -15,9 +15,11 @@
 mixture_default_cols <- 1024L
 
 #' Values (rows times columns) of each set's fit rows on which the
-#' mixture's EM runs in the default (mixture_fit_rows_max()).
+#' mixture's EM runs in the default, and the fewest rows it runs on: every
+#' fit row of 5,000 rows a set with a split of 0.5 (mixture_fit_rows_max()).
 #' @noRd
 mixture_em_values <- 2^21
+mixture_em_rows_min <- 2500L
 
 #' The fit rows per set (at most) on which the mixture family's EM runs in
 #' the default, at d columns: 2^21 values of each set (a random sample of
@@ -28,13 +30,8 @@ mixture_em_values <- 2^21
 #' rows of up to mixture_default_cols columns (tightest_families()).
 #' @noRd
 mixture_fit_rows_max <- function(d) {
-  max(mixture_default_full_rows / 2, floor(mixture_em_values / d))
+  max(mixture_em_rows_min, floor(mixture_em_values / d))
 }
-
-#' Rows of a set up to which the default's EM sees every fit row (a split
-#' of 0.5): mixture_fit_rows_max() takes at least half as many.
-#' @noRd
-mixture_default_full_rows <- 5000L
 
 #' Fewest rows of every set (real and generated) for the mixture in the
 #' default: on smaller sets its choice among 1 to 16 components, made on
