@@ -12,15 +12,17 @@
 #             output (the command line can't write where --out says)
 #   warnings: unused_argument, zero_radius, id_column, transposed, scale,
 #             collapsed, deprecated, k_reduced (a default k lowered to fit),
-#             convergence (k-means did not converge), family_disagreement
+#             convergence (k-means did not converge, a pMSE fit diverged),
+#             family_disagreement
 #             (two curve families far apart: the lower is the tighter),
 #             category_levels (a category of one set only, R/encode.R),
 #             garbled_categories (a real category an identifier in a model)
 #   messages: dropped_columns (columns neither numeric nor categorical,
 #             identifiers and model labels, ignored), categorical_columns
 #             (categorical columns taken as features beside numeric ones),
-#             missing_categories and missing_values (NA read as a
-#             category, or beside numbers as an indicator, R/encode.R)
+#             missing_categories, missing_values and missing_codes (NA
+#             read as a category, or beside numbers as an indicator, and
+#             so synthpop's missing codes, R/encode.R)
 
 #' Raise a classed prdcurve error
 #' @param message cli message (glue-interpolated in the caller's frame).

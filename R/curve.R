@@ -145,7 +145,13 @@
 #'   `features`, `id` and `standardize` for data frames.
 #' @param generated Generated samples (from Q), m x d, same columns: one
 #'   sample set, a named list of sample sets (one per model), or a data
-#'   frame grouped by a model column (`dplyr::group_by(df, model)`).
+#'   frame grouped by a model column (`dplyr::group_by(df, model)`). A
+#'   synthpop object (the result of `synthpop::syn()`, class `synds`) is
+#'   its synthetic data: one set, or m of them (`syn_1`, ..., or
+#'   `cart_1`, ... as the element `cart` of a list), and the missing
+#'   codes of its numeric columns (its `cont.na`, such as income -8 in
+#'   `SD2011`) are read in every set as synthpop's utility measures read
+#'   them (see `features`).
 #' @param method One or more of `"tightest"` (default), `"knn"`, `"kde"`,
 #'   `"ipr"`, `"coverage"`, `"linear"`, `"quadratic"`, `"stacked"`,
 #'   `"marginal"`. The four neighbour
@@ -198,7 +204,11 @@
 #'   indicator column beside it (`income=<NA>`, 1/2 where the value is
 #'   missing, a category), the missing value set to the median of the
 #'   real set's values (of every set's where the real set has none; a
-#'   message of class `prdcurve_message_missing_values`). A column with no
+#'   message of class `prdcurve_message_missing_values`). A missing code
+#'   of a synthpop object's numeric column is read alike: an indicator
+#'   column per code (`income=-8`), the value set to the median of the
+#'   real set's other values (a message of class
+#'   `prdcurve_message_missing_codes`). A column with no
 #'   value in any set, infinite values and NA in a matrix are errors
 #'   (`prdcurve_error_input`).
 #'   When the default takes categorical columns beside numeric ones (a

@@ -64,25 +64,72 @@ category_missing <- "<NA>"
 #' one coordinate, so distances read them by the indicator. In a column
 #' missing in every row of every set there is no fill (the input check
 #' names the column). Infinite values stay errors.
-#' @return the fill of each numeric column with a missing value in some
-#'   set, named by column (NA: no value in any set)
+#'
+#' synthpop's missing codes of a numeric column (its `cont.na`, such as
+#' income -8 in SD2011; `codes`, a named list of numbers, from the synds
+#' objects of synds_sets()) are read alike: an indicator column per code
+#' that occurs in some set (`income=-8`, after `income=<NA>`), and the
+#' value set to the fill, the median of the values that are neither
+#' missing nor a code (synthpop's utility.gen() adds `income_cna_1` and
+#' sets the value 0; so here where every value is a code or missing).
+#' @return the fill of each numeric column with a missing value or a code
+#'   in some set, named by column (NA: no value in any set), with
+#'   attribute "special": for each of them, its indicators' categories
+#'   (category_missing where a value is missing in some set, then the
+#'   codes that occur, as character strings), and "codes": those codes
+#'   as numbers
 #' @noRd
-missing_fills <- function(dfs) {
+missing_fills <- function(dfs, codes = list()) {
   dfs <- Filter(is.data.frame, dfs)
   num <- function(col) is.numeric(col) && is.null(dim(col))
-  cols <- unique(unlist(lapply(dfs, function(df) {
-    names(df)[vapply(df, function(col) num(col) && anyNA(col), logical(1))]
-  })))
+  coded <- function(col, nm) {
+    cs <- codes[[nm]]
+    if (is.null(cs)) return(rep(FALSE, length(col)))
+    !is.na(col) & col %in% cs
+  }
+  # (the codes that occur, per column, in the order given)
+  hits <- list()
+  nas <- character()
+  for (df in dfs) {
+    for (nm in names(df)) {
+      col <- df[[nm]]
+      if (!num(col)) next
+      if (anyNA(col)) nas <- c(nas, nm)
+      if (!is.null(codes[[nm]])) {
+        h <- codes[[nm]][codes[[nm]] %in% col]
+        if (length(h)) hits[[nm]] <- c(hits[[nm]], h)
+      }
+    }
+  }
+  hits <- lapply(stats::setNames(names(hits), names(hits)), function(nm) {
+    unique(codes[[nm]][codes[[nm]] %in% hits[[nm]]])
+  })
+  cols <- unique(c(nas, names(hits)))
   fill <- vapply(cols, function(nm) {
     seen <- function(df) {
       col <- df[[nm]]
-      if (num(col)) as.double(col[!is.na(col)])
+      if (num(col)) as.double(col[!is.na(col) & !coded(col, nm)])
     }
     v <- if (length(dfs)) seen(dfs[[1]])
     if (!length(v)) v <- unlist(lapply(dfs, seen))
-    if (length(v)) stats::median(v) else NA_real_
+    if (length(v)) stats::median(v) else if (length(hits[[nm]])) 0 else NA_real_
   }, numeric(1))
-  stats::setNames(fill, cols)
+  fill <- stats::setNames(fill, cols)
+  used <- lapply(stats::setNames(cols, cols), function(nm) {
+    as.double(if (is.null(hits[[nm]])) numeric() else hits[[nm]])
+  })
+  attr(fill, "special") <- lapply(stats::setNames(cols, cols), function(nm) {
+    c(if (nm %in% nas) category_missing, code_labels(used[[nm]]))
+  })
+  attr(fill, "codes") <- used
+  fill
+}
+
+#' The category of a missing code in the encoded column names: the number
+#' as R prints it (`income=-8`)
+#' @noRd
+code_labels <- function(codes) {
+  vapply(codes, function(x) format(x, digits = 15), character(1))
 }
 
 #' The values of a categorical column as character strings, a missing
@@ -107,11 +154,12 @@ category_values <- function(col) {
 #' identifiers in a later set only, categories in the first (the real set:
 #' a model that writes a new value in every row), which
 #' warn_garbled_categories() reports; attribute "fill": the numeric
-#' columns with a missing value in some set and their fills
-#' (missing_fills(); the first data frame is the real set).
+#' columns with a missing value or a missing code (`codes`, synthpop's
+#' cont.na) in some set and their fills (missing_fills(); the first data
+#' frame is the real set).
 #' @return a named list of character vectors (possibly empty)
 #' @noRd
-category_levels <- function(dfs) {
+category_levels <- function(dfs, codes = list()) {
   out <- list()
   skip <- character()
   first_ids <- character()
@@ -141,7 +189,7 @@ category_levels <- function(dfs) {
   attr(out, "skip") <- unique(skip)
   attr(out, "garbled") <- setdiff(intersect(unique(later_ids), first_cats),
                                   first_ids)
-  attr(out, "fill") <- missing_fills(dfs)
+  attr(out, "fill") <- missing_fills(dfs, codes)
   out
 }
 
@@ -178,7 +226,8 @@ id_like_category <- function(n_distinct, n, col) {
 #' ones as indicator columns of their categories in `levels` (a named list
 #' from category_levels(); a column without an entry uses its own values),
 #' a numeric column with a fill in `levels` (missing_fills()) as its
-#' values, a missing one the fill, and the indicator `<column>=<NA>`.
+#' values, a missing one or a missing code the fill, and the indicators
+#' of its missing values and codes (`<column>=<NA>`, `<column>=-8`).
 #' A missing value is the category category_missing; in a column with no
 #' other value in any set (levels empty), NA (the input check then names
 #' the column). A value absent from `levels` cannot occur (the levels are
@@ -201,12 +250,20 @@ encode_categories <- function(df, levels = NULL) {
       v <- as.double(col)
       fill <- if (nm %in% names(fills)) fills[[nm]] else NA_real_
       if (!is.na(fill)) {
-        miss <- is.na(v)
-        v[miss] <- fill
-        parts[[j]] <- matrix(c(v, miss * category_weight), n, 2L,
-          dimnames = list(NULL, c(nm, paste0(nm, category_sep, category_missing))))
-        variable[[j]] <- c(nm, nm)
-        category[[j]] <- c(NA_character_, category_missing)
+        # an indicator per special value (missing, then each code), the
+        # value itself the fill (missing_fills())
+        special <- attr(fills, "special")[[nm]]
+        codes <- attr(fills, "codes")[[nm]]
+        hit <- lapply(special, function(s) {
+          if (identical(s, category_missing)) is.na(v) else
+            !is.na(v) & v == codes[match(s, code_labels(codes))]
+        })
+        v[Reduce(`|`, hit, is.na(v))] <- fill
+        parts[[j]] <- matrix(c(v, unlist(hit) * category_weight), n,
+                             1L + length(special),
+          dimnames = list(NULL, c(nm, paste0(nm, category_sep, special))))
+        variable[[j]] <- rep(nm, 1L + length(special))
+        category[[j]] <- c(NA_character_, special)
         next
       }
       parts[[j]] <- matrix(v, n, 1L, dimnames = list(NULL, nm))
@@ -292,14 +349,19 @@ warn_category_levels <- function(real, gens, generated_arg = "generated") {
 #' prdcurve_message_missing_categories; category_missing), as synthpop
 #' models them; of numeric columns as an indicator beside the values, a
 #' missing value set to the fill (class prdcurve_message_missing_values;
-#' missing_fills()). The encoding is the same for every set, so the real
+#' missing_fills()), and so of synthpop's missing codes (class
+#' prdcurve_message_missing_codes). The encoding is the same for every set, so the real
 #' set's names every such column.
 #' @noRd
 tell_missing_categories <- function(x) {
   enc <- attr(x, "encoding")
   if (is.null(enc)) return(invisible())
   miss <- unique(enc$variable[enc$category %in% category_missing])
-  nums <- intersect(miss, enc$variable[is.na(enc$category)])
+  numeric_vars <- enc$variable[is.na(enc$category)]
+  nums <- intersect(miss, numeric_vars)
+  # (the indicators of a numeric column's missing codes, missing_fills())
+  coded <- enc$variable %in% numeric_vars & !is.na(enc$category) &
+    enc$category != category_missing
   cats <- setdiff(miss, nums)
   first <- function(v) {
     paste0(v[1], category_sep, category_missing, if (length(v) > 1L) ", ..." else "")
@@ -316,8 +378,15 @@ tell_missing_categories <- function(x) {
   if (length(nums)) {
     prd_inform(c(
       "Reading the missing values (NA) of the numbers in {.field {nums}} as an indicator column beside each ({.field {first(nums)}}), as synthpop does; a missing value itself is set to the median of the real set's values.",
-      advice
+      if (!any(coded)) advice
     ), "missing_values")
+  }
+  if (any(coded)) {
+    codes <- paste0(enc$variable[coded], category_sep, enc$category[coded])
+    prd_inform(c(
+      "Reading synthpop's missing codes of {.field {unique(enc$variable[coded])}} ({.field {codes}}) as an indicator column each beside the column, as synthpop's utility measures do; the value itself is set to the median of the real set's other values.",
+      "i" = "The codes are the {.field cont.na} of the synthpop objects passed as generated sets."
+    ), "missing_codes")
   }
   invisible()
 }

@@ -308,8 +308,9 @@ knn_cross_entropy <- function(x, y, k = 5) {
 #' @param real Real samples (from R): a numeric matrix or data frame, one
 #'   row per sample (n_R x d). Integer matrices are accepted.
 #' @param generated Generated samples (from G), n_G x d, same columns: one
-#'   sample set, a named list of sample sets (one per model), or a data
-#'   frame grouped by a model column.
+#'   sample set, a named list of sample sets (one per model), a data
+#'   frame grouped by a model column, or a synthpop object (as in
+#'   [prd_curve()]).
 #' @param metrics Any of `"pce"`, `"rce"`, `"re"` (default: all three).
 #'   The upper-case names of earlier versions are accepted with a
 #'   deprecation warning.

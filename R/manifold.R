@@ -166,8 +166,9 @@
 #' @param real Real samples (from P): a numeric matrix or data frame, one
 #'   row per sample (n x d). Integer matrices are accepted.
 #' @param generated Generated samples (from Q), m x d, same columns: one
-#'   sample set, a named list of sample sets (one per model), or a data
-#'   frame grouped by a model column.
+#'   sample set, a named list of sample sets (one per model), a data
+#'   frame grouped by a model column, or a synthpop object (as in
+#'   [prd_curve()]).
 #' @param metrics Names of the metrics to compute (default: all, in this
 #'   order):
 #'

@@ -128,8 +128,11 @@ discrete_envelope <- function(p, q, lambda, key = q / p, t = lambda) {
 #' @export
 prd_histogram <- function(real, generated, clusters = 20, runs = 10,
                           angles = 1001, nstart = 10, iter.max = 50) {
-  # (the categories of both sets, encoded alike: R/encode.R)
-  levels <- category_levels(list(real, generated))
+  # (a synthpop object's data frame and missing codes, R/synds.R; the
+  # categories of both sets, encoded alike: R/encode.R)
+  syn <- synds_single(generated)
+  generated <- syn$generated
+  levels <- category_levels(list(real, generated), syn$codes)
   real <- as_samples(real, levels = levels)
   generated <- as_samples(generated, levels = levels)
   check_same_columns(real, generated)
@@ -312,8 +315,11 @@ distinct_row_ids <- function(x) {
 #' @export
 prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
                            angles = 1001) {
-  # (the categories of both sets, encoded alike: R/encode.R)
-  levels <- category_levels(list(real, generated))
+  # (a synthpop object's data frame and missing codes, R/synds.R; the
+  # categories of both sets, encoded alike: R/encode.R)
+  syn <- synds_single(generated)
+  generated <- syn$generated
+  levels <- category_levels(list(real, generated), syn$codes)
   real <- as_samples(real, levels = levels)
   generated <- as_samples(generated, levels = levels)
   check_same_columns(real, generated)

@@ -52,7 +52,9 @@
 #' @param generated The generated samples (m rows, the same columns), or
 #'   several: a named list of sample sets or a data frame grouped by a
 #'   model column (`dplyr::group_by()`); each is compared with `real` on
-#'   its own.
+#'   its own. A synthpop object (`synthpop::syn()`) is its synthetic data,
+#'   its missing codes (`cont.na`) read as synthpop's `utility.gen()`
+#'   reads them (see [prd_curve()]).
 #' @param maxorder The highest order of interactions: 0 (main effects
 #'   only) or a whole number >= 1 (products of up to `maxorder` + 1
 #'   columns). Default 1, synthpop's default.
@@ -77,7 +79,10 @@
 #'   `prdcurve_warning_small_sample` when the model has fewer than 3 rows
 #'   of the smaller set per parameter: it then nears fitting the rows
 #'   themselves, and pMSE its maximum, whatever the model (16 rows of
-#'   `mtcars` against a synthpop copy, 67 parameters: 0.250).
+#'   `mtcars` against a synthpop copy, 67 parameters: 0.250). A warning of
+#'   class `prdcurve_warning_convergence` when a fit's deviance is above
+#'   the intercept-only model's (the fit diverged: its pMSE is not the
+#'   model's).
 #' @references Woo, M.-J., Reiter, J. P., Oganian, A. and Karr, A. F.
 #'   (2009). Global measures of data utility for microdata masked for
 #'   disclosure limitation. Journal of Privacy and Confidentiality 1(1),
@@ -136,10 +141,8 @@ pmse_one <- function(real, generated, maxorder,
   # their 54 aliased columns: pMSE 0.250 for synthpop's 0.0097)
   q <- qr(D, tol = min(1e-7, logit_epsilon / 1000))
   if (q$rank < ncol(D)) D <- D[, sort(q$pivot[seq_len(q$rank)]), drop = FALSE]
-  fit <- suppressWarnings(stats::glm.fit(
-    D, rep(c(0, 1), c(n, m)),
-    family = stats::binomial(),
-    control = list(epsilon = logit_epsilon, maxit = logit_maxit)))
+  fit <- pmse_glm(D, rep(c(0, 1), c(n, m)))
+  warn_pmse_fit(fit)
   p <- fit$fitted.values
   pmse <- sum((p - cc)^2) / N
   expected <- (fit$rank - 1) * (1 - cc)^2 * cc / N
@@ -147,6 +150,37 @@ pmse_one <- function(real, generated, maxorder,
   # is undefined)
   s_pmse <- if (expected > 0) pmse / expected else NA_real_
   list(pmse = pmse, s_pmse = s_pmse, parameters = fit$rank, fitted = p)
+}
+
+#' The propensity model's maximum-likelihood fit (glm.fit(), at most
+#' logit_maxit iterations, synthpop's tolerance; its warnings of fitted
+#' probabilities 0 or 1 are those of sets a model tells apart, whose pMSE
+#' is then near its maximum, as it should be)
+#' @noRd
+pmse_glm <- function(D, y) {
+  suppressWarnings(stats::glm.fit(
+    D, y, family = stats::binomial(),
+    control = list(epsilon = logit_epsilon, maxit = logit_maxit)))
+}
+
+#' The warning (prdcurve_warning_convergence) of a propensity fit that
+#' diverged: its deviance above the intercept-only model's, which the
+#' maximum-likelihood fit of a model with an intercept can never be
+#' (synthpop's utility.gen() read 0.25 for 0.049 on one synthesis of 500
+#' rows, its glm diverging on aliased columns, which pmse_one() removes
+#' first). Its pMSE is then not the model's.
+#' @noRd
+warn_pmse_fit <- function(fit) {
+  dev <- fit$deviance
+  null <- fit$null.deviance
+  if (is.finite(dev) && is.finite(null) && dev <= null * (1 + 1e-8) + 1e-8) {
+    return(invisible())
+  }
+  prd_warn(c(
+    "The propensity model of pMSE did not reach its maximum likelihood: its deviance ({format(dev, digits = 4)}) is above the intercept-only model's ({format(null, digits = 4)}).",
+    "x" = "Its pMSE and S_pMSE are not the model's.",
+    "i" = "Use a smaller {.arg maxorder} or fewer {.arg features}."
+  ), "convergence")
 }
 
 #' The columns and terms of the propensity model of pmse_one() on the

@@ -244,3 +244,32 @@ test_that("a propensity model of fewer than 10 rows per parameter warns, with it
   expect_no_warning(pmse_stats(mk(100), mk(100), maxorder = 0),
                     class = "prdcurve_warning_small_sample")
 })
+
+test_that("a propensity fit whose deviance passes the intercept-only model's warns", {
+  set.seed(6)
+  real <- data.frame(a = rnorm(300), g = sample(c("u", "v"), 300, TRUE))
+  gen <- data.frame(a = rnorm(300, 0.3), g = sample(c("u", "v"), 300, TRUE))
+  # a maximum-likelihood fit: below the null deviance, no warning
+  D <- cbind(1, c(real$a, gen$a))
+  fit <- pmse_glm(D, rep(0:1, each = 300))
+  expect_lt(fit$deviance, fit$null.deviance - 10)
+  expect_no_warning(warn_pmse_fit(fit))
+  expect_no_warning(suppressMessages(pmse_stats(real, gen)),
+                    class = "prdcurve_warning_convergence")
+  # sets told apart (fitted probabilities 0 and 1): the deviance near 0,
+  # no warning, pMSE its maximum 1/4
+  far <- data.frame(a = real$a + 50, g = real$g)
+  expect_no_warning(s <- suppressMessages(pmse_stats(real, far, maxorder = 0)),
+                    class = "prdcurve_warning_convergence")
+  expect_equal(s$value[1], 0.25, tolerance = 1e-6)
+  # a diverged fit: above the null deviance
+  bad <- fit
+  bad$deviance <- fit$null.deviance + 3
+  w <- expect_warning(warn_pmse_fit(bad), class = "prdcurve_warning_convergence")
+  expect_match(conditionMessage(w), sprintf("its deviance (%s) is above the intercept-only model's (%s)",
+                                            format(bad$deviance, digits = 4),
+                                            format(fit$null.deviance, digits = 4)),
+               fixed = TRUE)
+  bad$deviance <- NaN
+  expect_warning(warn_pmse_fit(bad), class = "prdcurve_warning_convergence")
+})
