@@ -130,9 +130,13 @@ prd_histogram <- function(real, generated, clusters = 20, runs = 10,
                           angles = 1001, nstart = 10, iter.max = 50) {
   # (a synthpop object's data frame and missing codes, R/synds.R; the
   # categories of both sets, encoded alike: R/encode.R)
-  syn <- synds_single(generated)
-  generated <- syn$generated
-  levels <- category_levels(list(real, generated), syn$codes)
+  codes <- list()
+  if (is_synds(generated)) {
+    syn <- synds_single(generated)
+    generated <- syn$generated
+    codes <- syn$codes
+  }
+  levels <- category_levels(list(real, generated), codes)
   real <- as_samples(real, levels = levels)
   generated <- as_samples(generated, levels = levels)
   check_same_columns(real, generated)
@@ -317,9 +321,13 @@ prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
                            angles = 1001) {
   # (a synthpop object's data frame and missing codes, R/synds.R; the
   # categories of both sets, encoded alike: R/encode.R)
-  syn <- synds_single(generated)
-  generated <- syn$generated
-  levels <- category_levels(list(real, generated), syn$codes)
+  codes <- list()
+  if (is_synds(generated)) {
+    syn <- synds_single(generated)
+    generated <- syn$generated
+    codes <- syn$codes
+  }
+  levels <- category_levels(list(real, generated), codes)
   real <- as_samples(real, levels = levels)
   generated <- as_samples(generated, levels = levels)
   check_same_columns(real, generated)

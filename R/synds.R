@@ -8,6 +8,14 @@
 #' @noRd
 is_synds <- function(x) inherits(x, "synds")
 
+#' Does `generated` hold a synds object (itself, or an element of a list)?
+#' @noRd
+has_synds <- function(generated) {
+  is_synds(generated) ||
+    (is.list(generated) && !is.data.frame(generated) &&
+       any(vapply(generated, is_synds, logical(1))))
+}
+
 #' The synthetic data frames of a synds object, named: `name` for one
 #' (m = 1: `syn` is a data frame), `name_1`, ..., `name_m` for m of them
 #' (`syn` a list of data frames).
@@ -54,10 +62,7 @@ synds_sets <- function(generated, arg = "generated",
     gen <- if (length(frames) == 1L) frames[[1L]] else frames
     return(list(generated = gen, codes = synds_codes(generated)))
   }
-  if (!is.list(generated) || is.data.frame(generated) ||
-      !any(vapply(generated, is_synds, logical(1)))) {
-    return(list(generated = generated, codes = list()))
-  }
+  if (!has_synds(generated)) return(list(generated = generated, codes = list()))
   nms <- names(generated)
   if (is.null(nms)) nms <- rep("", length(generated))
   nms[!nzchar(nms)] <- paste0("model_", which(!nzchar(nms)))

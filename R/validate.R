@@ -362,12 +362,19 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   # (no scale warning when the sets are to be standardized, or when what
   # is computed does not depend on the columns' scales: `check_scale`)
   check_scale <- check_scale && standardize == "none"
-  # synthpop objects: their data frames and missing codes (R/synds.R)
-  syn <- synds_sets(generated, generated_arg, call)
-  generated <- syn$generated
+  # synthpop objects: their data frames and missing codes (R/synds.R; only
+  # then is `generated` bound anew: a list holding the caller's matrix
+  # would keep it referenced, and a later change of it would copy it, 89
+  # MiB more at the peak of 10,000 x 1,024)
+  codes <- list()
+  if (has_synds(generated)) {
+    syn <- synds_sets(generated, generated_arg, call)
+    generated <- syn$generated
+    codes <- syn$codes
+  }
   # the categories of every set, so that all are encoded alike (R/encode.R)
   levels <- category_levels(c(list(real), if (is.data.frame(generated))
-    list(generated) else if (is.list(generated)) generated), syn$codes)
+    list(generated) else if (is.list(generated)) generated), codes)
   if (inputs_checked()) warn_garbled_categories(levels, real_arg)
   real_df <- real
   real <- as_samples(real, arg = real_arg, call = call, features = features,

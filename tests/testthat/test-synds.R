@@ -40,6 +40,10 @@ test_that("a synds object is its synthetic data frames, named", {
   cna <- matrix(list(NA, c(NA, -8)), 2, 2, byrow = TRUE,
                 dimnames = list(NULL, c("x", "y")))
   expect_identical(synds_codes(fake_synds(df, cna, strata = TRUE)), list(y = -8))
+  expect_true(has_synds(s1))
+  expect_true(has_synds(list(a = df, b = s2)))
+  expect_false(has_synds(list(a = df)))
+  expect_false(has_synds(df))
   # a list without synds objects and a data frame pass unchanged
   expect_identical(synds_sets(list(a = df))$generated, list(a = df))
   expect_identical(synds_sets(df)$codes, list())
