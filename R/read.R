@@ -341,6 +341,13 @@ read_rds <- function(path, call = rlang::caller_env()) {
     if (is.numeric(x)) return(x)
     x <- as.data.frame(x, stringsAsFactors = FALSE)
   }
+  if (is_synds(x)) {
+    # (its missing codes belong to every set of the call: R/synds.R)
+    prd_abort(c("File {.file {path}} must hold a data frame or a matrix.",
+                "x" = "It holds a synthpop object (the result of {.fn synthpop::syn}).",
+                "i" = "Save its synthetic data, {.code saveRDS(s$syn, file)} ({.code s$syn[[1]]}, ... for m > 1), or pass the object to {.fn prd_curve} in R, which also reads its missing codes ({.field cont.na})."),
+              kind = "file", call = call)
+  }
   if (!is.data.frame(x)) {
     prd_abort(c("File {.file {path}} must hold a data frame or a matrix.",
                 "x" = "It holds {.obj_type_friendly {x}}."),

@@ -146,6 +146,11 @@ test_that("file errors are classed and name the file", {
   dup <- file.path(dir, "dup.csv")
   writeLines(c("a,b,a", "1,2,3", "4,5,6"), dup)
   expect_error(prd_read(dup), "duplicated", class = "prdcurve_error_file")
+  # a synthpop object: the fix named
+  syn_rds <- file.path(dir, "syn.rds")
+  saveRDS(structure(list(syn = data.frame(x = 1:3), m = 1), class = "synds"), syn_rds)
+  expect_error(prd_read(syn_rds), "saveRDS(s$syn, file)", fixed = TRUE,
+               class = "prdcurve_error_file")
   bad_rds <- file.path(dir, "bad.rds")
   saveRDS(list(1, 2), bad_rds)
   expect_error(prd_read(bad_rds), "data frame or a matrix",
