@@ -165,6 +165,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
             fit_info(meth, fs$details[[meth]]))
       } else if (meth == "tightest") {
         ks <- if (length(intersect(families, neighbour_methods()))) k else NA_integer_
+        bounds <- category_bounds(real, gens[[m]], settings$categories)
         hg <- halves$gen[[as.character(sizes[["eval_generated"]])]]
         for (j in seq_along(ks)) {
           envs <- list()
@@ -173,6 +174,8 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
               fit_env(f)
           }
           env <- tightest_envelope(envs, halves$real, hg, settings$lambda)
+          # (within what the categories one set lacks allow)
+          env <- bound_curve(env, bounds, settings$lambda)
           fam_auc <- vapply(envs, function(f) {
             e <- f()
             envelope_auc(settings$lambda, e)
@@ -182,6 +185,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
                                   choice = env$choice, bands = env$bands,
                                   half_gap = env$half_gap,
                                   family_auc = fam_auc,
+                                  category_bounds = bounds,
                                   clusters_gain = settings$clusters_gain)))
         }
       }

@@ -481,6 +481,10 @@ prd_curve <- function(real, generated, method = "tightest",
     list(splits = sp, limit = limit)
   }
   first <- est(sets$real, sets$generated)
+  # the indicator columns of categories (R/encode.R), before the scaling,
+  # which keeps them but not their encoding: the bounds of "tightest"
+  # (category_bounds()), in the half-samples too
+  categories <- category_columns(sets$real)
   if ("spectral" %in% used) {
     spectral_rows_warning(ncol(sets$real), min(nrow(sets$real),
                                                vapply(sets$generated, nrow, 1L)))
@@ -521,7 +525,7 @@ prd_curve <- function(real, generated, method = "tightest",
                    bandwidth = bandwidth, lambda = lambda, angles = angles,
                    families = families, folds = folds, scale = sets$scale,
                    clusters_gain = if (is.null(clusters_gain)) NA_real_ else
-                     clusters_gain)
+                     clusters_gain, categories = categories)
   run <- function() {
     out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
     if (replicates > 0L) {

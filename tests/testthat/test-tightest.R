@@ -200,3 +200,81 @@ test_that("tightest with no default family that fits the half-samples is a class
   expect_true(all(vapply(fams, function(f) prdcurve:::family_entry(f)$min_fit_rows,
                          1L) <= 2L))
 })
+
+test_that("categories one set lacks bound the default's extremes, exactly", {
+  # the real set holds category "c" in 1 of 4 rows, the generated set
+  # never; the generated set holds "d" in 1 of 5 rows of a second column,
+  # the real set never (100 copies of each row)
+  rep100 <- function(df) df[rep(seq_len(nrow(df)), 100), , drop = FALSE]
+  real <- rep100(data.frame(g = c("a", "b", "c", "a"), h = c("u", "u", "v", "v")))
+  gen <- rep100(data.frame(g = c("a", "b", "a", "b", "a"), h = c("u", "v", "d", "u", "v")))
+  sets <- suppressMessages(suppressWarnings(prepare_samples(real, gen)))
+  b <- category_bounds(sets$real, sets$generated[[1]])
+  # 1 - share plus two standard errors of the share
+  up <- function(p, n) 1 - p + 2 * sqrt(p * (1 - p) / n)
+  expect_equal(b, c(max_precision = up(1 / 5, 500), max_recall = up(1 / 4, 400)),
+               tolerance = 1e-15)
+  # a row in two missing categories counts once
+  real2 <- rep100(data.frame(g = c("a", "c", "c", "a"), h = c("u", "w", "v", "v")))
+  sets2 <- suppressMessages(suppressWarnings(prepare_samples(real2, gen)))
+  expect_equal(category_bounds(sets2$real, sets2$generated[[1]])[["max_recall"]],
+               up(2 / 4, 400), tolerance = 1e-15)
+  # a share within two of its standard errors of 0: no bound
+  real3 <- data.frame(g = c("c", rep("a", 9)))
+  sets3 <- suppressMessages(suppressWarnings(
+    prepare_samples(real3, data.frame(g = rep("a", 10)), allow_constant = TRUE)))
+  expect_identical(category_bounds(sets3$real, sets3$generated[[1]])[["max_recall"]], 1)
+  # no category, or none missing: no bound
+  x <- matrix(rnorm(20), 10)
+  expect_identical(category_bounds(x, x), c(max_precision = 1, max_recall = 1))
+  expect_identical(category_bounds(sets$real, sets$real),
+                   c(max_precision = 1, max_recall = 1))
+  # the bounded curve: the minimum, still a PR curve
+  lambda <- lambda_grid(101)
+  a <- pmin(1, lambda) * 0.9
+  env <- list(precision = a, recall = pmin(a / lambda, 1), max_precision = 0.9,
+              max_recall = 0.9)
+  out <- bound_curve(env, c(max_precision = 0.8, max_recall = 0.75), lambda)
+  expect_identical(out$precision, pmin(a, lambda * 0.75, 0.8))
+  expect_identical(c(out$max_precision, out$max_recall), c(0.8, 0.75))
+  expect_true(all(diff(out$precision) >= 0))
+  expect_true(all(diff(out$precision / lambda) <= 1e-15))
+  expect_identical(bound_curve(env, c(max_precision = 1, max_recall = 1), lambda), env)
+})
+
+test_that("a model that drops a category: the default's max_recall within the real share left", {
+  set.seed(12)
+  n <- 1500
+  mk <- function(n, levels, p) {
+    data.frame(x = rnorm(n), y = rnorm(n),
+               g = sample(levels, n, TRUE, prob = p))
+  }
+  real <- mk(n, c("a", "b", "c"), c(0.4, 0.4, 0.2))
+  gen <- mk(n, c("a", "b"), c(0.5, 0.5))
+  set.seed(3)
+  cv <- suppressMessages(suppressWarnings(
+    prd_curve(real, gen, method = c("tightest", "knn"))))
+  s <- summary(cv)
+  det <- prd_curve_info(cv)$details[[1]]
+  share_c <- mean(real$g == "c")
+  bound <- 1 - share_c + 2 * sqrt(share_c * (1 - share_c) / n)
+  expect_equal(det$category_bounds[["max_recall"]], bound, tolerance = 1e-14)
+  expect_identical(det$category_bounds[["max_precision"]], 1)
+  tight <- cv[cv$method == "tightest", ]
+  expect_lte(s$max_recall[s$method == "tightest"], bound)
+  expect_true(all(tight$recall <= bound + 1e-12))
+  # the true curve: P = 0.8 (the law of the generated set) + 0.2 category
+  # c, so max_recall is 0.8; the default within 0.03 of it
+  expect_lt(abs(s$max_recall[s$method == "tightest"] - 0.8), 0.03)
+  # the families' own readings are left as they are
+  nb <- cv[cv$method == "knn", ]
+  expect_gt(max(nb$recall), bound)
+  # the same with the columns scaled and with half-sample replicates,
+  # whose sets no longer carry their encoding
+  set.seed(3)
+  cs <- suppressMessages(suppressWarnings(
+    prd_curve(real, gen, standardize = "real", replicates = 4)))
+  expect_equal(prd_curve_info(cs)$details[[1]]$category_bounds[["max_recall"]],
+               bound, tolerance = 1e-14)
+  expect_lte(summary(cs)$max_recall_upper, bound + 0.03)
+})
