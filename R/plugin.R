@@ -128,18 +128,9 @@ discrete_envelope <- function(p, q, lambda, key = q / p, t = lambda) {
 #' @export
 prd_histogram <- function(real, generated, clusters = 20, runs = 10,
                           angles = 1001, nstart = 10, iter.max = 50) {
-  # (a synthpop object's data frame and missing codes, R/synds.R; the
-  # categories of both sets, encoded alike: R/encode.R)
-  codes <- list()
-  if (is_synds(generated)) {
-    syn <- synds_single(generated)
-    generated <- syn$generated
-    codes <- syn$codes
-  }
-  levels <- category_levels(list(real, generated), codes)
-  real <- as_samples(real, levels = levels)
-  generated <- as_samples(generated, levels = levels)
-  check_same_columns(real, generated)
+  sets <- plugin_sets(real, generated)
+  real <- sets$real
+  generated <- sets$generated
   angles <- check_angles(angles)
   runs <- check_count(runs, max = 1000)
   nstart <- check_count(nstart, max = 1000)
@@ -319,18 +310,9 @@ distinct_row_ids <- function(x) {
 #' @export
 prd_kde_plugin <- function(real, generated, bandwidth = NULL, n_mc = 10000,
                            angles = 1001) {
-  # (a synthpop object's data frame and missing codes, R/synds.R; the
-  # categories of both sets, encoded alike: R/encode.R)
-  codes <- list()
-  if (is_synds(generated)) {
-    syn <- synds_single(generated)
-    generated <- syn$generated
-    codes <- syn$codes
-  }
-  levels <- category_levels(list(real, generated), codes)
-  real <- as_samples(real, levels = levels)
-  generated <- as_samples(generated, levels = levels)
-  check_same_columns(real, generated)
+  sets <- plugin_sets(real, generated)
+  real <- sets$real
+  generated <- sets$generated
   angles <- check_angles(angles)
   n_mc <- check_count(n_mc, min = 10, max = .Machine$integer.max)
   nx <- nrow(real)
@@ -492,4 +474,25 @@ relabel_curve <- function(cv, name) {
   }
   attr(cv, "curves") <- if (is.null(info)) NULL else vctrs::vec_unique(info)
   cv
+}
+
+#' The two sample sets of the plug-in estimators (prd_histogram(),
+#' prd_kde_plugin()) as matrices: a synthpop object as its data frame and
+#' missing codes (R/synds.R; `generated` is bound anew only then, so the
+#' caller's matrix is not held twice), the categories of both sets encoded
+#' alike (R/encode.R), the same columns.
+#' @noRd
+plugin_sets <- function(real, generated, call = rlang::caller_env()) {
+  codes <- list()
+  if (is_synds(generated)) {
+    syn <- synds_single(generated, call = call)
+    generated <- syn$generated
+    codes <- syn$codes
+  }
+  levels <- category_levels(list(real, generated), codes)
+  real <- as_samples(real, arg = "real", call = call, levels = levels)
+  generated <- as_samples(generated, arg = "generated", call = call,
+                          levels = levels)
+  check_same_columns(real, generated, call = call)
+  list(real = real, generated = generated)
 }
