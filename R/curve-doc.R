@@ -242,8 +242,9 @@
 #'   `max_precision` at most 1 less the generated rows' share in
 #'   categories no real row holds. The curve is held within these bounds,
 #'   each the share's upper 97.7% confidence bound (1 - share + 2 standard
-#'   errors, from every row; `details$category_bounds`, 1 where none
-#'   applies): an extreme read from the scores hangs on the one generated
+#'   errors, from every row; a category counts only where the set that
+#'   lacks it would hold it 3 times or more at the other's share;
+#'   `details$category_bounds`, 1 where none applies): an extreme read from the scores hangs on the one generated
 #'   row scored lowest, and on `SD2011` against a synthesis that lost a
 #'   level of education held by 18.7% of the real rows (true `max_recall`
 #'   at most 0.813) the default read 1.000 in 1 of 28 seeds and above 0.85

@@ -224,6 +224,14 @@ test_that("categories one set lacks bound the default's extremes, exactly", {
   sets3 <- suppressMessages(suppressWarnings(
     prepare_samples(real3, data.frame(g = rep("a", 10)), allow_constant = TRUE)))
   expect_identical(category_bounds(sets3$real, sets3$generated[[1]])[["max_recall"]], 1)
+  # a set too small to show a category at the other's share: no bound
+  # (1 of 4 real rows in "c": 3 generated rows would show 0.75 of one)
+  small <- suppressMessages(suppressWarnings(
+    prepare_samples(real, gen[c(1, 2, 4), , drop = FALSE])))
+  expect_identical(category_bounds(small$real, small$generated[[1]])[["max_recall"]], 1)
+  # from 12 generated rows (3 expected) it counts
+  g12 <- suppressMessages(suppressWarnings(prepare_samples(real, gen[1:12, ])))
+  expect_lt(category_bounds(g12$real, g12$generated[[1]])[["max_recall"]], 1)
   # no category, or none missing: no bound
   x <- matrix(rnorm(20), 10)
   expect_identical(category_bounds(x, x), c(max_precision = 1, max_recall = 1))
