@@ -246,7 +246,6 @@ envelope_auc <- function(lambda, env) {
             c(env$max_recall, env$recall, 0))
 }
 
-
 #' Standard errors of a category's share added to the bounds of
 #' category_bounds(): a one-sided 97.7% upper confidence bound. Without
 #' them (the bound from the share alone) the default read the bound's own
