@@ -87,37 +87,34 @@ missing_fills <- function(dfs, codes = list()) {
     if (is.null(cs)) return(rep(FALSE, length(col)))
     !is.na(col) & col %in% cs
   }
-  # (the codes that occur, per column, in the order given)
-  hits <- list()
+  # (the codes that occur in some set, per column)
+  seen <- list()
   nas <- character()
   for (df in dfs) {
     for (nm in names(df)) {
       col <- df[[nm]]
       if (!num(col)) next
       if (anyNA(col)) nas <- c(nas, nm)
-      if (!is.null(codes[[nm]])) {
-        h <- codes[[nm]][codes[[nm]] %in% col]
-        if (length(h)) hits[[nm]] <- c(hits[[nm]], h)
-      }
+      cs <- codes[[nm]]
+      if (any(cs %in% col)) seen[[nm]] <- c(seen[[nm]], cs[cs %in% col])
     }
   }
-  hits <- lapply(stats::setNames(names(hits), names(hits)), function(nm) {
-    unique(codes[[nm]][codes[[nm]] %in% hits[[nm]]])
+  cols <- unique(c(nas, names(seen)))
+  # (those codes in the order given)
+  used <- lapply(stats::setNames(cols, cols), function(nm) {
+    cs <- as.double(codes[[nm]])
+    unique(cs[cs %in% seen[[nm]]])
   })
-  cols <- unique(c(nas, names(hits)))
   fill <- vapply(cols, function(nm) {
-    seen <- function(df) {
+    values <- function(df) {
       col <- df[[nm]]
       if (num(col)) as.double(col[!is.na(col) & !coded(col, nm)])
     }
-    v <- if (length(dfs)) seen(dfs[[1]])
-    if (!length(v)) v <- unlist(lapply(dfs, seen))
-    if (length(v)) stats::median(v) else if (length(hits[[nm]])) 0 else NA_real_
+    v <- if (length(dfs)) values(dfs[[1]])
+    if (!length(v)) v <- unlist(lapply(dfs, values))
+    if (length(v)) stats::median(v) else if (length(used[[nm]])) 0 else NA_real_
   }, numeric(1))
   fill <- stats::setNames(fill, cols)
-  used <- lapply(stats::setNames(cols, cols), function(nm) {
-    as.double(if (is.null(hits[[nm]])) numeric() else hits[[nm]])
-  })
   attr(fill, "special") <- lapply(stats::setNames(cols, cols), function(nm) {
     c(if (nm %in% nas) category_missing, code_labels(used[[nm]]))
   })

@@ -63,9 +63,7 @@ synds_sets <- function(generated, arg = "generated",
     return(list(generated = gen, codes = synds_codes(generated)))
   }
   if (!has_synds(generated)) return(list(generated = generated, codes = list()))
-  nms <- names(generated)
-  if (is.null(nms)) nms <- rep("", length(generated))
-  nms[!nzchar(nms)] <- paste0("model_", which(!nzchar(nms)))
+  nms <- model_names(generated)
   out <- list()
   codes <- list()
   for (i in seq_along(generated)) {

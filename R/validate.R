@@ -511,9 +511,7 @@ split_models <- function(generated, arg = "generated",
       prd_abort("{.arg {arg}} must hold at least one sample set.", "input",
                 call = call)
     }
-    nms <- names(generated)
-    if (is.null(nms)) nms <- rep("", length(generated))
-    nms[!nzchar(nms)] <- paste0("model_", which(!nzchar(nms)))
+    nms <- model_names(generated)
     if (anyDuplicated(nms)) {
       prd_abort(c("The sample sets in {.arg {arg}} must have distinct names.",
                   "x" = "Repeated: {.val {unique(nms[duplicated(nms)])}}."),
@@ -524,6 +522,15 @@ split_models <- function(generated, arg = "generated",
   }
   if (is.data.frame(generated)) check_model_column(generated, arg, call)
   list(generated = generated)
+}
+
+#' The names of a list of sample sets, `model_<i>` where the i-th has none
+#' @noRd
+model_names <- function(sets) {
+  nms <- names(sets)
+  if (is.null(nms)) nms <- rep("", length(sets))
+  nms[!nzchar(nms)] <- paste0("model_", which(!nzchar(nms)))
+  nms
 }
 
 #' An ungrouped data frame with a non-numeric `model` column of several
