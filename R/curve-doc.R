@@ -198,7 +198,10 @@
 #'   not for heavier tails (t(3) coordinates: the largest 3 to 13 times
 #'   the upper edge), where the family would only add noise. On the
 #'   validity suite's t(3) coordinates 10% narrower at d = 64 the default
-#'   reads +0.017 with this test, +0.035 without.
+#'   reads +0.017 with this test, +0.035 without. Added by hand above
+#'   those bounds (`families`: the default's five and `"spectral"`) on the
+#'   slab at d = 1,024 with 5,000 points per set (4.9 rows a column) the
+#'   curve read 0.914, the default 0.995 (8.7 s against 5.1 s).
 #'   Asked for on a set of fewer than 2 rows a column it warns
 #'   (`prdcurve_warning_small_sample`): only a spread changed more than
 #'   tenfold can then leave the bulk.
