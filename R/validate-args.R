@@ -352,3 +352,16 @@ check_log_densities <- function(lp, lq, n, which, call = rlang::caller_env()) {
   invisible(TRUE)
 }
 
+#' That `x` and `y` have the same length (a classed error naming both).
+#' @noRd
+check_same_length <- function(x, y, arg_1 = rlang::caller_arg(x),
+                              arg_2 = rlang::caller_arg(y),
+                              call = rlang::caller_env()) {
+  if (length(x) != length(y)) {
+    prd_abort(c(
+      "{.arg {arg_1}} and {.arg {arg_2}} must have the same length.",
+      "x" = "{.arg {arg_1}} has {length(x)}, {.arg {arg_2}} has {length(y)}."
+    ), "input", call = call)
+  }
+  invisible(TRUE)
+}

@@ -590,15 +590,3 @@ check_same_columns <- function(real, generated, arg_1 = "real",
   }
   invisible(TRUE)
 }
-
-check_same_length <- function(x, y, arg_1 = rlang::caller_arg(x),
-                              arg_2 = rlang::caller_arg(y),
-                              call = rlang::caller_env()) {
-  if (length(x) != length(y)) {
-    prd_abort(c(
-      "{.arg {arg_1}} and {.arg {arg_2}} must have the same length.",
-      "x" = "{.arg {arg_1}} has {length(x)}, {.arg {arg_2}} has {length(y)}."
-    ), "input", call = call)
-  }
-  invisible(TRUE)
-}
