@@ -263,7 +263,7 @@
 #'   first half: on every row when the second half agrees, else read on
 #'   the second half), and a warning says so
 #'   (`prdcurve_warning_small_sample`). `prd_curve_info(x)$details` holds
-#'   the choice: `choice` (`"bands"` or `"single"`), `bands` (each band's
+#'   the choice: `choice` (`"bands"`, `"single"` or `"ceiling"`), `bands` (each band's
 #'   \eqn{\lambda} range, the family chosen on each half, and `read`: `"all
 #'   rows"` or `"halves"`), `chosen` (the families at every
 #'   \eqn{\lambda}), each family's AUC (`family_auc`), the gap between
@@ -275,16 +275,24 @@
 #'   classifier's errors do), but from a finite sample: the lower envelope
 #'   over thresholds is optimistic on few rows, and the choice of the
 #'   lowest family adds to that, so the estimate can lie below the truth.
-#'   Measured (means of 3 draws): for two samples of one
-#'   distribution (true AUC 1) at d = 8 and 64 it read 0.848-0.908 with 40
-#'   points per set (10 evaluation rows a half), 0.914-0.936 with 200,
-#'   0.964 with 400 and 0.989-0.993 with 1,000 (`"knn"`: 0.925-0.963,
-#'   0.960-0.993, 0.981-0.992, 0.991-0.995), and 0.990 with 2,000 at d =
-#'   64 (`"knn"` 0.997). A score that knows nothing of the data reads
-#'   0.993 on those 1,000 evaluation rows a set (sd 0.004 over 200 draws,
-#'   a third of them at 0.995 or above): the lower envelope over
-#'   thresholds alone puts every family with continuous scores about
-#'   there, and only knn's tied counts read higher. At d = 64 with 5,000
+#'   A score that knows nothing of the data (as every
+#'   family's is at Q = P) reads below 1 on a finite sample: on
+#'   \eqn{n_r} real and \eqn{n_g} generated evaluation rows its mean AUC
+#'   is \eqn{1 - \log(h) / h}, \eqn{h = 2 / (1 / n_r + 1 / n_g)}
+#'   (0.993 at 1,000 rows a set, sd 0.004), and 99% of draws read above
+#'   \eqn{1 - 3 \log(h) / h}. So when every family reads an AUC of at
+#'   least \eqn{1 - \min(0.02, 3 \log(h) / h)}, no family tells the sets
+#'   apart and the curve is the ceiling \eqn{\alpha = \min(1, \lambda)},
+#'   the curve of Q = P (`details$choice` and the bands' `read`
+#'   `"ceiling"`, no family chosen). The rule adds about 0.02 at most to a
+#'   reading: a mean shift of 0.2 at d = 8 (true AUC 0.981,
+#'   2,000 points per set) read 1.000, 0.977 and 0.991 in three draws, and
+#'   a shift of 0.3 is left alone. Measured (means of 3 draws) for two
+#'   samples of one distribution (true AUC 1) at d = 8 and 64: 0.949 and
+#'   0.822 with 40 points per set (10 evaluation rows a half), 0.972 and
+#'   0.964 with 200, 0.975 and 0.971 with 400 (the rule's margin binds
+#'   there), 1.000 and 0.997 with 1,000 and 1.000 with 2,000 (without the
+#'   rule 0.988-0.990; `"knn"` 0.997) (bench/tightest-choice.R). At d = 64 with 5,000
 #'   points per set it read 0.005 below the true AUC on a mean shift
 #'   (0.679), 0.004 above on a deflated model (0.131) and 0.015 below on an
 #'   inflated one (0.243) (bench/tightest-choice.R). On the `digits`

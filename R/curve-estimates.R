@@ -40,7 +40,8 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
 #' family and warns: on a few rows the lowest of the families lies well
 #' below the truth (P = Q, true AUC 1: 0.848-0.908 at 10 rows a half,
 #' 0.883-0.917 at 25, 0.914-0.936 at 50, 0.964 at 100, 0.989-0.993 at 250;
-#' d = 8 and 64, means of 3 draws)
+#' d = 8 and 64, means of 3 draws, before the ceiling rule of
+#' tightest_null_width, which takes none of them below 250)
 #' @noRd
 tightest_min_half <- 50L
 
@@ -176,15 +177,11 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
           env <- tightest_envelope(envs, halves$real, hg, settings$lambda)
           # (within what the categories one set lacks allow)
           env <- bound_curve(env, bounds, settings$lambda)
-          fam_auc <- vapply(envs, function(f) {
-            e <- f()
-            envelope_auc(settings$lambda, e)
-          }, numeric(1))
           add(env, meth, ks[j],
               fit_info(meth, list(families = families, chosen = env$chosen,
                                   choice = env$choice, bands = env$bands,
                                   half_gap = env$half_gap,
-                                  family_auc = fam_auc,
+                                  family_auc = env$family_auc,
                                   category_bounds = bounds,
                                   clusters_gain = settings$clusters_gain)))
         }

@@ -61,6 +61,41 @@ tightest_penalty <- 4
 #' @noRd
 tightest_saturation <- 0.98
 
+#' The ceiling rule of "tightest": when no family tells the sets apart,
+#' the curve is the ceiling alpha = min(1, lambda), the curve of Q = P.
+#' A score that knows nothing of the data (independent of the sets'
+#' labels, as every cross-fitted family's is at Q = P) still reads below
+#' the ceiling on a finite sample, because the curve is a lower envelope
+#' over thresholds: on nr real and ng generated evaluation rows its mean
+#' AUC is 1 - log(h) / h (h = 2 / (1 / nr + 1 / ng), the harmonic mean;
+#' measured from 400 draws at nr, ng = 25-6,400, equal and 4:1, 201 and
+#' 1,001 angles: the mean shortfall over log(h) / h is 0.92-1.05) and its
+#' 1% quantile is 1 - c log(h) / h with c = 2.3-3.4 (2.5-3.1 at h >= 400).
+#' So where every family reads an AUC of at least 1 - min(margin,
+#' tightest_null_width log(h) / h), no family shows a difference beyond
+#' what a data-blind score shows (each passes with probability about 99%
+#' at Q = P), and the curve is the ceiling. `margin` caps what the rule
+#' can add to a reading: a model whose families all read within it of 1
+#' is read as 1 (on few rows, where log(h) / h is large, a model 0.1 away
+#' would otherwise pass; the margin binds up to h = 1,050). Measured: see
+#' bench/results.md ("The default's choice and families").
+#' @noRd
+tightest_null_width <- 3
+
+#' The largest shortfall of the ceiling rule (tightest_null_width): the
+#' families must all read an AUC of at least 1 - tightest_ceiling_margin.
+#' @noRd
+tightest_ceiling_margin <- 0.02
+
+#' The least AUC every family must read for the ceiling rule
+#' (tightest_null_width) on nr real and ng generated evaluation rows.
+#' @noRd
+tightest_ceiling_auc <- function(nr, ng, margin = tightest_ceiling_margin,
+                                 width = tightest_null_width) {
+  h <- 2 / (1 / nr + 1 / ng)
+  1 - min(margin, width * log(h) / h)
+}
+
 #' The "tightest" curve from several families' envelope functions
 #' `env(ir, ig)` (envelope on the evaluation positions ir of real and ig of
 #' generated; `env()` on every evaluation row). The evaluation rows are
@@ -88,17 +123,24 @@ tightest_saturation <- 0.98
 #' (0.989), but a mean shift of 1 (truth 0.679) +0.016 at 5,000 points per
 #' set and +0.066 at 1,000 (-0.004, +0.016), a spread 1.2 +0.028 at 1,000
 #' (-0.016): the families' own looseness then adds up; not adopted.
+#' Before any choice, with two or more families: where every family's AUC
+#' on every evaluation row is at least tightest_ceiling_auc() (`margin`;
+#' 0: never), the curve is the ceiling alpha = min(1, lambda), choice
+#' "ceiling", no family chosen (NA).
 #' @return list(precision, recall, max_precision, max_recall, half_gap
-#'   (each family's |AUC on half 1 - AUC on half 2|), choice ("bands" or
-#'   "single"), chosen: a tibble lambda, first, second (the family chosen
-#'   on each half), bands: a tibble band, lambda_from, lambda_to, first,
-#'   second, read ("all rows" where the halves agree, else "halves")).
+#'   (each family's |AUC on half 1 - AUC on half 2|), family_auc (each
+#'   family's AUC on every evaluation row), choice ("bands",
+#'   "single" or "ceiling"), chosen: a tibble lambda, first, second (the
+#'   family chosen on each half), bands: a tibble band, lambda_from,
+#'   lambda_to, first, second, read ("all rows" where the halves agree,
+#'   else "halves"; "ceiling")).
 #' @noRd
 tightest_envelope <- function(envs, halves_real, halves_gen, lambda,
                               bands = tightest_bands,
                               penalty = tightest_penalty,
                               min_rows = tightest_min_half,
-                              saturation = tightest_saturation) {
+                              saturation = tightest_saturation,
+                              margin = tightest_ceiling_margin) {
   fam <- names(envs)
   e <- lapply(1:2, function(h) {
     lapply(envs, function(f) f(halves_real[[h]], halves_gen[[h]]))
@@ -111,6 +153,30 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda,
   if (single) bands <- 1L
   theta <- atan(lambda)
   band <- pmin(bands, 1L + floor(bands * theta / (pi / 2)))
+  ends_of <- function(fn) {
+    vapply(seq_len(bands), function(b) {
+      l <- lambda[band == b]
+      if (length(l)) fn(l) else NA_real_
+    }, numeric(1))
+  }
+  # no family tells the sets apart beyond a data-blind score: the ceiling
+  auc <- vapply(full, function(r) envelope_auc(lambda, r), numeric(1))
+  least <- tightest_ceiling_auc(sum(lengths(halves_real)),
+                                sum(lengths(halves_gen)), margin)
+  if (length(fam) > 1L && all(auc >= least)) {
+    a <- pmin(lambda, 1)
+    none <- NA_character_
+    return(list(precision = a, recall = pmin(a / lambda, 1),
+                max_precision = 1, max_recall = 1,
+                half_gap = stats::setNames(gap, fam), family_auc = auc,
+                choice = "ceiling",
+                chosen = tibble::tibble(lambda = c(0, lambda, Inf),
+                                        first = none, second = none),
+                bands = tibble::tibble(band = seq_len(bands),
+                                       lambda_from = ends_of(min),
+                                       lambda_to = ends_of(max), first = none,
+                                       second = none, read = "ceiling")))
+  }
   dtheta <- if (length(theta) > 1L) theta[2] - theta[1] else pi / 2
   # each family's polar area in each band, on each half: bands x families
   area <- lapply(e, function(eh) {
@@ -169,15 +235,9 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda,
   # (each extreme is read from one family: the first half's choice)
   second[c(1L, length(second))] <- ifelse(agree[ends], second[c(1L, length(second))],
                                           first[c(1L, length(first))])
-  ends_of <- function(fn) {
-    vapply(seq_len(bands), function(b) {
-      l <- lambda[band == b]
-      if (length(l)) fn(l) else NA_real_
-    }, numeric(1))
-  }
   list(precision = pr$alpha, recall = pmin(pr$alpha / lambda, 1),
        max_precision = pr$max_precision, max_recall = pr$max_recall,
-       half_gap = stats::setNames(gap, fam),
+       half_gap = stats::setNames(gap, fam), family_auc = auc,
        choice = if (single) "single" else "bands",
        chosen = tibble::tibble(lambda = c(0, lambda, Inf), first = first,
                                second = second),

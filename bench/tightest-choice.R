@@ -91,3 +91,62 @@ blind <- replicate(200, envelope_auc(lam, curve_from_scores(stats::rnorm(ne),
 cat(sprintf("\nQ = P, a data-blind continuous score, %s evaluation rows a set (200 draws): AUC mean %.4f, sd %.4f, share of draws at or above 0.995: %.2f\n",
             format(ne, big.mark = ","), mean(blind), stats::sd(blind),
             mean(blind >= 0.995)))
+
+# ---- (c) Q = P by sample size, with and without the ceiling rule ---------------
+# Two samples of N(0, I) at d = 8 and 64, 40 to 2,000 points per set
+# (split 0.5), 3 draws each: the default's AUC (true AUC 1) with the
+# ceiling rule (tightest_ceiling_margin) and without it (margin 0, the
+# same draws and halves), and the share of calls the rule took; and
+# shifts of 0.2 and 0.3 along e_1 at d = 8, 2,000 points per set
+# (prd_truth_gaussian()): near copies, which the rule may read as 1 (by
+# at most its margin) or leave alone
+ns_ <- asNamespace("prdcurve")
+margin <- ns_$tightest_ceiling_margin
+with_margin <- function(m, expr) {
+  unlockBinding("tightest_ceiling_margin", ns_)
+  assign("tightest_ceiling_margin", m, envir = ns_)
+  on.exit({
+    assign("tightest_ceiling_margin", margin, envir = ns_)
+    lockBinding("tightest_ceiling_margin", ns_)
+  })
+  # (the envelope's default argument is read when it is called)
+  force(expr)
+}
+qp <- NULL
+for (d in c(8, 64)) for (n in c(40, 200, 400, 1000, 2000)) for (s in 1:3) {
+  one <- function(m) {
+    set.seed(300 + s)
+    x <- matrix(stats::rnorm(n * d), n)
+    y <- matrix(stats::rnorm(n * d), n)
+    with_margin(m, {
+      cv <- quiet(prd_curve(x, y, angles = 201))
+      c(auc = summary(cv)$auc,
+        ceiling = prd_curve_info(cv)$details[[1]]$choice == "ceiling")
+    })
+  }
+  a <- one(margin)
+  b <- one(0)
+  qp <- rbind(qp, data.frame(d = d, n = n, seed = s, with_rule = a[["auc"]],
+                             without = b[["auc"]], took = a[["ceiling"]]))
+}
+cat("\n(c) Q = P, d = 8 and 64: the default's AUC, mean of 3 draws, with the ceiling rule and without (margin 0)\n\n")
+agg <- stats::aggregate(cbind(with_rule, without, took) ~ d + n, qp, mean)
+agg[3:5] <- lapply(agg[3:5], function(v) sprintf("%.3f", v))
+print(agg, row.names = FALSE)
+for (delta in c(0.2, 0.3)) {
+  sh <- NULL
+  for (s in 1:3) {
+    set.seed(400 + s)
+    x <- matrix(stats::rnorm(2000 * 8), 2000)
+    y <- matrix(stats::rnorm(2000 * 8), 2000)
+    y[, 1] <- y[, 1] + delta
+    cv <- quiet(prd_curve(x, y, angles = 201))
+    sh <- rbind(sh, data.frame(auc = summary(cv)$auc,
+                               choice = prd_curve_info(cv)$details[[1]]$choice))
+  }
+  tr <- summary(prd_truth_gaussian(rep(0, 8), c(delta, rep(0, 7)),
+                                   angles = 201))$auc
+  cat(sprintf("\nshift %s along e_1, d = 8, 2,000 points per set (true AUC %.3f): AUC %s; choices %s\n",
+              delta, tr, paste(sprintf("%.3f", sh$auc), collapse = ", "),
+              paste(sh$choice, collapse = ", ")))
+}

@@ -171,12 +171,64 @@ test_that("a family saturated at the ceiling takes the largest noise of the unsa
   # rule: V (0.990 and 0.984 of the ceiling's area, gap 0.006 less the
   # median 0.003) loses to S on half 1 (0.990 + 4 x 0.003 > 1) and wins
   # on half 2 (0.984 + 0.012 < 1)
+  # (margin = 0: V's AUC 0.99^2 = 0.9801 would meet the ceiling rule,
+  # tested below)
   V <- fake(rect(0.995, 0.995), rect(0.992, 0.992), rect(0.99, 0.99))
-  r1 <- choose(list(S = S, V = V))
+  r1 <- choose(list(S = S, V = V), margin = 0)
   expect_identical(r1$bands$first, rep("S", 4))
   expect_identical(r1$bands$second, rep("V", 4))
   expect_identical(r1[c("precision", "bands")],
-                   choose(list(S = S, V = V), saturation = Inf)[c("precision", "bands")])
+                   choose(list(S = S, V = V), saturation = Inf,
+                          margin = 0)[c("precision", "bands")])
+})
+
+test_that("where every family reads within the ceiling rule's margin, the curve is the ceiling", {
+  # 120 evaluation rows a set: 3 log(120) / 120 = 0.120 > the margin 0.02,
+  # so every family must read an AUC of at least 0.98; a rectangle (m, c)
+  # has AUC m c
+  # (up to h = 1,050 the margin binds: 3 log(1000) / 1000 = 0.0207)
+  expect_equal(tightest_ceiling_auc(120, 120), 0.98)
+  expect_equal(tightest_ceiling_auc(1000, 1000), 0.98)
+  expect_equal(tightest_ceiling_auc(400, 1600), 0.98)
+  expect_equal(tightest_ceiling_auc(5000, 5000), 1 - 3 * log(5000) / 5000)
+  expect_equal(tightest_ceiling_auc(1000, 1000, margin = 0), 1)
+  A <- fake(rect(0.97, 0.97), rect(1, 1), rect(0.991, 0.991))
+  B <- fake(rect(1, 0.95), rect(0.96, 1), rect(0.99, 0.99))
+  r <- choose(list(A = A, B = B))
+  expect_identical(r$choice, "ceiling")
+  expect_identical(r$precision, pmin(lambda, 1))
+  expect_identical(r$recall, pmin(pmin(lambda, 1) / lambda, 1))
+  expect_identical(c(r$max_precision, r$max_recall), c(1, 1))
+  expect_equal(envelope_auc(lambda, r), 1, tolerance = 1e-12)
+  expect_identical(r$bands$read, rep("ceiling", 4))
+  expect_true(all(is.na(c(r$bands$first, r$chosen$second))))
+  expect_equal(unname(r$family_auc), c(0.991^2, 0.99^2), tolerance = 1e-12)
+  # one family below: the choice (B's 0.9801 against 0.98 passes, 0.979
+  # does not)
+  B2 <- fake(rect(1, 0.95), rect(0.96, 1), rect(0.989, 0.99))
+  r2 <- choose(list(A = A, B = B2))
+  expect_identical(r2$choice, "bands")
+  expect_lt(envelope_auc(lambda, r2), 0.995)
+  # without the rule (margin 0), or with one family, the choice
+  expect_identical(choose(list(A = A, B = B), margin = 0)$choice, "bands")
+  expect_equal(choose(list(A = A))$precision, rect(0.991, 0.991)$precision,
+               tolerance = 1e-15)
+})
+
+test_that("a data-blind score reads the ceiling rule's law: mean AUC 1 - log(h) / h, 1% below the threshold", {
+  # independent uniform scores: what every cross-fitted family's score
+  # is at Q = P; h the harmonic mean of the evaluation rows
+  set.seed(5)
+  for (n in list(c(1000, 1000), c(400, 1600))) {
+    auc <- replicate(300, envelope_auc(lambda, curve_from_scores(
+      stats::runif(n[1]), stats::runif(n[2]), lambda)))
+    h <- 2 / (1 / n[1] + 1 / n[2])
+    expect_gt(mean(1 - auc) / (log(h) / h), 0.9)
+    expect_lt(mean(1 - auc) / (log(h) / h), 1.1)
+    # (the threshold with no margin, the rule's level)
+    expect_gte(mean(auc >= tightest_ceiling_auc(n[1], n[2], margin = 1)), 0.97)
+    expect_lt(mean(auc >= 1 - log(h) / h), 0.75)
+  }
 })
 
 test_that("tightest with no default family that fits the half-samples is a classed error", {
