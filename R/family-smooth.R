@@ -103,7 +103,7 @@ smooth_choose <- function(index, cp, cq, rx, ry,
   B <- dim(cp)[1L]
   bandwidths <- sort(unique(as.double(bandwidths)))
   # a held-out fold's scores: real rows, then generated (each row's sum in
-  # long double over the columns in order, as rowSums())
+  # double over the columns in order)
   fold_sums <- function(v, tab) {
     c(.Call(ffi_index_sums, index[[1]], as.integer(rx[[v]]), tab),
       .Call(ffi_index_sums, index[[2]], as.integer(ry[[v]]), tab))
