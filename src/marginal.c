@@ -362,11 +362,11 @@ SEXP ffi_index_scores(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP table) {
  * columns (SUMS_ROWS), four rows at a time (four independent sums). The
  * sums only rank the candidates of the cross-validation: in long double
  * (as rowSums()) they took three times as long (17 against 5 ns a value
- * at 5,000 rows x 2,048 columns, 100 bins). 
- * On the calling thread: the cross-validation calls it for every
- * candidate between short steps in R, and a team of threads per call
- * would spin against R's thread on a loaded machine (10 times slower at
- * 5,000 x 256, two busy cores). */
+ * at 5,000 rows x 2,048 columns, 100 bins, on a loaded machine). On the
+ * calling thread: the cross-validation calls it for every candidate
+ * between short steps in R, and a team of threads per call would spin
+ * against R's thread on a loaded machine (10 times slower at 5,000 x 256,
+ * two busy cores). */
 static void index_sums(const unsigned char *ix, int d, int nbin, const int *r,
                        int m, const double *T, double *o) {
   double acc[SUMS_ROWS];
@@ -403,7 +403,7 @@ static void index_sums(const unsigned char *ix, int d, int nbin, const int *r,
         acc[k] = a;
       }
     }
-    for (int k = 0; k < len; k++) o[i0 + k] = (double) acc[k];
+    for (int k = 0; k < len; k++) o[i0 + k] = acc[k];
   }
 }
 
