@@ -225,9 +225,16 @@ test_that("the default's quoted errors and targets are the shipped grid's", {
   # 16 scenarios at 5 dimensions for every n
   expect_equal(as.vector(table(tight$n_real)), c(80L, 80L, 80L))
   mean_err <- tapply(tight$mean_abs_error, tight$n_real, mean)
-  # "mean |AUC error| 0.051, 0.019, 0.009 at 1,000, 5,000, 20,000 points per set"
+  # "mean |AUC error| 0.050, 0.019, 0.009 at 1,000, 5,000, 20,000 points per set"
   expect_equal(round(as.vector(mean_err[c("1000", "5000", "20000")]), 3),
-               c(0.051, 0.019, 0.009))
+               c(0.050, 0.019, 0.009))
+  # "Q = P itself then reads 1 at every d with 5,000 points per set ... at
+  # d <= 256 with 20,000 ..., and at d = 64 and 256 with 1,000"
+  qp <- tight[tight$scenario == "same", ]
+  ones <- qp$estimate == 1
+  expect_true(all(ones[qp$n_real == 5000]))
+  expect_true(all(ones[qp$n_real == 20000 & qp$d <= 256]))
+  expect_setequal(qp$d[qp$n_real == 1000 & ones], c(64, 256))
   # the target met in 75 of 80 scenarios at n = 1,000, every one above
   met <- tapply(tight$target_met, tight$n_real, sum)
   expect_equal(as.vector(met[c("1000", "5000", "20000")]), c(75L, 80L, 80L))
