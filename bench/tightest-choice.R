@@ -9,7 +9,8 @@
 # can reach), and the AUC the estimator gives a score that knows nothing of
 # the data (independent standard normal scores of the same evaluation rows,
 # 1,000 a set): what any family with continuous scores reads at Q = P
-# before its own noise.
+# before its own noise; (c) Q = P at 40 to 2,000 points per set with and
+# without the ceiling rule (tightest_ceiling_auc()), and two near copies.
 #
 # Usage, from the package root: Rscript bench/tightest-choice.R [pkgdir]
 # (pkgdir: the package source to load, default "."; pass another checkout
