@@ -153,29 +153,36 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda,
   if (single) bands <- 1L
   theta <- atan(lambda)
   band <- pmin(bands, 1L + floor(bands * theta / (pi / 2)))
-  ends_of <- function(fn) {
-    vapply(seq_len(bands), function(b) {
-      l <- lambda[band == b]
-      if (length(l)) fn(l) else NA_real_
-    }, numeric(1))
+  auc <- vapply(full, function(r) envelope_auc(lambda, r), numeric(1))
+  # the result from the curve pr (alpha, max_precision, max_recall), the
+  # families chosen at every lambda (first, second) and in each band
+  result <- function(pr, choice, first, second, band_first, band_second,
+                     read) {
+    ends_of <- function(fn) {
+      vapply(seq_len(bands), function(b) {
+        l <- lambda[band == b]
+        if (length(l)) fn(l) else NA_real_
+      }, numeric(1))
+    }
+    list(precision = pr$alpha, recall = pmin(pr$alpha / lambda, 1),
+         max_precision = pr$max_precision, max_recall = pr$max_recall,
+         half_gap = stats::setNames(gap, fam), family_auc = auc,
+         choice = choice,
+         chosen = tibble::tibble(lambda = c(0, lambda, Inf), first = first,
+                                 second = second),
+         bands = tibble::tibble(band = seq_len(bands),
+                                lambda_from = ends_of(min),
+                                lambda_to = ends_of(max), first = band_first,
+                                second = band_second, read = read))
   }
   # no family tells the sets apart beyond a data-blind score: the ceiling
-  auc <- vapply(full, function(r) envelope_auc(lambda, r), numeric(1))
   least <- tightest_ceiling_auc(sum(lengths(halves_real)),
                                 sum(lengths(halves_gen)), margin)
   if (length(fam) > 1L && all(auc >= least)) {
-    a <- pmin(lambda, 1)
     none <- NA_character_
-    return(list(precision = a, recall = pmin(a / lambda, 1),
-                max_precision = 1, max_recall = 1,
-                half_gap = stats::setNames(gap, fam), family_auc = auc,
-                choice = "ceiling",
-                chosen = tibble::tibble(lambda = c(0, lambda, Inf),
-                                        first = none, second = none),
-                bands = tibble::tibble(band = seq_len(bands),
-                                       lambda_from = ends_of(min),
-                                       lambda_to = ends_of(max), first = none,
-                                       second = none, read = "ceiling")))
+    return(result(list(alpha = pmin(lambda, 1), max_precision = 1,
+                       max_recall = 1), "ceiling", none, none, none, none,
+                  "ceiling"))
   }
   dtheta <- if (length(theta) > 1L) theta[2] - theta[1] else pi / 2
   # each family's polar area in each band, on each half: bands x families
@@ -235,18 +242,9 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda,
   # (each extreme is read from one family: the first half's choice)
   second[c(1L, length(second))] <- ifelse(agree[ends], second[c(1L, length(second))],
                                           first[c(1L, length(first))])
-  list(precision = pr$alpha, recall = pmin(pr$alpha / lambda, 1),
-       max_precision = pr$max_precision, max_recall = pr$max_recall,
-       half_gap = stats::setNames(gap, fam), family_auc = auc,
-       choice = if (single) "single" else "bands",
-       chosen = tibble::tibble(lambda = c(0, lambda, Inf), first = first,
-                               second = second),
-       bands = tibble::tibble(band = seq_len(bands),
-                              lambda_from = ends_of(min),
-                              lambda_to = ends_of(max), first = fam[pick[, 1]],
-                              second = fam[pick[, 2]],
-                              read = ifelse(agree, "all rows",
-                                            if (single) "half 2" else "halves")))
+  result(pr, if (single) "single" else "bands", first, second, fam[pick[, 1]],
+         fam[pick[, 2]],
+         ifelse(agree, "all rows", if (single) "half 2" else "halves"))
 }
 
 #' Which families are saturated in which bands (a bands x families logical
