@@ -299,6 +299,12 @@ describe_info <- function(inf) {
   }
   if (isFALSE(inf$closed)) parts <- c(parts, "open balls")
   det <- inf$details[[1]]
+  # the default's reading where it is not the banded choice
+  if (identical(det$choice, "ceiling")) {
+    parts <- c(parts, "at the ceiling: no family tells the sets apart")
+  } else if (identical(det$choice, "single")) {
+    parts <- c(parts, "one family (too few evaluation rows for bands)")
+  }
   if (!is.null(det$delta)) {
     parts <- c(parts, paste0("delta = ", format(det$delta, digits = 3)))
   }

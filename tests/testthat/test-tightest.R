@@ -108,6 +108,9 @@ test_that("below min_rows a half, one family: agreed on every row, else half 1's
   expect_identical(inf$choice, "single")
   fam <- inf$bands$first
   expect_true(fam %in% inf$families)
+  # the printed header says so
+  expect_match(tibble::tbl_sum(cv)[[2]], "one family (too few evaluation rows",
+               fixed = TRUE)
 })
 
 test_that("with bands, the halves' common difference is no family's noise", {
@@ -213,6 +216,25 @@ test_that("where every family reads within the ceiling rule's margin, the curve 
   expect_identical(choose(list(A = A, B = B), margin = 0)$choice, "bands")
   expect_equal(choose(list(A = A))$precision, rect(0.991, 0.991)$precision,
                tolerance = 1e-15)
+})
+
+test_that("at Q = P prd_curve() reads the ceiling and its header says so", {
+  # 1,200 evaluation rows a set: the rule needs every family at 0.98 or more
+  set.seed(3)
+  x <- matrix(rnorm(2400 * 3), 2400)
+  y <- matrix(rnorm(2400 * 3), 2400)
+  cv <- prd_curve(x, y, angles = 51)
+  inf <- prd_curve_info(cv)$details[[1]]
+  expect_identical(inf$choice, "ceiling")
+  expect_true(all(inf$family_auc >= 0.98))
+  expect_equal(cv$precision, pmin(cv$lambda, 1))
+  expect_match(tibble::tbl_sum(cv)[[2]], "at the ceiling: no family tells",
+               fixed = TRUE)
+  # a shift of 0.5 is told apart: the banded choice, no such words
+  y2 <- y + 0.5
+  cv2 <- prd_curve(x, y2, angles = 51)
+  expect_identical(prd_curve_info(cv2)$details[[1]]$choice, "bands")
+  expect_false(grepl("ceiling", tibble::tbl_sum(cv2)[[2]]))
 })
 
 test_that("a data-blind score reads the ceiling rule's law: mean AUC 1 - log(h) / h, 1% below the threshold", {
