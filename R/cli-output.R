@@ -22,6 +22,24 @@ cli_summary <- function(curve) {
   out
 }
 
+#' The line under the summary for the models whose default curve is the
+#' ceiling (details$choice "ceiling": no family tells them from the real
+#' set), or nothing
+#' @noRd
+cli_ceiling_note <- function(curve) {
+  info <- prd_curve_info(curve)
+  at <- vapply(info$details, function(d) identical(d$choice, "ceiling"),
+               logical(1))
+  if (!any(at)) return(character())
+  m <- unique(info$model[at])
+  strwrap(paste0(
+    paste(m, collapse = ", "), ": no family tells ",
+    if (length(m) == 1L) "it" else "them",
+    " from the real set beyond what a score that knows nothing of the data ",
+    "reads on these rows, so the curve is that of Q = P, min(1, lambda) ",
+    "(see ?prd_curve, \"tightest\")."), width = 78)
+}
+
 #' The metrics table, long: model, metric, k, value (with its interval)
 #' @noRd
 cli_metrics_table <- function(m) {

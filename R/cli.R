@@ -397,6 +397,8 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
                                     opt$replicates) else "",
     if (is.null(opt$seed)) " (drawn at random; pass --seed to repeat)" else ""))
   cli_print(cli_summary(curve))
+  ceiling <- cli_ceiling_note(curve)
+  if (length(ceiling)) cat(c("", ceiling), sep = "\n")
   # the summary shows the extremes: what its intervals cover
   if (opt$replicates > 0) cat(c("", curve_interval_note()), sep = "\n")
   if (!is.null(metrics)) {

@@ -219,3 +219,27 @@ test_that("the title and the report give the k of the curves that have one, neve
                                               100L, 2L, 100L, 1L, tempdir()))
   expect_match(out[1], "2 features; k = 4; split = 0.5;", fixed = TRUE)
 })
+
+test_that("the report says which models read the ceiling, and only those", {
+  set.seed(3)
+  x <- matrix(rnorm(2400 * 3), 2400)
+  gen <- list(same = matrix(rnorm(2400 * 3), 2400),
+              shift = matrix(rnorm(2400 * 3, 0.5), 2400))
+  cv <- prd_curve(x, gen, angles = 51)
+  ch <- vapply(prd_curve_info(cv)$details, `[[`, "", "choice")
+  expect_identical(ch, c("ceiling", "bands"))
+  note <- prdcurve:::cli_ceiling_note(cv)
+  expect_match(paste(note, collapse = " "),
+               "^same: no family tells it from the real set .* min\\(1, lambda\\)")
+  expect_false(any(grepl("shift", note)))
+  opt <- list(generated = c(same = "same.npy", shift = "shift.npy"),
+              standardize = "none", split = 0.5, replicates = 0, seed = 3L,
+              compare = NULL)
+  out <- capture.output(prdcurve:::cli_report(cv, NULL, NULL, opt, "real.npy",
+                                              2400L, 3L, c(2400L, 2400L), 3L,
+                                              tempdir()))
+  expect_true(any(startsWith(out, "same: no family tells it")))
+  # without a ceiling, no note
+  expect_identical(prdcurve:::cli_ceiling_note(cv[cv$model == "shift", ]),
+                   character())
+})
