@@ -284,7 +284,8 @@
 #'   least \eqn{1 - \min(0.02, 3 \log(h) / h)}, no family tells the sets
 #'   apart and the curve is the ceiling \eqn{\alpha = \min(1, \lambda)},
 #'   the curve of Q = P (`details$choice` and the bands' `read`
-#'   `"ceiling"`, no family chosen). The rule adds about 0.02 at most to a
+#'   `"ceiling"`, no family chosen; the printed curve's header and the
+#'   command line's report say so). The rule adds about 0.02 at most to a
 #'   reading: a mean shift of 0.2 at d = 8 (true AUC 0.981,
 #'   2,000 points per set) read 1.000, 0.977 and 0.991 in three draws, and
 #'   a shift of 0.3 is left alone. Measured (means of 3 draws) for two
