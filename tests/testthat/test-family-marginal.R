@@ -367,6 +367,36 @@ test_that("the bin index's kernels give the same numbers on 1 and 2 threads at s
   }
 })
 
+test_that("the row sums add each row's columns in order, whatever its cell", {
+  # 70 columns (ffi_index_sums()' tiles of 32 columns: two and a part),
+  # 203 rows (three of its tiles of 64 and a part, not a multiple of 4),
+  # cells mixed among neighbouring rows: R's sum in column order, bit for
+  # bit, on 1 and 2 threads, and the one-table sums of the cross-validation
+  set.seed(25)
+  n <- 203
+  d <- 70
+  x <- matrix(rnorm(n * d), n)
+  E <- apply(x, 2, function(v) sort(v)[seq(10, 200, by = 10)]) # 21 bins
+  B <- nrow(E) + 1L
+  rows <- sample.int(n)
+  cell <- sample(rep(1:3, length.out = n))
+  tab <- array(rnorm(B * d * 3) * 10^runif(B * d * 3, -3, 3), c(B, d, 3))
+  bins <- vapply(1:d, function(l) findInterval(x[rows, l], E[, l]), integer(n))
+  want <- numeric(n)
+  for (l in 1:d) want <- want + tab[cbind(bins[, l] + 1L, l, cell)]
+  ix <- .Call(ffi_bin_index, x, E, seq_len(n), NULL)
+  for (th in 1:2) {
+    old <- prd_threads(th)
+    sco <- .Call(ffi_index_scores, ix, B, rows, cell, tab)
+    prd_threads(old)
+    expect_identical(sco, want)
+  }
+  t1 <- tab[, , 1]
+  want1 <- numeric(n)
+  for (l in 1:d) want1 <- want1 + t1[cbind(bins[, l] + 1L, l)]
+  expect_identical(.Call(ffi_index_sums, ix, rows, t1), want1)
+})
+
 test_that("marginal is invariant to increasing maps of each coordinate", {
   s <- uniform_shift(400, 3, seed = 9)
   f <- function(m) cbind(exp(3 * m[, 1]), 5 * m[, 2] - 2, m[, 3]^3)
