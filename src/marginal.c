@@ -304,9 +304,56 @@ SEXP ffi_index_counts(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP ncell) {
   return out;
 }
 
+/* Rows and columns of a tile of the row sums (tile_sums()): a tile of a
+ * table (SUMS_COLS columns of nbin <= 256 doubles, at most 64 KB) stays in
+ * the cache while the SUMS_ROWS rows read it; a row's running sum is kept
+ * between tiles, so each row still adds its columns in order. */
+#define SUMS_ROWS 64
+#define SUMS_COLS 32
+
+/* The sums over the columns, in order and in double, of the rows
+ * row[0..len) (pointers to their bin codes, d each), row k reading its
+ * own table tab[k] (nbin x d), into o[0..len): in tiles of columns, four
+ * rows at a time (four independent sums). The one kernel of the bin
+ * index's row sums (index_scores(), index_sums()). */
+static void tile_sums(const unsigned char **row, const double **tab, int len,
+                      int d, int nbin, double *o) {
+  for (int k = 0; k < len; k++) o[k] = 0.0;
+  for (int l0 = 0; l0 < d; l0 += SUMS_COLS) {
+    int l1 = d - l0 < SUMS_COLS ? d : l0 + SUMS_COLS;
+    int k = 0;
+    for (; k + 4 <= len; k += 4) {
+      const unsigned char *b0 = row[k], *b1 = row[k + 1], *b2 = row[k + 2],
+                          *b3 = row[k + 3];
+      const double *t0 = tab[k], *t1 = tab[k + 1], *t2 = tab[k + 2],
+                   *t3 = tab[k + 3];
+      double a0 = o[k], a1 = o[k + 1], a2 = o[k + 2], a3 = o[k + 3];
+      for (int l = l0; l < l1; l++) {
+        size_t c = (size_t) l * nbin;
+        a0 += t0[c + b0[l]];
+        a1 += t1[c + b1[l]];
+        a2 += t2[c + b2[l]];
+        a3 += t3[c + b3[l]];
+      }
+      o[k] = a0;
+      o[k + 1] = a1;
+      o[k + 2] = a2;
+      o[k + 3] = a3;
+    }
+    for (; k < len; k++) {
+      const unsigned char *bi = row[k];
+      const double *tk = tab[k];
+      double a = o[k];
+      for (int l = l0; l < l1; l++) a += tk[(size_t) l * nbin + bi[l]];
+      o[k] = a;
+    }
+  }
+}
+
 /* Each row r[i]'s (1-based, of the bin index ix, d x .) sum over the
  * columns l in order, in double, of T[b, l, cl[i]] (T nbin x d x cells),
- * b its bin in column l, into o[i]; blocks of rows on `use` threads */
+ * b its bin in column l, into o[i]; blocks of rows on `use` threads, each
+ * in tiles (tile_sums()) */
 static void index_scores(const unsigned char *ix, int d, int nbin,
                          const int *r, const int *cl, int m, const double *T,
                          int use, double *o) {
@@ -316,13 +363,16 @@ static void index_scores(const unsigned char *ix, int d, int nbin,
 #pragma omp parallel for num_threads(use) schedule(static)
 #endif
   for (int b = 0; b < nblock; b++) {
+    const unsigned char *row[SUMS_ROWS];
+    const double *tab[SUMS_ROWS];
     int i1 = (b + 1) * INDEX_BLOCK < m ? (b + 1) * INDEX_BLOCK : m;
-    for (int i = b * INDEX_BLOCK; i < i1; i++) {
-      const unsigned char *bi = ix + (size_t) (r[i] - 1) * d;
-      const double *tc = T + (size_t) (cl[i] - 1) * stride;
-      double s = 0;
-      for (int l = 0; l < d; l++) s += tc[(size_t) l * nbin + bi[l]];
-      o[i] = s;
+    for (int i0 = b * INDEX_BLOCK; i0 < i1; i0 += SUMS_ROWS) {
+      int len = i1 - i0 < SUMS_ROWS ? i1 - i0 : SUMS_ROWS;
+      for (int k = 0; k < len; k++) {
+        row[k] = ix + (size_t) (r[i0 + k] - 1) * d;
+        tab[k] = T + (size_t) (cl[i0 + k] - 1) * stride;
+      }
+      tile_sums(row, tab, len, d, nbin, o + i0);
     }
   }
   (void) use;
@@ -349,61 +399,27 @@ SEXP ffi_index_scores(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP table) {
   return out;
 }
 
-/* Rows and columns of a tile of index_sums(): a tile of T (SUMS_COLS
- * columns of nbin <= 256 doubles, at most 64 KB) stays in the cache while
- * the SUMS_ROWS rows read it; a row's running sum is kept between tiles,
- * so each row still adds its columns in order. */
-#define SUMS_ROWS 64
-#define SUMS_COLS 32
-
 /* Each row r[i]'s (1-based, of the bin index ix, d x .) sum over the
  * columns l of T[b, l] (T nbin x d, b its bin in column l), accumulated
- * in double over the columns in order, into o[i]; in tiles of rows and
- * columns (SUMS_ROWS), four rows at a time (four independent sums). The
- * sums only rank the candidates of the cross-validation: in long double
- * (as rowSums()) they took three times as long (17 against 5 ns a value
- * at 5,000 rows x 2,048 columns, 100 bins, on a loaded machine). On the
+ * in double over the columns in order, into o[i] (tile_sums()). The sums
+ * only rank the candidates of the cross-validation: in long double (as
+ * rowSums()) they took three times as long (17 against 5 ns a value at
+ * 5,000 rows x 2,048 columns, 100 bins, on a loaded machine). On the
  * calling thread: the cross-validation calls it for every candidate
  * between short steps in R, and a team of threads per call would spin
  * against R's thread on a loaded machine (10 times slower at 5,000 x 256,
  * two busy cores). */
 static void index_sums(const unsigned char *ix, int d, int nbin, const int *r,
                        int m, const double *T, double *o) {
-  double acc[SUMS_ROWS];
   const unsigned char *row[SUMS_ROWS];
+  const double *tab[SUMS_ROWS];
   for (int i0 = 0; i0 < m; i0 += SUMS_ROWS) {
     int len = m - i0 < SUMS_ROWS ? m - i0 : SUMS_ROWS;
     for (int k = 0; k < len; k++) {
-      acc[k] = 0.0;
       row[k] = ix + (size_t) (r[i0 + k] - 1) * d;
+      tab[k] = T;
     }
-    for (int l0 = 0; l0 < d; l0 += SUMS_COLS) {
-      int l1 = d - l0 < SUMS_COLS ? d : l0 + SUMS_COLS;
-      int k = 0;
-      for (; k + 4 <= len; k += 4) {
-        const unsigned char *b0 = row[k], *b1 = row[k + 1], *b2 = row[k + 2],
-                            *b3 = row[k + 3];
-        double a0 = acc[k], a1 = acc[k + 1], a2 = acc[k + 2], a3 = acc[k + 3];
-        for (int l = l0; l < l1; l++) {
-          const double *tl = T + (size_t) l * nbin;
-          a0 += tl[b0[l]];
-          a1 += tl[b1[l]];
-          a2 += tl[b2[l]];
-          a3 += tl[b3[l]];
-        }
-        acc[k] = a0;
-        acc[k + 1] = a1;
-        acc[k + 2] = a2;
-        acc[k + 3] = a3;
-      }
-      for (; k < len; k++) {
-        const unsigned char *bi = row[k];
-        double a = acc[k];
-        for (int l = l0; l < l1; l++) a += T[(size_t) l * nbin + bi[l]];
-        acc[k] = a;
-      }
-    }
-    for (int k = 0; k < len; k++) o[i0 + k] = acc[k];
+    tile_sums(row, tab, len, d, nbin, o + i0);
   }
 }
 

@@ -368,8 +368,8 @@ test_that("the bin index's kernels give the same numbers on 1 and 2 threads at s
 })
 
 test_that("the row sums add each row's columns in order, whatever its cell", {
-  # 70 columns (ffi_index_sums()' tiles of 32 columns: two and a part),
-  # 203 rows (three of its tiles of 64 and a part, not a multiple of 4),
+  # 70 columns (tile_sums()' tiles of 32 columns: two and a part),
+  # 203 rows (three tiles of 64 rows and a part, not a multiple of 4),
   # cells mixed among neighbouring rows: R's sum in column order, bit for
   # bit, on 1 and 2 threads, and the one-table sums of the cross-validation
   set.seed(25)
