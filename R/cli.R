@@ -399,6 +399,8 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
   cli_print(cli_summary(curve))
   ceiling <- cli_ceiling_note(curve)
   if (length(ceiling)) cat(c("", ceiling), sep = "\n")
+  clusters <- cli_clusters_note(curve)
+  if (length(clusters)) cat(c("", clusters), sep = "\n")
   # the summary shows the extremes: what its intervals cover
   if (opt$replicates > 0) cat(c("", curve_interval_note()), sep = "\n")
   if (!is.null(metrics)) {

@@ -305,6 +305,13 @@ describe_info <- function(inf) {
   } else if (identical(det$choice, "single")) {
     parts <- c(parts, "one family (too few evaluation rows for bands)")
   }
+  # clustered real rows (the default's clusters test): the default reads
+  # high there, with or without the mixture (?prd_curve, "mixture")
+  if (is.numeric(det$clusters_gain) && isTRUE(det$clusters_gain > 0)) {
+    parts <- c(parts, if ("mixture" %in% det$families)
+      "clustered real rows: mixture joined (may read high)" else
+      "clustered real rows, too wide for the mixture (reads high)")
+  }
   if (!is.null(det$delta)) {
     parts <- c(parts, paste0("delta = ", format(det$delta, digits = 3)))
   }

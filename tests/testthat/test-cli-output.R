@@ -243,3 +243,35 @@ test_that("the report says which models read the ceiling, and only those", {
   expect_identical(prdcurve:::cli_ceiling_note(cv[cv$model == "shift", ]),
                    character())
 })
+
+test_that("the report says when the default read the real rows as clustered and took the mixture, and only then", {
+  # 16 overlapping classes of the validity suite, 2,000 real and 1,000
+  # generated rows of 128 columns: the clusters test reads them as
+  # clustered and the mixture joins (as in test-family-mixture-default.R)
+  set.seed(4)
+  sc <- cluster_scenario(128, classes = 16L)
+  x <- sc$real$sample(2000)
+  cv <- suppressWarnings(prd_curve(x, list(widen = sc$models$widen$sample(1000)),
+                                   angles = 51))
+  det <- prd_curve_info(cv)$details[[1]]
+  expect_true("mixture" %in% det$families)
+  expect_gt(det$clusters_gain, 0)
+  note <- paste(prdcurve:::cli_clusters_note(cv), collapse = " ")
+  expect_match(note, "^The real rows are clustered, so the default took the mixture family")
+  expect_match(note, "0.14 to 0.27 at d = 512", fixed = TRUE)
+  opt <- list(generated = c(widen = "widen.npy"), standardize = "none",
+              split = 0.5, replicates = 0, seed = 4L, compare = NULL)
+  out <- capture.output(prdcurve:::cli_report(cv, NULL, NULL, opt, "real.npy",
+                                              2000L, 128L, 1000L, 128L,
+                                              tempdir()))
+  expect_true(any(startsWith(out, "The real rows are clustered")))
+  # Gaussian real rows: the test reads no clusters, no note; nor where the
+  # families are given (no test)
+  g <- prd_curve(matrix(rnorm(2000 * 128), 2000),
+                 matrix(rnorm(1000 * 128, 0.1), 1000), angles = 51)
+  expect_lt(prd_curve_info(g)$details[[1]]$clusters_gain, 0)
+  expect_identical(prdcurve:::cli_clusters_note(g), character())
+  f <- suppressWarnings(prd_curve(x, sc$models$widen$sample(1000), angles = 51,
+                                  families = c("knn", "mixture")))
+  expect_identical(prdcurve:::cli_clusters_note(f), character())
+})

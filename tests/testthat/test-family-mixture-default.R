@@ -98,6 +98,10 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   # the test's gain in the details, as mixture_clustered() reads the
   # canonical rows
   expect_gt(prd_curve_info(cv)$details[[1]]$clusters_gain, 0.2)
+  # and the printed header says so, for the default's curve alone
+  head <- tibble::tbl_sum(cv)
+  expect_identical(sum(grepl("clustered real rows: mixture joined (may read high)",
+                             head, fixed = TRUE)), 1L)
   a <- stats::setNames(summary(cv)$auc, summary(cv)$method)
   expect_lt(a[["mixture"]], a[["quadratic"]] - 0.05)
   expect_lt(a[["tightest"]], a[["quadratic"]] - 0.05)
