@@ -28,6 +28,12 @@
 #                    among its families, as AUC - truth, one draw; where the
 #                    real set has more than 2^22 values the default leaves
 #                    the mixture out and warns)
+#   [--refits 3:100,8:100,8:40]   (the chosen mixtures' refits, `restarts`
+#                    of fit_mixture() each run to at most `maxit` EM steps,
+#                    3:100 in the package: the default and the mixture on
+#                    the suite's widened rank-4 classes, 16 classes at d =
+#                    --refits-dim (512), the first of --sizes points per
+#                    set, each seed of --seeds a draw)
 #   [--installed]   (the installed package; else pkgload::load_all(), whose
 #                    C code is compiled without optimisation: time with
 #                    --installed)
@@ -129,6 +135,57 @@ for (d in suite_dims) {
                      with_mixture = round(s1$auc - truth, 3)),
           row.names = FALSE)
   }
+}
+
+# the refits of the chosen mixtures: restarts and EM steps (the package's
+# fit_mixture() and mixture_em(_tied)() with other defaults, restored after)
+refits <- local({
+  i <- match("--refits", args)
+  if (is.na(i)) list() else
+    lapply(strsplit(strsplit(args[i + 1L], ",")[[1]], ":"), as.integer)
+})
+set_refits <- function(restarts, maxit) {
+  ns <- asNamespace("prdcurve")
+  for (nm in c("fit_mixture", "mixture_em", "mixture_em_tied")) {
+    f <- get(nm, envir = ns)
+    if (nm == "fit_mixture") formals(f)$restarts <- restarts else
+      formals(f)$maxit <- maxit
+    unlockBinding(nm, ns)
+    assign(nm, f, envir = ns)
+    lockBinding(nm, ns)
+  }
+}
+if (length(refits)) {
+  d <- opt("refits-dim", 512)
+  n <- sizes[1]
+  out <- NULL
+  for (seed in seeds) {
+    set.seed(seed)
+    sc <- cluster_scenario(d, classes = 16L, rank = 4L)
+    x <- sc$real$sample(n)
+    y <- sc$models$widen$sample(n)
+    truth <- summary(cluster_truth(sc$real, sc$models$widen, n = mc * 4))$auc
+    for (rf in refits) {
+      set_refits(rf[1], rf[2])
+      set.seed(100 + seed)
+      el <- system.time(cv <- suppressWarnings(prd_curve(
+        x, y, method = c("tightest", "mixture"))))[["elapsed"]]
+      a <- stats::setNames(summary(cv)$auc, summary(cv)$method)
+      out <- rbind(out, data.frame(seed = seed, refits = paste(rf, collapse = ":"),
+                                   truth = round(truth, 3),
+                                   tightest = round(a[["tightest"]] - truth, 3),
+                                   mixture = round(a[["mixture"]] - truth, 3),
+                                   seconds = round(el, 1)))
+      message(paste(format(out[nrow(out), ]), collapse = " "))
+    }
+  }
+  set_refits(3L, 100L)
+  cat(sprintf("\nrefits (restarts:EM steps), widened rank-4 classes, d = %d, %s points per set: AUC - truth\n",
+              d, format(n, big.mark = ",")))
+  print(out, row.names = FALSE)
+  cat("\nmeans over the draws:\n")
+  print(stats::aggregate(cbind(tightest, mixture, seconds) ~ refits, out, mean),
+        row.names = FALSE, digits = 3)
 }
 
 # time against knn at each n x d of --time (16 classes above d = 256, as the
