@@ -305,12 +305,12 @@ describe_info <- function(inf) {
   } else if (identical(det$choice, "single")) {
     parts <- c(parts, "one family (too few evaluation rows for bands)")
   }
-  # clustered real rows (the default's clusters test): the default reads
+  # clustered real rows (the default's clusters test): the default can read
   # high there, with or without the mixture (?prd_curve, "mixture")
   if (is.numeric(det$clusters_gain) && isTRUE(det$clusters_gain > 0)) {
     parts <- c(parts, if ("mixture" %in% det$families)
-      "clustered real rows: mixture joined (may read high)" else
-      "clustered real rows, too wide for the mixture (reads high)")
+      "clustered real rows: mixture joined (can still read high)" else
+      "clustered real rows, too wide for the mixture (can read high)")
   }
   if (!is.null(det$delta)) {
     parts <- c(parts, paste0("delta = ", format(det$delta, digits = 3)))

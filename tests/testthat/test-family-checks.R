@@ -155,7 +155,7 @@ test_that("a clustered real set of more than 1,024 columns warns that the defaul
   expect_match(conditionMessage(w), "add it to `families`", fixed = TRUE)
   expect_identical(prd_curve_info(cv)$details[[1]]$families, tightest_default())
   expect_match(tibble::tbl_sum(cv)[[2]],
-               "clustered real rows, too wide for the mixture (reads high)",
+               "clustered real rows, too wide for the mixture (can read high)",
                fixed = TRUE)
   # families given: no test, no warning; N(0, I) of the same size: none
   expect_gt(prd_curve_info(cv)$details[[1]]$clusters_gain, 0.2)

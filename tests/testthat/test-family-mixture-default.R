@@ -100,7 +100,7 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   expect_gt(prd_curve_info(cv)$details[[1]]$clusters_gain, 0.2)
   # and the printed header says so, for the default's curve alone
   head <- tibble::tbl_sum(cv)
-  expect_identical(sum(grepl("clustered real rows: mixture joined (may read high)",
+  expect_identical(sum(grepl("clustered real rows: mixture joined (can still read high)",
                              head, fixed = TRUE)), 1L)
   a <- stats::setNames(summary(cv)$auc, summary(cv)$method)
   expect_lt(a[["mixture"]], a[["quadratic"]] - 0.05)
