@@ -303,7 +303,9 @@ describe_info <- function(inf) {
   if (identical(det$choice, "ceiling")) {
     parts <- c(parts, "at the ceiling: no family tells the sets apart")
   } else if (identical(det$choice, "single")) {
-    parts <- c(parts, "one family (too few evaluation rows for bands)")
+    fam <- det$bands$first[1]
+    parts <- c(parts, paste0("one family", if (length(fam) && !is.na(fam))
+      paste0(", ", fam), " (too few evaluation rows for bands)"))
   }
   # clustered real rows (the default's clusters test): the default can read
   # high there, with or without the mixture (?prd_curve, "mixture")

@@ -108,8 +108,9 @@ test_that("below min_rows a half, one family: agreed on every row, else half 1's
   expect_identical(inf$choice, "single")
   fam <- inf$bands$first
   expect_true(fam %in% inf$families)
-  # the printed header says so
-  expect_match(tibble::tbl_sum(cv)[[2]], "one family (too few evaluation rows",
+  # the printed header says so, and which family
+  expect_match(tibble::tbl_sum(cv)[[2]],
+               paste0("one family, ", fam, " (too few evaluation rows"),
                fixed = TRUE)
 })
 
