@@ -302,7 +302,7 @@
 #'   inflated one (0.243) (bench/tightest-choice.R). On the `digits`
 #'   class-subset experiment (5 seeds, about 22 to 113 evaluation rows a
 #'   half) its mean IoU with the true rectangle is 0.936 (`"knn"`: 0.935),
-#'   with a spread of its AUC across seeds of 0.016 (knn 0.016). Choosing
+#'   with a spread of its AUC across seeds of 0.0162 (knn 0.0156). Choosing
 #'   at each \eqn{\lambda} separately (earlier versions) flipped between
 #'   families on a handful of rows: IoU 0.903 on
 #'   the same experiment, and extremes averaged from two families (a
