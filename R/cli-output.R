@@ -49,8 +49,7 @@ cli_ceiling_note <- function(curve) {
 cli_clusters_note <- function(curve) {
   info <- prd_curve_info(curve)
   joined <- vapply(info$details, function(d) {
-    is.numeric(d$clusters_gain) && isTRUE(d$clusters_gain > 0) &&
-      "mixture" %in% d$families
+    identical(clustered_read(d), "joined")
   }, logical(1))
   if (!any(joined)) return(character())
   strwrap(paste0(

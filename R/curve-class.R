@@ -281,6 +281,16 @@ tbl_sum.prd_curve <- function(x, ...) {
   c(head, lines)
 }
 
+#' How the default read the real rows of a curve's details `det`: "joined"
+#' (the clusters test read them as clustered, held-out gain above 0, and
+#' the mixture family joined), "wide" (clustered, too wide for the
+#' mixture), or NA (not clustered, not tested, or not the default)
+#' @noRd
+clustered_read <- function(det) {
+  if (!isTRUE(det$clusters_gain > 0)) return(NA_character_)
+  if ("mixture" %in% det$families) "joined" else "wide"
+}
+
 describe_info <- function(inf) {
   parts <- character()
   if (!is.na(inf$source)) parts <- c(parts, inf$source)
@@ -309,8 +319,9 @@ describe_info <- function(inf) {
   }
   # clustered real rows (the default's clusters test): the default can read
   # high there, with or without the mixture (?prd_curve, "mixture")
-  if (is.numeric(det$clusters_gain) && isTRUE(det$clusters_gain > 0)) {
-    parts <- c(parts, if ("mixture" %in% det$families)
+  clustered <- clustered_read(det)
+  if (!is.na(clustered)) {
+    parts <- c(parts, if (clustered == "joined")
       "clustered real rows: mixture joined (can still read high)" else
       "clustered real rows, too wide for the mixture (can read high)")
   }
