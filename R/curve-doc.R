@@ -232,7 +232,11 @@
 #'   band on the two halves (a family decided by a few points has a large
 #'   gap), or that gap less the median gap of the families where this is
 #'   smaller (rows that make every family look tighter on one half are no
-#'   family's noise). A family saturated in the band (its area there at
+#'   family's noise). The mixture family's noise counts once, not 4 times:
+#'   it joins only where the real rows test as clustered, and there its
+#'   curve moves more between the halves than the smoother families' (on
+#'   the suite's clustered scenarios at 5,000 points per set, mean |AUC
+#'   error| 0.073 against 0.082 with 4 times its noise). A family saturated in the band (its area there at
 #'   least 98% of that of \eqn{\alpha = \min(1, \lambda)}, the curve of
 #'   Q = P, on both halves) has no gap because it cannot move, so it takes
 #'   the largest noise of the band's unsaturated families (where every

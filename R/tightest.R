@@ -31,9 +31,21 @@ tightest_bands <- 6L
 #' noise there (tightest_envelope()). Measured with 4 bands and before the
 #' saturation rule: digits mean IoU 0.892 / 0.916 / 0.927 / 0.932 / 0.929
 #' with weights 0 / 1 / 2 / 4 / 6; Gaussian mean |AUC error| 0.017 /
-#' 0.016 / 0.015 / 0.012 / 0.013.
+#' 0.016 / 0.015 / 0.012 / 0.013. A family's registry entry may set its own
+#' weight (`noise_weight`; the mixture's: mixture_noise_weight).
 #' @noRd
 tightest_penalty <- 4
+
+#' The weight of each family's noise (the names `fam`) in the choice of
+#' tightest_envelope(): its registry entry's `noise_weight`, else `penalty`
+#' (also for names that are not registered families)
+#' @noRd
+tightest_noise_weights <- function(fam, penalty = tightest_penalty) {
+  vapply(fam, function(f) {
+    w <- family_env$entries[[f]]$noise_weight
+    if (is.null(w)) penalty else w
+  }, numeric(1))
+}
 
 #' A family is saturated in a band when its area there is at least this
 #' fraction of the ceiling's, the curve alpha = min(1, lambda) of P = Q, on
@@ -102,7 +114,8 @@ tightest_ceiling_auc <- function(nr, ng, margin = tightest_ceiling_margin,
 #' halved at random (halves given). The angle grid is cut into `bands`
 #' contiguous bands of equal angle (one band, mode "single", when a half
 #' holds fewer than `min_rows` rows of a set). On each half h, each
-#' family's penalised area in each band, A_h + `penalty` v (A_h its polar
+#' family's penalised area in each band, A_h + w v (w `penalty`, or the
+#' family's own weight: tightest_noise_weights(); A_h its polar
 #' area there, 1/2 sum rho^2 dtheta, rho^2 = alpha^2 + beta^2; v its noise:
 #' the gap g = A_1 - A_2 between the halves, in mode "bands" min(|g|, |g -
 #' m|), m the median gap over the families, since rows that make every
@@ -211,7 +224,7 @@ tightest_envelope <- function(envs, halves_real, halves_gen, lambda,
       noise[b, sat[b, ]] <- pmax(noise[b, sat[b, ]], max(noise[b, !sat[b, ]]))
     }
   }
-  noise <- penalty * noise
+  noise <- noise * rep(tightest_noise_weights(fam, penalty), each = bands)
   pick <- vapply(1:2, function(h) {
     max.col(-(area[[h]] + noise), ties.method = "first")
   }, integer(bands))
