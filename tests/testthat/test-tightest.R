@@ -103,6 +103,16 @@ test_that("a family's registry weight of its noise replaces the penalty (the mix
   # `penalty` sets the weight of the families without their own
   expect_identical(choose(list(G = G, H = H), penalty = 1)$bands$first,
                    rep("G", 4))
+  # any entry may declare its weight: a toy family with weight 1
+  register_family("toy_weighted", "fitted", path = "rows",
+                  fit = function(...) NULL, summary = "toy", reason = "toy",
+                  noise_weight = 1)
+  on.exit(unregister_family("toy_weighted"))
+  expect_identical(choose(list(toy_weighted = G, H = H))$bands$first,
+                   rep("toy_weighted", 4))
+  expect_error(register_family("toy_bad", "fitted", path = "rows",
+                               fit = function(...) NULL, summary = "toy",
+                               reason = "toy", noise_weight = -1))
 })
 
 test_that("below min_rows a half, one family: agreed on every row, else half 1's choice read on half 2", {
