@@ -55,8 +55,8 @@ cli_clusters_note <- function(curve) {
   strwrap(paste0(
     "The real rows are clustered, so the default took the mixture family. ",
     "On clustered data it can still read above the true AUC: on the ",
-    "validity suite's widened classes at 5,000 points per set by 0.07 to ",
-    "0.18 at d = 256 and 0.14 to 0.27 at d = 512 (see ?prd_curve, ",
+    "validity suite's widened classes at 5,000 points per set by 0.06 to ",
+    "0.18 at d = 256 and 0.13 to 0.26 at d = 512 (see ?prd_curve, ",
     "\"mixture\")."), width = 78)
 }
 

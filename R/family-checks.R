@@ -44,7 +44,7 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
     }
     prd_warn(c(
       "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the {.val {low}} curve (AUC {auc_lo}).",
-      "i" = "Every family's curve estimates an upper bound of the true curve, so {.val {low}} is the tighter one. It may still lie above the true curve: no family follows every log-likelihood ratio (on 16 overlapping classes that all widen by 15%, the default read 0.07 to 0.29 above the truth at 5,000 points per set and d = 256 to 2,048, where a fit of their true form with the class labels reads 0.07 to 0.24 above; {.code vignette(\"validity\")}).",
+      "i" = "Every family's curve estimates an upper bound of the true curve, so {.val {low}} is the tighter one. It may still lie above the true curve: no family follows every log-likelihood ratio (on 16 overlapping classes that all widen by 15%, the default read 0.11 to 0.29 above the truth at 5,000 points per set and d = 256 to 2,048, where a fit of their true form with the class labels reads 0.09 to 0.24 above; {.code vignette(\"validity\")}).",
       "i" = reason,
       "i" = "Read the lower curve, or use {.code method = \"tightest\"}."
     ), "family_disagreement")

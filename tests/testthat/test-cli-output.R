@@ -260,7 +260,7 @@ test_that("the report says when the default read the real rows as clustered and 
   expect_gt(det$clusters_gain, 0)
   note <- paste(prdcurve:::cli_clusters_note(cv), collapse = " ")
   expect_match(note, "^The real rows are clustered, so the default took the mixture family")
-  expect_match(note, "0.14 to 0.27 at d = 512", fixed = TRUE)
+  expect_match(note, "0.13 to 0.26 at d = 512", fixed = TRUE)
   opt <- list(generated = c(widen = "widen.npy"), standardize = "none",
               split = 0.5, replicates = 0, seed = 4L, compare = NULL)
   out <- capture.output(prdcurve:::cli_report(cv, NULL, NULL, opt, "real.npy",
