@@ -132,7 +132,7 @@
 #'   classes read 0.123 above a true 0.154 against 0.268 without the
 #'   family, and widened rank-4 classes 0.223 above 0.027 against 0.402,
 #'   one draw each, and the default took 13.9 s against 4.2 s without it,
-#'   knn 1.5 s; at 20,000 points per set and d = 256, 0.050 and 0.066
+#'   knn 1.5 s; at 20,000 points per set and d = 256, 0.049 and 0.067
 #'   above the truth against 0.265 and 0.362) and its rows are clustered (on smaller sets the choice among its
 #'   components and among six families is noisy: on the digits, 90 to 800
 #'   rows a set, IoU 0.932 with it against 0.936 without):
