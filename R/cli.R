@@ -123,7 +123,8 @@
 #'   data); default none (embeddings).
 #' * `--out PREFIX`: prefix of the output files (default `"prdcurve"`, i.e.
 #'   `prdcurve.csv` and `prdcurve.png` in the working directory); an
-#'   existing folder, or a path ending in `/`, writes `FOLDER/prdcurve.*`.
+#'   existing folder, or a path ending in `/`, writes `FOLDER/prdcurve.*`; a
+#'   trailing `.csv` or `.png` is dropped (`--out run.csv` writes `run.csv`).
 #'   The folder must exist and be writable: this is checked before any
 #'   file is read.
 #' * `--header`, `--no-header`: for delimited text, whether the first line
@@ -420,9 +421,12 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
 
 #' The output files of a run, from --out, checked before anything is
 #' computed: the folder must exist and be writable, and no output may be
-#' a folder. `--out DIR/` or an existing folder writes DIR/prdcurve.*.
+#' a folder. `--out DIR/` or an existing folder writes DIR/prdcurve.*; a
+#' trailing .csv or .png is dropped (`--out run.csv` writes run.csv and
+#' run.png, not run.csv.csv).
 #' @noRd
 cli_outputs <- function(out, metrics = FALSE, compare = FALSE) {
+  out <- sub("[.](csv|png)$", "", out, ignore.case = TRUE)
   if (dir.exists(out) || grepl("[/\\\\]$", out)) {
     out <- file.path(sub("[/\\\\]+$", "", out), "prdcurve")
   }

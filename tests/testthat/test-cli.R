@@ -392,6 +392,12 @@ test_that("--out into a missing folder fails before any file is read", {
   suppressMessages(prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn",
                              "--angles", "11", "--quiet", "--out", sub)))
   expect_true(file.exists(file.path(sub, "prdcurve.csv")))
+  # a prefix given with the extension of one output names both outputs
+  suppressMessages(prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn",
+                             "--angles", "11", "--quiet", "--out",
+                             file.path(sub, "run.CSV"))))
+  expect_true(all(file.exists(file.path(sub, c("run.csv", "run.png")))))
+  expect_false(any(file.exists(file.path(sub, c("run.CSV.csv", "run.csv.csv")))))
   # an output file that is a folder
   dir.create(file.path(fx$dir, "x.csv"))
   expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--quiet", "--out",
