@@ -87,3 +87,43 @@ bench_results <- function(script, ...) {
 load1 <- function() as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
 fmt_num <- function(x, digits = 2) formatC(x, format = "f", digits = digits,
                                           big.mark = ",")
+
+# The package for a benchmark script: with "--installed" among `args` the
+# installed one (its internal functions copied into `env`, so the script
+# reads as under load_all()), else pkgload::load_all(), whose C code is
+# compiled without optimisation (time with --installed). Returns the
+# package's namespace.
+bench_package <- function(args, env = parent.frame()) {
+  if ("--installed" %in% args) {
+    suppressPackageStartupMessages(library(prdcurve))
+    ns <- asNamespace("prdcurve")
+    for (nm in ls(ns, all.names = TRUE)) assign(nm, get(nm, envir = ns), envir = env)
+  } else {
+    suppressPackageStartupMessages(pkgload::load_all(quiet = TRUE))
+    ns <- asNamespace("prdcurve")
+  }
+  invisible(ns)
+}
+
+# Keep what every call of the default's choice (tightest_envelope() in the
+# namespace `ns`) sees, reduced to the families' envelopes: in the
+# environment `saved`, `last` (the latest call) and `calls` (every call
+# since saved$calls was last emptied), each list(e = the envelopes on both
+# halves of the evaluation rows, full = on every row, lambda, hr, hg = the
+# halves, nr, ng = their sizes). Returns the package's own
+# tightest_envelope(), to choose again from kept envelopes.
+keep_envelopes <- function(ns, saved) {
+  choose <- ns$tightest_envelope
+  unlockBinding("tightest_envelope", ns)
+  assign("tightest_envelope", function(envs, halves_real, halves_gen, lambda, ...) {
+    e <- lapply(1:2, function(h) {
+      lapply(envs, function(f) f(halves_real[[h]], halves_gen[[h]]))
+    })
+    saved$last <- list(e = e, full = lapply(envs, function(f) f()),
+                       lambda = lambda, hr = halves_real, hg = halves_gen,
+                       nr = lengths(halves_real), ng = lengths(halves_gen))
+    saved$calls[[length(saved$calls) + 1L]] <- saved$last
+    choose(envs, halves_real, halves_gen, lambda, ...)
+  }, envir = ns)
+  choose
+}

@@ -38,13 +38,8 @@
 #                    C code is compiled without optimisation: time with
 #                    --installed)
 args <- commandArgs(trailingOnly = TRUE)
-if ("--installed" %in% args) {
-  suppressPackageStartupMessages(library(prdcurve))
-  ns <- asNamespace("prdcurve")
-  for (nm in ls(ns, all.names = TRUE)) assign(nm, get(nm, envir = ns))
-} else {
-  suppressPackageStartupMessages(pkgload::load_all(quiet = TRUE))
-}
+source("bench/common.R")
+bench_package(args)
 options(prdcurve.progress = FALSE, width = 150)
 opt <- function(name, default) {
   i <- match(paste0("--", name), args)

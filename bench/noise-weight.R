@@ -17,14 +17,8 @@
 #   [--truth-n 2e5] [--cores 2] [--installed]
 # About 17 minutes with the defaults on 2 cores (40 calls).
 args <- commandArgs(trailingOnly = TRUE)
-if ("--installed" %in% args) {
-  suppressPackageStartupMessages(library(prdcurve))
-  ns <- asNamespace("prdcurve")
-  for (nm in ls(ns, all.names = TRUE)) assign(nm, get(nm, envir = ns))
-} else {
-  suppressPackageStartupMessages(pkgload::load_all(quiet = TRUE))
-  ns <- asNamespace("prdcurve")
-}
+source("bench/common.R")
+ns <- bench_package(args)
 options(prdcurve.progress = FALSE, width = 150)
 opt <- function(name, default) {
   i <- match(paste0("--", name), args)
@@ -39,20 +33,10 @@ kinds <- opt("kinds", "clusters,clusters_lowrank,manifold,heavy_t3")
 truth_n <- as.numeric(opt("truth-n", "2e5"))
 cores <- as.integer(opt("cores", "2"))
 
-# every tightest_envelope() call of a prd_curve() call: its arguments
-# reduced to the envelopes (a list per model, in order)
+# every tightest_envelope() call of a prd_curve() call: its envelopes (a
+# list per model, in order)
 saved <- new.env()
-choose <- ns$tightest_envelope
-unlockBinding("tightest_envelope", ns)
-assign("tightest_envelope", function(envs, halves_real, halves_gen, lambda, ...) {
-  e <- lapply(1:2, function(h) {
-    lapply(envs, function(f) f(halves_real[[h]], halves_gen[[h]]))
-  })
-  saved$calls[[length(saved$calls) + 1L]] <- list(
-    e = e, full = lapply(envs, function(f) f()), lambda = lambda,
-    hr = halves_real, hg = halves_gen)
-  choose(envs, halves_real, halves_gen, lambda, ...)
-}, envir = ns)
+choose <- keep_envelopes(ns, saved)
 
 tasks <- expand.grid(kind = kinds, case = seq_along(cases), draw = draws,
                      stringsAsFactors = FALSE)

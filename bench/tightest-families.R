@@ -35,6 +35,7 @@
 # About 2 minutes; with --all about 15 on 2 cores.
 
 args <- commandArgs(trailingOnly = TRUE)
+source("bench/common.R")
 all_suites <- "--all" %in% args
 di <- match("--drop", args)
 drop <- if (is.na(di)) c("kde", "ipr", "linear", "marginal") else
@@ -58,17 +59,7 @@ every <- c("knn", "kde", "ipr", "coverage", "linear", "quadratic", "stacked",
 # ---- the calls' envelopes, saved from tightest_envelope()'s arguments ------
 ns <- asNamespace("prdcurve")
 saved <- new.env()
-choose <- ns$tightest_envelope
-unlockBinding("tightest_envelope", ns)
-assign("tightest_envelope", function(envs, halves_real, halves_gen, lambda, ...) {
-  e <- lapply(1:2, function(h) {
-    lapply(envs, function(f) f(halves_real[[h]], halves_gen[[h]]))
-  })
-  saved$last <- list(e = e, full = lapply(envs, function(f) f()),
-                     lambda = lambda, nr = lengths(halves_real),
-                     ng = lengths(halves_gen))
-  choose(envs, halves_real, halves_gen, lambda, ...)
-}, envir = ns)
+choose <- keep_envelopes(ns, saved)
 families_of <- function(x) {
   if (is.data.frame(x)) x <- encode_categories(x)
   c(every, intersect(c("logit", "interaction"), tightest_families(x)))
@@ -222,7 +213,8 @@ formals(choose_v) <- c(formals(choose), alist(variant = NULL))
 local({
   b <- body(choose_v)
   i <- which(vapply(as.list(b), function(x) {
-    identical(deparse(x), "noise <- penalty * noise")
+    identical(deparse(x),
+              "noise <- noise * rep(tightest_noise_weights(fam, penalty), each = bands)")
   }, logical(1)))
   stopifnot(length(i) == 1L)
   hook <- quote(if (!is.null(variant) && length(fam) > 1L) {
