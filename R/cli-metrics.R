@@ -4,6 +4,30 @@
 # table (so the CSV, the printed table, the plot and the paired
 # differences take both).
 
+#' The names of `--metrics=NAMES` (NULL, the bare flag: manifold_metrics()'
+#' default metrics), checked when the options are read (cli_parse()), before
+#' any file is read or curve computed: each a manifold or an embedding
+#' metric, else a classed error naming the option, the names it may mean
+#' (the registry's aliases: FID, memorisation) and every metric.
+#' @noRd
+cli_metric_names <- function(names) {
+  if (is.null(names)) return(manifold_metric_names())
+  known <- c(manifold_metric_names(), embedding_metric_names())
+  names <- names[nzchar(names)]
+  bad <- setdiff(names, known)
+  if (length(bad) || !length(names)) {
+    # (its own words: the R functions' names would be rewritten to the flag)
+    near <- nearest_choices(bad, known, embedding_metric_aliases())
+    prd_abort(c("Option {.code --metrics} must name manifold or embedding metrics.",
+                "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It names none.",
+                "i" = if (length(near)) "Did you mean {.val {near}}?",
+                "i" = "Manifold metrics: {.val {manifold_metric_names()}}.",
+                "i" = "Embedding metrics: {.val {embedding_metric_names()}}."),
+              kind = "input", call = NULL)
+  }
+  unique(names)
+}
+
 #' The metrics of `--metrics`: `names` NULL (the bare flag) gives
 #' manifold_metrics()'s default metrics; otherwise each name is a manifold
 #' or an embedding metric (an unknown name is a classed error naming the
@@ -11,14 +35,7 @@
 #' @noRd
 cli_metric_table <- function(real, gens, names, k, closed, replicates,
                              standardize, seed) {
-  known <- c(manifold_metric_names(), embedding_metric_names())
-  if (is.null(names)) names <- manifold_metric_names()
-  bad <- setdiff(names, known)
-  if (length(bad)) {
-    prd_abort(c("Option {.code --metrics} must name metrics of {.fn manifold_metrics} or {.fn embedding_metrics}.",
-                "x" = "Unknown: {.val {bad}}.",
-                "i" = "Metrics: {.val {known}}."), kind = "input", call = NULL)
-  }
+  names <- cli_metric_names(names)
   man <- intersect(names, manifold_metric_names())
   emb <- intersect(names, embedding_metric_names())
   set.seed(seed)

@@ -250,7 +250,7 @@ cli_parse <- function(args) {
                 "x" = "It is 1."), kind = "input", call = NULL)
   }
   opt$metrics <- isTRUE(o$metrics)
-  opt$metric_names <- metric_names
+  opt$metric_names <- if (!is.null(metric_names)) cli_metric_names(metric_names)
   opt$compare <- o$compare
   if (!is.null(opt$compare)) {
     if (!opt$compare %in% names(opt$generated)) {

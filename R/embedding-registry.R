@@ -12,11 +12,13 @@
 # (embedding_scale()), and the features times s change the metric by
 # s^power (FD 2, energy 1, Vendi 0), by which its value is brought back to
 # the units as given; NA: value() does so itself (KID, a polynomial in s).
+# `aliases`: the names users know it by (FID, memorisation), which an
+# unknown name's error turns into "Did you mean" (embedding_metric_aliases()).
 
 embedding_metric <- function(name, needs, value, doc, lower = -Inf,
-                             upper = Inf, power = 0) {
+                             upper = Inf, power = 0, aliases = character()) {
   list(name = name, needs = needs, value = value, doc = doc, lower = lower,
-       upper = upper, power = power)
+       upper = upper, power = power, aliases = aliases)
 }
 
 embedding_registry <- local({
@@ -27,11 +29,11 @@ embedding_registry <- local({
     embedding_metric("fd", "moments",
       function(q) fd_value(q$mx, q$my, q$root_x),
       "Frechet distance of the Gaussian fits (Heusel et al. 2017)",
-      lower = 0, power = 2),
+      lower = 0, power = 2, aliases = c("fid", "frechet")),
     embedding_metric("fd_inf", "moments",
       function(q) fd_infinity(q$mx, q$y, q$root_x),
       "FD extrapolated to infinitely many generated rows (Chong and Forsyth 2020)",
-      power = 2),
+      power = 2, aliases = c("fid_inf", "fid_infinity")),
     embedding_metric("kid", "poly",
       function(q) {
         b <- if (is.null(q$opts$subsets)) {
@@ -42,9 +44,10 @@ embedding_registry <- local({
         kid_value(b, q$e, q$opts$big)
       },
       "unbiased MMD^2 with the cubic polynomial kernel (Binkowski et al. 2018)",
-      power = NA),
+      power = NA, aliases = "kernel_inception"),
     embedding_metric("mmd_rbf", "rbf", function(q) mmd_of(q, "rbf"),
-      "unbiased MMD^2 with a Gaussian kernel of width `bandwidth` (CMMD, Jayasumana et al. 2024)"),
+      "unbiased MMD^2 with a Gaussian kernel of width `bandwidth` (CMMD, Jayasumana et al. 2024)",
+      aliases = c("cmmd", "mmd")),
     embedding_metric("vendi", character(), function(q) vendi_value(q$y),
       "Vendi score of the generated set, q = 1, linear kernel on unit rows (Friedman and Dieng 2023)",
       lower = 1),
@@ -58,9 +61,11 @@ embedding_registry <- local({
         100 * mean(a)
       },
       "percentage of generated rows whose nearest real row has a nearer real neighbour (Alaa et al. 2022)",
-      lower = 0, upper = 100),
+      lower = 0, upper = 100,
+      aliases = c("authenticity", "memorisation", "memorization")),
     embedding_metric("ct", "held_out", function(q) q$ct,
-      "data-copying statistic C_T against `held_out` (Meehan et al. 2020); below 0: copying"),
+      "data-copying statistic C_T against `held_out` (Meehan et al. 2020); below 0: copying",
+      aliases = c("c_t", "data_copying", "memorisation", "memorization")),
     embedding_metric("sw_approx", "moments",
       function(q) sw_value(q$mx, q$my),
       "sliced Wasserstein approximation from the moments (Nadjahi et al. 2021)",
@@ -84,6 +89,14 @@ embedding_registry <- local({
 #' The metrics of embedding_metrics(), in output order (the registry's)
 #' @noRd
 embedding_metric_names <- function() names(embedding_registry)
+
+#' The registry's aliases: a character vector of metric names named by
+#' the alias (an alias of two metrics appears twice)
+#' @noRd
+embedding_metric_aliases <- function() {
+  al <- lapply(embedding_registry, `[[`, "aliases")
+  stats::setNames(rep(names(al), lengths(al)), unlist(al, use.names = FALSE))
+}
 
 #' The default metrics of embedding_metrics(): all but those that need an
 #' argument not given (`ct`: held_out, `vendi_class`: classes) and the

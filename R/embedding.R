@@ -252,7 +252,8 @@ embedding_metrics <- function(real, generated,
   features <- rlang::enquo(features)
   id <- rlang::enquo(id)
   if (missing(metrics)) metrics <- embedding_default_metrics(held_out, classes)
-  metrics <- check_methods(metrics, embedding_metric_names(), arg = "metrics")
+  metrics <- check_methods(metrics, embedding_metric_names(), arg = "metrics",
+                           aliases = embedding_metric_aliases())
   # (the logit model of pmse and s_pmse does not depend on the columns'
   # scales: no scale warning when they are all that is asked)
   raw <- prepare_samples(real, generated, features, id, standardize,

@@ -59,7 +59,7 @@ engine_precision <- function(call = rlang::caller_env()) {
 #' One or several of `choices`, with a classed error naming the argument.
 #' @noRd
 check_choice <- function(x, choices, multiple = FALSE, arg = rlang::caller_arg(x),
-                         call = rlang::caller_env()) {
+                         call = rlang::caller_env(), aliases = NULL) {
   if (!is.character(x) || !length(x) || anyNA(x)) {
     prd_abort(c(
       "{.arg {arg}} must be {if (multiple) 'one or more of' else 'one of'} {.val {choices}}.",
@@ -69,7 +69,7 @@ check_choice <- function(x, choices, multiple = FALSE, arg = rlang::caller_arg(x
   if (!multiple && identical(x, choices)) return(choices[1])
   bad <- setdiff(x, choices)
   if (length(bad) || (!multiple && length(x) != 1L)) {
-    near <- nearest_choices(bad, choices)
+    near <- nearest_choices(bad, choices, aliases)
     prd_abort(c(
       "{.arg {arg}} must be {if (multiple) 'one or more of' else 'one of'} {.val {choices}}.",
       "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It has {length(x)} values.",
@@ -82,19 +82,28 @@ check_choice <- function(x, choices, multiple = FALSE, arg = rlang::caller_arg(x
 #' The choices nearest the unknown values `bad` (the one at the least edit
 #' distance, ignoring case, when it is at most a third of the value's
 #' length, and at least 1: "knnn" -> "knn", "Mixtur" -> "mixture"),
-#' without the values that have none.
+#' without the values that have none. `aliases`: a character vector of
+#' choices named by the names users know them by (embedding_metric_aliases():
+#' "fid" -> "fd"); an unknown value that is an alias (ignoring case, "-" and
+#' " " read as "_") gives its choices.
 #' @noRd
-nearest_choices <- function(bad, choices) {
+nearest_choices <- function(bad, choices, aliases = NULL) {
   if (!length(bad) || !length(choices)) return(character())
+  key <- gsub("[- ]", "_", tolower(bad))
+  hit <- key %in% names(aliases)
+  named <- unname(aliases[names(aliases) %in% key[hit]])
+  bad <- bad[!hit]
+  if (!length(bad)) return(unique(named))
   d <- utils::adist(tolower(bad), tolower(choices))
   best <- apply(d, 1L, which.min)
   ok <- d[cbind(seq_along(bad), best)] <= pmax(1, nchar(bad) %/% 3)
-  unique(choices[best[ok]])
+  unique(c(named, choices[best[ok]]))
 }
 
 check_methods <- function(method, choices, arg = "method",
-                          call = rlang::caller_env()) {
-  check_choice(method, choices, multiple = TRUE, arg = arg, call = call)
+                          call = rlang::caller_env(), aliases = NULL) {
+  check_choice(method, choices, multiple = TRUE, arg = arg, call = call,
+               aliases = aliases)
 }
 
 #' Validate a vector of neighbour counts against the sizes of the sets the

@@ -36,3 +36,42 @@ test_that("the command line's --metrics=NAMES takes the embedding metrics", {
                                            "none", 1),
                class = "prdcurve_error_input")
 })
+
+test_that("an unknown --metrics name is told the metrics and the names it may mean", {
+  skip_if_not_installed("optparse")
+  dir <- withr::local_tempdir()
+  set.seed(2)
+  files <- file.path(dir, c("real.csv", "a.csv"))
+  for (f in files) {
+    utils::write.csv(matrix(rnorm(40 * 3), ncol = 3), f, row.names = FALSE)
+  }
+  said <- character()
+  run <- function(...) {
+    tryCatch(withCallingHandlers(prd_cli(c(
+      files, "--method", "knn", "--angles", "11", "--seed", "1", ...,
+      "--out", file.path(dir, "run"))),
+      message = function(m) {
+        said <<- c(said, conditionMessage(m))
+        invokeRestart("muffleMessage")
+      }), prdcurve_error_input = function(e) e)
+  }
+  err <- run("--metrics=precision,FID,memorisation")
+  expect_s3_class(err, "prdcurve_error_input")
+  # told when the options are read: no file read, no curve computed
+  expect_false(any(grepl("Read|Computing", said)))
+  expect_false(file.exists(file.path(dir, "run.csv")))
+  msg <- cli::ansi_strip(conditionMessage(err))
+  # the command line's own words, not the R functions' rewritten to the flag
+  expect_match(msg, "must name manifold or embedding metrics", fixed = TRUE)
+  expect_no_match(msg, "of `--metrics` or", fixed = TRUE)
+  # the aliases: FID is "fd", memorisation "authpct" and "ct"
+  expect_match(msg, 'Did you mean "fd", "authpct", and "ct"?', fixed = TRUE)
+  # every metric named, none cut off ("ct" and "s_pmse" are the lists' last)
+  for (m in c(manifold_metric_names(), embedding_metric_names())) {
+    expect_match(msg, paste0('"', m, '"'), fixed = TRUE)
+  }
+  expect_no_match(msg, "\u2026", fixed = TRUE)
+  err <- run("--metrics=")
+  expect_s3_class(err, "prdcurve_error_input")
+  expect_match(conditionMessage(err), "It names none", fixed = TRUE)
+})

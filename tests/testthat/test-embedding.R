@@ -429,6 +429,13 @@ test_that("errors are classed and name the argument", {
                class = "prdcurve_error_input")
   expect_error(embedding_metrics(x, y, metrics = "fid"),
                class = "prdcurve_error_input")
+  # the names users know the metrics by are told theirs
+  expect_error(embedding_metrics(x, y, metrics = "FID"),
+               'Did you mean "fd"?', fixed = TRUE)
+  expect_error(embedding_metrics(x, y, metrics = c("kid", "Memorisation")),
+               'Did you mean "authpct" and "ct"?', fixed = TRUE)
+  expect_error(embedding_metrics(x, y, metrics = "vendy"),
+               'Did you mean "vendi"?', fixed = TRUE)
   expect_error(embedding_metrics(x, y, metrics = "ct",
                                  held_out = matrix(rnorm(15), 5, 3)),
                class = "prdcurve_error_columns")
