@@ -181,10 +181,10 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
     curve_legend(pal, lty, lay$colour_name, rows) +
     ggplot2::scale_x_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
                                 labels = c("0", "0.5", "1"),
-                                expand = ggplot2::expansion(add = 0.02)) +
+                                expand = ggplot2::expansion(add = plot_margin)) +
     ggplot2::scale_y_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
                                 labels = c("0", "0.5", "1"),
-                                expand = ggplot2::expansion(add = 0.02)) +
+                                expand = ggplot2::expansion(add = plot_margin)) +
     ggplot2::coord_equal() +
     ggplot2::labs(x = "recall", y = "precision") +
     prd_theme() +
@@ -214,6 +214,13 @@ prd_theme <- function() {
 }
 
 prd_figure_text_size <- 9
+
+#' The margin around [0, 1] of the curves' axes (autoplot()'s expansion,
+#' plot()'s frame plot_frame): a curve on precision or recall 1 or 0 is
+#' drawn inside the panel's box, not under it
+#' @noRd
+plot_margin <- 0.02
+plot_frame <- c(-plot_margin, 1 + plot_margin)
 
 #' Size of a figure for a paper
 #'
@@ -290,7 +297,9 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
     cols[refs] <- ifelse(is.na(own[refs]), truth_colour, pal[own[refs]])
     ltys <- unname(lay$linetypes[labels])
     ltys[refs] <- "dashed"
-    graphics::plot(NA, xlim = c(0, 1), ylim = c(0, 1),
+    # [0, 1] and 0.02 each side, as autoplot()'s expansion: a curve on
+    # precision or recall 1 (Q = P) is drawn inside the box, not under it
+    graphics::plot(NA, xlim = plot_frame, ylim = plot_frame,
                    main = if (is.na(pn)) main else
                      paste(c(main, pn), collapse = ": "),
                    xlab = xlab, ylab = ylab, xaxs = "i", yaxs = "i")

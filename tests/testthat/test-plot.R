@@ -367,8 +367,12 @@ test_that("base plot() draws the bands of replicates on square [0, 1] panels", {
   # one band per model and method (2 x 2), none without replicates' bands
   expect_identical(with_bands$polygons, 4L)
   expect_identical(drawn(bands = FALSE)$polygons, 0L)
-  # a wide device: the x range stays [0, 1]
-  expect_identical(with_bands$usr, c(0, 1, 0, 1))
+  # a wide device: the x range stays [0, 1] and its margin of 0.02 (a
+  # curve on 1, Q = P, inside the box), as autoplot()'s
+  expect_equal(with_bands$usr, c(-0.02, 1.02, -0.02, 1.02))
+  gb <- ggplot2::ggplot_build(ggplot2::autoplot(cv))
+  expect_equal(gb$layout$panel_params[[1]]$x.range, c(-0.02, 1.02))
+  expect_equal(gb$layout$panel_params[[1]]$y.range, c(-0.02, 1.02))
   # one panel keeps the user's layout, and every par() is restored
   grDevices::pdf(NULL, width = 9, height = 3)
   on.exit(grDevices::dev.off(), add = TRUE)
