@@ -148,6 +148,8 @@
 #' @param maxorder The highest order of interactions of the propensity
 #'   model of `pmse` and `s_pmse`: 0 (main effects) or a whole number up to
 #'   10 (products of up to `maxorder` + 1 columns). Default 1, synthpop's.
+#' @param max_params The most parameters of that propensity model, as in
+#'   [pmse_stats()]: default 400, synthpop's `max.params`.
 #' @param bandwidth The kernel width \eqn{\sigma} of `mmd_rbf` (a distance,
 #'   in the units of the features), or `NULL` (default) for the median
 #'   heuristic described above.
@@ -163,8 +165,8 @@
 #'   Inf, fewer than 2 rows; unknown `metrics`; `ct` without `held_out`,
 #'   `vendi_class` without `classes` or with labels that do not match the
 #'   rows;
-#'   bad `subsets`, `subset_size`, `bandwidth`, `maxorder`; a propensity
-#'   model of more than 400 parameters; a `kid` beyond the double range,
+#'   bad `subsets`, `subset_size`, `bandwidth`, `maxorder`, `max_params`; a
+#'   propensity model of more than `max_params` parameters; a `kid` beyond the double range,
 #'   about 1.8e308, as on features of magnitude 1e52, since it grows as the
 #'   sixth power of their scale), `prdcurve_error_columns`
 #'   (sets with different columns), `prdcurve_error_replicates` (also a
@@ -248,7 +250,8 @@ embedding_metrics <- function(real, generated,
                               bandwidth = NULL, maxorder = 1,
                               replicates = 0, conf_level = 0.9,
                               features = NULL, id = NULL,
-                              standardize = c("none", "real")) {
+                              standardize = c("none", "real"),
+                              max_params = 400) {
   features <- rlang::enquo(features)
   id <- rlang::enquo(id)
   if (missing(metrics)) metrics <- embedding_default_metrics(held_out, classes)
@@ -268,6 +271,7 @@ embedding_metrics <- function(real, generated,
                             bandwidth, raw, sets, features, id)
   opts <- c(opts, embedding_scale(sets, opts$held_out))
   opts$maxorder <- check_maxorder(maxorder)
+  opts$max_params <- check_max_params(max_params)
   # (which columns are a category's indicators: pmse's treatment contrasts;
   # standardize and the halves of the replicates do not keep it)
   opts$encoding <- attr(raw$real, "encoding")
@@ -479,7 +483,8 @@ embedding_compute <- function(real, gens, metrics, opts) {
       }
     }
     if ("propensity" %in% needs) {
-      q$propensity <- pmse_one(real, y, opts$maxorder, opts$encoding)
+      q$propensity <- pmse_one(real, y, opts$maxorder, opts$encoding,
+                               max_params = opts$max_params)
     }
     if ("ct" %in% metrics) {
       ctv <- ct_value(real, opts$held_out, y, mom = q$mx, eig = q$eig_x)

@@ -53,14 +53,15 @@ logit_design <- function(Z, terms, rows = NULL) {
 #' The terms of the logit model that the fit rows can identify: products
 #' that are 0 on every fit row (the indicators of two categories of one
 #' column, or categories never seen together) are left out; an error
-#' (`prdcurve_error_input`) when more than `max_params` parameters remain.
+#' (`prdcurve_error_input`) when more than `max_params` parameters remain
+#' (`raisable`: the caller has an argument `max_params` to raise it).
 #' `terms`: the candidate terms (column numbers of X), main effects (one
 #' column) first; pmse_stats() gives those of its treatment contrasts
 #' (pmse_terms(), R/pmse.R).
 #' @noRd
 logit_fit_terms <- function(X, maxorder, max_params = logit_max_params,
                             terms = logit_terms(ncol(X), maxorder),
-                            call = rlang::caller_env()) {
+                            raisable = FALSE, call = rlang::caller_env()) {
   main <- lengths(terms) == 1L
   if (!all(main)) {
     inter <- terms[!main]
@@ -74,7 +75,8 @@ logit_fit_terms <- function(X, maxorder, max_params = logit_max_params,
   if (length(terms) + 1L > max_params) {
     prd_abort(c(
       "The logit model with {.arg maxorder} = {maxorder} would have {length(terms) + 1L} parameters, more than {max_params}.",
-      "i" = "Lower {.arg maxorder}, or choose fewer feature columns with {.arg features}."
+      "i" = "Lower {.arg maxorder}, or choose fewer feature columns with {.arg features}.",
+      "i" = if (raisable) "Or raise {.arg max_params} (synthpop's {.arg max.params}): a larger model takes longer and may not converge."
     ), "input", call = call)
   }
   terms

@@ -61,14 +61,19 @@
 #' @param features,id Columns of data-frame inputs to use as features, and
 #'   an identifier column that is not one, as in [prd_curve()] (default:
 #'   every numeric and categorical column).
+#' @param max_params The most parameters (the intercept included) the
+#'   model may have: a whole number >= 1. Default 400, synthpop's
+#'   `max.params`; raise it, as synthpop allows, for a larger model (10
+#'   columns of SD2011 at `maxorder = 1`: 695 parameters), which takes
+#'   longer and may not converge.
 #' @return A tibble of class `prd_metrics` with columns `model`, `metric`
 #'   (`"pmse"` and `"s_pmse"`), `k` (`NA`: no neighbours) and `value`, two
 #'   rows per generated set; attributes `maxorder` and `parameters` (k of
 #'   each model, named by model). `s_pmse` is `NA` when no column varies
 #'   (k = 1: the expectation is 0).
 #' @section Errors: `prdcurve_error_input` when `maxorder` is not a whole
-#'   number >= 0, when the model would have more than 400 parameters
-#'   (synthpop's `max.params`; counted without the products that are 0 on
+#'   number >= 0, for a bad `max_params`, when the model would have more
+#'   than `max_params` parameters (counted without the products that are 0 on
 #'   every row, which synthpop counts), and for the sample sets' errors of
 #'   [prd_curve()] (a missing category is a category of its own, a
 #'   missing number an indicator beside the column, as in synthpop, whose
@@ -99,13 +104,15 @@
 #' pmse_stats(real, gen, maxorder = 0)
 #' @export
 pmse_stats <- function(real, generated, maxorder = 1, features = NULL,
-                       id = NULL) {
+                       id = NULL, max_params = 400) {
   maxorder <- check_maxorder(maxorder)
+  max_params <- check_max_params(max_params)
   # (the logit model is invariant to the columns' scales: no scale warning)
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), check_scale = FALSE)
   rows <- lapply(names(sets$generated), function(nm) {
-    s <- pmse_one(sets$real, sets$generated[[nm]], maxorder)
+    s <- pmse_one(sets$real, sets$generated[[nm]], maxorder,
+                  max_params = max_params)
     tibble::tibble(model = nm, metric = c("pmse", "s_pmse"),
                    k = NA_integer_, value = c(s$pmse, s$s_pmse),
                    parameters = s$parameters)
@@ -123,6 +130,7 @@ pmse_stats <- function(real, generated, maxorder = 1, features = NULL,
 #' @noRd
 pmse_one <- function(real, generated, maxorder,
                      encoding = attr(real, "encoding"),
+                     max_params = logit_max_params,
                      call = rlang::caller_env()) {
   X <- rbind(real, generated)
   if (!is.double(X)) storage.mode(X) <- "double"
@@ -131,7 +139,8 @@ pmse_one <- function(real, generated, maxorder,
   N <- n + m
   cc <- m / N
   model <- pmse_terms(X, encoding, maxorder)
-  terms <- logit_fit_terms(model$X, maxorder, terms = model$terms, call = call)
+  terms <- logit_fit_terms(model$X, maxorder, max_params = max_params,
+                           terms = model$terms, raisable = TRUE, call = call)
   D <- logit_design(model$X, terms)
   warn_pmse_model(ncol(D), min(n, m), maxorder)
   # aliased columns (products of categories that always occur together,
@@ -241,6 +250,22 @@ warn_pmse_model <- function(k, rows, maxorder) {
     "x" = "With fewer than {pmse_min_rows_per_param} rows per parameter it nears fitting the rows themselves: pMSE nears its maximum and S_pMSE means little, whatever the model.",
     "i" = "Use a smaller {.arg maxorder}, fewer {.arg features}, or more rows."
   ), "small_sample")
+}
+
+#' `max_params` of pmse_stats() and embedding_metrics(): a whole number >= 1
+#' (synthpop's `max.params`)
+#' @noRd
+check_max_params <- function(max_params, arg = "max_params",
+                             call = rlang::caller_env()) {
+  if (!is.numeric(max_params) || length(max_params) != 1L ||
+      is.na(max_params) || max_params < 1 || max_params > .Machine$integer.max ||
+      max_params != round(max_params)) {
+    prd_abort(c(
+      "{.arg {arg}} must be a whole number >= 1.",
+      "x" = "It is {describe(max_params)}."
+    ), "input", call = call)
+  }
+  as.integer(max_params)
 }
 
 #' `maxorder`: a whole number >= 0

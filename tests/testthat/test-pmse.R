@@ -78,6 +78,31 @@ test_that("several models, level orders and row orders", {
   wide_g <- as.data.frame(matrix(rnorm(100 * 30), 100))
   expect_error(pmse_stats(wide_r, wide_g, maxorder = 1), "400",
                class = "prdcurve_error_input")
+  # max_params (synthpop's max.params) moves the bound to the parameter:
+  # 1 + 4 + 6 = 11 parameters on 4 numeric columns at maxorder = 1
+  four_r <- wide_r[, 1:4]
+  four_g <- wide_g[, 1:4]
+  err <- expect_error(pmse_stats(four_r, four_g, max_params = 10),
+                      "would have 11 parameters, more than 10",
+                      class = "prdcurve_error_input")
+  expect_match(conditionMessage(err), "raise `max_params`", fixed = TRUE)
+  at <- pmse_stats(four_r, four_g, max_params = 11)
+  expect_identical(unname(attr(at, "parameters")), 11L)
+  expect_identical(at$value, pmse_stats(four_r, four_g)$value)
+  expect_identical(
+    embedding_metrics(four_r, four_g, metrics = "pmse", max_params = 11)$value,
+    at$value[1])
+  expect_error(embedding_metrics(four_r, four_g, metrics = "pmse",
+                                 max_params = 10),
+               "more than 10", class = "prdcurve_error_input")
+  # the 30 columns' 466 parameters, allowed
+  big <- suppressWarnings(pmse_stats(wide_r, wide_g, maxorder = 1,
+                                     max_params = 466))
+  expect_identical(unname(attr(big, "parameters")), 200L)
+  for (bad in list(0, 2.5, NA, "400", c(1, 2))) {
+    expect_error(pmse_stats(four_r, four_g, max_params = bad), "max_params",
+                 class = "prdcurve_error_input")
+  }
 })
 
 test_that("pMSE and S_pMSE equal synthpop::utility.gen() on SD2011", {
