@@ -76,6 +76,28 @@ test_that("a report from float32 .npy and .npz files shows the package's numbers
   m <- manifold_metrics(as_float32(real), models, k = 4, replicates = 4)
   rc <- m[m$model == "wide" & m$metric == "recall", ]
   expect_page(html, interval_text(rc$value, rc$lower, rc$upper), fixed = TRUE)
+  # the embedding metrics (FD, KID, Vendi, authenticity) with the same seed
+  set.seed(3)
+  e <- embedding_metrics(as_float32(real), models, replicates = 4)
+  expect_setequal(unique(e$metric), embedding_default_metrics())
+  for (mt in c("fd", "kid", "vendi", "authpct")) {
+    v <- e[e$model == "wide" & e$metric == mt, ]
+    expect_page(html, interval_text(v$value, v$lower, v$upper), fixed = TRUE)
+  }
+  # the models at the ceiling of Q = P are named, and only they
+  info <- prd_curve_info(cv)
+  at <- unique(info$model[vapply(info$details, function(d)
+    identical(d$choice, "ceiling"), logical(1))])
+  expect_identical(grepl("curve is that of Q = P", html, fixed = TRUE),
+                   length(at) > 0L)
+  if (length(at)) {
+    expect_page(html, paste0(paste(at, collapse = ", "), ": no family tells"),
+                fixed = TRUE)
+  }
+  # an estimate of an upper bound, never "an upper bound" outright
+  expect_false(grepl("curve is an upper bound", html, fixed = TRUE))
+  # (300 rows a set: no mixture; no model at the ceiling here)
+  expect_false(grepl("real rows are clustered", html, fixed = TRUE))
   # what it takes to reproduce it: the version and the files' checksums
   expect_page(html, as.character(utils::packageVersion("prdcurve")),
                fixed = TRUE)
@@ -88,6 +110,45 @@ test_that("a report from float32 .npy and .npz files shows the package's numbers
   expect_true(grepl("<code>prd_curve(method = \"tightest\")</code>", txt,
                     fixed = TRUE))
   expect_true(grepl("4 half-sample replicates (90% intervals)", txt, fixed = TRUE))
+})
+
+test_that("a report names the models at the ceiling of Q = P and says when the rows are clustered", {
+  skip_if_cannot_render()
+  dir <- withr::local_tempdir()
+  # three clusters (centres 6 e_j) in d = 3, 1,200 rows a set
+  set.seed(2)
+  d <- 3
+  clusters <- function(n) {
+    matrix(rnorm(n * d), ncol = d) + 6 * diag(d)[sample(d, n, TRUE), ]
+  }
+  real <- clusters(1200)
+  good <- clusters(1200)
+  write_npy(real, file.path(dir, "real.npy"), dtype = "<f4")
+  write_npy(good, file.path(dir, "good.npy"), dtype = "<f4")
+  write_npy(good + 1, file.path(dir, "far.npy"), dtype = "<f4")
+  html <- render_report(dir, list(
+    real = file.path(dir, "real.npy"),
+    generated = c(good = file.path(dir, "good.npy"),
+                  far = file.path(dir, "far.npy")),
+    replicates = 0, seed = 2))
+  set.seed(2)
+  cv <- prd_curve(as_float32(real), list(good = as_float32(good),
+                                         far = as_float32(good + 1)))
+  det <- prd_curve_info(cv)$details
+  # good: one law, no family tells them apart; the mixture joined for both
+  expect_identical(vapply(det, `[[`, "", "choice"), c("ceiling", "bands"))
+  expect_true(all(vapply(det, function(x) "mixture" %in% x$families, NA)))
+  # the command line's notes, word for word (pandoc's typographic quotes
+  # read as straight ones)
+  txt <- gsub("\\s+", " ", gsub("&quot;", "\"", html, fixed = TRUE))
+  txt <- gsub("\u2019", "'", gsub("[\u201c\u201d]", "\"", txt))
+  for (note in list(prdcurve:::cli_ceiling_note(cv),
+                    prdcurve:::cli_clusters_note(cv))) {
+    expect_true(length(note) > 0L)
+    expect_page(txt, paste(note, collapse = " "), fixed = TRUE)
+  }
+  expect_page(txt, "good: no family tells it from the real set", fixed = TRUE)
+  expect_false(grepl("far: no family", txt, fixed = TRUE))
 })
 
 test_that("a report expands an .npz of several models, as the command line does", {
