@@ -34,7 +34,8 @@ cli_metric_names <- function(names) {
 #' option).
 #' @noRd
 cli_metric_table <- function(real, gens, names, k, closed, replicates,
-                             standardize, seed) {
+                             standardize, seed, maxorder = 1L,
+                             max_params = 400L) {
   names <- cli_metric_names(names)
   man <- intersect(names, manifold_metric_names())
   emb <- intersect(names, embedding_metric_names())
@@ -46,7 +47,8 @@ cli_metric_table <- function(real, gens, names, k, closed, replicates,
   set.seed(seed)
   b <- if (length(emb)) {
     embedding_metrics(real, gens, metrics = emb, replicates = replicates,
-                      standardize = standardize)
+                      standardize = standardize, maxorder = maxorder,
+                      max_params = max_params)
   }
   if (is.null(a)) return(b)
   if (is.null(b)) return(a)

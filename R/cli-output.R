@@ -224,6 +224,7 @@ cli_title <- function(real, generated, curve, what = NULL, bands = TRUE,
                    if (!is.null(what)) paste0(", ", what))
     # (the fitted families have no k: NA)
     k_text <- cli_k_text(info$k)
+    if (!is.null(k_text)) k_text <- paste0("k = ", k_text)
     split_text <- paste(unique(info$split), collapse = ", ")
     # the bands: their level and the replicates behind them
     reps <- info$replicates[!vapply(info$replicates, is.null, logical(1))]
@@ -239,7 +240,7 @@ cli_title <- function(real, generated, curve, what = NULL, bands = TRUE,
     split_text <- if (is.numeric(sp)) format(sp) else "rows"
   }
   params <- paste0(if (!is.null(what)) paste0(what, ", "),
-                   if (!is.null(k_text)) paste0("k = ", k_text, ", "),
+                   if (!is.null(k_text)) paste0(k_text, ", "),
                    "split = ", split_text, reps_text,
                    if (standardized) ", standardized")
   if (nchar(files) + nchar(params) > 70L) {
@@ -257,16 +258,17 @@ cli_k_text <- function(k) {
   if (length(k)) paste(k, collapse = ", ")
 }
 
-#' The k of a metrics table as text: "5", or "5; ppr_k = 4" when the
-#' table holds p_precision/p_recall, whose k column is their ppr_k.
+#' The k of a metrics table as text: "k = 5", "k = 5; ppr_k = 4" when the
+#' table holds p_precision/p_recall, whose k column is their ppr_k,
+#' "ppr_k = 4" with those alone, NULL when no metric has a k (the embedding
+#' metrics).
 #' @noRd
 cli_metrics_k <- function(metrics) {
   ppr <- metrics$metric %in% c("p_precision", "p_recall")
-  text <- paste(unique(metrics$k[!ppr & !is.na(metrics$k)]), collapse = ", ")
-  if (any(ppr)) {
-    ppr_text <- paste0("ppr_k = ", paste(unique(metrics$k[ppr]), collapse = ", "))
-    text <- if (nzchar(text)) paste0(text, "; ", ppr_text) else ppr_text
-  }
-  text
+  k <- unique(metrics$k[!ppr & !is.na(metrics$k)])
+  pk <- unique(metrics$k[ppr & !is.na(metrics$k)])
+  parts <- c(if (length(k)) paste0("k = ", paste(k, collapse = ", ")),
+             if (length(pk)) paste0("ppr_k = ", paste(pk, collapse = ", ")))
+  if (length(parts)) paste(parts, collapse = "; ")
 }
 

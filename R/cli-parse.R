@@ -61,6 +61,13 @@ cli_option_list <- function() {
                     "coverage, ...; k = --k or 5, no split),",
                     "written to PREFIX-metrics.csv; --metrics=fd,kid,... names",
                     "them, among the manifold and embedding metrics")),
+    mo("--maxorder", type = "character", metavar = "M",
+       help = paste("for --metrics=pmse,s_pmse: the highest order of",
+                    "interactions of the propensity model, 0 to 10 (default 1,",
+                    "synthpop's)")),
+    mo("--max-params", type = "character", metavar = "P", dest = "max_params",
+       help = paste("for --metrics=pmse,s_pmse: the most parameters of that",
+                    "model (default 400, synthpop's max.params)")),
     mo("--compare", type = "character", metavar = "BASELINE",
        help = paste("paired differences of every model from the model",
                     "labelled BASELINE (needs --replicates), written to",
@@ -166,7 +173,7 @@ cli_pre_scan <- function(args, valued) {
 cli_parse <- function(args) {
   valued <- c("real", "generated", "features", "id", "method", "families", "k", "split",
               "seed", "angles", "bandwidth", "folds", "replicates", "compare",
-              "atoms", "out")
+              "atoms", "out", "maxorder", "max-params")
   pre <- cli_pre_scan(args, valued)
   rest <- pre$rest
   generated <- pre$generated
@@ -251,6 +258,12 @@ cli_parse <- function(args) {
   }
   opt$metrics <- isTRUE(o$metrics)
   opt$metric_names <- if (!is.null(metric_names)) cli_metric_names(metric_names)
+  opt$maxorder <- if (is.null(o$maxorder)) 1L else
+    as.integer(cli_number(o$maxorder, "maxorder", whole = TRUE, min = 0,
+                          max = 10))
+  opt$max_params <- if (is.null(o$max_params)) 400L else
+    as.integer(cli_number(o$max_params, "max-params", whole = TRUE, min = 1,
+                          max = .Machine$integer.max))
   opt$compare <- o$compare
   if (!is.null(opt$compare)) {
     if (!opt$compare %in% names(opt$generated)) {

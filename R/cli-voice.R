@@ -11,7 +11,7 @@
 
 #' The one table from R arguments to command-line flags
 #'
-#' One row per argument of [prd_curve()]/[manifold_metrics()] that the
+#' One row per argument of [prd_curve()]/[manifold_metrics()]/[embedding_metrics()] that the
 #' command line sets: `arg` (the R name), `flag` (its option) and, for
 #' arguments set by a switch, the R value the switch gives (`on`) and the
 #' R value without it (`off`). Functions with a command-line form are rows
@@ -21,15 +21,16 @@ cli_flag_table <- function() {
   data.frame(
     arg = c("k", "split", "method", "families", "angles", "bandwidth", "folds",
             "replicates", "features", "id", "member", "header",
-            "closed", "standardize", "baseline",
+            "closed", "standardize", "baseline", "maxorder", "max_params",
             "manifold_metrics()", "prd_compare()", "set.seed()",
             "prd_read()"),
     flag = c("--k", "--split", "--method", "--families", "--angles", "--bandwidth",
              "--folds", "--replicates", "--features", "--id",
              "FILE.npz:NAME", "--header", "--open", "--standardize",
-             "--compare", "--metrics", "--compare", "--seed", "FILE"),
-    on = c(rep(NA, 12), "FALSE", "\"real\"", NA, rep(NA, 4)),
-    off = c(rep(NA, 12), "TRUE", "\"none\"", NA, rep(NA, 4)),
+             "--compare", "--maxorder", "--max-params", "--metrics", "--compare",
+             "--seed", "FILE"),
+    on = c(rep(NA, 12), "FALSE", "\"real\"", NA, rep(NA, 6)),
+    off = c(rep(NA, 12), "TRUE", "\"none\"", NA, rep(NA, 6)),
     stringsAsFactors = FALSE
   )
 }

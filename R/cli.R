@@ -105,7 +105,11 @@
 #'   [manifold_metrics()]) and printed. `--metrics=NAMES` (comma-separated)
 #'   computes the metrics named, of [manifold_metrics()] and of
 #'   [embedding_metrics()] (`fd`, `kid`, `vendi`, `authpct`, ...; not `ct`,
-#'   which needs a held-out set), in one table.
+#'   which needs a held-out set), in one table; the names are checked
+#'   before any file is read.
+#' * `--maxorder M`, `--max-params P`: the propensity model of
+#'   `--metrics=pmse,s_pmse` (`maxorder` and `max_params` of
+#'   [embedding_metrics()] and [pmse_stats()]; defaults 1 and 400, synthpop's).
 #' * `--compare BASELINE`: the paired differences of every other model from
 #'   the model labelled `BASELINE`, [prd_compare()] of the curves (needs
 #'   `--replicates` and two generated files or more): written to
@@ -328,7 +332,8 @@ cli_run <- function(opt) {
       cli_metric_table(real$x, gen_x, opt$metric_names,
                        k = if (is.null(opt$k)) 5 else opt$k,
                        closed = opt$closed, replicates = opt$replicates,
-                       standardize = opt$standardize, seed = seed),
+                       standardize = opt$standardize, seed = seed,
+                       maxorder = opt$maxorder, max_params = opt$max_params),
       warning = function(w) {
         if (conditionMessage(w) %in% told) invokeRestart("muffleWarning")
       })
@@ -405,7 +410,8 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
   # the summary shows the extremes: what its intervals cover
   if (opt$replicates > 0) cat(c("", curve_interval_note()), sep = "\n")
   if (!is.null(metrics)) {
-    cat("\nMetrics (--metrics, k = ", cli_metrics_k(metrics),
+    k_text <- cli_metrics_k(metrics)
+    cat("\nMetrics (--metrics", if (!is.null(k_text)) paste0(", ", k_text),
         "):\n\n", sep = "")
     cli_print(cli_metrics_table(metrics))
   }

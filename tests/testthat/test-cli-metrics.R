@@ -75,3 +75,42 @@ test_that("an unknown --metrics name is told the metrics and the names it may me
   expect_s3_class(err, "prdcurve_error_input")
   expect_match(conditionMessage(err), "It names none", fixed = TRUE)
 })
+
+test_that("--maxorder and --max-params set the propensity model of --metrics=pmse", {
+  skip_if_not_installed("optparse")
+  dir <- withr::local_tempdir()
+  set.seed(5)
+  real <- matrix(rnorm(80 * 4), ncol = 4)
+  gen <- matrix(rnorm(80 * 4, mean = 0.3), ncol = 4)
+  files <- file.path(dir, c("real.csv", "gen.csv"))
+  utils::write.csv(real, files[1], row.names = FALSE)
+  utils::write.csv(gen, files[2], row.names = FALSE)
+  run <- function(...) {
+    out <- file.path(dir, "run")
+    utils::capture.output(suppressMessages(prd_cli(c(
+      files, "--method", "knn", "--angles", "11", "--seed", "1", "--quiet",
+      "--metrics=pmse,s_pmse", ..., "--out", out))))
+    utils::read.csv(paste0(out, "-metrics.csv"))
+  }
+  # 1 + 4 + 6 = 11 parameters at maxorder 1: refused above --max-params 10,
+  # in the command line's words (its flags, not R's arguments)
+  err <- tryCatch(run("--max-params", "10"),
+                  prdcurve_error_input = function(e) e)
+  expect_s3_class(err, "prdcurve_error_input")
+  msg <- cli::ansi_strip(conditionMessage(err))
+  expect_match(msg, "11 parameters, more than 10", fixed = TRUE)
+  expect_match(msg, "Lower `--maxorder`", fixed = TRUE)
+  expect_match(msg, "raise `--max-params`", fixed = TRUE)
+  at <- run("--max-params", "11")
+  expect_equal(at$value, pmse_stats(real, gen, max_params = 11)$value,
+               tolerance = 1e-12)
+  main <- run("--maxorder", "0")
+  expect_equal(main$value, pmse_stats(real, gen, maxorder = 0)$value,
+               tolerance = 1e-12)
+  expect_false(isTRUE(all.equal(main$value, at$value)))
+  for (bad in list(c("--maxorder", "11"), c("--maxorder", "0.5"),
+                   c("--max-params", "0"))) {
+    expect_error(run(bad), bad[1], fixed = TRUE,
+                 class = "prdcurve_error_input")
+  }
+})

@@ -92,8 +92,12 @@ test_that("--replicates, --metrics and --compare write what the R API computes",
   expect_equal(m$lower, mref$lower, tolerance = 1e-12)
   expect_equal(m$upper, mref$upper, tolerance = 1e-12)
   # the k of p_precision and p_recall is their ppr_k, named as such
-  expect_identical(prdcurve:::cli_metrics_k(mref), "4; ppr_k = 4")
-  expect_identical(prdcurve:::cli_metrics_k(mref[mref$metric == "recall", ]), "4")
+  expect_identical(prdcurve:::cli_metrics_k(mref), "k = 4; ppr_k = 4")
+  expect_identical(prdcurve:::cli_metrics_k(mref[mref$metric == "recall", ]),
+                   "k = 4")
+  # the embedding metrics have no k: none said (it read "k = ")
+  emb <- data.frame(metric = c("fd", "kid"), k = NA_integer_)
+  expect_null(prdcurve:::cli_metrics_k(emb))
   expect_identical(prdcurve:::cli_metrics_k(mref[mref$metric == "p_recall", ]),
                    "ppr_k = 4")
   # the comparison: prd_compare() of the curves, and of the metrics

@@ -104,10 +104,12 @@ test_that("one table maps R arguments to flags; advice in use is dropped", {
   expect_identical(tr(c("`real` and `generated` differ.")),
                    "`real.csv` and `a.npy`, `m.npz:b` differ.")
   # every argument of the table is an argument of prd_curve(),
-  # manifold_metrics() or prd_compare(), or a function of the package
+  # manifold_metrics(), embedding_metrics() or prd_compare(), or a function
+  # of the package
   tab <- prdcurve:::cli_flag_table()
   fns <- grepl("\\(\\)$", tab$arg)
   args <- c(names(formals(prd_curve)), names(formals(manifold_metrics)),
+            names(formals(embedding_metrics)),
             names(formals(prd_compare)), names(formals(prd_read)))
   expect_true(all(tab$arg[!fns] %in% args))
   expect_true(all(vapply(sub("\\(\\)$", "", tab$arg[fns]), exists, NA)))
