@@ -114,8 +114,9 @@ interval_statistics <- function(statistics, present, default,
 }
 
 #' The legend's group of each row: the method, with its k when the rows
-#' hold several; a metric's k alone. The k of p_precision and p_recall is
-#' their ppr_k, and is named so.
+#' hold several; a metric's k alone ("no neighbours" where it has none,
+#' the embedding metrics). The k of p_precision and p_recall is their
+#' ppr_k, and is named so.
 #' @noRd
 group_label <- function(method, k, metric = NULL) {
   m <- !is.na(method)
@@ -126,7 +127,10 @@ group_label <- function(method, k, metric = NULL) {
   several_k <- nrow(unique(data.frame(k_name, k)[!is.na(k), , drop = FALSE])) > 1L
   lab <- ifelse(m, as.character(method), "")
   if (several_k) {
-    lab <- ifelse(m, paste0(lab, " (k = ", k, ")"), paste0(k_name, k))
+    # (a family or metric without neighbours, NA k: its name, or "no
+    # neighbours" for the embedding metrics)
+    lab <- ifelse(m, ifelse(is.na(k), lab, paste0(lab, " (k = ", k, ")")),
+                  ifelse(is.na(k), "no neighbours", paste0(k_name, k)))
   }
   lab[lab == ""] <- "estimate"
   lab

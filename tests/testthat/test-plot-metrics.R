@@ -50,6 +50,14 @@ test_that("the legend names the k of p_precision and p_recall ppr_k", {
   expect_identical(prdcurve:::group_label(c("knn", "knn"), c(3L, 5L),
                                           c("auc", "auc")),
                    c("knn (k = 3)", "knn (k = 5)"))
+  # the embedding metrics beside them have no k: "no neighbours", not
+  # "k = NA"; a fitted family (k NA) beside knn: its name
+  expect_identical(prdcurve:::group_label(rep(NA, 4), c(5L, 4L, NA, NA),
+                                          c("recall", "p_recall", "fd", "kid")),
+                   c("k = 5", "ppr_k = 4", "no neighbours", "no neighbours"))
+  expect_identical(prdcurve:::group_label(c("knn", "knn", "quadratic"),
+                                          c(3L, 5L, NA), rep("auc", 3)),
+                   c("knn (k = 3)", "knn (k = 5)", "quadratic"))
 })
 
 test_that("axes = \"bounds\" spans each metric's range", {
