@@ -107,7 +107,9 @@ discrete_envelope <- function(p, q, lambda, key = q / p, t = lambda) {
 #' @return A `prd_curve` with `method = "histogram"` and the columns of
 #'   [prd_curve()]; attributes `clusters`, `runs`, `n` (numbers of real
 #'   and generated rows) and `angles`.
-#' @section Errors: as [prd_curve()] for `real` and `generated`;
+#' @section Errors: as [prd_curve()] for `real` and `generated` (one set:
+#'   several, a list or a grouped data frame, are an input error that shows
+#'   how to bind one curve each with [prd_bind()]);
 #'   `clusters` larger than the number of distinct pooled rows; `runs` or
 #'   `nstart` not whole numbers between 1 and 1000; `iter.max` not a whole
 #'   number >= 1.
@@ -294,8 +296,8 @@ distinct_row_ids <- function(x) {
 #'   `bandwidth`, `n_mc`, `n` (numbers of real and generated rows),
 #'   `angles` and `std_error` (a tibble with `lambda` and the Monte Carlo
 #'   standard errors of `precision` and `recall`).
-#' @section Errors: as [prd_curve()] for `real` and `generated`; a
-#'   `bandwidth` not positive or above 1e100 (its squares would overflow);
+#' @section Errors: as [prd_curve()] for `real` and `generated` (one set,
+#'   as [prd_histogram()]); a `bandwidth` not positive or above 1e100 (its squares would overflow);
 #'   `n_mc` not a whole number of at least 10, or `n_mc` x d above 1e8
 #'   values.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
@@ -483,6 +485,19 @@ relabel_curve <- function(cv, name) {
 #' alike (R/encode.R), the same columns.
 #' @noRd
 plugin_sets <- function(real, generated, call = rlang::caller_env()) {
+  # several models (a list of sets, a grouped data frame): one curve each,
+  # told how, rather than "not a matrix"
+  if ((is.list(generated) && !is.data.frame(generated) &&
+       !is_synds(generated)) || inherits(generated, "grouped_df")) {
+    fn <- tryCatch(rlang::call_name(rlang::frame_call(call)),
+                   error = function(e) NULL)
+    if (is.null(fn)) fn <- "prd_histogram"
+    prd_abort(c(
+      "{.arg generated} must be one sample set: {.fn {fn}} compares one model with {.arg real}.",
+      "x" = "It holds {length(split_models(generated, call = call))} sets.",
+      "i" = "For several models, bind one curve each: {.code prd_bind(lapply(models, function(g) {fn}(real, g)))}."
+    ), "input", call = call)
+  }
   codes <- list()
   if (is_synds(generated)) {
     syn <- synds_single(generated, call = call)

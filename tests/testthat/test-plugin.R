@@ -71,6 +71,29 @@ test_that("prd_histogram rejects bad arguments", {
   expect_error(prd_histogram(x, matrix(1:4, ncol = 2)), class = "prdcurve_error")
 })
 
+test_that("the plug-in curves take one model, and say how to bind several", {
+  set.seed(12)
+  x <- matrix(rnorm(200), 100)
+  models <- list(a = x + 3, b = x[100:1, ])
+  for (fn in c("prd_histogram", "prd_kde_plugin")) {
+    err <- expect_error(do.call(fn, list(x, models)),
+                        class = "prdcurve_error_input")
+    msg <- cli::ansi_strip(conditionMessage(err))
+    expect_match(msg, "It holds 2 sets", fixed = TRUE)
+    expect_match(msg, paste0("function(g) ", fn, "(real, g)"), fixed = TRUE)
+  }
+  # the advice works: one curve per model, labelled by its name
+  set.seed(3)
+  both <- prd_bind(lapply(models, function(g) prd_histogram(x, g, runs = 2)))
+  set.seed(3)
+  a <- prd_histogram(x, models$a, runs = 2)
+  s <- summary(both)
+  expect_identical(s$method, c("a", "b"))
+  expect_identical(s$auc[1], summary(a)$auc)
+  # (x against a copy of its rows: the square through (1, 1))
+  expect_equal(s$auc[2], 1)
+})
+
 test_that("prd_kde_plugin is exact when the estimates coincide or are disjoint", {
   set.seed(2)
   x <- matrix(rnorm(40 * 3), ncol = 3)
