@@ -9,7 +9,7 @@ test_that("recipe (inst/ARCHITECTURE.md): an embedding metric is one registry ro
   row <- embedding_metric("mean_gap", "moments",
                           function(q) sqrt(sum((q$mx$mean - q$my$mean)^2)),
                           "distance between the means", lower = 0,
-                          power = 1)
+                          power = 1, aliases = "mean_distance")
   unlockBinding("embedding_registry", env)
   assign("embedding_registry", c(old, list(mean_gap = row)), envir = env)
   on.exit({
@@ -24,6 +24,9 @@ test_that("recipe (inst/ARCHITECTURE.md): an embedding metric is one registry ro
   expect_equal(m$value[1], sqrt(sum((colMeans(x) - colMeans(y))^2)),
                tolerance = 1e-12)
   expect_true("mean_gap" %in% embedding_metric_names())
+  # the name users know it by points to it
+  expect_error(embedding_metrics(x, y, metrics = "Mean-Distance"),
+               'Did you mean "mean_gap"?', fixed = TRUE)
   # its declared power brings it back from the common scale of far values
   expect_equal(embedding_metrics(x * 2^200, y * 2^200,
                                  metrics = "mean_gap")$value,
