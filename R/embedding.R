@@ -130,9 +130,9 @@
 #'   on heavy tails: on the numeric columns age, income, nofriend and bmi
 #'   of synthpop's SD2011 (income: sd 1,227, maximum 16,000; 3,682 complete
 #'   rows) against a CART synthesis, FD 882, while the 10 half-samples read
-#'   428 to 11,204 and its interval [0, 2,784] (with `standardize =
-#'   "real"` 0.105, halves 0.005 to 2.04; `energy` as given 0.077, halves
-#'   -0.64 to 2.37): transform such columns (the log of an income) first.
+#'   428 to 11,204 and its interval [0, 2,784]; the other distances too
+#'   (`energy` 0.077, its halves -0.64 to 2.37; `standardize = "real"` does
+#'   not help): transform such columns (the log of an income) first.
 #'
 #' @inheritParams manifold_metrics
 #' @param metrics Names of the metrics to compute (default: all, in this
