@@ -126,13 +126,7 @@
 #'   16, 200 draws, 20 pairs): the 90% interval held FD's own mean in
 #'   90.5% of the draws at 500 rows per set and 87.0% at 2,000, and the
 #'   true FD in 66% and 84% (the bias, 0.39 and 0.10, against a standard
-#'   deviation of 0.28 and 0.16). FD, built on second moments, is brittle
-#'   on heavy tails: on the numeric columns age, income, nofriend and bmi
-#'   of synthpop's SD2011 (income: sd 1,227, maximum 16,000; 3,682 complete
-#'   rows) against a CART synthesis, FD 882, while the 10 half-samples read
-#'   428 to 11,204 and its interval [0, 2,784]; the other distances too
-#'   (`energy` 0.077, its halves -0.64 to 2.37; `standardize = "real"` does
-#'   not help): transform such columns (the log of an income) first.
+#'   deviation of 0.28 and 0.16).
 #'
 #' @inheritParams manifold_metrics
 #' @param metrics Names of the metrics to compute (default: all, in this
