@@ -46,9 +46,16 @@ cli_metric_table <- function(real, gens, names, k, closed, replicates,
   }
   set.seed(seed)
   b <- if (length(emb)) {
-    embedding_metrics(real, gens, metrics = emb, replicates = replicates,
-                      standardize = standardize, maxorder = maxorder,
-                      max_params = max_params)
+    # (the propensity model's settings only where a metric reads them:
+    # embedding_metrics() warns of them otherwise, as cli_run() has)
+    if (any(c("pmse", "s_pmse") %in% emb)) {
+      embedding_metrics(real, gens, metrics = emb, replicates = replicates,
+                        standardize = standardize, maxorder = maxorder,
+                        max_params = max_params)
+    } else {
+      embedding_metrics(real, gens, metrics = emb, replicates = replicates,
+                        standardize = standardize)
+    }
   }
   if (is.null(a)) return(b)
   if (is.null(b)) return(a)

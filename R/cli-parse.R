@@ -264,6 +264,11 @@ cli_parse <- function(args) {
   opt$max_params <- if (is.null(o$max_params)) 400L else
     as.integer(cli_number(o$max_params, "max-params", whole = TRUE, min = 1,
                           max = .Machine$integer.max))
+  # the propensity model's options given without its metrics: warned in
+  # the run (cli_run(), in the command line's voice)
+  opt$unused <- c(if (!is.null(o$maxorder)) "--maxorder",
+                  if (!is.null(o$max_params)) "--max-params")
+  if (any(c("pmse", "s_pmse") %in% opt$metric_names)) opt$unused <- NULL
   opt$compare <- o$compare
   if (!is.null(opt$compare)) {
     if (!opt$compare %in% names(opt$generated)) {

@@ -226,6 +226,12 @@ cli_run <- function(opt) {
     if (!opt$quiet) prd_inform(msg, kind = "progress", .envir = .envir)
   }
   features <- cli_features(opt$features)
+  if (length(opt$unused)) {
+    unused <- opt$unused
+    prd_warn(c("{.code {unused}} {?is/are} read by {.code --metrics=pmse,s_pmse} only; ignored here.",
+               "i" = "Name those metrics in {.code --metrics=...}, or leave {cli::qty(length(unused))}{?it/them} out."),
+             "unused_argument")
+  }
   if (length(opt$skipped)) {
     bullets <- gsub("}", "}}", gsub("{", "{{", opt$skipped, fixed = TRUE),
                     fixed = TRUE)

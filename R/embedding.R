@@ -176,7 +176,9 @@
 #'   about 1.8e308, as on features of magnitude 1e52, since it grows as the
 #'   sixth power of their scale), `prdcurve_error_columns`
 #'   (sets with different columns), `prdcurve_error_replicates` (also a
-#'   set of fewer than 4 rows: its halves need 2). Input
+#'   set of fewer than 4 rows: its halves need 2). A warning of class
+#'   `prdcurve_warning_unused_argument` for `maxorder` or `max_params`
+#'   given without `pmse` or `s_pmse`. Input
 #'   warnings as in [prd_curve()], among them
 #'   `prdcurve_warning_small_sample` when a set has fewer than 10 rows:
 #'   the metrics need 2, but are noise on so few, FD above all (biased
@@ -278,6 +280,12 @@ embedding_metrics <- function(real, generated,
   opts <- c(opts, embedding_scale(sets, opts$held_out))
   opts$maxorder <- check_maxorder(maxorder)
   opts$max_params <- check_max_params(max_params)
+  given <- c(if (!missing(maxorder)) "maxorder",
+             if (!missing(max_params)) "max_params")
+  if (length(given) && !any(c("pmse", "s_pmse") %in% metrics)) {
+    prd_warn("{.arg {given}} {?is/are} used by {.val pmse} and {.val s_pmse} only; ignored here.",
+             "unused_argument")
+  }
   # (which columns are a category's indicators: pmse's treatment contrasts;
   # standardize and the halves of the replicates do not keep it)
   opts$encoding <- attr(raw$real, "encoding")

@@ -114,3 +114,37 @@ test_that("--maxorder and --max-params set the propensity model of --metrics=pms
                  class = "prdcurve_error_input")
   }
 })
+
+test_that("--maxorder or --max-params without the pMSE metrics is warned, classed", {
+  skip_if_not_installed("optparse")
+  dir <- withr::local_tempdir()
+  set.seed(6)
+  files <- file.path(dir, c("real.csv", "gen.csv"))
+  for (f in files) {
+    utils::write.csv(matrix(rnorm(60 * 3), ncol = 3), f, row.names = FALSE)
+  }
+  run <- function(...) {
+    told <- list()
+    withCallingHandlers(
+      utils::capture.output(prd_cli(c(
+        files, "--method", "knn", "--angles", "11", "--seed", "1", "--quiet",
+        ..., "--out", file.path(dir, "run")))),
+      prdcurve_cli_warning = function(m) {
+        told[[length(told) + 1L]] <<- m
+        invokeRestart("muffleMessage")
+      })
+    told
+  }
+  unused <- function(told) {
+    Filter(function(m) inherits(m$condition, "prdcurve_warning_unused_argument"),
+           told)
+  }
+  told <- unused(run("--metrics=precision,fd", "--maxorder", "2",
+                     "--max-params", "50"))
+  expect_length(told, 1L)
+  expect_match(gsub("\\s+", " ", conditionMessage(told[[1]])),
+               "--maxorder` and `--max-params` are read by `--metrics=pmse,s_pmse` only",
+               fixed = TRUE)
+  # read by pmse: no warning
+  expect_length(unused(run("--metrics=pmse", "--maxorder", "0")), 0L)
+})

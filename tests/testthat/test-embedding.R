@@ -429,6 +429,11 @@ test_that("errors are classed and name the argument", {
                class = "prdcurve_error_input")
   expect_error(embedding_metrics(x, y, metrics = "fid"),
                class = "prdcurve_error_input")
+  # maxorder and max_params without pmse or s_pmse: read by nothing
+  w <- expect_warning(embedding_metrics(x, y, metrics = "fd", maxorder = 0),
+                      class = "prdcurve_warning_unused_argument")
+  expect_match(conditionMessage(w), "`maxorder` is used by", fixed = TRUE)
+  expect_no_warning(embedding_metrics(x, y, metrics = "fd"))
   # the names users know the metrics by are told theirs
   expect_error(embedding_metrics(x, y, metrics = "FID"),
                'Did you mean "fd"?', fixed = TRUE)
