@@ -39,17 +39,12 @@ test_that("the command line's --metrics=NAMES takes the embedding metrics", {
 
 test_that("an unknown --metrics name is told the metrics and the names it may mean", {
   skip_if_not_installed("optparse")
-  dir <- withr::local_tempdir()
-  set.seed(2)
-  files <- file.path(dir, c("real.csv", "a.csv"))
-  for (f in files) {
-    utils::write.csv(matrix(rnorm(40 * 3), ncol = 3), f, row.names = FALSE)
-  }
+  fx <- cli_fixture()
   said <- character()
   run <- function(...) {
     tryCatch(withCallingHandlers(prd_cli(c(
-      files, "--method", "knn", "--angles", "11", "--seed", "1", ...,
-      "--out", file.path(dir, "run"))),
+      fx$f_real, fx$f_gen, "--method", "knn", "--angles", "11", "--seed", "1",
+      ..., "--out", file.path(fx$dir, "run"))),
       message = function(m) {
         said <<- c(said, conditionMessage(m))
         invokeRestart("muffleMessage")
@@ -59,7 +54,7 @@ test_that("an unknown --metrics name is told the metrics and the names it may me
   expect_s3_class(err, "prdcurve_error_input")
   # told when the options are read: no file read, no curve computed
   expect_false(any(grepl("Read|Computing", said)))
-  expect_false(file.exists(file.path(dir, "run.csv")))
+  expect_false(file.exists(file.path(fx$dir, "run.csv")))
   msg <- cli::ansi_strip(conditionMessage(err))
   # the command line's own words, not the R functions' rewritten to the flag
   expect_match(msg, "must name manifold or embedding metrics", fixed = TRUE)
@@ -78,34 +73,30 @@ test_that("an unknown --metrics name is told the metrics and the names it may me
 
 test_that("--maxorder and --max-params set the propensity model of --metrics=pmse", {
   skip_if_not_installed("optparse")
-  dir <- withr::local_tempdir()
-  set.seed(5)
-  real <- matrix(rnorm(80 * 4), ncol = 4)
-  gen <- matrix(rnorm(80 * 4, mean = 0.3), ncol = 4)
-  files <- file.path(dir, c("real.csv", "gen.csv"))
-  utils::write.csv(real, files[1], row.names = FALSE)
-  utils::write.csv(gen, files[2], row.names = FALSE)
+  fx <- cli_fixture()
   run <- function(...) {
-    out <- file.path(dir, "run")
+    out <- file.path(fx$dir, "run")
     utils::capture.output(suppressMessages(prd_cli(c(
-      files, "--method", "knn", "--angles", "11", "--seed", "1", "--quiet",
-      "--metrics=pmse,s_pmse", ..., "--out", out))))
+      fx$f_real, fx$f_gen, "--method", "knn", "--angles", "11", "--seed", "1",
+      "--quiet", "--metrics=pmse,s_pmse", ..., "--out", out))))
     utils::read.csv(paste0(out, "-metrics.csv"))
   }
-  # 1 + 4 + 6 = 11 parameters at maxorder 1: refused above --max-params 10,
+  # 1 + 3 + 3 = 7 parameters at maxorder 1: refused above --max-params 6,
   # in the command line's words (its flags, not R's arguments)
-  err <- tryCatch(run("--max-params", "10"),
+  err <- tryCatch(run("--max-params", "6"),
                   prdcurve_error_input = function(e) e)
   expect_s3_class(err, "prdcurve_error_input")
   msg <- cli::ansi_strip(conditionMessage(err))
-  expect_match(msg, "11 parameters, more than 10", fixed = TRUE)
+  expect_match(msg, "7 parameters, more than 6", fixed = TRUE)
   expect_match(msg, "Lower `--maxorder`", fixed = TRUE)
   expect_match(msg, "raise `--max-params`", fixed = TRUE)
-  at <- run("--max-params", "11")
-  expect_equal(at$value, pmse_stats(real, gen, max_params = 11)$value,
+  at <- run("--max-params", "7")
+  expect_equal(at$value,
+               pmse_stats(fx$real, fx$generated, max_params = 7)$value,
                tolerance = 1e-12)
   main <- run("--maxorder", "0")
-  expect_equal(main$value, pmse_stats(real, gen, maxorder = 0)$value,
+  expect_equal(main$value,
+               pmse_stats(fx$real, fx$generated, maxorder = 0)$value,
                tolerance = 1e-12)
   expect_false(isTRUE(all.equal(main$value, at$value)))
   for (bad in list(c("--maxorder", "11"), c("--maxorder", "0.5"),
@@ -117,34 +108,20 @@ test_that("--maxorder and --max-params set the propensity model of --metrics=pms
 
 test_that("--maxorder or --max-params without the pMSE metrics is warned, classed", {
   skip_if_not_installed("optparse")
-  dir <- withr::local_tempdir()
-  set.seed(6)
-  files <- file.path(dir, c("real.csv", "gen.csv"))
-  for (f in files) {
-    utils::write.csv(matrix(rnorm(60 * 3), ncol = 3), f, row.names = FALSE)
-  }
-  run <- function(...) {
-    told <- list()
-    withCallingHandlers(
-      utils::capture.output(prd_cli(c(
-        files, "--method", "knn", "--angles", "11", "--seed", "1", "--quiet",
-        ..., "--out", file.path(dir, "run")))),
-      prdcurve_cli_warning = function(m) {
-        told[[length(told) + 1L]] <<- m
-        invokeRestart("muffleMessage")
-      })
-    told
-  }
-  unused <- function(told) {
+  fx <- cli_fixture()
+  unused <- function(...) {
+    run <- cli_warnings(utils::capture.output(prd_cli(c(
+      fx$f_real, fx$f_gen, "--method", "knn", "--angles", "11", "--seed", "1",
+      "--quiet", ..., "--out", file.path(fx$dir, "run")))))
     Filter(function(m) inherits(m$condition, "prdcurve_warning_unused_argument"),
-           told)
+           attr(run, "warnings"))
   }
-  told <- unused(run("--metrics=precision,fd", "--maxorder", "2",
-                     "--max-params", "50"))
+  told <- unused("--metrics=precision,fd", "--maxorder", "2",
+                 "--max-params", "50")
   expect_length(told, 1L)
   expect_match(gsub("\\s+", " ", conditionMessage(told[[1]])),
                "--maxorder` and `--max-params` are read by `--metrics=pmse,s_pmse` only",
                fixed = TRUE)
   # read by pmse: no warning
-  expect_length(unused(run("--metrics=pmse", "--maxorder", "0")), 0L)
+  expect_length(unused("--metrics=pmse", "--maxorder", "0"), 0L)
 })
