@@ -1,0 +1,67 @@
+# The look and size of every figure of the package: its ggplot2 theme, the
+# margin around the curves' [0, 1] axes (autoplot() and plot() alike) and
+# the sizes at which a figure is laid out for a paper (prd_figure_size()).
+
+#' The theme of every figure of the package (9 pt text, see ?prd_plot)
+#' @noRd
+prd_theme <- function() {
+  ggplot2::theme_bw(base_size = prd_figure_text_size) +
+    ggplot2::theme(panel.grid.minor = ggplot2::element_blank(),
+                   strip.background = ggplot2::element_blank(),
+                   strip.text = ggplot2::element_text(face = "bold"),
+                   legend.position = "bottom",
+                   legend.margin = ggplot2::margin(0, 0, 0, 0),
+                   panel.spacing = ggplot2::unit(0.8, "lines"),
+                   plot.margin = ggplot2::margin(4, 6, 4, 4))
+}
+
+prd_figure_text_size <- 9
+
+#' The margin around [0, 1] of the curves' axes (autoplot()'s expansion,
+#' plot()'s frame plot_frame): a curve on precision or recall 1 or 0 is
+#' drawn inside the panel's box, not under it
+#' @noRd
+plot_margin <- 0.02
+plot_frame <- c(-plot_margin, 1 + plot_margin)
+
+#' Size of a figure for a paper
+#'
+#' The width and height (inches, at 300 dpi) at which a figure drawn by
+#' this package is laid out: 9 pt text, square curve panels, no blank
+#' margins. Pass them to [ggplot2::ggsave()] (see the section Size for a
+#' paper of [autoplot()][prd_plot]).
+#'
+#' @param plot A figure made by [autoplot()][prd_plot] on a result of this
+#'   package, or `NULL` (default) for a single curve panel.
+#' @return A list with `width`, `height` (inches), `units` (`"in"`) and
+#'   `dpi` (300). The single panel is 3.3 x 3.6 in (0.2 in taller for each
+#'   further row of a wrapped legend); wider figures are 6.9 in wide.
+#' @examples
+#' prd_figure_size()
+#' @export
+prd_figure_size <- function(plot = NULL) {
+  size <- if (!is.null(plot)) attr(plot, "prd_figure_size")
+  if (is.null(size)) size <- curve_figure_size(1L, 1L, strips = FALSE)
+  size
+}
+
+#' Layout sizes (inches): a curve panel is square, 3.3 in wide alone, and
+#' several fill the 6.9 in text width (at most 2.15 in each).
+#' @noRd
+curve_figure_size <- function(ncol, nrow, strips) {
+  gap <- 0.15
+  side <- if (ncol == 1L) 2.75 else min(2.15, (6.9 - 0.45 - (ncol - 1) * gap) / ncol)
+  width <- if (ncol == 1L) 3.3 else 6.9
+  height <- nrow * side + (nrow - 1) * gap + 0.85 + if (strips) 0.2 * nrow else 0
+  figure_size(width, height)
+}
+
+figure_size <- function(width, height) {
+  list(width = round(width, 2), height = round(height, 2), units = "in",
+       dpi = 300)
+}
+
+set_figure_size <- function(p, size) {
+  attr(p, "prd_figure_size") <- size
+  p
+}
