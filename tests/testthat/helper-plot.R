@@ -15,3 +15,13 @@ figure_data <- function() {
                             metrics = c("precision", "recall", "density"),
                             k = c(3, 5), replicates = 4))
 }
+
+# three neighbour curves of two small Gaussian sets (test-plot.R,
+# test-plot-theme.R)
+curves <- function() {
+  set.seed(31)
+  real <- matrix(rnorm(60 * 2), ncol = 2)
+  generated <- matrix(rnorm(60 * 2, mean = 0.8), ncol = 2)
+  prd_curve(real, generated, method = c("knn", "coverage", "ipr"), split = 0,
+            angles = 21)
+}

@@ -2,14 +2,6 @@
 
 skip_if_sanitizing()
 
-curves <- function() {
-  set.seed(31)
-  real <- matrix(rnorm(60 * 2), ncol = 2)
-  generated <- matrix(rnorm(60 * 2, mean = 0.8), ncol = 2)
-  prd_curve(real, generated, method = c("knn", "coverage", "ipr"), split = 0,
-            angles = 21)
-}
-
 # the data of the layers that draw (not the blank layer that orders the
 # legend's keys)
 drawn_data <- function(p, b = ggplot2::ggplot_build(p)) {
@@ -306,18 +298,6 @@ test_that("plot() draws several models x methods, one panel per model", {
   }, "")
   expect_equal(sum(calls == "C_plot_new"), 3)
   expect_equal(graphics::par("mfrow"), c(1, 1))
-})
-
-test_that("prd_figure_size() gives the documented sizes and survives +", {
-  skip_if_not_installed("ggplot2")
-  expect_equal(prd_figure_size()[c("width", "height", "units", "dpi")],
-               list(width = 3.3, height = 3.6, units = "in", dpi = 300))
-  fd <- figure_data()
-  p <- ggplot2::autoplot(fd$cv) + ggplot2::labs(title = "three models")
-  s <- prd_figure_size(p)
-  expect_equal(s$width, 6.9)
-  expect_equal(s$height, 3.1)
-  expect_equal(prd_figure_size(ggplot2::autoplot(curves())), prd_figure_size())
 })
 
 test_that("autoplot() of prd_compare() is a forest plot of the differences", {

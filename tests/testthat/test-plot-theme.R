@@ -1,0 +1,16 @@
+# Tests of R/plot-theme.R: the figures' sizes for a paper (their theme and
+# the curves' axis margin are tested with the figures, test-plot.R).
+
+skip_if_sanitizing()
+
+test_that("prd_figure_size() gives the documented sizes and survives +", {
+  skip_if_not_installed("ggplot2")
+  expect_equal(prd_figure_size()[c("width", "height", "units", "dpi")],
+               list(width = 3.3, height = 3.6, units = "in", dpi = 300))
+  fd <- figure_data()
+  p <- ggplot2::autoplot(fd$cv) + ggplot2::labs(title = "three models")
+  s <- prd_figure_size(p)
+  expect_equal(s$width, 6.9)
+  expect_equal(s$height, 3.1)
+  expect_equal(prd_figure_size(ggplot2::autoplot(curves())), prd_figure_size())
+})
