@@ -260,6 +260,14 @@ cli_run <- function(opt) {
       }
     }
   }
+  # --header and --no-header read text files only
+  paths <- c(opt$real$path, vapply(opt$generated, `[[`, "", "path"))
+  if (!is.na(opt$header) && !any(vapply(paths, file_format, "") %in% "text")) {
+    given <- if (opt$header) "--header" else "--no-header"
+    prd_warn(c("{.code {given}} is read for delimited text files only (.csv, .tsv, .txt); ignored here.",
+               "i" = "Arrays and the other formats carry their own column names, or none."),
+             "unused_argument")
+  }
   cli_array_features(features, opt$features, inputs)
   out <- cli_outputs(opt$out, metrics = opt$metrics,
                      compare = !is.null(opt$compare))
@@ -306,6 +314,10 @@ cli_run <- function(opt) {
   # the warnings about the inputs (copies, id-like columns ...) come once:
   # the metrics below would repeat them word for word
   told <- character()
+  # --k and --open unread by the curves' families but read by the
+  # manifold metrics are not unused
+  balls <- opt$metrics &&
+    any(cli_metric_names(opt$metric_names) %in% manifold_metric_names())
   curve <- cli_matched(
     cli_curves(real$x, gen_x, seed = seed,
                method = opt$method, families = opt$families, k = opt$k,
@@ -314,6 +326,12 @@ cli_run <- function(opt) {
                folds = opt$folds, closed = opt$closed,
                replicates = opt$replicates, standardize = opt$standardize,
                atoms = opt$atoms),
+    prdcurve_warning_unused_argument = function(w) {
+      if (balls && length(w$arguments) &&
+          all(w$arguments %in% c("k", "closed"))) {
+        invokeRestart("muffleWarning")
+      }
+    },
     warning = function(w) told <<- c(told, conditionMessage(w)))
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   say("Computed in {secs} s.")

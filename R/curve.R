@@ -161,7 +161,10 @@
 #' @param k Number of neighbours: one or more whole numbers, each with
 #'   1 <= k <= (smallest fit set size) - 1, all served by one pass. Default
 #'   `round(sqrt(min(fit sizes)))`, which satisfies k -> Inf, k / n -> 0
-#'   (Sykes et al., Theorem 5).
+#'   (Sykes et al., Theorem 5). Read by the neighbour families only: with
+#'   none of them (a fitted `method`, or `"tightest"` of fitted
+#'   `families`), a given `k`, like `closed = FALSE`, is ignored with
+#'   `prdcurve_warning_unused_argument` (its field `arguments` names them).
 #' @param split Fraction in \[0, 1) of each set held out for evaluation,
 #'   the rest being the fit part; drawn with R's RNG, so [set.seed()]
 #'   reproduces it. Default 0.5: a classifier is judged on points it was
@@ -340,7 +343,8 @@
 #'   `prdcurve_error_replicates`. Warnings (class `prdcurve_warning_*`):
 #'   `id_column`, `transposed` (fewer rows than columns), `scale`
 #'   (very different column scales), `collapsed` (all real rows equal),
-#'   `unused_argument`, `family_disagreement` (two families' curves far
+#'   `unused_argument` (`k`, `closed`, `bandwidth`, `folds` or `families`
+#'   given where no family reads them), `family_disagreement` (two families' curves far
 #'   apart, see above), `grid_columns` (columns on a grid in one set only,
 #'   with the reading of `atoms = "ignore"` when the exact reading ties
 #'   models at 0); silence the input checks with
@@ -454,6 +458,16 @@ prd_curve <- function(real, generated, method = "tightest",
   }
   used <- union(setdiff(method, "tightest"),
                 if ("tightest" %in% method) families)
+  # k and open balls: only a neighbour family reads them
+  if (!length(intersect(used, neighbour_methods()))) {
+    unused <- c(if (!is.null(k)) "k", if (!closed) "closed")
+    if (length(unused)) {
+      prd_warn("{.arg {unused}} {?is/are} used by the neighbour families ({.val {neighbour_methods()}}) only; {cli::qty(length(unused))}{?it is/they are} ignored here.",
+               "unused_argument", arguments = unused)
+      k <- NULL
+      closed <- TRUE
+    }
+  }
   # the grid warning now, unless the curves may tie models at 0 (R/atoms.R)
   grid_later <- grid_warning_early(sets$grid_lines, atoms, used)
   if (!is.null(folds)) {

@@ -125,3 +125,26 @@ test_that("--maxorder or --max-params without the pMSE metrics is warned, classe
   # read by pmse: no warning
   expect_length(unused("--metrics=pmse", "--maxorder", "0"), 0L)
 })
+
+test_that("--k and --open are unused only when neither the curves nor the metrics read them", {
+  skip_if_not_installed("optparse")
+  fx <- cli_fixture()
+  unused <- function(...) {
+    run <- cli_warnings(utils::capture.output(prd_cli(c(
+      fx$f_real, fx$f_gen, "--method", "linear", "--angles", "11", "--seed", "1",
+      "--quiet", ..., "--out", file.path(fx$dir, "run")))))
+    Filter(function(m) inherits(m$condition, "prdcurve_warning_unused_argument"),
+           attr(run, "warnings"))
+  }
+  told <- unused("--k", "3", "--open")
+  expect_length(told, 1L)
+  expect_match(gsub("\\s+", " ", conditionMessage(told[[1]])),
+               "`--k` and `--open` are used by the neighbour families", fixed = TRUE)
+  told <- unused("--k", "3", "--metrics=fd")
+  expect_length(told, 1L)
+  expect_match(gsub("\\s+", " ", conditionMessage(told[[1]])),
+               "`--k` is used by the neighbour families", fixed = TRUE)
+  # read by the manifold metrics: no warning
+  expect_length(unused("--k", "3", "--open", "--metrics=precision,fd"), 0L)
+  expect_length(unused("--k", "3", "--metrics"), 0L)
+})

@@ -264,6 +264,36 @@ test_that("attributes, default k and split = 0", {
   expect_equal(curve_attr(cvr, "split"), "rows")
 })
 
+test_that("k and open balls without a neighbour family are warned and ignored", {
+  set.seed(303)
+  real <- matrix(rnorm(120 * 3), ncol = 3)
+  generated <- matrix(rnorm(120 * 3, 0.4), ncol = 3)
+  set.seed(4)
+  plain <- prd_curve(real, generated, method = "linear", angles = 21)
+  set.seed(4)
+  w <- expect_warning(
+    given <- prd_curve(real, generated, method = "linear", k = 500,
+                       closed = FALSE, angles = 21),
+    class = "prdcurve_warning_unused_argument")
+  expect_identical(w$arguments, c("k", "closed"))
+  expect_match(conditionMessage(w), "neighbour families", fixed = TRUE)
+  # ignored: k = 500 (above the 59 fit rows) is no error, the curve is the
+  # one without both, its record closed
+  expect_equal(given$precision, plain$precision, tolerance = 0)
+  expect_equal(given$recall, plain$recall, tolerance = 0)
+  expect_true(curve_attr(given, "closed"))
+  # "tightest" of fitted families alone: the same
+  w <- expect_warning(quiet_traps(prd_curve(real, generated, families = "linear",
+                                           k = 3, angles = 21)),
+                      class = "prdcurve_warning_unused_argument")
+  expect_identical(w$arguments, "k")
+  # with a neighbour family among them, both are read: no warning
+  expect_no_warning(cv <- prd_curve(real, generated, method = c("knn", "linear"),
+                                    k = 3, closed = FALSE, angles = 21))
+  expect_false(curve_attr(cv, "closed"))
+  expect_setequal(curve_attr(cv, "k"), c(3, NA)) # (linear reads no k)
+})
+
 test_that("set.seed() reproduces split curves", {
   set.seed(303)
   real <- matrix(rnorm(60 * 2), ncol = 2)
