@@ -11,11 +11,11 @@
 #' rows of X, the first uniform, each next the best (smallest sum of
 #' squared distances to the nearest seed) of the trials drawn with
 #' probability proportional to the squared distance to the nearest seed
-#' so far (R's RNG). Fewer distinct rows than K: those rows.
+#' so far (R's RNG). Fewer distinct rows than K: those rows. `xx` the
+#' rows' squared norms (a caller seeding several fits of X forms them once).
 #' @noRd
-mixture_kmeanspp <- function(X, K) {
+mixture_kmeanspp <- function(X, K, xx = rowSums(X^2)) {
   n <- nrow(X)
-  xx <- rowSums(X^2)
   K <- min(K, n)
   trials <- 2L + floor(log(K))
   idx <- integer(K)

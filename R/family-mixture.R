@@ -367,16 +367,18 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
   sp <- function(i) spec[i, ]
   tied <- !is.na(pr$t)
   XY <- if (tied) rbind(X, Y)
+  xx <- list(rowSums(X^2), rowSums(Y^2))
   fits <- lapply(seq_len(restarts), function(r) {
     collect_between_fits(X, Y)
     if (tied) {
-      return(mixture_em_tied(X, Y, mixture_kmeanspp(XY, sp(pr$t)$K),
+      return(mixture_em_tied(X, Y, mixture_kmeanspp(XY, sp(pr$t)$K,
+                                                    c(xx[[1]], xx[[2]])),
                              sp(pr$t)$form, floors))
     }
-    list(mixture_em(X, mixture_kmeanspp(X, sp(pr$i)$K), sp(pr$i)$form,
-                    floors[[1]]),
-         mixture_em(Y, mixture_kmeanspp(Y, sp(pr$j)$K), sp(pr$j)$form,
-                    floors[[2]]))
+    list(mixture_em(X, mixture_kmeanspp(X, sp(pr$i)$K, xx[[1]]),
+                    sp(pr$i)$form, floors[[1]]),
+         mixture_em(Y, mixture_kmeanspp(Y, sp(pr$j)$K, xx[[2]]),
+                    sp(pr$j)$form, floors[[2]]))
   })
   list(fits = fits, tied = tied)
 }
@@ -398,17 +400,20 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
   }
   # (the pooled rows, for the seeds of the tied fits)
   XYt <- if ("tied" %in% means) rbind(Xt, Yt)
+  # (the rows' squared norms, for the seeds of every fit)
+  xx <- list(real = rowSums(Xt^2), generated = rowSums(Yt^2))
+  if (!is.null(XYt)) xx$tied <- c(xx$real, xx$generated)
   fit <- function(kind, K, form) {
     collect_between_fits(Xt, Yt)
     if (kind == "tied") {
-      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(XYt, K), form,
+      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(XYt, K, xx$tied), form,
                            floors, maxit = maxit, tol = 1e-5)
       lp <- mixture_logdens(m[[1]], V)
       lq <- mixture_logdens(m[[2]], V)
       return(list(lp = lp, lq = lq, own = mean(c(lp[iv], lq[-iv]))))
     }
     A <- if (kind == "real") Xt else Yt
-    m <- mixture_em(A, mixture_kmeanspp(A, K), form,
+    m <- mixture_em(A, mixture_kmeanspp(A, K, xx[[kind]]), form,
                     floors[[if (kind == "real") 1L else 2L]], maxit = maxit,
                     tol = 1e-5)
     l <- mixture_logdens(m, V)

@@ -55,6 +55,14 @@ test_that("k-means++ seeds are rows of X, one per well-separated cluster", {
   expect_setequal(cl, 1:3)
   # fewer distinct rows than K: those rows
   expect_equal(nrow(mixture_kmeanspp(X[rep(1:2, 10), ], 5)), 2L)
+  # the squared norms given (formed once for several fits): the same seeds,
+  # and the pooled sets' norms are the two sets' norms one after the other
+  Y <- three(200) + 1
+  set.seed(14)
+  a <- mixture_kmeanspp(rbind(X, Y), 6)
+  set.seed(14)
+  b <- mixture_kmeanspp(rbind(X, Y), 6, c(rowSums(X^2), rowSums(Y^2)))
+  expect_identical(a, b)
 })
 
 test_that("squared distances in blocks equal the direct ones", {
