@@ -81,7 +81,9 @@
 #'   five (`--families knn,coverage,quadratic,stacked,smooth_marginal,mixture`)
 #'   serves clustered data (see [prd_curve()], "mixture").
 #' * `--k`: number of neighbours (default: `round(sqrt(fit size))`, see
-#'   [prd_curve()]).
+#'   [prd_curve()]). With `--open`, read by the neighbour families and
+#'   the manifold metrics only: where neither runs, both are ignored with
+#'   a warning (`prdcurve_warning_unused_argument`).
 #' * `--split`: fraction of each set held out for evaluation, in \[0, 1)
 #'   (default 0.5; 0 = no split).
 #' * `--seed`: a whole number given to [set.seed()] before the curves are
@@ -132,7 +134,8 @@
 #'   The folder must exist and be writable: this is checked before any
 #'   file is read.
 #' * `--header`, `--no-header`: for delimited text, whether the first line
-#'   holds column names (default: detected, see [prd_read()]).
+#'   holds column names (default: detected, see [prd_read()]); with no
+#'   text file among the inputs, ignored with a warning.
 #' * `--quiet`: print nothing on standard output and no progress messages
 #'   (messages about ignored columns, warnings and errors still go to
 #'   standard error).
