@@ -37,14 +37,12 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
     e$path
   }, "")
   if (split_has_eval(s) && identical(as.integer(folds), 1L)) folds <- NULL
-  # a step message on long fits (the engine's bar covers the distances;
-  # none inside the half-sample replicates, which have their own bar)
-  if (show_progress() && !run_state$in_replicates &&
-      long_fit(families, nrow(real) + nrow(generated), ncol(real), folds)) {
-    cli::cli_progress_step(paste0(
-      "Fitting the {.val {families}} classifier{?s}",
-      if (!is.null(folds)) " in {folds} folds"))
-  }
+  # a step message per stage of long fits, each closed with its time by
+  # the next (the engine's bar covers the distances; none inside the
+  # half-sample replicates, which have their own bar)
+  show <- show_progress() && !run_state$in_replicates &&
+    long_fit(families, nrow(real) + nrow(generated), ncol(real), folds)
+  here <- environment()
   if (!is.double(real)) storage.mode(real) <- "double"
   if (!is.double(generated)) storage.mode(generated) <- "double"
   collect_between_fits(real, generated, scratch = TRUE)
@@ -52,10 +50,12 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   if (split_has_eval(s) && is.null(folds)) {
     cells <- list(list(split_fit(s, 1), split_eval(s, 1)),
                   list(split_fit(s, 2), split_eval(s, 2)))
+    fit_step(show, families[path != "cells"], NULL, here)
     res <- fit_folds(real, generated, entries[path != "cells"],
                      split_fit(s, 1), split_fit(s, 2), split_eval(s, 1),
                      split_eval(s, 2), call = call)
     for (f in by_cells) {
+      fit_step(show, f, NULL, here)
       res[[f]] <- entries[[f]]$cells(real, generated, cells)
       collect_between_fits(real, generated, full = TRUE)
     }
@@ -83,6 +83,7 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   details <- list()
   # the families that score every fold at once from the cells
   for (f in by_cells) {
+    fit_step(show, f, folds, here)
     r <- entries[[f]]$cells(real, generated, cells)
     collect_between_fits(real, generated, full = TRUE)
     sr[[f]][unlist(fp[[1]])] <- r$real
@@ -91,6 +92,7 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   }
   rest <- families[path != "cells"]
   if (length(rest)) {
+    fit_step(show, rest, folds, here)
     got <- fold_scores(real, generated, entries[rest], base, pool, fp, cells,
                        call = call)
     for (f in rest) {
@@ -116,6 +118,21 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   scores <- lapply(families, function(f) list(real = sr[[f]], gen = sg[[f]]))
   names(scores) <- families
   list(scores = scores, details = details[families])
+}
+
+#' The step message of one stage of fitted_scores() (`show`: whether its
+#' fit is long, long_fit()): the families `fams` fitted in it, in `folds`
+#' folds (NULL: one fit). The step is closed, with its time, by the next
+#' one or when `envir` (fitted_scores()' frame) exits.
+#' @noRd
+fit_step <- function(show, fams, folds, envir) {
+  if (!show || !length(fams)) return(invisible())
+  msg <- cli::format_inline(
+    "Fitting {.val {fams}}",
+    if (!is.null(folds)) paste(" in", folds, "folds"))
+  # (the text formed here: the step reads no glue of its own)
+  cli::cli_progress_step(gsub("}", "}}", gsub("{", "{{", msg, fixed = TRUE),
+                              fixed = TRUE), .envir = envir)
 }
 
 #' Whether fitting `families` on `rows` rows (both sets) of `d` columns,

@@ -164,8 +164,16 @@ test_that("long fits say so in interactive sessions, not inside replicates", {
   sp <- new_split(list(1:1250, 1:1250), list(1251:2500, 1251:2500), 0.5)
   # the step and its closing line ("v Fitting ... [time]"), both captured
   msg <- cli::ansi_strip(capture_messages(fitted_scores(x, y, sp, "linear")))
-  expect_identical(sum(grepl("Fitting the \"linear\" classifier", msg,
+  expect_identical(sum(grepl("Fitting \"linear\"", msg, fixed = TRUE)), 2L)
+  # one step per stage: the families of the cells path one by one, then
+  # the others together, each closed with its time
+  msg <- cli::ansi_strip(capture_messages(
+    fitted_scores(x, y, sp, c("linear", "smooth_marginal"), folds = 4)))
+  expect_identical(sum(grepl("Fitting \"smooth_marginal\" in 4 folds", msg,
                              fixed = TRUE)), 2L)
+  expect_identical(sum(grepl("Fitting \"linear\" in 4 folds", msg,
+                             fixed = TRUE)), 2L)
+  expect_true(all(grepl("Fitting", msg[nzchar(trimws(msg))], fixed = TRUE)))
   # a small fit, inside the replicates, or with the option off: silent
   expect_no_message(fitted_scores(x[1:400, 1:50], y[1:400, 1:50],
                                   new_split(list(1:200, 1:200),
