@@ -15,6 +15,16 @@ cli_fixture <- function(header = TRUE, dir = tempfile("prdcli")) {
        dir = dir)
 }
 
+# the fixture's two sets as float32 .npy files, real.npy and gen.npy:
+# list(real, gen) of their paths
+cli_npy_fixture <- function(fx) {
+  f <- list(real = file.path(fx$dir, "real.npy"),
+            gen = file.path(fx$dir, "gen.npy"))
+  write_npy(fx$real, f$real, dtype = "<f4")
+  write_npy(fx$generated, f$gen, dtype = "<f4")
+  f
+}
+
 # a second generated model (n rows, sd 0.5) written next to the fixture's
 cli_second_model <- function(fx, n, seed, name) {
   set.seed(seed)
@@ -70,4 +80,16 @@ png_size <- function(path) {
   b <- readBin(path, "raw", 24L)
   px <- function(i) sum(as.integer(b[i:(i + 3L)]) * 256^(3:0))
   c(width = px(17L), height = px(21L))
+}
+
+# The unused-argument warnings (prdcurve_warning_unused_argument) that a
+# quiet command-line run of `method` on `files` (default the fixture's
+# two tables) printed, with the further arguments `...`
+cli_unused_warnings <- function(fx, ..., files = c(fx$f_real, fx$f_gen),
+                                method = "knn") {
+  run <- cli_warnings(utils::capture.output(prd_cli(c(
+    files, "--method", method, "--angles", "11", "--seed", "1", "--quiet",
+    ..., "--out", file.path(fx$dir, "run")))))
+  Filter(function(m) inherits(m$condition, "prdcurve_warning_unused_argument"),
+         attr(run, "warnings"))
 }

@@ -277,10 +277,9 @@ test_that("a generated .npz of several arrays is one model per array", {
 
 test_that("--features applies to arrays as column numbers only", {
   fx <- cli_fixture()
-  f_real <- file.path(fx$dir, "real.npy")
-  f_gen <- file.path(fx$dir, "gen.npy")
-  write_npy(fx$real, f_real, dtype = "<f4")
-  write_npy(fx$generated, f_gen, dtype = "<f4")
+  npy <- cli_npy_fixture(fx)
+  f_real <- npy$real
+  f_gen <- npy$gen
   # column numbers select in arrays too
   cv <- prd_cli(c(f_real, f_gen, "--features", "1,3", "--method", "knn",
                   "--angles", "21", "--seed", "2", "--quiet",

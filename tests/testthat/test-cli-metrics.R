@@ -109,13 +109,7 @@ test_that("--maxorder and --max-params set the propensity model of --metrics=pms
 test_that("--maxorder or --max-params without the pMSE metrics is warned, classed", {
   skip_if_not_installed("optparse")
   fx <- cli_fixture()
-  unused <- function(...) {
-    run <- cli_warnings(utils::capture.output(prd_cli(c(
-      fx$f_real, fx$f_gen, "--method", "knn", "--angles", "11", "--seed", "1",
-      "--quiet", ..., "--out", file.path(fx$dir, "run")))))
-    Filter(function(m) inherits(m$condition, "prdcurve_warning_unused_argument"),
-           attr(run, "warnings"))
-  }
+  unused <- function(...) cli_unused_warnings(fx, ...)
   told <- unused("--metrics=precision,fd", "--maxorder", "2",
                  "--max-params", "50")
   expect_length(told, 1L)
@@ -129,13 +123,7 @@ test_that("--maxorder or --max-params without the pMSE metrics is warned, classe
 test_that("--k and --open are unused only when neither the curves nor the metrics read them", {
   skip_if_not_installed("optparse")
   fx <- cli_fixture()
-  unused <- function(...) {
-    run <- cli_warnings(utils::capture.output(prd_cli(c(
-      fx$f_real, fx$f_gen, "--method", "linear", "--angles", "11", "--seed", "1",
-      "--quiet", ..., "--out", file.path(fx$dir, "run")))))
-    Filter(function(m) inherits(m$condition, "prdcurve_warning_unused_argument"),
-           attr(run, "warnings"))
-  }
+  unused <- function(...) cli_unused_warnings(fx, ..., method = "linear")
   told <- unused("--k", "3", "--open")
   expect_length(told, 1L)
   expect_match(gsub("\\s+", " ", conditionMessage(told[[1]])),

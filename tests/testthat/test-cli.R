@@ -174,25 +174,18 @@ test_that("float32 .npy and .npz files on the command line", {
 
 test_that("--header and --no-header on arrays alone are warned as unused", {
   fx <- cli_fixture()
-  f_r <- file.path(fx$dir, "r.npy")
-  f_g <- file.path(fx$dir, "g.npy")
-  write_npy(fx$real, f_r, dtype = "<f4")
-  write_npy(fx$generated, f_g, dtype = "<f4")
-  run <- function(...) {
-    res <- cli_warnings(prd_cli(c(..., "--method", "knn", "--angles", "11",
-                                  "--seed", "2", "--quiet",
-                                  "--out", file.path(fx$dir, "hdr"))))
-    Filter(function(m) inherits(m$condition, "prdcurve_warning_unused_argument"),
-           attr(res, "warnings"))
-  }
-  told <- run(f_r, f_g, "--no-header")
+  npy <- cli_npy_fixture(fx)
+  f_r <- npy$real
+  f_g <- npy$gen
+  told <- cli_unused_warnings(fx, "--no-header", files = c(f_r, f_g))
   expect_length(told, 1L)
   expect_match(gsub("\\s+", " ", conditionMessage(told[[1]])),
                "`--no-header` is read for delimited text files only", fixed = TRUE)
-  expect_length(run(f_r, f_g, "--header"), 1L)
+  expect_length(cli_unused_warnings(fx, "--header", files = c(f_r, f_g)), 1L)
   # a text file among the inputs reads it
-  expect_length(run(fx$f_real, f_g, "--header"), 0L)
-  expect_length(run(f_r, f_g), 0L)
+  expect_length(cli_unused_warnings(fx, "--header", files = c(fx$f_real, f_g)),
+                0L)
+  expect_length(cli_unused_warnings(fx, files = c(f_r, f_g)), 0L)
 })
 
 test_that("prd_cli gives classed errors", {
