@@ -168,8 +168,7 @@ atoms_tie_lines <- function(tie, ign) {
 compare_atoms <- function(x, atoms, call = rlang::caller_env()) {
   if (!inherits(x, "prd_curve")) {
     if (atoms == "ignore") {
-      prd_warn("{.arg atoms} is used for curves only; it is ignored here.",
-               "unused_argument")
+      warn_unused("atoms", "curves")
     }
     return(x)
   }

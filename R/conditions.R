@@ -43,6 +43,15 @@ prd_warn <- function(message, kind, ..., .envir = parent.frame()) {
                 ..., .envir = .envir)
 }
 
+#' Warn that `arguments` (R names) are ignored because only `by` (text,
+#' e.g. cli::format_inline("the {.val kde} method")) reads them: class
+#' prdcurve_warning_unused_argument, field `arguments`
+#' @noRd
+warn_unused <- function(arguments, by) {
+  prd_warn("{.arg {arguments}} {?is/are} used by {by} only; {cli::qty(length(arguments))}{?it is/they are} ignored here.",
+           "unused_argument", arguments = arguments, .envir = environment())
+}
+
 #' Send a classed message (prdcurve_message_<kind>)
 #' @noRd
 prd_inform <- function(message, kind, ..., .envir = parent.frame()) {

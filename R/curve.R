@@ -452,8 +452,7 @@ prd_curve <- function(real, generated, method = "tightest",
     families <- check_methods(families, setdiff(curve_methods(), "tightest"),
                               arg = "families")
     if (!"tightest" %in% method) {
-      prd_warn("{.arg families} is used by the {.val tightest} method only; it is ignored here.",
-               "unused_argument")
+      warn_unused("families", cli::format_inline("the {.val tightest} method"))
     }
   }
   used <- union(setdiff(method, "tightest"),
@@ -462,8 +461,8 @@ prd_curve <- function(real, generated, method = "tightest",
   if (!length(intersect(used, neighbour_methods()))) {
     unused <- c(if (!is.null(k)) "k", if (!closed) "closed")
     if (length(unused)) {
-      prd_warn("{.arg {unused}} {?is/are} used by the neighbour families ({.val {neighbour_methods()}}) only; {cli::qty(length(unused))}{?it is/they are} ignored here.",
-               "unused_argument", arguments = unused)
+      warn_unused(unused, cli::format_inline(
+        "the neighbour families ({.val {neighbour_methods()}})"))
       k <- NULL
       closed <- TRUE
     }
@@ -473,16 +472,15 @@ prd_curve <- function(real, generated, method = "tightest",
   if (!is.null(folds)) {
     folds <- check_count(folds, min = 1, max = 100)
     if (!length(intersect(used, fitted_methods()))) {
-      prd_warn("{.arg folds} is used by the fitted families ({.val {fitted_methods()}}) only; it is ignored here.",
-               "unused_argument")
+      warn_unused("folds", cli::format_inline(
+        "the fitted families ({.val {fitted_methods()}})"))
       folds <- NULL
     }
   }
   if (!is.null(bandwidth)) {
     bandwidth <- check_positive(bandwidth, max = 1e150) * sets$scale
     if (!"kde" %in% used) {
-      prd_warn("{.arg bandwidth} is used by the {.val kde} method only; it is ignored here.",
-               "unused_argument")
+      warn_unused("bandwidth", cli::format_inline("the {.val kde} method"))
       bandwidth <- NULL
     }
   }

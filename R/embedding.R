@@ -283,8 +283,7 @@ embedding_metrics <- function(real, generated,
   given <- c(if (!missing(maxorder)) "maxorder",
              if (!missing(max_params)) "max_params")
   if (length(given) && !any(c("pmse", "s_pmse") %in% metrics)) {
-    prd_warn("{.arg {given}} {?is/are} used by {.val pmse} and {.val s_pmse} only; ignored here.",
-             "unused_argument")
+    warn_unused(given, cli::format_inline("{.val pmse} and {.val s_pmse}"))
   }
   # (which columns are a category's indicators: pmse's treatment contrasts;
   # standardize and the halves of the replicates do not keep it)

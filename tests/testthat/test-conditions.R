@@ -44,3 +44,15 @@ test_that("errors name the user's argument, the user's call and plain numbers", 
     expect_match(conditionMessage(err), "It is 5.", fixed = TRUE)
   })
 })
+
+test_that("warn_unused() names the arguments, their reader and its field", {
+  w <- expect_warning(warn_unused(c("k", "closed"), "the neighbour families"),
+                      class = "prdcurve_warning_unused_argument")
+  expect_identical(w$arguments, c("k", "closed"))
+  expect_identical(cli::ansi_strip(conditionMessage(w)),
+                   "`k` and `closed` are used by the neighbour families only; they are ignored here.")
+  w <- expect_warning(warn_unused("folds", "the fitted families"),
+                      class = "prdcurve_warning_unused_argument")
+  expect_match(conditionMessage(w), "`folds` is used by the fitted families only; it is ignored here.",
+               fixed = TRUE)
+})
