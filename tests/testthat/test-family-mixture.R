@@ -14,18 +14,27 @@ test_that("the score is the true log-likelihood ratio of separated mixtures", {
   z <- matrix(c(-5.5, -5, -4.5, 4.5, 5, 5.5))
   truth <- log(rep(c(0.8, 0.2), each = 3) / 0.5)
   expect_lt(max(abs(f$score(z) - truth)), 0.06)
-  expect_equal(unname(f$settings$components), c(2, 2))
+  # (2 components chosen, refitted with 4: mixture_refit_candidate())
+  expect_equal(unname(f$settings$components), c(4, 4))
+  f2 <- fit_mixture(x, y, seq_len(n), seq_len(n), step_up = FALSE)
+  expect_equal(unname(f2$settings$components), c(2, 2))
+  expect_lt(max(abs(f2$score(z) - truth)), 0.06)
   # two dimensions: three clusters, reweighted and one spread changed
   set.seed(22)
   x <- three(4000)
   y <- three(4000, w = c(0.6, 0.3, 0.1))
-  f <- fit_mixture(x, y, 1:3000, 1:3000, components = 1:6)
   z <- x[3001:4000, ]
   lr <- three_logdens(z, c(0.6, 0.3, 0.1)) - three_logdens(z, c(1, 1, 1))
-  err <- f$score(z) - lr
-  expect_lt(mean(abs(err)), 0.08)
-  expect_gt(cor(f$score(z), lr), 0.99)
-  expect_equal(unname(f$settings$components), c(3, 3))
+  state <- .Random.seed
+  for (up in c(TRUE, FALSE)) {
+    assign(".Random.seed", state, globalenv())
+    f <- fit_mixture(x, y, 1:3000, 1:3000, components = 1:6, step_up = up)
+    err <- f$score(z) - lr
+    expect_lt(mean(abs(err)), 0.08)
+    expect_gt(cor(f$score(z), lr), 0.99)
+    # 3 chosen; the refits take 6, twice as many (tried: the grid is 1:6)
+    expect_equal(unname(f$settings$components), if (up) c(6, 6) else c(3, 3))
+  }
 })
 
 test_that("the number of components follows the clusters the ratio needs", {
@@ -41,12 +50,29 @@ test_that("the number of components follows the clusters the ratio needs", {
     x <- xor4(1500, c(1, 1, 1, 1))
     y <- xor4(1500, c(1, 1, 0.25, 0.25))
     f <- fit_mixture(x, y, 1:1500, 1:1500, components = 1:8,
-                     means = c("tied", "separate"))
+                     means = c("tied", "separate"), step_up = FALSE)
     expect_true(all(f$settings$components %in% 4:5))
   }
   # where a single Gaussian per set ranks the rows as well (three
   # clusters, one thinned), the choice may be that simpler one; with Q = P
   # it is 1 component and the score 0 (below)
+})
+
+test_that("the refits take the most components tried up to twice the choice", {
+  spec <- data.frame(kind = c("tied", "tied", "tied", "tied", "tied", "tied", "real"),
+                     K = c(1, 2, 4, 8, 3, 6, 16),
+                     form = c("spherical", "spherical", "spherical", "spherical",
+                              "lowrank", "lowrank", "spherical"))
+  up <- function(i) mixture_refit_candidate(spec, i)
+  # spherical tied: 1 -> 2, 2 -> 4, 4 -> 8; 8 has none above (16 is another kind)
+  expect_equal(vapply(1:4, up, 1), c(2, 3, 4, 4))
+  # low-rank tied: 3 -> 6 (of its form, not the spherical 4 or 8); 6 stays
+  expect_equal(c(up(5), up(6)), c(6, 6))
+  expect_equal(up(7), 7)
+  expect_identical(up(NA_integer_), NA_integer_)
+  # a number not tried is not taken: 4 chosen where only 5 and 16 were tried
+  spec2 <- data.frame(kind = "tied", K = c(4, 5, 16), form = "spherical")
+  expect_equal(mixture_refit_candidate(spec2, 1L), 2L)
 })
 
 test_that("scores do not change under a common affine map, even near overflow", {
