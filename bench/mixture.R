@@ -34,6 +34,12 @@
 #                    the suite's widened rank-4 classes, 16 classes at d =
 #                    --refits-dim (512), the first of --sizes points per
 #                    set, each seed of --seeds a draw)
+#   [--step-up 64,256,512]   (the validity suite's clusters and
+#                    clusters_lowrank groups at these d, 5,000 points per
+#                    set, a draw per seed of --seeds: the mixture family and
+#                    the default, their refits with up to twice the
+#                    components chosen (the package) against the number
+#                    chosen (fit_mixture(step_up = FALSE)), as AUC - truth)
 #   [--installed]   (the installed package; else pkgload::load_all(), whose
 #                    C code is compiled without optimisation: time with
 #                    --installed)
@@ -130,6 +136,65 @@ for (d in suite_dims) {
                      with_mixture = round(s1$auc - truth, 3)),
           row.names = FALSE)
   }
+}
+
+# the refits' number of components: up to twice the choice, or the choice
+# (fit_mixture()'s step_up, set in the namespace and restored after)
+set_step_up <- function(up) {
+  ns <- asNamespace("prdcurve")
+  f <- get("fit_mixture", envir = ns)
+  formals(f)$step_up <- up
+  unlockBinding("fit_mixture", ns)
+  assign("fit_mixture", f, envir = ns)
+  lockBinding("fit_mixture", ns)
+}
+step_dims <- opt("step-up", numeric())
+if (length(step_dims)) {
+  out <- NULL
+  for (d in step_dims) {
+    sc <- validity_scenarios(d, truth_n = mc * 4, angles = 1001,
+                             kinds = c("clusters", "clusters_lowrank"))
+    for (g in sc[vapply(sc, `[[`, "", "name") %in% c("clusters", "clusters_lowrank")]) {
+      for (seed in seeds) {
+        set.seed(100 + seed)
+        x <- g$real(5000)
+        ys <- lapply(g$models, function(m) m$sample(5000))
+        truth <- vapply(g$models, `[[`, 0, "truth_auc")
+        a <- list()
+        for (up in c(TRUE, FALSE)) {
+          set_step_up(up)
+          set.seed(7)
+          s <- summary(suppressWarnings(prd_curve(x, ys,
+                                                  method = c("tightest", "mixture"))))
+          a[[if (up) "up" else "chosen"]] <- s
+        }
+        err <- function(s, m) round(s$auc[s$method == m] - truth[s$model[s$method == m]], 3)
+        out <- rbind(out, data.frame(
+          d = d, seed = seed, model = names(g$models), truth = round(truth, 3),
+          mixture_chosen = err(a$chosen, "mixture"), mixture_up = err(a$up, "mixture"),
+          default_chosen = err(a$chosen, "tightest"), default_up = err(a$up, "tightest")))
+        message(sprintf("step-up: d = %d, %s, seed %d done", d, g$name, seed))
+      }
+    }
+  }
+  set_step_up(TRUE)
+  cat("
+the refits' components: the number chosen or up to twice it; AUC - truth, 5,000 points per set
+")
+  print(out, row.names = FALSE)
+  cat("
+mean |AUC - truth| per d:
+")
+  ab <- out
+  ab[, 5:8] <- abs(ab[, 5:8])
+  print(stats::aggregate(cbind(mixture_chosen, mixture_up, default_chosen, default_up) ~ d,
+                         ab, mean), row.names = FALSE, digits = 3)
+  cat(sprintf("
+all: mixture %.4f -> %.4f, default %.4f -> %.4f; up worse by more than 0.005: mixture %d, default %d of %d
+",
+              mean(ab$mixture_chosen), mean(ab$mixture_up), mean(ab$default_chosen),
+              mean(ab$default_up), sum(ab$mixture_up > ab$mixture_chosen + 0.005),
+              sum(ab$default_up > ab$default_chosen + 0.005), nrow(ab)))
 }
 
 # the refits of the chosen mixtures: restarts and EM steps (the package's
