@@ -402,11 +402,13 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
 #' use all of them; a mixture of twice the components then has the rows
 #' per component the chosen one had in the choice, and a choice made at
 #' half the rows favours fewer components than the rows allow. On the
-#' validity suite's clustered kinds (ten or sixteen classes, spherical or
-#' rank-4, dropped, reweighted or widened; d = 64, 256 and 512, 5,000
-#' points per set, one draw) the family's mean |AUC error| was 0.069
-#' against 0.078 with the chosen number, better in 11 of 18 and worse by
-#' at most 0.005 (bench/results.md).
+#' validity suite's clustered kinds (16 classes, spherical or rank-4,
+#' dropped, reweighted or widened; d = 64, 256 and 512, 5,000 points per
+#' set, one draw; bench/mixture.R --step-up) the family's mean |AUC error|
+#' was 0.059 against 0.079 with the chosen number (widened rank-4 classes
+#' at d = 256: 0.127 against 0.294), worse by more than 0.005 in 1 of 18
+#' (0.010 against 0.004 above the truth); the default's 0.057 against
+#' 0.077 (bench/results.md).
 #' @noRd
 mixture_refit_candidate <- function(spec, i) {
   if (is.na(i)) return(i)
