@@ -178,20 +178,16 @@ if (length(step_dims)) {
     }
   }
   set_step_up(TRUE)
-  cat("
-the refits' components: the number chosen or up to twice it; AUC - truth, 5,000 points per set
-")
+  cat("\nthe refits' components: the number chosen or up to twice it;",
+      "AUC - truth, 5,000 points per set\n")
   print(out, row.names = FALSE)
-  cat("
-mean |AUC - truth| per d:
-")
+  cat("\nmean |AUC - truth| per d:\n")
   ab <- out
   ab[, 5:8] <- abs(ab[, 5:8])
   print(stats::aggregate(cbind(mixture_chosen, mixture_up, default_chosen, default_up) ~ d,
                          ab, mean), row.names = FALSE, digits = 3)
-  cat(sprintf("
-all: mixture %.4f -> %.4f, default %.4f -> %.4f; up worse by more than 0.005: mixture %d, default %d of %d
-",
+  cat(sprintf(paste("\nall: mixture %.4f -> %.4f, default %.4f -> %.4f; up worse by",
+                    "more than 0.005: mixture %d, default %d of %d\n"),
               mean(ab$mixture_chosen), mean(ab$mixture_up), mean(ab$default_chosen),
               mean(ab$default_up), sum(ab$mixture_up > ab$mixture_chosen + 0.005),
               sum(ab$default_up > ab$default_chosen + 0.005), nrow(ab)))

@@ -64,13 +64,14 @@ test_that("the refits take the most components tried up to twice the choice", {
                      form = c("spherical", "spherical", "spherical", "spherical",
                               "lowrank", "lowrank", "spherical"))
   up <- function(i) mixture_refit_candidate(spec, i)
-  # spherical tied: 1 -> 2, 2 -> 4, 4 -> 8; 8 has none above (16 is another kind)
+  # (rows of spec) spherical tied: K 1 -> 2, 2 -> 4, 4 -> 8; 8 has none
+  # above (16 is another kind)
   expect_equal(vapply(1:4, up, 1), c(2, 3, 4, 4))
   # low-rank tied: 3 -> 6 (of its form, not the spherical 4 or 8); 6 stays
   expect_equal(c(up(5), up(6)), c(6, 6))
   expect_equal(up(7), 7)
   expect_identical(up(NA_integer_), NA_integer_)
-  # a number not tried is not taken: 4 chosen where only 5 and 16 were tried
+  # twice the choice not tried: 4 chosen, 5 and 16 tried, 5 taken
   spec2 <- data.frame(kind = "tied", K = c(4, 5, 16), form = "spherical")
   expect_equal(mixture_refit_candidate(spec2, 1L), 2L)
 })
