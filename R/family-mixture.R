@@ -404,13 +404,13 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
 #' half the rows favours fewer components than the rows allow. On the
 #' validity suite's clustered kinds (16 classes, spherical or rank-4,
 #' dropped, reweighted or widened; d = 64, 256 and 512, 5,000 points per
-#' set, one draw; bench/mixture.R --step-up) the family's mean |AUC error|
-#' was 0.059 against 0.079 with the chosen number (widened rank-4 classes
-#' at d = 256: 0.127 against 0.294), worse by more than 0.005 in 1 of 18
-#' (0.010 against 0.004 above the truth); the default's 0.057 against
-#' 0.077. On the suite's own three draws of those groups the default read
-#' 0.0648 against 0.0659 (bench/results.md): the rule mends the draws whose
-#' choice took too few components.
+#' set, two draws; bench/mixture.R --step-up) the family's mean |AUC error|
+#' was 0.066 against 0.080 with the chosen number (widened rank-4 classes
+#' at d = 256: 0.127 and 0.165 against 0.29), worse by more than 0.005 in
+#' 6 of 36 (at most 0.145 against 0.072, rank-4 widened at d = 64); the
+#' default's 0.065 against 0.079. On the suite's own three draws of those
+#' groups the default read 0.0648 against 0.0659 (bench/results.md): the
+#' rule mends the draws whose choice took too few components.
 #' @noRd
 mixture_refit_candidate <- function(spec, i) {
   if (is.na(i)) return(i)
