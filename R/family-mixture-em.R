@@ -13,23 +13,43 @@
 #' probability proportional to the squared distance to the nearest seed
 #' so far (R's RNG). Fewer distinct rows than K: those rows. `xx` the
 #' rows' squared norms (a caller seeding several fits of X forms them once).
+#' X may be a list of matrices, seeded as their rows stacked in order (the
+#' same seeds as rbind() of them, without that copy; `xx` then a list of
+#' their norms).
 #' @noRd
-mixture_kmeanspp <- function(X, K, xx = rowSums(X^2)) {
-  n <- nrow(X)
+mixture_kmeanspp <- function(X, K, xx = NULL) {
+  parts <- if (is.list(X)) X else list(X)
+  if (is.null(xx)) xx <- lapply(parts, row_sq_norms)
+  if (!is.list(xx)) xx <- list(xx)
+  off <- cumsum(c(0L, vapply(parts, nrow, 1L)))
+  n <- off[length(off)]
+  # (the rows i of the stacked parts)
+  pick <- function(i) {
+    if (length(parts) == 1L) return(parts[[1L]][i, , drop = FALSE])
+    out <- matrix(0, length(i), ncol(parts[[1L]]))
+    for (p in seq_along(parts)) {
+      w <- which(i > off[p] & i <= off[p + 1L])
+      if (length(w)) out[w, ] <- parts[[p]][i[w] - off[p], , drop = FALSE]
+    }
+    out
+  }
+  dist2 <- function(C) {
+    do.call(rbind, Map(function(A, a) mixture_dist2(A, C, a), parts, xx))
+  }
   K <- min(K, n)
   trials <- 2L + floor(log(K))
   idx <- integer(K)
   idx[1] <- sample.int(n, 1L)
-  d2 <- mixture_dist2(X, X[idx[1], , drop = FALSE], xx)[, 1]
+  d2 <- dist2(pick(idx[1]))[, 1]
   for (k in seq_len(K)[-1L]) {
-    if (!(sum(d2) > 0)) return(X[idx[seq_len(k - 1L)], , drop = FALSE])
+    if (!(sum(d2) > 0)) return(pick(idx[seq_len(k - 1L)]))
     cand <- sample.int(n, trials, replace = TRUE, prob = d2)
-    D <- pmin(mixture_dist2(X, X[cand, , drop = FALSE], xx), d2)
+    D <- pmin(dist2(pick(cand)), d2)
     best <- which.min(colSums(D))
     idx[k] <- cand[best]
     d2 <- D[, best]
   }
-  X[idx, , drop = FALSE]
+  pick(idx)
 }
 
 #' Squared distances ||x||^2 + ||c||^2 - 2 x.c (clamped at 0) of the rows
@@ -64,9 +84,16 @@ mixture_hard <- function(X, C, form) {
         as.integer(c(mixture_forms[[form]], 1, 1)))
 }
 
-#' The mixture's log-density at the rows of X.
+#' The mixture's log-density at the rows of X (a matrix, or a list of
+#' matrices: their rows in order).
 #' @noRd
-mixture_logdens <- function(m, X) mixture_estep(m, X, stats = FALSE)$lse
+mixture_logdens <- function(m, X) {
+  if (is.list(X)) {
+    return(unlist(lapply(X, function(A) mixture_logdens(m, A)),
+                  use.names = FALSE))
+  }
+  mixture_estep(m, X, stats = FALSE)$lse
+}
 
 #' EM for a Gaussian mixture of `form` ("spherical", "diagonal",
 #' "lowrank": in the columns divided by lowrank_colscale()) on the

@@ -123,13 +123,16 @@ mixture_estep_lowrank <- function(m, X, stats = TRUE, xx = NULL) {
 #' @noRd
 lowrank_setup <- function(sets, C, floors) {
   s <- lowrank_colscale(sets)
-  sets <- lapply(sets, function(X) X / rep(s, each = nrow(X)))
+  # (X / rep(s, each = nrow(X)), in one array)
+  sets <- lapply(sets, function(X) {
+    .Call(ffi_scale_shift, X, NULL, s, double(ncol(X)))
+  })
   collect_between_fits(sets[[1]], if (length(sets) > 1L) sets[[2L]])
   C <- C / rep(s, each = nrow(C))
   K <- nrow(C)
   d <- ncol(C)
   q <- lowrank_q(d)
-  xx <- lapply(sets, function(X) rowSums(X^2))
+  xx <- lapply(sets, row_sq_norms)
   R <- lapply(seq_along(sets), function(j) {
     R <- matrix(0, nrow(sets[[j]]), K)
     R[cbind(seq_len(nrow(R)),

@@ -301,8 +301,9 @@ mixture_result <- function(fits, tied, tr, keep = FALSE) {
 #' @noRd
 mixture_floors <- function(X, Y) {
   lapply(list(X, Y), function(A) {
-    mixture_floor * pmax(colMeans((A - rep(colMeans(A), each = nrow(A)))^2),
-                         .Machine$double.eps)
+    # (A - rep(colMeans(A), each = nrow(A)), its doubles in one array)
+    A <- .Call(ffi_centre, A, colMeans(A), NULL)
+    mixture_floor * pmax(colMeans(A^2), .Machine$double.eps)
   })
 }
 
@@ -325,10 +326,16 @@ mixture_transform <- function(real, generated, fx, fy) {
 #' The rows `rows` of Z (NULL: every row) under the common map.
 #' @noRd
 mixture_rows <- function(Z, rows, tr) {
-  if (!is.null(rows)) Z <- Z[rows, , drop = FALSE]
-  # (z - c) / s computed as z / s - c / s: no overflow for huge values
-  Z / tr$scale - rep(tr$centre / tr$scale, each = nrow(Z))
+  if (!is.double(Z)) storage.mode(Z) <- "double"
+  # (z - c) / s computed as z / s - c / s: no overflow for huge values; in
+  # one pass, the same doubles as Z[rows, ] / s - rep(c / s, each = m)
+  .Call(ffi_scale_shift, Z, if (!is.null(rows)) as.integer(rows),
+        rep(tr$scale, ncol(Z)), tr$centre / tr$scale)
 }
+
+#' rowSums(X^2), the same doubles without the array of the squares.
+#' @noRd
+row_sq_norms <- function(X) .Call(ffi_row_sq_norms, X)
 
 #' Choose the pair of mixtures by two-fold cross-validation within the
 #' fit rows (each set's fit rows cut at random into two halves, R's RNG),
@@ -364,7 +371,8 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
   for (v in 1:2) {
     Xt <- X[hx[[3L - v]], , drop = FALSE]
     Yt <- Y[hy[[3L - v]], , drop = FALSE]
-    V <- rbind(X[hx[[v]], , drop = FALSE], Y[hy[[v]], , drop = FALSE])
+    # (the held-out rows, real then generated, as two matrices)
+    V <- list(X[hx[[v]], , drop = FALSE], Y[hy[[v]], , drop = FALSE])
     f <- mixture_candidates(Xt, Yt, V, seq_along(hx[[v]]), components, forms,
                             means, floors, maxit_choice, spec)
     spec <- f$spec
@@ -377,13 +385,12 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
   }
   sp <- function(i) spec[i, ]
   tied <- !is.na(pr$t)
-  XY <- if (tied) rbind(X, Y)
-  xx <- list(rowSums(X^2), rowSums(Y^2))
+  xx <- list(row_sq_norms(X), row_sq_norms(Y))
   fits <- lapply(seq_len(restarts), function(r) {
     collect_between_fits(X, Y)
     if (tied) {
-      return(mixture_em_tied(X, Y, mixture_kmeanspp(XY, sp(pr$t)$K,
-                                                    c(xx[[1]], xx[[2]])),
+      return(mixture_em_tied(X, Y, mixture_kmeanspp(list(X, Y), sp(pr$t)$K,
+                                                    xx),
                              sp(pr$t)$form, floors))
     }
     list(mixture_em(X, mixture_kmeanspp(X, sp(pr$i)$K, xx[[1]]),
@@ -421,7 +428,8 @@ mixture_refit_candidate <- function(spec, i) {
 }
 
 #' The candidates of one inner fold: mixtures of the training rows Xt, Yt
-#' scored on the held-out rows V (the real ones `iv` first). `spec` NULL:
+#' scored on the held-out rows V (a list of two matrices, real then
+#' generated: the rows `iv` of their stack are the real ones). `spec` NULL:
 #' the candidates along the numbers of components, as mixture_path()
 #' stops them; else the rows of `spec` (kind "real", "generated" or
 #' "tied", K, form, params), the first fold's. Returns list(spec, pairs
@@ -435,15 +443,15 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
   vpar <- function(f) {
     switch(f, spherical = 1, diagonal = d, lowrank = 1 + lowrank_q(d) * (d + 1))
   }
-  # (the pooled rows, for the seeds of the tied fits)
-  XYt <- if ("tied" %in% means) rbind(Xt, Yt)
-  # (the rows' squared norms, for the seeds of every fit)
-  xx <- list(real = rowSums(Xt^2), generated = rowSums(Yt^2))
-  if (!is.null(XYt)) xx$tied <- c(xx$real, xx$generated)
+  # (the rows' squared norms, for the seeds of every fit; the tied fits
+  # seed on the pooled rows, Xt then Yt)
+  xx <- list(real = row_sq_norms(Xt), generated = row_sq_norms(Yt))
+  nv <- sum(vapply(V, nrow, 1L))
   fit <- function(kind, K, form) {
     collect_between_fits(Xt, Yt)
     if (kind == "tied") {
-      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(XYt, K, xx$tied), form,
+      m <- mixture_em_tied(Xt, Yt, mixture_kmeanspp(list(Xt, Yt), K,
+                                                    xx[1:2]), form,
                            floors, maxit = maxit, tol = 1e-5)
       lp <- mixture_logdens(m[[1]], V)
       lq <- mixture_logdens(m[[2]], V)
@@ -492,8 +500,8 @@ mixture_candidates <- function(Xt, Yt, V, iv, components, forms, means,
     s <- if (is.na(pairs$t[r])) fits[[pairs$j[r]]]$lq - fits[[pairs$i[r]]]$lp else
       fits[[pairs$t[r]]]$lq - fits[[pairs$t[r]]]$lp
     ratio_logistic_loss(s, iv)
-  }, numeric(nrow(V)))
-  list(spec = spec, pairs = pairs, loss = matrix(loss, nrow(V)))
+  }, numeric(nv))
+  list(spec = spec, pairs = pairs, loss = matrix(loss, nv))
 }
 
 #' The candidates of one kind along the numbers of components `ks`

@@ -22,6 +22,8 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_row_keys", (DL_FUNC) &ffi_row_keys, 1},
   {"ffi_centre", (DL_FUNC) &ffi_centre, 3},
   {"ffi_standardize", (DL_FUNC) &ffi_standardize, 5},
+  {"ffi_scale_shift", (DL_FUNC) &ffi_scale_shift, 4},
+  {"ffi_row_sq_norms", (DL_FUNC) &ffi_row_sq_norms, 1},
   {"ffi_col_grid", (DL_FUNC) &ffi_col_grid, 2},
   {"ffi_col_means", (DL_FUNC) &ffi_col_means, 2},
   {"ffi_col_ss", (DL_FUNC) &ffi_col_ss, 3},

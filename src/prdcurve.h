@@ -286,6 +286,8 @@ SEXP ffi_envelope(SEXP s_real, SEXP s_gen, SEXP extra, SEXP lambda);
 SEXP ffi_scan(SEXP x);
 SEXP ffi_row_scores(SEXP x, SEXP rows, SEXP centre, SEXP w);
 SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows);
+SEXP ffi_scale_shift(SEXP x, SEXP rows, SEXP scale, SEXP offset);
+SEXP ffi_row_sq_norms(SEXP x);
 SEXP ffi_standardize(SEXP x, SEXP centre, SEXP scale, SEXP mult,
                      SEXP offset);
 SEXP ffi_col_grid(SEXP x, SEXP max_bits);

@@ -289,16 +289,19 @@ static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
   if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(centre) ||
       !(Rf_isNull(rows) || Rf_isInteger(rows)) ||
       !(Rf_isNull(scale) || Rf_isReal(scale)) ||
-      !(Rf_isNull(mult) || (Rf_isReal(mult) && Rf_isReal(offset))))
+      !(Rf_isNull(mult) || Rf_isReal(mult)) ||
+      !(Rf_isNull(offset) || Rf_isReal(offset)) ||
+      (!Rf_isNull(mult) && Rf_isNull(offset)))
     Rf_error("%s: bad argument types", fn);
   int n = Rf_nrows(x), d = Rf_ncols(x);
   if (Rf_length(centre) != d || (!Rf_isNull(scale) && Rf_length(scale) != d) ||
-      (!Rf_isNull(mult) && (Rf_length(mult) != d || Rf_length(offset) != d)))
+      (!Rf_isNull(mult) && Rf_length(mult) != d) ||
+      (!Rf_isNull(offset) && Rf_length(offset) != d))
     Rf_error("%s: `centre`, `scale`, `mult` and `offset` must have ncol(x) values", fn);
   const int *r = Rf_isNull(rows) ? NULL : INTEGER_RO(rows);
   const double *sc = Rf_isNull(scale) ? NULL : REAL_RO(scale);
   const double *mu = Rf_isNull(mult) ? NULL : REAL_RO(mult);
-  const double *of = Rf_isNull(mult) ? NULL : REAL_RO(offset);
+  const double *of = Rf_isNull(offset) ? NULL : REAL_RO(offset);
   int m = r ? Rf_length(rows) : n;
   if (r) prd_check_rows(r, m, n, fn);
   SEXP out = PROTECT(prd_alloc_matrix(REALSXP, m, d));
@@ -315,6 +318,10 @@ static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
       /* a column on a grid (R/validate.R, scale_grid()): every step exact */
       double ml = mu[l], ol = of[l];
       for (int i = 0; i < m; i++) dst[i] = dst[i] * ml - ol;
+    } else if (sc && of && !mu) {
+      /* (ffi_scale_shift(): x / scale - offset) */
+      double sl = sc[l], ol = of[l];
+      for (int i = 0; i < m; i++) dst[i] = dst[i] / sl - ol;
     } else if (sc) {
       double sl = sc[l];
       for (int i = 0; i < m; i++) dst[i] = dst[i] / sl;
@@ -328,6 +335,59 @@ static SEXP centre_scale(SEXP x, SEXP centre, SEXP rows, SEXP scale,
 SEXP ffi_centre(SEXP x, SEXP centre, SEXP rows) {
   return centre_scale(x, centre, rows, R_NilValue, R_NilValue, R_NilValue,
                       "ffi_centre");
+}
+
+/* .Call(ffi_scale_shift, x, rows, scale, offset): the m x d matrix
+ * x[rows, ] / scale - offset column by column (rows 1-based, NULL for
+ * every row), the same doubles as R's x[rows, ] / s - rep(o, each = m)
+ * for scale = rep(s, d) and offset = o, without the copy of the rows, the
+ * quotient and the m x d vector of the offset (the mixture family's map,
+ * R/family-mixture.R: 4 arrays of the rows' size become 1). */
+SEXP ffi_scale_shift(SEXP x, SEXP rows, SEXP scale, SEXP offset) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x) || !Rf_isReal(scale) ||
+      !Rf_isReal(offset))
+    Rf_error("ffi_scale_shift: bad argument types");
+  /* (x - 0 is x itself, -0 and NaN included) */
+  SEXP zero = PROTECT(Rf_allocVector(REALSXP, Rf_ncols(x)));
+  memset(REAL(zero), 0, sizeof(double) * (size_t) Rf_ncols(x));
+  SEXP out = centre_scale(x, zero, rows, scale, R_NilValue, offset,
+                          "ffi_scale_shift");
+  UNPROTECT(1);
+  return out;
+}
+
+/* .Call(ffi_row_sq_norms, x): rowSums(x^2) without the n x d array of the
+ * squares: each square in double, summed in long double over the columns
+ * in their order, as R's rowSums() does, so the same doubles; blocks of
+ * 256 rows shared among the engine's threads. */
+SEXP ffi_row_sq_norms(SEXP x) {
+  if (!Rf_isReal(x) || !Rf_isMatrix(x))
+    Rf_error("ffi_row_sq_norms: bad argument types");
+  int n = Rf_nrows(x), d = Rf_ncols(x);
+  SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+  const double *X = REAL_RO(x);
+  double *o = REAL(out);
+  int nb = (n + 255) / 256;
+  int use = prd_threads_over((int64_t) n * d, nb);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int b = 0; b < nb; b++) {
+    int i0 = 256 * b, mb = n - i0 < 256 ? n - i0 : 256;
+    long double acc[256];
+    for (int i = 0; i < mb; i++) acc[i] = 0;
+    for (int l = 0; l < d; l++) {
+      const double *col = X + (size_t) l * n + i0;
+      for (int i = 0; i < mb; i++) {
+        double t = col[i] * col[i];
+        acc[i] += t;
+      }
+    }
+    for (int i = 0; i < mb; i++) o[i0 + i] = (double) acc[i];
+  }
+  (void) use;
+  UNPROTECT(1);
+  return out;
 }
 
 /* .Call(ffi_standardize, x, centre, scale, mult, offset): (x - centre) /

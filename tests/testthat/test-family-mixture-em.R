@@ -63,6 +63,38 @@ test_that("k-means++ seeds are rows of X, one per well-separated cluster", {
   set.seed(14)
   b <- mixture_kmeanspp(rbind(X, Y), 6, c(rowSums(X^2), rowSums(Y^2)))
   expect_identical(a, b)
+  # the two sets as a list, seeded as their stack without that copy: the
+  # same seeds (dimnames aside), with and without their norms given
+  set.seed(14)
+  l <- mixture_kmeanspp(list(X, Y), 6)
+  expect_identical(unname(l), unname(a))
+  set.seed(14)
+  expect_identical(mixture_kmeanspp(list(X, Y), 6,
+                                    list(rowSums(X^2), rowSums(Y^2))), l)
+  # and the log-density of a list is that of the stacked rows
+  m <- mixture_em(X, mixture_kmeanspp(X, 3), "spherical", rep(1e-3, 2))
+  expect_identical(mixture_logdens(m, list(X, Y)), mixture_logdens(m, rbind(X, Y)))
+})
+
+test_that("the rows' squared norms and the map are R's doubles, without copies", {
+  set.seed(15)
+  X <- matrix(rnorm(700 * 9), 700) * 10^runif(9, -3, 3)
+  X[3, 2] <- -0
+  X[5, ] <- 0
+  # 700 rows: three blocks of 256, the last one short
+  expect_identical(row_sq_norms(X), rowSums(X^2))
+  expect_identical(row_sq_norms(X[1:3, , drop = FALSE]), rowSums(X[1:3, ]^2))
+  tr <- list(centre = rnorm(9), scale = 3.7)
+  rows <- c(700L, 2L, 2L, 5L)
+  expect_identical(mixture_rows(X, rows, tr),
+                   X[rows, ] / tr$scale - rep(tr$centre / tr$scale, each = 4))
+  expect_identical(mixture_rows(X, NULL, tr),
+                   X / tr$scale - rep(tr$centre / tr$scale, each = 700))
+  # integer rows are doubles first
+  Xi <- matrix(1:12, 4)
+  t3 <- list(centre = tr$centre[1:3], scale = tr$scale)
+  expect_identical(mixture_rows(Xi, 2:3, t3),
+                   Xi[2:3, ] / t3$scale - rep(t3$centre / t3$scale, each = 2))
 })
 
 test_that("squared distances in blocks equal the direct ones", {
