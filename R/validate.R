@@ -475,16 +475,30 @@ check_column_types <- function(real, g, real_arg, arg, id, call) {
 }
 
 #' A generated data frame's columns in the real data frame's order, by
-#' name (as rbind() of data frames matches them): the columns of both in
-#' the real set's order, then its own others. Matrices are left as they
-#' are (the same names in another order are an error there,
+#' name (as rbind() of data frames matches them): each column the real set
+#' also has goes to that column's position; the others fill the real
+#' set's remaining positions in their own order (matched by position, as
+#' check_same_columns() then warns, naming the pairs), and any left over
+#' come last. So one renamed column (a, B, c against a, b, c) is paired
+#' with the column it replaces, not shifted past the others. Matrices are
+#' left as they are (the same names in another order are an error there,
 #' check_same_columns()).
 #' @noRd
 match_columns <- function(g, real) {
   if (!is.data.frame(g) || !is.data.frame(real)) return(g)
   nm <- names(g)
-  common <- intersect(names(real), nm)
-  ord <- c(common, setdiff(nm, common))
+  rn <- names(real)
+  own <- setdiff(nm, rn)
+  ord <- character()
+  for (r in rn) {
+    if (r %in% nm) {
+      ord <- c(ord, r)
+    } else if (length(own)) {
+      ord <- c(ord, own[1L])
+      own <- own[-1L]
+    }
+  }
+  ord <- c(ord, own)
   if (identical(ord, nm)) g else g[ord]
 }
 

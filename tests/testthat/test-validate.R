@@ -111,6 +111,29 @@ test_that("missing values are named by column, data frames matched by name, garb
     suppressMessages(prd_curve(r, gen, method = "knn", angles = 5))
   }
   expect_identical(run(g[c("inc", "sex", "age")])$precision, run(g)$precision)
+  # one renamed column is paired with the column it replaces (by position),
+  # not shifted past the others, and the warning names that pair alone
+  set.seed(1)
+  u <- data.frame(a = rnorm(300), b = rnorm(300, 10), c = rnorm(300, 100))
+  v <- data.frame(a = rnorm(300), B = rnorm(300, 10), c = rnorm(300, 100))
+  set.seed(2)
+  w <- expect_warning(cv <- prd_curve(u, v, method = "knn"),
+                      class = "prdcurve_warning_column_names")
+  expect_match(cli::ansi_strip(conditionMessage(w)), "1 of 3 columns differ: b ~ B",
+               fixed = TRUE)
+  set.seed(2)
+  expect_identical(cv$precision,
+                   prd_curve(as.matrix(u), unname(as.matrix(v)), method = "knn")$precision)
+  expect_gt(summary(cv)$auc, 0.9)
+  # in another order too: a and c by name, B in b's place
+  set.seed(2)
+  expect_identical(suppressWarnings(prd_curve(u, v[c("c", "B", "a")], method = "knn"))$precision,
+                   cv$precision)
+  expect_identical(names(match_columns(v[c("c", "B", "a")], u)), c("a", "B", "c"))
+  # columns the real set lacks fill its other places in their own order,
+  # the rest last
+  expect_identical(names(match_columns(cbind(v, e = 1)[c("e", "c", "B", "a")], u)),
+                   c("a", "e", "c", "B"))
   # a column numeric in one set and text in the other: named, classed
   g_txt <- g
   g_txt$inc <- format(g_txt$inc)
