@@ -92,8 +92,9 @@
 #'   points per set: AUC below 0.001 with the values 1 or 1,000 steps
 #'   apart), where `"knn"` reads 0.87 to 0.99; the input check warns
 #'   about such columns
-#'   (`prdcurve_warning_grid_columns`), which may also be storage precision
-#'   (float16 against float32). On real integer-valued data against
+#'   (`prdcurve_warning_grid_columns`), which may also be coarse storage
+#'   (8-bit intensities against a model's floats; not float16 against
+#'   float32, whose values span too many steps of their finest grid). On real integer-valued data against
 #'   noisy continuous models every model then reads 0 and the ranking is
 #'   gone: `atoms = "ignore"` reads such values as continuous (bins of
 #'   whole cells of the grid, each a grid value with the values that round

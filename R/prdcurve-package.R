@@ -72,7 +72,7 @@
 #'   numbers, or multiples of one power of two), or are constant, in one
 #'   set and are continuous in the other
 #'   (`prdcurve_warning_grid_columns`: rounded real data against a
-#'   model's continuous output, or float16 against float32 storage; the
+#'   model's continuous output, or 8-bit storage against floats; the
 #'   supports differ, which only the `"marginal"` family and so
 #'   `"tightest"` read; when every model then reads 0 the warning also
 #'   gives the reading with the atoms ignored, `atoms = "ignore"` of

@@ -169,7 +169,9 @@ features_drop <- function(nm, pos, array_names = FALSE) {
 #' one power of two, within 2^marginal_grid_bits steps of 0:
 #' coarse_grid()) in one set and not in the other (but for rounding:
 #' near_grid()): rounded real data against a model's
-#' continuous output, or storage precision (float16 against float32).
+#' continuous output, or coarse storage (8-bit intensities against floats;
+#' float16 against float32 is not caught: a float16 column's values span
+#' far more than 2^marginal_grid_bits steps of its finest grid).
 #' The values on the grid are atoms the other law never hits, so the true
 #' PR curve is 0; the `marginal` family reads that (marginal_atoms()),
 #' the neighbour families and the scalar metrics do not.
@@ -252,7 +254,7 @@ warn_grid_columns <- function(lines, extra = character()) {
     stats::setNames(unname(lines), rep("x", length(lines))),
     "i" = "Such values are atoms the other set never hits: the supports differ and the true PR curve is 0. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
     extra,
-    "i" = "If the model should produce such values, round its output to the grid; if the grid is storage precision (float16 against float32 or float64), give both sets the same type."
+    "i" = "If the model should produce such values, round its output to the grid; if the grid is the storage (8-bit intensities against floats), give both sets the same type."
   ), "grid_columns")
   invisible(lines)
 }
