@@ -555,9 +555,15 @@ prd_curve <- function(real, generated, method = "tightest",
     out
   }
   # the atoms read as given or as continuous values (R/atoms.R); an exact
-  # reading that ties models at 0 read again with them ignored
+  # reading that ties models at 0 read again with them ignored, from the
+  # same state of R's RNG (the readings the warning gives are those of
+  # prd_curve(atoms = "ignore") under the same seed)
+  rng <- get0(".Random.seed", globalenv(), inherits = FALSE)
   out <- with_atoms(atoms, run())
-  out <- curve_atoms_reading(out, atoms, sets$grid_lines, run, grid_later)
+  out <- curve_atoms_reading(out, atoms, sets$grid_lines, function() {
+    if (!is.null(rng)) assign(".Random.seed", rng, globalenv())
+    run()
+  }, grid_later)
   if (!check_family_agreement(out, ncol(sets$real))) {
     check_neighbour_family(out, sets$real, sets$generated, first$splits)
   }

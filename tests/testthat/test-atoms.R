@@ -81,6 +81,12 @@ test_that("atoms = 'ignore' keeps the noisy models' order; the exact reading's w
                fixed = TRUE)
   # the kept readings have their replicates
   expect_length(unique(prd_curve_info(kept[[1]])$replicates[[1]]$replicate), 4)
+  # and are those of atoms = "ignore" under the same seed (read again from
+  # the RNG's state of the exact reading)
+  set.seed(5)
+  again <- suppressWarnings(prd_curve(dat$real, dat$models, replicates = 4,
+                                      atoms = "ignore"))
+  expect_identical(unname(ka), summary(again)$auc)
 
   # prd_compare(): the exact comparison cannot rank them (a warning), the
   # reading with the atoms ignored does
