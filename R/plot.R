@@ -258,22 +258,27 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
                                      lty = ltys[i]), dots)
       do.call(graphics::lines, args)
     }
-    # curves at 0 everywhere: a point at the origin, and a note when the
-    # panel has nothing else to show (see plot_layout())
+    # curves at 0 everywhere: a note when the panel has nothing else to
+    # show (see plot_layout()), and a point at the origin (below)
+    if (!is.null(lay$notes) &&
+        any(is.na(pn) | as.character(lay$notes$.panel) %in% pn)) {
+      graphics::text(0.5, 0.5, zero_curve_note, col = "grey30", cex = 0.85)
+    }
+    leg <- ifelse(refs, vapply(curves, function(cv) as.character(cv$.label[1]), ""),
+                  labels)
+    # (on a pale box: the lower left is under the curves, but a low curve
+    # passes there)
+    graphics::legend("bottomleft", legend = leg, col = cols, lwd = 2,
+                     lty = ltys, bty = "o", box.col = NA, cex = 0.85,
+                     bg = grDevices::adjustcolor("white", alpha.f = 0.8),
+                     inset = 0.01, seg.len = 2.5)
+    # (the points at the origin over the legend's box)
     zp <- lay$zero
     if (!is.na(pn)) zp <- zp[as.character(zp$.panel) == pn, , drop = FALSE]
     if (nrow(zp)) {
       graphics::points(zp$recall, zp$precision, pch = 19, xpd = TRUE,
                        col = unname(pal[as.character(zp$.colour)]))
     }
-    if (!is.null(lay$notes) &&
-        any(is.na(pn) | as.character(lay$notes$.panel) %in% pn)) {
-      graphics::text(0.5, 0.5, zero_curve_note, col = "grey30")
-    }
-    leg <- ifelse(refs, vapply(curves, function(cv) as.character(cv$.label[1]), ""),
-                  labels)
-    graphics::legend("bottomleft", legend = leg, col = cols, lwd = 2,
-                     lty = ltys, bty = "n")
   }
   invisible(x)
 }
