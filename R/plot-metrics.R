@@ -98,7 +98,7 @@ autoplot.prd_metrics <- function(object, statistics = NULL,
     estimate = d$value,
     lower = if (has) d$lower else rep(NA_real_, nrow(d)),
     upper = if (has) d$upper else rep(NA_real_, nrow(d)),
-    zero = FALSE, xlab = "value", group_name = "k", span_to = span_to
+    zero = FALSE, xlab = "value", group_name = "neighbours", span_to = span_to
   )
 }
 

@@ -31,6 +31,8 @@ test_that("the legend names the k of p_precision and p_recall ppr_k", {
   b <- ggplot2::ggplot_build(p)
   expect_setequal(b$plot$scales$get_scales("colour")$get_labels(),
                   c("k = 5", "ppr_k = 4"))
+  # the legend's title does not repeat its entries' "k"
+  expect_identical(b$plot$scales$get_scales("colour")$name, "neighbours")
   # each panel holds one k: its points on their models' rows (they sat
   # 0.11 off, as if two groups shared the panel)
   expect_setequal(b$data[[1]]$y, c(1, 2))
