@@ -32,9 +32,13 @@ standardize_sets <- function(sets, rows = NULL, keep = NULL) {
   })
   mu[keep] <- 0
   sdv[keep] <- 1
+  # a column constant in the rows that set the scale (sd 0) is divided by
+  # 1, and its grid is judged with that scale: on the grid, its values are
+  # restored exactly, and the marginal family reads a real atom against a
+  # continuous model there as it does unscaled (marginal_atoms())
+  sdv[!(sdv > 0)] <- 1
   grid <- scale_grid(c(list(x), unname(gens)), mu, sdv)
   grid$keep <- keep
-  sdv[!(sdv > 0)] <- 1
   scale_set <- function(m) {
     ids <- attr(m, "ids")
     # (x - mu) / sd in one pass (sweep() built two n x d arrays of the
@@ -70,10 +74,12 @@ standardize_sets <- function(sets, rows = NULL, keep = NULL) {
 #' the same scaled differences, hence the same distances ((x - mu) / sd
 #' rounds each value on its own, so such ties were decided by the last
 #' bits of the rounding). The scale moves by at most 2^-30 of itself, the
-#' centre by at most half a step of the results' grid. Columns not on
-#' such a grid (continuous data, float32 embeddings over many binades) and
-#' columns constant in the rows that set the scale (sd 0) keep (x - mu) /
-#' sd.
+#' centre by at most half a step of the results' grid. A column constant
+#' in the rows that set the scale comes with `sdv` 1 (standardize_sets())
+#' and is scaled on its grid as any other (s' = 1); a column whose sets on
+#' a grid hold only zeros (the grid {0}, e = INT_MAX) takes the grid of
+#' whole numbers. Columns not on such a grid (continuous data, float32
+#' embeddings over many binades) keep (x - mu) / sd.
 #' @return list(centre = m or mu, mult = s' or 0 (not on a grid), offset
 #'   = c or 0), d values each.
 #' @noRd
@@ -96,6 +102,10 @@ scale_grid <- function(mats, mu, sdv, max_bits = 22L) {
   e <- do.call(pmin, lapply(g, `[[`, "e"))
   lo <- do.call(pmin, lapply(g, `[[`, "lo"))
   hi <- do.call(pmax, lapply(g, `[[`, "hi"))
+  # zeros on the grid of whole numbers (as on any): a column of zeros
+  # against a continuous set is an atom of the marginal family, which reads
+  # only the columns scaled here (marginal_atoms())
+  e[e == .Machine$integer.max & Reduce(`|`, lapply(g, `[[`, "on"))] <- 0L
   ok <- e < .Machine$integer.max & e > -900L & e < 900L &
     is.finite(sdv) & sdv > 0
   for (l in which(ok)) {

@@ -373,3 +373,82 @@ test_that("the metrics with a split take standardize's scale from every real row
                           metrics = "pce", k = 3)
   expect_equal(es60$value, eb60$value, tolerance = 1e-12)
 })
+
+test_that("standardize = 'real' keeps the marginal atoms of constant columns", {
+  # a real column constant at 5 (sd 0: divided by 1) against a continuous
+  # model: disjoint supports, true curve 0. It is scaled on its grid, so
+  # the marginal family reads the atom on the values as given, as it does
+  # unscaled (left off the grid before: AUC 0.010 and 0.006)
+  set.seed(1)
+  R <- matrix(rnorm(1600), 400)
+  G <- matrix(rnorm(1600), 400)
+  R[, 2] <- 5
+  G[, 2] <- 5 + rnorm(400)
+  fit <- function(real, gen, method = c("tightest", "marginal"), ...) {
+    set.seed(9)
+    quiet_traps(prd_curve(real, gen, method = method, ...))
+  }
+  atom_columns <- function(x, i = 1L) {
+    prd_curve_info(x)$details[[i]]$atom_columns
+  }
+  x <- fit(R, G, standardize = "real")
+  y <- fit(R, G)
+  expect_identical(summary(x)$auc, c(0, 0))
+  expect_identical(atom_columns(x, 2L), 1L)
+  expect_identical(atom_columns(y, 2L), 1L)
+  expect_identical(x$precision, y$precision)
+  expect_identical(x$recall, y$recall)
+  s <- prdcurve:::standardize_sets(list(real = R, generated = list(g = G)))
+  expect_identical(s$grid$mult[2], 1)
+  expect_identical(unname(s$real[, 2]), rep(0, 400))
+  expect_identical(prdcurve:::unscale_grid(s$real, s$grid)[, 2], R[, 2])
+  # the other columns as before: (x - mu) / sd
+  expect_identical(s$grid$mult[-2], c(0, 0, 0))
+  # a column of zeros (the grid {0}) in either set against continuous
+  # values in the other
+  both_ways <- function(real, gen) {
+    a <- fit(real, gen, "marginal", angles = 101, standardize = "real")
+    b <- fit(real, gen, "marginal", angles = 101)
+    expect_identical(a$precision, b$precision)
+    c(summary(a)$auc, atom_columns(a))
+  }
+  R0 <- R
+  R0[, 2] <- 0
+  expect_identical(both_ways(R0, G), c(0, 1))
+  G0 <- G
+  G0[, 2] <- 0
+  R0[, 2] <- rnorm(400)
+  expect_identical(both_ways(R0, G0), c(0, 1))
+  # constant in the real fit rows only (the rows that set the scale; the
+  # split's evaluation rows given as rows, in canonical order): whole
+  # numbers in the real set, continuous in the generated one
+  Rc <- in_canonical_order(R)
+  set.seed(2)
+  Rc[1:200, 2] <- 5 + sample(-1:1, 200, TRUE)
+  sp <- list(real = 1:200, generated = 1:200)
+  s <- prdcurve:::standardize_sets(list(real = Rc, generated = list(g = G)),
+                                   rows = 201:400)
+  expect_identical(s$grid$mult[2], 1)
+  expect_identical(unname(s$real[, 2]), Rc[, 2] - 5)
+  a <- suppressWarnings(fit(Rc, G, "marginal", split = sp,
+                            standardize = "real"),
+                        classes = "prdcurve_warning_label_column")
+  b <- suppressWarnings(fit(Rc, G, "marginal", split = sp),
+                        classes = "prdcurve_warning_label_column")
+  expect_identical(atom_columns(a), 1L)
+  expect_identical(a$precision, b$precision)
+  # (not 0: the values 4 and 6 are in no fit row, whose bins tell nothing;
+  # 0.917 before, left off the grid)
+  expect_equal(summary(a)$auc, 0.0831, tolerance = 1e-3)
+  # constant in both sets: at one value, no atom (the same curve); at two,
+  # disjoint supports
+  G5 <- G
+  G5[, 2] <- 5
+  a <- fit(R, G5, "marginal", angles = 101, standardize = "real")
+  b <- fit(R, G5, "marginal", angles = 101)
+  expect_identical(atom_columns(a), 0L)
+  expect_identical(a$precision, b$precision)
+  expect_gt(summary(a)$auc, 0.9)
+  G5[, 2] <- 7
+  expect_identical(both_ways(R, G5)[1], 0)
+})
