@@ -90,9 +90,14 @@ grid_warning_early <- function(lines, atoms, used) {
 #' reading with the atoms ignored (`run()` again) is kept with each tied
 #' curve (details$atoms_ignored: its prd_curve, replicates included), and
 #' the grid warning (`lines`: grid_column_lines(); when it waited for the
-#' curves, `later`: grid_warning_early()) names its AUCs.
+#' curves, `later`: grid_warning_early()) names its AUCs. The second
+#' reading starts from the RNG's state `seed` of the first (rng_state()),
+#' so that it draws the same split and half-samples and its curves pair
+#' with the first's (prd_compare(atoms = "ignore") compares them with the
+#' models' not tied); the state after the first is restored after it.
 #' @noRd
-curve_atoms_reading <- function(out, atoms, lines, run, later = TRUE) {
+curve_atoms_reading <- function(out, atoms, lines, run, later = TRUE,
+                                seed = NULL) {
   info <- attr(out, "curves")
   for (i in seq_len(nrow(info))) {
     if (reads_marginal(info$method[i], info$details[[i]])) {
@@ -105,7 +110,7 @@ curve_atoms_reading <- function(out, atoms, lines, run, later = TRUE) {
   tie <- atoms_tie(out, names(lines))
   extra <- character()
   if (nrow(tie)) {
-    ign <- with_atoms("ignore", run())
+    ign <- with_rng_state(seed, with_atoms("ignore", run()))
     for (r in seq_len(nrow(tie))) {
       j <- which(vctrs::vec_equal(info$model, tie$model[r], na_equal = TRUE) &
                    info$method == tie$method[r] &
@@ -118,6 +123,24 @@ curve_atoms_reading <- function(out, atoms, lines, run, later = TRUE) {
   }
   if (inputs_checked()) warn_grid_columns(lines, extra)
   out
+}
+
+#' The RNG's state (.Random.seed), drawn first if there is none yet
+#' @noRd
+rng_state <- function() {
+  if (!exists(".Random.seed", globalenv(), inherits = FALSE)) stats::runif(1)
+  get(".Random.seed", globalenv(), inherits = FALSE)
+}
+
+#' Evaluate `code` from the RNG's state `seed` (none: as it is), then put
+#' back the state it found
+#' @noRd
+with_rng_state <- function(seed, code) {
+  if (is.null(seed)) return(code)
+  after <- rng_state()
+  on.exit(assign(".Random.seed", after, globalenv()), add = TRUE)
+  assign(".Random.seed", seed, globalenv())
+  code
 }
 
 #' The rows of one curve (model, method, k) of a prd_curve

@@ -9,13 +9,18 @@
 #             whose columns do not match), split, curve (not a valid PR
 #             curve), sampler (a user sampler or density misbehaved),
 #             engine (re-raised from the C engine), replicates, model,
-#             output (the command line can't write where --out says)
+#             output (the command line can't write where --out says),
+#             unmatched (prd_compare(): a model without curves of the
+#             baseline's method and k), unpaired (prd_compare(): curves
+#             of other real rows than the baseline's, R/compare-pairing.R)
 #   warnings: unused_argument, zero_radius, id_column, transposed, scale,
 #             collapsed, deprecated, k_reduced (a default k lowered to fit),
 #             convergence (k-means did not converge, a pMSE fit diverged),
 #             family_disagreement
 #             (two curve families far apart: the lower is the tighter),
 #             category_levels (a category of one set only, R/encode.R),
+#             unmatched (prd_compare() leaves out curves without a
+#             counterpart),
 #             garbled_categories (a real category an identifier in a model)
 #   messages: dropped_columns (columns neither numeric nor categorical,
 #             identifiers and model labels, ignored), categorical_columns

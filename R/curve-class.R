@@ -81,7 +81,9 @@ curve_info <- function(source = NA_character_, split = NA, sizes = NULL,
     angles = as.integer(angles),
     details = list(details),
     replicates = list(NULL),
-    divisor = NA_real_
+    divisor = NA_real_,
+    real_set = NA_character_,
+    real_draws = NA_character_
   ), nrow = 1L)
 }
 
@@ -144,8 +146,15 @@ bind_curves <- function(curves) {
 #'   categorical columns, a set of fewer than 1,000 rows) of `"tightest"`),
 #'   `replicates` (the replicate
 #'   curves, when computed: replicates 2j - 1 and 2j are the complementary
-#'   halves of pair j) and `divisor` (c of the section Intervals of
-#'   [prd_curve()]: 4 when every set has an even number of rows).
+#'   halves of pair j), `divisor` (c of the section Intervals of
+#'   [prd_curve()]: 4 when every set has an even number of rows),
+#'   `real_set` (for [prd_curve()]: a fingerprint, [rlang::hash()], of the
+#'   real set as the curve read it: its values, the rows in lexicographic
+#'   order (so the order they came in does not matter), the categories
+#'   encoded, before `standardize`) and `real_draws` (a fingerprint of the
+#'   real rows that the split and each replicate's half-sample and its
+#'   split took); `NA` for other curves. Every model of one call has the
+#'   same two; [prd_compare()] pairs curves only where they agree.
 #' @section Errors: `prdcurve_error_curve` when `x` is not a `prd_curve`.
 #' @examples
 #' set.seed(1)

@@ -425,6 +425,9 @@ prd_curve <- function(real, generated, method = "tightest",
   # curve under the same seed) on a safe common scale (R/canonical.R)
   sets <- canonical_sets(sets)
   split <- canonical_split(split, sets)
+  # the real set as read, which prd_compare() checks that bound curves of
+  # separate calls share (R/compare-pairing.R)
+  real_set <- real_set_fingerprint(sets$real, sets$scale)
   method <- check_methods(method, curve_methods())
   closed <- check_flag(closed)
   angles <- check_angles(angles)
@@ -540,6 +543,9 @@ prd_curve <- function(real, generated, method = "tightest",
                      clusters_gain, categories = categories)
   run <- function() {
     out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
+    # the real rows each draw took (the split, then every half-sample and
+    # its split), for prd_compare()'s pairing check
+    draws <- real_draws_fingerprint(first$splits)
     if (replicates > 0L) {
       reps <- run_replicates(sets$real, sets$generated, replicates,
                              function(real, gens) {
@@ -547,23 +553,25 @@ prd_curve <- function(real, generated, method = "tightest",
                                h <- standardize_half(real, gens, sets$standardize,
                                                      scale_rows(s$splits),
                                                      grid = sets$grid)
-                               curve_estimates(h$real, h$gens, s$splits, settings,
-                                               check_limit = s$limit)
+                               cv <- curve_estimates(h$real, h$gens, s$splits,
+                                                     settings,
+                                                     check_limit = s$limit)
+                               attr(cv, "real_draws") <- real_draws_fingerprint(
+                                 s$splits, attr(real, "prdcurve_rows"))
+                               cv
                              })
+      draws <- c(draws, vapply(reps$results, attr, "", "real_draws"))
       out <- attach_curve_replicates(out, reps)
     }
-    out
+    with_real_pairing(out, real_set, draws)
   }
   # the atoms read as given or as continuous values (R/atoms.R); an exact
   # reading that ties models at 0 read again with them ignored, from the
-  # same state of R's RNG (the readings the warning gives are those of
-  # prd_curve(atoms = "ignore") under the same seed)
-  rng <- get0(".Random.seed", globalenv(), inherits = FALSE)
+  # RNG's state the first reading drew from (the same draws: paired)
+  seed <- rng_state()
   out <- with_atoms(atoms, run())
-  out <- curve_atoms_reading(out, atoms, sets$grid_lines, function() {
-    if (!is.null(rng)) assign(".Random.seed", rng, globalenv())
-    run()
-  }, grid_later)
+  out <- curve_atoms_reading(out, atoms, sets$grid_lines, run, grid_later,
+                             seed = seed)
   if (!check_family_agreement(out, ncol(sets$real))) {
     check_neighbour_family(out, sets$real, sets$generated, first$splits)
   }

@@ -134,6 +134,22 @@ attach_curve_replicates <- function(out, reps) {
 #' two models differ at level `conf_level` in that statistic, for this real
 #' set; measured calibration is in the "Comparing models" vignette.
 #'
+#' @section Pairing: A model's curve is paired with the baseline's of the
+#'   same method and `k`, half-sample by half-sample. The models of one
+#'   [prd_curve()] call pair: they share the real set's split and
+#'   half-samples. Curves of separate calls bound with [prd_bind()] pair
+#'   only where they read the same real set (the same values, whatever
+#'   the order of the rows) and drew the same real rows for their split
+#'   and every half-sample, as calls under the same seed can (with the
+#'   same replicates and the same random numbers used before each draw:
+#'   `method = "knn"` on generated sets of one size, say). Each curve
+#'   keeps fingerprints of both (`real_set` and `real_draws` of
+#'   [prd_curve_info()]), and `prd_compare()` stops where they differ
+#'   rather than give unpaired intervals as paired ones. Curves without a
+#'   counterpart of the same method and `k` in the other model, and
+#'   curves without a model (a truth or plug-in curve bound in), are left
+#'   out with a warning.
+#'
 #' @section Shares at their bound: A share of [manifold_metrics()]
 #'   (`precision`, `recall`, `coverage`, `c_precision`, `sym_precision`,
 #'   `sym_recall`, `prc_precision`, `prc_recall`, `p_precision`,
@@ -196,11 +212,19 @@ attach_curve_replicates <- function(out, reps) {
 #'   for metric tables, the metrics.
 #' @section Errors: `prdcurve_error_replicates` when `x` has no
 #'   replicates; `prdcurve_error_model` when it has one model or
-#'   `baseline` is not one of them; `prdcurve_error_input` for a bad
-#'   `conf_level` or `atoms`, or for `atoms = "ignore"` on curves that
-#'   read atoms exactly without a tie (and so without the reading with
-#'   them ignored: compute them with `prd_curve(atoms = "ignore")`).
-#'   Warnings: `prdcurve_warning_atoms_tie` (above),
+#'   `baseline` is not one of them; `prdcurve_error_unmatched` when a
+#'   model has no curve of the baseline's method and `k` (curves of
+#'   separate calls with other methods or `k`, bound: the message lists
+#'   each side's); `prdcurve_error_unpaired` when a model's curves do not
+#'   pair with the baseline's (see Pairing): computed on another real
+#'   set, with another number of replicates (or none), or with other real
+#'   rows in the split or half-samples (the message names the model and
+#'   which, and how to compute them in one call); `prdcurve_error_input`
+#'   for a bad `conf_level` or `atoms`, or for `atoms = "ignore"` on
+#'   curves that read atoms exactly without a tie (and so without the
+#'   reading with them ignored: compute them with `prd_curve(atoms =
+#'   "ignore")`). Warnings: `prdcurve_warning_atoms_tie` (above),
+#'   `prdcurve_warning_unmatched` for curves left out (see Pairing),
 #'   `prdcurve_warning_unused_argument` for `atoms = "ignore"` on a
 #'   metrics table.
 #' @references Wolter, K. M. (2007). Introduction to Variance Estimation,
@@ -227,7 +251,9 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9,
   # the exact reading, or the tied curves' reading with atoms ignored
   x <- compare_atoms(x, atoms)
   long <- replicate_statistics(x, ...)
-  est <- long$estimates
+  # (curves without a model, a truth or plug-in curve bound in, are left
+  # out with a warning)
+  est <- modelled_rows(long$estimates)
   reps <- long$replicates
   models <- unique(est$model)
   if (length(models) < 2L) {
@@ -239,6 +265,10 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9,
     prd_abort(c("{.arg baseline} must be one of the models of {.arg x}.",
                 "x" = "Models: {.val {models}}."), "model")
   }
+  # every model has curves (method, k) of the baseline's, and (curves)
+  # pairs with it: the same real set, split and half-samples
+  check_shared_curves(est, models, baseline)
+  if (inherits(x, "prd_curve")) check_curve_pairing(x, models, baseline)
   warn_model_sizes(x, models)
   keys <- c("method", "k", "statistic")
   base_est <- est[est$model == baseline, , drop = FALSE]

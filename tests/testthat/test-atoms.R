@@ -157,3 +157,38 @@ test_that("without the input checks the tie is still read again, without a warni
   expect_identical(prd_curve_info(kept[[1]])$details[[1]]$atom_columns, 0L)
   expect_identical(prd_curve_info(cv)$details[[1]]$atom_columns, 6L)
 })
+
+test_that("the reading with the atoms ignored draws the rows the exact one drew, and pairs", {
+  # a and b tie at 0; r (the other half of the data, shifted by 1: on the
+  # grid as the real set) does not, and keeps its exact reading. The second
+  # reading starts from the first's random state: the same split and
+  # half-samples, so prd_compare(atoms = "ignore") pairs r with a.
+  dat <- atoms_models(n = 300)
+  models <- list(a = dat$models$a, b = dat$models$b,
+                 r = round(dat$models$a) + 1)
+  set.seed(6)
+  cv <- suppressWarnings(prd_curve(dat$real, models, method = "marginal",
+                                   replicates = 4),
+                         classes = "prdcurve_warning_grid_columns")
+  info <- prd_curve_info(cv)
+  kept <- lapply(info$details, `[[`, "atoms_ignored")
+  expect_identical(vapply(kept, is.null, NA), c(FALSE, FALSE, TRUE))
+  kept_info <- prd_curve_info(kept[[1]])
+  expect_identical(kept_info$real_set, info$real_set[3])
+  expect_identical(kept_info$real_draws, info$real_draws[3])
+  cmp <- prd_compare(cv, baseline = "a", atoms = "ignore")
+  d <- cmp[cmp$model == "r" & cmp$statistic == "auc", ]
+  ka <- summary(kept[[1]])$auc
+  expect_equal(d$estimate, summary(cv)$auc[3] - ka)
+  # the interval from the pairs' differences: r's halves less a's (ignored)
+  long <- prdcurve:::replicate_statistics(cv)$replicates
+  lr <- long[long$model == "r" & long$statistic == "auc", ]
+  la <- prdcurve:::replicate_statistics(kept[[1]])$replicates
+  la <- la[la$statistic == "auc", ]
+  dv <- lr$value[order(lr$replicate)] - la$value[order(la$replicate)]
+  D <- dv[c(TRUE, FALSE)] - dv[c(FALSE, TRUE)]
+  half <- stats::qt(0.95, df = 2) * sqrt(mean(D^2) / 4)
+  expect_equal(c(d$lower, d$upper),
+               c(max(-1, d$estimate - half), min(1, d$estimate + half)),
+               tolerance = 1e-12)
+})

@@ -135,3 +135,23 @@ test_that("prd_bind relabels models of estimates and methods of other curves", {
   expect_equal(names(prd_iou(ab[!is.na(ab$model), ], prd_discrete(1, 1))),
                c("good/knn", "bad/knn"))
 })
+
+test_that("the fingerprints of the real set and its draws are settings of each curve", {
+  set.seed(3)
+  two <- prd_curve(real, list(a = gen_a, b = gen_b), method = c("knn", "kde"),
+                   k = 5, angles = 11, replicates = 2)
+  truth <- prd_truth_gaussian(rep(0, 3), c(0.3, 0.3, 0.3), angles = 11)
+  info <- prd_curve_info(prd_bind(two, truth = truth))
+  # one value for every curve of one call; NA for a curve of another source
+  expect_length(unique(info$real_set[1:4]), 1L)
+  expect_length(unique(info$real_draws[1:4]), 1L)
+  expect_match(info$real_set[1:4], "^[0-9a-f]{32}$")
+  expect_match(info$real_draws[1:4], "^[0-9a-f]{32}$")
+  expect_identical(info$real_set[5], NA_character_)
+  expect_identical(info$real_draws[5], NA_character_)
+  # they survive subsetting and binding
+  sub <- two[two$model == "b" & two$method == "kde", ]
+  expect_identical(prd_curve_info(sub)$real_set, info$real_set[1])
+  expect_identical(prd_curve_info(rbind(sub, truth))$real_draws,
+                   c(info$real_draws[1], NA))
+})

@@ -342,3 +342,32 @@ test_that("identical distributions give a curve near the square", {
 })
 
 # --- SPEC.md section 2: scores normalised by the fit sizes ------------------
+
+test_that("prd_curve() keeps fingerprints of the real set as read and of its draws", {
+  set.seed(8)
+  real <- matrix(rnorm(60 * 3), ncol = 3)
+  gen <- matrix(rnorm(50 * 3, 0.5), ncol = 3)
+  fit <- function(x, seed = 1, replicates = 2, ...) {
+    set.seed(seed)
+    prd_curve_info(prd_curve(x, gen, method = "knn", k = 3, angles = 11,
+                             replicates = replicates, ...))
+  }
+  ref <- fit(real)
+  # the real set's values, whatever the rows' order and the names; the
+  # same seed draws the same rows
+  perm <- fit(stats::setNames(as.data.frame(real[60:1, ]), c("x", "y", "z")))
+  expect_identical(perm$real_set, ref$real_set)
+  expect_identical(perm$real_draws, ref$real_draws)
+  # a value changed is another set (which also changes the draws' rows)
+  moved <- real
+  moved[7, 2] <- moved[7, 2] + 1e-9
+  expect_false(identical(fit(moved)$real_set, ref$real_set))
+  # another seed, other replicates, another split: other draws
+  for (other in list(fit(real, seed = 2), fit(real, replicates = 4),
+                     fit(real, split = 0.3))) {
+    expect_identical(other$real_set, ref$real_set)
+    expect_false(identical(other$real_draws, ref$real_draws))
+  }
+  # standardize scales after the fingerprint: the same set
+  expect_identical(fit(real, standardize = "real")$real_set, ref$real_set)
+})

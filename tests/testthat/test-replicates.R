@@ -226,6 +226,24 @@ test_that("prd_compare() returns the paired differences and their intervals", {
   expect_equal(c(auc$lower, auc$upper), auc$estimate + c(-1, 1) * half)
 })
 
+test_that("prd_compare() of bound curves that do not pair stops before any warning", {
+  # separate calls: another k, another real set; the models' sizes differ
+  # too, which would warn (prdcurve_warning_unequal_sizes) of a comparison
+  # that is not made
+  set.seed(42)
+  real <- gauss(120, 3)
+  a <- prd_curve(real, list(a = gauss(120, 3, 0.3)), method = "knn", k = 5,
+                 replicates = 4, angles = 51)
+  d <- prd_curve(real, list(d = gauss(100, 3, 1)), method = "knn", k = 3,
+                 replicates = 4, angles = 51)
+  b <- prd_curve(gauss(120, 3, 2), list(b = gauss(100, 3)), method = "knn",
+                 k = 5, replicates = 4, angles = 51)
+  expect_no_warning(expect_error(prd_compare(prd_bind(a, d), baseline = "a"),
+                                 class = "prdcurve_error_unmatched"))
+  expect_no_warning(expect_error(prd_compare(prd_bind(a, b), baseline = "a"),
+                                 class = "prdcurve_error_unpaired"))
+})
+
 test_that("prd_compare() of a model with a copy of itself: exactly 0, interval [0, 0]", {
   # the copies get the same generated halves, and with a split the same
   # evaluation rows, so every estimate and replicate agrees exactly

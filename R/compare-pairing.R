@@ -1,0 +1,184 @@
+# What prd_compare() pairs, checked before it pairs it: each model's
+# curves with the baseline's of the same method and k, half-sample by
+# half-sample. The pairing holds for curves that read the same real rows
+# in every draw: those of one prd_curve() call, or of separate calls on
+# the same real set whose draws came out the same (the same seed, sizes
+# and random numbers used in between). Each curve keeps two fingerprints
+# (rlang::hash(), 128 bits) that prd_compare() compares: of the real set
+# as read, and of the real rows of every draw.
+
+#' A fingerprint of the real set as prd_curve() reads it: the values of
+#' canonical_sets()' matrix (rows in canonical order, categories encoded)
+#' as doubles with its common scale undone (which depends on the generated
+#' sets too), and its dimensions; not its names or other attributes. A
+#' double matrix with no attribute but its dimensions (a matrix given
+#' without names) is hashed as it is (about 10 ms for 10,000 x 1,000);
+#' another is copied once without them.
+#' @noRd
+real_set_fingerprint <- function(x, scale = 1) {
+  v <- x
+  if (!is.double(x) || !identical(names(attributes(x)), "dim") ||
+      scale != 1) {
+    v <- as.double(x)
+    if (scale != 1) v <- v / scale
+    dim(v) <- dim(x)
+  }
+  rlang::hash(v)
+}
+
+#' A fingerprint of one draw of the real rows: the rows of a half-sample
+#' (`rows`, NULL for the whole set) and the real fit and evaluation rows
+#' of its split (shared by every model of a call)
+#' @noRd
+real_draws_fingerprint <- function(splits, rows = NULL) {
+  s <- splits[[1]]
+  int <- function(v) if (is.numeric(v) && is.null(dim(v))) as.integer(v) else v
+  rlang::hash(list(int(rows), int(split_fit(s, 1L)), int(split_eval(s, 1L))))
+}
+
+#' The curves of `out` (one prd_curve() call) with the fingerprints of
+#' their real set and of their draws (`draws`: one per draw, in order)
+#' @noRd
+with_real_pairing <- function(out, real_set, draws) {
+  info <- attr(out, "curves")
+  info$real_set <- real_set
+  info$real_draws <- rlang::hash(draws)
+  attr(out, "curves") <- info
+  out
+}
+
+#' The estimates of curves with a model; the others (a truth or plug-in
+#' curve bound to the estimates: no replicates, nothing to pair) are left
+#' out with a warning (prdcurve_warning_unmatched).
+#' @noRd
+modelled_rows <- function(est) {
+  none <- is.na(est$model)
+  if (!any(none)) return(est)
+  left <- unique(est$method[none])
+  prd_warn(c(
+    "{.fn prd_compare} leaves out the curve{?s} without a model: {.val {left}}.",
+    "i" = "Only estimates of {.fn prd_curve} have the replicates a paired comparison needs."
+  ), "unmatched")
+  est[!none, , drop = FALSE]
+}
+
+#' The curves (method, k) of each model of prd_compare()'s estimates `est`,
+#' as text: "knn (k = 5)", "coverage (k = 12)", "tightest", "k = 5" (a
+#' metric table's k), "no k"
+#' @noRd
+curve_labels <- function(keys) {
+  lab <- ifelse(is.na(keys$k), NA_character_, paste0("k = ", keys$k))
+  ifelse(is.na(keys$method), ifelse(is.na(lab), "no k", lab),
+         ifelse(is.na(lab), keys$method, paste0(keys$method, " (", lab, ")")))
+}
+
+#' prd_compare()'s pairs are a model's curve and the baseline's of the same
+#' method and k: a model with none of the baseline's (curves of separate
+#' calls with another method or k, bound) is an error
+#' (prdcurve_error_unmatched) naming each side's curves; curves of either
+#' side without a counterpart in a model that has some are left out with
+#' a warning (prdcurve_warning_unmatched).
+#' @noRd
+check_shared_curves <- function(est, models, baseline,
+                                call = rlang::caller_env()) {
+  keys <- function(m) {
+    vctrs::vec_unique(est[est$model == m, c("method", "k"), drop = FALSE])
+  }
+  kb <- keys(baseline)
+  none <- character()
+  none_curves <- character()
+  left <- character()
+  for (m in setdiff(models, baseline)) {
+    km <- keys(m)
+    shared <- vctrs::vec_in(km, kb)
+    if (!any(shared)) {
+      none <- c(none, m)
+      none_curves <- c(none_curves, paste(curve_labels(km), collapse = ", "))
+    } else {
+      own <- km[!shared, , drop = FALSE]
+      base <- kb[!vctrs::vec_in(kb, km), , drop = FALSE]
+      left <- c(left, if (nrow(own)) paste(m, curve_labels(own)),
+                if (nrow(base)) paste0(baseline, " ", curve_labels(base),
+                                       " (against ", m, ")"))
+    }
+  }
+  if (length(none)) {
+    base <- paste(curve_labels(kb), collapse = ", ")
+    each <- stats::setNames(
+      paste0("{.val {none[", seq_along(none), "]}}: {none_curves[",
+             seq_along(none), "]}."), rep("x", length(none)))
+    prd_abort(c(
+      "Model{?s} {.val {none}} ha{?s/ve} no curve of the baseline's method and {.arg k}, and {.fn prd_compare} pairs curves of the same method and {.arg k}.",
+      "x" = "Baseline {.val {baseline}}: {base}.",
+      each,
+      "i" = "Compute every model with the same {.arg method} and {.arg k}, best in one {.fn prd_curve} call with all of them (which also gives them the same split and half-samples of the real set)."
+    ), "unmatched", call = call)
+  }
+  if (length(left)) {
+    prd_warn(c(
+      "{.fn prd_compare} leaves out the curves without a counterpart of the same method and {.arg k}: {left}.",
+      "i" = "Compute every model with the same {.arg method} and {.arg k} to compare them all."
+    ), "unmatched")
+  }
+  invisible()
+}
+
+#' prd_compare()'s pairing on curves: each model's curve and the
+#' baseline's of the same method and k must hold the same number of
+#' replicates, read the same real set and draw the same real rows (their
+#' fingerprints, with_real_pairing()); else an error
+#' (prdcurve_error_unpaired) naming, per model, what differs. Curves
+#' without fingerprints (from before they were kept) are not checked.
+#' @noRd
+check_curve_pairing <- function(x, models, baseline,
+                                call = rlang::caller_env()) {
+  info <- prd_curve_info(x)
+  col <- function(nm) {
+    if (nm %in% names(info)) info[[nm]] else rep(NA_character_, nrow(info))
+  }
+  set <- col("real_set")
+  draws <- col("real_draws")
+  nrep <- vapply(info$replicates, function(r) {
+    if (is.null(r)) 0L else length(unique(r$replicate))
+  }, integer(1))
+  differ <- function(a, b) !is.na(a) && !is.na(b) && a != b
+  base <- which(info$model %in% baseline)
+  bad <- character()
+  why <- character()
+  for (m in setdiff(models, baseline)) {
+    for (i in which(info$model %in% m)) {
+      j <- base[vctrs::vec_equal(info$method[base], info$method[i],
+                                 na_equal = TRUE) &
+                  vctrs::vec_equal(info$k[base], info$k[i], na_equal = TRUE)]
+      if (!length(j)) next
+      j <- j[1]
+      reps <- function(n) if (n) paste(n, "replicates") else "no replicates"
+      what <- if (differ(set[i], set[j])) {
+        "computed on another real set than the baseline's"
+      } else if (nrep[i] != nrep[j]) {
+        paste0(reps(nrep[i]), ", the baseline's ", reps(nrep[j]))
+      } else if (differ(draws[i], draws[j])) {
+        paste("the same real set, but other real rows in its split or",
+              "half-samples than the baseline's (another call, under",
+              "another seed or with other random draws before them)")
+      }
+      if (!is.null(what)) {
+        bad <- c(bad, m)
+        why <- c(why, paste0(", ", curve_labels(info[i, c("method", "k")]),
+                             ": ", what, "."))
+        break
+      }
+    }
+  }
+  if (!length(bad)) return(invisible())
+  each <- stats::setNames(
+    paste0("{.val {bad[", seq_along(bad), "]}}{why[", seq_along(bad), "]}"),
+    rep("x", length(bad)))
+  both <- paste0(c(baseline, bad), " = ...", collapse = ", ")
+  R <- max(nrep)
+  prd_abort(c(
+    "{.fn prd_compare} pairs each model with the baseline {.val {baseline}} half-sample by half-sample, which needs the same real rows in both: model{?s} {.val {bad}} do{?es/} not pair with it.",
+    each,
+    "i" = "Compute the models in one call, {.code prd_curve(real, list({both}), replicates = {R})}: every model then shares the real set's split and half-samples."
+  ), "unpaired", call = call)
+}
