@@ -7,23 +7,25 @@
 # (rlang::hash(), 128 bits) that prd_compare() compares: of the real set
 # as read, and of the real rows of every draw.
 
-#' A fingerprint of the real set as prd_curve() reads it: the values of
+#' A fingerprint of the real set as prd_curve() reads it: of
 #' canonical_sets()' matrix (rows in canonical order, categories encoded)
-#' as doubles with its common scale undone (which depends on the generated
-#' sets too), and its dimensions; not its names or other attributes. A
-#' double matrix with no attribute but its dimensions (a matrix given
-#' without names) is hashed as it is (about 10 ms for 10,000 x 1,000);
-#' another is copied once without them.
+#' with its common scale undone (which depends on the generated sets too),
+#' its dimensions, its column sums and 64 of its rows evenly spaced, as
+#' doubles; not its names or other attributes. One pass over the values
+#' and no copy of them (hashing every value took 0.3-0.6 s at 10,000 x
+#' 2,048, a sixth of a knn curve); two real sets of one size whose column
+#' sums and those rows agree are taken for the same.
 #' @noRd
 real_set_fingerprint <- function(x, scale = 1) {
-  v <- x
-  if (!is.double(x) || !identical(names(attributes(x)), "dim") ||
-      scale != 1) {
-    v <- as.double(x)
-    if (scale != 1) v <- v / scale
-    dim(v) <- dim(x)
+  n <- nrow(x)
+  rows <- if (n) unique(round(seq(1, n, length.out = min(n, 64L)))) else integer()
+  v <- as.double(x[rows, , drop = FALSE])
+  cs <- unname(colSums(x))
+  if (scale != 1) {
+    v <- v / scale
+    cs <- cs / scale
   }
-  rlang::hash(v)
+  rlang::hash(list(dim(x), v, cs))
 }
 
 #' A fingerprint of one draw of the real rows: the rows of a half-sample
