@@ -219,7 +219,9 @@ attach_curve_replicates <- function(out, reps) {
 #'   pair with the baseline's (see Pairing): computed on another real
 #'   set, with another number of replicates (or none), or with other real
 #'   rows in the split or half-samples (the message names the model and
-#'   which, and how to compute them in one call); `prdcurve_error_input`
+#'   which, and how to compute them in one call), or a metrics table
+#'   without the replicates of one of its models (tables bound with
+#'   `rbind()` keep the first one's); `prdcurve_error_input`
 #'   for a bad `conf_level` or `atoms`, or for `atoms = "ignore"` on
 #'   curves that read atoms exactly without a tie (and so without the
 #'   reading with them ignored: compute them with `prd_curve(atoms =
@@ -475,6 +477,16 @@ replicate_statistics <- function(x, ..., call = rlang::caller_env()) {
     reps <- attr(x, "replicates")
     if (is.null(reps)) {
       no_replicates("replicates = 50", ..., call = call, what = "the metrics")
+    }
+    # (tables bound with rbind() keep the first one's replicates alone: a
+    # model without them cannot be paired)
+    lacking <- setdiff(unique(x$model), unique(reps$model))
+    if (length(lacking)) {
+      prd_abort(c(
+        "{.arg x} holds no half-sample replicates of {cli::qty(length(lacking))}model{?s} {.val {lacking}}.",
+        "i" = "A metrics table bound with {.fn rbind} keeps the first table's replicates only, and the models of separate calls do not share their half-samples.",
+        "i" = "Compute the models in one call, e.g. {.code manifold_metrics(real, list(a = ..., b = ...), replicates = 50)}, then compare."
+      ), "unpaired", call = call)
     }
     est <- tibble::tibble(model = x$model, method = NA_character_, k = x$k,
                           statistic = x$metric, estimate = x$value)

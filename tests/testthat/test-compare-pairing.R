@@ -144,3 +144,21 @@ test_that("the real set's fingerprint: its values and dimensions, not names, typ
   expect_false(identical(dr(sp, c(1L, 3L)), dr(sp, c(1L, 2L))))
   expect_false(identical(dr(sp), dr(sp, 1:3)))
 })
+
+test_that("metrics tables bound with rbind(): a model without replicates is unpaired", {
+  set.seed(1)
+  R <- matrix(rnorm(1200), 200)
+  a <- manifold_metrics(R, list(a = matrix(rnorm(1200, 0.3), 200)), replicates = 4)
+  b <- manifold_metrics(R, list(b = matrix(rnorm(1200, 0.1), 200)), replicates = 4)
+  e <- expect_error(prd_compare(rbind(a, b), baseline = "a"),
+                    class = "prdcurve_error_unpaired")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "no half-sample replicates of model \"b\"", fixed = TRUE)
+  # one call's table compares
+  both <- manifold_metrics(R, list(a = matrix(rnorm(1200, 0.3), 200),
+                                   b = matrix(rnorm(1200, 0.1), 200)),
+                           replicates = 4)
+  cmp <- prd_compare(both, baseline = "a")
+  expect_setequal(unique(cmp$model), "b")
+  expect_true(all(is.finite(cmp$estimate)))
+})
