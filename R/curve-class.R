@@ -149,9 +149,10 @@ bind_curves <- function(curves) {
 #'   halves of pair j), `divisor` (c of the section Intervals of
 #'   [prd_curve()]: 4 when every set has an even number of rows),
 #'   `real_set` (for [prd_curve()]: a fingerprint, [rlang::hash()], of the
-#'   real set as the curve read it: its values, the rows in lexicographic
-#'   order (so the order they came in does not matter), the categories
-#'   encoded, before `standardize`) and `real_draws` (a fingerprint of the
+#'   real set as the curve read it, the rows in lexicographic order (so the
+#'   order they came in does not matter), the categories encoded, before
+#'   `standardize`: its dimensions, column sums and 64 rows evenly spaced
+#'   in that order) and `real_draws` (a fingerprint of the
 #'   real rows that the split and each replicate's half-sample and its
 #'   split took); `NA` for other curves. Every model of one call has the
 #'   same two; [prd_compare()] pairs curves only where they agree.
