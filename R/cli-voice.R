@@ -222,13 +222,17 @@ cli_rewrite <- function(text, opt) {
   text
 }
 
-#' `arg = value` as a flag: "--k 40", "--method knn", "--open", or the
-#' span unchanged when `arg` has no flag.
+#' `arg = value` as a flag: "--k 40", "--method knn", "--open", "no
+#' --bandwidth" for `bandwidth = NULL` (the default, the flag left out), or
+#' the span unchanged when `arg` has no flag.
 #' @noRd
 cli_flag_value <- function(arg, value, tab, fallback) {
   row <- match(arg, tab$arg)
   if (is.na(row)) return(fallback)
   value <- trimws(value)
+  if (identical(value, "NULL") && is.na(tab$on[row])) {
+    return(paste0("no `", tab$flag[row], "`"))
+  }
   if (!is.na(tab$on[row])) {
     if (identical(value, tab$on[row])) return(paste0("`", tab$flag[row], "`"))
     if (identical(value, tab$off[row])) return(paste0("no `", tab$flag[row], "`"))

@@ -18,6 +18,7 @@
 #             convergence (k-means did not converge, a pMSE fit diverged),
 #             family_disagreement
 #             (two curve families far apart: the lower is the tighter),
+#             bandwidth (a given kde bandwidth whose balls see nothing),
 #             category_levels (a category of one set only, R/encode.R),
 #             unmatched (prd_compare() leaves out curves without a
 #             counterpart),

@@ -161,10 +161,13 @@
 #' @param k Number of neighbours: one or more whole numbers, each with
 #'   1 <= k <= (smallest fit set size) - 1, all served by one pass. Default
 #'   `round(sqrt(min(fit sizes)))`, which satisfies k -> Inf, k / n -> 0
-#'   (Sykes et al., Theorem 5). Read by the neighbour families only: with
-#'   none of them (a fitted `method`, or `"tightest"` of fitted
-#'   `families`), a given `k`, like `closed = FALSE`, is ignored with
-#'   `prdcurve_warning_unused_argument` (its field `arguments` names them).
+#'   (Sykes et al., Theorem 5). Read by the neighbour families only, and
+#'   by `"kde"` only for its default bandwidths: with none of them (a
+#'   fitted `method`, or `"tightest"` of fitted `families`), a given `k`,
+#'   like `closed = FALSE`, is ignored with
+#'   `prdcurve_warning_unused_argument` (its field `arguments` names them);
+#'   so is `k` where `"kde"` with a given `bandwidth` is the only
+#'   neighbour family.
 #' @param split Fraction in \[0, 1) of each set held out for evaluation,
 #'   the rest being the fit part; drawn with R's RNG, so [set.seed()]
 #'   reproduces it. Default 0.5: a classifier is judged on points it was
@@ -189,7 +192,12 @@
 #'   \[1e-10, \eqn{\pi}/2 - 1e-10\] (Sajjadi et al. 2018). Default 1001.
 #' @param bandwidth For `"kde"`: `NULL` (estimated, see above), one
 #'   positive distance for both sets, or two (real, generated). Same units
-#'   as the features.
+#'   as the features. A given bandwidth reads no `k`: its curve is one,
+#'   with `k` NA. Where more than 99% of each set's evaluation rows find
+#'   their two balls empty, or holding every fit row (not counting the row
+#'   itself), their scores are set by the bandwidth and the curve says
+#'   nothing of the sets (with a split, within 1% of that of Q = P):
+#'   `prdcurve_warning_bandwidth` (fields `models`, `balls`) says so.
 #' @param replicates Number of half-sample replicates for intervals
 #'   (default 0: none; see the section Intervals). 50 to 200 are typical.
 #' @param features Columns of data-frame inputs to use as features, a
@@ -318,9 +326,11 @@
 #'   values as they are either way.
 #' @return A `prd_curve`: a tibble with one row per model, method, `k` and
 #'   \eqn{\lambda}, columns `model` (the generated set's name;
-#'   `"generated"` for a single set), `method`, `k`, `lambda` (0, the grid,
-#'   then Inf), `precision` (\eqn{\hat\alpha_\lambda}) and `recall`
-#'   (\eqn{\hat\beta_\lambda}), both in \[0, 1\]. The row \eqn{\lambda = 0}
+#'   `"generated"` for a single set), `method`, `k` (NA where the curve
+#'   reads none: a fitted family, `"kde"` with a given `bandwidth`),
+#'   `lambda` (0, the grid, then Inf), `precision`
+#'   (\eqn{\hat\alpha_\lambda}) and `recall` (\eqn{\hat\beta_\lambda}),
+#'   both in \[0, 1\]. The row \eqn{\lambda = 0}
 #'   has precision 0 and the maximal recall \eqn{\hat\beta_0}; the row
 #'   \eqn{\lambda = \infty} has the maximal precision
 #'   \eqn{\hat\alpha_\infty} and recall 0. Each curve's settings (split and
@@ -344,7 +354,9 @@
 #'   `id_column`, `transposed` (fewer rows than columns), `scale`
 #'   (very different column scales), `collapsed` (all real rows equal),
 #'   `unused_argument` (`k`, `closed`, `bandwidth`, `folds` or `families`
-#'   given where no family reads them), `family_disagreement` (two families' curves far
+#'   given where no family reads them), `bandwidth` (a given `"kde"`
+#'   bandwidth whose balls are empty, or hold every fit row, on almost
+#'   every evaluation row; see `bandwidth`), `family_disagreement` (two families' curves far
 #'   apart, see above), `grid_columns` (columns on a grid in one set only,
 #'   with the reading of `atoms = "ignore"` when the exact reading ties
 #'   models at 0); silence the input checks with
@@ -460,15 +472,21 @@ prd_curve <- function(real, generated, method = "tightest",
   }
   used <- union(setdiff(method, "tightest"),
                 if ("tightest" %in% method) families)
-  # k and open balls: only a neighbour family reads them
-  if (!length(intersect(used, neighbour_methods()))) {
-    unused <- c(if (!is.null(k)) "k", if (!closed) "closed")
-    if (length(unused)) {
-      warn_unused(unused, cli::format_inline(
-        "the neighbour families ({.val {neighbour_methods()}})"))
-      k <- NULL
-      closed <- TRUE
+  # k and open balls: only a neighbour family reads them, k not the kde
+  # family with a given bandwidth (its balls are fixed)
+  nb_used <- intersect(used, neighbour_methods())
+  k_used <- setdiff(nb_used, if (!is.null(bandwidth)) "kde")
+  unused <- c(if (!is.null(k) && !length(k_used)) "k",
+              if (!closed && !length(nb_used)) "closed")
+  if (length(unused)) {
+    by <- if (length(nb_used)) {
+      cli::format_inline("the neighbour families {.val {setdiff(neighbour_methods(), 'kde')}} (and {.val kde} when it estimates its bandwidth)")
+    } else {
+      cli::format_inline("the neighbour families ({.val {neighbour_methods()}})")
     }
+    warn_unused(unused, by)
+    if ("k" %in% unused) k <- NULL
+    if ("closed" %in% unused) closed <- TRUE
   }
   # the grid warning now, unless the curves may tie models at 0 (R/atoms.R)
   grid_later <- grid_warning_early(sets$grid_lines, atoms, used)
@@ -572,6 +590,7 @@ prd_curve <- function(real, generated, method = "tightest",
   out <- with_atoms(atoms, run())
   out <- curve_atoms_reading(out, atoms, sets$grid_lines, run, grid_later,
                              seed = seed)
+  if (!is.null(bandwidth)) check_kde_bandwidth(out, bandwidth / sets$scale)
   if (!check_family_agreement(out, ncol(sets$real))) {
     check_neighbour_family(out, sets$real, sets$generated, first$splits)
   }

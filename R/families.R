@@ -112,9 +112,13 @@ family_table <- function() {
 }
 
 #' Why a family's curve can lie far above another's: a sentence for the
-#' disagreement warning.
+#' disagreement warning. `fixed`: a kde curve of a given bandwidth (its k
+#' NA), whose balls are the bandwidth's, not the data's.
 #' @noRd
-family_reason <- function(method, d, hubness = NA_real_) {
+family_reason <- function(method, d, hubness = NA_real_, fixed = FALSE) {
+  if (isTRUE(fixed) && method == "kde") {
+    return("Its balls have the given {.arg bandwidth}: much below the distances between neighbouring rows most are empty, much above most hold every fit row, and such rows' scores say nothing of the sets; compare the default rule ({.code bandwidth = NULL}).")
+  }
   r <- family_entry(method)$reason
   if (is.function(r)) r(d, hubness) else r
 }
@@ -162,7 +166,7 @@ register_family("knn", "neighbour", estimator = "knn", default = TRUE,
                 summary = "k-nearest-neighbour vote among the pooled fit rows (Sykes et al. 2024, section 3.1)")
 register_family("kde", "neighbour", estimator = "kde",
                 reason = neighbour_reason,
-                summary = "Parzen (uniform-kernel) counts with the bandwidth of `k` (Sykes et al. 2024)")
+                summary = "Parzen (uniform-kernel) counts with the bandwidth of `k`, or a given `bandwidth` (Sykes et al. 2024)")
 register_family("ipr", "neighbour", estimator = "ipr",
                 reason = neighbour_reason,
                 summary = "improved precision-recall balls (Kynkaanniemi et al. 2019)")

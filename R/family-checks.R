@@ -1,7 +1,8 @@
 # The checks of a curve's families after the fact: two families that
 # disagree, a neighbour family alone against simple classifiers, and the
 # knn family's hubness figure; each a classed warning that names the
-# tighter curve and why the looser one is loose.
+# tighter curve and why the looser one is loose. And a given kde bandwidth
+# whose balls see nothing of the data, warned of on its own.
 
 #' Warn (class prdcurve_warning_family_disagreement) when two families'
 #' curves of one model disagree: the AUCs differ by more than `margin` and
@@ -21,6 +22,8 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
   has_reps <- any(!vapply(info$replicates, is.null, logical(1)))
   s <- if (has_reps) summary(x) else curve_areas(x)
   has_ci <- "auc_lower" %in% names(s)
+  # (a kde curve blind by its given bandwidth is warned of on its own)
+  s <- s[!curve_blind(info, s), , drop = FALSE]
   for (m in unique(s$model)) {
     sm <- s[s$model == m, , drop = FALSE]
     hi <- which.max(sm$auc)
@@ -38,7 +41,8 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
     auc_hi <- format(round(sm$auc[hi], 3), nsmall = 3)
     auc_lo <- format(round(sm$auc[lo], 3), nsmall = 3)
     reason <- family_reason(sm$method[hi], d,
-                            curve_hubness(info, m, sm$method[hi], sm$k[hi]))
+                            curve_hubness(info, m, sm$method[hi], sm$k[hi]),
+                            fixed = is.na(sm$k[hi]))
     if (curve_atoms(info, m, sm$method[lo]) > 0L) {
       reason <- "Columns lie on a grid (whole numbers) in one set only, and the {.val {low}} family gives such values bins of their own: the supports differ there, which no other family sees on a fine grid."
     }
@@ -51,6 +55,86 @@ check_family_agreement <- function(x, d, margin = 0.2, min_rows = 50L) {
     warned <- TRUE
   }
   invisible(warned)
+}
+
+#' Warn (class prdcurve_warning_bandwidth) when a given kde bandwidth left
+#' the balls of almost every evaluation row empty, or holding every fit row
+#' (details$blind_balls of the kde curves and of "tightest" with the kde
+#' family, kde_blind_balls()): the kde scores then read the bandwidth, not
+#' the data. One warning per state of the balls, naming the models; the
+#' family checks below leave such kde curves out. `bandwidth`: the given
+#' one, in the data's units.
+#' @noRd
+check_kde_bandwidth <- function(x, bandwidth) {
+  info <- prd_curve_info(x)
+  blind <- lapply(info$details, function(d) d$blind_balls)
+  hit <- which(!vapply(blind, is.null, logical(1)))
+  if (!length(hit)) return(invisible(FALSE))
+  s <- curve_areas(x)
+  auc <- vapply(hit, function(i) {
+    if (info$method[i] == "kde") {
+      s$auc[s$model == info$model[i] & s$method == "kde"][1]
+    } else {
+      info$details[[i]]$family_auc[["kde"]]
+    }
+  }, numeric(1))
+  state <- vapply(blind[hit], function(b) paste(b$balls, collapse = "/"), "")
+  several <- length(unique(info$model)) > 1L
+  for (st in unique(state)) {
+    i <- hit[state == st]
+    b <- blind[[i[1]]]
+    balls <- b$balls
+    bw <- rep_len(bandwidth, 2L)
+    bw_text <- if (bw[1] == bw[2]) format_number(bw[1], digits = 3) else
+      paste0(format_number(bw[1], digits = 3), " (real) and ",
+             format_number(bw[2], digits = 3), " (generated)")
+    rows <- format_number(b$rows)
+    total <- format_number(b$total)
+    pct <- paste0(format(floor(1000 * b$rows / b$total) / 10, nsmall = 1), "%")
+    models <- unique(info$model[i])
+    where <- if (several) {
+      cli::format_inline(" for model{?s} {.val {models}}")
+    } else ""
+    a <- auc[state == st]
+    auc_text <- paste(unique(format(round(range(a), 3), nsmall = 3)),
+                      collapse = " to ")
+    what <- if (all(balls == "empty")) {
+      "leaves every ball empty: {rows} of the {total} evaluation rows ({pct}) have no fit row of either set within it{where}"
+    } else if (all(balls == "full")) {
+      "puts every fit row in every ball: {rows} of the {total} evaluation rows ({pct}) have every fit row of both sets within it{where}"
+    } else {
+      empty <- names(balls)[balls == "empty"]
+      full <- names(balls)[balls == "full"]
+      "leaves the {empty} balls empty and puts every {full} fit row in the {full} balls on {rows} of the {total} evaluation rows ({pct}){where}"
+    }
+    fix <- if (all(balls == "empty")) {
+      "a larger {.arg bandwidth} (about the distance from a row to its nearest neighbours)"
+    } else if (all(balls == "full")) {
+      "a smaller {.arg bandwidth} (about the distance from a row to its nearest neighbours)"
+    } else if (balls[["real"]] == "empty") {
+      "a larger real and a smaller generated bandwidth, {.code bandwidth = c(real, generated)}"
+    } else {
+      "a smaller real and a larger generated bandwidth, {.code bandwidth = c(real, generated)}"
+    }
+    prd_warn(c(
+      paste0("The {.val kde} {.arg bandwidth} {bw_text} ", what, "."),
+      "x" = "Their scores are set by the bandwidth, not by the data: the {.val kde} curve (AUC {auc_text}) says nothing of the sets.",
+      "i" = paste0("Give ", fix, ", or {.code bandwidth = NULL} for the default rule (each set's mean distance to its k-th neighbour).")
+    ), "bandwidth", models = models, balls = balls)
+  }
+  invisible(TRUE)
+}
+
+#' The rows of `s` (curve_areas(): model, method, k) whose kde curve a
+#' given bandwidth left blind (check_kde_bandwidth())
+#' @noRd
+curve_blind <- function(info, s) {
+  vapply(seq_len(nrow(s)), function(j) {
+    i <- which(info$model == s$model[j] & info$method == s$method[j] &
+                 info$k %in% s$k[j])
+    length(i) > 0L && s$method[j] == "kde" &&
+      !is.null(info$details[[i[1]]]$blind_balls)
+  }, logical(1))
 }
 
 #' Each curve's key (model, method, k) and area: summary()'s `auc`, without
@@ -128,6 +212,7 @@ check_neighbour_family <- function(x, real, generated, splits,
     return(invisible(NULL))
   }
   s <- curve_areas(x)
+  s <- s[!curve_blind(info, s), , drop = FALSE]
   lambda <- lambda_grid(201)
   for (m in unique(s$model)) {
     sm <- s[s$model == m, , drop = FALSE]
@@ -150,7 +235,8 @@ check_neighbour_family <- function(x, real, generated, splits,
       "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the curve of a simple classifier, {what[[names(which.min(aucs))]]} (AUC {auc_lo}).",
       "i" = "Every classifier's curve estimates an upper bound of the true curve, so the true curve is at most near the lower one.",
       "i" = family_reason(sm$method[hi], ncol(real),
-                          curve_hubness(info, m, sm$method[hi], sm$k[hi])),
+                          curve_hubness(info, m, sm$method[hi], sm$k[hi]),
+                          fixed = is.na(sm$k[hi])),
       "i" = "Use {.code method = \"tightest\"}, or add {.val quadratic} to {.arg method}."
     ), "family_disagreement")
   }

@@ -46,7 +46,7 @@ curve_detail <- function(cv, name) {
 # numbers on such data, so that any other warning still shows.
 trap_classes <- paste0("prdcurve_warning_",
                        c("copies", "duplicates", "k_large", "small_sample",
-                         "unequal_sizes", "family_disagreement",
+                         "unequal_sizes", "family_disagreement", "bandwidth",
                          "grid_columns"))
 # (and the note that the entropy functions subsampled unequal sets, which
 # test-validate-traps.R asserts)

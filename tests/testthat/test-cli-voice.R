@@ -103,6 +103,10 @@ test_that("one table maps R arguments to flags; advice in use is dropped", {
       i = "Use `--split 0`, `--angles 11` or `--bandwidth 1,2`."))
   expect_identical(tr(c("`real` and `generated` differ.")),
                    "`real.csv` and `a.npy`, `m.npz:b` differ.")
+  # NULL, the default, is the flag left out
+  expect_identical(
+    tr(c(i = "Give a larger `bandwidth`, or `bandwidth = NULL` for the default rule.")),
+    c(i = "Give a larger `--bandwidth`, or no `--bandwidth` for the default rule."))
   # every argument of the table is an argument of prd_curve(),
   # manifold_metrics(), embedding_metrics() or prd_compare(), or a function
   # of the package

@@ -351,6 +351,23 @@ test_that("--open and --bandwidth reach prd_curve()", {
   expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
   written <- utils::read.csv(paste0(out, ".csv"))
   expect_equal(written$recall, direct$recall, tolerance = 1e-12)
+  # a given bandwidth reads no k (the column is empty), and one that
+  # leaves every ball empty (continuous sets 10 apart) is told in the
+  # command line's words
+  expect_true(all(is.na(written$k)))
+  utils::write.csv(matrix(rnorm(100 * 2), ncol = 2), fr, row.names = FALSE)
+  utils::write.csv(matrix(rnorm(100 * 2, 10), ncol = 2), fg, row.names = FALSE)
+  res <- cli_warnings(
+    prd_cli(c(fr, fg, "--method", "kde", "--bandwidth", "0.01", "--k", "3",
+              "--seed", "1", "--quiet", "--out", out)))
+  w <- attr(res, "warnings")
+  cls <- vapply(w, function(m) class(m$condition)[1], "")
+  expect_true(all(c("prdcurve_warning_unused_argument",
+                    "prdcurve_warning_bandwidth") %in% cls))
+  text <- gsub("\\s+", " ", conditionMessage(w[[which(cls == "prdcurve_warning_bandwidth")]]))
+  expect_match(text, "`--bandwidth` 0.01 leaves every ball empty", fixed = TRUE)
+  expect_match(text, "or no `--bandwidth` for the default rule", fixed = TRUE)
+  expect_no_match(text, "NULL")
   unlink(dir, recursive = TRUE)
 })
 

@@ -106,3 +106,39 @@ test_that("the *_samples() functions share the real split between models", {
     expect_identical(mean(g$in_manifold), v$value[v$model == m])
   }
 })
+
+test_that("a kde bandwidth is blind when more than 99% of each set's rows share a pair of empty or full balls", {
+  sizes <- c(fit_real = 10, fit_generated = 8, eval_real = 100,
+             eval_generated = 200)
+  blind <- function(a, b, self = FALSE, sz = sizes) {
+    kde_blind_balls(list(a = matrix(a), b = matrix(b)), 100L, sz, self = self)
+  }
+  # 99 of 100 real rows with both balls empty: not more than 99%
+  a <- c(3, rep(0, 99), rep(0, 200))
+  b <- rep(0, 300)
+  expect_null(blind(a, b))
+  res <- blind(replace(a, 1, 0), b)
+  expect_identical(res$balls, c(real = "empty", generated = "empty"))
+  expect_identical(c(res$rows, res$total), c(300L, 300L))
+  # both full; one of each
+  expect_identical(blind(rep(10, 300), rep(8, 300))$balls,
+                   c(real = "full", generated = "full"))
+  expect_identical(blind(rep(0, 300), rep(8, 300))$balls,
+                   c(real = "empty", generated = "full"))
+  # each set's rows alone: two well apart clusters, each ball full of its
+  # own set and empty of the other, tell the sets apart (not blind)
+  expect_null(blind(c(rep(10, 100), rep(0, 200)), c(rep(0, 100), rep(8, 200))))
+  # one set's rows alone blind: not blind
+  expect_null(blind(c(rep(3, 100), rep(0, 200)), rep(0, 300)))
+  # without a split a row is its own fit row: a count of 1 in its own set
+  # is an empty ball, and full is every other fit row
+  sz0 <- c(fit_real = 100, fit_generated = 200, eval_real = 100,
+           eval_generated = 200)
+  self_a <- c(rep(1, 100), rep(0, 200))
+  self_b <- c(rep(0, 100), rep(1, 200))
+  expect_identical(blind(self_a, self_b, self = TRUE, sz = sz0)$balls,
+                   c(real = "empty", generated = "empty"))
+  expect_null(blind(self_a, self_b, self = FALSE, sz = sz0))
+  expect_identical(blind(rep(100, 300), rep(200, 300), self = TRUE,
+                         sz = sz0)$balls, c(real = "full", generated = "full"))
+})

@@ -10,7 +10,9 @@ compare_brute <- function(real, generated, method, k, split, closed,
   real <- in_canonical_order(real)
   generated <- in_canonical_order(generated)
   set.seed(seed)
-  cv <- prd_curve(real, generated, method = method, k = k, split = split,
+  # (a given kde bandwidth reads no k)
+  cv <- prd_curve(real, generated, method = method,
+                  k = if (is.null(bandwidth)) k, split = split,
                   closed = closed, bandwidth = bandwidth, angles = angles)
   set.seed(seed)
   s <- prdcurve:::resolve_split(split, nrow(real), nrow(generated))
@@ -292,6 +294,54 @@ test_that("k and open balls without a neighbour family are warned and ignored", 
                                     k = 3, closed = FALSE, angles = 21))
   expect_false(curve_attr(cv, "closed"))
   expect_setequal(curve_attr(cv, "k"), c(3, NA)) # (linear reads no k)
+})
+
+test_that("kde with a given bandwidth reads no k: one curve with k NA, a given k warned", {
+  set.seed(304)
+  real <- matrix(rnorm(120 * 3), ncol = 3)
+  generated <- matrix(rnorm(120 * 3, 0.4), ncol = 3)
+  set.seed(4)
+  plain <- prd_curve(real, generated, method = "kde", bandwidth = 1,
+                     angles = 21)
+  expect_identical(unique(plain$k), NA_integer_)
+  expect_identical(nrow(plain), 23L)
+  expect_identical(prd_curve_info(plain)$k, NA_integer_)
+  # the printed header names no k
+  expect_match(format(plain)[2], "generated / kde: ", fixed = TRUE)
+  expect_no_match(paste(format(plain)[1:3], collapse = " "), "k = ")
+  set.seed(4)
+  w <- expect_warning(
+    given <- prd_curve(real, generated, method = "kde", bandwidth = 1,
+                       k = c(3, 500), angles = 21),
+    class = "prdcurve_warning_unused_argument")
+  expect_identical(w$arguments, "k")
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "(and \"kde\" when it estimates its bandwidth)", fixed = TRUE)
+  expect_identical(given$precision, plain$precision)
+  expect_identical(given$k, plain$k)
+  # beside a family that reads k: no warning, kde once with k NA
+  set.seed(4)
+  expect_no_warning(both <- prd_curve(real, generated, method = c("kde", "knn"),
+                                      bandwidth = 1, k = c(3, 5), angles = 21))
+  s <- summary(both)
+  expect_identical(s$method, c("kde", "knn", "knn"))
+  expect_identical(s$k, c(NA, 3L, 5L))
+  expect_identical(both$precision[both$method == "kde"], plain$precision)
+  # "tightest": k from its other neighbour families, none with kde alone
+  set.seed(4)
+  tk <- quiet_traps(prd_curve(real, generated, families = c("kde", "knn"),
+                              bandwidth = 1, k = c(3, 5), angles = 21))
+  expect_identical(unique(tk$k), c(3L, 5L))
+  set.seed(4)
+  expect_warning(
+    t1 <- quiet_traps(prd_curve(real, generated, families = c("kde", "linear"),
+                                bandwidth = 1, k = 3, angles = 21)),
+    class = "prdcurve_warning_unused_argument")
+  expect_identical(unique(t1$k), NA_integer_)
+  # without a bandwidth kde reads k: a curve per k
+  set.seed(4)
+  est <- prd_curve(real, generated, method = "kde", k = c(3, 5), angles = 21)
+  expect_identical(unique(est$k), c(3L, 5L))
 })
 
 test_that("set.seed() reproduces split curves", {

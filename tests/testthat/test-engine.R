@@ -977,7 +977,7 @@ test_that("single-precision products give identical results to double", {
         expect_same_in_both(entropy_samples, real, gen, k = ks[2],
                             split = split)
       }
-      expect_same_in_both(prd_curve, real, gen, method = "kde", k = ks[2],
+      expect_same_in_both(prd_curve, real, gen, method = "kde",
                           bandwidth = 1.5, split = 0, angles = 51)
       expect_same_in_both(prd_curve, real, gen, method = "coverage",
                           k = ks[2], split = 0, closed = FALSE, angles = 51)

@@ -119,6 +119,10 @@ test_that("the reasons of the disagreement warning come from the entries", {
   expect_match(family_reason("linear", 10), "dispersion")
   expect_match(family_reason("knn", 8), "few points")
   expect_match(family_reason("knn", 256, hubness = 7.25), "skewness .* 7.2")
+  # a kde curve of a given bandwidth: the bandwidth, not the neighbourhoods
+  expect_match(family_reason("kde", 8, fixed = TRUE), "the given {.arg bandwidth}",
+               fixed = TRUE)
+  expect_identical(family_reason("knn", 8, fixed = TRUE), family_reason("knn", 8))
   expect_error(family_reason("nope", 3), class = "prdcurve_error_argument")
 })
 

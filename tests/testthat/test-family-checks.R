@@ -165,3 +165,102 @@ test_that("a clustered real set of more than 1,024 columns warns that the defaul
   g <- matrix(rnorm(2000 * 1025), 2000)
   expect_lt(attr(tightest_families(g, rows = 1000), "clusters_gain"), 0)
 })
+
+test_that("a given kde bandwidth that leaves every ball empty or full is warned of by its class, not as noise", {
+  set.seed(1)
+  r <- matrix(rnorm(2000), 400)
+  g <- matrix(rnorm(2000, 5), 400)
+  caught <- function(expr) {
+    ws <- list()
+    value <- withCallingHandlers(expr, warning = function(w) {
+      ws[[length(ws) + 1L]] <<- w
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, warnings = ws,
+         classes = vapply(ws, function(w) class(w)[1], ""),
+         text = vapply(ws, function(w) cli::ansi_strip(conditionMessage(w)), ""))
+  }
+  flat <- function(s) gsub("\\s+", " ", s)
+  # sets 5 apart in every coordinate: every ball empty (or full), the
+  # curve that of Q = P (AUC 1), said once by its own class (not the
+  # disagreement warning's "noisy with few points")
+  for (bw in c(0.01, 1e-9)) {
+    set.seed(2)
+    res <- caught(prd_curve(r, g, method = "kde", bandwidth = bw))
+    expect_identical(res$classes, "prdcurve_warning_bandwidth")
+    expect_equal(summary(res$value)$auc, 1)
+    w <- res$warnings[[1]]
+    expect_s3_class(w, "prdcurve_warning")
+    expect_identical(w$balls, c(real = "empty", generated = "empty"))
+    expect_identical(w$models, "generated")
+    m <- flat(res$text)
+    expect_match(m, paste0("`bandwidth` ", format_number(bw, digits = 3),
+                           " leaves every ball empty: 400 of the 400 evaluation rows (100.0%)"),
+                 fixed = TRUE)
+    expect_match(m, "AUC 1.000", fixed = TRUE)
+    expect_match(m, "a larger `bandwidth`", fixed = TRUE)
+    expect_match(m, "or `bandwidth = NULL` for the default rule", fixed = TRUE)
+    expect_no_match(m, "noisy")
+    expect_no_match(m, "k = ")
+    # the curve claims no k
+    expect_identical(res$value$k[1], NA_integer_)
+  }
+  set.seed(2)
+  res <- caught(prd_curve(r, g, method = "kde", bandwidth = 1e6))
+  expect_identical(res$classes, "prdcurve_warning_bandwidth")
+  expect_identical(res$warnings[[1]]$balls, c(real = "full", generated = "full"))
+  expect_match(flat(res$text), "`bandwidth` 1,000,000 puts every fit row in every ball: 400 of the 400",
+               fixed = TRUE)
+  expect_match(flat(res$text), "a smaller `bandwidth`", fixed = TRUE)
+  expect_equal(summary(res$value)$auc, 1)
+  # two bandwidths: the real balls empty, the generated ones full
+  set.seed(2)
+  res <- caught(prd_curve(r, g, method = "kde", bandwidth = c(1e-9, 1e6)))
+  expect_identical(res$warnings[[1]]$balls, c(real = "empty", generated = "full"))
+  expect_match(flat(res$text), "1e-9 (real) and 1,000,000 (generated) leaves the real balls empty and puts every generated fit row in the generated balls",
+               fixed = TRUE)
+  expect_match(flat(res$text), "a larger real and a smaller generated bandwidth",
+               fixed = TRUE)
+  # without a split a row is its own fit row, not counted: every row alone
+  # in its ball reads AUC 0, as meaningless
+  set.seed(2)
+  res <- caught(prd_curve(r, g, method = "kde", bandwidth = 0.01, split = 0))
+  expect_identical(res$classes, "prdcurve_warning_bandwidth")
+  expect_match(flat(res$text), "800 of the 800 evaluation rows", fixed = TRUE)
+  expect_equal(summary(res$value)$auc, 0)
+  # beside knn: only the bandwidth's warning, for every model, with the
+  # knn curves at their k
+  set.seed(2)
+  res <- caught(prd_curve(r, list(a = g, b = g + 1), method = c("kde", "knn"),
+                          bandwidth = 0.01, k = c(3, 5)))
+  expect_identical(res$classes, "prdcurve_warning_bandwidth")
+  expect_identical(res$warnings[[1]]$models, c("a", "b"))
+  expect_match(flat(res$text), "for models \"a\" and \"b\"", fixed = TRUE)
+  s <- summary(res$value)
+  expect_identical(s$k, c(NA, 3L, 5L, NA, 3L, 5L))
+  expect_identical(s$auc[s$method == "kde"], c(1, 1))
+  # in "tightest" the kde family's area is named
+  set.seed(2)
+  res <- caught(prd_curve(r, g, families = c("kde", "knn"), bandwidth = 0.01))
+  expect_identical(res$classes, "prdcurve_warning_bandwidth")
+  expect_match(flat(res$text), "\"kde\" curve (AUC 1.000)", fixed = TRUE)
+  # sensible bandwidths do not warn: the default rule's (1.88 and 1.79
+  # here), and 1, where 45% of the rows have both balls empty
+  set.seed(2)
+  bw <- curve_attr(prd_curve(r, g, method = "kde"), "bandwidth")
+  expect_equal(unname(bw), c(1.88, 1.79), tolerance = 0.01)
+  for (b in list(bw, 1)) {
+    set.seed(2)
+    expect_identical(caught(prd_curve(r, g, method = "kde", bandwidth = b))$classes,
+                     character())
+  }
+  # at 0.5 (93% to 97% of a set's rows with both balls empty) the curve
+  # reads AUC 0.90 and the disagreement warning names the bandwidth
+  set.seed(2)
+  res <- caught(prd_curve(r, g, method = "kde", bandwidth = 0.5))
+  expect_identical(res$classes, "prdcurve_warning_family_disagreement")
+  expect_equal(summary(res$value)$auc, 0.902, tolerance = 0.001)
+  expect_match(flat(res$text), "Its balls have the given `bandwidth`",
+               fixed = TRUE)
+  expect_no_match(res$text, "noisy")
+})
