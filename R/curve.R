@@ -31,14 +31,12 @@
 #'   \eqn{\#\{y : \|y - z\| \le r_k(z; X_f)\}} (coverage of Naeem et al.
 #'   2020 and Khayatkhoei and AbdAlmageed 2023; section 2.4.4).
 #'
-#' Fitted classifier families (section "Fitted families and the combined
-#' curve" below): `"linear"` (shrunk linear discriminant), `"quadratic"`
-#' (regularised quadratic discriminant), `"stacked"` (a logistic
-#' regression on splines of the linear score and the distances to the two
-#' means), `"marginal"` (naive Bayes on per-coordinate histograms) and
-#' `"tightest"` (in each of six bands of \eqn{\lambda} the family with the
-#' least area, penalised by its noise, chosen on one half of the
-#' evaluation rows: an estimate of an upper bound of the true curve).
+#' Fitted classifier families (the table in the section "The curve
+#' families", and the section "Fitted families and the combined curve"
+#' below): `r family_names_doc("fitted")`; and `"tightest"` (in each of six
+#' bands of \eqn{\lambda} the family with the least area, penalised by its
+#' noise, chosen on one half of the evaluation rows: an estimate of an
+#' upper bound of the true curve).
 #'
 #' The family is every threshold rule \eqn{1[s \le t]}, \eqn{1[s < t]}, the
 #' two trivial classifiers and the two literature extremes \eqn{1[a \ge 1]}
@@ -152,12 +150,7 @@
 #'   codes of its numeric columns (its `cont.na`, such as income -8 in
 #'   `SD2011`) are read in every set as synthpop's utility measures read
 #'   them (see `features`).
-#' @param method One or more of `"tightest"` (default), `"knn"`, `"kde"`,
-#'   `"ipr"`, `"coverage"`, `"linear"`, `"quadratic"`, `"stacked"`,
-#'   `"marginal"`. The four neighbour
-#'   families (the default of earlier versions) remain exact to the
-#'   authors' code: ask for them by name,
-#'   `method = c("knn", "kde", "ipr", "coverage")`.
+#' @param method `r family_methods_doc()`
 #' @param k Number of neighbours: one or more whole numbers, each with
 #'   1 <= k <= (smallest fit set size) - 1, all served by one pass. Default
 #'   `round(sqrt(min(fit sizes)))`, which satisfies k -> Inf, k / n -> 0
@@ -292,8 +285,8 @@
 #'   factors two covariances per fold, so it cannot come down to the knn
 #'   family's time.
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the
-#'   fitted families (`"linear"`, `"quadratic"`, `"stacked"`,
-#'   `"marginal"`, and in `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
+#'   fitted families (`r family_names_doc("fitted")`, also in
+#'   `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
 #'   on the fit rows and the other folds' evaluation rows (see the section
 #'   "Fitted families and the combined curve"). `NULL` is K = 10, or fewer
 #'   where a fold would hold fewer than 2 evaluation rows per set (also in

@@ -111,6 +111,33 @@ family_table <- function() {
            }, "")), collapse = "\n")
 }
 
+#' The names of the registered families of `kind` (all by default) as a
+#' markdown list for the help pages: `"knn"`, `"kde"` and `"ipr"`.
+#' @noRd
+family_names_doc <- function(kind = NULL) {
+  x <- paste0("`\"", family_names(kind), "\"`")
+  if (length(x) < 2L) return(x)
+  paste0(paste(x[-length(x)], collapse = ", "), " and ", x[length(x)])
+}
+
+#' ?prd_curve's `method`: every registered family by kind, the default
+#' first (R/curve.R), so that the list follows the registry.
+#' @noRd
+family_methods_doc <- function() {
+  default <- eval(formals(prd_curve)$method)
+  nb <- family_names("neighbour")
+  q <- function(x) paste0("`\"", x, "\"`", collapse = ", ")
+  combined <- setdiff(family_names("combined"), default)
+  paste0(
+    "One or more of ", q(default), " (default; the combined curve), ",
+    if (length(combined)) paste0(q(combined), ", "),
+    "the neighbour families ", family_names_doc("neighbour"), ", and the ",
+    "fitted families ", family_names_doc("fitted"), " (the table in the ",
+    "section \"The curve families\"). The neighbour families (the default ",
+    "of earlier versions) remain exact to the authors' code: ask for them ",
+    "by name, `method = c(", paste0("\"", nb, "\"", collapse = ", "), ")`.")
+}
+
 #' Why a family's curve can lie far above another's: a sentence for the
 #' disagreement warning. `fixed`: a kde curve of a given bandwidth (its k
 #' NA), whose balls are the bandwidth's, not the data's.

@@ -37,6 +37,10 @@ test_that("prd_cli --help prints the usage and returns NULL", {
                                    collapse = " "))
   expect_match(help, "up to 512 columns with 8 rows a column and no direction between two halves of the real rows, also spectral", fixed = TRUE)
   expect_match(help, "clustered real rows of at most 1,024 columns, sets of 1,000 rows or more, also mixture", fixed = TRUE)
+  # --folds names every fitted family of the registry
+  expect_match(help, paste0("cross-fit the fitted families (",
+                            paste(fitted_methods(), collapse = ", "),
+                            ", also in tightest)"), fixed = TRUE)
   expect_identical(c(spectral_default_dim, spectral_default_rows_per_dim,
                      mixture_default_cols, mixture_default_rows),
                    c(512L, 8, 1024L, 1000L))

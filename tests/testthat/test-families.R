@@ -23,6 +23,9 @@ test_that("recipe (inst/ARCHITECTURE.md): a family added by its entry is fitted 
   expect_true("toy" %in% fitted_methods())
   expect_false("toy" %in% tightest_default())
   expect_match(family_table(), "`\"toy\"`", fixed = TRUE)
+  # and in ?prd_curve's `method` and `folds`, by kind
+  expect_match(family_methods_doc(), "fitted families .*`\"toy\"`")
+  expect_match(family_names_doc("fitted"), " and `\"toy\"`$")
   set.seed(3)
   x <- matrix(rnorm(90 * 3), ncol = 3)
   y <- matrix(rnorm(80 * 3, 0.7), ncol = 3)
@@ -215,5 +218,35 @@ test_that("recipe (inst/ARCHITECTURE.md): every curve family is wired from its n
     expect_identical(nrow(row), 1L)
     expect_identical(row$outputs[[1]], paste0(e, c("_a", "_b")))
     expect_identical(row$rows, "evaluation")
+  }
+})
+
+test_that("?prd_curve's method lists every registered family, from the registry", {
+  doc <- family_methods_doc()
+  for (m in curve_methods()) {
+    expect_match(doc, paste0("`\"", m, "\"`"), fixed = TRUE)
+  }
+  expect_match(doc, "One or more of `\"tightest\"` (default", fixed = TRUE)
+  expect_match(doc, "`method = c(\"knn\", \"kde\", \"ipr\", \"coverage\")`",
+               fixed = TRUE)
+  expect_identical(family_names_doc("neighbour"),
+                   "`\"knn\"`, `\"kde\"`, `\"ipr\"` and `\"coverage\"`")
+  # the help page as built (a source tree): every family in `method`, the
+  # fitted ones in `folds`
+  rd <- test_path("..", "..", "man", "prd_curve.Rd")
+  skip_if_not(file.exists(rd))
+  txt <- paste(readLines(rd), collapse = " ")
+  item <- function(arg, nxt) {
+    regmatches(txt, regexpr(paste0("\\\\item\\{", arg, "\\}\\{.*?\\}\\s*\\\\item\\{",
+                                   nxt, "\\}"), txt, perl = TRUE))
+  }
+  method <- item("method", "k")
+  expect_length(method, 1L)
+  for (m in curve_methods()) {
+    expect_match(method, paste0("\\code{\"", m, "\"}"), fixed = TRUE)
+  }
+  folds <- item("folds", "atoms")
+  for (m in fitted_methods()) {
+    expect_match(folds, paste0("\\code{\"", m, "\"}"), fixed = TRUE)
   }
 })
