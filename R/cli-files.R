@@ -58,7 +58,7 @@ cli_read <- function(f, features, id, header, say) {
   # (a missing value of a table is a category of its own or an indicator,
   # R/encode.R: no defect; the sets stay data frames, encoded alike later)
   if (nrow(x) < 2L || !is.finite(sum(num, na.rm = tabular))) {
-    checked <- as_samples(x, arg = shown, call = NULL)
+    checked <- as_samples(x, arg = shown, call = NULL, numpy = is_array)
     if (!tabular) x <- checked
   }
   rm(num)

@@ -18,7 +18,9 @@
 #' (dates, lists) are dropped with a message. Rejects missing or infinite
 #' values, other selected columns and fewer than `min_rows` rows. Sets whose rows are all equal are
 #' accepted (a collapsed generator is measured, not refused) with a
-#' warning unless `allow_constant`.
+#' warning unless `allow_constant`. `numpy`: the rows of a NumPy array
+#' (.npy, .npz) read by the command line, whose errors also count them from
+#' 0.
 #' @return the matrix, with attribute `ids` (the id column or row names,
 #'   NULL when there are none).
 #' @noRd
@@ -26,7 +28,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
                        call = rlang::caller_env(), min_rows = 2L,
                        allow_constant = FALSE, features = NULL, id = NULL,
                        inspect = TRUE, check_scale = TRUE,
-                       levels = NULL) {
+                       levels = NULL, numpy = FALSE) {
   force(arg)  # caller_arg() must see `x` before it is modified below
   ids <- NULL
   from_df <- is.data.frame(x)
@@ -100,7 +102,7 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
     prd_abort(c(
       "{.arg {arg}} must not contain missing or infinite values.",
       "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}, in {cli::qty(length(cols))}{?column/columns} {.field {cli::cli_vec(cols, list('vec-trunc' = 5))}}.",
-      "i" = if (!from_df) "Rows are counted from 1 (from 0 in NumPy: {.val {utils::head(rows, 5) - 1L}}).",
+      "i" = if (numpy) "Rows are counted from 1 (from 0 in NumPy: {.val {utils::head(rows, 5) - 1L}}).",
       "i" = if (from_df) "Leave out the rows ({.code na.omit()}) or the columns ({.arg features}). (A missing value of a column with a value in some set is read as a category, or beside numbers as an indicator column; an infinite one is not.)"
     ), "input", call = call)
   }

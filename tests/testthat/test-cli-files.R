@@ -133,6 +133,32 @@ test_that("an id-like column of an array is dropped by number, as the warning sa
                class = "prdcurve_error_input")
 })
 
+test_that("a missing or infinite value of an array counts its rows from 0 too, of a table from 1 only", {
+  fx <- cli_fixture()
+  x <- fx$real
+  x[c(3, 7), 2] <- c(NaN, Inf)
+  f_npy <- file.path(fx$dir, "holes.npy")
+  write_npy(x, f_npy)
+  f_csv <- file.path(fx$dir, "holes.csv")
+  utils::write.csv(x, f_csv, row.names = FALSE)
+  err <- function(f) {
+    e <- expect_error(prd_cli(c(f, fx$f_gen, "--method", "knn", "--quiet",
+                                "--out", file.path(fx$dir, "o"))),
+                      class = "prdcurve_error_input")
+    gsub("\\s+", " ", cli::ansi_strip(conditionMessage(e)))
+  }
+  m <- err(f_npy)
+  expect_match(m, "holes.npy", fixed = TRUE)
+  expect_match(m, "2 rows have NA, NaN or Inf, e.g. rows 3 and 7", fixed = TRUE)
+  expect_match(m, "Rows are counted from 1 (from 0 in NumPy: 2 and 6).",
+               fixed = TRUE)
+  # a text file (Inf read as a number): its rows as R counts them
+  m <- err(f_csv)
+  expect_match(m, "holes.csv", fixed = TRUE)
+  expect_match(m, "row 7", fixed = TRUE)
+  expect_no_match(m, "NumPy")
+})
+
 test_that("--features of names or tidyselect helpers is an error when every file is an array", {
   fx <- cli_fixture()
   f_real <- file.path(fx$dir, "s_real.npy")

@@ -100,11 +100,20 @@ test_that("missing values are named by column, data frames matched by name, garb
   r1$z <- g1$z <- NA_real_
   expect_match(msg(prd_curve(r1, g1, method = "knn")), "in column z.",
                fixed = TRUE)
-  # a matrix keeps the NumPy hint
+  # an R matrix: rows counted as R counts them, no word of NumPy (that is
+  # for the arrays the command line reads, test-cli-files.R)
   x <- as.matrix(r[-1])
   x[2, 1] <- NaN
-  expect_match(msg(prd_curve(x, as.matrix(g[-1]), method = "knn")), "NumPy",
+  m <- msg(prd_curve(x, as.matrix(g[-1]), method = "knn"))
+  expect_match(m, "1 row has NA, NaN or Inf, e.g. row 2, in column age.",
                fixed = TRUE)
+  expect_no_match(m, "NumPy")
+  expect_no_match(m, "counted from")
+  # the rows of an array of a file: from 1 and from 0
+  e <- expect_error(as_samples(x, arg = "real.npy", call = NULL, numpy = TRUE),
+                    class = "prdcurve_error_input")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "Rows are counted from 1 (from 0 in NumPy: 1).", fixed = TRUE)
   # data frames are matched by name, as rbind() matches them
   run <- function(gen) {
     set.seed(1)
