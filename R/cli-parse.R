@@ -130,16 +130,28 @@ cli_usage <- function() {
 #' The command line's arguments before optparse: every --generated
 #' collected in order (optparse keeps only the last of a repeated option),
 #' --metrics=NAMES read, and a negative number after a valued option
-#' attached as --name=value (optparse would take it for a flag).
+#' attached as --name=value (optparse would take it for a flag). Any other
+#' option of a value (and --metrics=NAMES) given twice is an error naming
+#' it: optparse would keep the last one silently.
 #' @noRd
 cli_pre_scan <- function(args, valued) {
   generated <- character()
   rest <- character()
   metric_names <- NULL
+  # the single-value options as given: name and value, in order
+  given <- character()
+  values <- character()
   i <- 1L
   while (i <= length(args)) {
     a <- args[i]
     i <- i + 1L
+    name <- sub("=.*$", "", sub("^--", "", a))
+    if (startsWith(a, "--") && name %in% c(setdiff(valued, "generated"),
+                                           if (grepl("=", a)) "metrics")) {
+      given <- c(given, name)
+      values <- c(values, if (grepl("=", a)) sub("^[^=]*=", "", a) else
+        if (i <= length(args)) args[i] else "")
+    }
     if (startsWith(a, "--metrics=")) {
       # --metrics=NAMES: the metrics to compute (cli_metric_table())
       metric_names <- trimws(strsplit(sub("^--metrics=", "", a), ",")[[1]])
@@ -165,6 +177,17 @@ cli_pre_scan <- function(args, valued) {
       i <- i + 1L
     }
     rest <- c(rest, a)
+  }
+  twice <- unique(given[duplicated(given)])
+  if (length(twice)) {
+    flag <- paste0("--", twice[1])
+    vals <- values[given == twice[1]]
+    times <- if (length(vals) == 2L) "twice" else paste(length(vals), "times")
+    prd_abort(c(
+      "Option {.code {flag}} is given {times}; it takes one value.",
+      "x" = "Its values: {.val {vals}}.",
+      "i" = "Give it once{if (twice[1] == 'metrics') ', with the names separated by commas' else ''}; {.code --generated} is the option that repeats (a model each)."
+    ), kind = "input", call = NULL)
   }
   list(generated = generated, rest = rest, metric_names = metric_names)
 }

@@ -35,7 +35,9 @@
 #' standard error (class `prdcurve_cli_warning`; the original warning is
 #' its field `condition`).
 #'
-#' Options (each also accepted as `--name=value`):
+#' Options (each also accepted as `--name=value`; each given once but
+#' `--generated`: an option of a value, or `--metrics=NAMES`, given twice
+#' is an error of class `prdcurve_error_input` naming it):
 #' * `--real FILE`: the real samples. Or give it as the first file argument
 #'   (`real.csv generated.csv`, the positional form).
 #' * `--generated [LABEL=]FILE`: a set of generated samples, repeatable; the

@@ -68,3 +68,50 @@ test_that("--compare and --replicates are checked up front", {
   expect_match(usage, ".npz", fixed = TRUE)
   expect_identical(sum(grepl("^Usage:", prdcurve:::cli_usage())), 1L)
 })
+
+test_that("an option of one value given twice is an error naming it; --generated repeats", {
+  fx <- cli_fixture()
+  out <- file.path(fx$dir, "twice")
+  msg <- function(...) {
+    e <- expect_error(prd_cli(c(fx$f_real, fx$f_gen, ..., "--quiet",
+                                "--out", out)),
+                      class = "prdcurve_error_input")
+    gsub("\\s+", " ", cli::ansi_strip(conditionMessage(e)))
+  }
+  # it used the last value silently
+  m <- msg("--k", "5", "--k", "6")
+  expect_match(m, "Option `--k` is given twice; it takes one value.",
+               fixed = TRUE)
+  expect_match(m, "Its values: \"5\" and \"6\".", fixed = TRUE)
+  expect_match(m, "`--generated` is the option that repeats", fixed = TRUE)
+  # in either form, equal values, a negative number, three times
+  expect_match(msg("--k=5", "--k", "5"), "`--k` is given twice", fixed = TRUE)
+  expect_match(msg("--seed", "-3", "--seed=4"),
+               "Its values: \"-3\" and \"4\".", fixed = TRUE)
+  expect_match(msg("--split", "0.2", "--split", "0.3", "--split", "0.4"),
+               "`--split` is given 3 times", fixed = TRUE)
+  expect_match(msg("--max-params", "3", "--max-params", "4"),
+               "`--max-params` is given twice", fixed = TRUE)
+  expect_match(msg("--metrics=fd", "--metrics=kid"),
+               "with the names separated by commas", fixed = TRUE)
+  # every option of a value is checked before any file is read
+  valued <- c("real", "features", "id", "method", "families", "k", "split",
+              "seed", "angles", "bandwidth", "folds", "replicates", "compare",
+              "atoms", "out", "maxorder", "max-params")
+  for (v in valued) {
+    expect_error(cli_parse(c("r.csv", "g.csv", paste0("--", v, "=1"),
+                             paste0("--", v, "=2"))),
+                 paste0("`--", v, "` is given twice"),
+                 class = "prdcurve_error_input")
+  }
+  # --generated is repeatable, a flag given twice is a flag, --metrics with
+  # and without names is one option
+  opt <- cli_parse(c("--real", "r.csv", "--generated", "a.csv",
+                     "--generated=b.csv", "--quiet", "--quiet", "--metrics",
+                     "--metrics=fd", "--k", "4"))
+  expect_identical(unname(vapply(opt$generated, `[[`, "", "path")),
+                   c("a.csv", "b.csv"))
+  expect_true(opt$quiet)
+  expect_identical(opt$metric_names, "fd")
+  expect_identical(opt$k, 4)
+})
