@@ -38,8 +38,9 @@
 #' @return `autoplot()`: a ggplot object. `plot()` draws that figure on
 #'   the current device (these figures have no base-graphics version) and
 #'   returns `x` invisibly.
-#' @section Errors: `prdcurve_error_input` when `statistics` names none
-#'   of the statistics of `object`; ggplot2 is needed (`rlang_error`).
+#' @section Errors: `prdcurve_error_input` when `object` has no rows or
+#'   `statistics` names none of the statistics of `object`; ggplot2 is
+#'   needed (`rlang_error`).
 #' @examples
 #' if (requireNamespace("ggplot2", quietly = TRUE)) {
 #'   set.seed(1)
@@ -55,6 +56,7 @@
 #' @exportS3Method ggplot2::autoplot
 autoplot.prd_comparison <- function(object, statistics = NULL, ...) {
   rlang::check_installed("ggplot2", reason = "to draw figures.")
+  check_rows_to_draw(object)
   default <- if (all(is.na(object$method))) unique(object$statistic) else
     intersect(c("auc", "max_precision", "max_recall", "f_beta_precision",
                 "f_beta_recall"), object$statistic)
@@ -75,6 +77,7 @@ autoplot.prd_metrics <- function(object, statistics = NULL,
                                  axes = c("data", "bounds"), ...) {
   rlang::check_installed("ggplot2", reason = "to draw figures.")
   check_metrics(object, "object")
+  check_rows_to_draw(object)
   axes <- rlang::arg_match(axes)
   stats <- interval_statistics(statistics, object$metric,
                                unique(object$metric))
@@ -100,6 +103,17 @@ autoplot.prd_metrics <- function(object, statistics = NULL,
     upper = if (has) d$upper else rep(NA_real_, nrow(d)),
     zero = FALSE, xlab = "value", group_name = "neighbours", span_to = span_to
   )
+}
+
+#' An empty table (a subset of none) has nothing to draw: a classed error
+#' rather than ggplot2's own
+#' @noRd
+check_rows_to_draw <- function(object, call = rlang::caller_env()) {
+  if (!nrow(object)) {
+    prd_abort(c("{.arg object} has no rows to draw.",
+                "i" = "Subset it to some models or statistics, or draw the table it came from."),
+              "input", call = call)
+  }
 }
 
 interval_statistics <- function(statistics, present, default,

@@ -115,3 +115,19 @@ test_that("a metric panel whose values nearly agree gets a readable axis", {
                                              lower = 0, upper = 0),
                               bounded = FALSE)$x, c(-5e-4, 5e-4))
 })
+
+test_that("an empty table has nothing to draw: a classed error", {
+  skip_if_not_installed("ggplot2")
+  m <- new_prd_metrics(tibble::tibble(
+    model = c("a", "b"), metric = "recall", k = 5L, value = c(0.6, 0.7)))
+  e <- expect_error(ggplot2::autoplot(m[0, ]), class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "no rows to draw", fixed = TRUE)
+  set.seed(1)
+  R <- matrix(rnorm(600), 100)
+  mm <- manifold_metrics(R, list(a = matrix(rnorm(600, 0.3), 100),
+                                 b = matrix(rnorm(600), 100)),
+                         metrics = "recall", replicates = 4)
+  cmp <- prd_compare(mm, baseline = "a")
+  expect_error(ggplot2::autoplot(cmp[0, ]), class = "prdcurve_error_input")
+  expect_s3_class(ggplot2::autoplot(cmp), "ggplot")
+})
