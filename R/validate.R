@@ -103,7 +103,9 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
       "{.arg {arg}} must not contain missing or infinite values.",
       "x" = "{length(rows)} row{?s} {?has/have} NA, NaN or Inf, e.g. row{?s} {.val {utils::head(rows, 5)}}, in {cli::qty(length(cols))}{?column/columns} {.field {cli::cli_vec(cols, list('vec-trunc' = 5))}}.",
       "i" = if (numpy) "Rows are counted from 1 (from 0 in NumPy: {.val {utils::head(rows, 5) - 1L}}).",
-      "i" = if (from_df) "Leave out the rows ({.code na.omit()}) or the columns ({.arg features}). (A missing value of a column with a value in some set is read as a category, or beside numbers as an indicator column; an infinite one is not.)"
+      "i" = if (from_df) "Leave out those rows or columns ({.arg features}). (A missing value of a column with a value in some set is read as a category, or beside numbers as an indicator column; an infinite one is not.)",
+      # (a line of its own: the command line drops R's advice, not the above)
+      "i" = if (from_df) "In R: {.code na.omit()} of each set drops the rows."
     ), "input", call = call)
   }
   # squared distances must neither overflow nor underflow

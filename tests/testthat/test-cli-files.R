@@ -157,6 +157,14 @@ test_that("a missing or infinite value of an array counts its rows from 0 too, o
   expect_match(m, "holes.csv", fixed = TRUE)
   expect_match(m, "row 7", fixed = TRUE)
   expect_no_match(m, "NumPy")
+  # a table with a categorical column: the advice in the flags' words, R's
+  # na.omit() left out
+  f_cat <- file.path(fx$dir, "holes-cat.csv")
+  utils::write.csv(data.frame(g = rep(c("u", "v"), length.out = nrow(x)), x),
+                   f_cat, row.names = FALSE)
+  m <- err(f_cat)
+  expect_match(m, "Leave out those rows or columns (`--features`).", fixed = TRUE)
+  expect_no_match(m, "na.omit", fixed = TRUE)
 })
 
 test_that("--features of names or tidyselect helpers is an error when every file is an array", {

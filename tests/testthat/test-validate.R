@@ -88,6 +88,7 @@ test_that("missing values are named by column, data frames matched by name, garb
   m <- msg(suppressWarnings(prd_curve(r2, g, method = "knn")))
   expect_match(m, "rows 3, 5, and 9, in columns age and inc", fixed = TRUE)
   expect_match(m, "na.omit()", fixed = TRUE)
+  expect_match(m, "Leave out those rows or columns (`features`)", fixed = TRUE)
   expect_no_match(m, "NumPy")
   # a column with no value in any set (it stopped with R's dimnames error),
   # logical or numeric
