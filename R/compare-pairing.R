@@ -184,3 +184,19 @@ check_curve_pairing <- function(x, models, baseline,
     "i" = "Compute the models in one call, {.code prd_curve(real, list({both}), replicates = {R})}: every model then shares the real set's split and half-samples."
   ), "unpaired", call = call)
 }
+
+#' prd_compare()'s pairing on a metrics table: every model has replicates
+#' (`reps`, the table's). Tables bound with rbind() keep the first one's
+#' replicates alone, and the models of separate calls do not share their
+#' half-samples: a model without them is an error
+#' (prdcurve_error_unpaired).
+#' @noRd
+check_metrics_pairing <- function(x, reps, call = rlang::caller_env()) {
+  lacking <- setdiff(unique(x$model), unique(reps$model))
+  if (!length(lacking)) return(invisible())
+  prd_abort(c(
+    "{.arg x} holds no half-sample replicates of {cli::qty(length(lacking))}model{?s} {.val {lacking}}.",
+    "i" = "A metrics table bound with {.fn rbind} keeps the first table's replicates only, and the models of separate calls do not share their half-samples.",
+    "i" = "Compute the models in one call, e.g. {.code manifold_metrics(real, list(a = ..., b = ...), replicates = 50)}, then compare."
+  ), "unpaired", call = call)
+}

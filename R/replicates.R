@@ -478,16 +478,7 @@ replicate_statistics <- function(x, ..., call = rlang::caller_env()) {
     if (is.null(reps)) {
       no_replicates("replicates = 50", ..., call = call, what = "the metrics")
     }
-    # (tables bound with rbind() keep the first one's replicates alone: a
-    # model without them cannot be paired)
-    lacking <- setdiff(unique(x$model), unique(reps$model))
-    if (length(lacking)) {
-      prd_abort(c(
-        "{.arg x} holds no half-sample replicates of {cli::qty(length(lacking))}model{?s} {.val {lacking}}.",
-        "i" = "A metrics table bound with {.fn rbind} keeps the first table's replicates only, and the models of separate calls do not share their half-samples.",
-        "i" = "Compute the models in one call, e.g. {.code manifold_metrics(real, list(a = ..., b = ...), replicates = 50)}, then compare."
-      ), "unpaired", call = call)
-    }
+    check_metrics_pairing(x, reps, call = call)
     est <- tibble::tibble(model = x$model, method = NA_character_, k = x$k,
                           statistic = x$metric, estimate = x$value)
     rp <- tibble::tibble(model = reps$model, method = NA_character_,
