@@ -83,6 +83,17 @@ cli_compare_table <- function(cmp) {
              stringsAsFactors = FALSE)
 }
 
+#' The metrics' comparison: every metric, its difference and interval
+#' @noRd
+cli_metrics_compare_table <- function(cmp) {
+  cmp <- as.data.frame(cmp)
+  data.frame(model = cmp$model, metric = cmp$statistic, k = cmp$k,
+             difference = cli_estimate(cmp$estimate,
+                                       cli_col(cmp, "lower", "conf.low"),
+                                       cli_col(cmp, "upper", "conf.high")),
+             stringsAsFactors = FALSE)
+}
+
 cli_col <- function(df, ...) {
   for (nm in c(...)) if (nm %in% names(df)) return(df[[nm]])
   NULL

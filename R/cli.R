@@ -119,7 +119,8 @@
 #'   `--replicates` and two generated files or more): written to
 #'   `<prefix>-compare.csv` (columns of [prd_compare()]) and drawn as a
 #'   forest plot, `<prefix>-compare.png`; with `--metrics`, the metrics'
-#'   differences go to `<prefix>-metrics-compare.csv`.
+#'   differences go to `<prefix>-metrics-compare.csv` and
+#'   `<prefix>-metrics-compare.png`, and are printed.
 #' * `--atoms exact|ignore`: how the `"marginal"` family (and the default
 #'   `"tightest"`) reads columns on a grid in one set only (`atoms` of
 #'   [prd_curve()] and [prd_compare()]): `exact` (default) as atoms the
@@ -392,7 +393,13 @@ cli_run <- function(opt) {
         prd_compare(metrics, baseline = opt$compare),
         prdcurve_warning_unequal_sizes = function(w) invokeRestart("muffleWarning"))
       data.table::fwrite(as.data.frame(mcmp), out$metrics_compare_csv)
-      written <- c(written, out$metrics_compare_csv)
+      mctitle <- cli_title(real_label,
+                           vapply(opt$generated, `[[`, "", "path"), metrics,
+                           what = paste("metrics, differences from",
+                                        opt$compare),
+                           standardized = std)
+      written <- c(written, out$metrics_compare_csv,
+                   cli_save_plot(mcmp, out$metrics_compare_png, mctitle))
       comparison <- list(curves = comparison, metrics = mcmp)
     }
   }
@@ -451,6 +458,12 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
         " (model - baseline, 90% intervals; all statistics in ",
         basename(out$compare_csv), "):\n\n", sep = "")
     cli_print(cli_compare_table(cmp))
+    if (is.list(comparison) && !is.data.frame(comparison)) {
+      cat("\nMetrics, differences from ", opt$compare,
+          " (model - baseline, 90% intervals; in ",
+          basename(out$metrics_compare_csv), "):\n\n", sep = "")
+      cli_print(cli_metrics_compare_table(comparison$metrics))
+    }
   }
 }
 
@@ -483,7 +496,10 @@ cli_outputs <- function(out, metrics = FALSE, compare = FALSE) {
   if (compare) {
     files$compare_csv <- paste0(out, "-compare.csv")
     files$compare_png <- paste0(out, "-compare.png")
-    if (metrics) files$metrics_compare_csv <- paste0(out, "-metrics-compare.csv")
+    if (metrics) {
+      files$metrics_compare_csv <- paste0(out, "-metrics-compare.csv")
+      files$metrics_compare_png <- paste0(out, "-metrics-compare.png")
+    }
   }
   taken <- unlist(files)[dir.exists(unlist(files))]
   if (length(taken)) {

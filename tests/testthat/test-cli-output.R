@@ -109,8 +109,17 @@ test_that("--replicates, --metrics and --compare write what the R API computes",
   expect_equal(cmp$estimate, cref$estimate, tolerance = 1e-12)
   expect_equal(cmp$lower, cref$lower, tolerance = 1e-12)
   mcmp <- utils::read.csv(paste0(out, "-metrics-compare.csv"))
-  expect_equal(mcmp$estimate,
-               prd_compare(mref, baseline = "gen")$estimate, tolerance = 1e-12)
+  mref_cmp <- prd_compare(mref, baseline = "gen")
+  expect_equal(mcmp$estimate, mref_cmp$estimate, tolerance = 1e-12)
+  # ... printed too: a heading, then a row per metric with its interval
+  at <- grep("Metrics, differences from gen", printed, fixed = TRUE)
+  expect_length(at, 1L)
+  rec <- mref_cmp[mref_cmp$statistic == "recall", ]
+  expect_true(any(grepl(sprintf("narrow +recall +4 +%.3f \\[%.3f, %.3f\\]",
+                                rec$estimate, rec$lower, rec$upper),
+                        printed[-seq_len(at)])))
+  expect_identical(sum(grepl("^ *narrow ", printed[-seq_len(at)])),
+                   nrow(mref_cmp))
   # the title says what the bands are
   expect_match(prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen, narrow = f_g2), ref),
                "k = 4, split = 0.5, 90% bands from 6 half-samples", fixed = TRUE)
@@ -123,6 +132,11 @@ test_that("--replicates, --metrics and --compare write what the R API computes",
   # a figure per result that has an autoplot() method, at the package's
   # figure size (300 dpi), the title's lines added
   skip_if_not_installed("ggplot2")
+  # the metrics' differences drawn as the curves' are
+  mpng <- paste0(out, "-metrics-compare.png")
+  msize <- prdcurve:::cli_figure_size(ggplot2::autoplot(mref_cmp))
+  expect_equal(png_size(mpng)[["width"]], round(msize$width * 300),
+               tolerance = 1)
   png <- paste0(out, ".png")
   size <- prdcurve:::cli_figure_size(ggplot2::autoplot(ref))
   expect_equal(png_size(png)[["width"]], round(size$width * 300), tolerance = 1)
