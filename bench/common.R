@@ -119,7 +119,7 @@ keep_envelopes <- function(ns, saved) {
     e <- lapply(1:2, function(h) {
       lapply(envs, function(f) f(halves_real[[h]], halves_gen[[h]]))
     })
-    saved$last <- list(e = e, full = lapply(envs, function(f) f()),
+    saved$last <- list(e = e, full = lapply(envs, function(f) f()), envs = envs,
                        lambda = lambda, hr = halves_real, hg = halves_gen,
                        nr = lengths(halves_real), ng = lengths(halves_gen))
     saved$calls[[length(saved$calls) + 1L]] <- saved$last

@@ -30,6 +30,9 @@
 #   (mean AUC of `same` at 2,000 points per set; q_eq_p_all: at 300-2,000),
 #   each suite's mean |AUC error| and, with --all, the Student t model at
 #   d = 2,048 (mean and worst AUC)
+#   [--halvings 2,4,8,16]   also the choice made on that many random
+#   halvings of the evaluation rows (the call's own first), the readings
+#   averaged (and their median): digits IoU and spread, each suite's error
 #   [--save FILE.rds] keep the calls' envelopes; [--load FILE.rds] choose
 #   again from kept envelopes instead of making the calls (seconds)
 # About 2 minutes; with --all about 15 on 2 cores.
@@ -399,4 +402,51 @@ if (length(noise_names)) {
   }
   cat(")\n\n")
   print(format(vt, digits = 4), row.names = FALSE)
+}
+
+halvings <- if (is.null(opt("--halvings"))) integer() else
+  as.integer(strsplit(opt("--halvings"), ",", fixed = TRUE)[[1]])
+if (length(halvings)) {
+  kept <- setdiff(every, drop)
+  # the choice on R halvings (the call's own and R - 1 more, R's RNG), the
+  # readings combined by `how`, then raised to a PR curve
+  bagged <- function(cl, R, how) {
+    envs <- cl$envs[intersect(c(kept, "logit", "interaction"), names(cl$envs))]
+    set.seed(99)
+    outs <- lapply(seq_len(R), function(r) {
+      hr <- if (r == 1L) cl$hr else ns$random_halves(sum(cl$nr))
+      hg <- if (r == 1L) cl$hg else ns$random_halves(sum(cl$ng))
+      ns$tightest_envelope(envs, hr, hg, cl$lambda)
+    })
+    a <- apply(sapply(outs, `[[`, "precision"), 1L, how)
+    ns$pr_majorant(pmin(a, 1), cl$lambda,
+                   mean(sapply(outs, `[[`, "max_precision")),
+                   mean(sapply(outs, `[[`, "max_recall")))
+  }
+  ht <- do.call(rbind, lapply(halvings, function(R) {
+    do.call(rbind, lapply(c("mean", "median"), function(how) {
+      v <- lapply(names(calls), function(su) {
+        vapply(calls[[su]], function(cl) {
+          if (is.null(cl$envs)) return(NA_real_) # (kept before --halvings)
+          r <- bagged(cl, R, match.fun(how))
+          auc <- envelope_auc(cl$lambda, list(
+            precision = r$alpha, recall = pmin(r$alpha / cl$lambda, 1),
+            max_precision = r$max_precision, max_recall = r$max_recall))
+          if (su == "digits") {
+            c(iou_grid(pmin(r$alpha, 1), cl$truth_precision, cl$lambda), auc)
+          } else c(abs(auc - cl$truth), auc)
+        }, numeric(2))
+      })
+      names(v) <- names(calls)
+      q <- vapply(calls$digits, `[[`, 0, "q")
+      data.frame(halvings = R, readings = how,
+                 digits_iou = mean(v$digits[1, ]),
+                 digits_sd = mean(tapply(v$digits[2, ], q, stats::sd)),
+                 t(vapply(setdiff(names(calls), "digits"), function(su) {
+                   mean(v[[su]][1, ])
+                 }, numeric(1))), check.names = FALSE)
+    }))
+  }))
+  cat("\nThe choice on several halvings (1: the package's choice)\n\n")
+  print(format(ht, digits = 4), row.names = FALSE)
 }
