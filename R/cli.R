@@ -132,10 +132,11 @@
 #'   data); default none (embeddings).
 #' * `--out PREFIX`: prefix of the output files (default `"prdcurve"`, i.e.
 #'   `prdcurve.csv` and `prdcurve.png` in the working directory); an
-#'   existing folder, or a path ending in `/`, writes `FOLDER/prdcurve.*`; a
+#'   existing folder, or a path ending in `/`, writes `FOLDER/prdcurve.*`
+#'   (`--out results/` makes the folder `results` if its parent exists); a
 #'   trailing `.csv` or `.png` is dropped (`--out run.csv` writes `run.csv`).
-#'   The folder must exist and be writable: this is checked before any
-#'   file is read.
+#'   The folder must exist (or be made so) and be writable: this is checked
+#'   before any file is read.
 #' * `--header`, `--no-header`: for delimited text, whether the first line
 #'   holds column names (default: detected, see [prd_read()]); with no
 #'   text file among the inputs, ignored with a warning.
@@ -469,19 +470,25 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
 
 #' The output files of a run, from --out, checked before anything is
 #' computed: the folder must exist and be writable, and no output may be
-#' a folder. `--out DIR/` or an existing folder writes DIR/prdcurve.*; a
+#' a folder. `--out DIR/` (DIR made if its parent exists) or an existing
+#' folder writes DIR/prdcurve.*; a
 #' trailing .csv or .png is dropped (`--out run.csv` writes run.csv and
 #' run.png, not run.csv.csv).
 #' @noRd
 cli_outputs <- function(out, metrics = FALSE, compare = FALSE) {
   out <- sub("[.](csv|png)$", "", out, ignore.case = TRUE)
-  if (dir.exists(out) || grepl("[/\\\\]$", out)) {
+  folder <- grepl("[/\\\\]$", out)
+  if (dir.exists(out) || folder) {
     out <- file.path(sub("[/\\\\]+$", "", out), "prdcurve")
   }
   dir <- dirname(out)
+  # (`--out DIR/` names a folder: made when its parent exists)
+  if (folder && !dir.exists(dir) && dir.exists(dirname(dir))) {
+    dir.create(dir, showWarnings = FALSE)
+  }
   if (!dir.exists(dir)) {
     prd_abort(c("The folder of {.code --out} does not exist: {.file {dir}}.",
-                "i" = "Create it first, or give another {.code --out}."),
+                "i" = "Create it first, or give another {.code --out} (a path ending in {.file /} makes its last folder)."),
               kind = "output", call = NULL)
   }
   if (file.access(dir, 2L) != 0L) {

@@ -425,6 +425,15 @@ test_that("--out into a missing folder fails before any file is read", {
   suppressMessages(prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn",
                              "--angles", "11", "--quiet", "--out", sub)))
   expect_true(file.exists(file.path(sub, "prdcurve.csv")))
+  # a path ending in / makes its last folder (not more)
+  suppressMessages(prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn",
+                             "--angles", "11", "--quiet", "--out",
+                             paste0(file.path(fx$dir, "made"), "/"))))
+  expect_true(file.exists(file.path(fx$dir, "made", "prdcurve.csv")))
+  expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--quiet", "--out",
+                         paste0(file.path(fx$dir, "no2", "such"), "/"))),
+               "does not exist", class = "prdcurve_error_output")
+  expect_false(dir.exists(file.path(fx$dir, "no2")))
   # a prefix given with the extension of one output names both outputs
   suppressMessages(prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn",
                              "--angles", "11", "--quiet", "--out",
