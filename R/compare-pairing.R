@@ -38,6 +38,26 @@ real_draws_fingerprint <- function(splits, rows = NULL) {
   rlang::hash(list(int(rows), int(split_fit(s, 1L)), int(split_eval(s, 1L))))
 }
 
+#' Record `value` (a draw's real rows) while run_replicates() collects
+#' them (run_state$real_draws): the fingerprint of a metrics table's
+#' draws, attach_metric_replicates()
+#' @noRd
+record_real_draw <- function(value) {
+  env <- run_state$real_draws
+  if (!is.null(env)) env$draws[[length(env$draws) + 1L]] <- value
+  invisible(value)
+}
+
+#' Record the real rows of the splits `splits` (resolve_model_splits(),
+#' shared by every model); returns `splits`
+#' @noRd
+record_real_split <- function(splits) {
+  if (!is.null(run_state$real_draws) && length(splits)) {
+    record_real_draw(real_draws_fingerprint(splits))
+  }
+  splits
+}
+
 #' The curves of `out` (one prd_curve() call) with the fingerprints of
 #' their real set and of their draws (`draws`: one per draw, in order)
 #' @noRd
@@ -143,7 +163,6 @@ check_curve_pairing <- function(x, models, baseline,
   nrep <- vapply(info$replicates, function(r) {
     if (is.null(r)) 0L else length(unique(r$replicate))
   }, integer(1))
-  differ <- function(a, b) !is.na(a) && !is.na(b) && a != b
   base <- which(info$model %in% baseline)
   bad <- character()
   why <- character()
@@ -153,17 +172,7 @@ check_curve_pairing <- function(x, models, baseline,
                                  na_equal = TRUE) &
                   vctrs::vec_equal(info$k[base], info$k[i], na_equal = TRUE)]
       if (!length(j)) next
-      j <- j[1]
-      reps <- function(n) if (n) paste(n, "replicates") else "no replicates"
-      what <- if (differ(set[i], set[j])) {
-        "computed on another real set than the baseline's"
-      } else if (nrep[i] != nrep[j]) {
-        paste0(reps(nrep[i]), ", the baseline's ", reps(nrep[j]))
-      } else if (differ(draws[i], draws[j])) {
-        paste("the same real set, but other real rows in its split or",
-              "half-samples than the baseline's (another call, under",
-              "another seed or with other random draws before them)")
-      }
+      what <- unpaired_reason(set, draws, nrep, i, j[1])
       if (!is.null(what)) {
         bad <- c(bad, m)
         why <- c(why, paste0(", ", curve_labels(info[i, c("method", "k")]),
@@ -173,30 +182,89 @@ check_curve_pairing <- function(x, models, baseline,
     }
   }
   if (!length(bad)) return(invisible())
+  both <- paste0(c(baseline, bad), " = ...", collapse = ", ")
+  unpaired_error(bad, why, baseline, paste0(
+    "prd_curve(real, list(", both, "), replicates = ", max(nrep), ")"),
+    call = call)
+}
+
+#' What differs between a model's draws and the baseline's (fingerprints
+#' `set`, `draws`, replicate counts `nrep`, at i and j), as text; NULL
+#' where they pair
+#' @noRd
+unpaired_reason <- function(set, draws, nrep, i, j) {
+  differ <- function(a, b) !is.na(a) && !is.na(b) && a != b
+  reps <- function(n) if (n) paste(n, "replicates") else "no replicates"
+  if (differ(set[i], set[j])) {
+    "computed on another real set than the baseline's"
+  } else if (nrep[i] != nrep[j]) {
+    paste0(reps(nrep[i]), ", the baseline's ", reps(nrep[j]))
+  } else if (differ(draws[i], draws[j])) {
+    paste("the same real set, but other real rows in its split or",
+          "half-samples than the baseline's (another call, under",
+          "another seed or with other random draws before them)")
+  }
+}
+
+#' The error (prdcurve_error_unpaired) of models `bad` that do not pair
+#' with `baseline`, each for its reason (`why`, text after the model's
+#' name); `how` is code computing them in one call (an example of it when
+#' `eg`)
+#' @noRd
+unpaired_error <- function(bad, why, baseline, how, call, eg = FALSE) {
   each <- stats::setNames(
     paste0("{.val {bad[", seq_along(bad), "]}}{why[", seq_along(bad), "]}"),
     rep("x", length(bad)))
-  both <- paste0(c(baseline, bad), " = ...", collapse = ", ")
-  R <- max(nrep)
   prd_abort(c(
     "{.fn prd_compare} pairs each model with the baseline {.val {baseline}} half-sample by half-sample, which needs the same real rows in both: model{?s} {.val {bad}} do{?es/} not pair with it.",
     each,
-    "i" = "Compute the models in one call, {.code prd_curve(real, list({both}), replicates = {R})}: every model then shares the real set's split and half-samples."
+    "i" = "Compute the models in one call, {if (eg) 'e.g. '}{.code {how}}: every model then shares the real set's split and half-samples."
   ), "unpaired", call = call)
 }
 
 #' prd_compare()'s pairing on a metrics table: every model has replicates
 #' (`reps`, the table's). Tables bound with rbind() keep the first one's
-#' replicates alone, and the models of separate calls do not share their
-#' half-samples: a model without them is an error
-#' (prdcurve_error_unpaired).
+#' replicates alone (prd_bind() keeps every table's): a model without them
+#' is an error (prdcurve_error_unpaired).
 #' @noRd
 check_metrics_pairing <- function(x, reps, call = rlang::caller_env()) {
   lacking <- setdiff(unique(x$model), unique(reps$model))
   if (!length(lacking)) return(invisible())
   prd_abort(c(
     "{.arg x} holds no half-sample replicates of {cli::qty(length(lacking))}model{?s} {.val {lacking}}.",
-    "i" = "A metrics table bound with {.fn rbind} keeps the first table's replicates only, and the models of separate calls do not share their half-samples.",
-    "i" = "Compute the models in one call, e.g. {.code manifold_metrics(real, list(a = ..., b = ...), replicates = 50)}, then compare."
+    "i" = "A metrics table bound with {.fn rbind} keeps the first table's replicates only; {.fn prd_bind} keeps every table's, and tables of separate calls pair where the calls drew the same real rows (the same real set, seed and sizes).",
+    "i" = "Or compute the models in one call, e.g. {.code manifold_metrics(real, list(a = ..., b = ...), replicates = 50)}, then compare."
   ), "unpaired", call = call)
+}
+
+#' prd_compare()'s pairing on a metrics table, as on curves: each model's
+#' replicates must be as many as the baseline's and read the same real set
+#' and real rows (attributes `real_set` and `real_draws`, one per model,
+#' attach_metric_replicates(); tables bound with prd_bind() keep each
+#' one's); else an error (prdcurve_error_unpaired) naming, per model, what
+#' differs. Models without fingerprints are not checked.
+#' @noRd
+check_metrics_draws <- function(x, models, baseline,
+                                call = rlang::caller_env()) {
+  reps <- attr(x, "replicates")
+  fp <- function(nm) {
+    v <- attr(x, nm)
+    unname(if (is.null(v)) rep(NA_character_, length(models)) else v[models])
+  }
+  set <- fp("real_set")
+  draws <- fp("real_draws")
+  nrep <- vapply(models, function(m) {
+    length(unique(reps$replicate[reps$model == m]))
+  }, integer(1))
+  j <- match(baseline, models)
+  why <- vapply(seq_along(models), function(i) {
+    w <- if (i != j) unpaired_reason(set, draws, nrep, i, j)
+    if (is.null(w)) NA_character_ else paste0(": ", w, ".")
+  }, character(1))
+  bad <- !is.na(why)
+  if (!any(bad)) return(invisible())
+  unpaired_error(models[bad], why[bad], baseline, paste0(
+    "manifold_metrics(real, list(", paste0(c(baseline, models[bad]),
+                                           " = ...", collapse = ", "),
+    "), replicates = ", max(nrep), ")"), call = call, eg = TRUE)
 }

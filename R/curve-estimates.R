@@ -20,7 +20,7 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
       resolve_split(split, nrow(real), nrow(g), call = call)
     })
     names(out) <- names(gens)
-    return(out)
+    return(record_real_split(out))
   }
   # validate the fraction once, then draw the real partition once and one
   # partition per distinct generated size, in order of first appearance
@@ -33,7 +33,7 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
     split_from_parts(px, py, split)
   })
   names(out) <- names(gens)
-  out
+  record_real_split(out)
 }
 
 #' Fewest evaluation rows per half and set below which "tightest" uses one

@@ -27,6 +27,12 @@ attach_metric_replicates <- function(out, reps, conf_level = 0.9) {
   attr(out, "replicates") <- long
   attr(out, "divisor") <- reps$divisor
   attr(out, "conf_level") <- conf_level
+  # the fingerprints of the real set and of its draws, per model (shared
+  # by the models of one call; prd_bind() binds those of several calls)
+  models <- unique(out$model)
+  attr(out, "real_set") <- stats::setNames(rep(reps$real_set, length(models)), models)
+  attr(out, "real_draws") <- stats::setNames(rep(reps$real_draws, length(models)),
+                                             models)
   out
 }
 

@@ -388,7 +388,7 @@ ratio_curve <- function(r_real, r_gen, lambda, method, tr = identity,
                 max_recall = beta_0, method = method, info = info)
 }
 
-#' Bind several PR curves into one
+#' Bind several PR curves, or several metrics tables, into one
 #'
 #' Stacks `prd_curve` objects (for instance estimates of several models,
 #' their ground truth and a plug-in) into one `prd_curve`, so that one
@@ -397,20 +397,68 @@ ratio_curve <- function(r_real, r_gen, lambda, method, tr = identity,
 #' curve's settings; `prd_bind()` in addition relabels and checks that no
 #' two inputs share a label.
 #'
-#' @param ... `prd_curve` objects, or one list of them. Named arguments
-#'   relabel their curve: a curve with a `model` column (an estimate) gets
-#'   the name as its model; a curve without one gets the name as its
-#'   method (one method) or `"<name> <method>"` (several).
+#' It stacks metrics tables (`prd_metrics`: [manifold_metrics()],
+#' [entropy_metrics()], [embedding_metrics()], [pmse_stats()]) the same
+#' way, as the one table a call with every model would have given: models
+#' evaluated in separate calls against the same real set can then be
+#' compared with [prd_compare()]. Each table's per-model attributes are
+#' bound with its relabelled models: the half-sample `replicates` (where
+#' [rbind()] keeps the first table's only), `eval_sizes`, `model_sizes`,
+#' the models' sizes in `sizes` ([embedding_metrics()]), `estimates`
+#' ([entropy_metrics()]), `parameters` ([pmse_stats()]), `vendi_classes`,
+#' `ct_cells`, and the fingerprints of the real set and of the real rows
+#' drawn for the split and every half-sample (`real_set`, `real_draws`).
+#' The settings of a call (`split`, `closed`, `k_prime`, `conf_level`,
+#' `bandwidth`, `maxorder`, `vendi_real`, the real set's size, ...) must
+#' be the same in every table that has them. Attributes of a call's first
+#' model (`sizes` and `ppr_radius` of [manifold_metrics()]) and the
+#' replicates' `divisor` are the first table's, as in one call.
+#'
+#' Tables of separate calls on the same real set, with the same settings
+#' and `replicates`, generated sets of the same size and the same seed
+#' before each call draw the same real rows: their bound table equals the
+#' one call's, and so does its [prd_compare()]. Where the real set or the
+#' draws differ, [prd_compare()] stops with `prdcurve_error_unpaired`, as
+#' for curves (see its section Pairing).
+#'
+#' @param ... `prd_curve` objects, or metrics tables, or one list of
+#'   either. Named arguments relabel: a curve with a `model` column (an
+#'   estimate) gets the name as its model; a curve without one gets the
+#'   name as its method (one method) or `"<name> <method>"` (several); a
+#'   metrics table's model gets the name (one model) or `"<name> <model>"`
+#'   (several).
 #' @return A `prd_curve` with the columns of its inputs (missing ones
 #'   filled with `NA`); each curve's settings stay in [prd_curve_info()].
+#'   For metrics tables, a `prd_metrics` table with the columns of its
+#'   inputs (`model`, `metric`, `k`, `value`, and `lower`, `upper` where
+#'   they have replicates), the rows of each table in order, and the
+#'   attributes described above.
 #' @section Errors: `prdcurve_error_curve` for an input that is not a valid
 #'   curve, or two inputs with the same labels (name the arguments to tell
-#'   them apart); `prdcurve_error_input` for no input.
+#'   them apart); `prdcurve_error_metrics` for a metrics table without the
+#'   columns `model`, `metric`, `k` and `value`, for a model, metric and
+#'   `k` in two tables (name the arguments), or for a setting that differs
+#'   between tables (the message names it and each table's value);
+#'   `prdcurve_error_input` for no input, or for curves and metrics tables
+#'   together (the message names the arguments of each kind).
 #' @examples
 #' truth <- prd_truth_gaussian(c(0, 0), c(1, 0))
 #' square <- prd_discrete(1, 1)
 #' both <- prd_bind(truth = truth, identical = square)
 #' summary(both)[, c("method", "auc")]
+#'
+#' # two models evaluated in separate calls, under the same seed
+#' set.seed(1)
+#' real <- matrix(rnorm(200 * 4), ncol = 4)
+#' near <- matrix(rnorm(200 * 4), ncol = 4)
+#' far <- matrix(rnorm(200 * 4, mean = 0.5), ncol = 4)
+#' set.seed(2)
+#' m1 <- manifold_metrics(real, near, metrics = c("precision", "recall"),
+#'                        replicates = 10)
+#' set.seed(2)
+#' m2 <- manifold_metrics(real, far, metrics = c("precision", "recall"),
+#'                        replicates = 10)
+#' prd_compare(prd_bind(near = m1, far = m2), baseline = "near")
 #' @export
 prd_bind <- function(...) {
   curves <- list(...)
@@ -422,12 +470,16 @@ prd_bind <- function(...) {
     # an empty list given is named
     given <- names(list(...))[1]
     if (is.null(given) || is.na(given) || !nzchar(given)) given <- "..1"
-    prd_abort(c("{.fn prd_bind} needs at least one curve.",
+    prd_abort(c("{.fn prd_bind} needs at least one curve or metrics table.",
                 "x" = if (...length()) "{.arg {given}} is an empty list."),
               "input")
   }
   nms <- names(curves)
   if (is.null(nms)) nms <- rep("", length(curves))
+  nms[is.na(nms)] <- ""
+  if (any(vapply(curves, inherits, logical(1), "prd_metrics"))) {
+    return(bind_metrics(curves, nms))
+  }
   parts <- lapply(seq_along(curves), function(i) {
     cv <- curves[[i]]
     check_curve(cv, if (nzchar(nms[i])) nms[i] else paste0("..", i))

@@ -15,7 +15,8 @@
 #' half-samples (R's RNG, so set.seed() reproduces them; a cli progress bar
 #' in interactive sessions). Replicates 2j - 1 and 2j are the two halves of
 #' pair j.
-#' @return list(results = list of 2P results, divisor = c)
+#' @return list(results = list of 2P results, divisor = c, real_set and
+#'   real_draws: fingerprints of the real set and of the real rows drawn)
 #' @noRd
 run_replicates <- function(real, gens, R, fun) {
   P <- ceiling(R / 2)
@@ -26,8 +27,11 @@ run_replicates <- function(real, gens, R, fun) {
     cli::cli_progress_bar("Half-sample replicates", total = 2 * P,
                           .envir = environment())
   }
-  # (the calls inside show no step messages of their own)
-  local_run_state(in_replicates = TRUE)
+  # (the calls inside show no step messages of their own); the real rows
+  # of every half and of its split, for prd_compare()'s pairing check
+  drawn <- new.env(parent = emptyenv())
+  drawn$draws <- list()
+  local_run_state(in_replicates = TRUE, real_draws = drawn)
   # each half remembers its rows in the full set (a split given as rows
   # keeps the evaluation rows that fall in the half: split_rows_in_half())
   take <- function(x, rows) {
@@ -48,12 +52,14 @@ run_replicates <- function(real, gens, R, fun) {
         sort(if (side == 1L) p[seq_len(h)] else p[-seq_len(h)])
       }
       sub_gens <- lapply(gens, function(g) take(g, half(pg[[as.character(nrow(g))]])))
+      record_real_draw(half(px))
       results[[2 * j - 2 + side]] <- fun(take(real, half(px)), sub_gens)
       if (!is.null(bar)) cli::cli_progress_update(id = bar)
     }
   }
   if (!is.null(bar)) cli::cli_progress_done(id = bar)
-  list(results = results, divisor = divisor)
+  list(results = results, divisor = divisor,
+       real_set = real_set_fingerprint(real), real_draws = rlang::hash(drawn$draws))
 }
 
 #' Variance of an estimate from its complementary half-sample replicates:
@@ -145,7 +151,9 @@ attach_curve_replicates <- function(out, reps) {
 #'   `method = "knn"` on generated sets of one size, say). Each curve
 #'   keeps fingerprints of both (`real_set` and `real_draws` of
 #'   [prd_curve_info()]), and `prd_compare()` stops where they differ
-#'   rather than give unpaired intervals as paired ones. Curves without a
+#'   rather than give unpaired intervals as paired ones. Metrics tables
+#'   of separate calls bound with [prd_bind()] pair on the same terms
+#'   (their attributes `real_set` and `real_draws`, per model). Curves without a
 #'   counterpart of the same method and `k` in the other model, and
 #'   curves without a model (a truth or plug-in curve bound in), are left
 #'   out with a warning.
@@ -221,7 +229,8 @@ attach_curve_replicates <- function(out, reps) {
 #'   rows in the split or half-samples (the message names the model and
 #'   which, and how to compute them in one call), or a metrics table
 #'   without the replicates of one of its models (tables bound with
-#'   `rbind()` keep the first one's); `prdcurve_error_input`
+#'   `rbind()` keep the first one's, [prd_bind()] every table's) or whose
+#'   models drew other real rows (as for curves); `prdcurve_error_input`
 #'   for a bad `conf_level` or `atoms`, or for `atoms = "ignore"` on
 #'   curves that read atoms exactly without a tie (and so without the
 #'   reading with them ignored: compute them with `prd_curve(atoms =
@@ -270,7 +279,8 @@ prd_compare <- function(x, baseline = NULL, conf_level = 0.9,
   # every model has curves (method, k) of the baseline's, and (curves)
   # pairs with it: the same real set, split and half-samples
   check_shared_curves(est, models, baseline)
-  if (inherits(x, "prd_curve")) check_curve_pairing(x, models, baseline)
+  if (inherits(x, "prd_curve")) check_curve_pairing(x, models, baseline) else
+    check_metrics_draws(x, models, baseline)
   warn_model_sizes(x, models)
   keys <- c("method", "k", "statistic")
   base_est <- est[est$model == baseline, , drop = FALSE]

@@ -11,6 +11,7 @@ run_state <- new.env(parent = emptyenv())
 run_state$cli <- NULL
 run_state$in_replicates <- FALSE
 run_state$mixture_fit_rows <- Inf
+run_state$real_draws <- NULL
 
 #' Set run_state values until `.local_envir` ends
 #' @noRd
