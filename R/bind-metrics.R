@@ -67,22 +67,26 @@ check_metrics_table <- function(x, arg, call) {
   invisible(x)
 }
 
-#' A table's models relabelled by `name` (its argument's): in its rows and
-#' in its per-model attributes
+#' A table's models relabelled by `name` (its argument's, "" for none):
+#' in its rows and in its per-model attributes, which keep the models of
+#' its rows only (a table filtered to some models keeps every model's
+#' attributes)
 #' @noRd
 relabel_metrics <- function(x, name) {
-  if (!nzchar(name)) return(x)
   models <- unique(x$model)
-  map <- stats::setNames(if (length(models) == 1L) name else
-    paste(name, models), models)
+  map <- stats::setNames(if (!nzchar(name)) models else
+    if (length(models) == 1L) name else paste(name, models), models)
   x$model <- unname(map[x$model])
   for (nm in intersect(metrics_model_attrs, names(attributes(x)))) {
     v <- attr(x, nm)
     if (is.data.frame(v) && "model" %in% names(v)) {
+      v <- v[v$model %in% models, , drop = FALSE]
       v$model <- unname(map[v$model])
     } else if (is.matrix(v) && !is.null(rownames(v))) {
+      v <- v[rownames(v) %in% models, , drop = FALSE]
       rownames(v) <- unname(map[rownames(v)])
     } else if (!is.null(names(v))) {
+      v <- v[names(v) %in% models]
       names(v) <- unname(map[names(v)])
     }
     attr(x, nm) <- v
@@ -90,6 +94,7 @@ relabel_metrics <- function(x, name) {
   sizes <- attr(x, "sizes")
   if ("real" %in% names(sizes)) {
     # embedding_metrics()' sizes: the real set's, then each model's
+    sizes <- sizes[names(sizes) %in% c("real", models)]
     hit <- names(sizes) %in% models
     names(sizes)[hit] <- unname(map[names(sizes)[hit]])
     attr(x, "sizes") <- sizes

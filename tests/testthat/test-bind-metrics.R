@@ -113,6 +113,13 @@ test_that("named tables relabel their models, rows and per-model attributes", {
   expect_identical(names(attr(bd, "model_sizes")), c("first x", "first y", "solo"))
   expect_identical(names(attr(bd, "real_draws")), c("first x", "first y", "solo"))
   expect_setequal(attr(bd, "replicates")$model, c("first x", "first y", "solo"))
+  # a table filtered to one model keeps that model's attributes alone
+  why <- prd_bind(why = two[two$model == "y", ], solo = ta)
+  expect_identical(why$model, c("why", "solo"))
+  expect_identical(rownames(attr(why, "eval_sizes")), c("why", "solo"))
+  expect_identical(unique(attr(why, "replicates")$model), c("why", "solo"))
+  expect_identical(attr(why, "replicates")$value[attr(why, "replicates")$model == "why"],
+                   attr(two, "replicates")$value[attr(two, "replicates")$model == "y"])
   # a model against itself: difference 0 in every half
   cmp <- prd_compare(bd, baseline = "first x")
   expect_identical(cmp$estimate[cmp$model == "solo"], 0)

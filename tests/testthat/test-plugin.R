@@ -168,6 +168,29 @@ test_that("prd_bind relabels, keeps attributes and refuses duplicate labels", {
   expect_equal(summary(r)$auc, summary(prd_bind(tr, sq))$auc)
 })
 
+test_that("prd_bind takes metrics tables too, never mixed with curves", {
+  set.seed(2)
+  real <- matrix(rnorm(300), 100)
+  m1 <- manifold_metrics(real, matrix(rnorm(300), 100), metrics = "recall",
+                         k = 3)
+  m2 <- manifold_metrics(real, matrix(rnorm(300, 2), 100), metrics = "recall",
+                         k = 3)
+  # one list of tables, relabelled by its names (test-bind-metrics.R has
+  # the rest)
+  b <- prd_bind(list(near = m1, far = m2))
+  expect_s3_class(b, "prd_metrics")
+  expect_identical(b$model, c("near", "far"))
+  expect_identical(b$value, c(m1$value, m2$value))
+  expect_identical(attr(b, "model_sizes"), c(near = 100L, far = 100L))
+  sq <- prd_discrete(1, 1, angles = 5)
+  e <- expect_error(prd_bind(list(sq, far = m2)), class = "prdcurve_error_input")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "`far` is a metrics table, `..1` is not", fixed = TRUE)
+  e <- expect_error(prd_bind(list()), class = "prdcurve_error_input")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "at least one curve or metrics table", fixed = TRUE)
+})
+
 test_that("prd_histogram() takes up to as many clusters as distinct rows", {
   set.seed(63)
   y <- matrix(rnorm(10), 5)
