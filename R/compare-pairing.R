@@ -242,7 +242,10 @@ check_metrics_pairing <- function(x, reps, call = rlang::caller_env()) {
 #' and real rows (attributes `real_set` and `real_draws`, one per model,
 #' attach_metric_replicates(); tables bound with prd_bind() keep each
 #' one's); else an error (prdcurve_error_unpaired) naming, per model, what
-#' differs. Models without fingerprints are not checked.
+#' differs. The draws recorded are the real rows of every half and of its
+#' split (run_replicates()); the whole set's split, drawn from the random
+#' numbers just before them, is the same where they are. Models without
+#' fingerprints are not checked.
 #' @noRd
 check_metrics_draws <- function(x, models, baseline,
                                 call = rlang::caller_env()) {
