@@ -151,6 +151,15 @@ test_that("prd_bind() of metrics tables: the classed errors", {
   expect_match(msg, "split differs", fixed = TRUE)
   expect_match(msg, "`a`: 0", fixed = TRUE)
   expect_match(msg, "`b`: 0.5", fixed = TRUE)
+  # intervals at another level
+  set.seed(1)
+  r9 <- manifold_metrics(s$R, s$A, metrics = "recall", replicates = 2)
+  set.seed(1)
+  r8 <- manifold_metrics(s$R, s$B, metrics = "recall", replicates = 2,
+                         conf_level = 0.8)
+  e <- expect_error(prd_bind(a = r9, b = r8), class = "prdcurve_error_metrics")
+  expect_match(cli::ansi_strip(conditionMessage(e)), "conf_level differs",
+               fixed = TRUE)
   tc <- manifold_metrics(s$R, s$B, metrics = c("precision", "recall"),
                          closed = FALSE)
   expect_error(prd_bind(a = ta, b = tc), "closed",
