@@ -41,7 +41,7 @@ bind_metrics <- function(tables, nms, call = rlang::caller_env()) {
   rows <- vctrs::vec_rbind(!!!lapply(parts, function(p) {
     tibble::as_tibble(as.list(p))
   }))
-  out <- tibble::new_tibble(rows, nrow = nrow(rows), class = "prd_metrics")
+  out <- new_prd_metrics(rows)
   attr_names <- unique(unlist(lapply(parts, function(p) {
     setdiff(names(attributes(p)), c("names", "row.names", "class"))
   })))

@@ -72,7 +72,7 @@ bind_metric_tables <- function(a, b) {
   rows <- vctrs::vec_rbind(tibble::as_tibble(unclass(a)[cols]),
                            tibble::as_tibble(unclass(b)[cols]))
   keep <- setdiff(names(attributes(a)), c("names", "row.names", "class"))
-  out <- tibble::new_tibble(rows, nrow = nrow(rows), class = "prd_metrics")
+  out <- new_prd_metrics(rows)
   for (nm in keep) attr(out, nm) <- attr(a, nm)
   ra <- attr(a, "replicates")
   rb <- attr(b, "replicates")

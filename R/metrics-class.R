@@ -2,12 +2,16 @@
 # entropy_metrics()): one long shape, a tibble with columns model, metric,
 # k, value (and lower, upper with replicates).
 
-#' Build a scalar-metric result
-#' @param values a tibble with columns model, metric, k, value.
+#' Build a scalar-metric result (the one constructor of the class)
+#' @param values a tibble with columns model, metric, k, value (and lower,
+#'   upper, kept where present: tables bound by prd_bind() or the command
+#'   line).
 #' @param ... attributes (sizes, split, ...).
 #' @noRd
 new_prd_metrics <- function(values, ...) {
-  out <- tibble::new_tibble(values[c("model", "metric", "k", "value")],
+  cols <- intersect(c("model", "metric", "k", "value", "lower", "upper"),
+                    names(values))
+  out <- tibble::new_tibble(as.list(values)[cols],
                             nrow = nrow(values), class = "prd_metrics")
   attrs <- list(...)
   for (nm in names(attrs)) attr(out, nm) <- attrs[[nm]]

@@ -52,3 +52,32 @@ test_that("every recipe of the map names a test that exists", {
                       code, fixed = TRUE), label = r)
   }
 })
+
+test_that("each result class is built by its one constructor", {
+  src <- test_path("..", "..", "R")
+  skip_if_not(dir.exists(src) && length(list.files(src, "\\.R$")) > 0L,
+              "the package's R sources are not here (an installed package)")
+  # the class name given to new_tibble() or structure(): where each is
+  home <- c(prd_curve = "curve-class.R", prd_metrics = "metrics-class.R",
+            prd_comparison = "replicates.R")
+  for (cl in names(home)) {
+    at <- character()
+    for (f in list.files(src, "\\.R$")) {
+      code <- readLines(file.path(src, f))
+      code <- code[!grepl("^\\s*#", code)]
+      if (any(grepl(sprintf("class = \"%s\"", cl), code, fixed = TRUE))) {
+        at <- c(at, f)
+      }
+    }
+    expect_identical(at, unname(home[cl]), label = cl)
+  }
+  # the metrics tables bound by prd_bind() and the command line go through
+  # new_prd_metrics() (lower and upper kept)
+  x <- prdcurve:::new_prd_metrics(tibble::tibble(model = "a", metric = "recall", k = 5L,
+                                      value = 0.5, lower = 0.4, upper = 0.6,
+                                      other = 1), split = 0.5)
+  expect_identical(names(x), c("model", "metric", "k", "value", "lower",
+                               "upper"))
+  expect_identical(attr(x, "split"), 0.5)
+  expect_s3_class(x, "prd_metrics")
+})
