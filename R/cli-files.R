@@ -237,7 +237,8 @@ cli_expand_npz <- function(specs, real) {
     shapes <- lapply(arrays, function(a) {
       tryCatch(npz_member_shape(path, a), error = function(e) NULL)
     })
-    flat <- vapply(shapes, function(s) !is.null(s) && length(s) != 2L,
+    # (1-D arrays beside the features: class labels, ids)
+    flat <- vapply(shapes, function(s) !is.null(s) && length(s) < 2L,
                    logical(1))
     if (any(flat) && !all(flat)) {
       skipped <<- c(skipped, sprintf(

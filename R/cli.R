@@ -48,13 +48,14 @@
 #'   model per array, labelled by the array's name (`LABEL:NAME` with
 #'   `LABEL=FILE.npz`), except an array given as `--real FILE.npz:NAME`:
 #'   `numpy.savez("feats.npz", real = r, good = a, noisy = b)` is
-#'   `prdcurve feats.npz:real feats.npz`. Arrays that are not 2-D (class
-#'   labels, ids) are not models (the progress output lists them); one 2-D
-#'   array left (or the only one) is the model, labelled by the array
-#'   (by the file for NumPy's default name `arr_0`; `FILE:NAME` when two
-#'   files hold an array of that name). A real `.npz` needs
-#'   `:NAME` unless it holds one array, or one 2-D array beside 1-D ones
-#'   (read with a message).
+#'   `prdcurve feats.npz:real feats.npz`. 1-D arrays (class labels, ids)
+#'   are not models (the progress output lists them); one array of two or
+#'   more dimensions left (or the only one) is the model, labelled by the
+#'   array (by the file for NumPy's default name `arr_0`; `FILE:NAME` when
+#'   two files hold an array of that name). A real `.npz` needs `:NAME`
+#'   unless it holds one array, or one array of two or more dimensions
+#'   beside 1-D ones (read with a message). Arrays of more than two
+#'   dimensions are read as [prd_read()] reads them (flattened per sample).
 #' * `--features SPEC`: the feature columns, the same in every file: a
 #'   comma-separated list of column names, `a:b` ranges of names and column
 #'   numbers (`f1,f5:f9` or `1:128`), or a tidyselect expression such as
@@ -242,7 +243,7 @@ cli_run <- function(opt) {
   if (length(opt$skipped)) {
     bullets <- gsub("}", "}}", gsub("{", "{{", opt$skipped, fixed = TRUE),
                     fixed = TRUE)
-    say(c("Arrays that are not feature matrices (2-D) are not models:",
+    say(c("1-D arrays (labels, ids) are not models:",
           stats::setNames(bullets, rep("*", length(bullets)))))
   }
   # every file and the output folder are checked before the first (maybe

@@ -30,7 +30,8 @@
 #             (categorical columns taken as features beside numeric ones),
 #             missing_categories, missing_values and missing_codes (NA
 #             read as a category, or beside numbers as an indicator, and
-#             so synthpop's missing codes, R/encode.R)
+#             so synthpop's missing codes, R/encode.R), flattened_array (a
+#             .npy array of more than two dimensions read as rows)
 
 #' Raise a classed prdcurve error
 #' @param message cli message (glue-interpolated in the caller's frame).

@@ -18,14 +18,17 @@
 #'     `"<i8"` int64, `"|b1"` bool; `NA` for a structured dtype);
 #'   * `dims`: the number of dimensions (2 for n samples x d features);
 #'   * `rows`, `columns`: the shape [prd_read()] reads, n x d for a 2-D
-#'     array and n x 1 for a 1-D one (`NA` for other shapes, which it does
-#'     not read).
+#'     array, n x 1 for a 1-D one, and for more dimensions (n, a, b, ...)
+#'     n x (a b ...), each sample's values flattened as numpy's
+#'     `x.reshape(len(x), -1)` (features of shape (n, 2048, 1, 1), images);
+#'     `NA` for a shape the header does not give.
 #' @section Errors: class `prdcurve_error_file` when the file does not
 #'   exist, is not a zip file or an array's header is not a `.npy` header;
 #'   `prdcurve_error_input` when `path` is not a single string or not an
 #'   `.npz` file.
 #' @seealso [prd_read()]; on the command line a multi-array `.npz` given
-#'   as a generated file is one model per 2-D array ([prd_cli()]), and so
+#'   as a generated file is one model per array of two or more dimensions
+#'   ([prd_cli()]), and so
 #'   it is in the report template.
 #' @examples
 #' # features saved by numpy.savez_compressed(): the real images and two
@@ -61,8 +64,9 @@ prd_npz_arrays <- function(path) {
   shape_at <- function(i) {
     vapply(seq_along(heads), function(k) {
       s <- heads[[k]]$shape
-      if (is.na(dims[k]) || !dims[k] %in% 1:2) return(NA_real_)
-      if (i == 2L && dims[k] == 1L) 1 else as.double(s[[i]])
+      if (is.na(dims[k]) || dims[k] < 1L) return(NA_real_)
+      if (i == 1L) return(as.double(s[[1]]))
+      if (dims[k] == 1L) 1 else prod(as.double(s[-1]))
     }, numeric(1))
   }
   tibble::tibble(array = arrays,
@@ -134,14 +138,24 @@ npy_layout <- function(h, path, call = rlang::caller_env()) {
                 "i" = "Convert in Python with {.code numpy.save(path, x.astype(\"float32\"))}."),
               kind = "file", call = call)
   }
-  if (anyNA(h$shape) || !length(h$shape) %in% 1:2) {
-    prd_abort(c("Can't read {.file {path}}: it must hold a 1-D or 2-D array (samples x features).",
-                "x" = "Its shape is ({paste(h$shape, collapse = ', ')}).",
-                "i" = "Flatten it in Python with {.code x.reshape(len(x), -1)}."),
+  shape_text <- paste(format(h$shape, scientific = FALSE, trim = TRUE),
+                      collapse = ", ")
+  if (anyNA(h$shape) || !length(h$shape)) {
+    prd_abort(c("Can't read {.file {path}}: it must hold an array of samples (a 1-D or 2-D array, samples x features).",
+                "x" = "Its shape is ({shape_text})."),
+              kind = "file", call = call)
+  }
+  # an array of more dimensions is one row per sample, its other axes
+  # flattened in C order (numpy's x.reshape(len(x), -1)): a Fortran-order
+  # payload is that only when at most one of those axes exceeds 1
+  if (length(h$shape) > 2L && h$fortran && sum(h$shape[-1] > 1) > 1L) {
+    prd_abort(c("Can't read {.file {path}}: an array of more than two dimensions in Fortran order.",
+                "x" = "Its shape is ({shape_text}).",
+                "i" = "Save it flattened in Python: {.code numpy.save(path, numpy.ascontiguousarray(x).reshape(len(x), -1))}."),
               kind = "file", call = call)
   }
   n <- h$shape[1]
-  d <- if (length(h$shape) == 2L) h$shape[2] else 1
+  d <- if (length(h$shape) >= 2L) prod(h$shape[-1]) else 1
   if (n > .Machine$integer.max || d > .Machine$integer.max) {
     prd_abort("Can't read {.file {path}}: its shape ({format(n, scientific = FALSE)}, {format(d, scientific = FALSE)}) is too large for an R matrix.",
               kind = "file", call = call)
@@ -177,6 +191,12 @@ read_npy <- function(path, columns = FALSE, call = rlang::caller_env(),
   }
   h <- npy_parse_header(head, shown, call = call)
   layout <- npy_layout(h, shown, call = call)
+  if (length(h$shape) > 2L) {
+    dims <- paste(format(h$shape, scientific = FALSE, trim = TRUE),
+                  collapse = ", ")
+    prd_inform(c("i" = "Read {.file {shown}} of shape ({dims}) as {format_number(layout[['n']])} rows of {format_number(layout[['d']])} features (each sample's values flattened, as {.code x.reshape(len(x), -1)})."),
+               kind = "flattened_array")
+  }
   need <- h$offset + layout[["n"]] * layout[["d"]] * layout[["size"]]
   have <- if (gz) length(src) else file.size(path)
   if (have < need) {
@@ -256,7 +276,7 @@ npz_described <- function(path, arrays) {
 }
 
 #' The array of a .npz read without a name: its only one, else its only
-#' 2-D array when the others are not 2-D (class labels, ids saved beside
+#' array of two or more dimensions when the others are 1-D (class labels, ids saved beside
 #' the features; their shapes from the headers), else NA (several, even
 #' arr_0 and arr_1 of numpy.savez() without names: the caller must name
 #' one). Attribute "others": the arrays passed over, described.
@@ -268,9 +288,9 @@ npz_default_member <- function(path, arrays) {
     s <- tryCatch(npz_member_shape(path, a), error = function(e) NULL)
     if (is.null(s)) NA_integer_ else length(s)
   }, integer(1))
-  if (anyNA(dims) || sum(dims == 2L) != 1L) return(NA_character_)
-  structure(arrays[dims == 2L],
-            others = npz_described(path, arrays[dims != 2L]))
+  if (anyNA(dims) || sum(dims >= 2L) != 1L) return(NA_character_)
+  structure(arrays[dims >= 2L],
+            others = npz_described(path, arrays[dims < 2L]))
 }
 
 #' Read one array of a .npz file: the zip member is extracted to a
@@ -292,7 +312,7 @@ read_npz <- function(path, member = NULL, columns = FALSE,
       } else {
         "with {.arg member}"
       }
-      prd_inform(c("i" = paste0("Reading array {.val {as.character(member)}} of {.file {path}}, its only 2-D array (not {attr(member, 'others')}); name another ", how, ".")),
+      prd_inform(c("i" = paste0("Reading array {.val {as.character(member)}} of {.file {path}}, its only array of samples x features (not {attr(member, 'others')}); name another ", how, ".")),
                  kind = "dropped_columns")
       member <- as.character(member)
     }

@@ -20,7 +20,11 @@
 #'   double matrix, with no intermediate copy (a 50,000 x 2,048 float32
 #'   file, 400 MB, becomes one 800 MB matrix; `bench/read.R`). A 2-D array
 #'   of shape (n, d) or a 1-D array of length n (n samples of dimension 1);
-#'   C or Fortran order; either byte order; dtype float16, float32,
+#'   an array of more dimensions, (n, a, b, ...), is n samples of a b ...
+#'   features, each sample's values flattened as numpy's
+#'   `x.reshape(len(x), -1)` (pooled features of shape (n, 2048, 1, 1),
+#'   images; a message says so); C or Fortran order (in Fortran order, at
+#'   most one axis after the first may exceed 1: else an error); either byte order; dtype float16, float32,
 #'   float64, int8 to int64, uint8 to uint64 or bool. float32 values are
 #'   converted to the doubles they represent exactly; 64-bit integers
 #'   beyond 2^53 are rounded to the nearest double. Columns are named

@@ -268,7 +268,8 @@ test_that("a generated .npz of several arrays is one model per array", {
   skip_msg <- cli::ansi_strip(paste(msgs, collapse = "\n"))
   expect_match(skip_msg, "withlabels.npz:labels (shape (50))", fixed = TRUE)
   expect_match(skip_msg, "withlabels.npz:ids (shape (50))", fixed = TRUE)
-  # as the real set: its only 2-D array, said in the command line's syntax
+  # as the real set: its only array of features, said in the command
+  # line's syntax
   f_rl <- file.path(fx$dir, "real_labels.npz")
   write_npz(list(labels = rep(0:5, 10), feats = fx$real), f_rl)
   msg <- expect_message(
@@ -276,7 +277,8 @@ test_that("a generated .npz of several arrays is one model per array", {
                                            "--method", "knn", "--angles", "21",
                                            "--quiet", "--out",
                                            file.path(fx$dir, "lab5")))),
-    "its only 2-D array", class = "prdcurve_message_dropped_columns")
+    "its only array of samples x features",
+    class = "prdcurve_message_dropped_columns")
   expect_match(cli::ansi_strip(conditionMessage(msg)),
                paste0("name another as `", f_rl, ":NAME`"), fixed = TRUE)
   set.seed(4)

@@ -100,7 +100,7 @@ test_that("prd_npz_arrays() lists the arrays numpy wrote, with their shapes", {
                    px(drop))
   expect_identical(prd_read(path, member = "labels")[[1]],
                    as.double(digits$digit[real]))
-  # one array: one row; a shape other than 1-D or 2-D: NA rows and columns
+  # one array: one row; a 3-D array: its samples and their flattened size
   expect_identical(prd_npz_arrays(fixture("numpy-savez.npz"))$columns, 3)
   skip_if(!nzchar(Sys.which("zip")), "no zip program to write the .npz")
   dir <- local_dir()
@@ -114,8 +114,8 @@ test_that("prd_npz_arrays() lists the arrays numpy wrote, with their shapes", {
   b <- prd_npz_arrays(f)
   expect_identical(b$array, c("x", "c"))
   expect_identical(b$dims, c(2L, 3L))
-  expect_identical(b$rows, c(4, NA))
-  expect_identical(b$columns, c(2, NA))
+  expect_identical(b$rows, c(4, 4))
+  expect_identical(b$columns, c(2, 6))
   # not an .npz, no file, not a zip
   expect_error(prd_npz_arrays(fixture("numpy-f4.npy")), "path",
                class = "prdcurve_error_input")
@@ -183,9 +183,14 @@ test_that("malformed .npy files are classed errors that say what is wrong", {
   write_npy(NULL, f, dtype = "<c16", payload = raw(96), shape = c(2L, 3L))
   expect_error(prd_read(f), "'<c16' is not a numeric dtype",
                class = "prdcurve_error_file")
-  write_npy(NULL, f, dtype = "<f8", payload = raw(64), shape = c(2L, 2L, 2L))
+  # a 3-D array in Fortran order with two axes beyond the first: no C-order
+  # flattening without a copy in Python
+  write_npy(NULL, f, dtype = "<f8", payload = raw(64), shape = c(2L, 2L, 2L),
+            fortran = TRUE)
   expect_error(prd_read(f), "shape is \\(2, 2, 2\\)",
                class = "prdcurve_error_file")
+  write_npy(NULL, f, dtype = "<f8", payload = raw(0), shape = integer())
+  expect_error(prd_read(f), "an array of samples", class = "prdcurve_error_file")
   # truncated: the header says 50,000 x 3 float32 values
   write_npy(NULL, f, dtype = "<f4", payload = raw(24), shape = c(50000L, 3L))
   err <- expect_error(prd_read(f), class = "prdcurve_error_file")
@@ -213,4 +218,48 @@ test_that("numpy's own output matches the fixtures (when numpy is present)", {
   system2(py, c("-c", shQuote(code)))
   x <- matrix((0:279) / 13 - 9, 40, 7, byrow = TRUE)
   expect_identical(unname(as.matrix(prd_read(f))), as_float32(x))
+  # images (5, 3, 2, 2) and pooled features (5, 4, 1, 1) in Fortran order,
+  # each read as numpy's x.reshape(len(x), -1)
+  g <- file.path(dir, "img.npy")
+  h <- file.path(dir, "pool.npy")
+  code <- sprintf(paste0(
+    "import numpy as np; x = np.arange(60).reshape(5, 3, 2, 2) / 7; ",
+    "np.save('%s', x); ",
+    "np.save('%s', np.asfortranarray(np.arange(20).reshape(5, 4, 1, 1) / 3))"),
+    g, h)
+  system2(py, c("-c", shQuote(code)))
+  expect_identical(unname(as.matrix(suppressMessages(prd_read(g)))),
+                   matrix((0:59) / 7, 5, 12, byrow = TRUE))
+  expect_identical(unname(as.matrix(suppressMessages(prd_read(h)))),
+                   matrix((0:19) / 3, 5, 4, byrow = TRUE))
+})
+
+test_that("arrays of more than two dimensions are read as numpy's x.reshape(len(x), -1)", {
+  dir <- local_dir()
+  f <- file.path(dir, "cube.npy")
+  # x[i, j, k] = 100 i + 10 j + k, shape (3, 2, 4), row-major payload
+  idx <- expand.grid(k = 0:3, j = 0:1, i = 0:2)
+  vals <- 100 * idx$i + 10 * idx$j + idx$k
+  write_npy(NULL, f, dtype = "<f8", payload = writeBin(as.double(vals), raw(),
+                                                      size = 8, endian = "little"),
+            shape = c(3L, 2L, 4L))
+  msg <- expect_message(x <- prd_read(f),
+                        class = "prdcurve_message_flattened_array")
+  expect_match(cli::ansi_strip(conditionMessage(msg)),
+               "of shape (3, 2, 4) as 3 rows of 8 features", fixed = TRUE)
+  # row i: j = 0 then j = 1, k fastest
+  expect_identical(unname(as.matrix(x)),
+                   matrix(vals, 3, 8, byrow = TRUE))
+  expect_identical(unname(as.matrix(x))[2, ], c(100, 101, 102, 103, 110, 111,
+                                                112, 113))
+  # pooled features saved as (n, d, 1, 1), in either order: n x d
+  m <- matrix(c(1.5, -2, 3, 4.25, 5, -6), 3, 2)
+  g <- file.path(dir, "pool.npy")
+  write_npy(NULL, g, dtype = "<f8", shape = c(3L, 2L, 1L, 1L),
+            payload = writeBin(as.vector(t(m)), raw(), size = 8,
+                               endian = "little"))
+  expect_identical(unname(as.matrix(suppressMessages(prd_read(g)))), m)
+  write_npy(NULL, g, dtype = "<f8", shape = c(3L, 2L, 1L, 1L), fortran = TRUE,
+            payload = writeBin(as.vector(m), raw(), size = 8, endian = "little"))
+  expect_identical(unname(as.matrix(suppressMessages(prd_read(g)))), m)
 })
