@@ -165,7 +165,9 @@
 #'   with replicates. Attributes: `sizes` (rows of real and of each model),
 #'   `vendi_real`, `vendi_classes` (model, class, rows, vendi; with
 #'   `vendi_class`), `bandwidth` (of `mmd_rbf`), `ct_cells` (per model, with
-#'   `ct`), and the replicates for [prd_compare()].
+#'   `ct`), and the replicates for [prd_compare()] with the fingerprints of
+#'   the real set and of its rows drawn (`real_set`, `real_draws`: tables
+#'   of separate calls bound with [prd_bind()] pair by them).
 #' @section Errors: classed conditions inheriting from `prdcurve_error`:
 #'   `prdcurve_error_input` (samples that are not numeric, with NA, NaN or
 #'   Inf, fewer than 2 rows; unknown `metrics`; `ct` without `held_out`,

@@ -137,7 +137,9 @@
 #'   split shared by all models; the random-groups variance, Wolter 2007),
 #'   as described in the section Intervals of [prd_curve()]. `k` must fit
 #'   the half-samples. The replicate values are kept in attribute
-#'   `replicates` for [prd_compare()].
+#'   `replicates` for [prd_compare()], with the fingerprints of the real
+#'   set and of the real rows drawn (`real_set`, `real_draws`, per model),
+#'   by which tables of separate calls bound with [prd_bind()] pair.
 #'
 #'   A share of n evaluation rows (`precision`, `recall`, `coverage`,
 #'   `c_precision`, `sym_precision`, `sym_recall`, `prc_precision`,
