@@ -143,7 +143,10 @@
 #'   text file among the inputs, ignored with a warning.
 #' * `--quiet`: print nothing on standard output and no progress messages
 #'   (messages about ignored columns, warnings and errors still go to
-#'   standard error).
+#'   standard error). Without it, on a terminal, long work (the fitted
+#'   families' folds, the replicates, the distance sweeps) shows progress
+#'   bars on standard error as in an interactive session; in a log or a
+#'   pipe it does not.
 #' * `--help`, `-h`: print the usage and return.
 #'
 #' Progress messages ("Read real.csv: 5000 x 2048 in 0.8 s", ...) go to
@@ -221,9 +224,20 @@ prd_cli <- function(args = commandArgs(trailingOnly = TRUE)) {
     cat(cli_usage(), sep = "\n")
     return(invisible(NULL))
   }
+  # on a terminal, progress bars as in an interactive session (not in a
+  # log or a pipe, where they would be lines of noise; not with --quiet)
+  local_run_state(progress = cli_progress_wanted(opt$quiet))
   # the conditions of the run name flags and files, warnings come as they
   # arrive (before the results)
   cli_voice(cli_run(opt), opt)
+}
+
+#' Whether the command line shows progress bars and step messages: on a
+#' terminal that redraws a line (cli::is_dynamic_tty(), stderr), not with
+#' --quiet
+#' @noRd
+cli_progress_wanted <- function(quiet) {
+  !isTRUE(quiet) && cli::is_dynamic_tty()
 }
 
 #' The work of prd_cli() once its options are parsed: read, compute,

@@ -1,8 +1,13 @@
 # Thin wrappers over the C engine (src/neighbours.c, src/products.c ...,
 # src/envelope.c). Inputs are already validated (validate.R).
 
+#' Whether long work shows progress bars and step messages: in an
+#' interactive session, or from the command line on a terminal
+#' (run_state$progress); never with options(prdcurve.progress = FALSE)
+#' @noRd
 show_progress <- function() {
-  rlang::is_interactive() && isTRUE(getOption("prdcurve.progress", TRUE))
+  (rlang::is_interactive() || isTRUE(run_state$progress)) &&
+    isTRUE(getOption("prdcurve.progress", TRUE))
 }
 
 #' Whether the engine can compute its products in single precision (the

@@ -7,8 +7,13 @@
 #   half-samples (no progress bars or step messages of their own).
 # * mixture_fit_rows: the fit rows per set the mixture family's EM runs on
 #   at most (mixture_cells()); mixture_default_fit_rows in the default.
+# * real_draws: while replicates() runs, where it records the real rows
+#   of every half-sample (their fingerprint pairs separate calls).
+# * progress: TRUE where the command line runs on a terminal (progress
+#   bars and step messages as in an interactive session: show_progress()).
 run_state <- new.env(parent = emptyenv())
 run_state$cli <- NULL
+run_state$progress <- FALSE
 run_state$in_replicates <- FALSE
 run_state$mixture_fit_rows <- Inf
 run_state$real_draws <- NULL

@@ -653,3 +653,29 @@ test_that("text and logical columns of CSV files are features, encoded as prd_cu
   expect_false(is.data.frame(prdcurve:::cli_read(list(path = fx$f_real), NULL,
                                                  NULL, NA, function(...) NULL)$x))
 })
+
+test_that("the command line shows progress on a terminal only, never with --quiet", {
+  withr::local_options(cli.dynamic = TRUE)
+  expect_true(prdcurve:::cli_progress_wanted(FALSE))
+  expect_false(prdcurve:::cli_progress_wanted(TRUE))
+  withr::local_options(cli.dynamic = FALSE)
+  expect_false(prdcurve:::cli_progress_wanted(FALSE))
+  # show_progress(): an interactive session or the command line's request,
+  # and never against options(prdcurve.progress = FALSE)
+  withr::local_options(rlang_interactive = FALSE)
+  expect_false(prdcurve:::show_progress())
+  local({
+    prdcurve:::local_run_state(progress = TRUE)
+    expect_true(prdcurve:::show_progress())
+    withr::local_options(prdcurve.progress = FALSE)
+    expect_false(prdcurve:::show_progress())
+  })
+  expect_false(prdcurve:::run_state$progress)
+  # prd_cli() leaves the state as it found it
+  fx <- cli_fixture()
+  withr::local_options(cli.dynamic = TRUE)
+  suppressMessages(prd_cli(c(fx$f_real, fx$f_gen, "--method", "knn",
+                             "--angles", "11", "--quiet", "--out",
+                             file.path(fx$dir, "prog"))))
+  expect_false(prdcurve:::run_state$progress)
+})
