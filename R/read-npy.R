@@ -194,7 +194,9 @@ read_npy <- function(path, columns = FALSE, call = rlang::caller_env(),
   if (length(h$shape) > 2L) {
     dims <- paste(format(h$shape, scientific = FALSE, trim = TRUE),
                   collapse = ", ")
-    prd_inform(c("i" = "Read {.file {shown}} of shape ({dims}) as {format_number(layout[['n']])} rows of {format_number(layout[['d']])} features (each sample's values flattened, as {.code x.reshape(len(x), -1)})."),
+    n <- layout[["n"]]
+    d <- layout[["d"]]
+    prd_inform(c("i" = "Read {.file {shown}} of shape ({dims}) as {format_number(n)} {cli::qty(n)}row{?s} of {format_number(d)} {cli::qty(d)}feature{?s} (each sample's values flattened, as {.code x.reshape(len(x), -1)})."),
                kind = "flattened_array")
   }
   need <- h$offset + layout[["n"]] * layout[["d"]] * layout[["size"]]
