@@ -102,28 +102,24 @@ smooth_choose <- function(index, cp, cq, rx, ry,
                           bandwidths = smooth_bandwidths) {
   B <- dim(cp)[1L]
   bandwidths <- sort(unique(as.double(bandwidths)))
-  # a held-out fold's scores: real rows, then generated (each row's sum in
-  # double over the columns in order)
-  fold_sums <- function(v, tab) {
-    c(.Call(ffi_index_sums, index[[1]], as.integer(rx[[v]]), tab),
-      .Call(ffi_index_sums, index[[2]], as.integer(ry[[v]]), tab))
-  }
   grid <- expand.grid(h = bandwidths, pooled = c(FALSE, TRUE))
+  # every candidate's held-out scores, in the grid's order: each fold's
+  # table (smooth_parts() of the other fold's counts, then smooth_shrink())
+  # summed at the fold's rows, real then generated, each row's sum in
+  # double over the columns in order (src/smooth.c: the parts and tables
+  # in buffers of one call, not a B x d matrix of R a step)
+  if (!is.double(cp)) storage.mode(cp) <- "double"
+  if (!is.double(cq)) storage.mode(cq) <- "double"
+  sums <- .Call(ffi_smooth_choice_sums, cp, cq, as.double(lengths(rx)),
+                as.double(lengths(ry)),
+                lapply(bandwidths, function(h) if (h > 0) smooth_kernel(B, h)),
+                marginal_smooth, index, lapply(rx, as.integer),
+                lapply(ry, as.integer),
+                !isFALSE(getOption("prdcurve.keep_scratch")))
   loss <- matrix(0, sum(lengths(rx)) + sum(lengths(ry)), nrow(grid))
-  for (i in seq_along(bandwidths)) {
-    # each fold's smoothed log ratios, shared by both targets
-    parts <- lapply(1:2, function(w) {
-      smooth_parts(matrix(cp[, , w], B), matrix(cq[, , w], B),
-                   length(rx[[w]]), length(ry[[w]]), bandwidths[i])
-    })
-    for (pooled in c(FALSE, TRUE)) {
-      out <- numeric()
-      for (v in 1:2) {
-        tab <- smooth_shrink(parts[[3L - v]], pooled)$table # fitted on 3 - v
-        out <- c(out, ratio_logistic_loss(fold_sums(v, tab), seq_along(rx[[v]])))
-      }
-      loss[, i + pooled * length(bandwidths)] <- out
-    }
+  for (g in seq_len(nrow(grid))) {
+    loss[, g] <- c(ratio_logistic_loss(sums[[g]][[1]], seq_along(rx[[1]])),
+                   ratio_logistic_loss(sums[[g]][[2]], seq_along(rx[[2]])))
   }
   g <- choose_within_se(-loss, (max(bandwidths) + 1) * grid$pooled - grid$h,
                         se_mult = 0)
@@ -169,18 +165,20 @@ smooth_marginal_cells <- function(real, generated, cells,
   # each fold's table from the counts of every other cell
   counts <- mc$counts
   mc$counts <- NULL
+  # (src/smooth.c: smooth_table() of each fold's counts, the totals less
+  # the fold's cell, into one B x d x K array)
   sums <- lapply(counts, rowSums, dims = 2L)
-  tab <- array(0, c(B, ncol(real), K))
+  n <- lapply(1:2, function(j) {
+    as.double(length(total[[j]]) - lengths(cells[[j]][-1L]))
+  })
+  ft <- .Call(ffi_smooth_fold_tables, sums[[1]], sums[[2]], counts[[1]],
+              counts[[2]], n[[1]], n[[2]],
+              if (ch$h > 0) smooth_kernel(B, ch$h), marginal_smooth,
+              isTRUE(ch$pooled), !isFALSE(getOption("prdcurve.keep_scratch")))
+  rm(counts, sums)
+  tab <- ft$table
   kept <- 0
-  for (v in seq_len(K)) {
-    fit <- lapply(1:2, function(j) sums[[j]] - counts[[j]][, , v + 1L])
-    n <- vapply(1:2, function(j) {
-      length(total[[j]]) - length(cells[[j]][[v + 1L]])
-    }, numeric(1))
-    st <- smooth_table(fit[[1]], fit[[2]], n[1], n[2], ch$h, ch$pooled)
-    tab[, , v] <- st$table
-    kept <- kept + sum(st$shrinkage > 0) / K
-  }
+  for (v in seq_len(K)) kept <- kept + ft$kept[[v]] / K
   sc <- lapply(1:2, function(j) marginal_cell_scores(mc, j, cells, tab))
   list(real = sc[[1]], gen = sc[[2]],
        settings = list(bins = B, atom_columns = length(mc$atoms$cols),
@@ -229,7 +227,7 @@ smooth_table <- function(cp, cq, np, nq, h, pooled = FALSE) {
 #' the masses) and the pooled masses pi, which both targets share
 #' @noRd
 smooth_parts <- function(cp, cq, np, nq, h) {
-  # (src/marginal.c: smooth_table()'s formulas in R's order of operations,
+  # (src/smooth.c: smooth_table()'s formulas in R's order of operations,
   # the products by dgemm as R's %*%; none by the identity at h = 0)
   if (!is.double(cp)) storage.mode(cp) <- "double"
   if (!is.double(cq)) storage.mode(cq) <- "double"
@@ -242,6 +240,6 @@ smooth_parts <- function(cp, cq, np, nq, h) {
 #' with `pooled`, toward the columns' mean log ratio
 #' @noRd
 smooth_shrink <- function(p, pooled) {
-  # (src/marginal.c: rowMeans() and colSums() in long double, as R's)
+  # (src/smooth.c: rowMeans() and colSums() in long double, as R's)
   .Call(ffi_smooth_shrink, p$t, p$noise, p$pi, isTRUE(pooled))
 }

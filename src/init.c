@@ -38,6 +38,8 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_ratio_loss", (DL_FUNC) &ffi_ratio_loss, 3},
   {"ffi_smooth_parts", (DL_FUNC) &ffi_smooth_parts, 7},
   {"ffi_smooth_shrink", (DL_FUNC) &ffi_smooth_shrink, 4},
+  {"ffi_smooth_choice_sums", (DL_FUNC) &ffi_smooth_choice_sums, 10},
+  {"ffi_smooth_fold_tables", (DL_FUNC) &ffi_smooth_fold_tables, 10},
   {"ffi_fold_cov", (DL_FUNC) &ffi_fold_cov, 4},
   {"ffi_frob3", (DL_FUNC) &ffi_frob3, 2},
   {"ffi_centre_t", (DL_FUNC) &ffi_centre_t, 3},

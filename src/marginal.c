@@ -423,6 +423,28 @@ static void index_sums(const unsigned char *ix, int d, int nbin, const int *r,
   }
 }
 
+/* index_sums() with the blocks of SUMS_ROWS rows shared among `use`
+ * threads (each row's sum as index_sums() forms it, whatever the count):
+ * for callers that sum many rows in one call (src/smooth.c) */
+void prd_index_sums(const unsigned char *ix, int d, int nbin, const int *r,
+                    int m, const double *T, int use, double *o) {
+  int nblock = (m + SUMS_ROWS - 1) / SUMS_ROWS;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(use) schedule(static)
+#endif
+  for (int b = 0; b < nblock; b++) {
+    int i0 = b * SUMS_ROWS;
+    index_sums(ix, d, nbin, r + i0, m - i0 < SUMS_ROWS ? m - i0 : SUMS_ROWS,
+               T, o + i0);
+  }
+  (void) use;
+}
+
+/* check_index() for the other files (src/smooth.c) */
+int prd_check_index(SEXP index, SEXP B, SEXP rows, const char *fn) {
+  return check_index(index, B, rows, R_NilValue, 0, fn);
+}
+
 /* .Call(ffi_index_sums, index, rows, table): for each rows[i], the sum
  * over the columns l of table[b, l] (table B x d, b its bin in column l),
  * accumulated in double over the columns in order */
@@ -507,126 +529,5 @@ SEXP ffi_bin_edges(SEXP x, SEXP y, SEXP rx, SEXP ry, SEXP bins, SEXP atoms) {
     }
   }
   UNPROTECT(1);
-  return out;
-}
-
-/* .Call(ffi_smooth_parts, cp, cq, np, nq, K, a, keep): the smoothed marginal
- * family's parts (R/family-smooth.R, smooth_parts()) from the bin counts
- * cp, cq (B x d) of np real and nq generated rows and the smoothing matrix
- * K (B x B; NULL: the identity): the smoothed counts s = K c, the log
- * ratios t = log(s_q + a) - log(nq + a B) - log(s_p + a) + log(np + a B),
- * the noise (K^2 c_p) / (s_p + a)^2 + (K^2 c_q) / (s_q + a)^2 (K^2
- * elementwise) and the pooled masses (s_p + s_q) / (np + nq): in the
- * order of operations of R's arithmetic, the products by dgemm as R's
- * %*%, so the values equal those of the same expressions in R. Returns
- * list(t, noise, pi), each B x d. The four products live in a scratch
- * slot kept between calls (a family's choice makes some 60 calls; at B =
- * 128 and d = 2,048 the slot's 8 MiB cost about 13 ms of page faults a
- * call when fresh); keep = FALSE (options(prdcurve.keep_scratch = FALSE))
- * frees the slots at the end. */
-SEXP ffi_smooth_parts(SEXP cp, SEXP cq, SEXP np, SEXP nq, SEXP K, SEXP a,
-                      SEXP keep) {
-  if (!Rf_isReal(cp) || !Rf_isMatrix(cp) || !Rf_isReal(cq) ||
-      !Rf_isMatrix(cq) || (!Rf_isNull(K) && (!Rf_isReal(K) || !Rf_isMatrix(K))))
-    Rf_error("ffi_smooth_parts: bad argument types");
-  int B = Rf_nrows(cp), d = Rf_ncols(cp);
-  if (Rf_nrows(cq) != B || Rf_ncols(cq) != d)
-    Rf_error("ffi_smooth_parts: cp and cq need the same shape");
-  if (!Rf_isNull(K) && (Rf_nrows(K) != B || Rf_ncols(K) != B))
-    Rf_error("ffi_smooth_parts: K must be B x B");
-  double n_p = Rf_asReal(np), n_q = Rf_asReal(nq), al = Rf_asReal(a);
-  size_t len = (size_t) B * d;
-  SEXP t = PROTECT(Rf_allocMatrix(REALSXP, B, d));
-  SEXP noise = PROTECT(Rf_allocMatrix(REALSXP, B, d));
-  SEXP pi = PROTECT(Rf_allocMatrix(REALSXP, B, d));
-  const double *c1 = REAL_RO(cp), *c2 = REAL_RO(cq);
-  const double *sp = c1, *sq = c2, *vp = c1, *vq = c2;
-  if (!Rf_isNull(K) && len > 0) {
-    double *w = (double *) prd_scratch(PRD_SCR_FIT, len * 4 * sizeof(double));
-    double *K2 = (double *) R_alloc((size_t) B * B, sizeof(double));
-    const double *k = REAL_RO(K);
-    for (size_t i = 0; i < (size_t) B * B; i++) K2[i] = k[i] * k[i];
-    double one = 1, zero = 0;
-    F77_CALL(dgemm)("N", "N", &B, &d, &B, &one, k, &B, c1, &B, &zero, w, &B
-                    FCONE FCONE);
-    F77_CALL(dgemm)("N", "N", &B, &d, &B, &one, k, &B, c2, &B, &zero,
-                    w + len, &B FCONE FCONE);
-    F77_CALL(dgemm)("N", "N", &B, &d, &B, &one, K2, &B, c1, &B, &zero,
-                    w + 2 * len, &B FCONE FCONE);
-    F77_CALL(dgemm)("N", "N", &B, &d, &B, &one, K2, &B, c2, &B, &zero,
-                    w + 3 * len, &B FCONE FCONE);
-    sp = w;
-    sq = w + len;
-    vp = w + 2 * len;
-    vq = w + 3 * len;
-  }
-  double lq = log(n_q + al * B), lp = log(n_p + al * B), nn = n_p + n_q;
-  double *to = REAL(t), *no = REAL(noise), *po = REAL(pi);
-  for (size_t i = 0; i < len; i++) {
-    double ep = sp[i] + al, eq = sq[i] + al;
-    to[i] = log(eq) - lq - log(ep) + lp;
-    no[i] = vp[i] / (ep * ep) + vq[i] / (eq * eq);
-    po[i] = (sp[i] + sq[i]) / nn;
-  }
-  const char *names[] = {"t", "noise", "pi", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, t);
-  SET_VECTOR_ELT(out, 1, noise);
-  SET_VECTOR_ELT(out, 2, pi);
-  if (Rf_asLogical(keep) == FALSE) prd_scratch_release();
-  UNPROTECT(4);
-  return out;
-}
-
-/* .Call(ffi_smooth_shrink, t, noise, pi, pooled): each column's
- * James-Stein shrinkage of the log ratios t (B x d) toward 0 or, with
- * `pooled`, toward the columns' mean per bin (R/family-smooth.R,
- * smooth_shrink()): dev = t - target, S = sum_b pi dev^2, N = sum_b pi
- * noise, w = max(0, 1 - N / S) where S > 0, else 0; the table target +
- * w dev. The means and sums accumulate in long double in the order of R's
- * rowMeans() and colSums(), so the values equal theirs. Returns
- * list(table, shrinkage). */
-SEXP ffi_smooth_shrink(SEXP t, SEXP noise, SEXP pi, SEXP pooled) {
-  if (!Rf_isReal(t) || !Rf_isMatrix(t) || !Rf_isReal(noise) ||
-      !Rf_isReal(pi) || Rf_length(noise) != Rf_length(t) ||
-      Rf_length(pi) != Rf_length(t))
-    Rf_error("ffi_smooth_shrink: bad argument types");
-  int B = Rf_nrows(t), d = Rf_ncols(t), pool = Rf_asLogical(pooled) == 1;
-  const double *tv = REAL_RO(t), *nv = REAL_RO(noise), *pv = REAL_RO(pi);
-  double *target = (double *) R_alloc(B > 0 ? B : 1, sizeof(double));
-  for (int b = 0; b < B; b++) target[b] = 0;
-  if (pool) {
-    /* (each row's sum over the columns in order, as rowMeans() adds them;
-     * a long double scalar: R_alloc() does not align for long double) */
-    for (int b = 0; b < B; b++) {
-      long double acc = 0;
-      for (int j = 0; j < d; j++) acc += tv[b + (size_t) j * B];
-      target[b] = (double) (acc / d);
-    }
-  }
-  SEXP tab = PROTECT(Rf_allocMatrix(REALSXP, B, d));
-  SEXP w = PROTECT(Rf_allocVector(REALSXP, d));
-  double *to = REAL(tab), *wo = REAL(w);
-  for (int j = 0; j < d; j++) {
-    size_t o = (size_t) j * B;
-    long double S = 0, N = 0;
-    for (int b = 0; b < B; b++) {
-      double dv = tv[o + b] - target[b];
-      S += pv[o + b] * (dv * dv);
-      N += pv[o + b] * nv[o + b];
-    }
-    double s = (double) S, n = (double) N, f = 0;
-    if (s > 0) {
-      f = 1 - n / s;
-      if (f < 0) f = 0;
-    }
-    wo[j] = f;
-    for (int b = 0; b < B; b++) to[o + b] = target[b] + (tv[o + b] - target[b]) * f;
-  }
-  const char *names[] = {"table", "shrinkage", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, tab);
-  SET_VECTOR_ELT(out, 1, w);
-  UNPROTECT(3);
   return out;
 }

@@ -146,7 +146,7 @@ void prd_ref_init(prd_ref *ref, const prd_rows *rows, int d, int rm_panel,
 /* Scratch kept between engine calls (scratch.c): the reference blocks, the
  * tile and the own-radius candidates each have a slot, grown on demand, and
  * so do the fitted families' temporary tables (PRD_SCR_FIT: the smoothed
- * marginal family's products, marginal.c); slot -1 or under 1 MiB:
+ * marginal family's products, smooth.c); slot -1 or under 1 MiB:
  * R_alloc(). Main thread only. */
 enum { PRD_SCR_REF_A, PRD_SCR_REF_B, PRD_SCR_TILE, PRD_SCR_OWN, PRD_SCR_OWN_B,
        PRD_SCR_ROW_A, PRD_SCR_ROW_B, PRD_SCR_EXACT, PRD_SCR_FIT, PRD_SCR_N };
@@ -304,6 +304,16 @@ SEXP ffi_ratio_loss(SEXP z, SEXP y, SEXP w);
 SEXP ffi_smooth_parts(SEXP cp, SEXP cq, SEXP np, SEXP nq, SEXP K, SEXP a,
                       SEXP keep);
 SEXP ffi_smooth_shrink(SEXP t, SEXP noise, SEXP pi, SEXP pooled);
+SEXP ffi_smooth_choice_sums(SEXP cp, SEXP cq, SEXP nx, SEXP ny, SEXP kernels,
+                            SEXP a, SEXP index, SEXP rx, SEXP ry, SEXP keep);
+SEXP ffi_smooth_fold_tables(SEXP sp, SEXP sq, SEXP cp, SEXP cq, SEXP np,
+                            SEXP nq, SEXP K, SEXP a, SEXP pooled, SEXP keep);
+/* the bin index's row sums (marginal.c) for src/smooth.c: the rows r[0..m)
+ * of the index ix (d x ., 1-based) summed over the columns in order at
+ * the table T (nbin x d), on `use` threads; the index checked */
+void prd_index_sums(const unsigned char *ix, int d, int nbin, const int *r,
+                    int m, const double *T, int use, double *o);
+int prd_check_index(SEXP index, SEXP B, SEXP rows, const char *fn);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_tile_kernels(SEXP G, SEXP row_u, SEXP col_u, SEXP row_n2,
                       SEXP col_n2, SEXP par, SEXP want, SEXP mode);

@@ -103,6 +103,64 @@ test_that("the C parts and shrinkage equal R's vectorised expressions bit for bi
   expect_identical(engine_scratch(), 0)
 })
 
+test_that("the choice's sums and the folds' tables equal smooth_table() step by step", {
+  # (ffi_smooth_choice_sums() and ffi_smooth_fold_tables(), src/smooth.c,
+  # against smooth_parts(), smooth_shrink() and ffi_index_sums())
+  set.seed(63)
+  B <- 16L
+  d <- 9L
+  E <- matrix(sort(rnorm((B - 1L) * d)), B - 1L)
+  E <- apply(E, 2, sort)
+  x <- matrix(rnorm(300 * d), 300)
+  y <- matrix(rnorm(260 * d, 0.3), 260)
+  index <- list(marginal_index(x, E), marginal_index(y, E))
+  rx <- list(1:140, 141:300)
+  ry <- list(seq(1L, 260L, 2L), seq(2L, 260L, 2L))
+  cnt <- function(j, r) {
+    cell <- integer(ncol(index[[j]]))
+    cell[r[[1]]] <- 1L
+    cell[r[[2]]] <- 2L
+    .Call(ffi_index_counts, index[[j]], B, seq_along(cell), cell, 2L)
+  }
+  cp <- cnt(1L, rx)
+  cq <- cnt(2L, ry)
+  hs <- c(0, 1, 2.5)
+  got <- .Call(ffi_smooth_choice_sums, cp * 1, cq * 1, as.double(lengths(rx)),
+               as.double(lengths(ry)),
+               lapply(hs, function(h) if (h > 0) smooth_kernel(B, h)),
+               marginal_smooth, index, rx, ry, TRUE)
+  expect_length(got, 2L * length(hs))
+  for (i in seq_along(hs)) for (pooled in c(FALSE, TRUE)) for (v in 1:2) {
+    w <- 3L - v
+    tab <- smooth_table(matrix(cp[, , w], B), matrix(cq[, , w], B),
+                        length(rx[[w]]), length(ry[[w]]), hs[i], pooled)$table
+    want <- c(.Call(ffi_index_sums, index[[1]], rx[[v]], tab),
+              .Call(ffi_index_sums, index[[2]], ry[[v]], tab))
+    expect_identical(got[[i + pooled * length(hs)]][[v]], want)
+  }
+  # the folds' tables: the totals less each fold's cell
+  K <- 3L
+  cells <- lapply(1:2, function(j) rep_len(1:(K + 1L), ncol(index[[j]])))
+  counts <- lapply(1:2, function(j) {
+    .Call(ffi_index_counts, index[[j]], B, seq_along(cells[[j]]), cells[[j]],
+          K + 1L)
+  })
+  sums <- lapply(counts, rowSums, dims = 2L)
+  n <- lapply(1:2, function(j) as.double(length(cells[[j]]) - tabulate(cells[[j]])[-1L]))
+  for (h in c(0, 2)) for (pooled in c(FALSE, TRUE)) {
+    ft <- .Call(ffi_smooth_fold_tables, sums[[1]], sums[[2]], counts[[1]],
+                counts[[2]], n[[1]], n[[2]], if (h > 0) smooth_kernel(B, h),
+                marginal_smooth, pooled, TRUE)
+    for (v in seq_len(K)) {
+      st <- smooth_table(sums[[1]] - counts[[1]][, , v + 1L],
+                         sums[[2]] - counts[[2]][, , v + 1L], n[[1]][v],
+                         n[[2]][v], h, pooled)
+      expect_identical(ft$table[, , v], unname(st$table))
+      expect_identical(ft$kept[[v]], sum(st$shrinkage > 0))
+    }
+  }
+})
+
 test_that("the smoothed table equals the plain formula", {
   set.seed(61)
   cp <- matrix(rpois(12 * 3, 20), 12)
