@@ -66,7 +66,8 @@ spectral_self_null <- function(real) {
   if (!is.double(real)) storage.mode(real) <- "double"
   # (each half's rows centred, divided by the largest value first: no
   # moment overflows, and the eigenvalues do not move)
-  big <- max(abs(range(real)))
+  # (the largest magnitude without range()'s copy of the rows)
+  big <- max(-min(real), max(real))
   if (!is.finite(big) || !(big > 0)) return(FALSE)
   S <- lapply(h, function(r) {
     A <- .Call(ffi_centre, real, .Call(ffi_col_means, real, r), r) / big
