@@ -34,7 +34,12 @@
 #' @noRd
 engine_futures_on <- function(work = Inf) {
   opt <- getOption("prdcurve.future")
+  # (a plan is set once future is loaded, or named by its option or
+  # environment variable for future to read when it loads: otherwise the
+  # plan is sequential, and loading future, some 0.1-0.2 s, is spared)
   !isFALSE(opt) &&
+    (isNamespaceLoaded("future") || !is.null(getOption("future.plan")) ||
+       nzchar(Sys.getenv("R_FUTURE_PLAN"))) &&
     requireNamespace("future", quietly = TRUE) &&
     !inherits(future::plan(), "sequential") &&
     future::nbrOfWorkers() > 1 &&
