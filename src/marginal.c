@@ -423,21 +423,11 @@ static void index_sums(const unsigned char *ix, int d, int nbin, const int *r,
   }
 }
 
-/* index_sums() with the blocks of SUMS_ROWS rows shared among `use`
- * threads (each row's sum as index_sums() forms it, whatever the count):
- * for callers that sum many rows in one call (src/smooth.c) */
+/* index_sums() for the other files (src/smooth.c), on the calling thread
+ * as ffi_index_sums() */
 void prd_index_sums(const unsigned char *ix, int d, int nbin, const int *r,
-                    int m, const double *T, int use, double *o) {
-  int nblock = (m + SUMS_ROWS - 1) / SUMS_ROWS;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(use) schedule(static)
-#endif
-  for (int b = 0; b < nblock; b++) {
-    int i0 = b * SUMS_ROWS;
-    index_sums(ix, d, nbin, r + i0, m - i0 < SUMS_ROWS ? m - i0 : SUMS_ROWS,
-               T, o + i0);
-  }
-  (void) use;
+                    int m, const double *T, double *o) {
+  index_sums(ix, d, nbin, r, m, T, o);
 }
 
 /* check_index() for the other files (src/smooth.c) */

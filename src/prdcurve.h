@@ -310,9 +310,9 @@ SEXP ffi_smooth_fold_tables(SEXP sp, SEXP sq, SEXP cp, SEXP cq, SEXP np,
                             SEXP nq, SEXP K, SEXP a, SEXP pooled, SEXP keep);
 /* the bin index's row sums (marginal.c) for src/smooth.c: the rows r[0..m)
  * of the index ix (d x ., 1-based) summed over the columns in order at
- * the table T (nbin x d), on `use` threads; the index checked */
+ * the table T (nbin x d), on the calling thread; the index checked */
 void prd_index_sums(const unsigned char *ix, int d, int nbin, const int *r,
-                    int m, const double *T, int use, double *o);
+                    int m, const double *T, double *o);
 int prd_check_index(SEXP index, SEXP B, SEXP rows, const char *fn);
 SEXP ffi_row_dot(SEXP A, SEXP B);
 SEXP ffi_tile_kernels(SEXP G, SEXP row_u, SEXP col_u, SEXP row_n2,
