@@ -34,8 +34,20 @@ real_set_fingerprint <- function(x, scale = 1) {
 #' @noRd
 real_draws_fingerprint <- function(splits, rows = NULL) {
   s <- splits[[1]]
-  int <- function(v) if (is.numeric(v) && is.null(dim(v))) as.integer(v) else v
-  rlang::hash(list(int(rows), int(split_fit(s, 1L)), int(split_eval(s, 1L))))
+  rlang::hash(list(plain_rows(rows), plain_rows(split_fit(s, 1L)),
+                   plain_rows(split_eval(s, 1L))))
+}
+
+#' Row numbers as a plain integer vector, so that their hash (a hash of
+#' their serialization) reads their values alone: sort() returns an ALTREP
+#' wrapper, whose serialization can differ with equal values (under a
+#' future plan the split's rows hashed apart; test-engine-futures.R)
+#' @noRd
+plain_rows <- function(v) {
+  if (!is.numeric(v) || !is.null(dim(v))) return(v)
+  out <- integer(length(v))
+  out[] <- as.integer(v)
+  out
 }
 
 #' Record `value` (a draw's real rows) while run_replicates() collects
@@ -44,7 +56,7 @@ real_draws_fingerprint <- function(splits, rows = NULL) {
 #' @noRd
 record_real_draw <- function(value) {
   env <- run_state$real_draws
-  if (!is.null(env)) env$draws[[length(env$draws) + 1L]] <- value
+  if (!is.null(env)) env$draws[[length(env$draws) + 1L]] <- plain_rows(value)
   invisible(value)
 }
 

@@ -162,3 +162,24 @@ test_that("metrics tables bound with rbind(): a model without replicates is unpa
   expect_setequal(unique(cmp$model), "b")
   expect_true(all(is.finite(cmp$estimate)))
 })
+
+test_that("the draws' fingerprints read the rows' values, not their representation", {
+  # sort() returns an ALTREP wrapper, which serializes (so hashes) apart
+  # from a plain vector of the same values: under a future plan the
+  # split's rows once hashed apart from the sequential run's
+  set.seed(2)
+  rows <- sort(sample(40, 20))
+  plain <- rows + 0L
+  expect_identical(rows, plain)
+  expect_identical(prdcurve:::plain_rows(rows), plain)
+  expect_identical(rlang::hash(prdcurve:::plain_rows(rows)),
+                   rlang::hash(prdcurve:::plain_rows(plain)))
+  # doubles are row numbers too
+  expect_identical(prdcurve:::plain_rows(as.double(rows)), plain)
+  s <- prdcurve:::new_split(list(rows, 1:10),
+                            list(sort(setdiff(1:40, rows)), 11:20), 0.5)
+  s2 <- prdcurve:::new_split(list(plain, 1:10),
+                             list(setdiff(1:40, plain) + 0L, 11:20), 0.5)
+  expect_identical(prdcurve:::real_draws_fingerprint(list(s), rows),
+                   prdcurve:::real_draws_fingerprint(list(s2), plain))
+})
