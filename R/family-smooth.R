@@ -62,14 +62,8 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
   index <- list(marginal_index(real, E, fx), marginal_index(generated, E, fy))
   hx <- random_halves(length(fx))
   hy <- random_halves(length(fy))
-  cnt <- function(j, h) {
-    cell <- integer(ncol(index[[j]]))
-    cell[h[[1]]] <- 1L
-    cell[h[[2]]] <- 2L
-    .Call(ffi_index_counts, index[[j]], B, seq_along(cell), cell, 2L)
-  }
-  cp <- cnt(1L, hx)
-  cq <- cnt(2L, hy)
+  cp <- halves_counts(index[[1]], B, hx)
+  cq <- halves_counts(index[[2]], B, hy)
   ch <- smooth_choose(index, cp, cq, hx, hy, bandwidths)
   rm(index)
   fit <- smooth_table(matrix(cp[, , 1] + cp[, , 2], B),
@@ -85,6 +79,16 @@ fit_smooth_marginal <- function(real, generated, fx, fy,
     settings = list(bins = B, bandwidth = ch$h, pooled = ch$pooled,
                     columns_kept = sum(fit$shrinkage > 0))
   )
+}
+
+#' The counts of a bin index (`ix`, B bins) in each of two halves `h` of
+#' its rows (positions in the index): a B x d x 2 array (ffi_index_counts())
+#' @noRd
+halves_counts <- function(ix, B, h) {
+  cell <- integer(ncol(ix))
+  cell[h[[1]]] <- 1L
+  cell[h[[2]]] <- 2L
+  .Call(ffi_index_counts, ix, B, seq_along(cell), cell, 2L)
 }
 
 #' The smoothed marginal family's choice of bandwidth and shrinkage target

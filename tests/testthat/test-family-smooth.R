@@ -116,14 +116,8 @@ test_that("the choice's sums and the folds' tables equal smooth_table() step by 
   index <- list(marginal_index(x, E), marginal_index(y, E))
   rx <- list(1:140, 141:300)
   ry <- list(seq(1L, 260L, 2L), seq(2L, 260L, 2L))
-  cnt <- function(j, r) {
-    cell <- integer(ncol(index[[j]]))
-    cell[r[[1]]] <- 1L
-    cell[r[[2]]] <- 2L
-    .Call(ffi_index_counts, index[[j]], B, seq_along(cell), cell, 2L)
-  }
-  cp <- cnt(1L, rx)
-  cq <- cnt(2L, ry)
+  cp <- halves_counts(index[[1]], B, rx)
+  cq <- halves_counts(index[[2]], B, ry)
   hs <- c(0, 1, 2.5)
   got <- .Call(ffi_smooth_choice_sums, cp * 1, cq * 1, as.double(lengths(rx)),
                as.double(lengths(ry)),
