@@ -245,7 +245,7 @@ check_metrics_pairing <- function(x, reps, call = rlang::caller_env()) {
   prd_abort(c(
     "{.arg x} holds no half-sample replicates of {cli::qty(length(lacking))}model{?s} {.val {lacking}}.",
     "i" = "A metrics table bound with {.fn rbind} keeps the first table's replicates only; {.fn prd_bind} keeps every table's, and tables of separate calls pair where the calls drew the same real rows (the same real set, seed and sizes).",
-    "i" = "Or compute the models in one call, e.g. {.code manifold_metrics(real, list(a = ..., b = ...), replicates = 50)}, then compare."
+    "i" = "Or compute the models in one call, e.g. {.code {metrics_maker(x)}(real, list(a = ..., b = ...), replicates = 50)}, then compare."
   ), "unpaired", call = call)
 }
 
@@ -279,7 +279,18 @@ check_metrics_draws <- function(x, models, baseline,
   bad <- !is.na(why)
   if (!any(bad)) return(invisible())
   unpaired_error(models[bad], why[bad], baseline, paste0(
-    "manifold_metrics(real, list(", paste0(c(baseline, models[bad]),
-                                           " = ...", collapse = ", "),
+    metrics_maker(x), "(real, list(", paste0(c(baseline, models[bad]),
+                                             " = ...", collapse = ", "),
     "), replicates = ", max(nrep), ")"), call = call, eg = TRUE)
+}
+
+#' The function that makes metrics tables of `x`'s metrics (those with
+#' replicates: manifold_metrics(), entropy_metrics(), embedding_metrics()),
+#' from the metrics' names; "manifold_metrics" where none is known
+#' @noRd
+metrics_maker <- function(x) {
+  m <- unique(x$metric)
+  if (length(m) && all(m %in% entropy_metric_names)) return("entropy_metrics")
+  if (length(m) && all(m %in% embedding_metric_names())) return("embedding_metrics")
+  "manifold_metrics"
 }

@@ -116,8 +116,13 @@ tbl_sum.prd_metrics <- function(x, ...) {
   sp <- attr(x, "split")
   if (!is.null(sp)) info <- c(info, if (identical(sp, 0)) "no split" else
     paste0("split ", sp))
-  if (!is.null(n_rep)) {
-    info <- c(info, paste0(length(unique(n_rep$replicate)),
+  if (!is.null(n_rep) && nrow(n_rep)) {
+    # per model (tables bound with prd_bind() may hold different counts)
+    per <- range(vapply(split(n_rep$replicate, n_rep$model), function(r) {
+      length(unique(r))
+    }, integer(1)))
+    info <- c(info, paste0(if (per[1] == per[2]) per[1] else
+                             paste0(per[1], "-", per[2]),
                            " complementary half-samples, ",
                            format(100 * attr(x, "conf_level")), "% intervals"))
   }

@@ -90,6 +90,20 @@ test_that("bound tables of other draws, real sets or replicates do not pair", {
                     class = "prdcurve_error_unpaired")
   expect_match(cli::ansi_strip(conditionMessage(e)),
                "6 replicates, the baseline's 4 replicates", fixed = TRUE)
+  # the header counts each model's half-samples: 4 and 6, not 6
+  expect_match(tbl_sum(prd_bind(a = ta, b = t6)),
+               "; 4-6 complementary half-samples, 90% intervals)", fixed = TRUE)
+  expect_match(tbl_sum(ta), "; 4 complementary half-samples", fixed = TRUE)
+  # an entropy table's advice names entropy_metrics()
+  set.seed(3)
+  ea <- entropy_metrics(s$R, s$A, split = 0.5, replicates = 4)
+  set.seed(4)
+  eb <- entropy_metrics(s$R, s$B, split = 0.5, replicates = 4)
+  e <- expect_error(prd_compare(prd_bind(a = ea, b = eb)),
+                    class = "prdcurve_error_unpaired")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "e.g. `entropy_metrics(real, list(a = ..., b = ...), replicates = 4)`",
+               fixed = TRUE)
   # a table without replicates: the models lacking them named, and how
   t0 <- manifold_metrics(s$R, s$B, metrics = c("precision", "recall"))
   e <- expect_error(prd_compare(prd_bind(a = ta, b = t0)),
