@@ -43,11 +43,13 @@ build: deps
 # the PDF manual is skipped (it needs a LaTeX installation; the Rd files and
 # HTML help are checked). Suggested packages are not forced, and --as-cran's
 # orphaned-package check, which then wants CRAN's package database (not
-# reachable offline), reads an empty local one (R_CRAN_WEB).
+# reachable offline), reads an empty local one (R_CRAN_WEB). The tests under
+# two future workers, skipped on CRAN, run (PRDCURVE_TEST_WORKERS).
 check: build
 	mkdir -p $(CHECKDIR)/cran-web/web/packages
 	$(RSCRIPT) -e 'saveRDS(data.frame(Package = character(), Maintainer = character()), "$(CHECKDIR)/cran-web/web/packages/packages.rds")'
-	cd $(CHECKDIR) && _R_CHECK_CRAN_INCOMING_REMOTE_=false \
+	cd $(CHECKDIR) && PRDCURVE_TEST_WORKERS=true \
+	  _R_CHECK_CRAN_INCOMING_REMOTE_=false \
 	  _R_CHECK_SYSTEM_CLOCK_=false _R_CHECK_FORCE_SUGGESTS_=false \
 	  R_CRAN_WEB=file://$(CURDIR)/$(CHECKDIR)/cran-web \
 	  $(R) CMD check --as-cran --no-manual $(TARBALL)

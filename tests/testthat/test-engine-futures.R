@@ -27,8 +27,7 @@ tie_sets <- function(seed, n_real, n_gen) {
 
 test_that("under a multisession future plan the evaluation blocks run as futures, with the same results", {
   quiet_traps({
-    skip_on_cran()
-    skip_if_not_installed("future")
+    skip_unless_workers()
     set.seed(314)
     real <- matrix(sample(0:4, 500 * 3, TRUE) + 0, ncol = 3)
     gen <- matrix(rnorm(450 * 3, 1), ncol = 3)
@@ -69,8 +68,7 @@ test_that("under a multisession future plan the evaluation blocks run as futures
 
 test_that("under futures, own radii and the sweeps without a split run on the workers, with the same results", {
   quiet_traps({
-    skip_on_cran()
-    skip_if_not_installed("future")
+    skip_unless_workers()
     sets <- tie_sets(316, 420, 380)
     real <- sets$real
     gen <- sets$gen
@@ -125,8 +123,7 @@ test_that("under futures, own radii and the sweeps without a split run on the wo
 
 test_that("under futures, the full sweep without a split (prd_curve(split = 0)) runs on the workers, with the same results", {
   quiet_traps({
-    skip_on_cran()
-    skip_if_not_installed("future")
+    skip_unless_workers()
     sets <- tie_sets(318, 430, 370)
     real <- sets$real
     gen <- sets$gen
