@@ -240,6 +240,12 @@ read_gz_bytes <- function(path) {
 #' The arrays of a .npz file (names without ".npy")
 #' @noRd
 npz_members <- function(path, call = rlang::caller_env()) {
+  # numpy.savez() of no array writes an empty zip (its end record alone),
+  # which unzip() cannot open
+  if (file.size(path) == 22L &&
+      identical(readBin(path, "raw", 4L), as.raw(c(0x50, 0x4b, 0x05, 0x06)))) {
+    return(stats::setNames(character(), character()))
+  }
   files <- with_file_errors(utils::unzip(path, list = TRUE)$Name, path,
                             "a NumPy .npz (zip) file", call)
   files <- files[grepl("\\.npy$", files)]

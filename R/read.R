@@ -89,13 +89,18 @@
 #'   class: `prdcurve_error_file` when the file does not exist, is empty,
 #'   has no data rows, has an unsupported extension, is a directory, is
 #'   malformed (ragged lines, a `.npy` dtype that is not numeric, an array
-#'   of more than 2 dimensions, a truncated array, an `.npz` holding
+#'   of more than 2 dimensions in Fortran order with more than one axis
+#'   after the first above 1, a truncated array, an `.npz` holding no
+#'   array, or
 #'   several arrays and no `member`, an `.rds` that holds no data frame or
 #'   matrix), has duplicated column names, or when the reader fails;
 #'   `prdcurve_error_input` when an argument is malformed, when the `id`
 #'   column does not exist, when `features` selects no column, a column
-#'   that does not exist or a non-numeric column, or when `member` is not
-#'   an array of the `.npz` file. A missing arrow package (for Parquet and
+#'   that does not exist or a non-numeric column, when `member` is not
+#'   an array of the `.npz` file, or when an array (`.npy`, `.npz`) holds
+#'   NaN or Inf (an embedding with missing values is a defect upstream, as
+#'   in a matrix given to [prd_curve()]; the error names the rows, also
+#'   counted from 0 as NumPy does). A missing arrow package (for Parquet and
 #'   Feather) is an error of class `prdcurve_error_package`, which names
 #'   the package and the alternatives.
 #' @seealso [prd_curve()], [prd_cli()] (the command line),
@@ -138,6 +143,14 @@ prd_read <- function(path, features = NULL, id = NULL, header = NA,
   }
   df <- read_table_file(path, header = header, member = member,
                         columns = TRUE, call = call)
+  # an array's NaN or Inf is a defect (as in a matrix given to prd_curve(),
+  # and on the command line), not a missing value of a table's column
+  if (file_format(path) %in% c("npy", "npz")) {
+    # (column by column: no copy of the array)
+    finite <- if (is.matrix(df)) is.finite(sum(df)) else
+      all(vapply(df, function(v) is.finite(sum(v)), logical(1)))
+    if (!finite) as_samples(as.matrix(df), arg = "path", call = call, numpy = TRUE)
+  }
   if (!(rlang::quo_is_null(features) && is.null(id))) {
     sel <- select_features(df, features, id = id, arg = "features",
                            file = path, call = call)
@@ -180,7 +193,13 @@ check_path <- function(path, call = rlang::caller_env()) {
               kind = "file", call = call)
   }
   if (!file.exists(path)) {
-    prd_abort("File {.file {path}} does not exist.", kind = "file",
+    # FILE.npz:NAME, the command line's name of an array, is `member` here
+    npz <- regmatches(path, regexec("^(.+\\.npz):([^/\\\\]+)$", path,
+                                    ignore.case = TRUE))[[1]]
+    hint <- if (length(npz) && file.exists(npz[2])) {
+      c("i" = "An array of an {.file .npz} file is read with {.arg member}: {.code prd_read({deparse(npz[2])}, member = {deparse(npz[3])})}.")
+    }
+    prd_abort(c("File {.file {path}} does not exist.", hint), kind = "file",
               call = call)
   }
   fmt <- file_format(path)

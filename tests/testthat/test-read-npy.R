@@ -263,3 +263,35 @@ test_that("arrays of more than two dimensions are read as numpy's x.reshape(len(
             payload = writeBin(as.vector(m), raw(), size = 8, endian = "little"))
   expect_identical(unname(as.matrix(suppressMessages(prd_read(g)))), m)
 })
+
+test_that("prd_read(): an array's NaN is an error naming its rows, FILE.npz:NAME a hint, an empty archive holds no array", {
+  dir <- withr::local_tempdir()
+  x <- matrix(as.double(1:40), 10)
+  x[6, 3] <- NaN
+  x[9, 1] <- Inf
+  p <- file.path(dir, "nan.npy")
+  write_npy(x, p, dtype = "<f4")
+  # (a tibble's NA would be read as a missing value of a table: not here)
+  e <- expect_error(prd_read(p), class = "prdcurve_error_input")
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "`path` must not contain missing or infinite values", fixed = TRUE)
+  expect_match(msg, "rows 6 and 9, in columns V1 and V3", fixed = TRUE)
+  expect_match(msg, "from 0 in NumPy: 5 and 8", fixed = TRUE)
+  z <- file.path(dir, "m.npz")
+  write_npz(list(good = x[1:5, ], bad = x), z)
+  expect_identical(as.matrix(prd_read(z, member = "good")),
+                   `colnames<-`(x[1:5, ], paste0("V", 1:4)))
+  expect_error(prd_read(z, member = "bad"), class = "prdcurve_error_input")
+  e <- expect_error(prd_read(paste0(z, ":good")), class = "prdcurve_error_file")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "prd_read(\"", fixed = TRUE)
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "m.npz\", member = \"good\")", fixed = TRUE)
+  # numpy.savez(path) with no array: the zip's end record alone
+  empty <- file.path(dir, "empty.npz")
+  writeBin(c(as.raw(c(0x50, 0x4b, 0x05, 0x06)), raw(18)), empty)
+  e <- expect_error(prd_read(empty), class = "prdcurve_error_file")
+  expect_match(cli::ansi_strip(conditionMessage(e)), "holds no .npy array",
+               fixed = TRUE)
+  expect_identical(nrow(prd_npz_arrays(empty)), 0L)
+})
