@@ -12,17 +12,34 @@
 #' @noRd
 cli_metric_names <- function(names) {
   if (is.null(names)) return(manifold_metric_names())
-  known <- c(manifold_metric_names(), embedding_metric_names())
+  # (ct needs a held-out real set, vendi_class the class labels: arguments
+  # of embedding_metrics() the command line does not take)
+  needs <- c(ct = "a held-out real set ({.arg held_out})",
+             vendi_class = "class labels ({.arg classes})")
+  known <- setdiff(c(manifold_metric_names(), embedding_metric_names()),
+                   names(needs))
   names <- names[nzchar(names)]
+  out <- intersect(names, names(needs))
+  if (length(out)) {
+    args <- paste(c(if ("ct" %in% out) "held_out = ...",
+                    if ("vendi_class" %in% out) "classes = ..."), collapse = ", ")
+    why <- stats::setNames(paste0("{.val ", out, "} needs ", needs[out],
+                                  " of {.fn embedding_metrics}, which the command line does not take."),
+                           rep("x", length(out)))
+    prd_abort(c("Option {.code --metrics} can't name {.val {out}}.", why,
+                "i" = "In R: {.code embedding_metrics(real, generated, metrics = {deparse(out)}, {args})}."),
+              kind = "input", call = NULL)
+  }
   bad <- setdiff(names, known)
   if (length(bad) || !length(names)) {
     # (its own words: the R functions' names would be rewritten to the flag)
-    near <- nearest_choices(bad, known, embedding_metric_aliases())
+    al <- embedding_metric_aliases()
+    near <- nearest_choices(bad, known, al[al %in% known])
     prd_abort(c("Option {.code --metrics} must name manifold or embedding metrics.",
                 "x" = if (length(bad)) "Unknown: {.val {bad}}." else "It names none.",
                 "i" = if (length(near)) "Did you mean {.val {near}}?",
                 "i" = "Manifold metrics: {.val {manifold_metric_names()}}.",
-                "i" = "Embedding metrics: {.val {embedding_metric_names()}}."),
+                "i" = "Embedding metrics: {.val {setdiff(embedding_metric_names(), names(needs))}}."),
               kind = "input", call = NULL)
   }
   unique(names)

@@ -59,16 +59,28 @@ test_that("an unknown --metrics name is told the metrics and the names it may me
   # the command line's own words, not the R functions' rewritten to the flag
   expect_match(msg, "must name manifold or embedding metrics", fixed = TRUE)
   expect_no_match(msg, "of `--metrics` or", fixed = TRUE)
-  # the aliases: FID is "fd", memorisation "authpct" and "ct"
-  expect_match(msg, 'Did you mean "fd", "authpct", and "ct"?', fixed = TRUE)
-  # every metric named, none cut off ("ct" and "s_pmse" are the lists' last)
-  for (m in c(manifold_metric_names(), embedding_metric_names())) {
+  # the aliases: FID is "fd", memorisation "authpct" (and "ct", which the
+  # command line can't compute)
+  expect_match(msg, 'Did you mean "fd" and "authpct"?', fixed = TRUE)
+  # every metric named, none cut off ("s_pmse" is the lists' last)
+  for (m in setdiff(c(manifold_metric_names(), embedding_metric_names()),
+                    c("ct", "vendi_class"))) {
     expect_match(msg, paste0('"', m, '"'), fixed = TRUE)
   }
+  expect_no_match(msg, '"ct"', fixed = TRUE)
   expect_no_match(msg, "\u2026", fixed = TRUE)
   err <- run("--metrics=")
   expect_s3_class(err, "prdcurve_error_input")
   expect_match(conditionMessage(err), "It names none", fixed = TRUE)
+  # ct (a held-out set) and vendi_class (class labels) need what the
+  # command line does not take: refused before any file is read
+  said <- character()
+  err <- run("--metrics=fd,ct,vendi_class")
+  expect_s3_class(err, "prdcurve_error_input")
+  expect_false(any(grepl("Read|Computing", said)))
+  msg <- cli::ansi_strip(conditionMessage(err))
+  expect_match(msg, "can't name \"ct\" and \"vendi_class\"", fixed = TRUE)
+  expect_match(msg, "held_out = ..., classes = ...", fixed = TRUE)
 })
 
 test_that("--maxorder and --max-params set the propensity model of --metrics=pmse", {
