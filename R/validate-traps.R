@@ -224,14 +224,30 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
       which(is.na(r) & is.na(g) & real[1L, ] != gens[[i]][1L, ] &
               !category_columns(real))
     }
+    # the largest share of the other set's rows on those values (a ReLU
+    # unit's zeros against a model's constant 0): no disjoint support there
+    hits <- function(cols, other, from, e, who) {
+      if (!length(cols)) return("")
+      sh <- max(vapply(cols, function(j) {
+        v <- as.double(other[, j])
+        mean(if (is.null(e)) v == from[1L, j] else near_grid(v, e[j]))
+      }, numeric(1)))
+      if (sh > 0) paste0(" (", who, " takes these values in ",
+                         if (length(cols) > 1L) "up to ", signif(100 * sh, 2), "%",
+                         " of its rows)") else ""
+    }
     part <- c(if (length(only_r)) paste0("on a grid in the real set only: ",
-                                         names_of(only_r)),
+                                         names_of(only_r),
+                                         hits(only_r, gens[[i]], real, gr$e, "this set")),
               if (length(only_g)) paste0("on a grid in this set only: ",
-                                         names_of(only_g, gens[[i]])),
+                                         names_of(only_g, gens[[i]]),
+                                         hits(only_g, real, gens[[i]], gg$e, "the real set")),
               if (length(const_r)) paste0("constant in the real set only: ",
-                                          names_of(const_r)),
+                                          names_of(const_r),
+                                          hits(const_r, gens[[i]], real, NULL, "this set")),
               if (length(const_g)) paste0("constant in this set only: ",
-                                          names_of(const_g, gens[[i]])),
+                                          names_of(const_g, gens[[i]]),
+                                          hits(const_g, real, gens[[i]], NULL, "the real set")),
               if (length(both)) paste0("constant at another value in each set: ",
                                        names_of(both)))
     if (length(part)) {
@@ -252,7 +268,7 @@ warn_grid_columns <- function(lines, extra = character()) {
   prd_warn(c(
     "Columns whose values lie on a grid (whole numbers, or multiples of one power of two), or are constant, in one set and are continuous in the other (or constant at another value).",
     stats::setNames(unname(lines), rep("x", length(lines))),
-    "i" = "Such values are atoms the other set never hits: the supports differ and the true PR curve is 0. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
+    "i" = "Such values are atoms: where the other set never takes them, the supports differ and the true PR curve is 0; where it takes them in a share of its rows (given above), the true curve is at most about that share. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
     extra,
     "i" = "If the model should produce such values, round its output to the grid; if the grid is the storage (8-bit intensities against floats), give both sets the same type."
   ), "grid_columns")

@@ -192,3 +192,25 @@ test_that("the reading with the atoms ignored draws the rows the exact one drew,
                c(max(-1, d$estimate - half), min(1, d$estimate + half)),
                tolerance = 1e-12)
 })
+
+test_that("the grid warning gives the share of the other set on the atom: a ReLU unit's zeros against a model's constant 0", {
+  set.seed(1)
+  n <- 600
+  x <- pmax(matrix(rnorm(n * 4, -0.5), n), 0)
+  y <- pmax(matrix(rnorm(n * 4, -0.5), n), 0)
+  y[, 1] <- 0
+  share <- mean(x[, 1] == 0)
+  w <- tryCatch(prd_curve(x, y, method = "knn", angles = 21),
+                prdcurve_warning_grid_columns = function(w) w)
+  msg <- cli::ansi_strip(conditionMessage(w))
+  expect_match(msg, paste0("constant in this set only: column 1 (the real set takes these values in ",
+                           signif(100 * share, 2), "% of its rows)"), fixed = TRUE)
+  expect_match(msg, "the true curve is at most about that share", fixed = TRUE)
+  # where the other set never takes the atom, no share is given
+  y2 <- y
+  y2[, 1] <- -1
+  w <- tryCatch(prd_curve(x, y2, method = "knn", angles = 21),
+                prdcurve_warning_grid_columns = function(w) w)
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "constant in this set only: column 1\n", fixed = TRUE)
+})
