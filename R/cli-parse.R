@@ -351,7 +351,13 @@ cli_parse_error <- function(msg, valued) {
   opts <- paste0("--", c(valued, "metrics", "open", "standardize", "header",
                          "no-header",
                          "quiet", "help"))
-  prd_abort(c(text, "i" = "Options: {.code {opts}}; see {.code --help}."),
+  near <- if (grepl("no such option", msg) && length(name)) {
+    nearest_choices(sub("^-+", "", name), sub("^--", "", opts))
+  }
+  # (every option listed: cli cuts a long vector at 20)
+  prd_abort(c(text,
+              "i" = if (length(near)) "Did you mean {.code {paste0('--', near)}}?",
+              "i" = "Options: {.code {cli::cli_vec(opts, list('vec-trunc' = Inf))}}; see {.code --help}."),
             kind = "input", call = NULL)
 }
 

@@ -201,6 +201,13 @@ test_that("prd_cli gives classed errors", {
                class = "prdcurve_error_input")
   expect_error(run(fx$f_real, fx$f_gen, "--bogus", "1"),
                "Unknown option.*--bogus", class = "prdcurve_error_input")
+  # a misspelt option: the one meant, and every option, none cut off
+  e <- expect_error(run(fx$f_real, fx$f_gen, "--metod", "knn"),
+                    class = "prdcurve_error_input")
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "Did you mean `--method`?", fixed = TRUE)
+  expect_match(msg, "`--metrics`, `--open`, `--standardize`", fixed = TRUE)
+  expect_no_match(msg, "\u2026", fixed = TRUE)
   expect_error(run(fx$f_real, fx$f_gen, "--k"), "--k.*needs a value",
                class = "prdcurve_error_input")
   expect_error(run(fx$f_real, "--generated"), "--generated.*needs a value",
