@@ -458,8 +458,14 @@ select_features <- function(df, features, id = NULL, arg = "features",
       tidyselect::eval_select(features, df, allow_rename = FALSE,
                               error_call = call),
       error = function(e) {
+        # tidyselect's header and its bullets, each a bullet of its own
+        lines <- strsplit(cli::ansi_strip(conditionMessage(e)), "\n")[[1]]
+        rest <- lines[-1]
+        kind <- ifelse(grepl("^(\u2716|\u2715|x) ", rest), "x", "i")
+        rest <- sub("^\\S+ ", "", rest)
         prd_abort(c(paste0("Can't select the {.arg {arg}} in ", src, "."),
-                    "x" = "{conditionMessage(e)}"),
+                    "x" = "{lines[1]}",
+                    stats::setNames(paste0("{rest[", seq_along(rest), "]}"), kind)),
                   kind = "input", call = call)
       })
     feat <- setdiff(names(df)[pos], id)

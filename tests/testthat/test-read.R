@@ -235,3 +235,20 @@ test_that("recipe (inst/ARCHITECTURE.md): every format has a reader", {
   branches <- setdiff(names(as.list(sw)), "")
   expect_setequal(unique(unname(read_formats())), branches)
 })
+
+test_that("a selection past the columns: tidyselect's reasons as bullets of their own", {
+  p <- withr::local_tempfile(fileext = ".csv")
+  utils::write.csv(data.frame(a = 1:5, b = 2:6), p, row.names = FALSE)
+  lines <- function(e) strsplit(cli::ansi_strip(conditionMessage(e)), "\n")[[1]]
+  e <- expect_error(prd_read(p, features = 1:80), class = "prdcurve_error_input")
+  l <- lines(e)
+  expect_length(l, 4L)
+  expect_match(l[2], "^\\S+ Can't subset columns past the end.$")
+  expect_match(l[3], "^\\S+ Locations 3, 4, 5")
+  expect_match(l[4], "^\\S+ There are only 2 columns.$")
+  # tidyselect's own symbols kept: a cross where it has one
+  e <- expect_error(prd_read(p, features = c(a, zz)), class = "prdcurve_error_input")
+  l <- lines(e)
+  expect_match(l[3], "^\\S+ Column `zz` doesn't exist.$")
+  expect_identical(sub(" .*", "", l[3]), sub(" .*", "", l[2]))
+})
