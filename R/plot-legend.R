@@ -127,3 +127,60 @@ curve_legend <- function(pal, lty, name, rows) {
        ggplot2::scale_linetype_manual(values = lty, breaks = names(pal),
                                       name = name))
 }
+
+#' The corner or side of a base-graphics panel where a legend (the
+#' arguments `args` of graphics::legend()) covers the fewest points of the
+#' curves (`curves`: a list of data frames with recall and precision, each
+#' segment sampled at 10 points); ties go to the first of `spots`, the lower
+#' left (under a good model's curve). Reads the open device's coordinates.
+#' @noRd
+legend_spot <- function(curves, args,
+                        spots = c("bottomleft", "left", "bottomright",
+                                  "bottom", "topleft", "center")) {
+  t <- seq(0, 1, length.out = 10L)
+  pts <- lapply(curves, function(cv) {
+    x <- cv$recall
+    y <- cv$precision
+    n <- length(x)
+    if (n < 2L) return(cbind(x, y))
+    i <- rep(seq_len(n - 1L), each = length(t))
+    w <- rep(t, n - 1L)
+    cbind(x[i] + w * (x[i + 1L] - x[i]), y[i] + w * (y[i + 1L] - y[i]))
+  })
+  pts <- do.call(rbind, pts)
+  covered <- vapply(spots, function(s) {
+    r <- do.call(graphics::legend, c(list(s), args, list(plot = FALSE)))$rect
+    sum(pts[, 1] >= r$left & pts[, 1] <= r$left + r$w &
+          pts[, 2] <= r$top & pts[, 2] >= r$top - r$h, na.rm = TRUE)
+  }, numeric(1))
+  spots[which.min(covered)]
+}
+
+#' A base-graphics panel title that fits the figure region: set
+#' at par("cex.main"), smaller (down to 0.6 of it) where wider, and cut in
+#' the middle with "..." where even that is too wide (ASCII: pdf()'s
+#' fonts have no ellipsis character).
+#' @noRd
+fit_title <- function(text) {
+  if (is.null(text) || !nzchar(text)) return(invisible())
+  cex <- graphics::par("cex.main")
+  # (centred over the plot region, clipped to the figure region's width)
+  plt <- graphics::par("plt")
+  mid <- (plt[1] + plt[2]) / 2
+  room <- 0.96 * 2 * min(mid, 1 - mid) * graphics::par("fin")[1]
+  wide <- function(s, cx) {
+    graphics::strwidth(s, units = "inches", cex = cx, font = 2)
+  }
+  w <- wide(text, cex)
+  if (w > room) cex <- max(0.6 * cex, 0.98 * cex * room / w)
+  full <- text
+  n <- nchar(full)
+  keep <- n
+  while (wide(text, cex) > room && keep > 8L) {
+    keep <- keep - 1L
+    text <- paste0(substr(full, 1L, ceiling(keep / 2)), "...",
+                   substr(full, n - floor(keep / 2) + 1L, n))
+  }
+  graphics::title(main = text, cex.main = cex)
+  invisible(text)
+}

@@ -236,9 +236,9 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
     # [0, 1] and 0.02 each side, as autoplot()'s expansion: a curve on
     # precision or recall 1 (Q = P) is drawn inside the box, not under it
     graphics::plot(NA, xlim = plot_frame, ylim = plot_frame,
-                   main = if (is.na(pn)) main else
-                     paste(c(main, pn), collapse = ": "),
                    xlab = xlab, ylab = ylab, xaxs = "i", yaxs = "i")
+    # (a long model name made smaller, or cut in the middle, to fit)
+    fit_title(if (is.na(pn)) main else paste(c(main, pn), collapse = ": "))
     # the bands of curves with replicates, under the lines, in their
     # colours
     bt <- lay$bands
@@ -266,12 +266,13 @@ plot.prd_curve <- function(x, main = NULL, xlab = "recall",
     }
     leg <- ifelse(refs, vapply(curves, function(cv) as.character(cv$.label[1]), ""),
                   labels)
-    # (on a pale box: the lower left is under the curves, but a low curve
-    # passes there)
-    graphics::legend("bottomleft", legend = leg, col = cols, lwd = 2,
-                     lty = ltys, bty = "o", box.col = NA, cex = 0.85,
-                     bg = grDevices::adjustcolor("white", alpha.f = 0.8),
-                     inset = 0.01, seg.len = 2.5)
+    # (on a pale box, where it covers the fewest points of the curves: the
+    # lower left is under a good model's curve, but a poor one passes there)
+    largs <- list(legend = leg, col = cols, lwd = 2, lty = ltys, bty = "o",
+                  box.col = NA, cex = 0.85,
+                  bg = grDevices::adjustcolor("white", alpha.f = 0.8),
+                  inset = 0.01, seg.len = 2.5)
+    do.call(graphics::legend, c(list(legend_spot(curves, largs)), largs))
     # (the points at the origin over the legend's box)
     zp <- lay$zero
     if (!is.na(pn)) zp <- zp[as.character(zp$.panel) == pn, , drop = FALSE]

@@ -534,3 +534,34 @@ test_that("a curve at 0 everywhere is marked at the origin, and an empty panel s
   on.exit(grDevices::dev.off(), add = TRUE)
   expect_invisible(plot(cv))
 })
+
+test_that("base plot(): the legend goes where it covers the fewest curve points, a long title fits its panel", {
+  grDevices::pdf(NULL, width = 7, height = 3)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  graphics::par(pty = "s", mfrow = c(1, 3))
+  graphics::plot(NA, xlim = c(0, 1), ylim = c(0, 1))
+  args <- list(legend = c("knn", "coverage", "tightest"), lwd = 2, cex = 0.85,
+               inset = 0.01, seg.len = 2.5)
+  good <- list(data.frame(recall = c(0, 0.98, 0.98), precision = c(1, 1, 0)))
+  low <- list(data.frame(recall = seq(0, 1, 0.05),
+                         precision = 0.3 * exp(-3 * seq(0, 1, 0.05))))
+  expect_identical(legend_spot(good, args), "bottomleft")
+  spot <- legend_spot(low, args)
+  expect_false(spot %in% c("bottomleft", "bottom", "bottomright"))
+  r <- do.call(graphics::legend, c(list(spot), args, list(plot = FALSE)))$rect
+  expect_gt(r$top - r$h, 0.3)
+  # a title wider than the panel: smaller, and cut in the middle when
+  # even the smallest size does not fit
+  short <- "good"
+  expect_identical(fit_title(short), short)
+  long <- strrep("a_rather_long_model_name_", 6)
+  cut <- fit_title(long)
+  expect_match(cut, "...", fixed = TRUE)
+  expect_true(startsWith(long, sub("\\.\\.\\..*", "", cut)))
+  expect_true(endsWith(long, sub(".*\\.\\.\\.", "", cut)))
+  expect_lt(nchar(cut), nchar(long))
+  plt <- graphics::par("plt")
+  room <- 2 * min(mean(plt[1:2]), 1 - mean(plt[1:2])) * graphics::par("fin")[1]
+  expect_lte(graphics::strwidth(cut, units = "inches", font = 2,
+                                cex = 0.6 * graphics::par("cex.main")), room)
+})
