@@ -298,18 +298,17 @@ extra_palette <- c("#000000", "#E69F00", "#882255", "#44AA99", "#332288",
 #' @noRd
 model_palette <- c("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000",
                    "#882255", "#44AA99", "#332288")
-#' Line types in the order of the colours (methods first)
+#' Line types in the order of the colours (methods first); knn dotted in
+#' every figure (the default's solid black and knn's dark blue read alike
+#' in greyscale)
 #' @noRd
-method_linetypes <- c(knn = "solid", kde = "22", ipr = "42", coverage = "4212",
+method_linetypes <- c(knn = "13", kde = "22", ipr = "42", coverage = "4212",
                       tightest = "solid")
 extra_linetypes <- c("solid", "22", "42", "4212", "12", "1242", "82", "8222")
 #' Line types of models (one method, several models): the plain dashes,
 #' which the models' true curves take, last
 #' @noRd
 model_linetypes <- c("solid", "4212", "13", "1242", "8222", "22", "42", "82")
-#' knn's line type where the default's solid line is drawn too (dotted)
-#' @noRd
-knn_beside_default <- "13"
 
 #' Data of a PR plot: lines (one group per curve, with colour label, panel
 #' and whether it is a reference curve), bands and the palette.
@@ -357,10 +356,9 @@ plot_layout <- function(x, conf_level, bands) {
                            setdiff(levels_col, known)))
   pal <- pal[levels_col]
   lty <- if (identical(colour_name, "method") && !several_k) {
+    # (one line type per method in every figure; a method drawn alone solid)
     used <- method_linetypes[known]
-    # knn beside the default: both would be solid (black and dark blue
-    # alike in greyscale)
-    if (all(c("tightest", "knn") %in% known)) used[["knn"]] <- knn_beside_default
+    if (length(levels_col) == 1L) used[] <- "solid"
     # the other methods: line types no named method (nor the truth) takes
     free <- setdiff(extra_linetypes[-1], c(used, "44"))
     c(used,

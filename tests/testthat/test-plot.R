@@ -243,9 +243,14 @@ test_that("the palette reads on white and in greyscale: no yellow, a line type p
   d <- drawn_data(ggplot2::autoplot(cv))[[1]]
   lt <- tapply(d$linetype, d$colour, unique)
   expect_length(unique(unlist(lt)), 3)
-  expect_equal(unname(lt[prdcurve:::method_palette[["knn"]]]), "solid")
-  # knn beside the default: not both solid (black and dark blue read alike
-  # in greyscale); every method its own line type, the truth's not taken
+  # knn dotted with or without the default beside it (one line type per
+  # method in every figure; the default's solid black and knn's dark blue
+  # read alike in greyscale); every method its own line type, the truth's
+  # not taken
+  expect_equal(unname(lt[prdcurve:::method_palette[["knn"]]]), "13")
+  # a method drawn alone: solid
+  one <- drawn_data(ggplot2::autoplot(cv[cv$method == "knn", ]))[[1]]
+  expect_identical(unique(one$linetype), "solid")
   set.seed(35)
   x <- matrix(rnorm(600 * 2), ncol = 2)
   many <- prd_curve(x[1:300, ], x[301:600, ] + 0.4, angles = 21,
