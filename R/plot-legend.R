@@ -158,8 +158,7 @@ legend_spot <- function(curves, args,
 
 #' A base-graphics panel title that fits the figure region: set
 #' at par("cex.main"), smaller (down to 0.6 of it) where wider, and cut in
-#' the middle with "..." where even that is too wide (ASCII: pdf()'s
-#' fonts have no ellipsis character).
+#' the middle (cut_middle()) where even that is too wide.
 #' @noRd
 fit_title <- function(text) {
   if (is.null(text) || !nzchar(text)) return(invisible())
@@ -173,14 +172,7 @@ fit_title <- function(text) {
   }
   w <- wide(text, cex)
   if (w > room) cex <- max(0.6 * cex, 0.98 * cex * room / w)
-  full <- text
-  n <- nchar(full)
-  keep <- n
-  while (wide(text, cex) > room && keep > 8L) {
-    keep <- keep - 1L
-    text <- paste0(substr(full, 1L, ceiling(keep / 2)), "...",
-                   substr(full, n - floor(keep / 2) + 1L, n))
-  }
+  text <- cut_middle(text, function(s) wide(s, cex) <= room, keep_min = 8L)
   graphics::title(main = text, cex.main = cex)
   invisible(text)
 }

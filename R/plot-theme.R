@@ -35,7 +35,10 @@ plot_frame <- c(-plot_margin, 1 + plot_margin)
 #'   package, or `NULL` (default) for a single curve panel.
 #' @return A list with `width`, `height` (inches), `units` (`"in"`) and
 #'   `dpi` (300). The single panel is 3.3 x 3.6 in (0.2 in taller for each
-#'   further row of a wrapped legend); wider figures are 6.9 in wide.
+#'   further row of a wrapped legend); wider figures are 6.9 in wide, with
+#'   0.13 in more per row of panels for each further line of a model name
+#'   too long for its panel's strip (broken after `_`, `-`, `.` or a
+#'   space).
 #' @examples
 #' prd_figure_size()
 #' @export
@@ -50,11 +53,21 @@ prd_figure_size <- function(plot = NULL) {
 #' @noRd
 curve_figure_size <- function(ncol, nrow, strips) {
   gap <- 0.15
-  side <- if (ncol == 1L) 2.75 else min(2.15, (6.9 - 0.45 - (ncol - 1) * gap) / ncol)
+  side <- panel_side(ncol)
   width <- if (ncol == 1L) 3.3 else 6.9
   height <- nrow * side + (nrow - 1) * gap + 0.85 + if (strips) 0.2 * nrow else 0
   figure_size(width, height)
 }
+
+#' The side (inches) of a square curve panel in a figure of `ncol` columns
+#' @noRd
+panel_side <- function(ncol) {
+  if (ncol == 1L) 2.75 else min(2.15, (6.9 - 0.45 - (ncol - 1) * 0.15) / ncol)
+}
+
+#' The height (inches) of a further line of a facet strip's label
+#' @noRd
+strip_line_height <- 0.13
 
 figure_size <- function(width, height) {
   list(width = round(width, 2), height = round(height, 2), units = "in",
@@ -64,4 +77,53 @@ figure_size <- function(width, height) {
 set_figure_size <- function(p, size) {
   attr(p, "prd_figure_size") <- size
   p
+}
+
+#' Facet strip labels that fit a panel `width` inches wide (7.2 pt bold,
+#' theme_bw(9)'s strips; measured as text_width_in() does, with a bold
+#' face's slack): a wider label broken after "_", "-", "." or " " into
+#' lines that fit, and a part that fits no line cut in the middle with
+#' "...". Returns the labels (named by the originals) with attribute
+#' "lines", the most lines of any.
+#' @noRd
+strip_labels <- function(labels, width) {
+  fits <- function(s) text_width_in(s, prd_figure_text_size * 0.8, slack = 1.3) <= width
+  cut <- function(full) cut_middle(full, fits)
+  out <- vapply(labels, function(lab) {
+    if (fits(lab)) return(lab)
+    # the pieces, each ending at a separator, joined greedily into lines
+    pieces <- regmatches(lab, gregexpr("[^_. -]*([_. -]|$)", lab))[[1]]
+    pieces <- pieces[nzchar(pieces)]
+    lines <- character()
+    cur <- ""
+    for (pc in pieces) {
+      if (nzchar(cur) && !fits(paste0(cur, pc))) {
+        lines <- c(lines, cur)
+        cur <- pc
+      } else {
+        cur <- paste0(cur, pc)
+      }
+    }
+    lines <- vapply(c(lines, cur), cut, "")
+    paste(lines, collapse = "\n")
+  }, "")
+  names(out) <- labels
+  attr(out, "lines") <- max(1L, lengths(strsplit(out, "\n", fixed = TRUE)))
+  out
+}
+
+#' `full` cut in the middle with "..." (ASCII: pdf()'s fonts have no
+#' ellipsis) until `fits` (a function of the text) accepts it, keeping at
+#' least `keep_min` characters
+#' @noRd
+cut_middle <- function(full, fits, keep_min = 6L) {
+  n <- nchar(full)
+  keep <- n
+  s <- full
+  while (!fits(s) && keep > keep_min) {
+    keep <- keep - 1L
+    s <- paste0(substr(full, 1L, ceiling(keep / 2)), "...",
+                substring(full, n - floor(keep / 2) + 1L))
+  }
+  s
 }

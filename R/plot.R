@@ -190,13 +190,19 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
     prd_theme() +
     ggplot2::theme(legend.key.width = ggplot2::unit(1.6, "lines"))
   n_panels <- lay$n_panels
-  if (lay$facet) {
-    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$.panel),
-                                 ncol = min(3L, n_panels))
-  }
   ncol <- min(3L, n_panels)
+  strip_lines <- 1L
+  if (lay$facet) {
+    # (long model names broken into lines that fit the panel's width)
+    strips <- strip_labels(levels(lay$lines$.panel), panel_side(ncol))
+    strip_lines <- attr(strips, "lines")
+    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$.panel), ncol = ncol,
+                                 labeller = ggplot2::as_labeller(strips))
+  }
   size <- curve_figure_size(ncol, ceiling(n_panels / ncol), strips = lay$facet)
-  size$height <- round(size$height + legend_row_height * (rows - 1L), 2)
+  size$height <- round(size$height + legend_row_height * (rows - 1L) +
+                         strip_line_height * (strip_lines - 1L) *
+                         ceiling(n_panels / ncol), 2)
   set_figure_size(p, size)
 }
 

@@ -570,3 +570,27 @@ test_that("base plot(): the legend goes where it covers the fewest curve points,
   expect_lte(graphics::strwidth(cut, units = "inches", font = 2,
                                 cex = 0.6 * graphics::par("cex.main")), room)
 })
+
+test_that("autoplot(): a model name too wide for its strip is broken into lines, and the figure grows by them", {
+  labs <- strip_labels(c("good", "a_rather_long_model_name_shift_0.2",
+                         strrep("x", 80)), panel_side(3L))
+  expect_identical(labs[["good"]], "good")
+  expect_identical(labs[["a_rather_long_model_name_shift_0.2"]],
+                   "a_rather_long_model_name_shift_\n0.2")
+  # no separator: cut in the middle
+  expect_match(labs[[strrep("x", 80)]], "^x+\\.\\.\\.x+$")
+  expect_identical(attr(labs, "lines"), 2L)
+  set.seed(2)
+  x <- matrix(rnorm(400), 200)
+  short <- prd_curve(x, list(a = x + 0.2, b = x + 0.4, c = x + 1),
+                     method = c("knn", "ipr"), angles = 11)
+  long <- prd_curve(x, list(a_rather_long_model_name_shift_0.2 = x + 0.2,
+                            b = x + 0.4, c = x + 1),
+                    method = c("knn", "ipr"), angles = 11)
+  p <- ggplot2::autoplot(long)
+  strips <- ggplot2::ggplot_build(p)$layout$layout$.panel
+  lab <- p$facet$params$labeller(data.frame(.panel = as.character(strips)))
+  expect_identical(lab[[1]][1], "a_rather_long_model_name_shift_\n0.2")
+  expect_equal(prd_figure_size(p)$height -
+                 prd_figure_size(ggplot2::autoplot(short))$height, 0.13)
+})
