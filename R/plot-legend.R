@@ -67,6 +67,22 @@ legend_guides <- function(rows, aesthetics) {
                                             aesthetics))
 }
 
+#' The size of a single curve panel with its legend in one column at its
+#' right (autoplot() of many models): the panel's 3.3 in, plus the widest
+#' label or the title, the key and gaps; at most 6.9 in wide; as tall as
+#' the panel without a legend under it, or as the legend's rows.
+#' @noRd
+right_legend_size <- function(labels, title) {
+  pt <- 1 / 72
+  key <- 1.6 * 14.454 * pt
+  wide <- max(text_width_in(labels, 0.8 * prd_figure_text_size) + key +
+                prd_figure_text_size * pt,
+              text_width_in(title, prd_figure_text_size))
+  base <- curve_figure_size(1L, 1L, strips = FALSE)
+  figure_size(min(6.9, base$width + wide + 0.15),
+              max(base$height - 0.3, 0.4 + legend_row_height * length(labels)))
+}
+
 #' Height in inches that each legend row beyond the first adds to a figure
 #' (a key of 1.2 lines at 9 pt and its spacing).
 #' @noRd

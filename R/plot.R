@@ -16,7 +16,11 @@
 #' `"tightest"`, is solid black, and no other curve is black or grey. The legend is at the bottom, one legend for colour and
 #' line type (titled `method` or `model`, also under a colour scale added
 #' by the user); when its entries, measured, do not fit the figure's width
-#' they wrap into rows. Curves computed with `replicates` get a band: at each angle
+#' they wrap into rows, and a single panel whose legend would take more
+#' than two rows (many models, long names) has it in one column at its
+#' right, in a wider figure. Model names too wide for a panel's strip
+#' break into lines (after `_`, `-`, `.` or a space). In `plot()`, each
+#' panel's legend goes where it covers the fewest curve points. Curves computed with `replicates` get a band: at each angle
 #' \eqn{\theta} of the \eqn{\lambda} grid, the interval of \eqn{\rho(\theta)
 #' = \sqrt{\alpha^2 + \beta^2}} from the complementary half-sample
 #' replicates (see the section Intervals of [prd_curve()]), drawn along the
@@ -43,7 +47,8 @@
 #'   A single curve panel is 3.3 x 3.6 in, one column of a two-column
 #'   paper, 0.2 in taller for each further row of its legend (a legend
 #'   wider than the figure wraps: four methods and the truth take two
-#'   rows, 3.3 x 3.8 in); several panels (up to 3 a row) and the figures of
+#'   rows, 3.3 x 3.8 in; a legend at the right widens it, up to 6.9 in);
+#'   several panels (up to 3 a row) and the figures of
 #'   [prd_compare()] and metric tables fill a 6.9 in text width, with
 #'   2.15 in square panels. Text is set at 9 pt (ggplot2's
 #'   `theme_bw(base_size = 9)`), so it stays 9 pt in print at that size.
@@ -177,6 +182,11 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
   rows <- legend_rows(names(pal), lay$colour_name,
                       curve_figure_size(min(3L, lay$n_panels), 1L,
                                         strips = lay$facet)$width)
+  # a single panel whose legend would take more than two rows under it
+  # (many models, long names): the legend in one column at its right, in
+  # a wider figure
+  right <- lay$n_panels == 1L && rows > 2L
+  if (right) rows <- length(pal)
   p <- p +
     curve_legend(pal, lty, lay$colour_name, rows) +
     ggplot2::scale_x_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
@@ -200,6 +210,10 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
                                  labeller = ggplot2::as_labeller(strips))
   }
   size <- curve_figure_size(ncol, ceiling(n_panels / ncol), strips = lay$facet)
+  if (right) {
+    p <- p + ggplot2::theme(legend.position = "right")
+    return(set_figure_size(p, right_legend_size(names(pal), lay$colour_name)))
+  }
   size$height <- round(size$height + legend_row_height * (rows - 1L) +
                          strip_line_height * (strip_lines - 1L) *
                          ceiling(n_panels / ncol), 2)

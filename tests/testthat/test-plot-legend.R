@@ -88,8 +88,11 @@ test_that("every figure's legend fits its documented size, wrapped into rows", {
     expect_true(file.size(file.path(dir, paste0(nm, ".png"))) > 5000)
   }
   # the single panel is 3.3 in wide, one legend row 3.6 in tall; the
-  # README's figure (4 entries) takes two rows, 0.2 in more
-  expect_identical(prd_figure_size(ggplot2::autoplot(figs$models))$width, 3.3)
+  # README's figure (4 entries) takes two rows, 0.2 in more; five long
+  # names, which would take more than two rows, go to its right
+  pm <- ggplot2::autoplot(figs$models)
+  expect_identical(pm$theme$legend.position, "right")
+  expect_gt(prd_figure_size(pm)$width, 3.3)
   expect_identical(unlist(prd_figure_size(ggplot2::autoplot(figs$readme))[1:2]),
                    c(width = 3.3, height = 3.8))
   expect_identical(prd_figure_size(ggplot2::autoplot(figs$panels))$width, 6.9)

@@ -594,3 +594,21 @@ test_that("autoplot(): a model name too wide for its strip is broken into lines,
   expect_equal(prd_figure_size(p)$height -
                  prd_figure_size(ggplot2::autoplot(short))$height, 0.13)
 })
+
+test_that("autoplot(): a single panel whose legend would take more than two rows gets it in a column at its right", {
+  set.seed(3)
+  x <- matrix(rnorm(400), 200)
+  gens <- stats::setNames(lapply(1:8, function(i) x + i / 10),
+                          paste0("a_rather_long_model_name_shift_", 1:8))
+  p <- ggplot2::autoplot(prd_curve(x, gens, method = "knn", angles = 11))
+  expect_identical(p$theme$legend.position, "right")
+  sz <- prd_figure_size(p)
+  expect_gt(sz$width, 3.3 + max(text_width_in(names(gens), 7.2)))
+  expect_lte(sz$width, 6.9)
+  # one column: as many rows as models
+  expect_identical(as.integer(p$guides$colour$nrow), 8L)
+  # a short legend stays under the panel
+  q <- ggplot2::autoplot(prd_curve(x, gens[1:2], method = "knn", angles = 11))
+  expect_false(identical(q$theme$legend.position, "right"))
+  expect_identical(prd_figure_size(q)$width, 3.3)
+})
