@@ -30,7 +30,14 @@ expect_page <- function(page, pattern, fixed = FALSE) {
               label = paste0("the page holds \"", pattern, "\""))
 }
 
-interval_text <- function(v, lo, hi) sprintf("%.3f [%.3f, %.3f]", v, lo, hi)
+# the report's numbers: three decimals, three significant digits below 0.01
+report_num <- function(x) {
+  ifelse(!is.na(x) & x != 0 & abs(x) < 0.01, sprintf("%.3g", x),
+         sprintf("%.3f", x))
+}
+interval_text <- function(v, lo, hi) {
+  sprintf("%s [%s, %s]", report_num(v), report_num(lo), report_num(hi))
+}
 
 test_that("the report template is found by rmarkdown::draft()", {
   skip_if_not_installed("rmarkdown")
@@ -84,6 +91,15 @@ test_that("a report from float32 .npy and .npz files shows the package's numbers
     v <- e[e$model == "wide" & e$metric == mt, ]
     expect_page(html, interval_text(v$value, v$lower, v$upper), fixed = TRUE)
   }
+  # values below 0.01 (the good model's MMD) keep three significant digits
+  # (were "0.000 [-0.000, 0.000]")
+  small <- e[e$model == "good" & abs(e$value) < 0.01 & e$value != 0, ]
+  expect_gt(nrow(small), 0L)
+  for (i in seq_len(nrow(small))) {
+    expect_page(html, interval_text(small$value[i], small$lower[i], small$upper[i]),
+                fixed = TRUE)
+  }
+  expect_false(grepl("-0.000", html, fixed = TRUE))
   # the models at the ceiling of Q = P are named, and only they
   info <- prd_curve_info(cv)
   at <- unique(info$model[vapply(info$details, function(d)
