@@ -563,9 +563,23 @@ check_same_columns <- function(real, generated, arg_1 = "real",
     only_1 <- setdiff(colnames(real), colnames(generated))
     only_2 <- setdiff(colnames(generated), colnames(real))
     named <- !is.null(colnames(real)) && !is.null(colnames(generated))
+    # a set's categorical columns count their categories' indicators
+    # (R/encode.R): name them and their columns as given
+    coded <- function(m, arg) {
+      enc <- attr(m, "encoding")
+      if (is.null(enc) || !"category" %in% names(enc)) return(NULL)
+      cat_vars <- unique(enc$variable[!is.na(enc$category)])
+      if (!length(cat_vars)) return(NULL)
+      given <- length(unique(enc$variable))
+      cli::format_inline("{.arg {arg}}'s {ncol(m)} columns are its {given} column{?s}, with the categories of {.field {cli::cli_vec(cat_vars, list('vec-trunc' = 5))}} as indicator columns (one per category).")
+    }
+    codes <- c(coded(real, arg_1), coded(generated, arg_2))
+    why <- stats::setNames(paste0("{codes[", seq_along(codes), "]}"),
+                           rep("i", length(codes)))
     prd_abort(c(
       "{.arg {arg_1}} and {.arg {arg_2}} must have the same number of columns (features).",
       "x" = "{.arg {arg_1}} has {ncol(real)}, {.arg {arg_2}} has {ncol(generated)}.",
+      why,
       "i" = if (named && length(only_1)) "Only {.arg {arg_1}} has {.field {cli::cli_vec(only_1, list('vec-trunc' = 5))}}.",
       "i" = if (named && length(only_2)) "Only {.arg {arg_2}} has {.field {cli::cli_vec(only_2, list('vec-trunc' = 5))}}.",
       "i" = if (named && length(c(only_1, only_2))) "Drop the columns that are not features, choose the features with {.arg features}, or name an identifier column with {.arg id}."

@@ -443,3 +443,15 @@ test_that("a date column is named as a date, with the conversion that uses it", 
                                             standardize = "real")$real),
                    c("x", "when"))
 })
+
+test_that("a column count that differs names the categorical columns counted as indicators", {
+  set.seed(1)
+  x <- matrix(rnorm(200 * 5), 200)
+  y <- data.frame(matrix(rnorm(200 * 5), 200),
+                  s = rep(letters[1:4], 50))
+  e <- expect_error(prd_curve(x, y, method = "knn"), class = "prdcurve_error_columns")
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "`real` has 5, `generated` has 9.", fixed = TRUE)
+  expect_match(msg, "`generated`'s 9 columns are its 6 columns, with the categories of s as indicator columns",
+               fixed = TRUE)
+})
