@@ -94,7 +94,7 @@ cli_option_list <- function() {
        dest = "no_header",
        help = "the first line is data (default: detected)"),
     mo("--quiet", action = "store_true", default = FALSE,
-       help = "print nothing (no summary, no progress)")
+       help = "no summary and no progress (warnings and errors still print)")
   )
 }
 
