@@ -264,7 +264,31 @@ vec_cast.data.frame.prd_curve <- function(x, to, ...) vctrs::df_cast(x, to, ...)
 #' @export
 rbind.prd_curve <- function(..., deparse.level = 1) {
   parts <- Filter(Negate(is.null), list(...))
+  check_distinct_curves(parts)
   vctrs::vec_rbind(!!!parts)
+}
+
+#' Parts of one curve may be bound again (their settings agree); two
+#' curves with the same label and other settings (two calls, both
+#' "generated") would merge into one: an error (prdcurve_error_curve)
+#' naming the labels, pointing to prd_bind()
+#' @noRd
+check_distinct_curves <- function(parts, call = rlang::caller_env()) {
+  infos <- lapply(parts, function(p) {
+    if (inherits(p, "prd_curve")) prd_curve_info(p) else NULL
+  })
+  infos <- Filter(function(i) !is.null(i) && nrow(i), infos)
+  if (length(infos) < 2L) return(invisible())
+  info <- vctrs::vec_unique(vctrs::vec_rbind(!!!infos))
+  keys <- info[c("model", "method", "k")]
+  if (!vctrs::vec_duplicate_any(keys)) return(invisible())
+  dup <- vctrs::vec_unique(keys[vctrs::vec_duplicate_detect(keys), ])
+  labels <- vapply(seq_len(nrow(dup)), function(i) curve_label(dup[i, ]), "")
+  prd_abort(c(
+    "{.fn rbind} would merge curves of separate calls with the same label into one.",
+    "x" = "Two curves each: {.val {labels}}.",
+    "i" = "Label them with {.code prd_bind(a = curve1, b = curve2)}, or keep them apart with {.code dplyr::bind_rows(a = curve1, b = curve2, .id = \"run\")}."
+  ), "curve", call = call)
 }
 
 # ---- printing: one header line per curve ------------------------------------

@@ -394,8 +394,9 @@ ratio_curve <- function(r_real, r_gen, lambda, method, tr = identity,
 #' their ground truth and a plug-in) into one `prd_curve`, so that one
 #' [summary.prd_curve()] call, one `autoplot()` or one `plot()` shows them
 #' together. [rbind()] and `dplyr::bind_rows()` also work and keep every
-#' curve's settings; `prd_bind()` in addition relabels and checks that no
-#' two inputs share a label.
+#' curve's settings, but [rbind()] refuses curves of separate calls with
+#' the same label (it would merge them into one); `prd_bind()` in addition
+#' relabels and checks that no two inputs share a label.
 #'
 #' It stacks metrics tables (`prd_metrics`: [manifold_metrics()],
 #' [entropy_metrics()], [embedding_metrics()], [pmse_stats()]) the same
@@ -423,7 +424,8 @@ ratio_curve <- function(r_real, r_gen, lambda, method, tr = identity,
 #'
 #' @param ... `prd_curve` objects, or metrics tables, or one list of
 #'   either. Named arguments relabel: a curve with a `model` column (an
-#'   estimate) gets the name as its model; a curve without one gets the
+#'   estimate) gets the name as its model (one model) or
+#'   `"<name> <model>"` (several); a curve without one gets the
 #'   name as its method (one method) or `"<name> <method>"` (several); a
 #'   metrics table's model gets the name (one model) or `"<name> <model>"`
 #'   (several).
@@ -435,7 +437,8 @@ ratio_curve <- function(r_real, r_gen, lambda, method, tr = identity,
 #'   attributes described above.
 #' @section Errors: `prdcurve_error_curve` for an input that is not a valid
 #'   curve, or two inputs with the same labels (name the arguments to tell
-#'   them apart); `prdcurve_error_metrics` for a metrics table without the
+#'   them apart; [rbind()] gives this error too); `prdcurve_error_metrics`
+#'   for a metrics table without the
 #'   columns `model`, `metric`, `k` and `value`, for a model, metric and
 #'   `k` in two tables (name the arguments), or for a setting that differs
 #'   between tables (the message names it and each table's value);
@@ -514,8 +517,15 @@ prd_bind <- function(...) {
 relabel_curve <- function(cv, name) {
   info <- attr(cv, "curves")
   if ("model" %in% names(cv)) {
-    cv$model <- name
-    if (!is.null(info)) info$model <- name
+    # one model takes the name, several "<name> <model>" (as metrics tables)
+    models <- unique(as.character(cv$model))
+    map <- stats::setNames(if (length(models) == 1L) name else
+      paste(name, models), models)
+    cv$model <- unname(map[as.character(cv$model)])
+    if (!is.null(info)) {
+      info <- info[info$model %in% models, , drop = FALSE]
+      info$model <- unname(map[info$model])
+    }
   } else {
     meth <- unique(as.character(cv$method))
     new <- if (length(meth) == 1L) name else paste(name, meth)

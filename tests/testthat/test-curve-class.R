@@ -134,6 +134,36 @@ test_that("prd_bind relabels models of estimates and methods of other curves", {
   expect_error(prd_bind(a, a), class = "prdcurve_error_curve")
   expect_equal(names(prd_iou(ab[!is.na(ab$model), ], prd_discrete(1, 1))),
                c("good/knn", "bad/knn"))
+  # a call of two models under one name: "<name> <model>" for each
+  set.seed(2)
+  two <- prd_curve(real, list(m1 = gen_a, m2 = gen_b), method = "knn", k = 5,
+                   angles = 11)
+  run <- prd_bind(run1 = two, run2 = b)
+  expect_equal(unique(run$model), c("run1 m1", "run1 m2", "run2"))
+  info <- prd_curve_info(run)
+  expect_equal(info$model, c("run1 m1", "run1 m2", "run2"))
+  expect_identical(run$precision[run$model == "run1 m2"],
+                   two$precision[two$model == "m2"])
+  expect_identical(info$n_eval_generated[1:2],
+                   prd_curve_info(two)$n_eval_generated)
+})
+
+test_that("rbind() refuses two calls' curves under one label, and binds parts of one curve", {
+  set.seed(2)
+  a <- prd_curve(real, gen_a, method = "knn", k = 5, angles = 11)
+  b <- prd_curve(real, gen_b, method = "knn", k = 5, angles = 11)
+  e <- expect_error(rbind(a, b), class = "prdcurve_error_curve")
+  expect_match(conditionMessage(e), "generated/knn/k=5")
+  expect_match(conditionMessage(e), "prd_bind(a = curve1, b = curve2)",
+               fixed = TRUE)
+  # the parts of one curve bind back to it
+  half <- seq_len(nrow(a)) <= nrow(a) / 2
+  back <- rbind(a[half, ], a[!half, ])
+  expect_identical(back$precision, a$precision)
+  expect_identical(prd_curve_info(back), prd_curve_info(a))
+  # curves of other labels bind as before
+  sq <- prd_discrete(1, 1, angles = 11)
+  expect_equal(nrow(rbind(a, sq)), nrow(a) + nrow(sq))
 })
 
 test_that("the fingerprints of the real set and its draws are settings of each curve", {
