@@ -26,15 +26,9 @@ cli_read <- function(f, features, id, header, say) {
   # (R/encode.R)
   sel <- select_features(df, features, id = if (has_id) id, arg = "--features",
                          file = shown, categorical = TRUE, call = NULL)
-  if (!is.matrix(df) && is.null(features)) {
-    # identifiers (text with more distinct values than half the rows) and
-    # model labels are no features by default (category_levels())
-    skip <- attr(category_levels(list(df[sel$features])), "skip")
-    if (length(skip)) {
-      sel$features <- setdiff(sel$features, skip)
-      prd_inform(c("i" = "Ignoring {cli::qty(length(skip))}the column{?s} {.val {skip}} of {.file {shown}}: {?an identifier or a model label/identifiers or model labels} (not {?a feature/features})."),
-                 kind = "dropped_columns")
-    }
+  if (is.null(features)) {
+    # identifiers and model labels are no features by default
+    sel$features <- drop_label_columns(df, sel$features, shown)
   }
   # (a numeric column with empty cells too: its indicator of missing
   # values is built from every set's, R/encode.R)

@@ -52,9 +52,13 @@
 #' With `features` and `id` both `NULL`, every column of the file is
 #' returned as read. Otherwise the result holds the `id` column (when given)
 #' followed by the feature columns: those selected by `features`, or by
-#' default every numeric column other than `id`. Non-numeric columns that
-#' are neither selected nor the `id` are dropped with a message
-#' (class `prdcurve_message_dropped_columns`) naming them.
+#' default every numeric and categorical (character, factor, logical)
+#' column other than `id`, as the command line reads them and as
+#' [prd_curve()] takes a data frame (its categories encoded). Columns that
+#' are neither selected nor the `id`, and by default identifiers (text with
+#' more distinct values than half the rows) and model labels (a text
+#' column named `model`), are dropped with a message (class
+#' `prdcurve_message_dropped_columns`) naming them.
 #'
 #' In text files, empty fields and `NA` are missing values, in every column
 #' (as `write.csv()` and `data.table::fwrite()` write them).
@@ -69,9 +73,10 @@
 #' @param path Path of the file, a single string.
 #' @param features <[`tidy-select`][tidyselect::language]> The feature
 #'   columns, for instance `starts_with("f")`, `f1:f128`, `c(1:64)` or
-#'   `where(is.numeric)`. Default `NULL`: every numeric column other than
-#'   `id` (or, when `id` is also `NULL`, every column as read). An
-#'   exclusion alone (`-label`) keeps the numeric columns but those.
+#'   `where(is.numeric)`. Default `NULL`: every numeric or categorical
+#'   column other than `id`, identifiers and model labels (or, when `id` is
+#'   also `NULL`, every column as read). An exclusion alone (`-label`)
+#'   keeps those columns but the excluded ones.
 #' @param id Name of an identifier column (a single string), or `NULL`. It is
 #'   never a feature (even when `features` selects it) and comes first in the
 #'   result.
@@ -83,8 +88,8 @@
 #'   the only 2-D one.
 #' @return A tibble with one row per sample (n rows): every column of the
 #'   file, or the `id` column followed by the selected feature columns
-#'   (numeric, with the file's names; `V1`, ..., `Vd` when the file has
-#'   none). Pass it, or its feature columns, to [prd_curve()].
+#'   (numeric or categorical, with the file's names; `V1`, ..., `Vd` when
+#'   the file has none). Pass it, or its feature columns, to [prd_curve()].
 #' @section Errors: every error has class `prdcurve_error` and a specific
 #'   class: `prdcurve_error_file` when the file does not exist, is empty,
 #'   has no data rows, has an unsupported extension, is a directory, is
@@ -96,7 +101,8 @@
 #'   matrix), has duplicated column names, or when the reader fails;
 #'   `prdcurve_error_input` when an argument is malformed, when the `id`
 #'   column does not exist, when `features` selects no column, a column
-#'   that does not exist or a non-numeric column, when `member` is not
+#'   that does not exist or a column that is neither numeric nor
+#'   categorical (a date, a list), when `member` is not
 #'   an array of the `.npz` file, or when an array (`.npy`, `.npz`) holds
 #'   NaN or Inf (an embedding with missing values is a defect upstream, as
 #'   in a matrix given to [prd_curve()]; the error names the rows, also
@@ -107,13 +113,14 @@
 #'   [prd_npz_arrays()] (the arrays of an `.npz` file).
 #' @examples
 #' set.seed(1)
-#' x <- data.frame(id = 1:100, label = sample(letters, 100, TRUE),
+#' x <- data.frame(id = 1:100, site = sample(c("a", "b", "c"), 100, TRUE),
 #'                 f1 = rnorm(100), f2 = rnorm(100), f3 = rnorm(100))
 #' path <- tempfile(fileext = ".csv")
 #' utils::write.csv(x, path, row.names = FALSE)
 #' all_columns <- prd_read(path)
 #' names(all_columns)
-#' # the id first, then every numeric column but the id (label is dropped)
+#' # the id first, then every column but the id (site is a categorical
+#' # feature, as in a data frame given to prd_curve())
 #' samples <- prd_read(path, id = "id")
 #' names(samples)
 #' # a tidyselect selection
@@ -152,12 +159,31 @@ prd_read <- function(path, features = NULL, id = NULL, header = NA,
     if (!finite) as_samples(as.matrix(df), arg = "path", call = call, numpy = TRUE)
   }
   if (!(rlang::quo_is_null(features) && is.null(id))) {
+    # categorical columns are features as for the command line and
+    # prd_curve()'s data frames (R/encode.R)
     sel <- select_features(df, features, id = id, arg = "features",
-                           file = path, call = call)
+                           file = path, categorical = TRUE, call = call)
+    if (rlang::quo_is_null(features)) {
+      sel$features <- drop_label_columns(df, sel$features, path)
+    }
     cols <- c(sel$id, sel$features)
     df <- if (is.matrix(df)) df[, cols, drop = FALSE] else df[cols]
   }
   tibble::as_tibble(df, .name_repair = "minimal")
+}
+
+#' The default features `feat` of a table `df` (file `shown`) without
+#' identifiers (text with more distinct values than half the rows) and
+#' model labels (category_levels()), with a message naming them
+#' @noRd
+drop_label_columns <- function(df, feat, shown) {
+  if (is.matrix(df)) return(feat)
+  skip <- attr(category_levels(list(df[feat])), "skip")
+  if (length(skip)) {
+    prd_inform(c("i" = "Ignoring {cli::qty(length(skip))}the column{?s} {.val {skip}} of {.file {shown}}: {?an identifier or a model label/identifiers or model labels} (not {?a feature/features})."),
+               kind = "dropped_columns")
+  }
+  setdiff(feat, skip)
 }
 
 #' The readers by extension (lower case, without the dot)

@@ -48,8 +48,9 @@ test_that("header = TRUE / FALSE override the detection", {
   g <- file.path(dir, "y.csv")
   writeLines(c("a,b", "1,2", "3,4"), g)
   expect_identical(names(prd_read(g)), c("a", "b"))
-  expect_error(prd_read(g, header = FALSE, features = everything()),
-               class = "prdcurve_error_input")
+  # the header line then is a row of data: the columns are text
+  expect_identical(prd_read(g, header = FALSE, features = everything())[[1]],
+                   c("a", "1", "3"))
   expect_error(prd_read(g, header = "yes"), class = "prdcurve_error_input")
 })
 
@@ -71,19 +72,33 @@ test_that("an unnamed first column (row names, a pandas index) is dropped", {
 
 test_that("features and id select columns; non-numeric columns are reported", {
   dir <- local_dir()
-  df <- data.frame(id = 1:5, label = letters[1:5], f1 = c(1.5, 2, 3, 4, 5),
-                   f2 = c(0, 1, 0, 1, 0), g = c(9, 8, 7, 6, 5))
+  df <- data.frame(id = 1:30, label = paste0("s", 1:30), f1 = 1:30 + 0.5,
+                   f2 = rep(0:1, 15), g = 30:1 + 0)
   f <- file.path(dir, "d.csv")
   utils::write.csv(df, f, row.names = FALSE)
   # nothing asked: every column as read
   all <- prd_read(f)
   expect_identical(names(all), names(df))
   expect_identical(all$label, df$label)
-  # the id first, then every numeric column except the id
+  # the id first, then every column except the id; a text column with a
+  # new value in every row is an identifier, not a feature (as on the
+  # command line)
   expect_message(res <- prd_read(f, id = "id"), "label",
                  class = "prdcurve_message_dropped_columns")
   expect_identical(names(res), c("id", "f1", "f2", "g"))
-  expect_identical(res$id, 1:5)
+  expect_identical(res$id, 1:30)
+  # categorical columns are features, as prd_curve() takes them
+  df2 <- data.frame(id = 1:6, sex = c("f", "m", "f", "m", "f", "f"),
+                    smoker = c(TRUE, FALSE, FALSE, TRUE, FALSE, FALSE),
+                    model = "cart", age = c(31, 45, 52, 28, 60, 39))
+  f2 <- file.path(dir, "tab.csv")
+  utils::write.csv(df2, f2, row.names = FALSE)
+  expect_message(tab <- prd_read(f2, id = "id"), "model",
+                 class = "prdcurve_message_dropped_columns")
+  expect_identical(names(tab), c("id", "sex", "smoker", "age"))
+  expect_identical(tab$sex, df2$sex)
+  expect_identical(tab$smoker, df2$smoker)
+  expect_identical(names(prd_read(f2, features = c(sex, age))), c("sex", "age"))
   # tidyselect: helpers, ranges, numbers; the id is never a feature
   expect_identical(names(suppressMessages(prd_read(f, features = starts_with("f")))),
                    c("f1", "f2"))
@@ -97,7 +112,11 @@ test_that("features and id select columns; non-numeric columns are reported", {
     prd_read(f, features = where(is.numeric) & !g))), c("id", "f1", "f2"))
   expect_identical(suppressMessages(prd_read(f, features = f1))$f1, df$f1)
   # errors
-  expect_error(prd_read(f, features = label), "not numeric",
+  expect_identical(prd_read(f, features = label)$label, df$label)
+  dates <- data.frame(day = as.Date("2026-01-01") + 0:4, f1 = df$f1)
+  fd <- file.path(dir, "days.rds")
+  saveRDS(dates, fd)
+  expect_error(prd_read(fd, features = day), "not numeric or categorical",
                class = "prdcurve_error_input")
   expect_error(prd_read(f, features = nope), class = "prdcurve_error_input")
   expect_error(prd_read(f, features = starts_with("zz")),

@@ -278,6 +278,33 @@ test_that("a report from tables with id and label columns reads the features", {
   expect_page(html, "<td align=\"left\">real</td>\\s*<td align=\"right\">400</td>\\s*<td align=\"right\">5</td>")
 })
 
+test_that("a report from tables with an id and no features keeps the categorical columns, as the command line", {
+  skip_if_cannot_render()
+  dir <- withr::local_tempdir()
+  set.seed(13)
+  table_of <- function(n, p_f, shift) {
+    data.frame(id = seq_len(n), sex = ifelse(runif(n) < p_f, "f", "m"),
+               age = round(rnorm(n, 40 + shift, 10)), income = rexp(n))
+  }
+  real <- table_of(300, 0.5, 0)
+  gen <- table_of(300, 0.9, 0)
+  utils::write.csv(real, file.path(dir, "real.csv"), row.names = FALSE)
+  utils::write.csv(gen, file.path(dir, "gen.csv"), row.names = FALSE)
+  html <- render_report(dir, list(
+    real = file.path(dir, "real.csv"),
+    generated = c(synth = file.path(dir, "gen.csv")),
+    id = "id", replicates = 0, seed = 4))
+  set.seed(4)
+  cv <- prd_curve(real[-1], list(synth = gen[-1]))
+  re <- paste0("<td align=\"left\">synth</td>\\s*<td align=\"left\">",
+               "tightest</td>\\s*<td align=\"left\">([0-9.]+)</td>")
+  expect_identical(regmatches(html, regexec(re, html))[[1]][2],
+                   sprintf("%.3f", summary(cv)$auc))
+  # sex, age, income: three columns (sex was dropped: AUC 0.965 against 0.736)
+  expect_page(html, "<td align=\"left\">real</td>\\s*<td align=\"right\">300</td>\\s*<td align=\"right\">3</td>")
+  expect_lt(summary(cv)$auc, 0.9)
+})
+
 test_that("standardize = 'real' reaches the curves and the metrics of a report", {
   skip_if_cannot_render()
   dir <- withr::local_tempdir()
