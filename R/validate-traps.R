@@ -138,7 +138,8 @@ warn_label_columns <- function(real, gens, real_arg = "real",
   prd_warn(c(
     "{.arg {real_arg}} has {length(cols)} column{?s} of few whole values among continuous features: {desc}.",
     "i" = "A class label or category used as a feature changes every distance (and can reverse the ranking of models).",
-    "i" = "Drop {cli::qty(length(cols))}{?it/them} from every set with {.code {fix$code}}, or choose the feature columns with {.arg {fix$arg}}."
+    "i" = "Drop {cli::qty(length(cols))}{?it/them} from every set with {.code {fix$code}}, or choose the feature columns with {.arg {fix$arg}}.",
+    "i" = "A count (children, visits) is a feature: keep it, and silence this warning with {.code suppressWarnings(..., classes = \"prdcurve_warning_label_column\")}."
   ), "label_column")
   invisible(nm)
 }

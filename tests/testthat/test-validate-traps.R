@@ -187,6 +187,11 @@ test_that("a count column of a table with categorical columns is not a label col
     prd_curve(real[-1], gen[-1], method = "knn", angles = 21),
     class = "prdcurve_warning_label_column")
   expect_match(conditionMessage(w), "children (", fixed = TRUE)
+  # and the message says how to keep a count and silence the warning
+  expect_match(conditionMessage(w), "A count (children, visits) is a feature",
+               fixed = TRUE)
+  expect_match(conditionMessage(w), "prdcurve_warning_label_column",
+               fixed = TRUE)
 })
 
 test_that("columns on a grid in one set only are named, per model, with the fix", {
