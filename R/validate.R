@@ -560,8 +560,15 @@ check_same_columns <- function(real, generated, arg_1 = "real",
   if (ncol(real) != ncol(generated)) {
     # named columns: say which ones one set has and the other lacks (an
     # id column of whole numbers is numeric, and so kept as a feature)
-    only_1 <- setdiff(colnames(real), colnames(generated))
-    only_2 <- setdiff(colnames(generated), colnames(real))
+    # (a column without a name, as cbind(x, v) makes, by its number)
+    shown <- function(nm) {
+      if (is.null(nm)) return(NULL)
+      bad <- is.na(nm) | !nzchar(nm)
+      nm[bad] <- paste0("column ", which(bad), " (no name)")
+      nm
+    }
+    only_1 <- setdiff(shown(colnames(real)), shown(colnames(generated)))
+    only_2 <- setdiff(shown(colnames(generated)), shown(colnames(real)))
     named <- !is.null(colnames(real)) && !is.null(colnames(generated))
     # a set's categorical columns count their categories' indicators
     # (R/encode.R): name them and their columns as given

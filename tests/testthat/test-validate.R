@@ -217,6 +217,13 @@ test_that("column counts and orders must match", {
                    class = "prdcurve_error_columns")))
     expect_match(msg, "Only `real` has f1, f2, f3, ..., f11, and f12.", fixed = TRUE)
     expect_match(msg, "Only `generated` has g1 and g2.", fixed = TRUE)
+    # a column without a name (cbind() of a named matrix and a vector) by
+    # its number
+    xn <- cbind(u = x[, 1], v = x[, 2])
+    err <- expect_error(prd_curve(xn, cbind(xn, rnorm(nrow(xn)))),
+                        class = "prdcurve_error_columns")
+    expect_match(cli::ansi_strip(conditionMessage(err)),
+                 "Only `generated` has column 3 (no name).", fixed = TRUE)
   })
 })
 
