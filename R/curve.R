@@ -223,7 +223,10 @@
 #'   `model` column and identifier-like text (more distinct values than
 #'   half the rows) are never features.
 #' @param id A column of data-frame inputs that identifies samples; it is
-#'   not a feature (per-sample functions carry it to their output).
+#'   not a feature (per-sample functions carry it to their output). A
+#'   generated data frame without the real set's id column (a synthesiser
+#'   writes none) has no ids (`NA`, with a message); ids that repeat
+#'   within a set give a warning (`prdcurve_warning_id_duplicated`).
 #' @param standardize `"none"` (default) or `"real"`: centre and scale
 #'   every column by the mean and standard deviation of the real set's
 #'   rows, every set the same way; in `prd_curve()` with a split, of the

@@ -39,12 +39,27 @@ plot_frame <- c(-plot_margin, 1 + plot_margin)
 #'   0.13 in more per row of panels for each further line of a model name
 #'   too long for its panel's strip (broken after `_`, `-`, `.` or a
 #'   space).
+#' @section Errors: `prdcurve_error_input` when `plot` is neither `NULL`
+#'   nor a figure made by [autoplot()][prd_plot] on a result of this
+#'   package (a curve itself, or a figure drawn elsewhere).
 #' @examples
 #' prd_figure_size()
 #' @export
 prd_figure_size <- function(plot = NULL) {
-  size <- if (!is.null(plot)) attr(plot, "prd_figure_size")
-  if (is.null(size)) size <- curve_figure_size(1L, 1L, strips = FALSE)
+  if (is.null(plot)) return(curve_figure_size(1L, 1L, strips = FALSE))
+  size <- attr(plot, "prd_figure_size")
+  if (is.null(size)) {
+    # (a curve or a table, or a figure drawn elsewhere, has no size of its
+    # own: the single panel's would be a wrong size, not an answer)
+    hint <- if (inherits(plot, c("prd_curve", "prd_metrics", "prd_comparison")))
+      "Draw it first: {.code prd_figure_size(autoplot(x))}." else
+      "Only figures made by {.fn autoplot} on a result of this package carry their size."
+    prd_abort(c(
+      "{.arg plot} must be a figure made by {.fn autoplot} on a result of this package.",
+      "x" = "It is {.obj_type_friendly {plot}}{if (inherits(plot, 'ggplot')) ' without a size of its own' else ''}.",
+      "i" = hint
+    ), "input")
+  }
   size
 }
 

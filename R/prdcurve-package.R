@@ -88,7 +88,9 @@
 #'   between the sets and are matched by position
 #'   (`prdcurve_warning_column_names`), sets of unequal size in
 #'   [entropy_metrics()] (subsampled by default) and [prd_compare()]
-#'   (`prdcurve_warning_unequal_sizes`). An ungrouped data frame with a
+#'   (`prdcurve_warning_unequal_sizes`), `id` values that repeat within a
+#'   set (`prdcurve_warning_id_duplicated`: per-sample results could not
+#'   be told apart). An ungrouped data frame with a
 #'   `model` column of several values is refused (`prdcurve_error_model`).
 #'   A call whose neighbour buffers (12 bytes per row and neighbour, twice)
 #'   and curves would exceed the memory limit is refused before it

@@ -153,6 +153,7 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
     }
     id_col <- names(pos)
     ids <- df[[id_col]]
+    if (inputs_checked()) warn_duplicated_ids(ids, id_col, arg)
   } else if (.row_names_info(df) > 0L) {
     ids <- rownames(df)
   }
@@ -371,9 +372,11 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   if (rlang::quo_is_null(features)) tell_categories(real)
   tell_missing_categories(real)
   sets <- split_models(generated, generated_arg, call)
+  id_name <- id_column_name(id, real_df)
   gen <- lapply(names(sets), function(nm) {
     lab <- if (length(sets) == 1L && nm == "generated") generated_arg else
       paste0(generated_arg, "$", nm)
+    id <- id_for_set(id, id_name, sets[[nm]], lab)
     if (rlang::quo_is_null(features)) {
       check_column_types(real_df, sets[[nm]], real_arg, lab, id, call)
     }
@@ -385,6 +388,9 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     g
   })
   names(gen) <- names(sets)
+  ids <- same_id_type(c(list(real), gen))
+  real <- ids[[1]]
+  gen[] <- ids[-1]
   keys <- NULL
   # (prd_curve() reads them also without the input checks: the models
   # whose exact reading may tie at 0, R/atoms.R)

@@ -13,4 +13,11 @@ test_that("prd_figure_size() gives the documented sizes and survives +", {
   expect_equal(s$width, 6.9)
   expect_equal(s$height, 3.1)
   expect_equal(prd_figure_size(ggplot2::autoplot(curves())), prd_figure_size())
+  # a curve itself, or a figure drawn elsewhere, has no size: an error (was
+  # the single panel's size, whatever the figure)
+  e <- expect_error(prd_figure_size(fd$cv), class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "prd_figure_size(autoplot(x))", fixed = TRUE)
+  e <- expect_error(prd_figure_size(ggplot2::ggplot()),
+                    class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "without a size of its own", fixed = TRUE)
 })

@@ -462,3 +462,40 @@ test_that("a column count that differs names the categorical columns counted as 
   expect_match(msg, "`generated`'s 9 columns are its 6 columns, with the categories of s as indicator columns",
                fixed = TRUE)
 })
+
+test_that("a generated set without the real set's id column has no ids; repeated ids are warned of", {
+  set.seed(61)
+  real <- data.frame(image_id = 101:300, matrix(rnorm(200 * 3), ncol = 3))
+  gen <- data.frame(matrix(rnorm(200 * 3, 0.3), ncol = 3))
+  # (was prdcurve_error_input: `id` must select a column of `generated`)
+  set.seed(5)
+  expect_message(cv <- prd_curve(real, gen, id = image_id, method = "knn",
+                                 angles = 11),
+                 "has no `id` column image_id",
+                 class = "prdcurve_message_id_absent")
+  set.seed(5)
+  ref <- prd_curve(real[-1], gen, method = "knn", angles = 11)
+  expect_identical(cv$precision, ref$precision)
+  ms <- suppressMessages(manifold_samples(real, gen, id = image_id))
+  expect_identical(ms$id[ms$set == "real"], 101:300)
+  expect_true(all(is.na(ms$id[ms$set == "generated"])))
+  expect_identical(ms$row[ms$set == "generated"], 1:200)
+  # the real set must have it
+  expect_error(prd_curve(gen, real, id = image_id), class = "prdcurve_error_input")
+  # ids that repeat: a warning naming the value and its count
+  real$image_id[7] <- 103L
+  w <- expect_warning(ms <- suppressMessages(
+    manifold_samples(real, gen[1:50, ], id = image_id)),
+    class = "prdcurve_warning_id_duplicated")
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "repeats 1 value, e.g. \"103\" in 2 rows", fixed = TRUE)
+  # the generated rows' names (text) and the real ids (integers) bind as
+  # text (were a vctrs error)
+  expect_identical(ms$id[ms$set == "generated"], as.character(1:50))
+  expect_identical(ms$id[ms$set == "real"][1:3], c("101", "102", "103"))
+  gen$image_id <- rep(1:100, 2)
+  w <- expect_warning(manifold_samples(real[-7, ], gen, id = image_id),
+                      class = "prdcurve_warning_id_duplicated")
+  expect_match(cli::ansi_strip(conditionMessage(w)), "`generated` repeats 100 values",
+               fixed = TRUE)
+})
