@@ -257,7 +257,8 @@ cli_parse <- function(args) {
   opt$seed <- if (!is.null(o$seed)) {
     as.integer(cli_number(o$seed, "seed", whole = TRUE,
                           min = -.Machine$integer.max,
-                          max = .Machine$integer.max))
+                          max = .Machine$integer.max,
+                          what = "a whole number, as set.seed() takes (e.g. 1 or 2026)"))
   }
   opt$angles <- if (is.null(o$angles)) 1001 else
     cli_number(o$angles, "angles", whole = TRUE, min = 3)
@@ -385,14 +386,19 @@ cli_names <- function(value, choices, flag) {
 }
 
 cli_number <- function(value, name, whole = FALSE, min = -Inf, max = Inf,
-                       open_min = FALSE) {
+                       open_min = FALSE, what = NULL) {
   num <- suppressWarnings(as.numeric(value))
   ok <- length(num) == 1L && is.finite(num) &&
     (!whole || abs(num - round(num)) < 1e-8) &&
     (if (open_min) num > min else num >= min) && num <= max
   if (!ok) {
-    what <- paste0(if (whole) "a whole number" else "a number",
-                   if (is.finite(min)) paste0(if (open_min) " > " else " >= ", min))
+    # (an integer's limit is no bound a user thinks of)
+    bounded <- is.finite(max) && max < .Machine$integer.max
+    if (is.null(what)) {
+      what <- paste0(if (whole) "a whole number" else "a number",
+                     if (is.finite(min)) paste0(if (open_min) " > " else " >= ", min),
+                     if (bounded) paste0(" and <= ", max))
+    }
     prd_abort(c("Option {.code --{name}} must be {what}.",
                 "x" = "It is {.val {value}}."),
               kind = "input", call = NULL)

@@ -220,8 +220,16 @@ test_that("prd_cli gives classed errors", {
                class = "prdcurve_error_input")
   expect_error(run(fx$f_real, fx$f_gen, "--split", "1"), "--split",
                class = "prdcurve_error_input")
-  expect_error(run(fx$f_real, fx$f_gen, "--seed", "1.5"), "--seed",
-               class = "prdcurve_error_input")
+  e <- expect_error(run(fx$f_real, fx$f_gen, "--seed", "abc"), "--seed",
+                    class = "prdcurve_error_input")
+  # (was "a whole number >= -2147483647")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "must be a whole number, as set.seed() takes (e.g. 1 or 2026)",
+               fixed = TRUE)
+  e <- expect_error(run(fx$f_real, fx$f_gen, "--folds", "200"),
+                    class = "prdcurve_error_input")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "a whole number >= 1 and <= 100", fixed = TRUE)
   expect_error(run(fx$f_real, fx$f_gen, "--angles", "2"), "--angles",
                class = "prdcurve_error_input")
   expect_error(run(fx$f_real, fx$f_gen, "--bandwidth", "1,-2"),
