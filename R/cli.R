@@ -327,6 +327,12 @@ cli_run <- function(opt) {
   # differ); each set keeps its file's names, which the warnings about its
   # columns (an id-like column) name.
   gen_x <- lapply(generated, `[[`, "x")
+  # a propensity model too large for --max-params: refused before the
+  # curves (its error came after them)
+  if (opt$metrics && opt$standardize == "none" &&
+      any(c("pmse", "s_pmse") %in% cli_metric_names(opt$metric_names))) {
+    pmse_check_model(real$x, opt$maxorder, opt$max_params)
+  }
 
   reps <- if (opt$replicates > 0) {
     sprintf(" with %d half-sample replicates", opt$replicates)

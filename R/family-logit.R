@@ -57,11 +57,13 @@ logit_design <- function(Z, terms, rows = NULL) {
 #' (`raisable`: the caller has an argument `max_params` to raise it).
 #' `terms`: the candidate terms (column numbers of X), main effects (one
 #' column) first; pmse_stats() gives those of its treatment contrasts
-#' (pmse_terms(), R/pmse.R).
+#' (pmse_terms(), R/pmse.R). `shown_order`: the maxorder the message
+#' names (pmse_terms() refuses on the main effects alone, "at least").
 #' @noRd
 logit_fit_terms <- function(X, maxorder, max_params = logit_max_params,
                             terms = logit_terms(ncol(X), maxorder),
-                            raisable = FALSE, call = rlang::caller_env()) {
+                            raisable = FALSE, call = rlang::caller_env(),
+                            shown_order = maxorder) {
   main <- lengths(terms) == 1L
   if (!all(main)) {
     inter <- terms[!main]
@@ -73,8 +75,11 @@ logit_fit_terms <- function(X, maxorder, max_params = logit_max_params,
     terms <- c(terms[main], inter[nonzero])
   }
   if (length(terms) + 1L > max_params) {
+    # (shown_order: the maxorder asked, where `terms` are its main effects
+    # alone, already too many: "at least")
+    least <- if (shown_order != maxorder) "at least " else ""
     prd_abort(c(
-      "The logit model with {.arg maxorder} = {maxorder} would have {length(terms) + 1L} parameters, more than {max_params}.",
+      "The logit model with {.arg maxorder} = {shown_order} would have {least}{length(terms) + 1L} parameters, more than {max_params}.",
       "i" = "Lower {.arg maxorder}, or choose fewer feature columns with {.arg features}.",
       "i" = if (raisable) "Or raise {.arg max_params} (synthpop's {.arg max.params}): a larger model takes longer and may not converge."
     ), "input", call = call)

@@ -138,7 +138,8 @@ pmse_one <- function(real, generated, maxorder,
   m <- nrow(generated)
   N <- n + m
   cc <- m / N
-  model <- pmse_terms(X, encoding, maxorder)
+  model <- pmse_terms(X, encoding, maxorder, max_params = max_params,
+                      call = call)
   terms <- logit_fit_terms(model$X, maxorder, max_params = max_params,
                            terms = model$terms, raisable = TRUE, call = call)
   D <- logit_design(model$X, terms)
@@ -159,6 +160,22 @@ pmse_one <- function(real, generated, maxorder,
   # is undefined)
   s_pmse <- if (expected > 0) pmse / expected else NA_real_
   list(pmse = pmse, s_pmse = s_pmse, parameters = fit$rank, fitted = p)
+}
+
+#' An error (prdcurve_error_input) before any work when the real rows
+#' `real` (a numeric matrix; other sets are left to pmse_one()) already
+#' make the propensity model larger than `max_params`: a product nonzero
+#' on a real row is nonzero on the pooled rows, so their count is a lower
+#' bound. The command line checks `--metrics=pmse` so before its curves.
+#' @noRd
+pmse_check_model <- function(real, maxorder, max_params, call = NULL) {
+  if (!is.matrix(real) || !is.numeric(real)) return(invisible())
+  if (!is.double(real)) storage.mode(real) <- "double"
+  model <- pmse_terms(real, NULL, maxorder, max_params = max_params,
+                      call = call)
+  logit_fit_terms(model$X, maxorder, max_params = max_params,
+                  terms = model$terms, raisable = TRUE, call = call)
+  invisible()
 }
 
 #' The propensity model's maximum-likelihood fit (glm.fit(), at most
@@ -207,7 +224,8 @@ warn_pmse_fit <- function(fit) {
 #' these are logit_terms(ncol(X), maxorder).
 #' @return list(X, terms: a list of column numbers of X, mains first)
 #' @noRd
-pmse_terms <- function(X, enc, maxorder) {
+pmse_terms <- function(X, enc, maxorder, max_params = Inf,
+                       call = rlang::caller_env()) {
   p <- ncol(X)
   if (is.null(enc) || nrow(enc) != p) {
     groups <- as.list(seq_len(p))
@@ -222,6 +240,14 @@ pmse_terms <- function(X, enc, maxorder) {
     groups <- unname(groups[lengths(groups) > 0L])
   }
   if (!length(groups)) return(list(X = X, terms = list()))
+  # the main effects alone past max_params: refused before the products
+  # are listed (2.1 million at 2,048 columns, minutes before the error)
+  mains <- sum(lengths(groups))
+  if (mains + 1 > max_params) {
+    logit_fit_terms(X, 0L, max_params = max_params,
+                    terms = as.list(seq_len(mains)), raisable = TRUE,
+                    call = call, shown_order = maxorder)
+  }
   combos <- logit_terms(length(groups), maxorder)
   terms <- unlist(lapply(combos, function(g) {
     cols <- as.matrix(expand.grid(groups[g], KEEP.OUT.ATTRS = FALSE))

@@ -102,6 +102,8 @@ test_that("--maxorder and --max-params set the propensity model of --metrics=pms
   expect_match(msg, "7 parameters, more than 6", fixed = TRUE)
   expect_match(msg, "Lower `--maxorder`", fixed = TRUE)
   expect_match(msg, "raise `--max-params`", fixed = TRUE)
+  # refused before the curves (were computed and written first)
+  expect_false(file.exists(file.path(fx$dir, "run.csv")))
   at <- run("--max-params", "7")
   expect_equal(at$value,
                pmse_stats(fx$real, fx$generated, max_params = 7)$value,

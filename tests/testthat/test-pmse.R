@@ -99,6 +99,21 @@ test_that("several models, level orders and row orders", {
   big <- suppressWarnings(pmse_stats(wide_r, wide_g, maxorder = 1,
                                      max_params = 466))
   expect_identical(unname(attr(big, "parameters")), 200L)
+  # main effects alone past max_params: refused before the products are
+  # listed (2,048 columns: 2.1 million products, minutes before the error)
+  emb_r <- matrix(rnorm(50 * 2048), 50)
+  # (50 rows: fewer than columns, warned of)
+  wide_call <- function(...) {
+    suppressWarnings(pmse_stats(emb_r, emb_r + 1, ...),
+                     classes = "prdcurve_warning_transposed")
+  }
+  err <- expect_error(wide_call(maxorder = 1),
+                      "would have at least 2049 parameters, more than 400",
+                      class = "prdcurve_error_input")
+  expect_match(conditionMessage(err), "`maxorder` = 1", fixed = TRUE)
+  expect_error(wide_call(maxorder = 0),
+               "would have 2049 parameters, more than 400",
+               class = "prdcurve_error_input")
   for (bad in list(0, 2.5, NA, "400", c(1, 2))) {
     expect_error(pmse_stats(four_r, four_g, max_params = bad), "max_params",
                  class = "prdcurve_error_input")
