@@ -225,6 +225,19 @@ cli_parse <- function(args) {
     files <- files[-1]
   }
   generated <- c(files, generated)
+  # `--metrics pmse`: the names read as a file (the flag's value needs =)
+  if (isTRUE(o$metrics) && is.null(metric_names)) {
+    for (f in c(real, generated)) {
+      if (file.exists(f)) next
+      named <- tryCatch(cli_metric_names(trimws(strsplit(f, ",")[[1]])),
+                        error = function(e) NULL)
+      if (length(named)) {
+        prd_abort(c("{.code --metrics} takes its names after {.code =}: {.code --metrics={f}}.",
+                    "x" = "{.val {f}} was read as a file, and there is none."),
+                  kind = "input", call = NULL)
+      }
+    }
+  }
   if (!length(generated)) {
     prd_abort(c("No generated file: give {.code --generated FILE} (repeatable) or a file argument after the real file.",
                 "i" = "Usage: {.code prdcurve REAL GENERATED [options]}; see {.code --help}."),

@@ -104,6 +104,13 @@ test_that("--maxorder and --max-params set the propensity model of --metrics=pms
   expect_match(msg, "raise `--max-params`", fixed = TRUE)
   # refused before the curves (were computed and written first)
   expect_false(file.exists(file.path(fx$dir, "run.csv")))
+  # names after a space are read as a file: said, with the form that works
+  e <- expect_error(prd_cli(c(fx$f_real, fx$f_gen, "--metrics", "pmse,kid",
+                              "--quiet")),
+                    class = "prdcurve_error_input")
+  expect_match(cli::ansi_strip(conditionMessage(e)),
+               "`--metrics` takes its names after `=`: `--metrics=pmse,kid`",
+               fixed = TRUE)
   at <- run("--max-params", "7")
   expect_equal(at$value,
                pmse_stats(fx$real, fx$generated, max_params = 7)$value,
