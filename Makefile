@@ -8,7 +8,7 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 CHECKDIR := check
 
-.PHONY: all deps install demo build check sanitize document bench cli-bench clean
+.PHONY: all deps install demo layout build check sanitize document bench cli-bench clean
 
 all: check
 
@@ -32,6 +32,12 @@ document: install
 	$(RSCRIPT) -e 'rmarkdown::render("README.Rmd", output_format = "github_document", quiet = TRUE)'
 	rm -f README.html
 
+# The tests of the sources' layout (tests/testthat/test-prdcurve-package.R:
+# each R file has its test file, the map's recipes name tests that exist),
+# which R CMD check skips: it tests the installed package, without R/.
+layout:
+	$(RSCRIPT) -e 'testthat::test_file("tests/testthat/test-prdcurve-package.R", stop_on_failure = TRUE, reporter = "summary")'
+
 build: deps
 	rm -rf $(CHECKDIR) && mkdir -p $(CHECKDIR)
 	cd $(CHECKDIR) && $(R) CMD build ..
@@ -45,7 +51,7 @@ build: deps
 # orphaned-package check, which then wants CRAN's package database (not
 # reachable offline), reads an empty local one (R_CRAN_WEB). The tests under
 # two future workers, skipped on CRAN, run (PRDCURVE_TEST_WORKERS).
-check: build
+check: build layout
 	mkdir -p $(CHECKDIR)/cran-web/web/packages
 	$(RSCRIPT) -e 'saveRDS(data.frame(Package = character(), Maintainer = character()), "$(CHECKDIR)/cran-web/web/packages/packages.rds")'
 	cd $(CHECKDIR) && PRDCURVE_TEST_WORKERS=true \
