@@ -124,7 +124,9 @@ check_metrics_keys <- function(parts, args, call) {
 }
 
 #' The bound value of attribute `nm` from the tables' `values` (NULL where
-#' a table has none): per-model ones bound, the first model's kept,
+#' a table has none): per-model ones bound (a vector's or matrix's entry of
+#' a model in several tables, of different metrics, the first table's),
+#' the first model's kept,
 #' embedding_metrics()' sizes bound with the real set's size agreeing,
 #' and any other (a setting of the call: split, closed, k_prime,
 #' bandwidth, maxorder, vendi_real, conf_level, ...) the same in every
@@ -144,7 +146,14 @@ bind_metrics_attr <- function(nm, values, args, call) {
       }
       return(out)
     }
-    return(if (is.matrix(v[[1]])) do.call(rbind, v) else do.call(c, v))
+    # a model in several tables (its manifold and its embedding metrics)
+    # keeps its first table's entry, as one call has one per model
+    if (is.matrix(v[[1]])) {
+      out <- do.call(rbind, v)
+      return(out[!duplicated(rownames(out)), , drop = FALSE])
+    }
+    out <- do.call(c, v)
+    return(out[!duplicated(names(out))])
   }
   if (nm == "sizes" && all(vapply(v, function(s) "real" %in% names(s),
                                   logical(1)))) {

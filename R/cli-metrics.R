@@ -76,25 +76,5 @@ cli_metric_table <- function(real, gens, names, k, closed, replicates,
   }
   if (is.null(a)) return(b)
   if (is.null(b)) return(a)
-  bind_metric_tables(a, b)
-}
-
-#' Two metrics tables of the same models (and the same replicates) as one:
-#' the rows of `a`, then those of `b`; the attributes of `a`, the
-#' replicate values of both.
-#' @noRd
-bind_metric_tables <- function(a, b) {
-  cols <- intersect(c("model", "metric", "k", "value", "lower", "upper"),
-                    names(a))
-  rows <- vctrs::vec_rbind(tibble::as_tibble(unclass(a)[cols]),
-                           tibble::as_tibble(unclass(b)[cols]))
-  keep <- setdiff(names(attributes(a)), c("names", "row.names", "class"))
-  out <- new_prd_metrics(rows)
-  for (nm in keep) attr(out, nm) <- attr(a, nm)
-  ra <- attr(a, "replicates")
-  rb <- attr(b, "replicates")
-  if (!is.null(ra) && !is.null(rb)) {
-    attr(out, "replicates") <- vctrs::vec_rbind(ra, rb)
-  }
-  out
+  bind_metrics(list(a, b), c("", ""))
 }

@@ -56,6 +56,30 @@ test_that("separate calls under one seed, bound, are the one call's table and co
   }
 })
 
+test_that("the same models' manifold and embedding tables bind with one entry a model", {
+  s <- bind_sets()
+  set.seed(3)
+  man <- manifold_metrics(s$R, list(a = s$A, b = s$B), replicates = 4)
+  set.seed(4)
+  emb <- embedding_metrics(s$R, list(a = s$A, b = s$B),
+                           metrics = c("fd", "kid"), replicates = 4)
+  x <- prd_bind(man, emb)
+  expect_identical(nrow(x), nrow(man) + nrow(emb))
+  # per-model vectors and matrices: each model once, its first table's
+  for (nm in c("model_sizes", "real_set", "real_draws")) {
+    expect_identical(attr(x, nm), attr(man, nm), label = nm)
+  }
+  expect_identical(attr(x, "eval_sizes"), attr(man, "eval_sizes"))
+  expect_identical(nrow(attr(x, "replicates")),
+                   nrow(attr(man, "replicates")) + nrow(attr(emb, "replicates")))
+  # each table's models compare as in that table alone
+  cmp <- prd_compare(x, baseline = "a")
+  want <- prd_compare(emb, baseline = "a")
+  got <- cmp[cmp$statistic %in% c("fd", "kid"), ]
+  expect_identical(got$estimate, want$estimate)
+  expect_identical(got$lower, want$lower)
+})
+
 test_that("bound tables of other draws, real sets or replicates do not pair", {
   s <- bind_sets()
   set.seed(3)
