@@ -150,8 +150,12 @@ group_label <- function(method, k, metric = NULL) {
   lab
 }
 
+#' The legend's title: "method" for the curves' families, "neighbours"
+#' for metrics (its entries "k = 5", "ppr_k = 4", "no neighbours"), as
+#' the metrics table's own figure has it
+#' @noRd
 group_name <- function(method, k) {
-  if (all(is.na(method))) "k" else "method"
+  if (all(is.na(method))) "neighbours" else "method"
 }
 
 #' Invisible points that widen a panel whose values (estimates and interval

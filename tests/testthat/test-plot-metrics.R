@@ -129,5 +129,13 @@ test_that("an empty table has nothing to draw: a classed error", {
                          metrics = "recall", replicates = 4)
   cmp <- prd_compare(mm, baseline = "a")
   expect_error(ggplot2::autoplot(cmp[0, ]), class = "prdcurve_error_input")
-  expect_s3_class(ggplot2::autoplot(cmp), "ggplot")
+  # its legend titled as the table's own figure's (was "k" over "k = 5")
+  pc <- ggplot2::ggplot_build(ggplot2::autoplot(prd_compare(
+    manifold_metrics(R, list(a = matrix(rnorm(600, 0.3), 100),
+                             b = matrix(rnorm(600), 100)),
+                     metrics = "recall", k = c(3, 5), replicates = 4),
+    baseline = "a")))
+  expect_identical(pc$plot$scales$get_scales("colour")$name, "neighbours")
+  expect_setequal(pc$plot$scales$get_scales("colour")$get_labels(),
+                  c("k = 3", "k = 5"))
 })
