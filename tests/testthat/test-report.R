@@ -249,6 +249,14 @@ test_that("the report runs on the bundled digits without files or intervals", {
   expect_gt(auc_of("digits_0_2"), 0.4)
   expect_lt(auc_of("digits_0_2"), 0.8)
   expect_lt(auc_of("noisy"), auc_of("other_half") - 0.3)
+  # each figure at the size it is laid out for (prd_figure_size()), shown
+  # in proportion to the page's 6.9 in: the single curve panel 3.3 in of
+  # it, 48% (it was drawn 5 in wide, its legend wrapped for 3.3 in), the
+  # metrics' panels the whole width
+  img <- regmatches(html, gregexpr("<img src=\"data:image/png;base64,[^\"]+\"[^>]*>", html))[[1]]
+  expect_length(img, 2L)
+  width <- sub(".*width=\"([^\"]+)\".*", "\\1", substring(img, nchar(img) - 200L))
+  expect_identical(width, c("48%", "100%"))
 })
 
 test_that("a report from tables with id and label columns reads the features", {
