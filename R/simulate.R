@@ -54,8 +54,10 @@ gaussian_mixture <- function(means, sd = 1, cov = NULL, weights = NULL) {
     if (!is.numeric(sd) || !(length(sd) %in% c(1L, K)) || !all(is.finite(sd)) ||
         any(sd <= 0)) {
       prd_abort(c(
-        "{.arg sd} must be one positive number or {K} (one per component).",
-        "x" = "It is {.val {format(sd)}}."
+        if (K == 1L) "{.arg sd} must be one positive number." else
+          "{.arg sd} must be one positive number or {K} (one per component).",
+        "x" = if (is.numeric(sd) && length(sd)) "It is {.val {sd}}." else
+          "It is {.obj_type_friendly {sd}}."
       ))
     }
     sd <- rep_len(as.double(sd), K)

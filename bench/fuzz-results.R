@@ -99,7 +99,20 @@ gen_prd_bind <- function(objects) {
     k <- sample(0:3, 1)
     args <- lapply(seq_len(k), function(i) pick(objects))
     if (k && coin(0.6)) names(args) <- sample(c("a", "b", "a", ""), k, TRUE)
-    list(args = args, check = function(x) if (is.data.frame(x)) curve_problem(x) else NULL)
+    list(args = args, check = function(x) {
+      if (inherits(x, "prd_metrics")) {
+        # metrics tables: every row of every table, each model, metric
+        # and k once
+        if (nrow(x) != sum(vapply(args, NROW, integer(1)))) {
+          return("bound metrics tables lost or gained rows")
+        }
+        if (anyDuplicated(data.frame(x$model, x$metric, x$k))) {
+          return("a model, metric and k twice among bound metrics tables")
+        }
+        return(NULL)
+      }
+      if (is.data.frame(x)) curve_problem(x) else NULL
+    })
   }
 }
 

@@ -165,6 +165,18 @@ test_that("gaussian_mixture() normalises any finite weights safely", {
   expect_equal(sum(mix$weights), 1)
 })
 
+test_that("gaussian_mixture()'s sd error says what it was given", {
+  e <- expect_error(gaussian_mixture(matrix(0, 1, 2), sd = integer(0)),
+                    class = "prdcurve_error_input")
+  # (it read "It is ." for an empty vector, and "or 1 (one per component)")
+  expect_match(conditionMessage(e), "`sd` must be one positive number.", fixed = TRUE)
+  expect_match(conditionMessage(e), "It is an empty integer vector.", fixed = TRUE)
+  e <- expect_error(gaussian_mixture(matrix(0, 2, 2), sd = c(1, 2, 3)),
+                    class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "one positive number or 2 (one per component)", fixed = TRUE)
+  expect_match(conditionMessage(e), "It is 1, 2, and 3.", fixed = TRUE)
+})
+
 test_that("log-densities underflow to -Inf, never NaN", {
   one <- gaussian_mixture(0)
   expect_identical(one$log_density(matrix(1e200)), -Inf)
