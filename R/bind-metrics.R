@@ -150,9 +150,11 @@ bind_metrics_attr <- function(nm, values, args, call) {
     # keeps its first table's entry, as one call has one per model
     if (is.matrix(v[[1]])) {
       out <- do.call(rbind, v)
+      if (is.null(rownames(out))) return(out)
       return(out[!duplicated(rownames(out)), , drop = FALSE])
     }
     out <- do.call(c, v)
+    if (is.null(names(out))) return(out)
     return(out[!duplicated(names(out))])
   }
   if (nm == "sizes" && all(vapply(v, function(s) "real" %in% names(s),
