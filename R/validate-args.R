@@ -247,10 +247,22 @@ check_mean_pair <- function(mean_real, mean_generated,
   ok <- function(m) is.numeric(m) && length(m) >= 1L && all(is.finite(m))
   if (!ok(mean_real) || !ok(mean_generated) ||
       length(mean_real) != length(mean_generated)) {
-    prd_abort(
+    what <- function(m) {
+      if (is.matrix(m)) return(paste0("a ", nrow(m), " x ", ncol(m), " matrix"))
+      if (!is.numeric(m)) return(cli::format_inline("{.obj_type_friendly {m}}"))
+      bad <- sum(!is.finite(m))
+      paste0(length(m), " value", if (length(m) != 1L) "s",
+             if (bad) paste0(", ", bad, " not finite"))
+    }
+    # (a covariance given where a mean goes: the two Gaussians of
+    # prd_truth_gaussian() share one)
+    square <- is.matrix(mean_generated) && nrow(mean_generated) > 1L &&
+      nrow(mean_generated) == ncol(mean_generated)
+    prd_abort(c(
       "{.arg mean_real} and {.arg mean_generated} must be finite numeric vectors of the same length.",
-      "input", call = call
-    )
+      "x" = "{.arg mean_real} is {what(mean_real)}, {.arg mean_generated} {what(mean_generated)}.",
+      "i" = if (square) "The two Gaussians share one covariance ({.arg cov}); for two covariances use {.fn prd_truth} (Monte Carlo) with their log-densities and samplers."
+    ), "input", call = call)
   }
   invisible(TRUE)
 }

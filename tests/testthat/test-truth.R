@@ -58,6 +58,14 @@ test_that("cov gives the Mahalanobis distance", {
                "cov")
   expect_error(prd_truth_gaussian(c(0, 0), c(1, 1), cov = -1), "cov")
   expect_error(prd_truth_gaussian(c(0, 0), 1), "mean_real")
+  # what each mean is, and a covariance given where a mean goes
+  e <- expect_error(prd_truth_gaussian(c(0, 0), 1), class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "`mean_real` is 2 values, `mean_generated` 1 value.", fixed = TRUE)
+  e <- expect_error(prd_truth_gaussian(rep(0, 3), diag(3)), class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "`mean_generated` a 3 x 3 matrix", fixed = TRUE)
+  expect_match(conditionMessage(e), "share one covariance", fixed = TRUE)
+  e <- expect_error(prd_truth_gaussian(c(0, NA), c(1, 1)), class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "2 values, 1 not finite", fixed = TRUE)
 })
 
 test_that("the Gaussian curve is symmetric", {
