@@ -199,7 +199,13 @@ permutation_problem <- function(args, x) {
   r <- args$real
   if (!is.matrix(r) || !is.numeric(r) || nrow(r) < 2 || !coin(0.3)) return(NULL)
   a2 <- args
-  a2$real <- r[sample.int(nrow(r)), , drop = FALSE]
+  p <- sample.int(nrow(r))
+  a2$real <- r[p, , drop = FALSE]
+  # a split that names rows follows them to their new positions
+  if (is.list(args$split) && !is.null(args$split$real)) {
+    if (!is.numeric(args$split$real)) return(NULL)
+    a2$split$real <- match(args$split$real, p)
+  }
   set.seed(fuzz_state$call_seed)
   y <- tryCatch(quiet(do.call(prd_curve, a2)), error = function(e) NULL)
   if (is.null(y) || nrow(y) != nrow(x)) return(NULL)
