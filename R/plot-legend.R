@@ -58,11 +58,32 @@ legend_rows <- function(labels, title, width, offset = curve_axis_offset,
   as.integer(n)
 }
 
-#' The guides of a legend of `rows` rows shared by the aesthetics given
-#' (one legend: the same title, breaks and layout on each).
+#' The layout of a bottom legend: its title at the left of its rows
+#' (legend_rows()), or above them where that takes no more lines: the
+#' entries then have the whole width, and three that wrap into two rows
+#' beside the title (which stood between them) fit one row under it.
+#' Returns list(rows, top: the title above, lines: the lines of text
+#' beyond one, rows - 1 + top).
 #' @noRd
-legend_guides <- function(rows, aesthetics) {
-  guide <- ggplot2::guide_legend(nrow = rows, byrow = TRUE)
+legend_layout <- function(labels, title, width, offset = curve_axis_offset) {
+  rows <- legend_rows(labels, title, width, offset = offset)
+  if (rows > 1L) {
+    under <- legend_rows(labels, NULL, width, offset = offset)
+    if (under < rows) return(list(rows = under, top = TRUE, lines = under))
+  }
+  list(rows = rows, top = FALSE, lines = rows - 1L)
+}
+
+#' The guides of a legend of `rows` rows shared by the aesthetics given
+#' (one legend: the same title, breaks and layout on each), its title
+#' above the entries with `top`.
+#' @noRd
+legend_guides <- function(rows, aesthetics, top = FALSE) {
+  guide <- if (top) {
+    ggplot2::guide_legend(nrow = rows, byrow = TRUE, title.position = "top")
+  } else {
+    ggplot2::guide_legend(nrow = rows, byrow = TRUE)
+  }
   do.call(ggplot2::guides, stats::setNames(rep(list(guide), length(aesthetics)),
                                             aesthetics))
 }
@@ -131,13 +152,14 @@ legend_keys <- function(lay, exact) {
 #' @noRd
 truth_colour <- "#6E6E6E"
 
-#' One legend for colour and line type, `rows` rows: the same title and
+#' One legend for colour and line type, `rows` rows (its title above them
+#' with `top`, legend_layout()): the same title and
 #' breaks, the title also in labs() (which a user's colour scale without a
 #' name takes, rather than the column's name ".colour").
 #' @noRd
-curve_legend <- function(pal, lty, name, rows) {
+curve_legend <- function(pal, lty, name, rows, top = FALSE) {
   list(ggplot2::labs(colour = name, linetype = name),
-       legend_guides(rows, c("colour", "linetype")),
+       legend_guides(rows, c("colour", "linetype"), top),
        ggplot2::scale_colour_manual(values = pal, breaks = names(pal),
                                     name = name),
        ggplot2::scale_linetype_manual(values = lty, breaks = names(pal),

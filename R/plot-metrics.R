@@ -258,12 +258,12 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
   }
   # one legend, fitted to the figure's width; a user's colour scale takes
   # its title from labs()
-  leg_rows <- legend_rows(groups, group_name, 6.9,
-                          offset = interval_axis_offset(rows))
+  leg <- legend_layout(groups, group_name, 6.9,
+                       offset = interval_axis_offset(rows))
   p <- p +
     ggplot2::labs(colour = group_name, linetype = group_name,
                   shape = group_name) +
-    legend_guides(leg_rows, c("colour", "linetype", "shape")) +
+    legend_guides(leg$rows, c("colour", "linetype", "shape"), leg$top) +
     ggplot2::scale_colour_manual(values = pal, name = group_name,
                                  drop = FALSE) +
     ggplot2::scale_linetype_manual(values = lty, name = group_name,
@@ -287,7 +287,7 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
   nrow_f <- ceiling(n_panels / min(3L, n_panels))
   panel_h <- max(0.9, 0.3 + 0.28 * length(rows) * max(1, ng * 0.6))
   height <- nrow_f * (panel_h + 0.2) + 0.5 +
-    if (ng > 1L) 0.3 + legend_row_height * (leg_rows - 1L) else 0
+    if (ng > 1L) 0.3 + legend_row_height * leg$lines else 0
   set_figure_size(p, figure_size(6.9, height))
 }
 

@@ -179,16 +179,20 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
       size = prd_figure_text_size / ggplot2::.pt, colour = "grey30"
     )
   }
-  rows <- legend_rows(names(pal), lay$colour_name,
-                      curve_figure_size(min(3L, lay$n_panels), 1L,
-                                        strips = lay$facet)$width)
+  leg <- legend_layout(names(pal), lay$colour_name,
+                       curve_figure_size(min(3L, lay$n_panels), 1L,
+                                         strips = lay$facet)$width)
+  rows <- leg$rows
   # a single panel whose legend would take more than two rows under it
   # (many models, long names): the legend in one column at its right, in
   # a wider figure
   right <- lay$n_panels == 1L && rows > 2L
-  if (right) rows <- length(pal)
+  if (right) {
+    rows <- length(pal)
+    leg$top <- FALSE
+  }
   p <- p +
-    curve_legend(pal, lty, lay$colour_name, rows) +
+    curve_legend(pal, lty, lay$colour_name, rows, leg$top) +
     ggplot2::scale_x_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
                                 labels = c("0", "0.5", "1"),
                                 expand = ggplot2::expansion(add = plot_margin)) +
@@ -214,7 +218,7 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
     p <- p + ggplot2::theme(legend.position = "right")
     return(set_figure_size(p, right_legend_size(names(pal), lay$colour_name)))
   }
-  size$height <- round(size$height + legend_row_height * (rows - 1L) +
+  size$height <- round(size$height + legend_row_height * leg$lines +
                          strip_line_height * (strip_lines - 1L) *
                          ceiling(n_panels / ncol), 2)
   set_figure_size(p, size)

@@ -124,6 +124,31 @@ test_that("legend_rows() wraps exactly when the measured row is too wide", {
   expect_equal(w("mmmm", 10) / w("mm", 10), 2, tolerance = 1e-6)
 })
 
+test_that("a legend's title goes above its entries where that takes no more lines", {
+  lay <- prdcurve:::legend_layout
+  # three models beside "model" wrap into two rows at 3.3 in, the title
+  # between them; under it they fit one row: as tall, the title on top
+  three <- c("other_half", "digits_0_2", "noisy")
+  expect_identical(prdcurve:::legend_rows(three, "model", 3.3), 2L)
+  expect_identical(lay(three, "model", 3.3), list(rows = 1L, top = TRUE, lines = 1L))
+  # the README's four entries take two rows either way: the title stays
+  # at their left (above, the figure would be 0.2 in taller)
+  four <- c("tightest", "knn", "coverage", "truth")
+  expect_identical(lay(four, "method", 3.3), list(rows = 2L, top = FALSE, lines = 1L))
+  # one row beside the title: unchanged
+  expect_identical(lay(c("knn", "ipr"), "method", 3.3), list(rows = 1L, top = FALSE, lines = 0L))
+  skip_if_not_installed("ggplot2")
+  set.seed(3)
+  x <- matrix(rnorm(200), 100)
+  gens <- stats::setNames(lapply(1:3, function(i) matrix(rnorm(200, 0.2 * i), 100)), three)
+  p <- ggplot2::autoplot(prd_curve(x, gens, method = "knn", angles = 11))
+  expect_identical(unlist(prd_figure_size(p)[1:2]), c(width = 3.3, height = 3.8))
+  # (ggplot2 3.5 keeps its guides in another structure)
+  skip_if_not(utils::packageVersion("ggplot2") < "3.5.0")
+  expect_identical(p$guides$colour$title.position, "top")
+  expect_identical(p$guides$colour$nrow, 1L)
+})
+
 test_that("the default family and the true curve differ in colour and line type", {
   skip_if_not_installed("ggplot2")
   figs <- legend_figures()
