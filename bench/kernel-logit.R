@@ -33,9 +33,8 @@ truth_n <- as.numeric(opt("truth-n", 2e5))
 seed <- as.integer(opt("seed", 11))
 
 auc_of <- function(cv) summary(cv)$auc[1]
-sq_dist <- function(A, B) {
-  pmax(outer(rowSums(A^2), rowSums(B^2), "+") - 2 * tcrossprod(A, B), 0)
-}
+# squared distances of rows to the landmarks: the mixture family's
+# (mixture_dist2(), src/mixture.c)
 
 # ridge logistic regression by IRLS (intercept not penalised); y in {0, 1}
 ridge_logit <- function(X, y, lam, iter = 50L) {
@@ -59,12 +58,12 @@ ridge_logit <- function(X, y, lam, iter = 50L) {
 # the Nystrom map of the pooled fit rows Z: a function of rows
 nystrom_map <- function(Z, h, m) {
   lm <- Z[sample.int(nrow(Z), min(m, nrow(Z))), , drop = FALSE]
-  D <- sq_dist(lm, lm)
+  D <- mixture_dist2(lm, lm)
   s2 <- h * stats::median(D[upper.tri(D)])
   e <- eigen(exp(-D / s2), symmetric = TRUE)
   keep <- e$values > 1e-8 * e$values[1]
   M <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
-  function(A) exp(-sq_dist(A, lm) / s2) %*% M
+  function(A) exp(-mixture_dist2(A, lm) / s2) %*% M
 }
 
 # the fitted family: a score (log p / q up to a constant) of rows
