@@ -158,16 +158,17 @@
 #'   rows: mixture joined") and the command line's report say when it
 #'   joined (`details$clusters_gain`, the test's held-out gain, above 0).
 #'   It is the default's largest cost there: on those
-#'   16 classes at 5,000 points per set and d = 256 the default took 2.8 s
-#'   against 0.67 s without it (knn 0.12 s). It helps less as d grows: at
+#'   16 classes at 5,000 points per set and d = 256 the default took 4.2 s
+#'   against 0.74 s without it (knn 0.14 s; `bench/large.R 5000 256
+#'   tightest --clustered`, 0.6.2). It helps less as d grows: at
 #'   d = 1,024 and 5,000 points per set the widened classes read 0.228
 #'   above a true 0.104 (0.278 without it; labelled fit 0.175) and the
 #'   widened rank-4 ones 0.272 above 0.013 (0.352; labelled fit 0.214),
 #'   the other kinds within 0.02 of their readings without it (before its
 #'   refits took up to twice the components chosen). Above 1,024
-#'   columns add it to `families` by hand: alone it costs 2.5 s at 5,000
-#'   points per set and d = 256 (knn 0.11 s), 38 s at 10,000 and d = 2,048
-#'   (knn 2.3 s); on those widened classes at d = 2,048 the default read
+#'   columns add it to `families` by hand: alone it costs 3.0 s at 5,000
+#'   points per set and d = 256 (knn 0.11 s), 47 s at 10,000 and d = 2,048
+#'   (knn 3.1 s; 0.6.2); on those widened classes at d = 2,048 the default read
 #'   0.29 above the truth (0.28 with it; the labelled fit of the true form
 #'   0.23), and the heavy-tailed and manifold kinds, which read as
 #'   clustered too, were within 0.01 of the truth without it. On ten
@@ -306,9 +307,11 @@
 #'   points per set it read 0.005 below the true AUC on a mean shift
 #'   (0.679), 0.004 above on a deflated model (0.131) and 0.015 below on an
 #'   inflated one (0.243) (bench/tightest-choice.R). On the `digits`
-#'   class-subset experiment (5 seeds, about 22 to 113 evaluation rows a
-#'   half) its mean IoU with the true rectangle is 0.936 (`"knn"`: 0.935),
-#'   with a spread of its AUC across seeds of 0.0162 (knn 0.0156). Choosing
+#'   class-subset experiment (30 seeds, about 22 to 113 evaluation rows a
+#'   half) its mean IoU with the true rectangle is 0.929 (`"knn"`: 0.933,
+#'   a difference within the seeds' noise), and its AUC is less steady:
+#'   a spread across seeds of 0.024 against knn's 0.021 (the difference
+#'   0.0007 to 0.0064 in 90% of bootstrap draws of the seeds). Choosing
 #'   at each \eqn{\lambda} separately (earlier versions) flipped between
 #'   families on a handful of rows: IoU 0.903 on
 #'   the same experiment, and extremes averaged from two families (a
