@@ -220,8 +220,12 @@
 #'   `prdcurve_message_categorical_columns` names them. An
 #'   exclusion alone (`-label`, `c(-label, -kind)`) removes columns from
 #'   that default. Grouping columns, the `id` column, a categorical
-#'   `model` column and identifier-like text (more distinct values than
-#'   half the rows) are never features.
+#'   `model` column, identifier-like text (more distinct values than
+#'   half the rows) and a categorical column with one value in each set
+#'   that is not the same in all (a `label` of `"real"` in the real set
+#'   and `"synthetic"` in a generated one: it alone would tell the sets
+#'   apart; message `prdcurve_message_dropped_columns`) are never
+#'   features.
 #' @param id A column of data-frame inputs that identifies samples; it is
 #'   not a feature (per-sample functions carry it to their output). A
 #'   generated data frame without the real set's id column (a synthesiser

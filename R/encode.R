@@ -147,7 +147,9 @@ category_values <- function(col) {
 #' Attribute "skip": the columns left out of the default features, those
 #' that look like identifiers in some set (id_like_category()) and model
 #' labels (a categorical column named `model` or `models`, as
-#' check_model_column()); attribute "garbled": those of them that are
+#' check_model_column(), or one value in each set: set_label_columns(),
+#' whose values are attribute "set_labels"); attribute "garbled": those of
+#' them that are
 #' identifiers in a later set only, categories in the first (the real set:
 #' a model that writes a new value in every row), which
 #' warn_garbled_categories() reports; attribute "fill": the numeric
@@ -162,6 +164,9 @@ category_levels <- function(dfs, codes = list()) {
   first_ids <- character()
   later_ids <- character()
   first_cats <- character()
+  # each categorical column's one value in each set (NA: not one value,
+  # or too few rows to tell), for set_label_columns()
+  single <- list()
   for (i in seq_along(dfs)) {
     df <- dfs[[i]]
     if (!is.data.frame(df)) next
@@ -169,6 +174,8 @@ category_levels <- function(dfs, codes = list()) {
       col <- df[[nm]]
       if (!is_category(col)) next
       v <- unique(category_values(col))
+      single[[nm]] <- c(single[[nm]], if (length(v) == 1L &&
+        v != category_missing && length(col) >= small_set_rows) v else NA)
       if (i == 1L) first_cats <- c(first_cats, nm)
       if (tolower(nm) %in% c("model", "models")) {
         skip <- c(skip, nm)
@@ -183,11 +190,28 @@ category_levels <- function(dfs, codes = list()) {
     v <- sort(unique(v), method = "radix")
     if (identical(v, category_missing)) character() else v
   })
-  attr(out, "skip") <- unique(skip)
+  labels <- set_label_columns(single)
+  attr(out, "skip") <- unique(c(skip, names(labels)))
+  attr(out, "set_labels") <- labels
   attr(out, "garbled") <- setdiff(intersect(unique(later_ids), first_cats),
                                   first_ids)
   attr(out, "fill") <- missing_fills(dfs, codes)
   out
+}
+
+#' The categorical columns that label the sets: in two or more sets, one
+#' value in each (of at least small_set_rows rows) and not the same value
+#' in all, as a column `label` of "real" in the real set and "synthetic" in
+#' a generated one. As a feature such a column tells the sets apart on its
+#' own (the curve reads 0 whatever the model), so it is left out of the
+#' default features, as a column `model` is. `single`: per column, its one
+#' value in each set that has it (NA where it has several, only missing
+#' values, or fewer rows).
+#' @return the columns' values in each set, a named list (possibly empty)
+#' @noRd
+set_label_columns <- function(single) {
+  Filter(function(v) length(v) >= 2L && !anyNA(v) && length(unique(v)) >= 2L,
+         single)
 }
 
 #' The warning (prdcurve_warning_garbled_categories) of categorical

@@ -174,6 +174,7 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
     prd_inform(c(
       "Ignoring the column{?s} {.field {dropped}}.",
       "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}} (neither numeric nor categorical, a model label, or an identifier: more distinct values than half the rows); use {.arg features} to choose the feature columns, {.arg id} for an id column.",
+      set_label_line(dropped, attr(levels, "set_labels")),
       time_hint(df, dropped)
     ), "dropped_columns")
   }
@@ -433,6 +434,24 @@ tell_categories <- function(x) {
     "i" = "Using the categorical column{?s} {.field {cats}} as {?a feature/features} (indicators of {?its/their} categories).",
     " " = "To leave {cli::qty(length(cats))}{?it/them} out: {.code {fix$code}}."
   ), "categorical_columns")
+}
+
+#' The line of the message of ignored columns that says which of
+#' `dropped` label the sets (`labels`: set_label_columns()' values)
+#' @noRd
+set_label_line <- function(dropped, labels) {
+  nm <- intersect(dropped, names(labels))
+  if (!length(nm)) return(NULL)
+  desc <- vapply(nm, function(n) {
+    v <- unique(labels[[n]])
+    if (length(v) > 4L) v <- c(v[1:3], "...")
+    paste0(n, " (", paste(encodeString(v, quote = "\""), collapse = ", "), ")")
+  }, "")
+  # (the values as text: braces doubled for cli)
+  desc <- gsub("}", "}}", gsub("{", "{{", desc, fixed = TRUE), fixed = TRUE)
+  c("i" = paste0(paste(desc, collapse = " and "),
+                 if (length(nm) == 1L) " takes" else " take",
+                 " one value in each set: a label of the sets, which alone would tell them apart (every curve would read 0)."))
 }
 
 #' Split `generated` into a named list of sample sets

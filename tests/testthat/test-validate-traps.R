@@ -235,11 +235,12 @@ test_that("columns on a grid in one set only are named, per model, with the fix"
   expect_match(cli::ansi_strip(conditionMessage(w)),
                "generated: constant at another value in each set: k", fixed = TRUE)
   cont2 <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
-  # a category of each set only: its indicators are constant at other
-  # values, which the categories' own warning tells
+  # categories of each set only: their indicators are constant at other
+  # values, which the categories' own warning tells (two in the real set:
+  # one value in each set would label the sets, set_label_columns())
   seen <- character()
   withCallingHandlers(
-    suppressMessages(manifold_metrics(data.frame(cont, label = "r"),
+    suppressMessages(manifold_metrics(data.frame(cont, label = rep_len(c("r", "s"), nrow(cont))),
                                       data.frame(cont2, label = "g"),
                                       metrics = "precision")),
     warning = function(w) {

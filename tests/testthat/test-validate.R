@@ -264,10 +264,29 @@ test_that("an id column is not a feature; features selects columns", {
   with_id <- prd_curve(rdf, gdf, method = "knn", angles = 11, id = id,
                        features = -label)
   expect_identical(with_id$precision, ref$precision)
-  # the text column is a feature unless excluded: a category of one set
-  # only (R/encode.R)
-  expect_warning(prd_curve(rdf, gdf, method = "knn", angles = 11, id = id),
-                 class = "prdcurve_warning_category_levels")
+  # a text column with one value in each set labels the sets: left out of
+  # the features with a message that says so (set_label_columns()), the
+  # curve that of the numeric columns (with it, every curve reads 0)
+  set.seed(1)
+  suppressMessages(expect_message(
+    lab <- prd_curve(rdf, gdf, method = "knn", angles = 11, id = id),
+    "label (\"r\", \"g\") takes one value in each set", fixed = TRUE,
+    class = "prdcurve_message_dropped_columns"))
+  expect_identical(lab$precision, ref$precision)
+  # also as the categories of a factor, and with two generated sets
+  rdf$label <- factor(rdf$label)
+  set.seed(1)
+  two <- suppressMessages(prd_curve(rdf, list(a = gdf, b = transform(gdf, label = "h")),
+                                    method = "knn", angles = 11, id = id))
+  expect_identical(two$precision[two$model == "a"], ref$precision)
+  # not a label: the same value in every set (a constant feature), or two
+  # values in a set, or a set of fewer than small_set_rows rows
+  lv <- function(...) attr(category_levels(list(...)), "skip")
+  expect_identical(lv(rdf, transform(gdf, label = "r")), character())
+  expect_identical(lv(transform(rdf, label = rep_len(c("r", "s"), 60)), gdf),
+                   character())
+  expect_identical(lv(rdf[1:9, ], gdf), character())
+  expect_identical(lv(rdf, gdf), "label")
   set.seed(1)
   sel <- prd_curve(rdf, gdf, method = "knn", angles = 11,
                    features = tidyselect::starts_with("X"))
