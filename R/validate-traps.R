@@ -205,6 +205,10 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
   }
   labs <- model_args(gens, generated_arg)
   lines <- character()
+  # the columns constant at another value in each set, over the models
+  # (a 0/1 column labelling the sets: warn_grid_columns() says how to
+  # leave it out)
+  both_all <- integer()
   for (i in seq_along(gens)) {
     gg <- grids(gens[[i]])
     g <- gg$code
@@ -255,6 +259,14 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
       nm <- if (is.null(names(gens))) labs[i] else names(gens)[i]
       lines[[nm]] <- paste0(labs[i], ": ", paste(part, collapse = "; "))
     }
+    both_all <- union(both_all, both)
+  }
+  if (length(both_all)) {
+    both_all <- sort(both_all)
+    attr(lines, "label_fix") <- features_drop(
+      if (is.null(colnames(real))) paste0("V", both_all) else
+        colnames(real)[both_all], both_all,
+      array_names = is.null(colnames(real)))$code
   }
   lines
 }
@@ -271,7 +283,11 @@ warn_grid_columns <- function(lines, extra = character()) {
     stats::setNames(unname(lines), rep("x", length(lines))),
     "i" = "Such values are atoms: where the other set never takes them, the supports differ and the true PR curve is 0; where it takes them in a share of its rows (given above), the true curve is at most about that share. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
     extra,
-    "i" = "If the model should produce such values, round its output to the grid; if the grid is the storage (8-bit intensities against floats), give both sets the same type."
+    "i" = "If the model should produce such values, round its output to the grid; if the grid is the storage (8-bit intensities against floats), give both sets the same type.",
+    if (!is.null(attr(lines, "label_fix"))) c("i" = paste0(
+      "If a column constant at another value in each set labels the sets (0 in the real set, 1 in a generated one), it alone tells them apart: leave it out, {.code ",
+      gsub("}", "}}", gsub("{", "{{", attr(lines, "label_fix"), fixed = TRUE), fixed = TRUE),
+      "}."))
   ), "grid_columns")
   invisible(lines)
 }

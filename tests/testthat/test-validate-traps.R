@@ -234,6 +234,15 @@ test_that("columns on a grid in one set only are named, per model, with the fix"
                       class = "prdcurve_warning_grid_columns")
   expect_match(cli::ansi_strip(conditionMessage(w)),
                "generated: constant at another value in each set: k", fixed = TRUE)
+  # such a column may label the sets (0 and 1): the warning says how to
+  # leave it out; not where no column is constant in both sets
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "labels the sets (0 in the real set, 1 in a generated one), it alone tells them apart: leave it out, `features = -k`",
+               fixed = TRUE)
+  w2 <- expect_warning(manifold_metrics(cbind(cont, k = 1), cbind(cont, k = rnorm(200)),
+                                        metrics = "precision"),
+                       class = "prdcurve_warning_grid_columns")
+  expect_no_match(conditionMessage(w2), "labels the sets", fixed = TRUE)
   cont2 <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
   # categories of each set only: their indicators are constant at other
   # values, which the categories' own warning tells (two in the real set:
