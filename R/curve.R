@@ -219,7 +219,8 @@
 #'   class label beside embedding columns), a message of class
 #'   `prdcurve_message_categorical_columns` names them. An
 #'   exclusion alone (`-label`, `c(-label, -kind)`) removes columns from
-#'   that default. Grouping columns, the `id` column, a categorical
+#'   that default. Grouping columns (those of a grouped `generated` also
+#'   in `real`: a `source` column of `"real"` there), the `id` column, a categorical
 #'   `model` column, identifier-like text (more distinct values than
 #'   half the rows) and a categorical column with one value in each set
 #'   that is not the same in all (a `label` of `"real"` in the real set

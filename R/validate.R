@@ -350,6 +350,14 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     prd_abort("{.arg {real_arg}} must be one sample set, not a grouped data frame.",
               "input", call = call)
   }
+  # the grouping columns of a grouped `generated` label its models: no
+  # features of the real set either (its `source` column of "real" when
+  # both sets were filtered from one table)
+  if (inherits(generated, "grouped_df") && is.data.frame(real)) {
+    gv <- intersect(setdiff(names(attr(generated, "groups")), ".rows"),
+                    names(real))
+    if (length(gv)) real <- real[setdiff(names(real), gv)]
+  }
   # (no scale warning when the sets are to be standardized, or when what
   # is computed does not depend on the columns' scales: `check_scale`)
   check_scale <- check_scale && standardize == "none"

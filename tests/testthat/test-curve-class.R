@@ -94,6 +94,13 @@ test_that("several models in one call equal separate calls, with a model column"
     grouped <- prd_curve(real, dplyr::group_by(df, model),
                          method = c("knn", "coverage"), k = 5, angles = 21)
     expect_identical(grouped$precision, two$precision)
+    # both sets filtered from one table: the real set's own value of the
+    # grouping column ("real") is no feature either
+    set.seed(7)
+    one_table <- prd_curve(data.frame(source = "real", real),
+                           dplyr::group_by(dplyr::rename(df, source = model), source),
+                           method = c("knn", "coverage"), k = 5, angles = 21)
+    expect_identical(one_table$precision, two$precision)
     s <- summary(two)
     expect_equal(nrow(s), 4)
     expect_equal(s$model, c("a", "a", "b", "b"))
