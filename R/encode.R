@@ -165,17 +165,24 @@ category_levels <- function(dfs, codes = list()) {
   later_ids <- character()
   first_cats <- character()
   # each categorical column's one value in each set (NA: not one value,
-  # or too few rows to tell), for set_label_columns()
+  # or too few rows to tell), for set_label_columns(); each model of a
+  # grouped data frame is a set of its own
   single <- list()
+  one_value <- function(col) {
+    v <- unique(category_values(col))
+    if (length(v) == 1L && v != category_missing &&
+        length(col) >= small_set_rows) v else NA
+  }
   for (i in seq_along(dfs)) {
     df <- dfs[[i]]
     if (!is.data.frame(df)) next
+    models <- if (inherits(df, "grouped_df")) attr(df, "groups")$.rows
     for (nm in names(df)) {
       col <- df[[nm]]
       if (!is_category(col)) next
       v <- unique(category_values(col))
-      single[[nm]] <- c(single[[nm]], if (length(v) == 1L &&
-        v != category_missing && length(col) >= small_set_rows) v else NA)
+      single[[nm]] <- c(single[[nm]], if (is.null(models)) one_value(col) else
+        vapply(models, function(r) one_value(col[r]), ""))
       if (i == 1L) first_cats <- c(first_cats, nm)
       if (tolower(nm) %in% c("model", "models")) {
         skip <- c(skip, nm)

@@ -287,6 +287,14 @@ test_that("an id column is not a feature; features selects columns", {
                    character())
   expect_identical(lv(rdf[1:9, ], gdf), character())
   expect_identical(lv(rdf, gdf), "label")
+  # each model of a grouped data frame is a set: a label column repeating
+  # the grouping one (`model` is never a feature)
+  if (requireNamespace("dplyr", quietly = TRUE)) {
+    both <- rbind(transform(gdf, model = "a", label = "a"),
+                  transform(gdf, model = "b", label = "b"))
+    expect_setequal(lv(rdf, dplyr::group_by(both, model)), c("model", "label"))
+    expect_identical(lv(rdf, both), "model")
+  }
   set.seed(1)
   sel <- prd_curve(rdf, gdf, method = "knn", angles = 11,
                    features = tidyselect::starts_with("X"))
