@@ -199,7 +199,11 @@ print.prd_curve_summary <- function(x, digits = 3, ...) {
   cat("Summary of ", nrow(x), " PR curve", if (nrow(x) != 1L) "s",
       if (has_ci) paste0(" (", format(100 * level), "% intervals from half-sample replicates)"),
       "\n", sep = "")
-  if (nrow(x)) print(noquote(format(x, digits = digits)), right = TRUE)
+  if (nrow(x)) {
+    print(noquote(format(x, digits = digits)), right = TRUE)
+    # (the rows are the statistics only in print: x["auc", ] is no row)
+    cat(cli::col_grey("# A tibble: one row per curve, printed as columns (`$auc` is a column)\n"))
+  }
   if (has_ci) {
     extremes <- any(c("max_precision_lower", "max_recall_lower") %in% names(x))
     cat(curve_interval_note(extremes = extremes), sep = "\n")
@@ -288,7 +292,10 @@ print.prd_metrics_summary <- function(x, digits = 3, ...) {
       if (length(unique(x$model)) != 1L) "s",
       if (!is.null(level)) paste0(" (", format(100 * level), "% intervals from half-sample replicates)"),
       "\n", sep = "")
-  if (nrow(x)) print(noquote(format(x, digits = digits)), right = TRUE)
+  if (nrow(x)) {
+    print(noquote(format(x, digits = digits)), right = TRUE)
+    cat(cli::col_grey("# A tibble, one row per model, metric and k (`$value` is a column)\n"))
+  }
   invisible(x)
 }
 

@@ -219,9 +219,12 @@ test_that("summary() of curves prints one column per curve, values with interval
   expect_match(out[1], "Summary of 2 PR curves (90% intervals", fixed = TRUE)
   # compact: no line wider than 80 characters for two curves
   expect_lte(max(nchar(out)), 80)
-  # the intervals say what they cover: the table's 11 lines, then the note
-  expect_length(out, 1 + 11 + length(prdcurve:::curve_interval_note()))
-  note <- paste(out[-(1:12)], collapse = " ")
+  # the intervals say what they cover: the table's 11 lines, the line that
+  # says the rows are curves (`x["auc", ]` is no row), then the note
+  expect_length(out, 1 + 11 + 1 + length(prdcurve:::curve_interval_note()))
+  expect_match(out[13], "one row per curve, printed as columns (`$auc` is a column)",
+               fixed = TRUE)
+  note <- paste(out[-(1:13)], collapse = " ")
   expect_match(note, "cover this estimator's mean at these sample sizes, not the true curve",
                fixed = TRUE)
   expect_match(note, "max_precision and max_recall are rough", fixed = TRUE)
@@ -236,7 +239,7 @@ test_that("summary() of curves prints one column per curve, values with interval
   s0 <- summary(prd_discrete(1, 1, angles = 11))
   f0 <- format(s0, digits = 2)
   expect_equal(unname(f0["auc", 1]), "1.00")
-  expect_length(capture.output(print(s0)), 1 + 11)
+  expect_length(capture.output(print(s0)), 1 + 11 + 1)
 })
 
 test_that("summary() of a metrics table: models in columns, intervals at any level", {
@@ -260,7 +263,11 @@ test_that("summary() of a metrics table: models in columns, intervals at any lev
   i <- which(m$model == "b" & m$metric == "recall" & m$k == 4)
   expect_equal(f["recall (k = 4)", "b"],
                sprintf("%.3f [%.3f, %.3f]", m$value[i], m$lower[i], m$upper[i]))
-  expect_match(capture.output(print(s))[1], "80% intervals", fixed = TRUE)
+  out <- capture.output(print(s))
+  expect_match(out[1], "80% intervals", fixed = TRUE)
+  # the table is printed in the metrics' rows; the tibble's are not those
+  expect_identical(out[length(out)],
+                   "# A tibble, one row per model, metric and k (`$value` is a column)")
   expect_error(summary(m, conf_level = 2), class = "prdcurve_error_input")
 })
 
