@@ -171,7 +171,7 @@ category_levels <- function(dfs, codes = list()) {
   one_value <- function(col) {
     v <- unique(category_values(col))
     if (length(v) == 1L && v != category_missing &&
-        length(col) >= small_set_rows) v else NA
+        length(col) >= small_set_rows) v else NA_character_
   }
   for (i in seq_along(dfs)) {
     df <- dfs[[i]]

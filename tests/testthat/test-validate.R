@@ -294,6 +294,15 @@ test_that("an id column is not a feature; features selects columns", {
                   transform(gdf, model = "b", label = "b"))
     expect_setequal(lv(rdf, dplyr::group_by(both, model)), c("model", "label"))
     expect_identical(lv(rdf, both), "model")
+    # a category with several values in a model is a feature
+    both$kind <- rep_len(c("u", "v", "w"), nrow(both))
+    rdf2 <- transform(rdf, kind = rep_len(c("u", "v"), nrow(rdf)))
+    expect_setequal(lv(rdf2, dplyr::group_by(both, model)), c("model", "label"))
+    set.seed(1)
+    g2 <- suppressMessages(prd_curve(rdf2, dplyr::group_by(both, model),
+                                     method = "knn", angles = 11, id = id))
+    expect_identical(unique(g2$model), c("a", "b"))
+    expect_identical(prd_curve_info(g2)$n_eval_real, c(30L, 30L))
   }
   set.seed(1)
   sel <- prd_curve(rdf, gdf, method = "knn", angles = 11,
