@@ -87,6 +87,21 @@ draw_sets <- function() {
     real <- valid_set(n, d, 0, v)
     gen <- valid_set(n2, d, 0.7, v)
     if (coin(0.15)) gen <- list(a = gen, b = valid_set(n2, d, 0.3, v))
+    # the two models as one grouped data frame
+    if (!is.data.frame(gen) && is.data.frame(gen[[1]]) && coin(0.5) &&
+        requireNamespace("dplyr", quietly = TRUE)) {
+      gen <- dplyr::group_by(rbind(data.frame(model = "a", gen$a),
+                                   data.frame(model = "b", gen$b)), model)
+    }
+    # a column that labels the sets (one value in each)
+    if (is.data.frame(real) && coin(0.15)) {
+      real$source <- "real"
+      if (is.data.frame(gen)) gen$source <- "gen" else
+        gen <- lapply(gen, function(g) {
+          if (is.data.frame(g)) g$source <- "gen"
+          g
+        })
+    }
     return(list(real = real, generated = gen))
   }
   if (u < 0.75 && n >= 4) {
