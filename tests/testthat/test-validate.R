@@ -295,7 +295,7 @@ test_that("an id column is not a feature; features selects columns", {
     expect_setequal(lv(rdf, dplyr::group_by(both, model)), c("model", "label"))
     expect_identical(lv(rdf, both), "model")
     # a category with several values in a model is a feature
-    both$kind <- rep_len(c("u", "v", "w"), nrow(both))
+    both$kind <- rep_len(c("u", "v"), nrow(both))
     rdf2 <- transform(rdf, kind = rep_len(c("u", "v"), nrow(rdf)))
     expect_setequal(lv(rdf2, dplyr::group_by(both, model)), c("model", "label"))
     set.seed(1)
