@@ -168,10 +168,10 @@ category_levels <- function(dfs, codes = list()) {
   # or too few rows to tell), for set_label_columns(); each model of a
   # grouped data frame is a set of its own
   single <- list()
-  one_value <- function(col) {
-    v <- unique(category_values(col))
-    if (length(v) == 1L && v != category_missing &&
-        length(col) >= small_set_rows) v else NA_character_
+  # (v: the distinct values of a column of n rows)
+  one_value <- function(v, n) {
+    if (length(v) == 1L && v != category_missing && n >= small_set_rows) v else
+      NA_character_
   }
   for (i in seq_along(dfs)) {
     df <- dfs[[i]]
@@ -181,8 +181,10 @@ category_levels <- function(dfs, codes = list()) {
       col <- df[[nm]]
       if (!is_category(col)) next
       v <- unique(category_values(col))
-      single[[nm]] <- c(single[[nm]], if (is.null(models)) one_value(col) else
-        vapply(models, function(r) one_value(col[r]), ""))
+      single[[nm]] <- c(single[[nm]], if (is.null(models)) one_value(v, length(col)) else
+        vapply(models, function(r) {
+          one_value(unique(category_values(col[r])), length(r))
+        }, ""))
       if (i == 1L) first_cats <- c(first_cats, nm)
       if (tolower(nm) %in% c("model", "models")) {
         skip <- c(skip, nm)
