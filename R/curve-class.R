@@ -144,7 +144,11 @@ bind_curves <- function(curves) {
 #'   nats per row, of the clusters test that decides whether `"mixture"`
 #'   joins the default families; NA where it did not run: families given,
 #'   categorical columns, a set of fewer than 1,000 rows) of `"tightest"`),
-#'   `replicates` (the replicate
+#'   `features` (of [prd_curve()]: the names of the feature columns read,
+#'   the same for every curve of a call: of a data frame its columns as
+#'   selected, a categorical column once by its name, without the
+#'   identifier and the columns left out; of a matrix its column names,
+#'   `NULL` without), `replicates` (the replicate
 #'   curves, when computed: replicates 2j - 1 and 2j are the complementary
 #'   halves of pair j), `divisor` (c of the section Intervals of
 #'   [prd_curve()]: 4 when every set has an even number of rows),

@@ -582,7 +582,7 @@ prd_curve <- function(real, generated, method = "tightest",
       draws <- c(draws, vapply(reps$results, attr, "", "real_draws"))
       out <- attach_curve_replicates(out, reps)
     }
-    with_real_pairing(out, real_set, draws)
+    with_feature_names(with_real_pairing(out, real_set, draws), sets$features)
   }
   # the atoms read as given or as continuous values (R/atoms.R); an exact
   # reading that ties models at 0 read again with them ignored, from the

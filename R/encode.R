@@ -420,3 +420,24 @@ tell_missing_categories <- function(x) {
   }
   invisible()
 }
+
+#' The names of the feature columns of `x` (a checked sample set): of a
+#' data frame's encoded set its columns as selected, a categorical column
+#' once by its name; else the matrix's column names (NULL without)
+#' @noRd
+feature_names <- function(x) {
+  enc <- attr(x, "encoding")
+  if (!is.null(enc) && nrow(enc) == ncol(x)) unique(enc$variable) else
+    colnames(x)
+}
+
+#' The curves of `out` (one prd_curve() call) with the names of their
+#' feature columns `nm` (prepare_samples()' `features`) in each curve's
+#' details
+#' @noRd
+with_feature_names <- function(out, nm) {
+  info <- attr(out, "curves")
+  for (i in seq_len(nrow(info))) info$details[[i]]["features"] <- list(nm)
+  attr(out, "curves") <- info
+  out
+}

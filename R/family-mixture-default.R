@@ -8,9 +8,8 @@
 #' any number of rows (above 5,000 rows a set its EM runs on a sample,
 #' mixture_fit_rows_max()); above it the same test gives a warning
 #' (tightest_families(), clustered_warning()). The family then adds its
-#' own time, about 2.5 s at 5,000 x 256 (knn 0.1 s), 9.7 s at 10,000 x
-#' 512 (knn 1.5 s); at 10,000 x 2,048 it would add about 40 s
-#' (bench/results.md).
+#' own time: alone it took 3.0 s at 5,000 x 256 (knn 0.11 s); at 10,000
+#' x 2,048 it would add about 47 s (knn 3.1 s; bench/results.md).
 #' @noRd
 mixture_default_cols <- 1024L
 

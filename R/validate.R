@@ -419,7 +419,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     warn_copies(real, gen, generated_arg, keys)
   }
   list(real = real, generated = gen, keys = keys, standardize = standardize,
-       grid_lines = grid_lines)
+       grid_lines = grid_lines, features = feature_names(real))
 }
 
 #' The message (class prdcurve_message_categorical_columns) that the

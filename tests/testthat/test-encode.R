@@ -278,6 +278,32 @@ test_that("features selects categorical columns; identifiers stay out by default
   expect_identical(colnames(sets$real), c("v", "g=a", "g=b"))
 })
 
+test_that("a curve names the feature columns it read, with or without standardize", {
+  set.seed(8)
+  n <- 120
+  table_of <- function(shift, lab) {
+    data.frame(id = seq_len(n), sex = sample(c("f", "m"), n, TRUE),
+               age = rnorm(n, shift), income = rexp(n), label = lab)
+  }
+  real <- table_of(0, "real")
+  gen <- table_of(0.5, "synth")
+  feats <- function(cv) lapply(prd_curve_info(cv)$details, `[[`, "features")
+  # the id and the set label left out, the category once by its name
+  cv <- suppressMessages(prd_curve(real, gen, id = id, method = c("knn", "quadratic")))
+  expect_identical(feats(cv), rep(list(c("sex", "age", "income")), 2))
+  # standardize drops the encoding of the scaled sets, not the names
+  cv <- suppressMessages(prd_curve(real, gen, id = id, method = "knn",
+                                   standardize = "real", features = -income))
+  expect_identical(feats(cv), list(c("sex", "age")))
+  # a matrix: its column names as selected, NULL without
+  x <- matrix(rnorm(4 * n), n, dimnames = list(NULL, c("a", "b", "c", "d")))
+  cv <- prd_curve(x, x + 1, method = "knn", features = c(b, d))
+  expect_identical(feats(cv), list(c("b", "d")))
+  cv <- prd_curve(unname(x), unname(x) + 1, method = "knn")
+  expect_identical(feats(cv), list(NULL))
+  expect_true("features" %in% names(prd_curve_info(cv)$details[[1]]))
+})
+
 test_that("a category drift alone: the default curve reads the discrete truth", {
   # the example of the category drift: age and income alike, sex 0.5/0.5
   # against 0.7/0.3, region .4/.3/.1/.1/.1 against uniform; the true curve

@@ -296,6 +296,9 @@ test_that("a report from tables with an id and no features keeps the categorical
   }
   real <- table_of(300, 0.5, 0)
   gen <- table_of(300, 0.9, 0)
+  # a column that labels the sets, left out of the features
+  real$source <- "real"
+  gen$source <- "synth"
   utils::write.csv(real, file.path(dir, "real.csv"), row.names = FALSE)
   utils::write.csv(gen, file.path(dir, "gen.csv"), row.names = FALSE)
   html <- render_report(dir, list(
@@ -303,13 +306,18 @@ test_that("a report from tables with an id and no features keeps the categorical
     generated = c(synth = file.path(dir, "gen.csv")),
     id = "id", replicates = 0, seed = 4))
   set.seed(4)
-  cv <- prd_curve(real[-1], list(synth = gen[-1]))
+  cv <- prd_curve(real[2:4], list(synth = gen[2:4]))
   re <- paste0("<td align=\"left\">synth</td>\\s*<td align=\"left\">",
                "tightest</td>\\s*<td align=\"left\">([0-9.]+)</td>")
   expect_identical(regmatches(html, regexec(re, html))[[1]][2],
                    sprintf("%.3f", summary(cv)$auc))
-  # sex, age, income: three columns (sex was dropped: AUC 0.965 against 0.736)
+  # sex, age, income: three columns (sex was dropped: AUC 0.965 against
+  # 0.736), named, and the set label named as left out (the table counted
+  # it: 4)
   expect_page(html, "<td align=\"left\">real</td>\\s*<td align=\"right\">300</td>\\s*<td align=\"right\">3</td>")
+  expect_page(gsub("\\s+", " ", html),
+              "Features: <code>sex</code>, <code>age</code>, <code>income</code>; left out: <code>source</code>",
+              fixed = TRUE)
   expect_lt(summary(cv)$auc, 0.9)
 })
 
