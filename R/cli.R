@@ -445,6 +445,10 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
   # the cross-fitted families' folds (10 by default, --folds K)
   folds <- unique(unlist(lapply(prd_curve_info(curve)$details, `[[`,
                                 "folds")))
+  # the feature columns the curves read (a table's identifier, set labels
+  # and columns of other types left out; `d` counts the columns read)
+  used <- prd_curve_info(curve)$details[[1]]$features
+  if (!is.null(used)) d <- length(used)
   cat(sprintf(
     "prd_curve: %s (%d rows) vs %s; %d features%s; %ssplit = %s%s; seed = %d%s%s\n\n",
     basename(real_label), n_real,

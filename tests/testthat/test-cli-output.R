@@ -238,6 +238,23 @@ test_that("the title and the report give the k of the curves that have one, neve
   expect_match(out[1], "2 features; k = 4; split = 0.5;", fixed = TRUE)
 })
 
+test_that("the report counts the feature columns the curves read, not the table's", {
+  dir <- withr::local_tempdir()
+  set.seed(5)
+  table_of <- function(shift, lab) {
+    data.frame(id = seq_len(80), sex = sample(c("f", "m"), 80, TRUE),
+               age = rnorm(80, shift), income = rexp(80), source = lab)
+  }
+  utils::write.csv(table_of(0, "real"), file.path(dir, "real.csv"), row.names = FALSE)
+  utils::write.csv(table_of(1, "synth"), file.path(dir, "gen.csv"), row.names = FALSE)
+  # five columns, of which the id and the set label are no features (the
+  # line said 4 features: the table's columns less the id)
+  out <- capture.output(suppressMessages(prd_cli(c(
+    file.path(dir, "real.csv"), file.path(dir, "gen.csv"), "--id", "id",
+    "--method", "knn", "--seed", "1", "--out", dir))))
+  expect_match(out[1], "vs gen (80 rows); 3 features; k = ", fixed = TRUE)
+})
+
 test_that("the report says which models read the ceiling, and only those", {
   set.seed(3)
   x <- matrix(rnorm(2400 * 3), 2400)
