@@ -55,6 +55,9 @@ cli_option_list <- function() {
                      " each fitted on the fit rows and the other folds",
                      " (default 10, fewer on small sets; 1: one fit on the",
                      " fit rows)")),
+    mo("--repeats", type = "character", metavar = "S",
+       help = paste("average the curves over S random splits (default 5",
+                    "when every set has fewer than 1,000 rows, else 1)")),
     mo("--replicates", type = "character", metavar = "R",
        help = paste("half-sample replicates for 90% intervals (0 = none,",
                     "default; 50 or more for intervals worth reading)")),
@@ -197,7 +200,7 @@ cli_pre_scan <- function(args, valued) {
 #' @noRd
 cli_parse <- function(args) {
   valued <- c("real", "generated", "features", "id", "method", "families", "k", "split",
-              "seed", "angles", "bandwidth", "folds", "replicates", "compare",
+              "seed", "angles", "bandwidth", "folds", "repeats", "replicates", "compare",
               "atoms", "out", "maxorder", "max-params")
   pre <- cli_pre_scan(args, valued)
   rest <- pre$rest
@@ -287,6 +290,9 @@ cli_parse <- function(args) {
   }
   opt$folds <- if (!is.null(o$folds)) {
     as.integer(cli_number(o$folds, "folds", whole = TRUE, min = 1, max = 100))
+  }
+  opt$repeats <- if (!is.null(o$repeats)) {
+    as.integer(cli_number(o$repeats, "repeats", whole = TRUE, min = 1, max = 100))
   }
   opt$replicates <- if (is.null(o$replicates)) 0L else
     as.integer(cli_number(o$replicates, "replicates", whole = TRUE, min = 0,

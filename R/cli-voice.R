@@ -20,17 +20,17 @@
 cli_flag_table <- function() {
   data.frame(
     arg = c("k", "split", "method", "families", "angles", "bandwidth", "folds",
-            "replicates", "features", "id", "member", "header",
+            "repeats", "replicates", "features", "id", "member", "header",
             "closed", "standardize", "baseline", "maxorder", "max_params",
             "manifold_metrics()", "prd_compare()", "set.seed()",
             "prd_read()"),
     flag = c("--k", "--split", "--method", "--families", "--angles", "--bandwidth",
-             "--folds", "--replicates", "--features", "--id",
+             "--folds", "--repeats", "--replicates", "--features", "--id",
              "FILE.npz:NAME", "--header", "--open", "--standardize",
              "--compare", "--maxorder", "--max-params", "--metrics", "--compare",
              "--seed", "FILE"),
-    on = c(rep(NA, 12), "FALSE", "\"real\"", NA, rep(NA, 6)),
-    off = c(rep(NA, 12), "TRUE", "\"none\"", NA, rep(NA, 6)),
+    on = c(rep(NA, 13), "FALSE", "\"real\"", NA, rep(NA, 6)),
+    off = c(rep(NA, 13), "TRUE", "\"none\"", NA, rep(NA, 6)),
     stringsAsFactors = FALSE
   )
 }

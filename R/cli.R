@@ -16,7 +16,7 @@
 #'   --real real.npy --generated a=gen_a.npy --generated gen_b.csv \
 #'   [--features SPEC] [--id COLUMN] [--method knn,coverage] [--k 10] \
 #'   [--split 0.5] [--seed 1] [--angles 1001] [--bandwidth 2.5] \
-#'   [--replicates 50] [--metrics] [--compare a] [--open] [--out prefix] \
+#'   [--repeats 5] [--replicates 50] [--metrics] [--compare a] [--open] [--out prefix] \
 #'   [--quiet]
 #' ```
 #'
@@ -101,6 +101,9 @@
 #' * `--folds K`: cross-fit the fitted families in K folds (`folds` of
 #'   [prd_curve()]); default 10 (fewer on small sets), 1 for one fit on
 #'   the fit rows.
+#' * `--repeats S`: average the curves over S random splits (`repeats` of
+#'   [prd_curve()]); default 5 when every set has fewer than 1,000 rows,
+#'   else 1.
 #' * `--replicates R`: half-sample replicates for 90% intervals (`replicates`
 #'   of [prd_curve()] and [manifold_metrics()]); default 0 (none). The
 #'   CSV files then hold the intervals and the printed summary shows them.
@@ -353,7 +356,7 @@ cli_run <- function(opt) {
                angles = opt$angles, bandwidth = opt$bandwidth,
                folds = opt$folds, closed = opt$closed,
                replicates = opt$replicates, standardize = opt$standardize,
-               atoms = opt$atoms),
+               atoms = opt$atoms, repeats = opt$repeats),
     prdcurve_warning_unused_argument = function(w) {
       if (balls && length(w$arguments) &&
           all(w$arguments %in% c("k", "closed"))) {
@@ -449,6 +452,8 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
   # and columns of other types left out; `d` counts the columns read)
   used <- prd_curve_info(curve)$details[[1]]$features
   if (!is.null(used)) d <- length(used)
+  # the splits averaged over (repeats of prd_curve())
+  rp <- max(1L, unlist(lapply(prd_curve_info(curve)$details, `[[`, "repeats")))
   cat(sprintf(
     "prd_curve: %s (%d rows) vs %s; %d features%s; %ssplit = %s%s; seed = %d%s%s\n\n",
     basename(real_label), n_real,
@@ -458,7 +463,7 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
     d,
     if (opt$standardize == "real") ", standardized by the real set" else "",
     if (is.null(cli_k_text(k))) "" else paste0("k = ", cli_k_text(k), "; "),
-    format(opt$split),
+    paste0(format(opt$split), if (rp > 1L) sprintf(" (%d splits averaged)", rp)),
     if (length(folds)) sprintf("; %s folds", paste(folds, collapse = ", ")) else "",
     seed,
     if (opt$replicates > 0) sprintf("; %d replicates, 90%% intervals",

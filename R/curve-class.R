@@ -148,7 +148,8 @@ bind_curves <- function(curves) {
 #'   the same for every curve of a call: of a data frame its columns as
 #'   selected, a categorical column once by its name, without the
 #'   identifier and the columns left out; of a matrix its column names,
-#'   `NULL` without), `replicates` (the replicate
+#'   `NULL` without), `repeats` (of [prd_curve()]: the number of random
+#'   splits its curves average), `replicates` (the replicate
 #'   curves, when computed: replicates 2j - 1 and 2j are the complementary
 #'   halves of pair j), `divisor` (c of the section Intervals of
 #'   [prd_curve()]: 4 when every set has an even number of rows),

@@ -386,6 +386,11 @@
 #'   garrote. Technometrics 37, 373-384.
 #'   \doi{10.1080/00401706.1995.10484371}.
 #'
+#'   Chernozhukov, V., Chetverikov, D., Demirer, M., Duflo, E., Hansen, C.,
+#'   Newey, W. and Robins, J. (2018). Double/debiased machine learning for
+#'   treatment and structural parameters. The Econometrics Journal 21,
+#'   C1-C68, section 3.4 (`repeats`). \doi{10.1111/ectj.12097}.
+#'
 #'   Wolter, K. M. (2007). Introduction to Variance Estimation, 2nd ed.,
 #'   chapter 2 (the method of random groups). Springer.
 #'   \doi{10.1007/978-0-387-35099-8}.
@@ -429,7 +434,7 @@ prd_curve <- function(real, generated, method = "tightest",
                       bandwidth = NULL, replicates = 0, features = NULL,
                       id = NULL, standardize = c("none", "real"),
                       families = NULL, folds = NULL,
-                      atoms = c("exact", "ignore")) {
+                      atoms = c("exact", "ignore"), repeats = NULL) {
   atoms <- check_choice(atoms, c("exact", "ignore"))
   sets <- prepare_samples(real, generated, rlang::enquo(features),
                           rlang::enquo(id), standardize,
@@ -506,15 +511,10 @@ prd_curve <- function(real, generated, method = "tightest",
       bandwidth <- NULL
     }
   }
-  est <- function(real, gens) {
-    sp <- resolve_model_splits(split, real, gens)
-    limit <- min(vapply(sp, function(s) {
-      z <- split_sizes(s)
-      min(z[["fit_real"]], z[["fit_generated"]])
-    }, numeric(1))) - 1L
-    list(splits = sp, limit = limit)
-  }
-  first <- est(sets$real, sets$generated)
+  # the splits averaged over (R/curve-repeats.R), the first drawn here
+  repeats <- resolve_repeats(repeats, split, sets)
+  seeds <- repeat_seeds(repeats)
+  first <- draw_curve_splits(split, sets$real, sets$generated)
   # the indicator columns of categories (R/encode.R), before the scaling,
   # which keeps them but not their encoding: the bounds of "tightest"
   # (category_bounds()), in the half-samples too
@@ -561,23 +561,20 @@ prd_curve <- function(real, generated, method = "tightest",
                    clusters_gain = if (is.null(clusters_gain)) NA_real_ else
                      clusters_gain, categories = categories)
   run <- function() {
-    out <- curve_estimates(sets$real, sets$generated, first$splits, settings)
-    # the real rows each draw took (the split, then every half-sample and
-    # its split), for prd_compare()'s pairing check
-    draws <- real_draws_fingerprint(first$splits)
+    out <- repeated_curves(sets$real, sets$generated, split, settings,
+                           repeats, sets$standardize, sets$grid, first = first,
+                           seeds = seeds)
+    # the real rows each draw took (the splits, then every half-sample and
+    # its splits), for prd_compare()'s pairing check
+    draws <- attr(out, "real_draws")
+    attr(out, "real_draws") <- NULL
     if (replicates > 0L) {
       reps <- run_replicates(sets$real, sets$generated, replicates,
                              function(real, gens) {
-                               s <- est(real, gens)
-                               h <- standardize_half(real, gens, sets$standardize,
-                                                     scale_rows(s$splits),
-                                                     grid = sets$grid)
-                               cv <- curve_estimates(h$real, h$gens, s$splits,
-                                                     settings,
-                                                     check_limit = s$limit)
-                               attr(cv, "real_draws") <- real_draws_fingerprint(
-                                 s$splits, attr(real, "prdcurve_rows"))
-                               cv
+                               repeated_curves(real, gens, split, settings,
+                                               repeats, sets$standardize,
+                                               sets$grid,
+                                               rows = attr(real, "prdcurve_rows"))
                              })
       draws <- c(draws, vapply(reps$results, attr, "", "real_draws"))
       out <- attach_curve_replicates(out, reps)

@@ -22,9 +22,10 @@
 #' @return list(eval = list(real, generated = named list), fit = the same
 #'   shape): row numbers of the sets as given, sorted.
 #' @noRd
-validity_floor_rows <- function(real, gens, split = 0.5) {
+validity_floor_rows <- function(real, gens, split = 0.5, repeats = NULL) {
   num <- function(x) if (is.data.frame(x)) data.matrix(x) else x
-  ev <- curve_eval_rows(num(real), lapply(gens, num), split = split)
+  ev <- curve_eval_rows(num(real), lapply(gens, num), split = split,
+                        repeats = repeats)
   rest <- function(x, rows) setdiff(seq_len(nrow(x)), rows)
   list(eval = ev,
        fit = list(real = rest(real, ev$real),

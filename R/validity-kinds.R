@@ -397,17 +397,21 @@ kind_truncation <- function(d, add, angles) {
 
 # ---- the oracle floor ----------------------------------------------------------
 
-#' The evaluation rows prd_curve(real, gens, split = split) draws when
-#' called with the RNG in the state this function finds it in (it draws
-#' the same numbers, so restore the state before the call): prd_curve()
-#' puts each set's rows in canonical order (canonical_order()) and then
-#' partitions them (resolve_model_splits()) before any other draw.
+#' The evaluation rows prd_curve(real, gens, split = split, repeats =
+#' repeats) draws when called with the RNG in the state this function
+#' finds it in (it draws the same numbers, so restore the state before the
+#' call): prd_curve() puts each set's rows in canonical order
+#' (canonical_order()), draws the seeds of its repeats (repeat_seeds()) and
+#' then partitions them (resolve_model_splits()) before any other draw.
 #' `gens` is a named list of matrices. Returns list(real = rows of real,
-#' generated = list of rows of each generated set), as given (not
-#' canonical) and sorted.
+#' generated = list of rows of each generated set, as given (not
+#' canonical) and sorted: the first split's; repeats = the number of
+#' splits the curve averages, whose floors one split's rows do not give).
 #' @noRd
-curve_eval_rows <- function(real, gens, split = 0.5) {
+curve_eval_rows <- function(real, gens, split = 0.5, repeats = NULL) {
   if (is.null(names(gens))) names(gens) <- paste0("model", seq_along(gens))
+  repeats <- resolve_repeats(repeats, split, list(real = real, generated = gens))
+  repeat_seeds(repeats)
   sp <- resolve_model_splits(split, real, gens)
   back <- function(x, rows) {
     x <- as.matrix(x)
@@ -416,7 +420,8 @@ curve_eval_rows <- function(real, gens, split = 0.5) {
   }
   list(real = back(real, split_eval(sp[[1]], 1)),
        generated = lapply(stats::setNames(names(gens), names(gens)),
-                          function(nm) back(gens[[nm]], split_eval(sp[[nm]], 2))))
+                          function(nm) back(gens[[nm]], split_eval(sp[[nm]], 2))),
+       repeats = repeats)
 }
 
 #' The oracle floor of one model: the PR curve (prd_scores()) of the exact

@@ -248,10 +248,10 @@ test_that("tightest with one family is that family's curve; duplicates change no
   s <- two_sets(200, 5, seed = 8)
   set.seed(3)
   one <- prd_curve(s$x, s$y, method = "tightest", families = "linear",
-                   angles = 31, folds = 1)
+                   angles = 31, folds = 1, repeats = 1)
   set.seed(3)
   two <- prd_curve(s$x, s$y, method = "tightest",
-                   families = c("linear", "linear"), angles = 31, folds = 1)
+                   families = c("linear", "linear"), angles = 31, folds = 1, repeats = 1)
   expect_equal(one$precision, two$precision)
   # by hand: the same split; both halves choose the one family in every
   # band, so the curve is its curve on every evaluation row
@@ -361,14 +361,15 @@ test_that("tightest reports each family's gap between the halves", {
   # on the half that holds it; the gap shows it, and the combined curve is
   # looser than the truth, not below it
   data("digits", package = "prdcurve", envir = environment())
-  # (a draw whose halves split that point's neighbourhood: seeds 1, 2,
+  # (a draw, on one split, whose halves split that point's neighbourhood: seeds 1, 2,
   # 2026, 4-6 give kde gaps of 0.01-0.08)
   set.seed(3)
   warned <- character()
   res <- withCallingHandlers(
     prd_class_subset(as.matrix(digits[, 1:64]), digits$digit, q = 1,
                      method = c("tightest", "kde", "knn"),
-                     families = c(prdcurve:::tightest_default(), "kde")),
+                     families = c(prdcurve:::tightest_default(), "kde"),
+                     repeats = 1),
     prdcurve_warning_small_sample = function(w) {
       warned <<- c(warned, conditionMessage(w))
       invokeRestart("muffleWarning")
@@ -390,7 +391,7 @@ test_that("tightest reports each family's gap between the halves", {
   y <- in_canonical_order(matrix(rnorm(400 * 3, sd = 1.3), 200))
   set.seed(4)
   cv <- prd_curve(x, y, families = c("linear", "quadratic"), angles = 31,
-                  folds = 1)
+                  folds = 1, repeats = 1)
   set.seed(4)
   sp <- resolve_split(0.5, 200, 200)
   hr <- random_halves(100)

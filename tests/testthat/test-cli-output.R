@@ -232,10 +232,12 @@ test_that("the title and the report give the k of the curves that have one, neve
               split = 0.5, replicates = 0, seed = 1L, compare = NULL)
   out <- capture.output(prdcurve:::cli_report(fam, NULL, NULL, opt, "real.csv",
                                               100L, 2L, 100L, 1L, tempdir()))
-  expect_match(out[1], "2 features; split = 0.5;", fixed = TRUE)
+  # (100 rows a set: five splits averaged)
+  expect_match(out[1], "2 features; split = 0.5 (5 splits averaged);", fixed = TRUE)
   out <- capture.output(prdcurve:::cli_report(both, NULL, NULL, opt, "real.csv",
                                               100L, 2L, 100L, 1L, tempdir()))
-  expect_match(out[1], "2 features; k = 4; split = 0.5;", fixed = TRUE)
+  expect_match(out[1], "2 features; k = 4; split = 0.5 (5 splits averaged);",
+               fixed = TRUE)
 })
 
 test_that("the report counts the feature columns the curves read, not the table's", {

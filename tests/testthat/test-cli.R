@@ -309,7 +309,8 @@ test_that("--folds reaches prd_curve()", {
     prd_cli(c(fr, fg, "--method", "linear", "--folds", "4", "--seed", "5",
               "--angles", "31", "--out", file.path(dir, "res2")))
   ), type = "output")
-  expect_match(out[1], "split = 0.5; 4 folds; seed = 5", fixed = TRUE)
+  expect_match(out[1], "split = 0.5 (5 splits averaged); 4 folds; seed = 5",
+               fixed = TRUE)
   set.seed(5)
   direct <- prd_curve(real, generated, method = "linear", folds = 4,
                       angles = 31)

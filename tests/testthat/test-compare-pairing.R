@@ -8,10 +8,10 @@ gen_b <- matrix(rnorm(200 * 4, mean = 0.1), ncol = 4)
 
 # prd_curve() of knn (k = 6) with 4 replicates under `seed`
 knn_curve <- function(real, gens, seed, k = 6, replicates = 4,
-                      method = "knn") {
+                      method = "knn", repeats = NULL) {
   set.seed(seed)
   prd_curve(real, gens, method = method, k = k, replicates = replicates,
-            angles = 51)
+            angles = 51, repeats = repeats)
 }
 
 message_of <- function(cnd) gsub("\\s+", " ", cli::ansi_strip(conditionMessage(cnd)))
@@ -119,6 +119,10 @@ test_that("models of one call, or of calls that drew the same rows, pair as befo
   expect_identical(prd_curve_info(b)$real_draws, info$real_draws[1])
   expect_identical(prd_compare(prd_bind(a, b), baseline = "a"), ref)
   # the numbers of this comparison before the curves kept fingerprints
+  # (one split, as then; 200 rows a set average 5 by default)
+  expect_identical(unique(vapply(info$details, `[[`, 1L, "repeats")), 5L)
+  ref <- prd_compare(knn_curve(real, list(a = gen_a, b = gen_b), 5,
+                               repeats = 1), baseline = "a")
   auc <- ref[ref$statistic == "auc", ]
   expect_equal(c(auc$estimate, auc$lower, auc$upper),
                c(0.10241289624486, -0.0199668835723689, 0.224792676062089),

@@ -28,7 +28,7 @@ test_that("scores are density ratios: a = b = 0 points sit at 1 on the normalise
   generated <- in_canonical_order(matrix(rnorm(24 * 2, mean = 0.7), ncol = 2))
   set.seed(5)
   cv <- prd_curve(real, generated, method = "kde", bandwidth = 0.25,
-                  split = 0.5, angles = 201)
+                  split = 0.5, angles = 201, repeats = 1)
   set.seed(5)
   s <- prdcurve:::resolve_split(0.5, 60, 24)
   ev <- brute_evidence(real, generated, "kde", 3, s$fit, s$eval,

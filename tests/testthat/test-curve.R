@@ -13,7 +13,8 @@ compare_brute <- function(real, generated, method, k, split, closed,
   # (a given kde bandwidth reads no k)
   cv <- prd_curve(real, generated, method = method,
                   k = if (is.null(bandwidth)) k, split = split,
-                  closed = closed, bandwidth = bandwidth, angles = angles)
+                  closed = closed, bandwidth = bandwidth, angles = angles,
+                  repeats = 1)
   set.seed(seed)
   s <- prdcurve:::resolve_split(split, nrow(real), nrow(generated))
   br <- brute_curve(real, generated, method, k, s$fit, s$eval,
@@ -99,7 +100,8 @@ test_that("the estimated kde bandwidths are the mean own k-NN distances", {
   generated <- in_canonical_order(matrix(rnorm(30 * 3, sd = 2), ncol = 3))
   for (sp in list(0, 0.5)) {
     set.seed(5)
-    cv <- prd_curve(real, generated, method = "kde", k = 3, split = sp)
+    cv <- prd_curve(real, generated, method = "kde", k = 3, split = sp,
+                    repeats = 1)
     set.seed(5)
     s <- prdcurve:::resolve_split(sp, 40, 30)
     ev <- brute_evidence(real, generated, "kde", 3, s$fit, s$eval)

@@ -881,7 +881,8 @@ test_that("the four curves take both sets' own radii from one engine call", {
   # the kde bandwidths need the own radii first: one call finds both
   # sets' (two symmetric sweeps), one more runs the evaluation sweep
   set.seed(4)
-  one <- count(a <- prd_curve(x, y, method = m, k = 5, split = 0.5))
+  one <- count(a <- prd_curve(x, y, method = m, k = 5, split = 0.5,
+                              repeats = 1))
   expect_identical(one$calls, 2L)
   expect_identical(one$sweeps, c("symmetric:real" = 1, "symmetric:generated" = 1,
                                  "full" = 1))
@@ -889,7 +890,7 @@ test_that("the four curves take both sets' own radii from one engine call", {
   # sweeps its own set only
   set.seed(4)
   two <- count(b <- prd_curve(x, list(a = y, b = y2), method = m, k = 5,
-                              split = 0.5))
+                              split = 0.5, repeats = 1))
   expect_identical(two$calls, 4L)
   expect_identical(two$sweeps, c("symmetric:real" = 1,
                                  "symmetric:generated" = 2, "full" = 2))

@@ -38,12 +38,13 @@ test_that("the rectangles are the class proportions", {
 })
 
 test_that("knn and coverage recover the rectangles on digits", {
-  # Observed over seeds 1-5: IoU at q = 5 in 0.979-0.997, at q = 9 in
-  # 0.902-0.960 and at q = 1 in 0.756-0.965 (knn and coverage; two seeds
-  # of five near 0.77 at q = 1, as with other seeds before the rows were
-  # drawn in canonical order: a generated point without generated
-  # neighbours sets the maximal recall to 1); seed 2 reads 0.96, 0.98 and
-  # 0.90-0.93, and the thresholds keep a margin of >= 0.05.
+  # Observed over seeds 1-5 (five splits averaged, the default below 1,000
+  # rows): IoU at q = 5 in 0.979-0.993, at q = 9 in 0.892-0.936 and at q =
+  # 1 in 0.824-0.955 (knn and coverage; with one split 0.756-0.965, two
+  # seeds of five near 0.77 at q = 1: a generated point without generated
+  # neighbours sets the maximal recall to 1, and the mean over the splits
+  # takes that split's share, 0.19-0.52 against a true 0.2); seed 2 reads
+  # 0.89-0.92, 0.99 and 0.89-0.92, and the thresholds keep a margin of >= 0.04.
   set.seed(2)
   res <- prd_class_subset(px, lab, q = c(1, 5, 9),
                           method = c("knn", "coverage"))
@@ -61,7 +62,7 @@ test_that("knn and coverage recover the rectangles on digits", {
     expect_equal(s$iou[s$q == q], unname(prd_iou(est, tr)))
   }
   # the estimates track the rectangle's corners
-  expect_equal(s$max_recall[s$q == 1], rep(0.2, 2), tolerance = 0.1)
+  expect_true(all(s$max_recall[s$q == 1] > 0.15 & s$max_recall[s$q == 1] < 0.45))
   expect_equal(s$max_precision[s$q == 9], rep(5 / 9, 2), tolerance = 0.25)
   expect_true(all(s$max_precision[s$q <= 5] >= 0.9))
   expect_true(all(s$max_recall[s$q >= 5] >= 0.9))

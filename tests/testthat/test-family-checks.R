@@ -55,7 +55,7 @@ test_that("the knn hubness figure is the skewness of the k-occurrence counts", {
     set.seed(2)
     # k = 7 near the 25 fit rows of split 0.5: the traps warning is expected
     cv <- suppressWarnings(prd_curve(x, y, method = "knn", k = c(3, 7),
-                                     split = split),
+                                     split = split, repeats = 1),
                            classes = "prdcurve_warning_k_large")
     set.seed(2)
     sp <- resolve_split(split, 60, 50)
@@ -245,9 +245,9 @@ test_that("a given kde bandwidth that leaves every ball empty or full is warned 
   expect_identical(res$classes, "prdcurve_warning_bandwidth")
   expect_match(flat(res$text), "\"kde\" curve (AUC 1.000)", fixed = TRUE)
   # sensible bandwidths do not warn: the default rule's (1.88 and 1.79
-  # here), and 1, where 45% of the rows have both balls empty
+  # here, on one split), and 1, where 45% of the rows have both balls empty
   set.seed(2)
-  bw <- curve_attr(prd_curve(r, g, method = "kde"), "bandwidth")
+  bw <- curve_attr(prd_curve(r, g, method = "kde", repeats = 1), "bandwidth")
   expect_equal(unname(bw), c(1.88, 1.79), tolerance = 0.01)
   for (b in list(bw, 1)) {
     set.seed(2)
@@ -257,7 +257,7 @@ test_that("a given kde bandwidth that leaves every ball empty or full is warned 
   # at 0.5 (93% to 97% of a set's rows with both balls empty) the curve
   # reads AUC 0.90 and the disagreement warning names the bandwidth
   set.seed(2)
-  res <- caught(prd_curve(r, g, method = "kde", bandwidth = 0.5))
+  res <- caught(prd_curve(r, g, method = "kde", bandwidth = 0.5, repeats = 1))
   expect_identical(res$classes, "prdcurve_warning_family_disagreement")
   expect_equal(summary(res$value)$auc, 0.902, tolerance = 0.001)
   expect_match(flat(res$text), "Its balls have the given `bandwidth`",

@@ -239,7 +239,8 @@ test_that("fold moments give each fold's fit as formed from its rows, far from t
   # rows of the same half)
   s <- two_sets(60, 3, seed = 9)
   set.seed(5)
-  cv <- prd_curve(s$x, s$y, method = "stacked", folds = 3, angles = 15)
+  cv <- prd_curve(s$x, s$y, method = "stacked", folds = 3, angles = 15,
+                  repeats = 1)
   set.seed(5)
   sp <- resolve_split(0.5, 60, 60)
   fx <- cross_folds(30, 3)

@@ -242,7 +242,8 @@ test_that("the report runs on the bundled digits without files or intervals", {
   # noisy one far below
   auc_of <- function(model) {
     re <- paste0("<td align=\"left\">", model, "</td>\\s*<td align=\"left\">",
-                 "tightest</td>\\s*<td align=\"left\">([0-9.]+)</td>")
+                 "tightest</td>\\s*<td align=\"left\">([0-9.e+-]+)</td>")
+    # (below 0.01 three significant digits, e.g. 6.5e-05)
     as.numeric(regmatches(html, regexec(re, html))[[1]][2])
   }
   expect_gt(auc_of("other_half"), 0.9)

@@ -47,14 +47,14 @@ test_that("standardize = 'real' scales every set by the real fit rows' moments",
   # a fraction: the split's own fit rows, drawn before the scaling
   set.seed(2)
   a2 <- suppressWarnings(prd_curve(real, gen, method = "knn", angles = 11,
-                                   standardize = "real"))
+                                   standardize = "real", repeats = 1))
   set.seed(2)
   s2 <- prdcurve:::resolve_model_splits(0.5, real, list(generated = gen))
   f2 <- real[s2[[1]]$fit[[1]], ]
   set.seed(2)
   b2 <- prd_curve(scale(real, colMeans(f2), apply(f2, 2, sd)),
                   scale(gen, colMeans(f2), apply(f2, 2, sd)), method = "knn",
-                  angles = 11)
+                  angles = 11, repeats = 1)
   expect_equal(a2$precision, b2$precision, tolerance = 1e-12)
   # without a split, every real row
   a3 <- suppressWarnings(prd_curve(real, gen, method = "knn", angles = 11,

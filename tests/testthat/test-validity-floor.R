@@ -218,9 +218,9 @@ test_that("the floor rows are prd_curve()'s, data frames included", {
   set.seed(8)
   dr <- validity_draw(g, 400)
   state <- .Random.seed
-  rows <- validity_floor_rows(dr$real, dr$gens)
+  rows <- validity_floor_rows(dr$real, dr$gens, repeats = 1)
   assign(".Random.seed", state, globalenv())
-  cv <- prd_curve(dr$real, dr$gens, method = "probe")
+  cv <- prd_curve(dr$real, dr$gens, method = "probe", repeats = 1)
   expect_length(rows$eval$real, 200)
   expect_setequal(c(rows$eval$real, rows$fit$real), 1:400)
   num <- function(x) cbind(x$x1, x$x2)

@@ -220,10 +220,24 @@ test_that("the oracle's evaluation rows are those of prd_curve()", {
                c = matrix(rnorm(200 * 3), ncol = 3))
   for (split in c(0.5, 0.3)) {
     set.seed(13)
-    rows <- curve_eval_rows(real, gens, split = split)
+    rows <- curve_eval_rows(real, gens, split = split, repeats = 1)
     set.seed(13)
-    cv <- prd_curve(real, gens, method = "probe", split = split)
+    cv <- prd_curve(real, gens, method = "probe", split = split, repeats = 1)
     expect_length(rows$real, 301 - round((1 - split) * 301))
+    expect_identical(rows$repeats, 1L)
+    # the first of the five splits the default averages here, drawn after
+    # their seeds (prd_curve()'s order)
+    set.seed(13)
+    first <- curve_eval_rows(real, gens, split = split)
+    expect_identical(first$repeats, 5L)
+    set.seed(13)
+    cv5 <- prd_curve(real, gens, method = "probe", split = split)
+    expect_identical(unique(vapply(prd_curve_info(cv5)$details, `[[`, 1L,
+                                   "repeats")), 5L)
+    set.seed(13)
+    sample.int(.Machine$integer.max, 4L)
+    expect_identical(first[1:2], curve_eval_rows(real, gens, split = split,
+                                                 repeats = 1)[1:2])
     for (m in names(gens)) {
       orc <- oracle_curve(score, real, gens[[m]],
                           list(real = rows$real, generated = rows$generated[[m]]))
