@@ -12,8 +12,9 @@
 #'   else 1. The mean has one split's expectation and less noise: on the
 #'   digits class-subset experiment (90 to 800 rows a set, 30 seeds;
 #'   `bench/tightest-choice.R`) most of an AUC's spread across seeds was
-#'   the split's, and 5 splits halved it (the default's 0.023 to 0.012,
-#'   knn's 0.026 to 0.013). It costs `repeats` times one split's time, in
+#'   the split's, and 5 splits halved it (the default's 0.024 to 0.013,
+#'   knn's 0.021 to 0.011; mean IoU with the true rectangle 0.929 to 0.933
+#'   and 0.933 to 0.943). It costs `repeats` times one split's time, in
 #'   every half-sample of `replicates` too. More than 1 needs a split drawn
 #'   at random (`prdcurve_error_split` with `split = 0` or given rows).
 #'   `details$repeats` of [prd_curve_info()] gives the number; its other
@@ -315,18 +316,20 @@
 #'   2,000 points per set) read 1.000, 0.977 and 0.991 in three draws, and
 #'   a shift of 0.3 is left alone. Measured (means of 3 draws) for two
 #'   samples of one distribution (true AUC 1) at d = 8 and 64: 0.949 and
-#'   0.822 with 40 points per set (10 evaluation rows a half), 0.972 and
-#'   0.964 with 200, 0.975 and 0.971 with 400 (the rule's margin binds
-#'   there), 1.000 and 0.997 with 1,000 and 1.000 with 2,000 (without the
-#'   rule 0.988-0.990; `"knn"` 0.997) (bench/tightest-choice.R). At d = 64 with 5,000
+#'   0.864 with 40 points per set (10 evaluation rows a half; 5 splits
+#'   averaged below 1,000 rows, see `repeats`), 0.970 and 0.961 with 200,
+#'   0.975 and 0.981 with 400 (the rule's margin binds there), 1.000 and
+#'   0.997 with 1,000 and 1.000 with 2,000 (without the rule 0.988-0.990;
+#'   `"knn"` 0.997) (bench/tightest-choice.R). At d = 64 with 5,000
 #'   points per set it read 0.005 below the true AUC on a mean shift
 #'   (0.679), 0.004 above on a deflated model (0.131) and 0.015 below on an
 #'   inflated one (0.243) (bench/tightest-choice.R). On the `digits`
 #'   class-subset experiment (30 seeds, about 22 to 113 evaluation rows a
-#'   half) its mean IoU with the true rectangle is 0.929 (`"knn"`: 0.933,
-#'   a difference within the seeds' noise), and its AUC is less steady:
-#'   a spread across seeds of 0.024 against knn's 0.021 (the difference
-#'   0.0007 to 0.0064 in 90% of bootstrap draws of the seeds). Choosing
+#'   half, 5 splits averaged) its mean IoU with the true rectangle is 0.933
+#'   against `"knn"`'s 0.943 (the difference -0.013 to -0.006 in 90% of
+#'   bootstrap draws of the seeds), and its AUC is less steady: a spread
+#'   across seeds of 0.013 against knn's 0.011 (+0.0015 to +0.0035); on
+#'   such small sets knn is the better choice. Choosing
 #'   at each \eqn{\lambda} separately (earlier versions) flipped between
 #'   families on a handful of rows: IoU 0.903 on
 #'   the same experiment, and extremes averaged from two families (a

@@ -13,10 +13,12 @@
 #' splits by default (every set smaller, the split a fraction above 0): on
 #' the digits class-subset experiment (90 to 800 rows a set; 30 seeds,
 #' bench/tightest-choice.R) most of an AUC's spread across seeds was the
-#' split's: with 5 splits the default's spread fell from 0.023 to 0.012 and
-#' its mean IoU with the true rectangle rose from 0.930 to 0.937 (knn's
-#' from 0.026 to 0.013 and 0.931 to 0.942; 10 splits: 0.010, 0.938). The
-#' time is 5 times one split's, a second or less below 1,000 rows.
+#' split's: with 5 splits the default's spread fell from 0.024 to 0.013 and
+#' its mean IoU with the true rectangle rose from 0.929 to 0.933 (knn's
+#' from 0.021 to 0.011 and 0.933 to 0.943; the default and knn each alone,
+#' 10 splits: 0.010 and 0.010, IoU 0.938 and 0.944). The time is 5 times
+#' one split's, a second or less below 1,000 rows. The validity suite's
+#' sets (1,000 rows and more) read one split.
 #' @noRd
 repeats_rows <- 1000L
 repeats_small <- 5L

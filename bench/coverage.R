@@ -12,11 +12,13 @@
 # Options: --draws N (or env COVERAGE_DRAWS; default 200), --replicates R
 # (or env COVERAGE_REPLICATES; default 40 = 20 pairs), --cores 1|2 (forked processes,
 # one thread each; default 2: settings a, c in one and b, d in the other),
-# --parts (default abcd), --csv FILE (the calibration table as CSV),
+# --parts (default abcd), --rows N (rows per set, default 1,000; below
+# 1,000 prd_curve() averages 5 splits by default), --csv FILE (the
+# calibration table as CSV),
 # env COVERAGE_COMMIT (the commit measured, for the report), env
 # COVERAGE_NOTE (a sentence added to the report's first paragraph).
 #
-# Settings (d = 16, 1,000 rows per set, fresh data in every draw):
+# Settings (d = 16, 1,000 rows per set or --rows, fresh data in every draw):
 #   (a) real N(0, I), generated N(e_1, I) (mean moved by 1 along axis 1);
 #   (b) real = equal mixture of 4 modes N(mu_l 1_d, I), mu = 0, 3, 6, 9
 #       (centres 12 apart); generated = the same mixture without mode 9;
@@ -45,7 +47,7 @@ parts <- strsplit(opt("parts", "abcd"), "")[[1]]
 save_to <- opt("save", "")
 report_from <- opt("report", "")
 conf_level <- 0.9
-n <- 1000L
+n <- as.integer(opt("rows", "1000"))
 d <- 16L
 
 # The package version measured: env COVERAGE_COMMIT, or main's commit when

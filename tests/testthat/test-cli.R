@@ -290,7 +290,7 @@ test_that("prd_cli gives classed errors", {
                       "--angles", "11"), "prd_curve")
 })
 
-test_that("--folds reaches prd_curve()", {
+test_that("--folds and --repeats reach prd_curve()", {
   set.seed(82)
   dir <- tempfile("prdcli")
   dir.create(dir)
@@ -315,6 +315,22 @@ test_that("--folds reaches prd_curve()", {
   direct <- prd_curve(real, generated, method = "linear", folds = 4,
                       angles = 31)
   expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
+  # --repeats too, and the header says how many splits
+  out <- capture.output(cv <- suppressMessages(
+    prd_cli(c(fr, fg, "--method", "knn", "--repeats", "2", "--seed", "5",
+              "--angles", "31", "--out", file.path(dir, "res3")))
+  ), type = "output")
+  expect_match(out[1], "split = 0.5 (2 splits averaged); seed = 5", fixed = TRUE)
+  set.seed(5)
+  direct <- prd_curve(real, generated, method = "knn", repeats = 2, angles = 31)
+  expect_equal(cv$precision, direct$precision, tolerance = 1e-12)
+  out <- capture.output(suppressMessages(
+    prd_cli(c(fr, fg, "--method", "knn", "--repeats", "1", "--seed", "5",
+              "--angles", "31", "--out", file.path(dir, "res4")))
+  ), type = "output")
+  expect_match(out[1], "split = 0.5; seed = 5", fixed = TRUE)
+  expect_error(prd_cli(c(fr, fg, "--repeats", "0", "--quiet")), "repeats",
+               class = "prdcurve_error_input")
   unlink(dir, recursive = TRUE)
 })
 
