@@ -126,6 +126,8 @@ test_that("a report from float32 .npy and .npz files shows the package's numbers
   expect_true(grepl("<code>prd_curve(method = \"tightest\")</code>", txt,
                     fixed = TRUE))
   expect_true(grepl("4 half-sample replicates (90% intervals)", txt, fixed = TRUE))
+  # (300 rows a set: five splits averaged, and said)
+  expect_true(grepl("split 0.5 (5 random splits averaged), k =", txt, fixed = TRUE))
 })
 
 test_that("a report names the models at the ceiling of Q = P and says when the rows are clustered", {
