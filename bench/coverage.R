@@ -13,7 +13,8 @@
 # (or env COVERAGE_REPLICATES; default 40 = 20 pairs), --cores 1|2 (forked processes,
 # one thread each; default 2: settings a, c in one and b, d in the other),
 # --parts (default abcd), --rows N (rows per set, default 1,000; below
-# 1,000 prd_curve() averages 5 splits by default), --csv FILE (the
+# 1,000 prd_curve() averages 5 splits by default), --repeats S (the
+# splits averaged, `repeats` of prd_curve()), --csv FILE (the
 # calibration table as CSV),
 # env COVERAGE_COMMIT (the commit measured, for the report), env
 # COVERAGE_NOTE (a sentence added to the report's first paragraph).
@@ -48,6 +49,8 @@ save_to <- opt("save", "")
 report_from <- opt("report", "")
 conf_level <- 0.9
 n <- as.integer(opt("rows", "1000"))
+# the splits prd_curve() averages (its `repeats`; default its own rule)
+n_splits <- if (nzchar(opt("repeats", ""))) as.integer(opt("repeats", "")) else NULL
 d <- 16L
 
 # The package version measured: env COVERAGE_COMMIT, or main's commit when
@@ -104,7 +107,7 @@ one_draw <- function(setting, i, R = n_reps) {
   dat <- simulate(setting)
   t0 <- proc.time()[["elapsed"]]
   cv <- prd_curve(dat$real, dat$generated, method = c("knn", "coverage"),
-                  replicates = R)
+                  replicates = R, repeats = n_splits)
   mm <- manifold_metrics(dat$real, dat$generated, metrics = manifold_stats,
                          k = 5, replicates = R)
   reps <- rbind(replicate_values(cv), replicate_values(mm))
