@@ -174,6 +174,7 @@ gen_prd_curve <- function() {
               bandwidth = function() draw(function() stats::runif(sample(1:2, 1), 0.1, 2),
                                           list(0, -1, 1e300, 1e-300, c(1, 2, 3), Inf)),
               replicates = function() draw(function() pick(list(0, 2, 3)), list(1, -1, NA, 2.5, 1e9)),
+              repeats = function() draw(function() pick(list(1, 2, 3)), list(0, -1, NA, 2.5, 1e9, "a")),
               standardize = function() draw(function() pick(list("none", "real")), list("foo")),
               families = function() draw(function() sample(fam, 1), list("foo", NA)),
               folds = function() draw(function() pick(list(1, 2, 3)), list(0, -1, 1e6, NA, 2.5)),
