@@ -14,7 +14,8 @@
 # one thread each; default 2: settings a, c in one and b, d in the other),
 # --parts (default abcd), --rows N (rows per set, default 1,000; below
 # 1,000 prd_curve() averages 5 splits by default), --repeats S (the
-# splits averaged, `repeats` of prd_curve()), --csv FILE (the
+# splits averaged, `repeats` of prd_curve()), --methods M1,M2 (the
+# curves' methods, default knn,coverage), --csv FILE (the
 # calibration table as CSV),
 # env COVERAGE_COMMIT (the commit measured, for the report), env
 # COVERAGE_NOTE (a sentence added to the report's first paragraph).
@@ -49,6 +50,8 @@ save_to <- opt("save", "")
 report_from <- opt("report", "")
 conf_level <- 0.9
 n <- as.integer(opt("rows", "1000"))
+# the curves' methods (--methods, default knn,coverage)
+curve_methods <- strsplit(opt("methods", "knn,coverage"), ",")[[1]]
 # the splits prd_curve() averages (its `repeats`; default its own rule)
 n_splits <- if (nzchar(opt("repeats", ""))) as.integer(opt("repeats", "")) else NULL
 d <- 16L
@@ -106,7 +109,7 @@ one_draw <- function(setting, i, R = n_reps) {
   set.seed(seed_of(setting, i))
   dat <- simulate(setting)
   t0 <- proc.time()[["elapsed"]]
-  cv <- prd_curve(dat$real, dat$generated, method = c("knn", "coverage"),
+  cv <- prd_curve(dat$real, dat$generated, method = curve_methods,
                   replicates = R, repeats = n_splits)
   mm <- manifold_metrics(dat$real, dat$generated, metrics = manifold_stats,
                          k = 5, replicates = R)
@@ -192,7 +195,7 @@ label_of <- function(method, statistic) {
 
 order_rows <- function(tab) {
   tab[order(match(tab$setting, letters[1:4]),
-            match(tab$method, c("knn", "coverage", "manifold")),
+            match(tab$method, c(curve_methods, "manifold")),
             match(tab$statistic, c(curve_stats, manifold_stats))), ]
 }
 
@@ -429,7 +432,7 @@ write_results <- function(res, runs, path = "bench/results.md") {
            "modes N(mu 1_d, I), mu = 0, 3, 6, 9, generated = the same mixture ",
            "without mu = 9; (c) two generated sets from N(e_1, I) and one real ",
            "set; (d) generated N(e_1, I) and N(1.5 e_1, I). Curves: ",
-           "`prd_curve(method = c(\"knn\", \"coverage\"))`, split 0.5, default k ",
+           "`prd_curve(method = ", deparse(curve_methods), ")`, split 0.5, default k ",
            "(22); metrics: `manifold_metrics(k = 5)`, no split."),
     "",
     paste0("`target` is the mean of the point estimates over the draws (the ",
