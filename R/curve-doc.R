@@ -18,10 +18,10 @@
 #'   every half-sample of `replicates` too, whose intervals stay calibrated:
 #'   at 500 rows a set (d = 16, a mean shift, 10 replicates, 200 draws;
 #'   `bench/coverage.R --rows 500`) the 90% interval of the AUC held the
-#'   estimator's mean in 88.5% of draws for knn and 90.5% for
-#'   `"coverage"` (one split: 89.5% and 90.0%), 0.13 and 0.14 wide (one
-#'   split: 0.17 and 0.19; the AUC's sd over the draws 0.035 against
-#'   0.043 for knn). More than 1 needs a split drawn
+#'   estimator's mean in 88.5% of draws for knn, 90.5% for `"coverage"`
+#'   and 91% for `"tightest"` (100 draws; one split: 89.5%, 90.0% and
+#'   95%), 0.13, 0.14 and 0.16 wide (one split: 0.17, 0.19 and 0.20).
+#'   More than 1 needs a split drawn
 #'   at random (`prdcurve_error_split` with `split = 0` or given rows).
 #'   `details$repeats` of [prd_curve_info()] gives the number; its other
 #'   details (e.g. the choice of `"tightest"`) are the first split's.
