@@ -27,7 +27,7 @@ repeats_small <- 5L
 #' above 0 (0 is no split; a list gives the rows)
 #' @noRd
 split_is_random <- function(split) {
-  is.numeric(split) && !is.list(split) && length(split) == 1L && split > 0
+  is.numeric(split) && length(split) == 1L && split > 0
 }
 
 #' The number of splits of a prd_curve() call: `repeats` as given (1 to
