@@ -117,7 +117,8 @@ bind_curves <- function(curves) {
 #'   `n_eval_generated` (set sizes; for curves without a split the fit and
 #'   evaluation sizes are the set sizes, for plug-in and truth curves the
 #'   numbers of rows or draws), `bandwidth_real`, `bandwidth_generated`
-#'   (kde bandwidths, in feature units), `angles`, `details` (a list of
+#'   (kde bandwidths, in feature units; the mean over the splits of
+#'   `repeats`), `angles`, `details` (a list of
 #'   further settings, e.g. `delta` of [prd_truth_gaussian()] or the Monte
 #'   Carlo `std_error` of [prd_truth()]; for [prd_curve()]: `hubness` of a
 #'   `"knn"` curve, the skewness of the k-occurrence counts of the fit
@@ -149,7 +150,9 @@ bind_curves <- function(curves) {
 #'   selected, a categorical column once by its name, without the
 #'   identifier and the columns left out; of a matrix its column names,
 #'   `NULL` without), `repeats` (of [prd_curve()]: the number of random
-#'   splits its curves average), `replicates` (the replicate
+#'   splits its curves average; with more than one, each other detail that
+#'   differs between them is their mean, and the choice tables of
+#'   `"tightest"` hold every split's rows), `replicates` (the replicate
 #'   curves, when computed: replicates 2j - 1 and 2j are the complementary
 #'   halves of pair j), `divisor` (c of the section Intervals of
 #'   [prd_curve()]: 4 when every set has an even number of rows),
@@ -348,13 +351,24 @@ describe_info <- function(inf) {
   }
   if (isFALSE(inf$closed)) parts <- c(parts, "open balls")
   det <- inf$details[[1]]
+  if (isTRUE(det$repeats > 1L)) {
+    parts <- c(parts, paste(det$repeats, "splits averaged"))
+  }
   # the default's reading where it is not the banded choice
+  # (with several splits, the curve is their mean: "mixed" when some of
+  # them are at the ceiling)
   if (identical(det$choice, "ceiling")) {
     parts <- c(parts, "at the ceiling: no family tells the sets apart")
+  } else if (identical(det$choice, "mixed")) {
+    parts <- c(parts, sprintf("at the ceiling in %d of %d splits",
+                              sum(det$choices == "ceiling"),
+                              length(det$choices)))
   } else if (identical(det$choice, "single")) {
-    fam <- det$bands$first[1]
-    parts <- c(parts, paste0("one family", if (length(fam) && !is.na(fam))
-      paste0(", ", fam), " (too few evaluation rows for bands)"))
+    fam <- unique(stats::na.omit(det$bands$first))
+    parts <- c(parts, paste0(
+      if (length(fam) > 1L) "one family a split" else "one family",
+      if (length(fam)) paste0(", ", paste(fam, collapse = " or ")),
+      " (too few evaluation rows for bands)"))
   }
   # clustered real rows (the default's clusters test): the default can read
   # high there, with or without the mixture (?prd_curve, "mixture")

@@ -23,8 +23,13 @@
 #'   95%), 0.13, 0.14 and 0.16 wide (one split: 0.17, 0.19 and 0.20).
 #'   More than 1 needs a split drawn
 #'   at random (`prdcurve_error_split` with `split = 0` or given rows).
-#'   `details$repeats` of [prd_curve_info()] gives the number; its other
-#'   details (e.g. the choice of `"tightest"`) are the first split's.
+#'   `details$repeats` of [prd_curve_info()] gives the number, and the
+#'   printed curve's header says "5 splits averaged". The other details
+#'   cover every split: the choice tables of `"tightest"` hold each
+#'   split's rows (column `split`), its `choice` is `"mixed"` when some
+#'   splits read the ceiling and others do not (`choices` gives each
+#'   split's), and each number that differs between splits (the families'
+#'   AUCs, knn's hubness, the kde bandwidths) is their mean.
 #' @section Fitted families and the combined curve:
 #' By the dual form, *every* classifier's error pair gives
 #' \eqn{\lambda\,\mathrm{fpr} + \mathrm{fnr} \ge \alpha_\lambda}: each
@@ -295,7 +300,9 @@
 #'   first half: on every row when the second half agrees, else read on
 #'   the second half), and a warning says so
 #'   (`prdcurve_warning_small_sample`). `prd_curve_info(x)$details` holds
-#'   the choice: `choice` (`"bands"`, `"single"` or `"ceiling"`), `bands` (each band's
+#'   the choice: `choice` (`"bands"`, `"single"` or `"ceiling"`; with
+#'   several splits `"mixed"` when only some read the ceiling, and
+#'   `choices`, each split's), `bands` (for each split, column `split`, each band's
 #'   \eqn{\lambda} range, the family chosen on each half, and `read`: `"all
 #'   rows"` or `"halves"`), `chosen` (the families at every
 #'   \eqn{\lambda}), each family's AUC (`family_auc`), the gap between

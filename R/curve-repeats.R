@@ -135,9 +135,9 @@ repeated_curves <- function(real, gens, split, settings, repeats,
 
 #' The mean of curves of the same models, methods, k and lambda (the
 #' repeats of repeated_curves()): precision and recall averaged row by row;
-#' the settings table is the first's, its details gaining `repeats` (the
-#' number of curves averaged; the other details, e.g. "tightest"'s choice,
-#' are the first split's)
+#' the settings table is the first's, its kde bandwidths the means over the
+#' splits and its details each curve's split_details() over the splits,
+#' gaining `repeats` (the number of curves averaged)
 #' @noRd
 average_curves <- function(curves) {
   out <- curves[[1]]
@@ -146,15 +146,61 @@ average_curves <- function(curves) {
   for (cv in curves[-1]) {
     stopifnot(all(vapply(key, function(v) identical(cv[[v]], out[[v]]), TRUE)))
   }
+  infos <- lapply(curves, attr, "curves")
+  info <- infos[[1]]
   if (length(curves) > 1L) {
     mean_of <- function(col) {
       rowMeans(vapply(curves, `[[`, numeric(nrow(out)), col))
     }
     out$precision <- mean_of("precision")
     out$recall <- mean_of("recall")
+    for (col in c("bandwidth_real", "bandwidth_generated")) {
+      v <- vapply(infos, `[[`, numeric(nrow(info)), col)
+      info[[col]] <- rowMeans(matrix(v, nrow = nrow(info)))
+    }
   }
-  info <- attr(out, "curves")
-  for (i in seq_len(nrow(info))) info$details[[i]]$repeats <- length(curves)
+  for (i in seq_len(nrow(info))) {
+    info$details[[i]] <- split_details(lapply(infos, function(f) f$details[[i]]))
+  }
   attr(out, "curves") <- info
+  out
+}
+
+#' One curve's details over its splits (`dets`, one list per split, the
+#' fields of curve_estimates()): the choice tables of "tightest" (`chosen`,
+#' `bands`) every split's rows, with a first column `split`; its `choice`
+#' the splits' common one, or "mixed" (some splits at the ceiling, some
+#' not: `choices` gives each split's); each other number (family_auc,
+#' half_gap, hubness, a fitted family's settings) the mean over the splits
+#' where they differ and every split gives as many with the same names; the
+#' rest the first split's. `repeats`: the number of splits.
+#' @noRd
+split_details <- function(dets) {
+  out <- dets[[1]]
+  S <- length(dets)
+  for (f in intersect(c("chosen", "bands"), names(out))) {
+    out[[f]] <- vctrs::vec_rbind(!!!lapply(seq_len(S), function(s) {
+      tibble::tibble(split = s, dets[[s]][[f]])
+    }))
+  }
+  if (!is.null(out$choice)) {
+    ch <- vapply(dets, function(d) d$choice, "")
+    out$choice <- if (all(ch == ch[1])) ch[1] else "mixed"
+    out$choices <- ch
+  }
+  if (S > 1L) {
+    for (f in names(out)) {
+      v <- lapply(dets, `[[`, f)
+      same <- all(vapply(v, function(x) {
+        is.numeric(x) && !is.matrix(x) && length(x) == length(v[[1]]) &&
+          identical(names(x), names(v[[1]]))
+      }, TRUE))
+      if (same && !all(vapply(v, identical, TRUE, v[[1]]))) {
+        out[[f]] <- stats::setNames(rowMeans(matrix(unlist(v), ncol = S)),
+                                    names(v[[1]]))
+      }
+    }
+  }
+  out$repeats <- S
   out
 }

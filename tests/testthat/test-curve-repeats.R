@@ -117,3 +117,48 @@ test_that("replicates average as many splits in each half-sample", {
   cmp <- prd_compare(five$cv, baseline = "a")
   expect_true(all(is.finite(cmp$lower[cmp$statistic == "auc"])))
 })
+
+test_that("the details of several splits are every split's choice and the means of their numbers", {
+  set.seed(4)
+  x <- matrix(rnorm(400 * 2), ncol = 2)
+  y <- matrix(rnorm(400 * 2, mean = 0.05), ncol = 2)
+  set.seed(6)
+  cv <- suppressWarnings(prd_curve(x, y, angles = 51, repeats = 3))
+  one <- suppressWarnings(single_splits(6, 3, x, y, angles = 51))
+  det <- prd_curve_info(cv)$details[[1]]
+  each <- lapply(one, function(o) prd_curve_info(o)$details[[1]])
+  # the first split reads the ceiling, the other two do not: the curve is
+  # their mean, so it is not "at the ceiling"
+  expect_identical(det$choices, c("ceiling", "bands", "bands"))
+  expect_identical(det$choice, "mixed")
+  expect_identical(vapply(each, `[[`, "", "choice"), det$choices)
+  expect_match(tibble::tbl_sum(cv)[[2]],
+               "3 splits averaged; at the ceiling in 1 of 3 splits", fixed = TRUE)
+  expect_length(prdcurve:::cli_ceiling_note(cv), 0L)
+  # every split's bands and choices, in order, with the split's number
+  expect_identical(det$bands$split, rep(1:3, each = tightest_bands))
+  for (s in 1:3) {
+    b <- det$bands[det$bands$split == s, -1]
+    expect_identical(b$first, each[[s]]$bands$first)
+    expect_identical(b$read, each[[s]]$bands$read)
+    expect_identical(det$chosen$second[det$chosen$split == s],
+                     each[[s]]$chosen$second)
+  }
+  # the families' AUCs and gaps: the means over the splits
+  mean_of <- function(f) Reduce(`+`, lapply(each, `[[`, f)) / 3
+  expect_equal(det$family_auc, mean_of("family_auc"), tolerance = 1e-14)
+  expect_equal(det$half_gap, mean_of("half_gap"), tolerance = 1e-14)
+  expect_gt(diff(range(vapply(each, function(e) e$family_auc[["knn"]], 1))), 0.005)
+  # kde bandwidths (per split, from its fit rows) and knn's hubness too
+  set.seed(2)
+  kd <- prd_curve(x, y, method = c("kde", "knn"), k = 5, repeats = 3)
+  ok <- single_splits(2, 3, x, y, method = c("kde", "knn"), k = 5)
+  inf <- prd_curve_info(kd)
+  bw <- vapply(ok, function(o) prd_curve_info(o)$bandwidth_real[1], 1)
+  expect_equal(inf$bandwidth_real[1], mean(bw), tolerance = 1e-14)
+  expect_gt(diff(range(bw)), 0)
+  hub <- vapply(ok, function(o) prd_curve_info(o)$details[[2]]$hubness, 1)
+  expect_equal(inf$details[[2]]$hubness, mean(hub), tolerance = 1e-14)
+  # integers the splits share stay as they are
+  expect_identical(inf$details[[2]]$repeats, 3L)
+})
