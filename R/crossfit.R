@@ -39,8 +39,8 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
   if (split_has_eval(s) && identical(as.integer(folds), 1L)) folds <- NULL
   # a step message per stage of long fits, each closed with its time by
   # the next (the engine's bar covers the distances; none inside the
-  # half-sample replicates, which have their own bar)
-  show <- show_progress() && !run_state$in_replicates &&
+  # half-sample replicates or the repeated splits, which have their own bar)
+  show <- show_progress() && !run_state$in_replicates && !run_state$in_splits &&
     long_fit(families, nrow(real) + nrow(generated), ncol(real), folds)
   here <- environment()
   if (!is.double(real)) storage.mode(real) <- "double"
@@ -140,10 +140,19 @@ fit_step <- function(show, fams, folds, envir) {
 #' 1e7 values (twice the rows in folds: the fold moments' pass and the
 #' scoring), or 1e6 with the mixture family, whose EM choice costs about
 #' a second per million values (5,000 + 5,000 rows of 256 clustered
-#' columns: 4 s, knn 0.4 s).
+#' columns: 4 s, knn 0.4 s). Where d exceeds half the rows, the fits of
+#' the Gram form (quadratic's below d rows, stacked's inner folds below
+#' 2 d) cost about a second per 6.6e9 of folds x rows^2 x d, counted as
+#' 1e7 values: 900 + 900 rows of 2,048 columns in 10 folds took 10 s
+#' (`"quadratic"` and `"stacked"`), 400 + 400 2.4 s.
 #' @noRd
 long_fit <- function(families, rows, d, folds = NULL) {
-  values <- as.double(rows) * d * (if (is.null(folds)) 1 else 2)
+  rows <- as.double(rows)
+  values <- rows * d * (if (is.null(folds)) 1 else 2)
+  if (d > rows / 2) {
+    gram <- (if (is.null(folds)) 1 else folds) * rows^2 * d / 660
+    values <- max(values, gram)
+  }
   values >= if ("mixture" %in% families) 1e6 else 1e7
 }
 

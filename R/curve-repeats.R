@@ -94,7 +94,8 @@ draw_curve_splits <- function(split, real, gens, call = rlang::caller_env()) {
 #' prepare_samples()'s sets) and its k checked against its rows. A warning or message given by one split is not given again by the
 #' next. Attribute "real_draws": the fingerprint of the real rows of each
 #' split (real_draws_fingerprint(), `rows`: a half's rows in the whole set),
-#' hashed together when there are several.
+#' hashed together when there are several. Interactive sessions show a
+#' progress bar over the splits when they take more than 2 seconds.
 #' @noRd
 repeated_curves <- function(real, gens, split, settings, repeats,
                             standardize, grid, first = NULL, seeds = NULL,
@@ -110,6 +111,13 @@ repeated_curves <- function(real, gens, split, settings, repeats,
     seen <<- c(seen, msg)
   }
   draws <- character(repeats)
+  # (a bar over the splits where they take long: shown after 2 s; the
+  # replicates have their own)
+  bar <- if (repeats > 1L && show_progress() && !run_state$in_replicates) {
+    cli::cli_progress_bar(paste("Averaging", repeats, "splits"),
+                          total = repeats, .envir = environment())
+  }
+  if (repeats > 1L) local_run_state(in_splits = TRUE)
   one <- function(r) {
     if (r == 1L && !is.null(first)) {
       s <- first
@@ -124,10 +132,13 @@ repeated_curves <- function(real, gens, split, settings, repeats,
                     check_limit = if (is.null(first)) s$limit)
   }
   curves <- lapply(seq_len(repeats), function(r) {
-    withCallingHandlers(
+    cv <- withCallingHandlers(
       if (r == 1L) one(r) else with_repeat_seed(seeds[r - 1L], one(r)),
       prdcurve_warning = once, prdcurve_message = once)
+    if (!is.null(bar)) cli::cli_progress_update(id = bar)
+    cv
   })
+  if (!is.null(bar)) cli::cli_progress_done(id = bar)
   out <- average_curves(curves)
   attr(out, "real_draws") <- if (repeats == 1L) draws else rlang::hash(draws)
   out

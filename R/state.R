@@ -5,6 +5,8 @@
 #   (whose columns V1, V2, ... the command line selects by number).
 # * in_replicates: TRUE while replicates() runs the estimators on
 #   half-samples (no progress bars or step messages of their own).
+# * in_splits: TRUE while repeated_curves() runs several splits (its bar
+#   over the splits stands for the fits' step messages).
 # * mixture_fit_rows: the fit rows per set the mixture family's EM runs on
 #   at most (mixture_cells()); mixture_default_fit_rows in the default.
 # * real_draws: while replicates() runs, where it records the real rows
@@ -15,6 +17,7 @@ run_state <- new.env(parent = emptyenv())
 run_state$cli <- NULL
 run_state$progress <- FALSE
 run_state$in_replicates <- FALSE
+run_state$in_splits <- FALSE
 run_state$mixture_fit_rows <- Inf
 run_state$real_draws <- NULL
 

@@ -1,7 +1,10 @@
 # The default curve "tightest": how its choice among the families reads on
 # (a) the digits class-subset experiment (inst/scripts/demo-digits.R:
 # P = half of digits 0-4, Q = half of digits 0 to q-1, q = 1, 3, 5, 7, 9;
-# the true curve a rectangle) over 5 seeds, against knn; and (b) Gaussian
+# the true curve a rectangle) over the seeds, against knn, each other
+# default family alone, the best family at each q (known only with the
+# truth) and the lowest of the families' curves at each lambda (a choice
+# with no noise); and (b) Gaussian
 # cases with exact or Monte Carlo truths (validity_scenarios(): a mean
 # shift along e_1 of 1 and the dispersion changes 1.2 and 0.8 at d = 64,
 # n = 5,000 per set; Q = P at n = 2,000 per set, true AUC 1, where each
@@ -34,11 +37,40 @@ px <- as.matrix(digits[, 1:64])
 lab <- digits$digit
 seeds <- c(2026, seq_len(n_seeds - 1L))
 rows <- NULL
+fams <- tightest_default()
+# the lowest of the default families' curves at each lambda, raised to a
+# PR curve (pr_majorant()): what choosing the tightest family at every
+# lambda with no noise in the choice would read
+lowest_curve <- function(cv) {
+  inner <- cv$lambda > 0 & is.finite(cv$lambda)
+  one <- cv[cv$method == "knn", ]
+  P <- vapply(fams, function(f) cv$precision[cv$method == f], numeric(nrow(one)))
+  ends <- function(col) min(vapply(fams, function(f) max(cv[[col]][cv$method == f]), 1))
+  pr <- pr_majorant(apply(P, 1, min)[inner[cv$method == "knn"]],
+                    one$lambda[inner[cv$method == "knn"]],
+                    ends("precision"), ends("recall"))
+  one$method <- "lowest"
+  i <- which(inner[cv$method == "knn"])
+  one$precision[i] <- pr$alpha
+  one$recall[i] <- pmin(pr$alpha / one$lambda[i], 1)
+  one$precision[one$lambda == Inf] <- pr$max_precision
+  one$recall[one$lambda == 0] <- pr$max_recall
+  one
+}
 for (s in seeds) {
   set.seed(s)
+  # (the families read alone in the same call: the default's and knn's
+  # curves are those of a call with them alone)
   res <- quiet(prd_class_subset(px, lab, q = c(1, 3, 5, 7, 9),
-                                method = c("tightest", "knn")))
+                                method = c("tightest", fams)))
   r <- as.data.frame(res$summary)[, c("q", "method", "auc", "iou")]
+  for (qq in unique(r$q)) {
+    cq <- res$curves[res$curves$q == qq, ]
+    low <- lowest_curve(cq)
+    r <- rbind(r, data.frame(q = qq, method = "lowest",
+                             auc = summary(low)$auc,
+                             iou = unname(prd_iou(low, cq[cq$method == "truth", ]))))
+  }
   r$seed <- s
   rows <- rbind(rows, r)
 }
@@ -61,6 +93,20 @@ tab <- data.frame(q = as.numeric(rownames(iou_q)),
                   auc_sd_tightest = auc_sd[, "tightest"],
                   auc_sd_knn = auc_sd[, "knn"])
 print(format(tab, digits = 3, nsmall = 3), row.names = FALSE)
+# each default family alone, the best of them at each q (known only with
+# the truth) and the lowest curve (lowest_curve())
+cat("\nmean IoU of each default family alone, of the best family at each q",
+    "(chosen with the truth), and of the lowest of their curves:\n\n")
+fam_iou <- iou_q[, c(fams, "lowest"), drop = FALSE]
+fam_tab <- data.frame(q = as.numeric(rownames(iou_q)), round(fam_iou, 3),
+                      best = apply(iou_q[, fams], 1, function(v) fams[which.max(v)]),
+                      best_iou = round(apply(iou_q[, fams], 1, max), 3),
+                      check.names = FALSE)
+print(fam_tab, row.names = FALSE)
+cat(sprintf("mean over q: %s; best family at each q %.3f\n",
+            paste(sprintf("%s %.3f", colnames(fam_iou), colMeans(fam_iou)),
+                  collapse = ", "),
+            mean(apply(iou_q[, fams], 1, max))))
 all_s <- digits_stats(seeds)
 five <- digits_stats(utils::head(seeds, 5))
 cat(sprintf("\nmean IoU: tightest %.3f, knn %.3f; mean sd of AUC over seeds: tightest %.4f, knn %.4f\n",

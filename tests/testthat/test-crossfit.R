@@ -184,6 +184,10 @@ test_that("long fits say so in interactive sessions, not inside replicates", {
   prdcurve:::local_run_state(in_replicates = TRUE)
   expect_no_message(fitted_scores(x, y, sp, "linear"))
   prdcurve:::local_run_state(in_replicates = FALSE)
+  # (nor inside repeated splits, whose bar stands for the steps)
+  prdcurve:::local_run_state(in_splits = TRUE)
+  expect_no_message(fitted_scores(x, y, sp, "linear"))
+  prdcurve:::local_run_state(in_splits = FALSE)
   withr::local_options(prdcurve.progress = FALSE)
   expect_no_message(fitted_scores(x, y, sp, "linear"))
   # the threshold: 1e7 values, twice the rows in folds; 1e6 with the
@@ -194,6 +198,13 @@ test_that("long fits say so in interactive sessions, not inside replicates", {
   expect_false(long_fit(c("knn", "quadratic"), 10000, 256))
   expect_true(long_fit(c("knn", "mixture"), 10000, 100))
   expect_false(long_fit(c("knn", "mixture"), 10000, 99))
+  # the Gram form (d above half the rows): 900 + 900 rows of 2,048 columns
+  # in 10 folds took 10 s, 400 + 400 about 2 s; one fit of 1,800 rows too
+  expect_true(long_fit("quadratic", 1800, 2048, folds = 10))
+  expect_true(long_fit("quadratic", 800, 2048, folds = 10))
+  expect_false(long_fit("quadratic", 400, 2048, folds = 10))
+  expect_true(long_fit("quadratic", 1800, 2048))
+  expect_false(long_fit("quadratic", 1800, 512, folds = 10))
 })
 
 test_that("fits on large sets release the engine's scratch first, on small ones keep it", {

@@ -162,3 +162,25 @@ test_that("the details of several splits are every split's choice and the means 
   # integers the splits share stay as they are
   expect_identical(inf$details[[2]]$repeats, 3L)
 })
+
+test_that("interactive sessions show a bar over the splits, once, not inside the replicates", {
+  # (cli draws a bar at most every few tenths of a second and after 2 s;
+  # its own test helper draws every update)
+  with_ticks <- asNamespace("cli")$cli_with_ticks
+  skip_if(is.null(with_ticks))
+  rlang::local_interactive(TRUE)
+  withr::local_options(cli.dynamic = FALSE)
+  set.seed(7)
+  x <- matrix(rnorm(200 * 3), ncol = 3)
+  y <- matrix(rnorm(200 * 3, mean = 0.3), ncol = 3)
+  shown <- function(...) capture_messages(with_ticks(prd_curve(x, y, ...)))
+  done <- function(msg) sum(grepl("Averaging 3 splits .*100%", msg))
+  expect_identical(done(shown(method = "knn", repeats = 3)), 1L)
+  expect_false(any(grepl("Averaging", shown(method = "knn", repeats = 1))))
+  # with replicates: the whole sample's splits, then the replicates' bar
+  msg <- shown(method = "knn", repeats = 3, replicates = 2)
+  expect_identical(done(msg), 1L)
+  expect_true(any(grepl("Half-sample replicates .*100%", msg)))
+  withr::local_options(prdcurve.progress = FALSE)
+  expect_false(any(grepl("Averaging", shown(method = "knn", repeats = 3))))
+})
