@@ -18,7 +18,8 @@
 #' Centred fit rows of both sets and the second moments the shrinkage
 #' needs: the rows `rx` of Xf and `ry` of Yf (NULL: every row), read in
 #' place (the means are colMeans() of those rows, the centred rows the
-#' doubles of Xf[rx, ] - rep(mx, each = nx), without copies of the rows)
+#' doubles of Xf[rx, ] - rep(mx, each = nx), without copies of the rows;
+#' in the dual form both sets' centred rows in one matrix, A).
 #' @noRd
 cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
   if (!is.double(Xf)) storage.mode(Xf) <- "double"
@@ -46,7 +47,16 @@ cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
     Gxy <- tcrossprod(Ax, Ay)
     ff <- c(xx = sum(Gxx^2) / nx^2, yy = sum(Gyy^2) / ny^2,
             xy = sum(Gxy^2) / (nx * ny))
-    G <- rbind(cbind(Gxx, Gxy), cbind(t(Gxy), Gyy))
+    # (by blocks: rbind() and cbind() of n x n matrices took 17 times as
+    # long at 855 + 855 rows)
+    G <- matrix(0, nx + ny, nx + ny)
+    ix <- seq_len(nx)
+    iy <- nx + seq_len(ny)
+    G[ix, ix] <- Gxx
+    G[iy, iy] <- Gyy
+    G[ix, iy] <- Gxy
+    G[iy, ix] <- t(Gxy)
+    rm(Gxx, Gyy, Gxy)
     Sx <- Sy <- NULL
   } else {
     Sx <- crossprod(Ax) / nx
@@ -60,9 +70,16 @@ cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
   }
   rx <- sq(Ax)
   ry <- sq(Ay)
-  # (the centred rows only where the dual form's solver reads them)
-  if (!dual) Ax <- Ay <- NULL
-  list(nx = nx, ny = ny, d = d, mx = mx, my = my, Ax = Ax, Ay = Ay,
+  # (the centred rows, both sets' in one matrix, only where the dual
+  # form's solver reads them)
+  A <- NULL
+  if (dual) {
+    A <- matrix(0, nx + ny, d)
+    A[seq_len(nx), ] <- Ax
+    A[nx + seq_len(ny), ] <- Ay
+  }
+  rm(Ax, Ay)
+  list(nx = nx, ny = ny, d = d, mx = mx, my = my, A = A,
        dual = dual, G = G, Sx = Sx, Sy = Sy, ff = ff,
        tr = c(x = sum(rx) / nx, y = sum(ry) / ny),
        r4 = c(x = sum(rx^2), y = sum(ry^2)))
@@ -139,7 +156,7 @@ cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
   }
   # Woodbury: (A' W A + c I)^-1 = (I - A' W^1/2 M^-1 W^1/2 A) / c with
   # M = c I + W^1/2 G W^1/2, G = A A' (rows of both sets)
-  A <- rbind(p$Ax, p$Ay)
+  A <- p$A
   sw <- sqrt(c(rep(a / p$nx, p$nx), rep(b / p$ny, p$ny)))
   M <- p$G * tcrossprod(sw)
   diag(M) <- diag(M) + c

@@ -140,12 +140,11 @@ test_that("the C centring and row norms of cov_parts() are R's doubles", {
   expect_equal(p$tr[["y"]], sum(ay^2) / 400, tolerance = 1e-14)
   expect_equal(p$Sy, crossprod(ay) / 400, tolerance = 1e-14)
   # the centred rows are kept for the dual form only (d > nx + ny)
-  expect_null(p$Ax)
-  expect_null(p$Ay)
+  expect_null(p$A)
   pd <- cov_parts(x[1:5, ], x[6:10, ])
   expect_true(pd$dual)
-  expect_identical(pd$Ax, x[1:5, ] - rep(colMeans(x[1:5, ]), each = 5))
-  expect_identical(pd$Ay, x[6:10, ] - rep(colMeans(x[6:10, ]), each = 5))
+  expect_identical(pd$A, rbind(x[1:5, ] - rep(colMeans(x[1:5, ]), each = 5),
+                               x[6:10, ] - rep(colMeans(x[6:10, ]), each = 5)))
   # the rows read in place: the same doubles as the copies
   rows <- c(5L, 700L, 3L, 3L, 41L)
   expect_identical(.Call(prdcurve:::ffi_col_means, x, rows), colMeans(x[rows, ]))
@@ -181,8 +180,9 @@ test_that("the C centring and row norms of cov_parts() are R's doubles", {
   expect_error(.Call(prdcurve:::ffi_cov_factor, A, B[-1, ], 1, 1, 0), "d x d")
   # an integer matrix is taken as doubles
   xi <- matrix(sample(-5:5, 60, TRUE), 12)
-  expect_identical(cov_parts(xi, xi)$Ax,
-                   cov_parts(xi + 0, xi + 0)$Ax)
+  expect_identical(cov_parts(xi, xi)$Sx, cov_parts(xi + 0, xi + 0)$Sx)
+  expect_identical(cov_parts(xi[1:2, ], xi[3:4, ])$A,
+                   cov_parts(xi[1:2, ] + 0, xi[3:4, ] + 0)$A)
 })
 
 test_that("the Ledoit-Wolf intensity equals the paper's formula", {
