@@ -190,8 +190,8 @@ fit_folds <- function(real, generated, entries, fx, fy, ex, ey,
 #' fold v fitted on every cell but v + 1 and scored on it. Families of path
 #' "parts" and "stacked" are fitted from the fold moments (one pass over
 #' the rows, then O(d^2) per fold) where their fits take the primal form
-#' (d at most the fit rows); the others fold by fold from their rows
-#' (fit_folds()).
+#' (d at most the fit rows; "parts" up to fold_moments_ratio times them);
+#' the others fold by fold from their rows (fit_folds()).
 #' @return list over folds of list(<family> = list(real, gen, settings)).
 #' @noRd
 fold_scores <- function(real, generated, entries, base, pool, fp, cells,
@@ -200,10 +200,16 @@ fold_scores <- function(real, generated, entries, base, pool, fp, cells,
   d <- ncol(real)
   path <- vapply(entries, `[[`, "", "path")
   # the families the fold moments serve: every fit in the primal form
-  # (d <= the fit rows of both sets, also in stacked's inner halves)
+  # (d <= the fit rows of both sets, also in stacked's inner halves), and
+  # those of path "parts" that fit fold by fold up to fold_moments_ratio
+  # times the fit rows (their fits the same; linear's shrinkage of all
+  # folds at once reads the fit rows' own norms, which the Gram form does
+  # not)
   fit_rows <- function(j) length(base[[j]]) + length(pool[[j]]) - max(lengths(fp[[j]]))
   n_fit <- fit_rows(1) + fit_rows(2)
-  fast <- names(entries)[(path == "parts" & d <= n_fit) |
+  all_at_once <- vapply(entries, function(e) isTRUE(e$solve_all_folds), TRUE)
+  ratio <- ifelse(all_at_once, 1, engine_knobs$fold_moments_ratio)
+  fast <- names(entries)[(path == "parts" & d <= n_fit * ratio) |
                            (path == "stacked" & d <= floor(n_fit / 2) - 2 &
                               min(fit_rows(1), fit_rows(2)) >= 6)]
   stacked <- intersect(fast, names(entries)[path == "stacked"])

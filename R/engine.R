@@ -86,7 +86,13 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 # the generic row passes instead of the AVX2 compactions; block_products
 # = FALSE: the cross sweep's products per tile; blas_sum = FALSE: the float
 # products' coordinate blocks summed by the engine; embedding_tile: rows
-# per side of embedding_metrics()' tiles of pair sums.
+# per side of embedding_metrics()' tiles of pair sums; fold_moments_ratio:
+# the fitted families of path "parts" take the fold moments up to this
+# many columns a fit row (R/crossfit.R; 1: the dual form from d above the
+# fit rows, the same curves). The primal form costs about d^3 a fold and
+# the dual about n^3 + n^2 d: "quadratic" at d = 2,048, medians of 3, took
+# 4.1 s against 8.4 s in the dual form with 1,900 fit rows (1,000 rows a
+# set), 4.0 against 5.8 with 1,710, but 3.2 against 2.9 with 1,330.
 engine_knobs <- new.env(parent = emptyenv())
 engine_knobs$symmetric <- TRUE
 engine_knobs$own_buffer <- 0L
@@ -94,6 +100,7 @@ engine_knobs$vector <- TRUE
 engine_knobs$block_products <- TRUE
 engine_knobs$blas_sum <- TRUE
 engine_knobs$embedding_tile <- 1024L
+engine_knobs$fold_moments_ratio <- 1.25
 
 #' Set engine knobs (named values, or one list of them) until `.local_envir`
 #' ends (tests); returns the old values invisibly.

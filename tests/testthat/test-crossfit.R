@@ -229,3 +229,32 @@ test_that("fits on large sets release the engine's scratch first, on small ones 
   collect_between_fits(big, big)
   expect_equal(engine_scratch(), kept)
 })
+
+test_that("the fold moments serve the parts families up to 1.25 columns a fit row, with the Gram form's curves", {
+  # 60 rows a set, split 0.5, 5 folds: 30 + 24 fit rows a set, 108 in
+  # all, and 120 columns (1.11 a fit row): the fold moments, where the
+  # rule of d at most the fit rows took the dual form fold by fold
+  withr::local_options(prdcurve.check_inputs = FALSE) # (60 rows, 120 columns)
+  set.seed(21)
+  x <- matrix(rnorm(60 * 120), 60)
+  y <- matrix(rnorm(60 * 120), 60)
+  y[, 1:3] <- y[, 1:3] + 1.5
+  one <- function(ratio) {
+    prdcurve:::local_engine_knobs(fold_moments_ratio = ratio)
+    set.seed(4)
+    cv <- prd_curve(x, y, method = c("quadratic", "linear"), repeats = 1,
+                    folds = 5)
+    # (the fold moments cut each cell in random halves: the stream moves)
+    list(cv = cv, next_draw = stats::runif(1))
+  }
+  a <- one(1.25)
+  b <- one(1)
+  expect_false(identical(a$next_draw, b$next_draw))
+  # the quadratic family's fits are the same (here to the last bit); the
+  # linear family, whose folds' shrinkage the moments give otherwise,
+  # stays in the dual form
+  expect_equal(a$cv$precision, b$cv$precision, tolerance = 1e-10)
+  # (curves that tell the sets apart, not the ceiling)
+  auc <- summary(a$cv)$auc
+  expect_true(all(auc > 0.02 & auc < 0.95))
+})
