@@ -7,9 +7,10 @@
 # v, so its covariance is the total less cell v's: one pass over the rows
 # for the totals and one over each fold, then O(d^2) and one Cholesky
 # factor per fold and family, instead of a covariance of (K - 1) / K of the
-# rows per fold. Families whose fits would take the dual (Gram) form (d
-# larger than the fit rows), which the moments do not give, fit each fold
-# from its rows (cov_parts(), fit_stacked()).
+# rows per fold. Where d is far larger than the fit rows, the families fit
+# each fold from its rows in the dual (Gram) form (cov_parts(),
+# fit_stacked()): "parts" above fold_moments_ratio columns a fit row,
+# stacked above stacked_moments_ratio a row of its inner halves.
 
 #' Scores of the fitted families on the evaluation rows of a split (real
 #' evaluation rows, then generated), high = "generated". With `folds` = K
@@ -141,8 +142,8 @@ fit_step <- function(show, fams, folds, envir) {
 #' scoring), or 1e6 with the mixture family, whose EM choice costs about
 #' a second per million values (5,000 + 5,000 rows of 256 clustered
 #' columns: 4 s, knn 0.4 s). Where d exceeds half the rows, the fits of
-#' the Gram form (quadratic's below d rows, stacked's inner folds below
-#' 2 d) cost about a second per 6.6e9 of folds x rows^2 x d, counted as
+#' the Gram form (quadratic's below d / 1.25 fit rows, stacked's below d / 2)
+#' cost about a second per 6.6e9 of folds x rows^2 x d, counted as
 #' 1e7 values: 900 + 900 rows of 2,048 columns in 10 folds took 10 s
 #' (`"quadratic"` and `"stacked"`), 400 + 400 2.4 s.
 #' @noRd
@@ -190,7 +191,8 @@ fit_folds <- function(real, generated, entries, fx, fy, ex, ey,
 #' fold v fitted on every cell but v + 1 and scored on it. Families of path
 #' "parts" and "stacked" are fitted from the fold moments (one pass over
 #' the rows, then O(d^2) per fold) where their fits take the primal form
-#' (d at most the fit rows; "parts" up to fold_moments_ratio times them);
+#' (d at most the fit rows), "parts" up to fold_moments_ratio times them
+#' and "stacked" up to stacked_moments_ratio times its inner halves' rows;
 #' the others fold by fold from their rows (fit_folds()).
 #' @return list over folds of list(<family> = list(real, gen, settings)).
 #' @noRd
@@ -200,17 +202,19 @@ fold_scores <- function(real, generated, entries, base, pool, fp, cells,
   d <- ncol(real)
   path <- vapply(entries, `[[`, "", "path")
   # the families the fold moments serve: every fit in the primal form
-  # (d <= the fit rows of both sets, also in stacked's inner halves), and
-  # those of path "parts" that fit fold by fold up to fold_moments_ratio
-  # times the fit rows (their fits the same; linear's shrinkage of all
-  # folds at once reads the fit rows' own norms, which the Gram form does
-  # not)
+  # (d <= the fit rows of both sets), those of path "parts" that fit fold
+  # by fold up to fold_moments_ratio times the fit rows (their fits the
+  # same; linear's shrinkage of all folds at once reads the fit rows' own
+  # norms, which the Gram form does not), and stacked up to
+  # stacked_moments_ratio times the rows of its inner halves (its
+  # discriminants those of linear's moments)
   fit_rows <- function(j) length(base[[j]]) + length(pool[[j]]) - max(lengths(fp[[j]]))
   n_fit <- fit_rows(1) + fit_rows(2)
   all_at_once <- vapply(entries, function(e) isTRUE(e$solve_all_folds), TRUE)
   ratio <- ifelse(all_at_once, 1, engine_knobs$fold_moments_ratio)
   fast <- names(entries)[(path == "parts" & d <= n_fit * ratio) |
-                           (path == "stacked" & d <= floor(n_fit / 2) - 2 &
+                           (path == "stacked" &
+                              d <= (floor(n_fit / 2) - 2) * engine_knobs$stacked_moments_ratio &
                               min(fit_rows(1), fit_rows(2)) >= 6)]
   stacked <- intersect(fast, names(entries)[path == "stacked"])
   if (length(stacked) > 1L) {

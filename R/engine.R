@@ -93,6 +93,12 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 # the dual about n^3 + n^2 d: "quadratic" at d = 2,048, medians of 3, took
 # 4.1 s against 8.4 s in the dual form with 1,900 fit rows (1,000 rows a
 # set), 4.0 against 5.8 with 1,710, but 3.2 against 2.9 with 1,330.
+# stacked_moments_ratio: "stacked" takes the fold moments up to this many
+# columns a row of its inner halves (1: the Gram form fold by fold from d
+# above them; other draws of its inner halves, curves as close to the
+# truth: bench/results.md). Alone, at d = 2,048: 1.9 s against 2.8 with
+# 900 rows a set (2.4 columns a row of a half), 1.4 against 1.9 with 600
+# (3.6), 1.3 against 1.4 with 400 (5.4), 1.1 against 0.8 with 250 (8.6).
 engine_knobs <- new.env(parent = emptyenv())
 engine_knobs$symmetric <- TRUE
 engine_knobs$own_buffer <- 0L
@@ -101,6 +107,7 @@ engine_knobs$block_products <- TRUE
 engine_knobs$blas_sum <- TRUE
 engine_knobs$embedding_tile <- 1024L
 engine_knobs$fold_moments_ratio <- 1.25
+engine_knobs$stacked_moments_ratio <- 4
 
 #' Set engine knobs (named values, or one list of them) until `.local_envir`
 #' ends (tests); returns the old values invisibly.

@@ -236,30 +236,38 @@ test_that("fold moments give each fold's fit as formed from its rows, far from t
   # through prd_curve(): stacked cross-fitted in 3 folds from the moments
   # equals the fits formed from each fold's rows, its inner discriminants
   # those of the linear family in folds (the norms predicted from the fit
-  # rows of the same half)
-  s <- two_sets(60, 3, seed = 9)
-  set.seed(5)
-  cv <- prd_curve(s$x, s$y, method = "stacked", folds = 3, angles = 15,
-                  repeats = 1)
-  set.seed(5)
-  sp <- resolve_split(0.5, 60, 60)
-  fx <- cross_folds(30, 3)
-  fy <- cross_folds(30, 3)
-  mx <- fold_moments(s$x, c(list(sp$fit[[1]]), lapply(fx, function(f) sp$eval[[1]][f])))
-  my <- fold_moments(s$y, c(list(sp$fit[[2]]), lapply(fy, function(f) sp$eval[[2]][f])))
-  sr <- numeric(30)
-  sg <- numeric(30)
-  for (v in 1:3) {
-    rest <- function(m, h) unlist(lapply(m$halves[-(v + 1)], `[[`, h))
-    hx <- list(rest(mx, 1), rest(mx, 2))
-    hy <- list(rest(my, 1), rest(my, 2))
-    lins <- lapply(1:2, function(h) {
-      brute_fold_linear(s$x[mx$halves[[1]][[h]], ], s$y[my$halves[[1]][[h]], ],
-                        s$x[hx[[h]], ], s$y[hy[[h]], ])
-    })
-    f <- fit_stacked_halves(s$x, s$y, hx, hy, lins = lins)
-    sr[fx[[v]]] <- f$score(s$x, sp$eval[[1]][fx[[v]]])
-    sg[fy[[v]]] <- f$score(s$y, sp$eval[[2]][fy[[v]]])
+  # rows of the same half). 60 rows a set: 30 + 20 fit rows a fold, 50 in
+  # each inner half; with 100 columns (2 a row of the half) the moments
+  # still serve it (engine_knobs$stacked_moments_ratio = 4), not the Gram
+  # form fold by fold
+  withr::local_options(prdcurve.check_inputs = FALSE) # (60 rows, 100 columns)
+  for (d in c(3L, 100L)) {
+    s <- two_sets(60, d, sd = if (d > 3L) 1.1 else 1.3, seed = 9)
+    set.seed(5)
+    cv <- prd_curve(s$x, s$y, method = "stacked", folds = 3, angles = 15,
+                    repeats = 1)
+    set.seed(5)
+    sp <- resolve_split(0.5, 60, 60)
+    fx <- cross_folds(30, 3)
+    fy <- cross_folds(30, 3)
+    mx <- fold_moments(s$x, c(list(sp$fit[[1]]), lapply(fx, function(f) sp$eval[[1]][f])))
+    my <- fold_moments(s$y, c(list(sp$fit[[2]]), lapply(fy, function(f) sp$eval[[2]][f])))
+    sr <- numeric(30)
+    sg <- numeric(30)
+    for (v in 1:3) {
+      rest <- function(m, h) unlist(lapply(m$halves[-(v + 1)], `[[`, h))
+      hx <- list(rest(mx, 1), rest(mx, 2))
+      hy <- list(rest(my, 1), rest(my, 2))
+      lins <- lapply(1:2, function(h) {
+        brute_fold_linear(s$x[mx$halves[[1]][[h]], ], s$y[my$halves[[1]][[h]], ],
+                          s$x[hx[[h]], ], s$y[hy[[h]], ])
+      })
+      f <- fit_stacked_halves(s$x, s$y, hx, hy, lins = lins)
+      sr[fx[[v]]] <- f$score(s$x, sp$eval[[1]][fx[[v]]])
+      sg[fy[[v]]] <- f$score(s$y, sp$eval[[2]][fy[[v]]])
+    }
+    expect_curve_equal(cv, brute_score_curve(sr, sg, lambda_grid(15)))
+    # (a curve that tells the sets apart)
+    expect_true(summary(cv)$auc > 0.05 && summary(cv)$auc < 0.95)
   }
-  expect_curve_equal(cv, brute_score_curve(sr, sg, lambda_grid(15)))
 })
