@@ -21,12 +21,12 @@
 #'   estimator's mean in 88.5% of draws for knn, 90.5% for `"coverage"`
 #'   and 91% for `"tightest"` (100 draws; one split: 89.5%, 90.0% and
 #'   95%), 0.13, 0.14 and 0.16 wide (one split: 0.17, 0.19 and 0.20).
-#'   Below 1,000 rows in high dimension the default is slow: with more
-#'   columns than fit rows its fitted families fit every fold on its own,
-#'   so at 900 x 2,048 it took 32 s with 5 splits (6.1 s with one; knn
-#'   0.33 s; 300 x 2,048: 6.7 s, 1.3 s and 0.10 s), several times its
-#'   time at 10,000 x 2,048 (10-12 s). Interactive sessions show a bar over
-#'   the splits. More than 1 needs a split drawn
+#'   Below 1,000 rows in high dimension the default is slow: each of its
+#'   fitted families forms a d x d covariance a fold, or with far more
+#'   columns than fit rows fits every fold on its own, so at 900 x 2,048 it
+#'   took 24 s with 5 splits (4.6 s with one; knn 0.17 s; 300 x 2,048:
+#'   11 s, 2.3 s and 0.09 s), up to twice its time at 10,000 x 2,048
+#'   (10-12 s). Interactive sessions show a bar over the splits. More than 1 needs a split drawn
 #'   at random (`prdcurve_error_split` with `split = 0` or given rows).
 #'   `details$repeats` of [prd_curve_info()] gives the number, and the
 #'   printed curve's header says "5 splits averaged". The other details
