@@ -128,7 +128,12 @@ bind_curves <- function(curves) {
 #'   equal; in the validity scenarios at 10,000 points per set about 2 at
 #'   d = 16, where knn is within 0.15 of the true AUC, and 5.5 to 11.7 at
 #'   d >= 256, where a few hubs take most of the votes and knn is 0.2 to
-#'   1.0 above the truth);
+#'   1.0 above the truth); `simple_auc` of a neighbour family's curves when
+#'   the call has no other family: the AUCs (`mean`, `far`, `near`) of
+#'   three O(n d) classifiers, the projection on the difference of the fit
+#'   means and the squared distance to the real fit mean (either way), the
+#'   mean over the splits of `repeats`, which the `family_disagreement`
+#'   warning compares with the curve's;
 #'   `shrinkage`, `pooling`, `cross_fit` and `folds` (when cross-fitted)
 #'   of the fitted families; `fit_rows` of `"mixture"` (the rows of each
 #'   set its EM ran on: in the default a random sample of the fit rows

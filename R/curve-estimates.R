@@ -106,6 +106,12 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
     fs <- fitted_scores(real, gens[[m]], s, need_fit, folds = settings$folds,
                         call = call)
     hub <- if ("knn" %in% method && !is.null(nb$hub)) hub_skewness(nb$hub)
+    # a neighbour family alone: the simple classifiers' AUCs of this split,
+    # for check_neighbour_family() (R/family-checks.R)
+    simple <- if (all(method %in% neighbour_methods()) &&
+                  !run_state$in_replicates) {
+      simple_aucs(real, gens[[m]], s)
+    }
     ne <- sizes[["eval_real"]]
     ix <- seq_len(ne)
     nb_env <- function(meth, j) {
@@ -159,6 +165,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
           # (in the units of the data as given)
           bw <- if (meth == "kde") nb$bandwidth[[j]] / settings$scale else NULL
           det <- if (meth == "knn") list(hubness = hub[[j]]) else list()
+          det$simple_auc <- simple
           if (fixed_kde && meth == "kde") {
             det$blind_balls <- kde_blind_balls(nb$counts$kde, ne, sizes,
                                                self = !split_has_eval(s))

@@ -590,7 +590,7 @@ prd_curve <- function(real, generated, method = "tightest",
                              seed = seed)
   if (!is.null(bandwidth)) check_kde_bandwidth(out, bandwidth / sets$scale)
   if (!check_family_agreement(out, ncol(sets$real))) {
-    check_neighbour_family(out, sets$real, sets$generated, first$splits)
+    check_neighbour_family(out, ncol(sets$real))
   }
   out
 }

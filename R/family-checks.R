@@ -204,8 +204,7 @@ hub_skewness <- function(counts) {
 #' Without a split the means come from the other half of each set
 #' (cross-fitting), so no row is scored by a mean it entered.
 #' @noRd
-check_neighbour_family <- function(x, real, generated, splits,
-                                   margin = 0.2, min_rows = 50L) {
+check_neighbour_family <- function(x, d, margin = 0.2, min_rows = 50L) {
   if (!all(unique(x$method) %in% neighbour_methods())) return(invisible(NULL))
   info <- prd_curve_info(x)
   if (min(info$n_eval_real, info$n_eval_generated, na.rm = TRUE) < min_rows) {
@@ -213,15 +212,15 @@ check_neighbour_family <- function(x, real, generated, splits,
   }
   s <- curve_areas(x)
   s <- s[!curve_blind(info, s), , drop = FALSE]
-  lambda <- lambda_grid(201)
   for (m in unique(s$model)) {
     sm <- s[s$model == m, , drop = FALSE]
     hi <- which.max(sm$auc)
     if (sm$auc[hi] <= 0.5) next
-    ref <- simple_scores(real, generated[[m]], splits[[m]])
-    aucs <- vapply(ref, function(sc) {
-      envelope_auc(lambda, curve_from_scores(sc$real, sc$gen, lambda))
-    }, numeric(1))
+    # the simple classifiers' AUCs of the model's splits (their mean over
+    # the splits averaged, as the curve is; simple_aucs())
+    i <- which(info$model == m)
+    aucs <- if (length(i)) info$details[[i[1]]]$simple_auc
+    if (!is.numeric(aucs) || length(aucs) != 3L) next
     low <- min(aucs)
     if (!(sm$auc[hi] - low > margin && low < sm$auc[hi] / 2)) next
     high <- if (is.na(sm$k[hi])) sm$method[hi] else
@@ -234,13 +233,25 @@ check_neighbour_family <- function(x, real, generated, splits,
     prd_warn(c(
       "For model {.val {m}}, the {.val {high}} curve (AUC {auc_hi}) lies far above the curve of a simple classifier, {what[[names(which.min(aucs))]]} (AUC {auc_lo}).",
       "i" = "Every classifier's curve estimates an upper bound of the true curve, so the true curve is at most near the lower one.",
-      "i" = family_reason(sm$method[hi], ncol(real),
+      "i" = family_reason(sm$method[hi], d,
                           curve_hubness(info, m, sm$method[hi], sm$k[hi]),
                           fixed = is.na(sm$k[hi])),
       "i" = "Use {.code method = \"tightest\"}, or add {.val quadratic} to {.arg method}."
     ), "family_disagreement")
   }
   invisible(NULL)
+}
+
+#' The AUCs (named mean, far, near) of the three simple classifiers of
+#' check_neighbour_family() on one split `s` of `real` and `generated`
+#' (simple_scores()), read on `lambda`: curve_estimates() keeps them in
+#' the details of a neighbour family's curves when no other family is in
+#' the call, so that curves averaged over splits carry their mean.
+#' @noRd
+simple_aucs <- function(real, generated, s, lambda = lambda_grid(201)) {
+  vapply(simple_scores(real, generated, s), function(sc) {
+    envelope_auc(lambda, curve_from_scores(sc$real, sc$gen, lambda))
+  }, numeric(1))
 }
 
 #' Scores (low = "real") of the evaluation rows under the three simple

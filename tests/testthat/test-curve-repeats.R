@@ -159,6 +159,11 @@ test_that("the details of several splits are every split's choice and the means 
   expect_gt(diff(range(bw)), 0)
   hub <- vapply(ok, function(o) prd_curve_info(o)$details[[2]]$hubness, 1)
   expect_equal(inf$details[[2]]$hubness, mean(hub), tolerance = 1e-14)
+  # the simple classifiers' AUCs of the disagreement check, of every split
+  simple <- vapply(ok, function(o) prd_curve_info(o)$details[[2]]$simple_auc,
+                   numeric(3))
+  expect_equal(inf$details[[2]]$simple_auc, rowMeans(simple), tolerance = 1e-14)
+  expect_gt(max(apply(simple, 1, function(v) diff(range(v)))), 0.005)
   # integers the splits share stay as they are
   expect_identical(inf$details[[2]]$repeats, 3L)
 })

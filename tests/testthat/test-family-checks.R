@@ -110,6 +110,30 @@ test_that("a neighbour family alone is checked against simple classifiers", {
   # the same distribution: no warning
   expect_no_warning(prd_curve(x, same, method = "knn", angles = 101),
                     class = "prdcurve_warning_family_disagreement")
+  # the check reads the simple classifiers' AUCs the curve's details hold
+  # (of its split here; the mean of its splits with repeats,
+  # test-curve-repeats.R), the distance to the real mean the lowest
+  inf <- prd_curve_info(cv)
+  sa <- inf$details[[1]]$simple_auc
+  expect_named(sa, c("mean", "far", "near"))
+  expect_identical(names(which.min(sa)), "far")
+  expect_lt(sa[["far"]], 0.05)
+  expect_gt(sa[["near"]], 0.9)
+  at <- function(v) {
+    y <- cv
+    inf2 <- attr(y, "curves")
+    inf2$details[[1]]$simple_auc <- v
+    attr(y, "curves") <- inf2
+    y
+  }
+  expect_warning(check_neighbour_family(at(sa), d),
+                 class = "prdcurve_warning_family_disagreement")
+  expect_no_warning(check_neighbour_family(at(c(mean = 0.9, far = 0.8, near = 0.9)), d),
+                    class = "prdcurve_warning_family_disagreement")
+  # a fitted family in the call: no simple classifiers
+  both <- suppressWarnings(prd_curve(x[1:200, ], noisy[1:200, ],
+                                     method = c("knn", "linear"), repeats = 1))
+  expect_null(prd_curve_info(both)$details[[1]]$simple_auc)
   # the simple scores by hand: distance to the real fit mean
   s <- list(fit = list(1:500, 1:500), eval = list(501:1000, 501:1000))
   sc <- simple_scores(x, noisy, s)
