@@ -26,8 +26,9 @@
 #'   columns than fit rows fits every fold on its own, so at 900 x 2,048 it
 #'   took 24 s with 5 splits (4.6 s with one; knn 0.17 s; 300 x 2,048:
 #'   11 s, 2.3 s and 0.09 s), up to twice its time at 10,000 x 2,048
-#'   (10-12 s). Interactive sessions show a bar over the splits. More than 1 needs a split drawn
-#'   at random (`prdcurve_error_split` with `split = 0` or given rows).
+#'   (10-12 s). Interactive sessions show a bar over the splits. More
+#'   than 1 needs a split drawn at random (`prdcurve_error_split` with
+#'   `split = 0` or given rows).
 #'   `details$repeats` of [prd_curve_info()] gives the number, and the
 #'   printed curve's header says "5 splits averaged". The other details
 #'   cover every split: the choice tables of `"tightest"` hold each

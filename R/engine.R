@@ -96,9 +96,10 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 # stacked_moments_ratio: "stacked" takes the fold moments up to this many
 # columns a row of its inner halves (1: the Gram form fold by fold from d
 # above them; other draws of its inner halves, curves as close to the
-# truth: bench/results.md). Alone, at d = 2,048: 1.9 s against 2.8 with
-# 900 rows a set (2.4 columns a row of a half), 1.4 against 1.9 with 600
-# (3.6), 1.3 against 1.4 with 400 (5.4), 1.1 against 0.8 with 250 (8.6).
+# truth: bench/results.md). Alone, at d = 2,048, medians of 3 interleaved:
+# 1.7 s against 3.2 with 900 rows a set (2.4 columns a row of a half), 1.7
+# against 1.9 with 600 (3.6); with no limit, one run each, 1.3 against 1.4
+# with 400 (5.4) and 1.1 against 0.8 with 250 (8.6).
 engine_knobs <- new.env(parent = emptyenv())
 engine_knobs$symmetric <- TRUE
 engine_knobs$own_buffer <- 0L
