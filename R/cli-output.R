@@ -205,7 +205,8 @@ cli_plot <- function(x, title) {
 cli_figure_size <- function(p) prd_figure_size(p)
 
 #' "real.csv vs gen_a.csv, gen_b.csv - knn, kde curves, k = 71, split =
-#' 0.5" (on two lines without the dash when long); a model named otherwise
+#' 0.5" (", 5 splits averaged" with `repeats`; on two lines without the
+#' dash when long); a model named otherwise
 #' than its file (`--generated noisy=a.npy`) as "noisy (a.npy)", the name
 #' the legend and panels use. `bands = FALSE` (a comparison's figure):
 #' the replicates give intervals, not bands. `standardized`: the sets were
@@ -237,6 +238,9 @@ cli_title <- function(real, generated, curve, what = NULL, bands = TRUE,
     k_text <- cli_k_text(info$k)
     if (!is.null(k_text)) k_text <- paste0("k = ", k_text)
     split_text <- paste(unique(info$split), collapse = ", ")
+    # the splits averaged (`repeats`, 5 by default below 1,000 rows a set)
+    rp <- max(1L, unlist(lapply(info$details, `[[`, "repeats")))
+    if (rp > 1L) split_text <- paste0(split_text, ", ", rp, " splits averaged")
     # the bands: their level and the replicates behind them
     reps <- info$replicates[!vapply(info$replicates, is.null, logical(1))]
     if (length(reps)) {

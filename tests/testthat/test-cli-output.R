@@ -122,12 +122,13 @@ test_that("--replicates, --metrics and --compare write what the R API computes",
                    nrow(mref_cmp))
   # the title says what the bands are
   expect_match(prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen, narrow = f_g2), ref),
-               "k = 4, split = 0.5, 90% bands from 6 half-samples", fixed = TRUE)
+               "k = 4, split = 0.5, 5 splits averaged, 90% bands from 6 half-samples",
+               fixed = TRUE)
   # a comparison's figure shows intervals
   expect_match(prdcurve:::cli_title(fx$f_real, c(gen = fx$f_gen, narrow = f_g2),
                                     ref, what = "differences from gen",
                                     bands = FALSE),
-               "differences from gen, k = 4, split = 0.5, 90% intervals from 6",
+               "differences from gen, k = 4, split = 0.5, 5 splits averaged, 90% intervals from 6",
                fixed = TRUE)
   # a figure per result that has an autoplot() method, at the package's
   # figure size (300 dpi), the title's lines added
@@ -218,13 +219,16 @@ test_that("the title and the report give the k of the curves that have one, neve
   set.seed(3)
   x <- matrix(rnorm(200), 100)
   y <- matrix(rnorm(200, 0.5), 100)
-  fam <- prd_curve(x, y, method = c("quadratic", "linear"), angles = 11)
+  fam <- prd_curve(x, y, method = c("quadratic", "linear"), angles = 11,
+                   repeats = 1)
   expect_true(all(is.na(prd_curve_info(fam)$k)))
   expect_identical(prdcurve:::cli_title("real.csv", "gen.csv", fam),
                    "real.csv vs gen.csv \u2014 quadratic, linear curves, split = 0.5")
+  # (5 splits averaged by default below 1,000 rows a set: said too)
   both <- prd_curve(x, y, method = c("knn", "quadratic"), k = 4, angles = 11)
-  expect_identical(prdcurve:::cli_title("real.csv", "gen.csv", both),
-                   "real.csv vs gen.csv \u2014 knn, quadratic curves, k = 4, split = 0.5")
+  expect_identical(prdcurve:::cli_title("real.csv", "gen.csv", both), paste0(
+    "real.csv vs gen.csv\n",
+    "knn, quadratic curves, k = 4, split = 0.5, 5 splits averaged"))
   expect_identical(prdcurve:::cli_k_text(c(4, NA, 4, 10)), "4, 10")
   expect_null(prdcurve:::cli_k_text(NA))
   # the report's line of settings
@@ -232,8 +236,8 @@ test_that("the title and the report give the k of the curves that have one, neve
               split = 0.5, replicates = 0, seed = 1L, compare = NULL)
   out <- capture.output(prdcurve:::cli_report(fam, NULL, NULL, opt, "real.csv",
                                               100L, 2L, 100L, 1L, tempdir()))
-  # (100 rows a set: five splits averaged)
-  expect_match(out[1], "2 features; split = 0.5 (5 splits averaged);", fixed = TRUE)
+  # (one split asked for; 100 rows a set otherwise average five)
+  expect_match(out[1], "2 features; split = 0.5; seed = 1", fixed = TRUE)
   out <- capture.output(prdcurve:::cli_report(both, NULL, NULL, opt, "real.csv",
                                               100L, 2L, 100L, 1L, tempdir()))
   expect_match(out[1], "2 features; k = 4; split = 0.5 (5 splits averaged);",
