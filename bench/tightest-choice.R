@@ -16,18 +16,23 @@
 # without the ceiling rule (tightest_ceiling_auc()), and two near copies.
 #
 # Usage, from the package root:
-#   Rscript bench/tightest-choice.R [pkgdir] [--seeds N]
+#   Rscript bench/tightest-choice.R [pkgdir] [--seeds N] [--others]
 # (pkgdir: the package source to load, default "."; pass another checkout
 # to measure another version of the code the same way; N: the digits
 # experiment's seeds, 2026 then 1 to N - 1, default 30: over the demo's 5
 # the spread of an AUC across seeds is itself uncertain by about a third,
 # so (a) also prints the first 5 seeds' numbers and a bootstrap interval,
-# over the seeds, of the default's mean IoU and mean spread less knn's).
+# over the seeds, of the default's mean IoU and mean spread less knn's;
+# --others: (a) also reads the families that left the default in 0.6.0,
+# kde, ipr, linear and marginal, each alone, in calls of their own with
+# knn on the same seeds).
 
 args <- commandArgs(trailingOnly = TRUE)
 si <- match("--seeds", args)
 n_seeds <- if (is.na(si)) 30L else as.integer(args[si + 1L])
 if (!is.na(si)) args <- args[-c(si, si + 1L)]
+others <- "--others" %in% args
+args <- setdiff(args, "--others")
 pkg <- if (length(args) >= 1L) args[1] else "."
 suppressMessages(pkgload::load_all(pkg, quiet = TRUE))
 quiet <- function(expr) suppressWarnings(suppressMessages(expr))
@@ -125,6 +130,27 @@ cat(sprintf("tightest - knn, 90%% bootstrap interval over the seeds: IoU %+.4f [
             stats::quantile(boot[1, ], 0.05), stats::quantile(boot[1, ], 0.95),
             all_s[["sd.tightest"]] - all_s[["sd.knn"]],
             stats::quantile(boot[2, ], 0.05), stats::quantile(boot[2, ], 0.95)))
+if (others) {
+  # the families that left the default, each alone, beside knn in the same
+  # calls: whether any reads closer to the true rectangles than knn
+  oth <- c("knn", "kde", "ipr", "linear", "marginal")
+  orows <- NULL
+  for (s in seeds) {
+    set.seed(s)
+    res <- quiet(prd_class_subset(px, lab, q = c(1, 3, 5, 7, 9), method = oth))
+    r <- as.data.frame(res$summary)[, c("q", "method", "iou")]
+    r$seed <- s
+    orows <- rbind(orows, r)
+  }
+  o_q <- tapply(orows$iou, list(orows$q, orows$method), mean)[, oth]
+  cat("mean IoU of the families that left the default (calls of their own with knn):\n\n")
+  print(data.frame(q = as.numeric(rownames(o_q)), round(o_q, 3)), row.names = FALSE)
+  f5 <- orows[orows$seed %in% utils::head(seeds, 5), ]
+  o5 <- colMeans(tapply(f5$iou, list(f5$q, f5$method), mean))[oth]
+  cat(sprintf("mean over q: %s; the first 5 seeds: %s\n\n",
+              paste(sprintf("%s %.3f", oth, colMeans(o_q)), collapse = ", "),
+              paste(sprintf("%s %.3f", oth, o5), collapse = ", ")))
+}
 
 # ---- (b) Gaussian cases -------------------------------------------------------
 sc <- validity_scenarios(64, which = c("same", "shift_axis_1", "var_0.8",
