@@ -586,7 +586,7 @@ test_that("--standardize scales by the real set, as standardize = 'real'", {
                fixed = TRUE)
   # and the figures' titles
   expect_match(prdcurve:::cli_title(fr, c(g = fg), cv, standardized = TRUE),
-               "split = 0.5, standardized$")
+               "split = 0.5, 5 splits averaged, standardized$")
   expect_false(grepl("standardized", prdcurve:::cli_title(fr, c(g = fg), cv)))
   set.seed(4)
   direct <- prd_curve(real, generated, method = c("knn", "linear"),
