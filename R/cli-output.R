@@ -239,7 +239,7 @@ cli_title <- function(real, generated, curve, what = NULL, bands = TRUE,
     if (!is.null(k_text)) k_text <- paste0("k = ", k_text)
     split_text <- paste(unique(info$split), collapse = ", ")
     # the splits averaged (`repeats`, 5 by default below 1,000 rows a set)
-    rp <- max(1L, unlist(lapply(info$details, `[[`, "repeats")))
+    rp <- curve_repeats(info)
     if (rp > 1L) split_text <- paste0(split_text, ", ", rp, " splits averaged")
     # the bands: their level and the replicates behind them
     reps <- info$replicates[!vapply(info$replicates, is.null, logical(1))]

@@ -453,7 +453,7 @@ cli_report <- function(curve, metrics, comparison, opt, real_label, n_real,
   used <- prd_curve_info(curve)$details[[1]]$features
   if (!is.null(used)) d <- length(used)
   # the splits averaged over (repeats of prd_curve())
-  rp <- max(1L, unlist(lapply(prd_curve_info(curve)$details, `[[`, "repeats")))
+  rp <- curve_repeats(prd_curve_info(curve))
   cat(sprintf(
     "prd_curve: %s (%d rows) vs %s; %d features%s; %ssplit = %s%s; seed = %d%s%s\n\n",
     basename(real_label), n_real,

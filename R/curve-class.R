@@ -328,6 +328,13 @@ tbl_sum.prd_curve <- function(x, ...) {
   c(head, lines)
 }
 
+#' The number of splits the curves of a prd_curve_info() table average
+#' (`repeats` of their details; 1 without it)
+#' @noRd
+curve_repeats <- function(info) {
+  max(1L, unlist(lapply(info$details, `[[`, "repeats")))
+}
+
 #' How the default read the real rows of a curve's details `det`: "joined"
 #' (the clusters test read them as clustered, held-out gain above 0, and
 #' the mixture family joined), "wide" (clustered, too wide for the

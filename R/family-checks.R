@@ -202,7 +202,9 @@ hub_skewness <- function(counts) {
 #' AUC; when it is far below the family's, the family's curve is loose and
 #' the same classed warning as for two disagreeing families says so.
 #' Without a split the means come from the other half of each set
-#' (cross-fitting), so no row is scored by a mean it entered.
+#' (cross-fitting), so no row is scored by a mean it entered. Their AUCs
+#' come from the curve's details (`simple_auc`: simple_aucs() on each
+#' split, averaged over the splits as the curve is); `d` the columns.
 #' @noRd
 check_neighbour_family <- function(x, d, margin = 0.2, min_rows = 50L) {
   if (!all(unique(x$method) %in% neighbour_methods())) return(invisible(NULL))

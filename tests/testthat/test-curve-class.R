@@ -192,3 +192,15 @@ test_that("the fingerprints of the real set and its draws are settings of each c
   expect_identical(prd_curve_info(rbind(sub, truth))$real_draws,
                    c(info$real_draws[1], NA))
 })
+
+test_that("curve_repeats() reads the number of splits averaged from the details", {
+  set.seed(8)
+  x <- matrix(rnorm(200), 100)
+  y <- matrix(rnorm(200, 0.5), 100)
+  cv <- prd_curve(x, y, method = "knn", k = 4, angles = 11, repeats = 3)
+  expect_identical(curve_repeats(prd_curve_info(cv)), 3L)
+  one <- prd_curve(x, y, method = "knn", k = 4, angles = 11, repeats = 1)
+  expect_identical(curve_repeats(prd_curve_info(one)), 1L)
+  # a table without details (a truth curve) averages nothing
+  expect_identical(curve_repeats(prd_curve_info(prd_truth_gaussian(1, 2, 0.5, angles = 11))), 1L)
+})
