@@ -19,12 +19,15 @@
 #' needs: the rows `rx` of Xf and `ry` of Yf (NULL: every row), read in
 #' place (the means are colMeans() of those rows, the centred rows the
 #' doubles of Xf[rx, ] - rep(mx, each = nx), without copies of the rows;
-#' in the dual form both sets' centred rows in one matrix, A).
+#' in the dual form both sets' centred rows in one matrix, A). On the
+#' rows' coordinates in their span (span_sets(): attribute `ambient_dim`)
+#' d is that of the rows themselves, and the form dual.
 #' @noRd
 cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
   if (!is.double(Xf)) storage.mode(Xf) <- "double"
   if (!is.double(Yf)) storage.mode(Yf) <- "double"
-  d <- ncol(Xf)
+  d <- attr(Xf, "ambient_dim")
+  if (is.null(d)) d <- ncol(Xf)
   centred <- function(X, rows) {
     rows <- if (is.null(rows)) seq_len(nrow(X)) else as.integer(rows)
     m <- .Call(ffi_col_means, X, rows)
@@ -66,7 +69,7 @@ cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
   }
   # the rows' squared norms in one threaded pass (no n x d square)
   sq <- function(A) {
-    .Call(ffi_row_scores, A, seq_len(nrow(A)), numeric(d), NULL)$dist
+    .Call(ffi_row_scores, A, seq_len(nrow(A)), numeric(ncol(A)), NULL)$dist
   }
   rx <- sq(Ax)
   ry <- sq(Ay)
@@ -74,7 +77,7 @@ cov_parts <- function(Xf, Yf, rx = NULL, ry = NULL) {
   # form's solver reads them)
   A <- NULL
   if (dual) {
-    A <- matrix(0, nx + ny, d)
+    A <- matrix(0, nx + ny, ncol(Ax))
     A[seq_len(nx), ] <- Ax
     A[nx + seq_len(ny), ] <- Ay
   }

@@ -52,9 +52,10 @@ fitted_scores <- function(real, generated, s, families, folds = NULL,
     cells <- list(list(split_fit(s, 1), split_eval(s, 1)),
                   list(split_fit(s, 2), split_eval(s, 2)))
     fit_step(show, families[path != "cells"], NULL, here)
-    res <- fit_folds(real, generated, entries[path != "cells"],
-                     split_fit(s, 1), split_fit(s, 2), split_eval(s, 1),
-                     split_eval(s, 2), call = call)
+    one <- entries[path != "cells"]
+    res <- span_fit_folds(real, generated, one, split_fit(s, 1),
+                          split_fit(s, 2), split_eval(s, 1), split_eval(s, 2),
+                          span_sets(real, generated, one), call = call)
     for (f in by_cells) {
       fit_step(show, f, NULL, here)
       res[[f]] <- entries[[f]]$cells(real, generated, cells)
@@ -187,6 +188,60 @@ fit_folds <- function(real, generated, entries, fx, fy, ex, ey,
   out
 }
 
+#' The rows of both sets in coordinates of their span, for the families
+#' `entries` that declare `span` (R/families.R), where the sets hold fewer
+#' rows than columns (and engine_knobs$span): each row's coordinates in an
+#' orthonormal basis of the span of the rows' differences from their mean
+#' g (a factor F of the Gram matrix of the centred rows, F F' = G, from
+#' its pivoted Cholesky factor; directions below LAPACK's tolerance,
+#' about n d eps of the largest squared norm, left out), attribute
+#' `ambient_dim` = d (cov_parts()). The inner products of the rows'
+#' differences are those of the rows (to rounding), so the fits are the
+#' same, on n instead of d columns a row: at 300 rows a set of 2,048
+#' columns, a fold's fits and scores read 599 columns. NULL where it does
+#' not apply.
+#' @return list(real, generated) or NULL.
+#' @noRd
+span_sets <- function(real, generated, entries) {
+  n <- nrow(real) + nrow(generated)
+  d <- ncol(real)
+  if (!isTRUE(engine_knobs$span) || n >= d ||
+      !any(vapply(entries, function(e) isTRUE(e$span), TRUE))) {
+    return(NULL)
+  }
+  g <- (colSums(real) + colSums(generated)) / n
+  G <- tcrossprod(rbind(.Call(ffi_centre, real, g, NULL),
+                        .Call(ffi_centre, generated, g, NULL)))
+  R <- suppressWarnings(chol(G, pivot = TRUE))
+  r <- max(1L, attr(R, "rank"))
+  F <- matrix(0, n, r)
+  F[attr(R, "pivot"), ] <- t(R[seq_len(r), , drop = FALSE])
+  rm(G, R)
+  out <- list(F[seq_len(nrow(real)), , drop = FALSE],
+              F[nrow(real) + seq_len(nrow(generated)), , drop = FALSE])
+  lapply(out, function(X) structure(X, ambient_dim = d))
+}
+
+#' fit_folds() of the families `entries` in their order, those that
+#' declare `span` on the sets `span` (span_sets(); NULL: every family on
+#' the rows), the others on the rows; consecutive families on the same
+#' sets share their covariance parts.
+#' @noRd
+span_fit_folds <- function(real, generated, entries, fx, fy, ex, ey, span,
+                           call = rlang::caller_env()) {
+  if (!length(entries)) return(list())
+  on <- !is.null(span) & vapply(entries, function(e) isTRUE(e$span), TRUE)
+  runs <- cumsum(c(TRUE, on[-1L] != on[-length(on)]))
+  out <- list()
+  for (r in unique(runs)) {
+    i <- which(runs == r)
+    sets <- if (on[i[1]]) span else list(real, generated)
+    out <- c(out, fit_folds(sets[[1]], sets[[2]], entries[i], fx, fy, ex, ey,
+                            call = call))
+  }
+  out
+}
+
 #' The K folds' scores of the families `entries` (none of path "cells"):
 #' fold v fitted on every cell but v + 1 and scored on it. Families of path
 #' "parts" and "stacked" are fitted from the fold moments (one pass over
@@ -278,6 +333,7 @@ fold_scores <- function(real, generated, entries, base, pool, fp, cells,
     for (j in 1:2) mom[[j]]$M[1:2] <- list(NULL)
   }
   slow <- setdiff(names(entries), fast)
+  span <- if (length(slow)) span_sets(real, generated, entries[slow])
   out <- vector("list", K)
   for (v in seq_len(K)) {
     ex <- cells[[1]][[v + 1L]]
@@ -295,8 +351,8 @@ fold_scores <- function(real, generated, entries, base, pool, fp, cells,
     }
     if (length(slow)) {
       rest <- function(j) sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
-      res <- c(res, fit_folds(real, generated, entries[slow], rest(1), rest(2),
-                              ex, ey, call = call))
+      res <- c(res, span_fit_folds(real, generated, entries[slow], rest(1),
+                                   rest(2), ex, ey, span, call = call))
     }
     out[[v]] <- res
   }

@@ -99,7 +99,10 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 # truth: bench/results.md). Alone, at d = 2,048, medians of 3 interleaved:
 # 1.7 s against 3.2 with 900 rows a set (2.4 columns a row of a half), 1.7
 # against 1.9 with 600 (3.6); with no limit, one run each, 1.3 against 1.4
-# with 400 (5.4) and 1.1 against 0.8 with 250 (8.6).
+# with 400 (5.4) and 1.1 against 0.8 with 250 (8.6). span = FALSE: the
+# families that declare `span` fit on the rows, not on their coordinates
+# in the rows' span where the sets hold fewer rows than columns
+# (span_sets(), R/crossfit.R; the same curves to rounding).
 engine_knobs <- new.env(parent = emptyenv())
 engine_knobs$symmetric <- TRUE
 engine_knobs$own_buffer <- 0L
@@ -109,6 +112,7 @@ engine_knobs$blas_sum <- TRUE
 engine_knobs$embedding_tile <- 1024L
 engine_knobs$fold_moments_ratio <- 1.25
 engine_knobs$stacked_moments_ratio <- 4
+engine_knobs$span <- TRUE
 
 #' Set engine knobs (named values, or one list of them) until `.local_envir`
 #' ends (tests); returns the old values invisibly.

@@ -21,7 +21,11 @@
 #
 # Any family may set `noise_weight`, the weight of its noise in the choice
 # of "tightest" (R/tightest.R: tightest_noise_weights(); NULL: the
-# package's tightest_penalty).
+# package's tightest_penalty). A fitted family sets `span = TRUE` when its
+# fit and scores read the rows only through the inner products of their
+# differences and the number of columns d (cov_parts()' dual form): where
+# the two sets have fewer rows than columns it is then fitted on the rows'
+# coordinates in their span (span_sets(), R/crossfit.R), with d kept.
 #
 # The name lists, the default families of "tightest", the disagreement
 # warning's reasons, the command line's --method help and the family table
@@ -41,7 +45,7 @@ register_family <- function(name, kind = c("neighbour", "fitted", "combined"),
                             path = c("rows", "parts", "stacked", "cells"),
                             fit_parts = NULL, cells = NULL,
                             solve_all_folds = FALSE, min_fit_rows = 2L,
-                            noise_weight = NULL) {
+                            noise_weight = NULL, span = FALSE) {
   kind <- match.arg(kind)
   path <- match.arg(path)
   stopifnot(is.character(name), length(name) == 1L, nzchar(name),
@@ -62,7 +66,8 @@ register_family <- function(name, kind = c("neighbour", "fitted", "combined"),
     path = if (kind == "fitted") path else NA_character_,
     fit_parts = fit_parts, cells = cells,
     solve_all_folds = isTRUE(solve_all_folds),
-    min_fit_rows = as.integer(min_fit_rows), noise_weight = noise_weight
+    min_fit_rows = as.integer(min_fit_rows), noise_weight = noise_weight,
+    span = kind == "fitted" && isTRUE(span)
   )
   invisible(old)
 }
@@ -201,7 +206,7 @@ register_family("coverage", "neighbour", estimator = "coverage",
                 default = TRUE, reason = neighbour_reason,
                 summary = "coverage balls about the real fit rows (Naeem et al. 2020)")
 register_family(
-  "linear", "fitted", path = "parts", solve_all_folds = TRUE,
+  "linear", "fitted", path = "parts", solve_all_folds = TRUE, span = TRUE,
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_linear(parts(), call = call)
   },
@@ -210,7 +215,7 @@ register_family(
   summary = "linear discriminant with a Ledoit-Wolf (2004) shrunk pooled covariance"
 )
 register_family(
-  "quadratic", "fitted", default = TRUE, path = "parts",
+  "quadratic", "fitted", default = TRUE, path = "parts", span = TRUE,
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_quadratic(parts(), n_score = n_score, call = call)
   },
@@ -222,6 +227,7 @@ register_family(
 )
 register_family(
   "stacked", "fitted", default = TRUE, path = "stacked", min_fit_rows = 4L,
+  span = TRUE,
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_stacked(real, generated, fx, fy, call = call)
   },

@@ -258,3 +258,60 @@ test_that("the fold moments serve the parts families up to 1.25 columns a fit ro
   auc <- summary(a$cv)$auc
   expect_true(all(auc > 0.02 & auc < 0.95))
 })
+
+test_that("span_sets() gives the rows' coordinates in their span: the centred Gram matrix, d kept", {
+  set.seed(31)
+  x <- matrix(rnorm(20 * 90), 20) + 5
+  y <- matrix(rnorm(25 * 90), 25) * 2
+  fam <- lapply(c("quadratic", "marginal"), prdcurve:::family_entry)
+  sp <- prdcurve:::span_sets(x, y, fam)
+  # 45 centred rows span 44 directions
+  expect_equal(ncol(sp[[1]]), 44L)
+  expect_equal(c(nrow(sp[[1]]), nrow(sp[[2]])), c(20L, 25L))
+  expect_identical(attr(sp[[1]], "ambient_dim"), 90L)
+  Z <- rbind(x, y)
+  C <- Z - rep(colMeans(Z), each = nrow(Z))
+  expect_equal(tcrossprod(rbind(sp[[1]], sp[[2]])), tcrossprod(C),
+               tolerance = 1e-12)
+  # not where the rows are as many as the columns, without a span family,
+  # or with the knob off
+  expect_null(prdcurve:::span_sets(x[, 1:45], y[, 1:45], fam))
+  expect_null(prdcurve:::span_sets(x, y, fam[2]))
+  prdcurve:::local_engine_knobs(span = FALSE)
+  expect_null(prdcurve:::span_sets(x, y, fam))
+})
+
+test_that("the span families fit on the rows' span with the scores of the rows, the dimension d kept", {
+  # 60 and 70 rows of 300 columns: every fit of quadratic, linear and
+  # stacked in the dual form, on 129 coordinates instead of 300 (with d =
+  # 129 their shrinkage would differ: the scores moved by far more)
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  set.seed(3)
+  x <- matrix(rnorm(60 * 300), 60)
+  y <- matrix(rnorm(70 * 300) * 1.2, 70) + 0.3
+  s <- prdcurve:::split_from_parts(prdcurve:::split_part(0.5, 60, "real", NULL),
+                                   prdcurve:::split_part(0.5, 70, "generated", NULL),
+                                   0.5)
+  fams <- c("quadratic", "linear", "stacked", "smooth_marginal")
+  for (folds in list(10L, NULL)) {
+    one <- function(span) {
+      prdcurve:::local_engine_knobs(span = span)
+      set.seed(1)
+      prdcurve:::fitted_scores(x, y, s, fams, folds = folds)
+    }
+    a <- one(TRUE)
+    b <- one(FALSE)
+    for (f in fams) {
+      sa <- unlist(a$scores[[f]])
+      sb <- unlist(b$scores[[f]])
+      if (f == "smooth_marginal") {
+        # (not a span family: on the rows either way)
+        expect_identical(sa, sb)
+      } else {
+        expect_lt(max(abs(sa - sb)) / max(abs(sb)), 1e-12)
+        expect_gt(stats::sd(sb), 1)
+      }
+    }
+    expect_equal(a$details$quadratic, b$details$quadratic, tolerance = 1e-12)
+  }
+})

@@ -250,3 +250,12 @@ test_that("?prd_curve's method lists every registered family, from the registry"
     expect_match(folds, paste0("\\code{\"", m, "\"}"), fixed = TRUE)
   }
 })
+
+test_that("the span families are the ones whose fits read inner products and d alone", {
+  # (per-coordinate, eigenvalue-edge, mixture and logistic families read
+  # the coordinates or d / n themselves: never on the rows' span)
+  span <- vapply(prdcurve:::family_names(), function(f) {
+    prdcurve:::family_entry(f)$span
+  }, logical(1))
+  expect_identical(names(span)[span], c("linear", "quadratic", "stacked"))
+})
