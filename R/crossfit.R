@@ -212,14 +212,18 @@ span_sets <- function(real, generated, entries) {
   g <- (colSums(real) + colSums(generated)) / n
   G <- tcrossprod(rbind(.Call(ffi_centre, real, g, NULL),
                         .Call(ffi_centre, generated, g, NULL)))
+  rm(g)
   R <- suppressWarnings(chol(G, pivot = TRUE))
+  rm(G)
+  # (column j of R's first r rows: the coordinates of row pivot[j])
   r <- max(1L, attr(R, "rank"))
-  F <- matrix(0, n, r)
-  F[attr(R, "pivot"), ] <- t(R[seq_len(r), , drop = FALSE])
-  rm(G, R)
-  out <- list(F[seq_len(nrow(real)), , drop = FALSE],
-              F[nrow(real) + seq_len(nrow(generated)), , drop = FALSE])
-  lapply(out, function(X) structure(X, ambient_dim = d))
+  at <- order(attr(R, "pivot"))
+  one <- function(i) {
+    X <- t(R[seq_len(r), at[i], drop = FALSE])
+    attr(X, "ambient_dim") <- d
+    X
+  }
+  list(one(seq_len(nrow(real))), one(nrow(real) + seq_len(nrow(generated))))
 }
 
 #' fit_folds() of the families `entries` in their order, those that

@@ -23,10 +23,12 @@
 #'   95%), 0.13, 0.14 and 0.16 wide (one split: 0.17, 0.19 and 0.20).
 #'   Below 1,000 rows in high dimension the default is slow: each of its
 #'   fitted families forms a d x d covariance a fold, or with far more
-#'   columns than fit rows fits every fold on its own, so at 900 x 2,048 it
-#'   took 24 s with 5 splits (4.6 s with one; knn 0.17 s; 300 x 2,048:
-#'   11 s, 2.3 s and 0.09 s), up to twice its time at 10,000 x 2,048
-#'   (10-12 s). Interactive sessions show a bar over the splits. More
+#'   columns than fit rows fits every fold on its own (on the rows'
+#'   span where the sets hold fewer rows than columns, see "Fitted
+#'   families"), so at 900 x 2,048 it took 24 s with 5 splits (4.6 s with
+#'   one; knn 0.17 s; 300 x 2,048: 3.4 s, 0.74 s and 0.07 s, 6.1 s and
+#'   1.3 s on the rows themselves; `bench/small-wide.R`), up to twice its
+#'   time at 10,000 x 2,048 (10-12 s). Interactive sessions show a bar over the splits. More
 #'   than 1 needs a split drawn at random (`prdcurve_error_split` with
 #'   `split = 0` or given rows).
 #'   `details$repeats` of [prd_curve_info()] gives the number, and the
@@ -373,8 +375,13 @@
 #' neighbour families are not affected.
 #' Covariances are factorised with `chol()` of the d x d matrix, or of the
 #' Gram matrix of the fit rows when d exceeds their number (Woodbury), so
-#' they cost \eqn{O(n d \min(n, d))} through R's BLAS. Their curves carry
-#' `k = NA`.
+#' they cost \eqn{O(n d \min(n, d))} through R's BLAS. Where the two sets
+#' hold fewer rows than columns (n in all), `"linear"`, `"quadratic"` and
+#' `"stacked"`, whose fits read the rows only through the inner products
+#' of their differences and d, fit on the rows' coordinates in their span
+#' (at most n - 1 numbers a row, from one n x n Gram matrix; the same
+#' scores to rounding, 1e-12 in the tests), so each fold costs
+#' \eqn{O(n^3)} instead of \eqn{O(n^2 d)}. Their curves carry `k = NA`.
 #'
 #' When two families' AUCs of one model differ by more than 0.2 and the
 #' lower is less than half the higher (and, with replicates, their intervals
