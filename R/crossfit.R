@@ -210,20 +210,40 @@ span_sets <- function(real, generated, entries) {
     return(NULL)
   }
   g <- (colSums(real) + colSums(generated)) / n
-  G <- tcrossprod(rbind(.Call(ffi_centre, real, g, NULL),
-                        .Call(ffi_centre, generated, g, NULL)))
-  rm(g)
+  C <- rbind(.Call(ffi_centre, real, g, NULL),
+             .Call(ffi_centre, generated, g, NULL))
+  first <- first_copies(C)
+  G <- tcrossprod(C)
+  rm(C, g)
   R <- suppressWarnings(chol(G, pivot = TRUE))
   rm(G)
-  # (column j of R's first r rows: the coordinates of row pivot[j])
+  # (column j of R's first r rows: the coordinates of row pivot[j]; equal
+  # rows take the coordinates of the first of them, so that their scores
+  # stay equal, as on the rows: exact ties, as copies of real rows make)
   r <- max(1L, attr(R, "rank"))
-  at <- order(attr(R, "pivot"))
+  at <- order(attr(R, "pivot"))[first]
   one <- function(i) {
     X <- t(R[seq_len(r), at[i], drop = FALSE])
     attr(X, "ambient_dim") <- d
     X
   }
   list(one(seq_len(nrow(real))), one(nrow(real) + seq_len(nrow(generated))))
+}
+
+#' For each row of C, the first row equal to it (itself if none before):
+#' candidates share both fixed projections of row_keys(), then the rows
+#' are compared exactly.
+#' @noRd
+first_copies <- function(C) {
+  k <- row_keys(C)
+  id <- vctrs::vec_group_id(data.frame(k1 = k[, 1], k2 = k[, 2]))
+  first <- match(id, id)
+  cand <- which(first != seq_along(first))
+  if (length(cand)) {
+    same <- rowSums(C[cand, , drop = FALSE] != C[first[cand], , drop = FALSE]) == 0
+    first[cand[!same]] <- cand[!same]
+  }
+  first
 }
 
 #' fit_folds() of the families `entries` in their order, those that

@@ -315,3 +315,30 @@ test_that("the span families fit on the rows' span with the scores of the rows, 
     expect_equal(a$details$quadratic, b$details$quadratic, tolerance = 1e-12)
   }
 })
+
+test_that("on the rows' span, equal rows keep equal coordinates: copies tie as on the rows", {
+  # a generated set that copies 3 real rows, a real set with a repeated
+  # row: their scores tie exactly, as on the rows (a step of 1/13 moved
+  # when the copies' coordinates differed in the last bits)
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  set.seed(5)
+  x <- matrix(rnorm(13 * 310), 13)
+  y <- matrix(rnorm(33 * 310) * 1.2, 33)
+  y[1:3, ] <- x[1:3, ]
+  x[13, ] <- x[1, ]
+  fam <- list(prdcurve:::family_entry("quadratic"))
+  sp <- prdcurve:::span_sets(x, y, fam)
+  expect_identical(sp[[2]][1:3, ], sp[[1]][1:3, ])
+  expect_identical(sp[[1]][13, ], sp[[1]][1, ])
+  expect_identical(prdcurve:::first_copies(rbind(x, y)),
+                   c(1:12, 1L, 1:3, 17:46))
+  one <- function(span) {
+    prdcurve:::local_engine_knobs(span = span)
+    set.seed(7)
+    prd_curve(x, y, method = "quadratic", split = 0, folds = 2, repeats = 1)
+  }
+  a <- one(TRUE)
+  b <- one(FALSE)
+  expect_equal(a$precision, b$precision, tolerance = 1e-12)
+  expect_equal(a$recall, b$recall, tolerance = 1e-12)
+})
