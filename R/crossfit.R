@@ -193,8 +193,8 @@ fit_folds <- function(real, generated, entries, fx, fy, ex, ey,
 #' rows than columns (and engine_knobs$span): each row's coordinates in an
 #' orthonormal basis of the span of the rows' differences from their mean
 #' g (a factor F of the Gram matrix of the centred rows, F F' = G, from
-#' its pivoted Cholesky factor; directions below LAPACK's tolerance,
-#' about n d eps of the largest squared norm, left out), attribute
+#' its pivoted Cholesky factor; directions below LAPACK's tolerance, n
+#' eps times the largest squared norm, left out), attribute
 #' `ambient_dim` = d (cov_parts()). The inner products of the rows'
 #' differences are those of the rows (to rounding), so the fits are the
 #' same, on n instead of d columns a row: at 300 rows a set of 2,048
