@@ -235,8 +235,7 @@ span_sets <- function(real, generated, entries) {
 #' are compared exactly.
 #' @noRd
 first_copies <- function(C) {
-  k <- row_keys(C)
-  id <- vctrs::vec_group_id(data.frame(k1 = k[, 1], k2 = k[, 2]))
+  id <- key_groups(row_keys(C))
   first <- match(id, id)
   cand <- which(first != seq_along(first))
   if (length(cand)) {

@@ -41,10 +41,14 @@ rows_in <- function(y, x, ky = row_keys(y)[, 1], kx = row_keys(x)[, 1]) {
 #' collapsed set of many identical rows.
 #' @noRd
 row_multiplicity <- function(x, keys = row_keys(x)) {
-  k <- signif(keys, 12)
-  g <- vctrs::vec_group_id(data.frame(k1 = k[, 1], k2 = k[, 2]))
+  g <- key_groups(signif(keys, 12))
   tabulate(g)[g]
 }
+
+#' The group of each row of a row_keys() matrix: rows with both keys equal
+#' share one
+#' @noRd
+key_groups <- function(k) vctrs::vec_group_id(data.frame(k1 = k[, 1], k2 = k[, 2]))
 
 #' Each model's name as an argument in messages: `arg` for a single set
 #' given alone, else arg$name
