@@ -313,7 +313,13 @@
 #'   of `"tightest"` is 0.138, 0.229 with one fit). `folds = 1` fits once
 #'   on the fit rows (faster: at 10,000 points per set and d = 2,048 the
 #'   default `"tightest"` took 10.8 s instead of 12.8 s; not with
-#'   `split = 0`, which leaves no fit rows: `prdcurve_error_split`). A
+#'   `split = 0`, which leaves no fit rows: `prdcurve_error_split`).
+#'   Fewer folds save time where the folds' d x d fits are most of it,
+#'   at a cost in accuracy: at 1,000 points per set and d = 2,048,
+#'   `folds = 5` took 2.4 s instead of 3.6 s (knn 0.12 s), and on the
+#'   suite's Gaussian scenarios at n = 1,000 `"tightest"` read 0.099
+#'   from the true AUC on average instead of 0.093 at d = 2,048 (0.071
+#'   instead of 0.070 at 1,024; bench/results.md). A
 #'   given K needs 2 evaluation rows per set in each fold (also in the
 #'   half-samples), else `prdcurve_error_split`; `folds` is ignored, with
 #'   `prdcurve_warning_unused_argument`, when no fitted family is used.
