@@ -150,11 +150,13 @@ cov_solver <- function(p, a, b, c, call = rlang::caller_env()) {
     R <- .Call(ffi_cov_factor, p$Sx, p$Sy, as.double(a), as.double(b),
                as.double(c))
     if (is.null(R)) fail()
+    # (on the rows' span, p$d above the factor's order: Sigma is c on the
+    # other p$d - nrow(R) directions, as the dual form's log-determinant)
     return(list(
       factor = R,
       inverse = function() chol2inv(R),
       solve = function(v) backsolve(R, backsolve(R, v, transpose = TRUE)),
-      logdet = 2 * sum(log(diag(R)))
+      logdet = 2 * sum(log(diag(R))) + (p$d - nrow(R)) * log(c)
     ))
   }
   # Woodbury: (A' W A + c I)^-1 = (I - A' W^1/2 M^-1 W^1/2 A) / c with
@@ -267,7 +269,7 @@ fit_quadratic <- function(p, n_score = Inf, call = rlang::caller_env()) {
   }
   fx <- one("x")
   fy <- one("y")
-  if (!p$dual && n_score < 1.5 * p$d) {
+  if (!p$dual && n_score < 1.5 * nrow(p$Sx)) {
     ctr <- (p$mx + p$my) / 2
     return(list(
       score = quadratic_solve_score(fx$sol$factor, fy$sol$factor,

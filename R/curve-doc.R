@@ -25,10 +25,10 @@
 #'   fitted families forms a d x d covariance a fold, or with far more
 #'   columns than fit rows fits every fold on its own (on the rows'
 #'   span where the sets hold fewer rows than columns, see "Fitted
-#'   families"), so at 900 x 2,048 it took 24 s with 5 splits (4.6 s with
-#'   one; knn 0.17 s; 300 x 2,048: 3.4 s, 0.74 s and 0.07 s, 6.1 s and
-#'   1.3 s on the rows themselves; `bench/small-wide.R`), up to twice its
-#'   time at 10,000 x 2,048 (10-12 s). Interactive sessions show a bar over the splits. More
+#'   families"), so with 5 splits at 900 x 2,048 it took 14.7 s (knn
+#'   0.17 s), at 600 x 2,048 8.0 s and at 300 x 2,048 3.5 s (knn 0.07 s;
+#'   bench/results.md), up to 1.5 times its time at 10,000 x 2,048
+#'   (10-12 s). Interactive sessions show a bar over the splits. More
 #'   than 1 needs a split drawn at random (`prdcurve_error_split` with
 #'   `split = 0` or given rows).
 #'   `details$repeats` of [prd_curve_info()] gives the number, and the
@@ -381,7 +381,12 @@
 #' of their differences and d, fit on the rows' coordinates in their span
 #' (at most n - 1 numbers a row, from one n x n Gram matrix; the same
 #' scores to rounding, 1e-12 in the tests), so each fold costs
-#' \eqn{O(n^3)} instead of \eqn{O(n^2 d)}. Their curves carry `k = NA`.
+#' \eqn{O(n^3)} instead of \eqn{O(n^2 d)}; below 0.9 d rows in all,
+#' where the default's other fitted families are not fitted fold by fold,
+#' `"quadratic"` and `"stacked"` take the fold moments on those
+#' coordinates (`"stacked"` then predicts its inner folds' shrinkage from
+#' the fit rows, as from 1,000 rows a set: close to, not equal to, its
+#' fits fold by fold). Their curves carry `k = NA`.
 #'
 #' When two families' AUCs of one model differ by more than 0.2 and the
 #' lower is less than half the higher (and, with replicates, their intervals

@@ -102,7 +102,14 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 # with 400 (5.4) and 1.1 against 0.8 with 250 (8.6). span = FALSE: the
 # families that declare `span` fit on the rows, not on their coordinates
 # in the rows' span where the sets hold fewer rows than columns
-# (span_sets(), R/crossfit.R; the same curves to rounding).
+# (span_sets(), R/crossfit.R; the same curves to rounding). span_moments:
+# where every fitted family of a call's folds declares `span` and both sets
+# hold fewer rows than this share of the columns, the fold moments' fits
+# run on the span too (fold_scores()); the default, 5 splits, medians of 3
+# interleaved against 0.6.7: 600 x 2,048 8.0 s against 12.3, 900 x 2,048
+# 14.7 against 17.9, 400 x 1,024 4.2 against 5.1; at 1,000 x 2,048 (0.98
+# of the columns, one split) the span's cost outweighed its 49 columns
+# (4.7 s against 4.0).
 engine_knobs <- new.env(parent = emptyenv())
 engine_knobs$symmetric <- TRUE
 engine_knobs$own_buffer <- 0L
@@ -113,6 +120,7 @@ engine_knobs$embedding_tile <- 1024L
 engine_knobs$fold_moments_ratio <- 1.25
 engine_knobs$stacked_moments_ratio <- 4
 engine_knobs$span <- TRUE
+engine_knobs$span_moments <- 0.9
 
 #' Set engine knobs (named values, or one list of them) until `.local_envir`
 #' ends (tests); returns the old values invisibly.

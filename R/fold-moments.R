@@ -20,6 +20,9 @@
 #' @noRd
 fold_moments <- function(X, cells, total = TRUE) {
   d <- ncol(X)
+  # (on the rows' span, span_sets(): the shrinkage reads the rows' own d)
+  ambient <- attr(X, "ambient_dim")
+  if (is.null(ambient)) ambient <- d
   g <- .Call(ffi_col_means, X, unlist(cells, use.names = FALSE))
   halves <- lapply(cells, inner_halves)
   M <- list()
@@ -58,7 +61,8 @@ fold_moments <- function(X, cells, total = TRUE) {
     if (length(M) < h) M[[h]] <- matrix(0, d, d)
   }
   if (total) M[[3]] <- M[[1]] + M[[2]]
-  list(g = g, d = d, halves = halves, st = st, M = M, Mf = Mf)
+  list(g = g, d = d, ambient = ambient, halves = halves, st = st, M = M,
+       Mf = Mf)
 }
 
 #' C' C of cell `v`'s halves `hs` (its rows centred on the set's g)
@@ -133,10 +137,12 @@ fold_counts <- function(mom, v, hs = 1:2) {
   list(n = n, m = m, tr = cell_sum(mom, keep, hs, "q1") / n - sum(m^2))
 }
 
-#' cov_parts() (primal form) from two sets' fold_stats()
+#' cov_parts() (primal form) from two sets' fold_stats(); `d` the rows'
+#' dimension (fold_moments()' `ambient`: on the rows' span, that of the
+#' rows themselves, as cov_parts() reads it)
 #' @noRd
-moment_parts <- function(a, b) {
-  list(nx = a$n, ny = b$n, d = nrow(a$S), mx = a$mean, my = b$mean,
+moment_parts <- function(a, b, d = nrow(a$S)) {
+  list(nx = a$n, ny = b$n, d = d, mx = a$mean, my = b$mean,
        dual = FALSE, G = NULL, Sx = a$S, Sy = b$S,
        ff = stats::setNames(.Call(ffi_frob3, a$S, b$S), c("xx", "yy", "xy")),
        tr = c(x = a$tr, y = b$tr), r4 = c(x = a$r4, y = b$r4))
@@ -205,7 +211,7 @@ fold_discriminants <- function(real, generated, mom, cells, hs = 1:2,
     f <- lapply(mom, fold_counts, v = v + 1L, hs = hs)
     n <- c(f[[1]]$n, f[[2]]$n)
     a <- n / sum(n)
-    p <- list(d = d, tr = c(x = f[[1]]$tr, y = f[[2]]$tr),
+    p <- list(d = mom[[1]]$ambient, tr = c(x = f[[1]]$tr, y = f[[2]]$tr),
               ff = c(xx = big[[1]] + e[[1]] / n[[1]],
                      yy = big[[2]] + e[[2]] / n[[2]], xy = f3[[3]]))
     lw <- lw_intensity(p, a[[1]], a[[2]], noise = sum(a^2 * e / n))
