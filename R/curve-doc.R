@@ -382,8 +382,8 @@
 #' (at most n - 1 numbers a row, from one n x n Gram matrix; the same
 #' scores to rounding, 1e-12 in the tests), so each fold costs
 #' \eqn{O(n^3)} instead of \eqn{O(n^2 d)}; below 0.9 d rows in all,
-#' where the default's other fitted families are not fitted fold by fold,
-#' `"quadratic"` and `"stacked"` take the fold moments on those
+#' when every family a call fits fold by fold declares it (the default's
+#' do), `"quadratic"` and `"stacked"` take the fold moments on those
 #' coordinates (`"stacked"` then predicts its inner folds' shrinkage from
 #' the fit rows, as from 1,000 rows a set: close to, not equal to, its
 #' fits fold by fold). Their curves carry `k = NA`.
