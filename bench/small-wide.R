@@ -4,8 +4,12 @@
 # R/crossfit.R) against fitted on the rows (engine_knobs$span = FALSE),
 # in one process, the two interleaved in every round so that load changes
 # hit both; medians of the rounds' elapsed and CPU (user + system)
-# seconds, knn's for scale, and the two AUCs (equal: the same scores to
-# rounding). bench_data(n, d): N(0, I) against N(0.5 e_1, I).
+# seconds, knn's for scale, and the two AUCs (equal where both take the
+# same path: the same scores to rounding; below engine_knobs$span_moments
+# d rows in all `stacked` takes the fold moments on the span, and its
+# curve, and the default's, can move within their noise where it took the
+# Gram form on the rows). bench_data(n, d): N(0, I) against
+# N(0.5 e_1, I).
 #
 # Usage (package root, prdcurve installed):
 #   Rscript bench/small-wide.R [--sizes 300x2048,600x2048] [--rounds 3]
