@@ -103,8 +103,8 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 # families that declare `span` fit on the rows, not on their coordinates
 # in the rows' span where the sets hold fewer rows than columns
 # (span_sets(), R/crossfit.R; the same curves to rounding). span_moments:
-# where every fitted family of a call's folds declares `span` and both sets
-# hold fewer rows than this share of the columns, the fold moments' fits
+# where every fitted family of a call's folds declares `span` and the two
+# sets together hold fewer rows than this share of the columns, the fold moments' fits
 # run on the span too (fold_scores()); the default, 5 splits, medians of 3
 # interleaved against 0.6.7: 600 x 2,048 8.0 s against 12.3, 900 x 2,048
 # 14.7 against 17.9, 400 x 1,024 4.2 against 5.1; at 1,000 x 2,048 (0.98
