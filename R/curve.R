@@ -292,36 +292,33 @@
 #'   row under each set's covariance (1.1 s) and, in 10 folds, forms and
 #'   factors two covariances per fold, so it cannot come down to the knn
 #'   family's time.
-#' @param folds `NULL` (default) or a whole number K in 1 to 100: the
-#'   fitted families (`r family_names_doc("fitted")`, also in
-#'   `"tightest"`) cross-fit in K folds of the evaluation rows, each fitted
-#'   on the fit rows and the other folds' evaluation rows (see the section
-#'   "Fitted families and the combined curve"). `NULL` is K = 10, or fewer
-#'   where a fold would hold fewer than 2 evaluation rows per set (also in
-#'   the replicates' half-samples), and 1 when not even 2 folds fit with a
-#'   split, or when each set has at least \eqn{d^2} fit rows (\eqn{d} its
-#'   columns; half the rows in the replicates' half-samples): there the
-#'   folds were no closer to the truth (Gaussian scenarios at d = 16 with
-#'   2,000-20,000 points per set and d = 64 with 10,000-20,000: mean
-#'   |AUC error| of `"tightest"` 0.0086 with one fit, 0.0087 with 10
-#'   folds) and one fit takes the default from 3.1 to 1.8-2.1 times knn's time
-#'   at 20,000 points per set and d = 64. With split 0.5 and K = 10 they
-#'   fit on 95% of the rows instead of half, which brings the curve closer
-#'   to the truth where the fit is
-#'   what limits it, in high dimension (section "Where each family is
-#'   loose": at d = 2,048 and 5,000 points per set the suite's worst error
-#'   of `"tightest"` is 0.138, 0.229 with one fit). `folds = 1` fits once
-#'   on the fit rows (faster: at 10,000 points per set and d = 2,048 the
-#'   default `"tightest"` took 10.8 s instead of 12.8 s; not with
-#'   `split = 0`, which leaves no fit rows: `prdcurve_error_split`).
-#'   Fewer folds save time where the folds' d x d fits are most of it,
-#'   at a cost in accuracy: at 1,000 points per set and d = 2,048,
-#'   `folds = 5` took 2.4 s instead of 3.6 s (knn 0.12 s), and on the
-#'   suite's Gaussian scenarios at n = 1,000 `"tightest"` read 0.099
-#'   from the true AUC on average instead of 0.093 at d = 2,048 (0.071
-#'   instead of 0.070 at 1,024; bench/results.md). A
-#'   given K needs 2 evaluation rows per set in each fold (also in the
-#'   half-samples), else `prdcurve_error_split`; `folds` is ignored, with
+#' @param folds `NULL` (default) or a whole number K in 1 to 100: the fitted
+#'   families (`r family_names_doc("fitted")`, also in `"tightest"`) cross-fit
+#'   in K folds of the evaluation rows, each fitted on the fit rows and the
+#'   other folds' evaluation rows (see the section "Fitted families and the
+#'   combined curve"). `NULL` is K = 10, or fewer where a fold would hold
+#'   fewer than 2 evaluation rows per set (also in the replicates'
+#'   half-samples), and 1 when not even 2 folds fit with a split, or when each
+#'   set has at least \eqn{d^2} fit rows (\eqn{d} its columns; half the rows
+#'   in the replicates' half-samples): there the folds were no closer to the
+#'   truth (Gaussian scenarios at d = 16 with 2,000-20,000 points per set and
+#'   d = 64 with 10,000-20,000: mean |AUC error| of `"tightest"` 0.0086 with
+#'   one fit, 0.0087 with 10 folds) and one fit takes the default from 3.1 to
+#'   1.8-2.1 times knn's time at 20,000 points per set and d = 64. With split
+#'   0.5 and K = 10 they fit on 95% of the rows instead of half, which brings
+#'   the curve closer to the truth where the fit is what limits it, in high
+#'   dimension (section "Where each family is loose": at d = 2,048 and 5,000
+#'   points per set the suite's worst error of `"tightest"` is 0.138, 0.229
+#'   with one fit). `folds = 1` fits once on the fit rows (faster: at 10,000
+#'   points per set and d = 2,048 the default `"tightest"` took 10.8 s instead
+#'   of 12.8 s; not with `split = 0`, which leaves no fit rows:
+#'   `prdcurve_error_split`). Fewer folds cost accuracy: at 1,000 points per
+#'   set and d = 2,048 `folds = 5` took 2.4 s instead of 3.6 s (knn 0.12 s),
+#'   but on the suite's Gaussian scenarios at n = 1,000 `"tightest"` read
+#'   0.099 from the true AUC on average instead of 0.093 at d = 2,048 (0.071
+#'   instead of 0.070 at 1,024; bench/results.md). A given K needs 2
+#'   evaluation rows per set in each fold (also in the half-samples), else
+#'   `prdcurve_error_split`; `folds` is ignored, with
 #'   `prdcurve_warning_unused_argument`, when no fitted family is used.
 #' @param atoms How the `"marginal"` family (and so `"tightest"`) reads
 #'   columns whose values lie on a grid (whole numbers) in one set only:
