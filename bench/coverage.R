@@ -25,8 +25,15 @@
 #   (b) real = equal mixture of 4 modes N(mu_l 1_d, I), mu = 0, 3, 6, 9
 #       (centres 12 apart); generated = the same mixture without mode 9;
 #   (c) two models from the same distribution N(e_1, I), one real set;
-#   (d) models N(e_1, I) and N(1.5 e_1, I), one real set.
-# (a), (b): 90% intervals of auc, max_precision, max_recall of
+#   (d) models N(e_1, I) and N(1.5 e_1, I), one real set;
+#   (e) (not in the default --parts) the validity suite's 16 overlapping
+#       classes of unequal spreads at d = 256 (R/validity-kinds.R, kind
+#       clusters), the model that drops three (clusters_drop): clustered
+#       rows, where the default takes the mixture family from 1,000 rows a
+#       set (--rows 2000: the clusters test's gain is near 0 at 1,000) and
+#       every half-sample repeats its choice among 1 to 16 components and
+#       two forms.
+# (a), (b), (e): 90% intervals of auc, max_precision, max_recall of
 # prd_curve(method = c("knn", "coverage")) (split 0.5, default k) from
 # summary(conf_level = 0.9), and of manifold_metrics(k = 5) precision,
 # recall, density, coverage (no split). Coverage = share of draws whose
@@ -90,9 +97,26 @@ simulate <- function(setting) {
     c = list(real = real_gauss(),
              generated = list(model_1 = shifted(1), model_2 = shifted(1))),
     d = list(real = real_gauss(),
-             generated = list(model_1 = shifted(1), model_2 = shifted(1.5)))
+             generated = list(model_1 = shifted(1), model_2 = shifted(1.5))),
+    e = {
+      dat <- prdcurve:::validity_draw(clusters_scenario(), n)
+      list(real = dat$real, generated = dat$gens[["clusters_drop"]])
+    }
   )
 }
+
+# The validity suite's clustered real distribution at d = 256 (setting e),
+# built once
+clusters_scenario <- local({
+  g <- NULL
+  function() {
+    if (is.null(g)) {
+      sc <- prdcurve:::validity_scenarios(256L, truth_n = 2e4, kinds = "clusters")
+      g <<- sc[[which(vapply(sc, `[[`, "", "name") == "clusters")]]
+    }
+    g
+  }
+})
 
 # Replicate values of every statistic, long (model, method, statistic,
 # replicate, value); internal helper of prd_compare().
@@ -119,7 +143,7 @@ one_draw <- function(setting, i, R = n_reps) {
   reps <- reps[!(reps$method != "manifold" & !reps$statistic %in% curve_stats) &
                !(reps$method == "manifold" & !reps$statistic %in% manifold_stats), ]
   key <- function(df) paste(df$model, df$method, df$statistic)
-  if (setting %in% c("a", "b")) {
+  if (setting %in% c("a", "b", "e")) {
     s <- summary(cv, conf_level = conf_level)
     rows <- rbind(
       do.call(rbind, lapply(curve_stats, function(st) data.frame(
@@ -194,7 +218,7 @@ label_of <- function(method, statistic) {
 }
 
 order_rows <- function(tab) {
-  tab[order(match(tab$setting, letters[1:4]),
+  tab[order(match(tab$setting, letters[1:5]),
             match(tab$method, c(curve_methods, "manifold")),
             match(tab$statistic, c(curve_stats, manifold_stats))), ]
 }
@@ -206,7 +230,7 @@ pair_diffs <- function(values) values[c(TRUE, FALSE)] - values[c(FALSE, TRUE)]
 rule_se <- function(values) sqrt(mean(pair_diffs(values)^2) / 4)
 
 calibration_table <- function(res) {
-  res <- res[tolower(res$setting) %in% c("a", "b"), ]
+  res <- res[tolower(res$setting) %in% c("a", "b", "e"), ]
   if (!nrow(res)) return(NULL)
   groups <- split(res, list(res$setting, res$method, res$statistic),
                   drop = TRUE)
@@ -326,7 +350,8 @@ flag_rate <- function(p, lo = 0.85, hi = 0.95) {
 setting_names <- c(
   a = "(a) shifted", b = "(b) mixture",
   c = "(c) same distribution: contains 0",
-  d = "(d) 0.5 apart: excludes 0"
+  d = "(d) 0.5 apart: excludes 0",
+  e = "(e) clustered, d = 256"
 )
 
 md_calibration <- function(tab) {
@@ -431,7 +456,11 @@ write_results <- function(res, runs, path = "bench/results.md") {
            "N(0, I), generated N(e_1, I); (b) real = equal mixture of the four ",
            "modes N(mu 1_d, I), mu = 0, 3, 6, 9, generated = the same mixture ",
            "without mu = 9; (c) two generated sets from N(e_1, I) and one real ",
-           "set; (d) generated N(e_1, I) and N(1.5 e_1, I). Curves: ",
+           "set; (d) generated N(e_1, I) and N(1.5 e_1, I)",
+           if ("e" %in% res$setting) paste0("; (e) the validity suite's 16 ",
+             "overlapping classes at d = 256, generated without three of ",
+             "them (the default takes the mixture family)"),
+           ". Curves: ",
            "`prd_curve(method = ", deparse(curve_methods), ")`, split 0.5, default k ",
            "(22); metrics: `manifold_metrics(k = 5)`, no split."),
     "",
@@ -550,7 +579,8 @@ if (!interactive() && sys.nframe() == 0L) {
     pt <- comparison_table(res)
     csv_names <- c(a = "shifted Gaussians", b = "dropped mode",
                    c = "same distribution: contains 0",
-                   d = "shifted by 0.5: excludes 0")
+                   d = "shifted by 0.5: excludes 0",
+                   e = "clustered, d = 256")
     utils::write.csv(rbind(
       data.frame(setting = csv_names[ct$setting], method = ct$method,
                  statistic = ct$statistic, target = round(ct$target, 4),
@@ -558,12 +588,14 @@ if (!interactive() && sys.nframe() == 0L) {
                  sd_from_halves = round(ct$se_halves, 4),
                  rate = round(ct$coverage, 3), rate_se = round(ct$coverage_se, 3),
                  mean_width = round(ct$width, 4)),
-      data.frame(setting = csv_names[pt$setting], method = pt$method,
-                 statistic = pt$statistic, target = NA_real_,
-                 sd_over_draws = round(pt$sd_draws, 4),
-                 sd_from_halves = round(pt$se_halves, 4),
-                 rate = round(pt$rate, 3), rate_se = round(pt$rate_se, 3),
-                 mean_width = round(pt$width, 4))),
+      # (no paired settings c, d in the run: no comparison rows)
+      if (!is.null(pt) && nrow(pt))
+        data.frame(setting = csv_names[pt$setting], method = pt$method,
+                   statistic = pt$statistic, target = NA_real_,
+                   sd_over_draws = round(pt$sd_draws, 4),
+                   sd_from_halves = round(pt$se_halves, 4),
+                   rate = round(pt$rate, 3), rate_se = round(pt$rate_se, 3),
+                   mean_width = round(pt$width, 4))),
       csv, row.names = FALSE)
   }
   if (flag("write")) {
