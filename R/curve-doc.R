@@ -156,7 +156,10 @@
 #'   standard deviations), whose centres and directions both sets share,
 #'   each set its own weights and spreads; the form and 1 to 16 components
 #'   chosen on two inner folds of the fit rows by the held-out logistic
-#'   loss of the ratio; the mean of 3 refits from k-means++ seeds. In folds
+#'   loss of the ratio (one spherical component a set where no candidate
+#'   beats a constant score by 2 standard errors, as with Q = P: 2.5 s
+#'   instead of 5.4 on 16 classes on the unit sphere, d = 256, 3,000 rows
+#'   a set); the mean of 3 refits from k-means++ seeds. In folds
 #'   each fold's mixtures are one EM step from the fit rows' on its own
 #'   rows. For clustered data (embeddings whose classes a model drops,
 #'   reweights or widens), where the other families read high. **In the

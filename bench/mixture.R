@@ -40,6 +40,12 @@
 #                    the default, their refits with up to twice the
 #                    components chosen (the package) against the number
 #                    chosen (fit_mixture(step_up = FALSE)), as AUC - truth)
+#   [--simpler 64,256,512]   (the same groups, draws and columns: the
+#                    pair of fewest parameters taken where the least
+#                    held-out loss is not 2 standard errors below a
+#                    constant score's (mixture_simpler(), the package)
+#                    against the least loss always; each model's real set
+#                    also against a second draw of itself, Q = P)
 #   [--installed]   (the installed package; else pkgload::load_all(), whose
 #                    C code is compiled without optimisation: time with
 #                    --installed)
@@ -138,20 +144,15 @@ for (d in suite_dims) {
   }
 }
 
-# the refits' number of components: up to twice the choice, or the choice
-# (fit_mixture()'s step_up, set in the namespace and restored after)
-set_step_up <- function(up) {
-  ns <- asNamespace("prdcurve")
-  f <- get("fit_mixture", envir = ns)
-  formals(f)$step_up <- up
-  unlockBinding("fit_mixture", ns)
-  assign("fit_mixture", f, envir = ns)
-  lockBinding("fit_mixture", ns)
-}
-step_dims <- opt("step-up", numeric())
-if (length(step_dims)) {
+# Two settings of the package on the validity suite's clusters and
+# clusters_lowrank groups at each d of `dims`, 5,000 points per set, a draw
+# per seed: `set(TRUE)` the package's, `set(FALSE)` the other (`old`),
+# restored after; the mixture family's and the default's AUC - truth and
+# the seconds of the call (both families in one call), per model; `same`:
+# also a second draw of the real set (Q = P, truth 1).
+compare_settings <- function(dims, set, what, old, same = FALSE) {
   out <- NULL
-  for (d in step_dims) {
+  for (d in dims) {
     sc <- validity_scenarios(d, truth_n = mc * 4, angles = 1001,
                              kinds = c("clusters", "clusters_lowrank"))
     for (g in sc[vapply(sc, `[[`, "", "name") %in% c("clusters", "clusters_lowrank")]) {
@@ -160,37 +161,71 @@ if (length(step_dims)) {
         x <- g$real(5000)
         ys <- lapply(g$models, function(m) m$sample(5000))
         truth <- vapply(g$models, `[[`, 0, "truth_auc")
+        if (same) {
+          ys$same <- g$real(5000)
+          truth[["same"]] <- 1
+        }
         a <- list()
-        for (up in c(TRUE, FALSE)) {
-          set_step_up(up)
+        for (now in c(TRUE, FALSE)) {
+          set(now)
           set.seed(7)
-          s <- summary(suppressWarnings(prd_curve(x, ys,
-                                                  method = c("tightest", "mixture"))))
-          a[[if (up) "up" else "chosen"]] <- s
+          el <- system.time(s <- summary(suppressWarnings(
+            prd_curve(x, ys, method = c("tightest", "mixture")))))[["elapsed"]]
+          a[[if (now) "new" else "old"]] <- s
+          a[[if (now) "new_s" else "old_s"]] <- el
         }
         err <- function(s, m) round(s$auc[s$method == m] - truth[s$model[s$method == m]], 3)
         out <- rbind(out, data.frame(
-          d = d, seed = seed, model = names(g$models), truth = round(truth, 3),
-          mixture_chosen = err(a$chosen, "mixture"), mixture_up = err(a$up, "mixture"),
-          default_chosen = err(a$chosen, "tightest"), default_up = err(a$up, "tightest")))
-        message(sprintf("step-up: d = %d, %s, seed %d done", d, g$name, seed))
+          d = d, seed = seed, model = names(ys), truth = round(truth, 3),
+          mixture_old = err(a$old, "mixture"), mixture_new = err(a$new, "mixture"),
+          default_old = err(a$old, "tightest"), default_new = err(a$new, "tightest"),
+          seconds_old = round(a$old_s, 1), seconds_new = round(a$new_s, 1)))
+        message(sprintf("%s: d = %d, %s, seed %d done", what, d, g$name, seed))
       }
     }
   }
-  set_step_up(TRUE)
-  cat("\nthe refits' components: the number chosen or up to twice it;",
-      "AUC - truth, 5,000 points per set\n")
+  set(TRUE)
+  cat(sprintf("\n%s; old: %s. AUC - truth, 5,000 points per set (seconds: the call, both models)\n",
+              what, old))
   print(out, row.names = FALSE)
   cat("\nmean |AUC - truth| per d:\n")
   ab <- out
   ab[, 5:8] <- abs(ab[, 5:8])
-  print(stats::aggregate(cbind(mixture_chosen, mixture_up, default_chosen, default_up) ~ d,
+  print(stats::aggregate(cbind(mixture_old, mixture_new, default_old, default_new,
+                               seconds_old, seconds_new) ~ d,
                          ab, mean), row.names = FALSE, digits = 3)
-  cat(sprintf(paste("\nall: mixture %.4f -> %.4f, default %.4f -> %.4f; up worse by",
+  cat(sprintf(paste("\nall: mixture %.4f -> %.4f, default %.4f -> %.4f; new worse by",
                     "more than 0.005: mixture %d, default %d of %d\n"),
-              mean(ab$mixture_chosen), mean(ab$mixture_up), mean(ab$default_chosen),
-              mean(ab$default_up), sum(ab$mixture_up > ab$mixture_chosen + 0.005),
-              sum(ab$default_up > ab$default_chosen + 0.005), nrow(ab)))
+              mean(ab$mixture_old), mean(ab$mixture_new), mean(ab$default_old),
+              mean(ab$default_new), sum(ab$mixture_new > ab$mixture_old + 0.005),
+              sum(ab$default_new > ab$default_old + 0.005), nrow(ab)))
+}
+
+# a formal argument's default of a function of the namespace
+set_formal <- function(fn, arg, value) {
+  ns <- asNamespace("prdcurve")
+  f <- get(fn, envir = ns)
+  formals(f)[[arg]] <- value
+  unlockBinding(fn, ns)
+  assign(fn, f, envir = ns)
+  lockBinding(fn, ns)
+}
+# the refits' number of components: up to twice the choice, or the choice
+# (fit_mixture()'s step_up)
+step_dims <- opt("step-up", numeric())
+if (length(step_dims)) {
+  compare_settings(step_dims, function(up) set_formal("fit_mixture", "step_up", up),
+                   "the refits' components up to twice the number chosen",
+                   "the number chosen")
+}
+# the fewest parameters where the least loss does not beat a constant score
+# by 2 standard errors, or the least loss (mixture_simpler()'s se_mult)
+simpler_dims <- opt("simpler", numeric())
+if (length(simpler_dims)) {
+  compare_settings(simpler_dims, function(on) {
+    set_formal("mixture_simpler", "se_mult", if (on) 2 else -Inf)
+  }, "the fewest parameters unless the least loss beats a constant score by 2 SE",
+  "the least loss", same = TRUE)
 }
 
 # the refits of the chosen mixtures: restarts and EM steps (the package's
