@@ -385,9 +385,8 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
     null <- c(null, ratio_logistic_loss(numeric(nrow(f$loss)),
                                         seq_along(hx[[v]])))
   }
-  pr <- f$pairs[mixture_simpler(f$pairs, loss, null,
-                                choose_within_se(-loss, f$pairs$params,
-                                                 se_mult)), ]
+  best <- choose_within_se(-loss, f$pairs$params, se_mult)
+  pr <- f$pairs[mixture_simpler(f$pairs, loss, null, best), ]
   # (the refits, on every fit row: up to twice the components chosen)
   if (step_up) {
     for (w in c("i", "j", "t")) pr[[w]] <- mixture_refit_candidate(spec, pr[[w]])
@@ -408,39 +407,6 @@ mixture_choose <- function(X, Y, components, forms, means = "tied",
                     sp(pr$j)$form, floors[[2]]))
   })
   list(fits = fits, tied = tied)
-}
-
-#' Standard errors (of the paired per-row differences of the held-out
-#' losses) by which the chosen pair of mixtures must beat a constant score
-#' for mixture_choose() to keep it (mixture_simpler()).
-#' @noRd
-mixture_null_se <- 2
-
-#' The row of `pairs` (mixture_candidates()' pairs, their held-out losses
-#' the columns of `loss`) that mixture_choose() takes for its chosen row
-#' `best`: best when its mean loss is below that of a constant score
-#' (`null`, the per-row losses of s = 0: log 2 on average) by more than
-#' `se_mult` standard errors, else the pair with the fewest parameters
-#' (one spherical component a set). Where the sets do not differ (Q = P)
-#' every candidate reads about log 2 and the least loss was a noisy choice,
-#' often of 16 low-rank components whose EM ran to its 100 steps. On the
-#' validity suite's 16 classes, spherical or rank 4, 5,000 rows a set,
-#' the chosen pair beat the constant score by 0.87 to 1.45 standard errors
-#' with Q = P, and by 3.9 to 34.5 for the models that drop, reweight or
-#' widen classes (d = 64 and 256); on 16 classes on the unit sphere (d =
-#' 256, 3,000 rows a set) Q = P then took 2.5 s instead of 5.4 s. Taking
-#' one spherical component whenever it was within one standard error of the
-#' least loss took it for widened classes too (their spread alone beats
-#' it by little in the loss), 0.076 further from the truth there at d =
-#' 256 (bench/mixture.R --simpler).
-#' @noRd
-mixture_simpler <- function(pairs, loss, null, best,
-                            se_mult = mixture_null_se) {
-  dif <- null - loss[, best]
-  dif <- dif[is.finite(dif)]
-  if (length(dif) < 2L) return(best)
-  se <- stats::sd(dif) / sqrt(length(dif))
-  if (mean(dif) > se_mult * se) best else which.min(pairs$params)
 }
 
 #' The candidate of `spec` (mixture_candidates()' spec: kind, K, form) the
