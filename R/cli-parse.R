@@ -352,6 +352,14 @@ cli_parse <- function(args) {
   opt
 }
 
+#' Options of other tools' command lines (and plurals) and the option of
+#' ours they mean: their "Did you mean" (cli_parse_error(); "-" and " " read
+#' as "_")
+#' @noRd
+cli_option_aliases <- c(output = "out", output_prefix = "out", prefix = "out",
+                        outdir = "out", out_dir = "out", output_dir = "out",
+                        methods = "method", family = "families")
+
 #' optparse's parse errors, re-raised as classed errors naming the option
 #' @noRd
 cli_parse_error <- function(msg, valued) {
@@ -372,7 +380,8 @@ cli_parse_error <- function(msg, valued) {
                          "no-header",
                          "quiet", "help"))
   near <- if (grepl("no such option", msg) && length(name)) {
-    nearest_choices(sub("^-+", "", name), sub("^--", "", opts))
+    nearest_choices(sub("^-+", "", name), sub("^--", "", opts),
+                    aliases = cli_option_aliases)
   }
   # (every option listed: cli cuts a long vector at 20)
   prd_abort(c(text,

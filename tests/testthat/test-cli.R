@@ -208,6 +208,13 @@ test_that("prd_cli gives classed errors", {
   expect_match(msg, "Did you mean `--method`?", fixed = TRUE)
   expect_match(msg, "`--metrics`, `--open`, `--standardize`", fixed = TRUE)
   expect_no_match(msg, "\u2026", fixed = TRUE)
+  # another tool's name for an option: ours
+  for (o in c("--output", "--output-dir", "--prefix")) {
+    e <- expect_error(run(fx$f_real, fx$f_gen, o, "x"),
+                      class = "prdcurve_error_input")
+    expect_match(cli::ansi_strip(conditionMessage(e)), "Did you mean `--out`?",
+                 fixed = TRUE)
+  }
   expect_error(run(fx$f_real, fx$f_gen, "--k"), "--k.*needs a value",
                class = "prdcurve_error_input")
   expect_error(run(fx$f_real, "--generated"), "--generated.*needs a value",
