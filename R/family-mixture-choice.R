@@ -20,11 +20,12 @@ mixture_null_se <- 2
 #' the chosen pair beat the constant score by 0.87 to 1.45 standard errors
 #' with Q = P, and by 3.9 to 34.5 for the models that drop, reweight or
 #' widen classes (d = 64 and 256); on 16 classes on the unit sphere (d =
-#' 256, 3,000 rows a set) Q = P then took 2.5 s instead of 5.4 s. Taking
-#' one spherical component whenever it was within one standard error of the
-#' least loss took it for widened classes too (their spread alone beats
-#' it by little in the loss), 0.076 further from the truth there at d =
-#' 256 (bench/mixture.R --simpler).
+#' 256, 3,000 rows a set) Q = P then took 2.5 s instead of 5.4 s
+#' (bench/mixture.R --simpler). Taking one spherical component whenever it
+#' was within one standard error of the least loss took it for widened
+#' classes too (their spread alone beats it by little in the loss), 0.076
+#' further from the truth there at d = 256; spherical components for
+#' low-rank ones within one, 0.055 (bench/results.md).
 #' @noRd
 mixture_simpler <- function(pairs, loss, null, best,
                             se_mult = mixture_null_se) {
