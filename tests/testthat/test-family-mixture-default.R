@@ -48,7 +48,9 @@ test_that("the clusters test reads classes, not a covariance, and leaves the RNG
   aniso <- matrix(rnorm(4000 * 128), 4000) * rep(1 / sqrt(1:128), each = 4000)
   a <- mixture_clustered(aniso %*% q)
   expect_false(a$clustered)
-  expect_lt(a$gain, -0.2)
+  expect_lt(mixture_clustered(aniso %*% q, pcs = Inf)$gain, -0.2)
+  # (the leading principal components of a Gaussian: one Gaussian too)
+  expect_lt(a$gain, -0.05)
   # the caller's RNG: the same draws after the test as without it, and no
   # seed made where there was none
   set.seed(9)
@@ -63,6 +65,30 @@ test_that("the clusters test reads classes, not a covariance, and leaves the RNG
   # too few rows for 8 components in each half, constant rows: not clustered
   expect_identical(mixture_clustered(x[1:100, ]), list(clustered = FALSE, gain = NA_real_))
   expect_false(mixture_clustered(matrix(1, 500, 4))$clustered)
+})
+
+test_that("the clusters test's second view sees classes whose centres span few of many directions", {
+  # 16 classes N(c_l, I) in d = 128, their centres (norm 4) in a random
+  # 15-dimensional subspace, as L2-normalised embeddings' classes are
+  # (bench/sphere.R): the whitened rows read -0.27 to -0.28 over seeds 1-3,
+  # the leading principal components +0.57 to +0.75
+  set.seed(1)
+  d <- 128
+  B <- qr.Q(qr(matrix(rnorm(d * 15), d)))
+  C <- matrix(rnorm(16 * 15), 16)
+  C <- C / sqrt(rowSums(C^2)) * 4
+  x <- C[sample.int(16, 4000, TRUE), ] %*% t(B) + matrix(rnorm(4000 * d), 4000)
+  first <- mixture_clustered(x, pcs = Inf)
+  expect_false(first$clustered)
+  expect_lt(first$gain, -0.2)
+  both <- mixture_clustered(x)
+  expect_true(both$clustered)
+  expect_gt(both$gain, 0.5)
+  # the gain is the larger view's; with as many columns as components,
+  # only the first view runs
+  expect_identical(mixture_clustered(x[, 1:16])$gain,
+                   mixture_clustered(x[, 1:16], pcs = Inf)$gain)
+  expect_true("mixture" %in% tightest_families(x))
 })
 
 test_that("the default takes the mixture family on clustered real rows of at most 1,024 columns, sets of 1,000 rows or more", {
