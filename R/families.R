@@ -267,7 +267,7 @@ register_family(
                   fit_rows = run_state$mixture_fit_rows)
   },
   reason = "A mixture of a few Gaussians with shared centres, spherical or with four directions of large spread each, misses clusters spread along many directions and structure finer than its components.",
-  summary = "Gaussian mixtures with shared centres, spherical or low-rank components, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, in the default when the real rows are clustered (eight spherical components fit held-out rows, whitened, better than one Gaussian), every set has at least 1,000 rows and the real set at most 1,024 columns (above 5,000 rows its EM on a sample of 2^21 values, at least 2,500 rows, of each set's fit rows): 3.0 s at 5,000 x 256 (knn 0.11 s), 47 s at 10,000 x 2,048 (knn 3.1 s)"
+  summary = "Gaussian mixtures with shared centres, spherical or low-rank components, one set of weights and spreads per set, fitted by EM and scored by the log-likelihood ratio (mixture discriminant analysis, Hastie and Tibshirani 1996); for clustered data, in the default when the real rows are clustered (eight spherical components fit held-out rows, whitened, or 16 their leading 16 principal components, better than one Gaussian), every set has at least 1,000 rows and the real set at most 1,024 columns (above 5,000 rows its EM on a sample of 2^21 values, at least 2,500 rows, of each set's fit rows): 3.0 s at 5,000 x 256 (knn 0.11 s), 47 s at 10,000 x 2,048 (knn 3.1 s)"
 )
 register_family(
   "smooth_marginal", "fitted", default = TRUE, path = "cells",
