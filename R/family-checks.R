@@ -303,7 +303,7 @@ clustered_warning <- function(real) {
   n <- nrow(real)
   d <- ncol(real)
   prd_warn(c(
-    "The real rows are clustered: eight Gaussians fit held-out rows better than one.",
+    "The real rows are clustered: a mixture of Gaussians fits held-out rows better than one Gaussian.",
     "!" = "On clustered data the default families of {.val tightest} can read high: on the validity suite's widened classes 0.22 above the true AUC at d = 256 (0.07 with {.val mixture}) and 0.29 at d = 2,048 (0.28: it gains little there).",
     "i" = "{.val mixture} joins the default only up to 1,024 columns, here {format_number(n)} x {format_number(d)}: add it to {.arg families} (alone it took 47 s at 10,000 x 2,048, knn 3.1 s), or give {.arg families} to silence this."
   ), "clustered")
