@@ -80,16 +80,17 @@ mixture_detect_pc_components <- 16L
 #' Whitening every direction lets the many directions of within-class
 #' spread hide classes whose centres span few: 16 von Mises-Fisher classes
 #' on the unit sphere (L2-normalised embeddings; bench/sphere.R, 5,000
-#' rows) read -0.37 at d = 128 and -0.66 at 256 (concentration 30 and
+#' rows) read -0.35 at d = 128 and -0.69 at 256 (concentration 30 and
 #' 60). A second view, on the same rows and halves, fits
 #' mixture_detect_pc_components spherical components to the leading
 #' mixture_detect_pcs principal components, each scaled to unit variance
-#' (a Gaussian stays one spherical Gaussian there): +0.06 and +1.13 on
-#' those classes, +0.95 at d = 64 (concentration 30), and below 0 on
-#' every real set of the validity suite where the first view is (-0.06 to
-#' -0.39 on its Gaussian, Gaussian-mixture and anisotropic sets at every
-#' n and d, -0.08 to -0.18 on truncation and Laplace coordinates), so
-#' no suite call changes. Neither view sees those classes at d = 512 and
+#' (a Gaussian stays one spherical Gaussian there): +0.09 and +1.07 on
+#' those classes, +1.07 at d = 64 (concentration 30), and below 0 on
+#' draws of every real set of the validity suite where the first view
+#' is (-0.06 to -0.39 on its Gaussian, Gaussian-mixture and anisotropic
+#' sets at every n and d, -0.08 to -0.18 on truncation and Laplace
+#' coordinates), so no suite call changes (its grid at n = 1,000 and
+#' 5,000, d = 16 to 256, reads byte-identical). Neither view sees those classes at d = 512 and
 #' 1,024: their centres' variance there is within the spread of the
 #' noise's sample eigenvalues. The gain is the larger of the two views'.
 #' The second view adds 0.07 s at 20,000 x 64 (0.17 s against 0.10 s)
