@@ -90,9 +90,9 @@ mixture_detect_pc_components <- 16L
 #' is (-0.06 to -0.39 on its Gaussian, Gaussian-mixture and anisotropic
 #' sets at every n and d, -0.08 to -0.18 on truncation and Laplace
 #' coordinates), so no suite call changes (its grid at n = 1,000 and
-#' 5,000, d = 16 to 256, reads byte-identical). Neither view sees those classes at d = 512 and
-#' 1,024: their centres' variance there is within the spread of the
-#' noise's sample eigenvalues. The gain is the larger of the two views'.
+#' 5,000, d = 16 to 256, reads byte-identical). Neither view sees those
+#' classes at d = 512 and 1,024: their centres' variance there is within
+#' the spread of the noise's sample eigenvalues. The gain is the larger of the two views'.
 #' The second view adds 0.07 s at 20,000 x 64 (0.17 s against 0.10 s)
 #' and 0.12 s at 10,000 x 2,048 (0.60 s against 0.48 s).
 #' Returns list(clustered, gain); FALSE (gain NA) with fewer than 8 rows
@@ -123,20 +123,20 @@ mixture_clustered <- function(real, pcs = mixture_detect_pcs) {
   S <- crossprod(X) / nrow(X)
   m <- mean(diag(S))
   if (!is.finite(m) || !(m > 0)) return(no)
-  S <- 0.9 * S
-  diag(S) <- diag(S) + 0.1 * m
-  R <- tryCatch(chol(S), error = function(e) NULL)
+  C <- 0.9 * S
+  diag(C) <- diag(C) + 0.1 * m
+  R <- tryCatch(chol(C), error = function(e) NULL)
   if (is.null(R)) return(no)
   W <- t(backsolve(R, t(X), transpose = TRUE))
   h <- random_halves(nrow(W))
   gain <- clusters_halves_gain(W, h, K)
-  k <- pcs
-  if (is.finite(gain) && ncol(X) > k &&
+  if (is.finite(gain) && ncol(X) > pcs &&
       nrow(X) >= 16L * mixture_detect_pc_components) {
-    e <- eigen(crossprod(X) / nrow(X), symmetric = TRUE)
-    if (all(e$values[seq_len(k)] > 1e-12 * e$values[1L])) {
-      P <- X %*% e$vectors[, seq_len(k)]
-      P <- P / rep(sqrt(e$values[seq_len(k)]), each = nrow(P))
+    e <- eigen(S, symmetric = TRUE)
+    j <- seq_len(pcs)
+    if (all(e$values[j] > 1e-12 * e$values[1L])) {
+      P <- X %*% e$vectors[, j]
+      P <- P / rep(sqrt(e$values[j]), each = nrow(P))
       gain <- max(gain, clusters_halves_gain(P, h, mixture_detect_pc_components))
     }
   }
