@@ -4,7 +4,8 @@
 
 #' One split per model, sharing the real set's partition (paired models)
 #' and one partition per distinct generated size (identical generated sets
-#' get identical estimates).
+#' get identical estimates), each size's drawn as with that size alone
+#' (lapply_same_draws()).
 #' @noRd
 resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
   if (is.list(split) || (is.numeric(split) && isTRUE(split == 0))) {
@@ -23,11 +24,13 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
     return(record_real_split(out))
   }
   # validate the fraction once, then draw the real partition once and one
-  # partition per distinct generated size, in order of first appearance
+  # partition per distinct generated size
   check_split_fraction(split, call)
   px <- split_part(split, nrow(real), "real", call)
   sizes <- unique(vapply(gens, nrow, integer(1)))
-  parts <- lapply(sizes, function(m) split_part(split, m, "generated", call))
+  parts <- lapply_same_draws(sizes, function(m) {
+    split_part(split, m, "generated", call)
+  })
   out <- lapply(names(gens), function(nm) {
     py <- parts[[match(nrow(gens[[nm]]), sizes)]]
     split_from_parts(px, py, split)
@@ -88,7 +91,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
         "i" = "Use more rows or a larger {.arg split}."
       ), "split", call = call)
     }
-    halves$gen <- lapply(neg, random_halves)
+    halves$gen <- lapply_same_draws(neg, random_halves)
     names(halves$gen) <- neg
     if (!run_state$in_replicates) {
       warn_tightest_halves(min(ner, neg) %/% 2)
@@ -96,7 +99,13 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
   }
   pieces <- list()
   shared <- engine_shared()
+  # every model's draws (the fitted families' folds and fits) from the
+  # same state, R's stream left as the first model's left it: a model's
+  # curves are those of a call with its set alone (with the same k)
+  start <- rng_state()
+  after <- NULL
   for (m in names(gens)) {
+    if (!is.null(after)) assign(".Random.seed", start, globalenv())
     s <- splits[[m]]
     sizes <- split_sizes(s)
     nb <- if (length(need_nb)) {
@@ -207,8 +216,27 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
         }
       }
     }
+    if (is.null(after)) after <- rng_state()
   }
+  assign(".Random.seed", after, globalenv())
   bind_curves(pieces)
+}
+
+#' lapply(xs, f), each element's random draws from the state the first
+#' element's started from; R's stream is left where the first's left it,
+#' as with that element alone
+#' @noRd
+lapply_same_draws <- function(xs, f) {
+  start <- rng_state()
+  after <- NULL
+  out <- vector("list", length(xs))
+  for (i in seq_along(xs)) {
+    if (i > 1L) assign(".Random.seed", start, globalenv())
+    out[[i]] <- f(xs[[i]])
+    if (i == 1L) after <- rng_state()
+  }
+  if (length(xs) > 1L) assign(".Random.seed", after, globalenv())
+  out
 }
 
 #' Share of each set's evaluation rows above which kde_blind_balls()

@@ -55,8 +55,8 @@ resolve_repeats <- function(repeats, split, sets, call = rlang::caller_env()) {
 
 #' The seeds of repeats 2 to `repeats` (none for one), drawn from R's
 #' stream before the first split: each of those repeats runs on its own
-#' stream (with_repeat_seed()), so that the first model's curves of a call
-#' equal those of a call with its set alone, as with one split
+#' stream (with_repeat_seed()), so that a model's curves of a call equal
+#' those of a call with its set alone, as with one split (curve_estimates())
 #' @noRd
 repeat_seeds <- function(repeats) {
   if (repeats > 1L) sample.int(.Machine$integer.max, repeats - 1L) else integer()

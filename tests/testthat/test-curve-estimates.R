@@ -142,3 +142,49 @@ test_that("a kde bandwidth is blind when more than 99% of each set's rows share 
   expect_identical(blind(rep(100, 300), rep(200, 300), self = TRUE,
                          sz = sz0)$balls, c(real = "full", generated = "full"))
 })
+
+test_that("a model's curves do not depend on the other models of its size or their order", {
+  set.seed(2)
+  x <- matrix(rnorm(600 * 4), ncol = 4)
+  a <- matrix(rnorm(600 * 4, 0.3), ncol = 4)
+  b <- matrix(rnorm(600 * 4, sd = 1.6), ncol = 4)
+  run <- function(gens, ...) {
+    set.seed(11)
+    cv <- quiet_traps(prd_curve(x, gens, k = 5, ...))
+    list(cv = cv, after = .Random.seed)
+  }
+  for (repeats in 1:2) {
+    ab <- run(list(a = a, b = b), repeats = repeats)
+    ba <- run(list(b = b, a = a), repeats = repeats)
+    alone <- list(a = run(list(a = a), repeats = repeats),
+                  b = run(list(b = b), repeats = repeats))
+    for (m in c("a", "b")) {
+      expect_identical(ab$cv$precision[ab$cv$model == m],
+                       alone[[m]]$cv$precision)
+      expect_identical(ba$cv$precision[ba$cv$model == m],
+                       alone[[m]]$cv$precision)
+    }
+    # R's stream is left as the first model alone leaves it
+    expect_identical(ab$after, alone$a$after)
+    expect_identical(ba$after, alone$b$after)
+  }
+  # the default's fitted families draw (folds, halves): the two models'
+  # curves differ, and their families are there
+  expect_gt(abs(summary(alone$a$cv)$auc - summary(alone$b$cv)$auc), 0.02)
+  fams <- prd_curve_info(alone$b$cv)$details[[1]]$families
+  expect_true(all(c("quadratic", "stacked", "smooth_marginal") %in% fams))
+  # the same with fitted families alone, one split, no k; and a model of
+  # another size first: the second's curves are those of a call after one
+  # of that size (its partition and draws start where the first's did)
+  c3 <- a[1:450, ]
+  fit <- function(gens) {
+    set.seed(4)
+    prd_curve(x, gens, method = c("stacked", "smooth_marginal"))
+  }
+  two <- fit(list(a = a, b = b))
+  expect_identical(two$precision[two$model == "b"], fit(list(b = b))$precision)
+  three <- fit(list(c = c3, b = b, a = a))
+  cb <- fit(list(c = c3, b = b))
+  expect_identical(three$precision[three$model == "b"],
+                   cb$precision[cb$model == "b"])
+})
