@@ -102,10 +102,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
   # every model's draws (the fitted families' folds and fits) from the
   # same state, R's stream left as the first model's left it: a model's
   # curves are those of a call with its set alone (with the same k)
-  start <- rng_state()
-  after <- NULL
-  for (m in names(gens)) {
-    if (!is.null(after)) assign(".Random.seed", start, globalenv())
+  lapply_same_draws(names(gens), function(m) {
     s <- splits[[m]]
     sizes <- split_sizes(s)
     nb <- if (length(need_nb)) {
@@ -216,9 +213,7 @@ curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
         }
       }
     }
-    if (is.null(after)) after <- rng_state()
-  }
-  assign(".Random.seed", after, globalenv())
+  })
   bind_curves(pieces)
 }
 
