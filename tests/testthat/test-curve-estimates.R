@@ -187,4 +187,16 @@ test_that("a model's curves do not depend on the other models of its size or the
   cb <- fit(list(c = c3, b = b))
   expect_identical(three$precision[three$model == "b"],
                    cb$precision[cb$model == "b"])
+  # the intervals too: each half-sample's call leaves R's stream as its
+  # first model does, so the next pair's draws follow
+  iv <- function(gens) {
+    set.seed(3)
+    cv <- prd_curve(x[1:300, ], gens, method = c("knn", "stacked"), k = 5,
+                    replicates = 4, repeats = 1)
+    sm <- summary(cv, conf_level = 0.9)
+    as.data.frame(sm[sm$model == "b", c("method", "auc", "auc_lower", "auc_upper")])
+  }
+  ab <- list(a = a[1:300, ], b = b[1:300, ])
+  expect_identical(iv(ab), iv(rev(ab)))
+  expect_identical(iv(ab), iv(ab["b"]))
 })
