@@ -91,8 +91,9 @@
 #'   (default 0.5; 0 = no split).
 #' * `--seed`: a whole number given to [set.seed()] before the curves are
 #'   computed (one call of [prd_curve()] with every generated file as a
-#'   model, so every model uses the same split of the real set, and the
-#'   first model's curve equals the curve of a run with that file alone),
+#'   model, so every model uses the same split of the real set, and a
+#'   model's curve equals the curve of a run with that file alone, in any
+#'   order, when the models have the same number of rows),
 #'   and again before the metrics. Default: a seed drawn at random
 #'   (printed, so that the run can be repeated).
 #' * `--angles`: number of \eqn{\lambda} values (default 1001).
