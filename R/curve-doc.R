@@ -38,6 +38,15 @@
 #'   splits read the ceiling and others do not (`choices` gives each
 #'   split's), and each number that differs between splits (the families'
 #'   AUCs, knn's hubness, the kde bandwidths) is their mean.
+#' @section Several models:
+#' Each model's random draws (its partition, its halves, its fitted
+#' families' folds and fits) start from the same state of R's stream, which
+#' the call leaves as the first model's draws leave it. So a model's curves
+#' and intervals do not depend on the other models of its size or on their
+#' order: with the same `k` (by default it follows the smallest set), they
+#' equal those of a call with that model alone. A model of another size
+#' than the first reads as in a call after a model of the first's size.
+#'
 #' @section Fitted families and the combined curve:
 #' By the dual form, *every* classifier's error pair gives
 #' \eqn{\lambda\,\mathrm{fpr} + \mathrm{fnr} \ge \alpha_\lambda}: each

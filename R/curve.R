@@ -173,17 +173,11 @@
 #'   drawn over each set's rows in lexicographic order of their values, so
 #'   under one seed a permutation of the rows of either set gives the
 #'   identical curve, for every method (an increasing map of a column does
-#'   not change that order either). Each model's draws (its partition, its
-#'   halves, its fitted families' folds and fits) start from the same state
-#'   of R's stream, so a model's curves do not depend on the other models
-#'   of its size or their order: with the same `k` (by default it follows
-#'   the smallest set), they equal those of a call with that model alone
-#'   (a model of another size than the first: those of a call after a
-#'   model of the first's size). Sets whose largest magnitude lies
-#'   outside \[2^-64, 2^64) are first multiplied by one power of two,
-#'   common to all sets (exact: no curve changes; a `bandwidth` is scaled
-#'   with them and reported in the data's units), so that every value the
-#'   input check accepts (magnitudes up to 1e100) gives a curve.
+#'   not change that order either; nor the other models: "Several models").
+#'   Sets whose largest magnitude lies outside \[2^-64, 2^64) are first
+#'   multiplied by one power of two, common to all sets (exact: no curve
+#'   changes; a `bandwidth` is scaled with them and reported in the data's
+#'   units), so that every value the input check accepts gives a curve.
 #' @param closed `TRUE` (default): balls are closed, \eqn{\|u - z\| \le r};
 #'   `FALSE`: open, \eqn{<} (the convention of the `prdc` Python package).
 #' @param angles Number of \eqn{\lambda} values: \eqn{\lambda_i = \tan
