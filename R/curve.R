@@ -175,9 +175,9 @@
 #'   identical curve, for every method (an increasing map of a column does
 #'   not change that order either; nor the other models: "Several models").
 #'   Sets whose largest magnitude lies outside \[2^-64, 2^64) are first
-#'   multiplied by one power of two, common to all sets (exact: no curve
-#'   changes; a `bandwidth` is scaled with them and reported in the data's
-#'   units), so that every value the input check accepts gives a curve.
+#'   multiplied by one power of two, common to all sets (exact; a
+#'   `bandwidth` is scaled with them, reported in the data's units), so
+#'   that every value the input check accepts (up to 1e100) gives a curve.
 #' @param closed `TRUE` (default): balls are closed, \eqn{\|u - z\| \le r};
 #'   `FALSE`: open, \eqn{<} (the convention of the `prdc` Python package).
 #' @param angles Number of \eqn{\lambda} values: \eqn{\lambda_i = \tan
