@@ -229,9 +229,10 @@ test_that("the default's quoted errors and targets are the shipped grid's", {
   # 16 scenarios at 5 dimensions for every n
   expect_equal(as.vector(table(tight$n_real)), c(80L, 80L, 80L))
   mean_err <- tapply(tight$mean_abs_error, tight$n_real, mean)
-  # "mean |AUC error| 0.050, 0.019, 0.009 at 1,000, 5,000, 20,000 points per set"
+  # "mean |AUC error| 0.049, 0.019, 0.009 at 1,000, 5,000, 20,000 points
+  # per set" (NEWS.md, 0.6.11)
   expect_equal(round(as.vector(mean_err[c("1000", "5000", "20000")]), 3),
-               c(0.050, 0.019, 0.009))
+               c(0.049, 0.019, 0.009))
   # "Q = P itself then reads 1 at every d with 5,000 and 20,000 points per
   # set, and at d = 64 and 256 with 1,000"
   qp <- tight[tight$scenario == "same", ]
@@ -239,12 +240,12 @@ test_that("the default's quoted errors and targets are the shipped grid's", {
   expect_true(all(ones[qp$n_real == 5000]))
   expect_true(all(ones[qp$n_real == 20000]))
   expect_setequal(qp$d[qp$n_real == 1000 & ones], c(64, 256))
-  # the target met in 76 of 80 scenarios at n = 1,000, every one above
-  # (bench/results.md)
+  # the target met in 79 of 80 scenarios at n = 1,000, every one above
+  # (bench/results.md, NEWS.md 0.6.11)
   met <- tapply(tight$target_met, tight$n_real, sum)
-  expect_equal(as.vector(met[c("1000", "5000", "20000")]), c(76L, 80L, 80L))
+  expect_equal(as.vector(met[c("1000", "5000", "20000")]), c(79L, 80L, 80L))
   expect_setequal(tight$scenario[tight$n_real == 1000 & !tight$target_met],
-                  c("student_t", "aniso_2"))
+                  "student_t")
   # every family of the grid has its rows at every n
   expect_true(all(table(acc$method, acc$n_real) == 80L))
 })
