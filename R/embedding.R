@@ -440,6 +440,7 @@ embedding_core <- function(real, gens, metrics, opts,
 #' embedding_core()'s work
 #' @noRd
 embedding_compute <- function(real, gens, metrics, opts) {
+  local_memory_hold()
   needs <- unique(unlist(lapply(embedding_registry[metrics], `[[`, "needs")))
   kernels <- intersect(c("poly", "rbf", "dist"), needs)
   if (!is.null(opts$subsets)) kernels <- setdiff(kernels, "poly")

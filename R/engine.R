@@ -31,6 +31,23 @@ engine_blas_adds <- function() .Call(ffi_blas_adds)
 #' @noRd
 engine_scratch <- function(release = FALSE) .Call(ffi_scratch, release)
 
+#' Keep the C library's freed memory in the process until `envir` ends
+#' (src/scratch.c, ffi_memory_hold(); glibc only): the fits form and free
+#' d x d matrices several times a fold, and each fresh one costs page
+#' faults. Only the outermost call holds and gives the memory back; not
+#' under options(prdcurve.keep_scratch = FALSE). Returns whether it holds.
+#' @noRd
+local_memory_hold <- function(envir = parent.frame()) {
+  if (isTRUE(run_state$memory_held) ||
+      isFALSE(getOption("prdcurve.keep_scratch"))) {
+    return(invisible(FALSE))
+  }
+  if (!isTRUE(.Call(ffi_memory_hold, TRUE))) return(invisible(FALSE))
+  local_run_state(memory_held = TRUE, .local_envir = envir)
+  withr::defer(.Call(ffi_memory_hold, FALSE), envir = envir, priority = "last")
+  invisible(TRUE)
+}
+
 #' The engine's estimator table, from C (src/estimators.c)
 #'
 #' One row per per-row quantity the engine computes: `name` (what

@@ -13,6 +13,8 @@
 #   of every half-sample (their fingerprint pairs separate calls).
 # * progress: TRUE where the command line runs on a terminal (progress
 #   bars and step messages as in an interactive session: show_progress()).
+# * memory_held: TRUE while an outer call keeps the C library's freed
+#   memory (local_memory_hold()).
 run_state <- new.env(parent = emptyenv())
 run_state$cli <- NULL
 run_state$progress <- FALSE
@@ -20,6 +22,7 @@ run_state$in_replicates <- FALSE
 run_state$in_splits <- FALSE
 run_state$mixture_fit_rows <- Inf
 run_state$real_draws <- NULL
+run_state$memory_held <- FALSE
 
 #' Set run_state values until `.local_envir` ends
 #' @noRd

@@ -14,6 +14,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_blas_threads", (DL_FUNC) &ffi_blas_threads, 1},
   {"ffi_blas_adds", (DL_FUNC) &ffi_blas_adds, 0},
   {"ffi_scratch", (DL_FUNC) &ffi_scratch, 1},
+  {"ffi_memory_hold", (DL_FUNC) &ffi_memory_hold, 1},
   {"ffi_envelope", (DL_FUNC) &ffi_envelope, 4},
   {"ffi_threads", (DL_FUNC) &ffi_threads, 1},
   {"ffi_npy_read", (DL_FUNC) &ffi_npy_read, 4},
@@ -45,7 +46,7 @@ static const R_CallMethodDef call_methods[] = {
   {"ffi_centre_t", (DL_FUNC) &ffi_centre_t, 3},
   {"ffi_cov_factor", (DL_FUNC) &ffi_cov_factor, 5},
   {"ffi_whiten", (DL_FUNC) &ffi_whiten, 2},
-  {"ffi_cell_moments", (DL_FUNC) &ffi_cell_moments, 6},
+  {"ffi_cell_moments", (DL_FUNC) &ffi_cell_moments, 7},
   {"ffi_centred_product", (DL_FUNC) &ffi_centred_product, 4},
   {"ffi_chol_quad", (DL_FUNC) &ffi_chol_quad, 7},
   {"ffi_cov_norms", (DL_FUNC) &ffi_cov_norms, 8},
@@ -67,4 +68,5 @@ void attribute_visible R_init_prdcurve(DllInfo *dll) {
 void attribute_visible R_unload_prdcurve(DllInfo *dll) {
   (void) dll;
   prd_scratch_release();
+  prd_memory_release();
 }

@@ -428,7 +428,35 @@ typedef struct {
   const int *r, *ce;
   double *buf, *mm, *qq, *sp, *qp;
   int n, d, m, B;
+  /* the single-precision products (cells_part()): the block's columns as
+   * floats, each column's power-of-two scale, each thread's panel */
+  float *fbuf, *facc;
+  double *unit;
+  size_t *at;
 } cells_ctx;
+
+/* The columns l0..l1 - 1 of the mb x d block buf as floats: column l
+ * times 2^-e (e the exponent of its largest |value|, frexp(): every float
+ * below 1 in magnitude, no overflow, and a column's relative precision
+ * whatever its scale), unit[l] = 2^e, so that buf_il buf_im = fbuf_il
+ * fbuf_im unit[l] unit[m] up to the floats' rounding. */
+static void single_cols(const double *buf, int mb, int l0, int l1,
+                        float *fbuf, double *unit) {
+  for (int l = l0; l < l1; l++) {
+    const double *src = buf + (size_t) l * mb;
+    float *dst = fbuf + (size_t) l * mb;
+    double mx = 0.0;
+    for (int i = 0; i < mb; i++) {
+      double v = fabs(src[i]);
+      if (v > mx) mx = v;
+    }
+    int e = 0;
+    if (mx > 0.0) (void) frexp(mx, &e);
+    double down = ldexp(1.0, -e);
+    unit[l] = ldexp(1.0, e);
+    for (int i = 0; i < mb; i++) dst[i] = (float) (src[i] * down);
+  }
+}
 
 /* a thread's part of ffi_cell_moments(): every block of rows in turn, its
  * columns centred and its cells' sums by all the team, its rows' q, then
@@ -450,6 +478,9 @@ static void cells_part(void *p, int me, int team) {
      * barrier) sums its share of the rows' q over the columns in order */
     prd_centre_cols(X, n, r, i0, mb, c, (int) ((int64_t) d * me / team),
                     (int) ((int64_t) d * (me + 1) / team), buf);
+    if (a->fbuf)
+      single_cols(buf, mb, (int) ((int64_t) d * me / team),
+                  (int) ((int64_t) d * (me + 1) / team), a->fbuf, a->unit);
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
@@ -469,7 +500,27 @@ static void cells_part(void *p, int me, int team) {
         qp[at] += qq[i0 + i] * src[i];
       }
     }
-    if (w > 0) {
+    if (w > 0 && a->fbuf) {
+#ifdef PRD_HAVE_SSYRK
+      /* in single precision: the panel's products into the thread's own
+       * float panel (beta = 0), then added to M in double, each entry
+       * times the power-of-two units of its two columns (exact) */
+      float *acc = a->facc + a->at[me];
+      const float *fp = a->fbuf + (size_t) c0 * mb;
+      float onef = 1.0f, zerof = 0.0f;
+      F77_CALL(ssyrk)(up, tr, &w, &mb, &onef, fp, &mb, &zerof, acc + c0, &c1
+                      FCONE FCONE);
+      if (c0 > 0)
+        F77_CALL(sgemm)(tr, nn, &c0, &w, &mb, &onef, a->fbuf, &mb, fp, &mb,
+                        &zerof, acc, &c1 FCONE FCONE);
+      const double *u = a->unit;
+      for (int j = c0; j < c1; j++) {
+        const float *src = acc + (size_t) (j - c0) * c1;
+        double *dst = mm + (size_t) j * d, uj = u[j];
+        for (int i = 0; i <= j; i++) dst[i] += (double) src[i] * (u[i] * uj);
+      }
+#endif
+    } else if (w > 0) {
       const double *panel = buf + (size_t) c0 * mb;
       F77_CALL(dsyrk)(up, tr, &w, &mb, &one, panel, &mb, &one,
                       mm + (size_t) c0 * d + c0, &d FCONE FCONE);
@@ -483,24 +534,36 @@ static void cells_part(void *p, int me, int team) {
   }
 }
 
-/* .Call(ffi_cell_moments, x, centre, rows, cell, ncell, M0): the moments
- * about `centre` of the rows `rows` (1-based) of x, C = x[rows, ] -
- * centre, row i in cell cell[i] of 1..ncell (R/crossfit.R,
+/* .Call(ffi_cell_moments, x, centre, rows, cell, ncell, M0, single): the
+ * moments about `centre` of the rows `rows` (1-based) of x, C = x[rows, ]
+ * - centre, row i in cell cell[i] of 1..ncell (R/crossfit.R,
  * fold_moments()): list(M = M0 + C'C (d x d; M0 NULL: C'C), s = the d x
  * ncell sums of each cell's rows of C, qv = the d x ncell sums of q_i c_i,
- * q = the |c_i|^2). In blocks of rows centred into one buffer (no m x d
+ * q = the |c_i|^2, single = whether M's products were in single
+ * precision). In blocks of rows centred into one buffer (no m x d
  * copy of the rows), each block's C'C added to the upper triangle of M
  * (mirrored at the end) by the engine's threads (prd_blocked_team()), each
  * thread its own panel of columns (dsyrk on the panel's diagonal block,
  * dgemm above it; the panels' edges at d sqrt(t / T), equal areas); the
  * sums of s and qv column by column in row order, q of each row over the
- * columns in order. Each value is the same for a given thread count. */
+ * columns in order. Each value is the same for a given thread count.
+ * `single` (TRUE, FALSE; NA: from PRD_MOMENTS_SINGLE_D columns, where the
+ * products are most of a fitted family's cost) forms each block's C'C in
+ * single precision (ssyrk, sgemm) from its columns scaled by powers of
+ * two (single_cols()) and adds it to M in double: an entry of a block of
+ * b rows errs by at most about gamma_{b+2}(2^-24) sum_i |c_il c_im| (b =
+ * 512 at d = 2,048: the BLAS's float sums), in practice 1e-7 of
+ * sqrt(M_ll M_mm), far below the sampling noise of a covariance (1 /
+ * sqrt(n)), at 0.66 of the double products' time at 10,000 x 2,048 (the
+ * centring, sums and the additions in double stay); s, qv and q are the
+ * double path's. Without ssyrk in the BLAS (configure), always double. */
 SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
-                      SEXP M0) {
+                      SEXP M0, SEXP single) {
   prd_check_centre_rows(x, centre, rows, "ffi_cell_moments");
   if (!Rf_isInteger(cell) || Rf_length(cell) != Rf_length(rows) ||
       !Rf_isInteger(ncell) || Rf_length(ncell) != 1 ||
-      !(Rf_isNull(M0) || (Rf_isReal(M0) && Rf_isMatrix(M0))))
+      !(Rf_isNull(M0) || (Rf_isReal(M0) && Rf_isMatrix(M0))) ||
+      !Rf_isLogical(single) || Rf_length(single) != 1)
     Rf_error("ffi_cell_moments: bad argument types");
   int n = Rf_nrows(x), d = Rf_ncols(x), m = Rf_length(rows);
   int K = INTEGER_RO(ncell)[0];
@@ -522,21 +585,43 @@ SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
   else
     memcpy(mm, REAL_RO(M0), dd * sizeof(double));
   for (size_t j = 0; j < dk; j++) sp[j] = qp[j] = 0.0;
+  int sg = LOGICAL_RO(single)[0];
+  if (sg == NA_LOGICAL) sg = d >= PRD_MOMENTS_SINGLE_D;
+#ifndef PRD_HAVE_SSYRK
+  sg = 0;
+#endif
   int B = centred_block_rows(m, d);
   double *buf = (double *) R_alloc((size_t) B * (d > 0 ? d : 1),
                                    sizeof(double));
   int old = 0;
   int use = prd_blocked_team((int64_t) m * d * (d > 0 ? d : 1), d, &old);
   cells_ctx ctx = {REAL_RO(x), REAL_RO(centre), r, ce, buf, mm, qq, sp, qp,
-                   n, d, m, B};
+                   n, d, m, B, NULL, NULL, NULL, NULL};
+  if (sg && d > 0 && m > 0) {
+    /* each thread's float panel: the rows 0 .. c1 - 1 of its columns c0 ..
+     * c1 - 1 (cells_part()'s edges) */
+    ctx.at = (size_t *) R_alloc((size_t) use + 1, sizeof(size_t));
+    ctx.at[0] = 0;
+    for (int t = 0; t < use; t++) {
+      size_t c0 = (size_t) floor(d * sqrt((double) t / use));
+      size_t c1 = t + 1 == use ? (size_t) d :
+        (size_t) floor(d * sqrt((double) (t + 1) / use));
+      ctx.at[t + 1] = ctx.at[t] + c1 * (c1 - c0);
+    }
+    ctx.facc = (float *) R_alloc(ctx.at[use] > 0 ? ctx.at[use] : 1,
+                                 sizeof(float));
+    ctx.fbuf = (float *) R_alloc((size_t) B * d, sizeof(float));
+    ctx.unit = (double *) R_alloc((size_t) d, sizeof(double));
+  }
   team_run(use, old, cells_part, &ctx);
   mirror_upper(mm, d);
-  const char *nm[] = {"M", "s", "qv", "q", ""};
+  const char *nm[] = {"M", "s", "qv", "q", "single", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, nm));
   SET_VECTOR_ELT(out, 0, M);
   SET_VECTOR_ELT(out, 1, s);
   SET_VECTOR_ELT(out, 2, qv);
   SET_VECTOR_ELT(out, 3, q);
+  SET_VECTOR_ELT(out, 4, Rf_ScalarLogical(ctx.fbuf != NULL));
   UNPROTECT(5);
   return out;
 }

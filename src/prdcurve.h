@@ -17,6 +17,15 @@
  * routines are); `configure` defines PRD_HAVE_SGEMM when BLAS_LIBS links
  * it. Declared as R_ext/BLAS.h declares dgemm, with the hidden lengths of
  * the two character arguments. */
+#ifdef PRD_HAVE_SSYRK
+void F77_NAME(ssyrk)(const char *uplo, const char *trans, const int *n,
+                     const int *k, const float *alpha, const float *a,
+                     const int *lda, const float *beta, float *c,
+                     const int *ldc FCLEN FCLEN);
+#endif
+/* the fold moments' products in single precision from this many columns
+ * (src/moments.c, ffi_cell_moments()) */
+#define PRD_MOMENTS_SINGLE_D 256
 #ifdef PRD_HAVE_SGEMM
 void F77_NAME(sgemm)(const char *transa, const char *transb, const int *m,
                      const int *n, const int *k, const float *alpha,
@@ -160,6 +169,8 @@ void prd_scratch_trim(size_t limit);
 void prd_advise_huge(void *p, size_t bytes);
 SEXP prd_alloc_matrix(SEXPTYPE type, int nrow, int ncol);
 SEXP ffi_scratch(SEXP release);
+SEXP ffi_memory_hold(SEXP on);
+void prd_memory_release(void);
 
 /* The precision of an engine call's products: single when `want` and
  * sgemm is available and the rounding window stays narrow for these data
@@ -323,7 +334,7 @@ SEXP ffi_centre_t(SEXP x, SEXP centre, SEXP rows);
 SEXP ffi_cov_factor(SEXP A, SEXP B, SEXP a, SEXP b, SEXP c);
 SEXP ffi_whiten(SEXP R, SEXP B);
 SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
-                      SEXP M0);
+                      SEXP M0, SEXP single);
 SEXP ffi_centred_product(SEXP x, SEXP centre, SEXP V, SEXP rows);
 SEXP ffi_chol_quad(SEXP X, SEXP rows, SEXP c, SEXP Rx, SEXP mx, SEXP Ry,
                    SEXP my);

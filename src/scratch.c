@@ -1,5 +1,10 @@
-/* Scratch slots: the engine's largest buffers, kept between calls. */
+/* Scratch slots: the engine's largest buffers, kept between calls; and
+ * the C library's freed memory kept for the length of a call. */
 #include "engine.h"
+#include <limits.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 /* ---- scratch kept between engine calls ------------------------------ *
  *
@@ -112,4 +117,43 @@ SEXP ffi_scratch(SEXP release) {
   for (int s = 0; s < PRD_SCR_N; s++) b += (double) scr_n[s];
   if (Rf_asLogical(release) == TRUE) prd_scratch_release();
   return Rf_ScalarReal(b);
+}
+
+/* .Call(ffi_memory_hold, on): with glibc, while a call runs (on = TRUE),
+ * large blocks come from the heap and freed memory stays with the process
+ * (M_MMAP_THRESHOLD 1 GiB, M_TRIM_THRESHOLD 4 GiB), so that R's d x d
+ * results, formed and freed several times a fold (32 MiB each at d =
+ * 2,048), reuse memory already faulted in instead of mapping fresh pages
+ * each time (scratch_alloc()'s faults); on = FALSE gives the free memory
+ * back (malloc_trim()) and sets the two thresholds to the values glibc's
+ * own adjustment reaches once a large block has been freed (32 MiB and
+ * 64 MiB: after mallopt() it adjusts no more). Returns whether memory is
+ * held; elsewhere than glibc nothing is done (FALSE). */
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+#define PRD_HAVE_MALLOPT 1
+#endif
+static int mem_held = 0;
+
+void prd_memory_release(void) {
+#ifdef PRD_HAVE_MALLOPT
+  if (mem_held) {
+    (void) mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    (void) mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    (void) malloc_trim(0);
+  }
+#endif
+  mem_held = 0;
+}
+
+SEXP ffi_memory_hold(SEXP on) {
+  if (Rf_asLogical(on) != TRUE) {
+    prd_memory_release();
+  } else if (!mem_held) {
+#ifdef PRD_HAVE_MALLOPT
+    if (mallopt(M_MMAP_THRESHOLD, 1 << 30) == 1 &&
+        mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1)
+      mem_held = 1;
+#endif
+  }
+  return Rf_ScalarLogical(mem_held);
 }

@@ -680,6 +680,48 @@ test_that("scratch kept between engine calls changes no result and can be releas
   expect_identical(prdcurve:::engine_scratch(), 0)
 })
 
+test_that("a call keeps the C library's freed memory while it runs, and gives it back after", {
+  st <- prdcurve:::run_state
+  expect_false(st$memory_held)
+  glibc <- isTRUE(.Call(ffi_memory_hold, TRUE))
+  expect_false(.Call(ffi_memory_hold, FALSE))
+  # the Linux machines the package is checked on run glibc
+  if (Sys.info()[["sysname"]] == "Linux") expect_true(glibc)
+  seen <- NULL
+  outer <- function() {
+    a <- prdcurve:::local_memory_hold()
+    # a nested call neither holds again nor gives the memory back
+    b <- (function() prdcurve:::local_memory_hold())()
+    seen <<- c(a, b, st$memory_held)
+  }
+  outer()
+  expect_identical(seen, c(glibc, FALSE, glibc))
+  expect_false(st$memory_held)
+  # given back: releasing again reports nothing held
+  expect_false(.Call(ffi_memory_hold, FALSE))
+  # held for a whole curve, and on an error too
+  set.seed(3)
+  x <- matrix(rnorm(400), 100)
+  here <- environment()
+  trace(prdcurve:::fitted_scores,
+        bquote(assign("seen", prdcurve:::run_state$memory_held, envir = .(here))),
+        print = FALSE, where = asNamespace("prdcurve"))
+  on.exit(untrace(prdcurve:::fitted_scores, where = asNamespace("prdcurve")),
+          add = TRUE)
+  seen <- NA
+  prd_curve(x, x + 1, method = "linear")
+  expect_identical(seen, glibc)
+  expect_false(st$memory_held)
+  expect_error(prd_curve(x, x[, 1:3], method = "linear"))
+  expect_false(.Call(ffi_memory_hold, FALSE))
+  # not under keep_scratch = FALSE
+  old <- options(prdcurve.keep_scratch = FALSE)
+  on.exit(options(old), add = TRUE)
+  seen <- NA
+  prd_curve(x, x + 1, method = "linear")
+  expect_false(seen)
+})
+
 test_that("the AVX2 compactions and the cross sweep's products per column block give the generic paths' results", {
   # vector = FALSE: the candidates of every selection and of the
   # cross sweep's bound found one value at a time; block_products

@@ -132,12 +132,24 @@ test_that("the fold moments' kernels equal R's products, with 1 and 2 threads", 
   q <- rowSums(C^2)
   M0 <- crossprod(matrix(rnorm(40 * d), 40))
   blas <- prdcurve:::engine_blas_threads()
+  ref <- M0 + crossprod(C)
+  scale <- sqrt(outer(diag(ref), diag(ref)))
   for (th in 1:2) {
     old <- prd_threads(th)
-    cm <- .Call(ffi_cell_moments, x, g, rows, cell, 3L, M0)
+    cm <- .Call(ffi_cell_moments, x, g, rows, cell, 3L, M0, FALSE)
+    # from 256 columns (NA) the products in single precision where the
+    # BLAS has ssyrk: each entry within 1e-6 of sqrt(M_ll M_mm), the sums
+    # and norms those of the double products
+    cs <- .Call(ffi_cell_moments, x, g, rows, cell, 3L, M0, NA)
     prd_threads(old)
-    expect_equal(cm$M, M0 + crossprod(C), tolerance = 1e-13)
+    expect_false(cm$single)
+    expect_equal(cm$M, ref, tolerance = 1e-13)
     expect_true(isSymmetric(cm$M, tol = 0))
+    expect_identical(cs[c("s", "qv", "q")], cm[c("s", "qv", "q")])
+    expect_true(isSymmetric(cs$M, tol = 0))
+    err <- max(abs(cs$M - ref) / scale)
+    expect_lt(err, 1e-6)
+    if (cs$single) expect_gt(err, 1e-12) else expect_identical(cs$M, cm$M)
     expect_equal(cm$s, crossprod(C, E), tolerance = 1e-13)
     expect_equal(cm$qv, crossprod(C, E * q), tolerance = 1e-13)
     # q summed over the columns in order: prd_row_scores()' values
@@ -148,14 +160,31 @@ test_that("the fold moments' kernels equal R's products, with 1 and 2 threads", 
   }
   # small d: one block; no M0
   y <- matrix(rnorm(50 * 3), 50)
-  cm <- .Call(ffi_cell_moments, y, c(0.1, 0, -0.2), 5:44, rep(1L, 40), 1L, NULL)
+  cm <- .Call(ffi_cell_moments, y, c(0.1, 0, -0.2), 5:44, rep(1L, 40), 1L,
+              NULL, NA)
   Cy <- y[5:44, ] - rep(c(0.1, 0, -0.2), each = 40)
+  expect_false(cm$single)
   expect_equal(cm$M, crossprod(Cy), tolerance = 1e-14)
   expect_equal(drop(cm$s), colSums(Cy), tolerance = 1e-14)
+  # single precision asked for: each column scaled by a power of two, so
+  # columns of any scale keep their relative precision, and a column times
+  # 2^k gives its entries times 2^k exactly
+  Y <- y * rep(c(1e-30, 1, 1e30), each = 50)
+  s1 <- .Call(ffi_cell_moments, Y, numeric(3), 5:44, rep(1L, 40), 1L, NULL,
+              TRUE)
+  if (s1$single) {
+    R <- crossprod(Y[5:44, ])
+    expect_lt(max(abs(s1$M - R) / sqrt(outer(diag(R), diag(R)))), 1e-6)
+    s2 <- .Call(ffi_cell_moments, Y * rep(c(2^-40, 1, 2^40), each = 50),
+                numeric(3), 5:44, rep(1L, 40), 1L, NULL, TRUE)
+    expect_identical(s2$M, s1$M * outer(c(2^-40, 1, 2^40), c(2^-40, 1, 2^40)))
+  }
   expect_error(.Call(ffi_cell_moments, y, numeric(3), 1:3, c(1L, 2L, 3L), 2L,
-                     NULL), "cell 3 out of range")
+                     NULL, NA), "cell 3 out of range")
   expect_error(.Call(ffi_cell_moments, y, numeric(3), c(1L, 51L), 1:2, 2L,
-                     NULL), "out of range")
+                     NULL, NA), "out of range")
+  expect_error(.Call(ffi_cell_moments, y, numeric(3), 1:3, rep(1L, 3), 1L,
+                     NULL, "yes"), "bad argument types")
   # the stacked table's products: every row of x centred, times V
   V <- matrix(rnorm(d * 7), d)
   for (th in 1:2) {
