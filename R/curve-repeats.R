@@ -100,6 +100,7 @@ draw_curve_splits <- function(split, real, gens, call = rlang::caller_env()) {
 repeated_curves <- function(real, gens, split, settings, repeats,
                             standardize, grid, first = NULL, seeds = NULL,
                             rows = NULL) {
+  local_memory_hold()
   if (is.null(seeds)) seeds <- repeat_seeds(repeats)
   seen <- character()
   once <- function(cnd) {

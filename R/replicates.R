@@ -19,6 +19,7 @@
 #'   real_draws: fingerprints of the real set and of the real rows drawn)
 #' @noRd
 run_replicates <- function(real, gens, R, fun) {
+  local_memory_hold()
   P <- ceiling(R / 2)
   sizes <- c(nrow(real), vapply(gens, nrow, integer(1)))
   divisor <- 1 / mean(floor(sizes / 2) / sizes) +
