@@ -282,16 +282,16 @@
 #'   the combined curve"; `prd_curve_info()`'s `details$families` says
 #'   which). Each costs its own time: at 10,000
 #'   rows per set and d = 2,048 on 2 cores (AMD EPYC) the default took
-#'   12.8 s in a run where `"knn"` alone took 3.1 s, `"knn"` with
-#'   `"coverage"` 2.9 s, `"quadratic"` 6.4 s (3.7 s with `folds = 1`),
-#'   `"stacked"` 2.8 s (2.1 s) and `"smooth_marginal"` 1.9 s (the
+#'   10.0 s in a run where `"knn"` alone took 2.8 s, `"knn"` with
+#'   `"coverage"` 3.1 s, `"quadratic"` 4.6 s (2.4 s with `folds = 1`),
+#'   `"stacked"` 2.2 s (1.5 s) and `"smooth_marginal"` 1.5 s (the
 #'   neighbour families share one engine call; `bench/classifiers.R`,
-#'   medians of 3, `bench/results.md`, "Time of each curve family"). In
-#'   double precision a fit on every row costs at least the covariance of
-#'   all rows (1.3 s there); `"quadratic"` also scores every evaluation
-#'   row under each set's covariance (1.1 s) and, in 10 folds, forms and
-#'   factors two covariances per fold, so it cannot come down to the knn
-#'   family's time.
+#'   medians of 3, `bench/results.md`, "Time of each curve family"). A
+#'   fit on every row costs at least the covariance of all rows (1.1 s
+#'   there in double precision; single from 256 columns); `"quadratic"`
+#'   also scores every evaluation row under each set's covariance (0.9 s)
+#'   and, in 10 folds, forms and factors two covariances per fold (1.0
+#'   s), so it cannot come down to the knn family's time.
 #' @param folds `NULL` (default) or a whole number K in 1 to 100: the fitted
 #'   families (`r family_names_doc("fitted")`, also in `"tightest"`) cross-fit
 #'   in K folds of the evaluation rows, each fitted on the fit rows and the
