@@ -63,7 +63,6 @@ warn_tightest_halves <- function(rows) {
 #' @noRd
 curve_estimates <- function(real, gens, splits, settings, check_limit = NULL,
                             call = rlang::caller_env()) {
-  local_memory_hold()
   k <- settings$k
   method <- settings$method
   tight <- "tightest" %in% method

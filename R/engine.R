@@ -126,7 +126,8 @@ engine_sweeps <- function(reset = FALSE) .Call(ffi_engine_sweeps, isTRUE(reset))
 # interleaved against 0.6.7: 600 x 2,048 8.0 s against 12.3, 900 x 2,048
 # 14.7 against 17.9, 400 x 1,024 4.2 against 5.1; at 1,000 x 2,048 (0.98
 # of the columns, one split) the span's cost outweighed its 49 columns
-# (4.7 s against 4.0).
+# (4.7 s against 4.0). single_moments = FALSE: the fold moments' products
+# in double precision at every d (src/moments.c; single from 256 columns).
 engine_knobs <- new.env(parent = emptyenv())
 engine_knobs$symmetric <- TRUE
 engine_knobs$own_buffer <- 0L
@@ -138,6 +139,7 @@ engine_knobs$fold_moments_ratio <- 1.25
 engine_knobs$stacked_moments_ratio <- 4
 engine_knobs$span <- TRUE
 engine_knobs$span_moments <- 0.9
+engine_knobs$single_moments <- TRUE
 
 #' Set engine knobs (named values, or one list of them) until `.local_envir`
 #' ends (tests); returns the old values invisibly.

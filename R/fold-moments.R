@@ -45,7 +45,7 @@ fold_moments <- function(X, cells, total = TRUE) {
       # C' C added to the part before (the fit rows'), and the cells' sums,
       # from blocks of the centred rows C (ffi_cell_moments(): no copy)
       cm <- .Call(ffi_cell_moments, X, g, r, cell, length(ids),
-                  if (length(M) >= h) M[[h]], NA)
+                  if (length(M) >= h) M[[h]], moments_single())
       if (part == 1L) Mf[[h]] <- cm$M
       M[[h]] <- cm$M
       q <- cm$q
@@ -70,8 +70,14 @@ fold_moments <- function(X, cells, total = TRUE) {
 cell_cross <- function(X, mom, v, hs) {
   r <- unlist(mom$halves[[v]][hs], use.names = FALSE)
   if (!length(r)) return(matrix(0, mom$d, mom$d))
-  .Call(ffi_cell_moments, X, mom$g, r, rep.int(1L, length(r)), 1L, NULL, NA)$M
+  .Call(ffi_cell_moments, X, mom$g, r, rep.int(1L, length(r)), 1L, NULL,
+        moments_single())$M
 }
+
+#' The `single` argument of ffi_cell_moments(): NA (single precision from
+#' 256 columns) unless the tests' knob asks for double
+#' @noRd
+moments_single <- function() if (isTRUE(engine_knobs$single_moments)) NA else FALSE
 
 #' The covariance moments of one set's rows in every cell but `v` and in
 #' the halves `hs` (1, 2 or both), given Mv = cell v's C' C in those

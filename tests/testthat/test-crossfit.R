@@ -294,22 +294,40 @@ test_that("the span families fit on the rows' span with the scores of the rows, 
                                    prdcurve:::split_part(0.5, 70, "generated", NULL),
                                    0.5)
   fams <- c("quadratic", "linear", "stacked", "smooth_marginal")
+  has_ssyrk <- .Call(ffi_cell_moments, matrix(1, 2, 256), numeric(256), 1:2,
+                     c(1L, 1L), 1L, NULL, TRUE)$single
   # moments: the fold moments on the rows too (their ratios raised), so
   # that both read the same path
   for (run in list(list(folds = 10L, moments = FALSE),
                    list(folds = 10L, moments = TRUE),
                    list(folds = NULL, moments = FALSE))) {
-    one <- function(span) {
+    one <- function(span, single = FALSE) {
       if (run$moments) {
         prdcurve:::local_engine_knobs(fold_moments_ratio = 10,
                                       stacked_moments_ratio = 10)
       }
-      prdcurve:::local_engine_knobs(span = span)
+      # (the rows' 300 columns would take the fold moments' products in
+      # single precision, the span's 130 in double)
+      prdcurve:::local_engine_knobs(span = span, single_moments = single)
       set.seed(1)
       prdcurve:::fitted_scores(x, y, s, fams, folds = run$folds)
     }
     a <- one(TRUE)
     b <- one(FALSE)
+    if (run$moments) {
+      # in single precision on the rows: the same scores to 1e-6
+      b1 <- one(FALSE, single = TRUE)
+      for (f in c("quadratic", "linear")) {
+        s1 <- unlist(b1$scores[[f]])
+        sb <- unlist(b$scores[[f]])
+        expect_lt(max(abs(s1 - sb)) / max(abs(sb)), 1e-6)
+        # (the linear discriminant is shrunk to the identity here: its
+        # scores read only the traces, which stay in double)
+        if (has_ssyrk && f == "quadratic") {
+          expect_gt(max(abs(s1 - sb)) / max(abs(sb)), 0)
+        }
+      }
+    }
     for (f in fams) {
       sa <- unlist(a$scores[[f]])
       sb <- unlist(b$scores[[f]])
