@@ -130,7 +130,8 @@
 #'   C library, keeps the memory that is freed while a call runs in the
 #'   process until the call ends (the fitted families form and free d x d
 #'   matrices several times a fold: at 10,000 rows a set and d = 2,048 the
-#'   default curve took 8.7 s instead of 10.4 s on a virtual machine);
+#'   default curve took 9.3-9.8 s instead of 11.1-11.9 s on a virtual
+#'   machine, `bench/results.md`);
 #'   `FALSE` frees the buffers at the end of every call and keeps nothing.
 #'
 #' @section Threads and BLAS: the engine's threads are set by

@@ -121,7 +121,7 @@ SEXP ffi_scratch(SEXP release) {
 
 /* .Call(ffi_memory_hold, on): with glibc, while a call runs (on = TRUE),
  * large blocks come from the heap and freed memory stays with the process
- * (M_MMAP_THRESHOLD 1 GiB, M_TRIM_THRESHOLD 4 GiB), so that R's d x d
+ * (M_MMAP_THRESHOLD 1 GiB, M_TRIM_THRESHOLD INT_MAX), so that R's d x d
  * results, formed and freed several times a fold (32 MiB each at d =
  * 2,048), reuse memory already faulted in instead of mapping fresh pages
  * each time (scratch_alloc()'s faults); on = FALSE gives the free memory
@@ -150,9 +150,10 @@ SEXP ffi_memory_hold(SEXP on) {
     prd_memory_release();
   } else if (!mem_held) {
 #ifdef PRD_HAVE_MALLOPT
-    if (mallopt(M_MMAP_THRESHOLD, 1 << 30) == 1 &&
-        mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1)
-      mem_held = 1;
+    int a = mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    int b = mallopt(M_TRIM_THRESHOLD, INT_MAX);
+    /* (either set: release() sets both back) */
+    if (a == 1 || b == 1) mem_held = 1;
 #endif
   }
   return Rf_ScalarLogical(mem_held);
