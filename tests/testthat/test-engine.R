@@ -685,8 +685,11 @@ test_that("a call keeps the C library's freed memory while it runs, and gives it
   expect_false(st$memory_held)
   glibc <- isTRUE(.Call(ffi_memory_hold, TRUE))
   expect_false(.Call(ffi_memory_hold, FALSE))
-  # the Linux machines the package is checked on run glibc
-  if (Sys.info()[["sysname"]] == "Linux") expect_true(glibc)
+  # the Linux machines the package is checked on run glibc (but under
+  # AddressSanitizer, whose allocator ignores mallopt(): nothing is held)
+  if (Sys.info()[["sysname"]] == "Linux" && !nzchar(Sys.getenv("ASAN_OPTIONS"))) {
+    expect_true(glibc)
+  }
   seen <- NULL
   outer <- function() {
     a <- prdcurve:::local_memory_hold()
