@@ -411,29 +411,20 @@ SEXP ffi_index_scores(SEXP index, SEXP B, SEXP rows, SEXP cell, SEXP table) {
  * two busy cores). */
 static void index_sums(const unsigned char *ix, int d, int nbin, const int *r,
                        int m, const double *T, double *o) {
-  int nblock = (m + INDEX_BLOCK - 1) / INDEX_BLOCK;
-  int use = prd_threads_over((int64_t) m * d, nblock);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(use) schedule(static)
-#endif
-  for (int b = 0; b < nblock; b++) {
-    const unsigned char *row[SUMS_ROWS];
-    const double *tab[SUMS_ROWS];
-    int i1 = (b + 1) * INDEX_BLOCK < m ? (b + 1) * INDEX_BLOCK : m;
-    for (int i0 = b * INDEX_BLOCK; i0 < i1; i0 += SUMS_ROWS) {
-      int len = i1 - i0 < SUMS_ROWS ? i1 - i0 : SUMS_ROWS;
-      for (int k = 0; k < len; k++) {
-        row[k] = ix + (size_t) (r[i0 + k] - 1) * d;
-        tab[k] = T;
-      }
-      tile_sums(row, tab, len, d, nbin, o + i0);
+  const unsigned char *row[SUMS_ROWS];
+  const double *tab[SUMS_ROWS];
+  for (int i0 = 0; i0 < m; i0 += SUMS_ROWS) {
+    int len = m - i0 < SUMS_ROWS ? m - i0 : SUMS_ROWS;
+    for (int k = 0; k < len; k++) {
+      row[k] = ix + (size_t) (r[i0 + k] - 1) * d;
+      tab[k] = T;
     }
+    tile_sums(row, tab, len, d, nbin, o + i0);
   }
-  (void) use;
 }
 
-/* index_sums() for the other files (src/smooth.c), as ffi_index_sums():
- * blocks of rows on the engine's threads, each row's sum as on one */
+/* index_sums() for the other files (src/smooth.c), on the calling thread
+ * as ffi_index_sums() */
 void prd_index_sums(const unsigned char *ix, int d, int nbin, const int *r,
                     int m, const double *T, double *o) {
   index_sums(ix, d, nbin, r, m, T, o);

@@ -432,8 +432,26 @@ typedef struct {
    * floats, each column's power-of-two scale, each thread's panel */
   float *fbuf, *facc;
   double *unit;
-  size_t *at;
 } cells_ctx;
+
+/* Thread t's panel of columns of C'C in a team of `team`: the columns
+ * panel_edge(t) .. panel_edge(t + 1) - 1, edges at d sqrt(t / team) (equal
+ * areas of the upper triangle) */
+static int panel_edge(int d, int t, int team) {
+  return t >= team ? d : (int) floor(d * sqrt((double) t / team));
+}
+
+/* Where thread t's float panel starts (the rows 0 .. c1 - 1 of its columns
+ * c0 .. c1 - 1, one after the other); t = team: the floats of them all */
+static size_t panel_offset(int d, int t, int team) {
+  size_t at = 0;
+  for (int u = 0; u < t; u++) {
+    size_t c0 = (size_t) panel_edge(d, u, team);
+    size_t c1 = (size_t) panel_edge(d, u + 1, team);
+    at += c1 * (c1 - c0);
+  }
+  return at;
+}
 
 /* The columns l0..l1 - 1 of the mb x d block buf as floats: column l
  * times 2^-e (e the exponent of its largest |value|, frexp(): every float
@@ -467,8 +485,7 @@ static void cells_part(void *p, int me, int team) {
   const int *r = a->r, *ce = a->ce;
   double *buf = a->buf, *mm = a->mm, *qq = a->qq, *sp = a->sp, *qp = a->qp;
   int n = a->n, d = a->d, m = a->m, B = a->B;
-  int c0 = (int) floor(d * sqrt((double) me / team));
-  int c1 = me + 1 == team ? d : (int) floor(d * sqrt((double) (me + 1) / team));
+  int c0 = panel_edge(d, me, team), c1 = panel_edge(d, me + 1, team);
   int w = c1 - c0;
   const char *up = "U", *tr = "T", *nn = "N";
   double one = 1.0;
@@ -505,7 +522,7 @@ static void cells_part(void *p, int me, int team) {
       /* in single precision: the panel's products into the thread's own
        * float panel (beta = 0), then added to M in double, each entry
        * times the power-of-two units of its two columns (exact) */
-      float *acc = a->facc + a->at[me];
+      float *acc = a->facc + panel_offset(d, me, team);
       const float *fp = a->fbuf + (size_t) c0 * mb;
       float onef = 1.0f, zerof = 0.0f;
       F77_CALL(ssyrk)(up, tr, &w, &mb, &onef, fp, &mb, &zerof, acc + c0, &c1
@@ -596,20 +613,15 @@ SEXP ffi_cell_moments(SEXP x, SEXP centre, SEXP rows, SEXP cell, SEXP ncell,
   int old = 0;
   int use = prd_blocked_team((int64_t) m * d * (d > 0 ? d : 1), d, &old);
   cells_ctx ctx = {REAL_RO(x), REAL_RO(centre), r, ce, buf, mm, qq, sp, qp,
-                   n, d, m, B, NULL, NULL, NULL, NULL};
+                   n, d, m, B, NULL, NULL, NULL};
   if (sg && d > 0 && m > 0) {
-    /* each thread's float panel: the rows 0 .. c1 - 1 of its columns c0 ..
-     * c1 - 1 (cells_part()'s edges) */
-    ctx.at = (size_t *) R_alloc((size_t) use + 1, sizeof(size_t));
-    ctx.at[0] = 0;
-    for (int t = 0; t < use; t++) {
-      size_t c0 = (size_t) floor(d * sqrt((double) t / use));
-      size_t c1 = t + 1 == use ? (size_t) d :
-        (size_t) floor(d * sqrt((double) (t + 1) / use));
-      ctx.at[t + 1] = ctx.at[t] + c1 * (c1 - c0);
+    /* the threads' float panels, for any team OpenMP grants up to `use` */
+    size_t nf = 1;
+    for (int t = 1; t <= use; t++) {
+      size_t f = panel_offset(d, t, t);
+      if (f > nf) nf = f;
     }
-    ctx.facc = (float *) R_alloc(ctx.at[use] > 0 ? ctx.at[use] : 1,
-                                 sizeof(float));
+    ctx.facc = (float *) R_alloc(nf, sizeof(float));
     ctx.fbuf = (float *) R_alloc((size_t) B * d, sizeof(float));
     ctx.unit = (double *) R_alloc((size_t) d, sizeof(double));
   }

@@ -17,15 +17,6 @@
  * routines are); `configure` defines PRD_HAVE_SGEMM when BLAS_LIBS links
  * it. Declared as R_ext/BLAS.h declares dgemm, with the hidden lengths of
  * the two character arguments. */
-#ifdef PRD_HAVE_SSYRK
-void F77_NAME(ssyrk)(const char *uplo, const char *trans, const int *n,
-                     const int *k, const float *alpha, const float *a,
-                     const int *lda, const float *beta, float *c,
-                     const int *ldc FCLEN FCLEN);
-#endif
-/* the fold moments' products in single precision from this many columns
- * (src/moments.c, ffi_cell_moments()) */
-#define PRD_MOMENTS_SINGLE_D 256
 #ifdef PRD_HAVE_SGEMM
 void F77_NAME(sgemm)(const char *transa, const char *transb, const int *m,
                      const int *n, const int *k, const float *alpha,
@@ -33,6 +24,16 @@ void F77_NAME(sgemm)(const char *transa, const char *transb, const int *m,
                      const int *ldb, const float *beta, float *c,
                      const int *ldc FCLEN FCLEN);
 #endif
+/* and ssyrk, where `configure` defines PRD_HAVE_SSYRK: the fold moments'
+ * products in single precision from PRD_MOMENTS_SINGLE_D columns
+ * (src/moments.c, ffi_cell_moments()) */
+#ifdef PRD_HAVE_SSYRK
+void F77_NAME(ssyrk)(const char *uplo, const char *trans, const int *n,
+                     const int *k, const float *alpha, const float *a,
+                     const int *lda, const float *beta, float *c,
+                     const int *ldc FCLEN FCLEN);
+#endif
+#define PRD_MOMENTS_SINGLE_D 256
 
 /* ---- threads.c -------------------------------------------------------- */
 

@@ -395,16 +395,6 @@ test_that("the row sums add each row's columns in order, whatever its cell", {
   want1 <- numeric(n)
   for (l in 1:d) want1 <- want1 + t1[cbind(bins[, l] + 1L, l)]
   expect_identical(.Call(ffi_index_sums, ix, rows, t1), want1)
-  # the one-table sums over blocks of 256 rows on the engine's threads:
-  # 700 rows (two blocks and a part), each row's sum as on one thread
-  r3 <- c(rows, rows, rows, rows)[1:700]
-  want3 <- want1[match(r3, rows)]
-  for (th in 1:2) {
-    old <- prd_threads(th)
-    got <- .Call(ffi_index_sums, ix, r3, t1)
-    prd_threads(old)
-    expect_identical(got, want3)
-  }
 })
 
 test_that("marginal is invariant to increasing maps of each coordinate", {
