@@ -372,13 +372,18 @@ fold_scores <- function(real, generated, entries, base, pool, fp, cells,
   span <- if (length(slow)) span_sets(real, generated, entries[slow])
   out <- vector("list", K)
   for (v in seq_len(K)) {
+    # fold v's fit rows of set j
+    rest <- function(j) sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
     ex <- cells[[1]][[v + 1L]]
     ey <- cells[[2]][[v + 1L]]
     res <- list()
     if (length(all_folds)) res[[all_folds]] <- lin[[v]]
     if (length(per_fold)) {
       res <- c(res, fold_fit(real, generated, mom, v, entries[per_fold], ex,
-                             ey, call = call))
+                             ey, fit_rows = function(j) {
+                               X <- if (j == 1L) real else generated
+                               X[rest(j), , drop = FALSE]
+                             }, call = call))
       collect_between_fits(real, generated)
       if (!is.null(res$stacked_lins)) {
         lins[[v]] <- res$stacked_lins
@@ -386,7 +391,6 @@ fold_scores <- function(real, generated, entries, base, pool, fp, cells,
       }
     }
     if (length(slow)) {
-      rest <- function(j) sort(c(base[[j]], pool[[j]][-fp[[j]][[v]]]))
       res <- c(res, span_fit_folds(real, generated, entries[slow], rest(1),
                                    rest(2), ex, ey, span, call = call))
     }
@@ -452,7 +456,7 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 #' its two inner discriminants (element `stacked_lins`), which
 #' fold_scores() completes.
 #' @noRd
-fold_fit <- function(real, generated, mom, v, entries, ex, ey,
+fold_fit <- function(real, generated, mom, v, entries, ex, ey, fit_rows,
                      call = rlang::caller_env()) {
   c1 <- v + 1L # the fold's cell (cell 1: the fit rows)
   path <- vapply(entries, `[[`, "", "path")
@@ -474,7 +478,8 @@ fold_fit <- function(real, generated, mom, v, entries, ex, ey,
     # every fit first, then the covariances go before the scoring (whose
     # temporaries are the fold fits' peak)
     fits <- lapply(entries[path == "parts"], function(e) {
-      e$fit_parts(p, n_score = length(ex) + length(ey), call = call)
+      e$fit_parts(p, n_score = length(ex) + length(ey), call = call,
+                  fit_rows = fit_rows)
     })
     rm(p)
     for (e in entries[path == "parts"]) {

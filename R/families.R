@@ -12,8 +12,9 @@
 #   rows), settings = named list of numbers). That is all a new fitted
 #   family needs: fitted_scores() then fits it fold by fold. `path` names
 #   an optional faster way crossfit.R offers, declared here and never read
-#   from the name: "parts" (fitted from the covariances alone, `fit_parts(p,
-#   n_score, call)`, so the fold moments serve every fold), "stacked" (the
+#   from the name: "parts" (fitted from the covariances, `fit_parts(p,
+#   n_score, call, fit_rows)`, so the fold moments serve every fold;
+#   `fit_rows(j)` gives set j's fit rows where a fit also reads them), "stacked" (the
 #   stacked logistic fit over two inner discriminants), "cells" (every
 #   fold's scores at once from the rows' cells, `cells(real, generated,
 #   cells)`; such a family needs no `fit`), "rows" (no faster way).
@@ -210,7 +211,7 @@ register_family(
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_linear(parts(), call = call)
   },
-  fit_parts = function(p, n_score, call) fit_linear(p, call = call),
+  fit_parts = function(p, n_score, call, fit_rows) fit_linear(p, call = call),
   reason = "A linear classifier does not see changes of dispersion or shape.",
   summary = "linear discriminant with a Ledoit-Wolf (2004) shrunk pooled covariance"
 )
@@ -219,7 +220,7 @@ register_family(
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_quadratic(parts(), n_score = n_score, call = call)
   },
-  fit_parts = function(p, n_score, call) {
+  fit_parts = function(p, n_score, call, fit_rows) {
     fit_quadratic(p, n_score = n_score, call = call)
   },
   reason = "A Gaussian quadratic classifier misses structure that is not in the first two moments (modes, manifolds, heavy tails).",
@@ -281,9 +282,15 @@ register_family(
 register_family(
   "spectral", "fitted", path = "parts",
   fit = function(real, generated, fx, fy, n_score, parts, call) {
-    fit_spectral(parts(), call = call)
+    fit_spectral(parts(), call = call, fit_rows = function(j) {
+      X <- if (j == 1L) real else generated
+      r <- if (j == 1L) fx else fy
+      if (is.null(r)) X else X[r, , drop = FALSE]
+    })
   },
-  fit_parts = function(p, n_score, call) fit_spectral(p, call = call),
+  fit_parts = function(p, n_score, call, fit_rows) {
+    fit_spectral(p, call = call, fit_rows = fit_rows)
+  },
   reason = "A Gaussian classifier on the few directions whose spread differs beyond the noise misses changes of the means elsewhere, of shape and of many small spreads.",
   summary = "the Gaussian log-likelihood ratio on the generalised eigenvectors of the two covariances whose eigenvalues leave the bulk of Wachter's (1980) law (Fukunaga 1990, chapter 10): a change of spread along a few directions (a truncated slab), which the quadratic family's shrinkage and noise hide; in the default up to 512 columns with at least 8 rows a column in every set, no categorical columns and no direction kept between two random halves of the real rows (laws with four moments)"
 )
