@@ -311,7 +311,7 @@ register_family(
     fit_spectral(p, call = call, fit_rows = fit_rows)
   },
   reason = "A Gaussian classifier on the few directions whose spread differs beyond the noise misses changes of the means elsewhere, of shape and of many small spreads.",
-  summary = "the Gaussian log-likelihood ratio on the generalised eigenvectors of the two covariances whose eigenvalues leave the bulk of Wachter's (1980) law (Fukunaga 1990, chapter 10): a change of spread along a few directions (a truncated slab), which the quadratic family's shrinkage and noise hide; in the default up to 512 columns with at least 8 rows a column in every set, no categorical columns and no direction kept between two random halves of the real rows (laws with four moments)"
+  summary = "the Gaussian log-likelihood ratio on the generalised eigenvectors of the two covariances whose eigenvalues leave the bulk of Wachter's (1980) law (Fukunaga 1990, chapter 10): a change of spread along a few directions (a truncated slab), which the quadratic family's shrinkage and noise hide; where the generated rows along the narrowest direction are flatter than the real ones, that direction moved to the generated rows' thinnest L^8 width (a local search); in the default up to 512 columns with at least 8 rows a column in every set, no categorical columns and no direction kept between two random halves of the real rows (laws with four moments)"
 )
 register_family(
   "tightest", "combined",

@@ -83,7 +83,7 @@ test_that("a family whose halves disagree is penalised by its gap", {
   expect_equal(r0$precision, rect(0.65, 0.65)$precision, tolerance = 1e-15)
 })
 
-test_that("a family's registry weight of its noise replaces the penalty (the mixture's: 1)", {
+test_that("a family's registry weight of its noise replaces the penalty (the mixture's: 1, the spectral family's: 2)", {
   # G reads 0.30 on half 1 and 0.34 on half 2, H 0.36 on both: with two
   # families G's noise is half its gap (the median gap is the other half),
   # H's 0; areas scale as the square of the rectangles' side, so on half 1
@@ -91,8 +91,8 @@ test_that("a family's registry weight of its noise replaces the penalty (the mix
   # H's 0.1296: weight 4 takes H on both halves, weight 1 G on both
   G <- fake(rect(0.30, 0.30), rect(0.34, 0.34), rect(0.32, 0.32))
   H <- fake(rect(0.36, 0.36), rect(0.36, 0.36), rect(0.36, 0.36))
-  expect_identical(tightest_noise_weights(c("mixture", "G", "knn")),
-                   c(mixture = 1, G = 4, knn = 4))
+  expect_identical(tightest_noise_weights(c("mixture", "spectral", "G", "knn")),
+                   c(mixture = 1, spectral = 2, G = 4, knn = 4))
   r4 <- choose(list(G = G, H = H))
   expect_identical(r4$bands$first, rep("H", 4))
   expect_identical(r4$bands$second, rep("H", 4))
@@ -100,6 +100,11 @@ test_that("a family's registry weight of its noise replaces the penalty (the mix
   expect_identical(r1$bands$first, rep("mixture", 4))
   expect_identical(r1$bands$second, rep("mixture", 4))
   expect_equal(r1$precision, rect(0.32, 0.32)$precision, tolerance = 1e-15)
+  # weight 2: G's 0.09 + 0.0256 below H's 0.1296 on half 1, 0.1156 +
+  # 0.0256 above it on half 2
+  r2 <- choose(list(spectral = G, H = H))
+  expect_identical(r2$bands$first, rep("spectral", 4))
+  expect_identical(r2$bands$second, rep("H", 4))
   # `penalty` sets the weight of the families without their own
   expect_identical(choose(list(G = G, H = H), penalty = 1)$bands$first,
                    rep("G", 4))
