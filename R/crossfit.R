@@ -454,7 +454,8 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 #' "parts" or "stacked") from the fold moments `mom` (one a set), scored on
 #' the fold's rows ex of real and ey of generated; for the "stacked" path,
 #' its two inner discriminants (element `stacked_lins`), which
-#' fold_scores() completes.
+#' fold_scores() completes. `fit_rows(j)`: set j's fit rows of the fold
+#' (a copy, made only when a fit asks: the spectral family's search).
 #' @noRd
 fold_fit <- function(real, generated, mom, v, entries, ex, ey, fit_rows,
                      call = rlang::caller_env()) {
