@@ -14,10 +14,11 @@
 #   an optional faster way crossfit.R offers, declared here and never read
 #   from the name: "parts" (fitted from the covariances, `fit_parts(p,
 #   n_score, call, fit_rows)`, so the fold moments serve every fold;
-#   `fit_rows(j)` gives set j's fit rows where a fit also reads them), "stacked" (the
-#   stacked logistic fit over two inner discriminants), "cells" (every
-#   fold's scores at once from the rows' cells, `cells(real, generated,
-#   cells)`; such a family needs no `fit`), "rows" (no faster way).
+#   `fit_rows(j)` gives set j's fit rows where a fit also reads them),
+#   "stacked" (the stacked logistic fit over two inner discriminants),
+#   "cells" (every fold's scores at once from the rows' cells,
+#   `cells(real, generated, cells)`; such a family needs no `fit`), "rows"
+#   (no faster way).
 # - kind "combined": "tightest", which reads the others.
 #
 # Any family may set `noise_weight`, the weight of its noise in the choice
