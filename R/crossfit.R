@@ -381,8 +381,8 @@ fold_scores <- function(real, generated, entries, base, pool, fp, cells,
     if (length(per_fold)) {
       res <- c(res, fold_fit(real, generated, mom, v, entries[per_fold], ex,
                              ey, fit_rows = function(j) {
-                               X <- if (j == 1L) real else generated
-                               X[rest(j), , drop = FALSE]
+                               list(X = if (j == 1L) real else generated,
+                                    rows = rest(j))
                              }, call = call))
       collect_between_fits(real, generated)
       if (!is.null(res$stacked_lins)) {
@@ -454,8 +454,9 @@ cross_folds <- function(n, K = 2L, call = rlang::caller_env()) {
 #' "parts" or "stacked") from the fold moments `mom` (one a set), scored on
 #' the fold's rows ex of real and ey of generated; for the "stacked" path,
 #' its two inner discriminants (element `stacked_lins`), which
-#' fold_scores() completes. `fit_rows(j)`: set j's fit rows of the fold
-#' (a copy, made only when a fit asks: the spectral family's search).
+#' fold_scores() completes. `fit_rows(j)`: list(X = set j, rows = the
+#' positions of its fit rows in the fold), for fits that also read the rows
+#' (the spectral family's search).
 #' @noRd
 fold_fit <- function(real, generated, mom, v, entries, ex, ey, fit_rows,
                      call = rlang::caller_env()) {

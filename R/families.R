@@ -14,7 +14,8 @@
 #   an optional faster way crossfit.R offers, declared here and never read
 #   from the name: "parts" (fitted from the covariances, `fit_parts(p,
 #   n_score, call, fit_rows)`, so the fold moments serve every fold;
-#   `fit_rows(j)` gives set j's fit rows where a fit also reads them),
+#   `fit_rows(j)` gives list(X = set j, rows = its fit rows' positions)
+#   where a fit also reads the rows),
 #   "stacked" (the stacked logistic fit over two inner discriminants),
 #   "cells" (every fold's scores at once from the rows' cells,
 #   `cells(real, generated, cells)`; such a family needs no `fit`), "rows"
@@ -303,9 +304,7 @@ register_family(
   "spectral", "fitted", path = "parts", noise_weight = spectral_noise_weight,
   fit = function(real, generated, fx, fy, n_score, parts, call) {
     fit_spectral(parts(), call = call, fit_rows = function(j) {
-      X <- if (j == 1L) real else generated
-      r <- if (j == 1L) fx else fy
-      if (is.null(r)) X else X[r, , drop = FALSE]
+      list(X = if (j == 1L) real else generated, rows = if (j == 1L) fx else fy)
     })
   },
   fit_parts = function(p, n_score, call, fit_rows) {

@@ -116,7 +116,8 @@ spectral_edges <- function(d, nx, ny) {
 #' mu_X, 1) summed over the kept directions, w = v' z. With d at least
 #' either set's fit rows, or no direction kept, the score is 0 (the
 #' ceiling). `fit_rows`: NULL, or a function of the set (1 real, 2
-#' generated) giving its fit rows, for spectral_refine().
+#' generated) giving list(X = its rows, rows = the fit rows' positions in X,
+#' NULL: every row), for spectral_refine().
 #' @noRd
 fit_spectral <- function(p, call = rlang::caller_env(), fit_rows = NULL) {
   d <- p$d
@@ -228,11 +229,15 @@ spectral_refine <- function(V, l, R, p, fit_rows) {
   keep <- list(V = V, l = l, refined = 0L)
   j <- which.min(l)
   if (!(l[j] < 1)) return(keep)
-  X <- fit_rows(1L)
-  Y <- fit_rows(2L)
-  if (!is.double(X)) storage.mode(X) <- "double"
-  if (!is.double(Y)) storage.mode(Y) <- "double"
-  proj <- function(A, m, v) drop(A %*% v) - sum(m * v)
+  # the fit rows along v, centred, read in place (spectral_score()'s
+  # product)
+  along <- function(j, m, v) {
+    s <- fit_rows(j)
+    X <- s$X
+    if (!is.double(X)) storage.mode(X) <- "double"
+    drop(.Call(ffi_centred_product, X, m, cbind(v),
+               if (!is.null(s$rows)) as.integer(s$rows))$P)
+  }
   kurt <- function(z) {
     z <- z - mean(z)
     s <- max(abs(z))
@@ -241,10 +246,16 @@ spectral_refine <- function(V, l, R, p, fit_rows) {
     mean(z^4) / mean(z^2)^2
   }
   v <- V[, j]
-  gap <- kurt(proj(X, p$mx, v)) - kurt(proj(Y, p$my, v))
-  se <- sqrt(24 / nrow(X) + 24 / nrow(Y))
-  if (!isTRUE(gap > spectral_kurtosis_z * se)) return(keep)
-  rm(X)
+  zx <- along(1L, p$mx, v)
+  zy <- along(2L, p$my, v)
+  se <- sqrt(24 / length(zx) + 24 / length(zy))
+  if (!isTRUE(kurt(zx) - kurt(zy) > spectral_kurtosis_z * se)) return(keep)
+  # the search's products read the generated fit rows many times: one copy
+  s <- fit_rows(2L)
+  Y <- if (is.null(s$rows)) s$X else s$X[s$rows, , drop = FALSE]
+  rm(s)
+  if (!is.double(Y)) storage.mode(Y) <- "double"
+  proj <- function(A, m, v) drop(A %*% v) - sum(m * v)
   pw <- spectral_power
   # objective and its gradient in e = R v, each from one product with the
   # rows and one with their transpose (scaled by the largest |z|: no

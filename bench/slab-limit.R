@@ -54,7 +54,7 @@ one <- function(d, n, seed) {
   R <- chol(cv(real))
   Sy <- cv(gen)
   f <- prdcurve:::fit_spectral(prdcurve:::cov_parts(real, gen),
-                               fit_rows = function(j) if (j == 1L) real else gen)
+                               fit_rows = function(j) list(X = if (j == 1L) real else gen))
   fe <- environment(f$score)
   ks <- if (f$settings$directions > 0L) {
     w <- fe$V[, which.min(fe$l)]

@@ -166,7 +166,9 @@ slab_sets <- function(n, d, seed, mass = 0.7) {
   t <- qnorm(runif(n, pnorm(-cut), pnorm(cut)))
   list(x = x, y = e + outer(t - drop(e %*% u), u), u = u)
 }
-rows_of <- function(x, y) function(j) if (j == 1L) x else y
+rows_of <- function(x, y, rx = NULL, ry = NULL) {
+  function(j) list(X = if (j == 1L) x else y, rows = if (j == 1L) rx else ry)
+}
 
 test_that("the thinnest-slab search reaches the brute-force minimum of the generated rows' L^p width", {
   s <- slab_sets(3000, 16, 11)
@@ -199,6 +201,15 @@ test_that("the thinnest-slab search reaches the brute-force minimum of the gener
   expect_equal(sum(v * (p$Sx %*% v)), 1, tolerance = 1e-12)
   expect_equal(e$l[1], sum(v * (p$Sy %*% v)), tolerance = 1e-12)
   expect_equal(e$shift[1], sum(v * (p$my - p$mx)), tolerance = 1e-12)
+  # the fit rows read in place from larger sets: the same fit
+  set.seed(2)
+  xb <- rbind(matrix(rnorm(500 * 16), 500), s$x)
+  yb <- rbind(s$y, matrix(rnorm(700 * 16), 700))
+  rx <- 500L + seq_len(3000)
+  ry <- seq_len(3000)
+  fr <- fit_spectral(cov_parts(xb, yb, rx, ry), fit_rows = rows_of(xb, yb, rx, ry))
+  expect_identical(fr$settings$refined, 1L)
+  expect_equal(environment(fr$score)$V, environment(f$score)$V, tolerance = 1e-10)
   # any scale: the same direction (no |z|^p overflows)
   big <- fit_spectral(cov_parts(s$x * 1e150, s$y * 1e150),
                       fit_rows = rows_of(s$x * 1e150, s$y * 1e150))
