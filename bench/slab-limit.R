@@ -12,7 +12,10 @@
 # 10 folds at 20,000 points per set), over seeds: the least eigenvalue, the
 # cosine and that AUC; then the same of the direction the spectral family
 # reads since its thinnest-slab search (fit_spectral() with the fit rows:
-# spectral_refine(); `searched`), NA where it keeps no direction.
+# spectral_refine(); `searched`), NA where it keeps no direction; and the
+# same search given the real law's exact moments (mean 0, covariance I_d) in
+# place of the real fit rows' (`P known`): what remains of its error there
+# is the generated rows' own.
 #
 # Usage (package root, prdcurve installed):
 #   Rscript bench/slab-limit.R [--dims 64,256,512,1024,2048]
@@ -56,37 +59,47 @@ one <- function(d, n, seed) {
   f <- prdcurve:::fit_spectral(prdcurve:::cov_parts(real, gen),
                                fit_rows = function(j) list(X = if (j == 1L) real else gen))
   fe <- environment(f$score)
-  ks <- if (f$settings$directions > 0L) {
+  along <- function(f) {
+    if (f$settings$directions == 0L) return(NA_real_)
+    fe <- environment(f$score)
     w <- fe$V[, which.min(fe$l)]
     abs(sum(w * u)) / sqrt(sum(w^2))
-  } else NA_real_
-  rm(real, gen, f, fe)
+  }
+  ks <- along(f)
+  pk <- prdcurve:::cov_parts(real, gen)
+  pk$Sx <- diag(d)
+  pk$mx <- numeric(d)
+  kk <- along(prdcurve:::fit_spectral(pk, fit_rows = function(j) list(X = if (j == 1L) real else gen)))
+  rm(real, gen, f, fe, pk)
   M <- backsolve(R, t(backsolve(R, Sy, transpose = TRUE)), transpose = TRUE)
   e <- eigen((M + t(M)) / 2, symmetric = TRUE)
   v <- backsolve(R, e$vectors[, d])
   k <- abs(sum(v * u)) / sqrt(sum(v^2))
   c(l = e$values[d], cos = k, auc = direction_auc(k), cos_s = ks,
-    auc_s = if (is.na(ks)) NA_real_ else direction_auc(ks))
+    auc_s = if (is.na(ks)) NA_real_ else direction_auc(ks), cos_k = kk,
+    auc_k = if (is.na(kk)) NA_real_ else direction_auc(kk))
 }
 
 rows <- list()
 for (d in dims) for (n in fit_rows) {
   if (n <= d) next
-  r <- vapply(seeds, function(s) one(d, n, s), numeric(5))
+  r <- vapply(seeds, function(s) one(d, n, s), numeric(7))
   rows[[length(rows) + 1L]] <- data.frame(
     d = d, fit_rows = n, least_l = mean(r["l", ]), cos = mean(r["cos", ]),
     auc = mean(r["auc", ]), auc_min = min(r["auc", ]), auc_max = max(r["auc", ]),
-    cos_s = mean(r["cos_s", ]), auc_s = mean(r["auc_s", ]))
-  cat(sprintf("d = %d, %d fit rows: cos %.3f, AUC %.3f; searched cos %.3f, AUC %.3f\n",
+    cos_s = mean(r["cos_s", ]), auc_s = mean(r["auc_s", ]),
+    cos_k = mean(r["cos_k", ]), auc_k = mean(r["auc_k", ]))
+  cat(sprintf("d = %d, %d fit rows: cos %.3f, AUC %.3f; searched cos %.3f, AUC %.3f; P known cos %.3f, AUC %.3f\n",
               d, n, mean(r["cos", ]), mean(r["auc", ]), mean(r["cos_s", ]),
-              mean(r["auc_s", ])))
+              mean(r["auc_s", ]), mean(r["cos_k", ]), mean(r["auc_k", ])))
 }
 tab <- do.call(rbind, rows)
 fmt <- function(x, k = 3) formatC(x, format = "f", digits = k)
-cat(sprintf("\n| d | fit rows per set | least l | cos(v, u) | AUC along v (truth %.3f) | searched: cos | AUC |\n",
-            mass), "|---:|---:|---:|---:|---|---:|---:|\n", sep = "")
+cat(sprintf("\n| d | fit rows per set | least l | cos(v, u) | AUC along v (truth %.3f) | searched: cos | AUC | P known: cos | AUC |\n",
+            mass), "|---:|---:|---:|---:|---|---:|---:|---:|---:|\n", sep = "")
 for (i in seq_len(nrow(tab))) {
-  with(tab[i, ], cat(sprintf("| %s | %s | %s | %s | %s (%s to %s) | %s | %s |\n",
+  with(tab[i, ], cat(sprintf("| %s | %s | %s | %s | %s (%s to %s) | %s | %s | %s | %s |\n",
     format(d, big.mark = ","), format(fit_rows, big.mark = ","), fmt(least_l),
-    fmt(cos), fmt(auc), fmt(auc_min), fmt(auc_max), fmt(cos_s), fmt(auc_s))))
+    fmt(cos), fmt(auc), fmt(auc_min), fmt(auc_max), fmt(cos_s), fmt(auc_s),
+    fmt(cos_k), fmt(auc_k))))
 }
