@@ -50,16 +50,27 @@ if (length(need)) {
 }
 '
 # synthpop (optional: the "Synthetic tabular data" vignette's synthesisers
-# and the pMSE tests; both skip without it). Its dependency Rsolnp comes
-# from Debian where it can, then synthpop from CRAN. A failure here does
-# not stop the script.
-if command -v apt-get >/dev/null 2>&1 &&
-  ! dpkg-query -W -f='${Status}' r-cran-rsolnp 2>/dev/null | grep -q "ok installed"; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
-    --no-install-recommends r-cran-rsolnp >/dev/null 2>&1 ||
-    echo "Note: r-cran-rsolnp not installed from Debian; trying CRAN." >&2
+# and the pMSE tests; both skip without it). Its dependencies come from
+# Debian where it has them (Rsolnp, which CRAN's source does not build
+# here, and the random forests, party and the rest, which would otherwise
+# compile from source for minutes), then synthpop and the few Debian lacks
+# (mipfp, cmm, broman) from CRAN. A failure here does not stop the script.
+SYNTHPOP_DEB="r-cran-rsolnp r-cran-numderiv r-cran-party r-cran-plyr \
+r-cran-proto r-cran-polspline r-cran-randomforest r-cran-ranger \
+r-cran-classint r-cran-rmutil r-cran-forcats r-cran-stringr"
+if command -v apt-get >/dev/null 2>&1; then
+  missing=""
+  for p in $SYNTHPOP_DEB; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+      missing="$missing $p"
+  done
+  if [ -n "$missing" ]; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+      --no-install-recommends $missing >/dev/null 2>&1 ||
+      echo "Note: synthpop's dependencies not all installed from Debian; trying CRAN." >&2
+  fi
 fi
 Rscript -e '
 if (!requireNamespace("synthpop", quietly = TRUE)) {
