@@ -382,7 +382,10 @@ md_compare <- function(cmpt) {
 # The targets of `tightest` at n = 5,000 (else the largest n): the scenarios
 # meeting the target as the `target_met` column computes it (target_eps(),
 # target_text()), in the bands of d of its two tolerances
-targets_lines <- function(acc, rk, cmpt) {
+# `pairs`: ranking_pairs() of this run's estimates (NULL when the tables
+# come from the CSV, which keeps only the ranking table): the pairs whose
+# true AUCs differ by at least 0.05, the scale at which a user ranks models
+targets_lines <- function(acc, rk, cmpt, pairs = NULL) {
   if (!"tightest" %in% acc$method) {
     return("`tightest` was not part of this run: the targets of the combined curve are not measured here.")
   }
@@ -411,6 +414,17 @@ targets_lines <- function(acc, rk, cmpt) {
     }),
     sprintf("- Ranking by `tightest` AUC: %s of %s pairs agree with the truth (target 100%%).",
             big(sum(round(r$agree * r$count))), big(sum(r$count))),
+    if (!is.null(pairs) && any(pairs$method == "tightest")) {
+      p <- pairs[pairs$method == "tightest" & abs(pairs$true_difference) >= 0.05, ]
+      w <- p[!p$agree, ]
+      sprintf("- Ranking, this run's pairs whose true AUCs differ by 0.05 or more: %s of %s agree%s.",
+              big(sum(p$agree)), big(nrow(p)), if (nrow(w)) {
+                paste0("; not: ", paste(sprintf("%s (d = %s, n = %s; true %s, estimated %s)",
+                                                w$pair, big(w$d), big(w$n),
+                                                fmt(w$true_difference), fmt(w$estimated_difference)),
+                                        collapse = ", "))
+              } else "")
+    },
     if (!is.null(cmpt) && any(cmpt$method == "tightest")) {
       cc <- cmpt[cmpt$method == "tightest", ]
       sprintf("- `prd_compare()` on `tightest`, coverage part: %s of pairs with an interval excluding 0 have the wrong sign.",

@@ -526,10 +526,11 @@ if (!interactive() && sys.nframe() == 0L) {
                 draws = n_draws, replicates = n_reps)
     if (nzchar(save_to)) saveRDS(list(grid = grid_res, coverage = cov_res, run = run), save_to)
   }
-  acc <- rk <- st <- cov <- cmpt <- NULL
+  acc <- rk <- st <- cov <- cmpt <- pairs <- NULL
   if (!is.null(grid_res)) {
     acc <- accuracy_table(grid_res)
-    rk <- ranking_table(ranking_pairs(grid_res))
+    pairs <- ranking_pairs(grid_res)
+    rk <- ranking_table(pairs)
   }
   if (!is.null(cov_res)) {
     cov <- coverage_table(cov_res)
@@ -571,7 +572,7 @@ if (!interactive() && sys.nframe() == 0L) {
     show[num] <- lapply(show[num], round, 3)
     print(show, row.names = FALSE)
     options(old)
-    cat(targets_lines(acc, rk, cmpt), sep = "\n")
+    cat(targets_lines(acc, rk, cmpt, pairs), sep = "\n")
     print_oracle_errors(acc)
   }
   if (!is.null(cov)) {
