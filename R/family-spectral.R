@@ -152,13 +152,15 @@ fit_spectral <- function(p, call = rlang::caller_env(), fit_rows = NULL) {
   V <- backsolve(R, e$vectors[, out, drop = FALSE])
   l <- l[out]
   refined <- 0L
+  side <- numeric(length(l))
   if (!is.null(fit_rows)) {
     r <- spectral_refine(V, l, R, p, fit_rows)
     V <- r$V
     l <- r$l
+    side <- r$side
     refined <- r$refined
   }
-  list(score = spectral_score(V, l, p$mx, drop(crossprod(V, p$my - p$mx))),
+  list(score = spectral_score(V, l, p$mx, drop(crossprod(V, p$my - p$mx)), side),
        settings = list(directions = length(out), refined = refined))
 }
 
@@ -166,13 +168,19 @@ fit_spectral <- function(p, call = rlang::caller_env(), fit_rows = NULL) {
 #' read in place: with w_j = v_j' (z - mu_X) and the means' difference
 #' along v_j, shift_j, sum_j (w_j^2 - (w_j - shift_j)^2 / l_j - log l_j) /
 #' 2; a function that keeps only the directions V (columns), l, mu_X and
-#' the shifts.
+#' the shifts. `side`: 0 for each direction, or for the edge of a
+#' one-sided truncation (spectral_refine()) +1 / -1 where the generated
+#' law lies above / below it: there w_j is first capped at the peak of
+#' its term (l_j < 1), shift_j / (1 - l_j), from above / below, so that
+#' the term rises monotonically away from the edge (the log density ratio
+#' of a half-space is a step) instead of falling again in the far tail.
 #' @noRd
-spectral_score <- function(V, l, mx, shift) {
+spectral_score <- function(V, l, mx, shift, side = numeric(length(l))) {
   force(V)
   force(l)
   force(mx)
   force(shift)
+  peak <- ifelse(side != 0 & l < 1, shift / (1 - l), NA_real_)
   function(Z, rows = NULL) {
     if (!is.double(Z)) storage.mode(Z) <- "double"
     # every direction's projection in one pass over the rows (the stacked
@@ -181,7 +189,9 @@ spectral_score <- function(V, l, mx, shift) {
                if (!is.null(rows)) as.integer(rows))$P
     s <- numeric(nrow(W))
     for (j in seq_along(l)) {
-      s <- s + 0.5 * (W[, j]^2 - (W[, j] - shift[j])^2 / l[j] - log(l[j]))
+      w <- W[, j]
+      if (!is.na(peak[j])) w <- if (side[j] > 0) pmin(w, peak[j]) else pmax(w, peak[j])
+      s <- s + 0.5 * (w^2 - (w - shift[j])^2 / l[j] - log(l[j]))
     }
     s
   }
@@ -204,6 +214,16 @@ spectral_power <- 8
 #' @noRd
 spectral_kurtosis_z <- 5
 
+#' How far (in standard errors, sqrt(6 / n_X + 6 / n_Y)) the skewness of
+#' the generated fit rows along the narrowest direction must differ from
+#' the real rows' for spectral_refine() to search for a one-sided edge,
+#' where the kurtosis test did not call for the slab: P within a half-space
+#' (u . x >= 0, mass 0.5) gives a half-normal along u, skewness 1.0 (0.8 to
+#' 0.9 along the spectral direction at d = 64 to 512, 4,500 rows a set,
+#' 15 or more standard errors), a narrowed Gaussian 0 +- 0.05.
+#' @noRd
+spectral_skew_z <- 5
+
 #' Most steps of the search (Barzilai-Borwein steps reach the descent's
 #' end within 60 at d <= 512: 0.05 s at d = 256, 0.1 s at 512, 4,500 rows)
 #' @noRd
@@ -218,15 +238,20 @@ spectral_refine_steps <- 60L
 #' the generated rows' L^p width, which for large p is the width of the
 #' thinnest slab that holds them), by gradient descent on the sphere of e =
 #' R v (R' R = S_X) with Barzilai-Borwein steps, keeping the best point
-#' seen. Its l becomes v' S_Y v / v' S_X v. The eigenvector minimises the
+#' seen. Where instead their skewness differs from the real rows' by
+#' spectral_skew_z standard errors (the shape of a one-sided truncation, P
+#' within a half-space), the same search minimises the L^p extent of the
+#' side opposite the skew, mean (-s v' (y - mu_Y))_+^p, s the sign of the
+#' skewness gap: the edge of a half-space. Its l becomes v' S_Y v / v' S_X v. The eigenvector minimises the
 #' second moment, the L^2 width, whose estimate is noisier for a law with
 #' a sharp edge: on trunc_slab_0.7 with 4,500 fit rows a set the cosine
 #' with the slab's normal rose from 0.992 to 0.999 (d = 64), 0.977 to 0.994
 #' (256) and 0.941 to 0.967 (512); bench/results.md, "The slab's
-#' direction". Returns list(V, l, refined = 0 or 1).
+#' direction". Returns list(V, l, side (0, or for the edge's direction
+#' +1 / -1: spectral_score()), refined = 0 or 1).
 #' @noRd
 spectral_refine <- function(V, l, R, p, fit_rows) {
-  keep <- list(V = V, l = l, refined = 0L)
+  keep <- list(V = V, l = l, side = numeric(length(l)), refined = 0L)
   j <- which.min(l)
   if (!(l[j] < 1)) return(keep)
   # the fit rows along v, centred, read in place (spectral_score()'s
@@ -238,18 +263,26 @@ spectral_refine <- function(V, l, R, p, fit_rows) {
     drop(.Call(ffi_centred_product, X, m, cbind(v),
                if (!is.null(s$rows)) as.integer(s$rows))$P)
   }
-  kurt <- function(z) {
+  # standardised moment k of z (scaled by the largest |z|: no overflow)
+  moment <- function(z, k) {
     z <- z - mean(z)
     s <- max(abs(z))
     if (!(s > 0)) return(NA_real_)
     z <- z / s
-    mean(z^4) / mean(z^2)^2
+    mean(z^k) / mean(z^2)^(k / 2)
   }
   v <- V[, j]
   zx <- along(1L, p$mx, v)
   zy <- along(2L, p$my, v)
-  se <- sqrt(24 / length(zx) + 24 / length(zy))
-  if (!isTRUE(kurt(zx) - kurt(zy) > spectral_kurtosis_z * se)) return(keep)
+  nn <- 1 / length(zx) + 1 / length(zy)
+  # side 0: the slab (both sides); +1 / -1: the lower / upper edge
+  side <- if (isTRUE(moment(zx, 4) - moment(zy, 4) > spectral_kurtosis_z * sqrt(24 * nn))) {
+    0
+  } else {
+    gap <- moment(zy, 3) - moment(zx, 3)
+    if (!isTRUE(abs(gap) > spectral_skew_z * sqrt(6 * nn))) return(keep)
+    sign(gap)
+  }
   # the search's products read the generated fit rows many times: one copy
   s <- fit_rows(2L)
   Y <- if (is.null(s$rows)) s$X else s$X[s$rows, , drop = FALSE]
@@ -263,11 +296,19 @@ spectral_refine <- function(V, l, R, p, fit_rows) {
   at <- function(e) {
     v <- backsolve(R, e)
     z <- proj(Y, p$my, v)
-    s <- max(abs(z))
+    # the extent measured, and its derivative in z
+    if (side == 0) {
+      a <- abs(z)
+      dz <- sign(z)
+    } else {
+      a <- pmax(-side * z, 0)
+      dz <- -side
+    }
+    s <- max(a)
     if (!is.finite(s) || !(s > 0)) return(NULL)
-    a <- abs(z / s)
+    a <- a / s
     t <- sum(a^pw)
-    u <- a^(pw - 1) * sign(z) / (s * t)
+    u <- a^(pw - 1) * dz / (s * t)
     g <- drop(crossprod(Y, u)) - p$my * sum(u)
     g <- backsolve(R, g, transpose = TRUE)
     list(f = (log(t / length(z)) / pw) + log(s), g = g - sum(g * e) * e)
@@ -297,5 +338,7 @@ spectral_refine <- function(V, l, R, p, fit_rows) {
   if (!(sx > 0) || !(sy > 0)) return(keep)
   V[, j] <- v / sqrt(sx)
   l[j] <- sy / sx
-  list(V = V, l = l, refined = 1L)
+  sides <- numeric(length(l))
+  sides[j] <- side
+  list(V = V, l = l, side = sides, refined = 1L)
 }

@@ -264,3 +264,84 @@ test_that("cross-fitted, every fold searches on its own fit rows", {
   one <- prd_curve(s$x, s$y, method = "spectral", angles = 201, folds = 1)
   expect_equal(attr(one, "curves")$details[[1]]$refined, 1)
 })
+
+half_sets <- function(n, d, seed) {
+  set.seed(seed)
+  u <- rnorm(d)
+  u <- u / sqrt(sum(u^2))
+  x <- matrix(rnorm(n * d), n)
+  y <- matrix(rnorm(3 * n * d), 3 * n)
+  list(x = x, y = y[drop(y %*% u) > 0, , drop = FALSE][seq_len(n), ], u = u)
+}
+
+test_that("a one-sided truncation: the search reaches the brute-force minimum of the lower side's L^p extent", {
+  # P within the half-space u . x > 0: along u the generated rows are
+  # half-normal (skewness 1, kurtosis 3.87: not the slab's test)
+  s <- half_sets(3000, 16, 21)
+  p <- cov_parts(s$x, s$y)
+  f0 <- fit_spectral(p)
+  f <- fit_spectral(p, fit_rows = rows_of(s$x, s$y))
+  expect_identical(f$settings$refined, 1L)
+  e <- environment(f$score)
+  v0 <- environment(f0$score)$V[, 1]
+  v <- e$V[, 1]
+  # (the side is that of v's sign, which the eigenvector leaves free)
+  sd1 <- e$side[1]
+  expect_identical(abs(sd1), 1)
+  cosu <- function(v) abs(sum(v * s$u)) / sqrt(sum(v^2))
+  yc <- sweep(s$y, 2, colMeans(s$y))
+  # the scale-free extent of the side of the generated mean where the
+  # edge is (v oriented as the fit's: along sd1 v the generated law lies
+  # above its edge)
+  extent <- function(v) {
+    log(mean(pmax(-sd1 * drop(yc %*% v), 0)^spectral_power)) / spectral_power -
+      log(sum(v * (p$Sx %*% v))) / 2
+  }
+  brute <- stats::optim(v0, extent, method = "BFGS",
+                        control = list(reltol = 1e-14, maxit = 1000))$par
+  expect_equal(abs(sum(v * brute)) / sqrt(sum(v^2) * sum(brute^2)), 1,
+               tolerance = 1e-6)
+  expect_equal(extent(v), extent(brute), tolerance = 1e-8)
+  expect_lt(extent(v), extent(v0) - 1e-3)
+  expect_lt(1 - cosu(v), (1 - cosu(v0)) / 3)
+  expect_equal(e$l[1], sum(v * (p$Sy %*% v)), tolerance = 1e-12)
+  # the score: the Gaussian term with w capped at its peak, so it never
+  # falls again above the edge (exact, by hand)
+  z <- rbind(s$x[1:50, ], s$y[1:50, ])
+  w <- drop(sweep(z, 2, p$mx) %*% v)
+  pk <- e$shift[1] / (1 - e$l[1])
+  wc <- if (sd1 > 0) pmin(w, pk) else pmax(w, pk)
+  expect_equal(f$score(z), 0.5 * (wc^2 - (wc - e$shift[1])^2 / e$l[1] - log(e$l[1])),
+               tolerance = 1e-12)
+  g <- seq(-4, 6, by = 0.01)
+  sg <- f$score(outer(sd1 * g, v / sum(v^2)) + rep(p$mx, each = length(g)))
+  expect_true(all(diff(sg) >= -1e-12))
+  expect_gt(sg[length(g)], sg[1] + 5)
+  # the mirror image reads the same scores
+  fm <- fit_spectral(cov_parts(-s$x, -s$y), fit_rows = rows_of(-s$x, -s$y))
+  expect_identical(abs(environment(fm$score)$side), 1)
+  expect_equal(fm$score(-z), f$score(z), tolerance = 1e-8)
+})
+
+test_that("cross-fitted on a half-space, the edge's search brings the AUC to the truth 0.5", {
+  s <- half_sets(2000, 16, 22)
+  set.seed(1)
+  cv <- prd_curve(s$x, s$y, method = "spectral", angles = 201)
+  expect_equal(attr(cv, "curves")$details[[1]]$refined, 1)
+  auc <- summary(cv)$auc
+  f <- family_entry("spectral")
+  old <- register_family("spectral", "fitted", path = "parts",
+                         summary = f$summary, reason = f$reason,
+                         fit = function(real, generated, fx, fy, n_score, parts, call) {
+                           fit_spectral(parts(), call = call)
+                         },
+                         fit_parts = function(p, n_score, call, fit_rows) {
+                           fit_spectral(p, call = call)
+                         })
+  on.exit(family_env$entries[["spectral"]] <- old)
+  set.seed(1)
+  plain <- summary(prd_curve(s$x, s$y, method = "spectral", angles = 201))$auc
+  family_env$entries[["spectral"]] <- old
+  expect_lt(auc, plain - 0.02)
+  expect_lt(abs(auc - 0.5), 0.03)
+})
