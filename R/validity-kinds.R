@@ -361,7 +361,9 @@ kind_manifold <- function(d, add, truth_n, angles) {
 #' P-mass a ("sharper" models): `trunc_ball_0.5` and `trunc_ball_0.8` (the
 #' ball |x|^2 <= the chi-square quantile a: the truncation trick),
 #' `trunc_slab_0.7` (|u . x| <= the normal quantile (1 + a) / 2, u a random
-#' unit vector). q / p is 1 / a on A and 0 outside, so the true curve is
+#' unit vector) and `trunc_half_0.6` (the half-space u . x >= the normal
+#' quantile 1 - a, the same u: one edge, off P's mean; drawn after the
+#' others, whose draws it leaves as they were). q / p is 1 / a on A and 0 outside, so the true curve is
 #' the rectangle of maximal precision 1 and maximal recall a,
 #' prd_discrete(c(a, 1 - a), c(1, 0)) (exact).
 #' @noRd
@@ -392,6 +394,17 @@ kind_truncation <- function(d, add, angles) {
         e + outer(t - drop(e %*% u), u)
       }, rect(a),
       log_ratio = function(x) inside(abs(drop(x %*% u)) <= cut, a))
+  local({
+    a <- 0.6
+    edge <- stats::qnorm(1 - a)
+    add("trunc_half_0.6", "P within the half-space u . x >= c of mass 0.6",
+        function(n) {
+          e <- gauss(n)
+          t <- stats::qnorm(stats::runif(n, stats::pnorm(edge), 1))
+          e + outer(t - drop(e %*% u), u)
+        }, rect(a),
+        log_ratio = function(x) inside(drop(x %*% u) >= edge, a))
+  })
   gauss
 }
 

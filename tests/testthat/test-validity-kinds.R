@@ -176,7 +176,9 @@ test_that("manifold: an injective map, and the truth is the latent one", {
 
 test_that("truncation: the true curve is the rectangle of recall a, and the samplers stay in the set", {
   g <- validity_kind_group("truncation", d = 64, angles = 101)
-  mass <- c(trunc_ball_0.5 = 0.5, trunc_ball_0.8 = 0.8, trunc_slab_0.7 = 0.7)
+  mass <- c(trunc_ball_0.5 = 0.5, trunc_ball_0.8 = 0.8, trunc_slab_0.7 = 0.7,
+            trunc_half_0.6 = 0.6)
+  expect_identical(names(g$models), names(mass))
   set.seed(10)
   x <- g$real(2e4)
   for (m in names(mass)) {
@@ -199,6 +201,19 @@ test_that("truncation: the true curve is the rectangle of recall a, and the samp
   set.seed(11)
   r2 <- rowSums(g$models$trunc_ball_0.8$sample(2e4)^2)
   expect_equal(median(r2), qchisq(0.4, 64), tolerance = 0.01)
+  # the half-space's draws along u are P's above the edge qnorm(0.4):
+  # their mean is dnorm(edge) / 0.6, and across u they are N(0, 1)
+  set.seed(12)
+  y <- g$models$trunc_half_0.6$sample(2e4)
+  lr <- g$models$trunc_half_0.6$log_ratio
+  expect_true(all(lr(y) == -log(0.6)))
+  u <- get("u", envir = environment(lr)) # the group's direction
+  expect_identical(u, get("u", envir = environment(g$models$trunc_slab_0.7$log_ratio)))
+  w <- drop(y %*% u)
+  expect_equal(mean(w), dnorm(qnorm(0.4)) / 0.6, tolerance = 0.01)
+  expect_equal(min(w), qnorm(0.4), tolerance = 0.01)
+  r <- y - outer(w, u)
+  expect_equal(mean(rowSums(r^2)) / 63, 1, tolerance = 0.01)
 })
 
 test_that("the oracle's evaluation rows are those of prd_curve()", {
