@@ -15,21 +15,26 @@
 # spectral_refine(); `searched`), NA where it keeps no direction; and the
 # same search given the real law's exact moments (mean 0, covariance I_d) in
 # place of the real fit rows' (`P known`): what remains of its error there
-# is the generated rows' own.
+# is the generated rows' own. `--shape half`: the suite's trunc_half_0.6
+# instead, P within the half-space u . x >= qnorm(0.4) (true AUC 0.600; t
+# the normal truncated below; the family's one-sided edge search).
 #
 # Usage (package root, prdcurve installed):
 #   Rscript bench/slab-limit.R [--dims 64,256,512,1024,2048]
-#     [--fit-rows 2500,4500,19000] [--seeds 3]
+#     [--fit-rows 2500,4500,19000] [--seeds 3] [--shape slab|half]
 suppressPackageStartupMessages(library(prdcurve))
 source("bench/common.R")
 dims <- as.integer(strsplit(opt("dims", "64,256,512,1024,2048"), ",")[[1]])
 fit_rows <- as.integer(strsplit(opt("fit-rows", "2500,4500,19000"), ",")[[1]])
 seeds <- seq_len(as.integer(opt("seeds", "3")))
 
-mass <- 0.7
-cut <- stats::qnorm((1 + mass) / 2)
+shape <- match.arg(opt("shape", "slab"), c("slab", "half"))
+mass <- if (shape == "slab") 0.7 else 0.6
+# the truncated normal's support [lo, hi] along u, and the sets' test
+lo <- if (shape == "slab") -stats::qnorm((1 + mass) / 2) else stats::qnorm(1 - mass)
+hi <- if (shape == "slab") -lo else 6
 grid <- seq(-6, 6, by = 0.004)
-t_grid <- seq(-cut, cut, length.out = 1001)
+t_grid <- seq(lo, hi, length.out = 1001)
 t_weight <- stats::dnorm(t_grid) / sum(stats::dnorm(t_grid))
 p_grid <- stats::dnorm(grid) / sum(stats::dnorm(grid))
 
@@ -37,7 +42,7 @@ p_grid <- stats::dnorm(grid) / sum(stats::dnorm(grid))
 direction_auc <- function(k) {
   s <- sqrt(max(0, 1 - k^2))
   q <- if (s < 1e-9) {
-    ifelse(abs(grid) <= cut, stats::dnorm(grid), 0)
+    ifelse(grid >= lo & grid <= hi, stats::dnorm(grid), 0)
   } else {
     drop(stats::dnorm(outer(grid, k * t_grid, `-`), sd = s) %*% t_weight)
   }
@@ -50,7 +55,7 @@ one <- function(d, n, seed) {
   u <- u / sqrt(sum(u^2))
   real <- matrix(stats::rnorm(n * d), n, d)
   e <- matrix(stats::rnorm(n * d), n, d)
-  t <- stats::qnorm(stats::runif(n, stats::pnorm(-cut), stats::pnorm(cut)))
+  t <- stats::qnorm(stats::runif(n, stats::pnorm(lo), if (shape == "slab") stats::pnorm(hi) else 1))
   gen <- e + outer(t - drop(e %*% u), u)
   rm(e)
   cv <- function(x) crossprod(sweep(x, 2, colMeans(x))) / nrow(x)
