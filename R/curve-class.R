@@ -139,8 +139,8 @@ bind_curves <- function(curves) {
 #'   set its EM ran on: in the default a random sample of the fit rows
 #'   above 2^21 values a set, see `prd_curve()`); `directions` of `"spectral"` (how many
 #'   directions its fits kept, the mean over the folds) and `refined` (the
-#'   share of its fits whose narrowest direction the thinnest-slab search
-#'   moved); `atom_columns` of the marginal families; `atoms`
+#'   share of its fits whose narrowest direction the thinnest-slab or
+#'   one-sided edge search moved); `atom_columns` of the marginal families; `atoms`
 #'   (`"exact"` or `"ignore"`), `grid_columns` (whether the model has
 #'   columns on a grid in one set only) and, where the exact reading tied
 #'   models at AUC 0, `atoms_ignored` (the curve read with the atoms

@@ -362,8 +362,8 @@ kind_manifold <- function(d, add, truth_n, angles) {
 #' ball |x|^2 <= the chi-square quantile a: the truncation trick),
 #' `trunc_slab_0.7` (|u . x| <= the normal quantile (1 + a) / 2, u a random
 #' unit vector) and `trunc_half_0.6` (the half-space u . x >= the normal
-#' quantile 1 - a, the same u: one edge, off P's mean; drawn after the
-#' others, whose draws it leaves as they were). q / p is 1 / a on A and 0 outside, so the true curve is
+#' quantile 1 - a, the same u: one edge, off P's mean). q / p is 1 / a
+#' on A and 0 outside, so the true curve is
 #' the rectangle of maximal precision 1 and maximal recall a,
 #' prd_discrete(c(a, 1 - a), c(1, 0)) (exact).
 #' @noRd
