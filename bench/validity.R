@@ -26,8 +26,8 @@
 # draws), `manifold` (an 8-dimensional latent N(0, I) embedded by an
 # injective curved map; latent mean shift 1, latent scales 0.8 and 1.2;
 # the latent truth, exact or chi-square Monte Carlo) and `truncation`
-# (N(0, I) restricted to a ball of mass 0.5 or 0.8 or to a slab of mass
-# 0.7: the rectangle, exact). Their models carry the exact log-likelihood
+# (N(0, I) restricted to a ball of mass 0.5 or 0.8, to a slab of mass
+# 0.7 or to a half-space of mass 0.6: the rectangle, exact). Their models carry the exact log-likelihood
 # ratio, scored on the evaluation rows prd_curve() draws
 # (prdcurve:::curve_eval_rows()) with the curve's grid: the `oracle`
 # floor. Estimate - oracle is the families' part of an error, oracle -
