@@ -218,9 +218,11 @@ spectral_kurtosis_z <- 5
 #' the generated fit rows along the narrowest direction must differ from
 #' the real rows' for spectral_refine() to search for a one-sided edge,
 #' where the kurtosis test did not call for the slab: P within a half-space
-#' (u . x >= 0, mass 0.5) gives a half-normal along u, skewness 1.0 (0.8 to
-#' 0.9 along the spectral direction at d = 64 to 512, 4,500 rows a set,
-#' 15 or more standard errors), a narrowed Gaussian 0 +- 0.05.
+#' (u . x >= 0, mass 0.5) gives a half-normal along u, skewness 1.0; along
+#' the spectral direction, 4,500 rows a set, three draws, the gap was 18 /
+#' 14 / 10-12 standard errors at d = 64 / 256 / 512, for the suite's
+#' half-space of mass 0.6 15-16 / 12-13 / 6-8, for a direction narrowed to
+#' 0.6 of its spread 0-1.5.
 #' @noRd
 spectral_skew_z <- 5
 
@@ -242,8 +244,8 @@ spectral_refine_steps <- 60L
 #' spectral_skew_z standard errors (the shape of a one-sided truncation, P
 #' within a half-space), the same search minimises the L^p extent of the
 #' side opposite the skew, mean (-s v' (y - mu_Y))_+^p, s the sign of the
-#' skewness gap: the edge of a half-space. Its l becomes v' S_Y v / v' S_X v. The eigenvector minimises the
-#' second moment, the L^2 width, whose estimate is noisier for a law with
+#' skewness gap: the edge of a half-space. Its l becomes v' S_Y v / v' S_X
+#' v. The eigenvector minimises the second moment, the L^2 width, whose estimate is noisier for a law with
 #' a sharp edge: on trunc_slab_0.7 with 4,500 fit rows a set the cosine
 #' with the slab's normal rose from 0.992 to 0.999 (d = 64), 0.977 to 0.994
 #' (256) and 0.941 to 0.967 (512); bench/results.md, "The slab's

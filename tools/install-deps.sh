@@ -67,6 +67,7 @@ if command -v apt-get >/dev/null 2>&1; then
   if [ -n "$missing" ]; then
     SUDO=""
     [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+    $SUDO apt-get update -qq >/dev/null 2>&1 || true
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
       --no-install-recommends $missing >/dev/null 2>&1 ||
       echo "Note: synthpop's dependencies not all installed from Debian; trying CRAN." >&2
