@@ -1,6 +1,8 @@
 # Tests of R/cli-files.R: the files the command line reads, their feature
 # columns, .npz members and the models' labels.
 
+skip_if_sanitizing()
+
 test_that("--features takes names, ranges and tidyselect expressions", {
   dir <- tempfile("prdfeat")
   dir.create(dir)

@@ -1,5 +1,7 @@
 # Tests of R/cli-metrics.R.
 
+skip_if_sanitizing()
+
 test_that("the command line's --metrics=NAMES takes the embedding metrics", {
   skip_if_not_installed("optparse")
   dir <- withr::local_tempdir()
