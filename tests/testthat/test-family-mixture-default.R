@@ -97,7 +97,7 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   x <- sc$real$sample(4000)
   y <- sc$models$widen$sample(4000)
   fx <- tightest_families(x)
-  expect_identical(as.vector(fx), c(tightest_default(), "mixture", "spectral"))
+  expect_identical(as.vector(fx), c(tightest_default(), "mixture", "mixture16", "spectral"))
   expect_gt(attr(fx, "clusters_gain"), 0.2)
   fg <- tightest_families(matrix(rnorm(4000 * 128), 4000))
   expect_identical(as.vector(fg), c(tightest_default(), "spectral"))
@@ -111,7 +111,7 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   # (prd_curve() then warns: test-family-checks.R)
   big <- x[rep(seq_len(nrow(x)), length.out = 32769), ]
   fb <- tightest_families(big)
-  expect_identical(as.vector(fb), c(tightest_default(), "mixture", "spectral"))
+  expect_identical(as.vector(fb), c(tightest_default(), "mixture", "mixture16", "spectral"))
   expect_gt(attr(fb, "clusters_gain"), 0.2)
   # the default's families, with the mixture; its curve follows the
   # mixture's, well below the quadratic's (true AUC of the widened classes
@@ -120,7 +120,7 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   cv <- suppressWarnings(prd_curve(x, y, method = c("tightest", "mixture",
                                                     "quadratic")))
   expect_identical(prd_curve_info(cv)$details[[1]]$families,
-                   c(tightest_default(), "mixture", "spectral"))
+                   c(tightest_default(), "mixture", "mixture16", "spectral"))
   # the test's gain in the details, as mixture_clustered() reads the
   # canonical rows
   expect_gt(prd_curve_info(cv)$details[[1]]$clusters_gain, 0.2)
