@@ -249,7 +249,7 @@
 #'   two components where the candidates' held-out losses differ by less
 #'   than their noise, too few to separate classes a model drops; the
 #'   default takes this curve only where it is the tighter. On the suite's
-#'   clustered kinds (10 classes, spherical or rank 4, dropped, reweighted
+#'   clustered kinds (16 classes, spherical or rank 4, dropped, reweighted
 #'   or widened; 5,000 points per set, 3 draws) the default's mean |AUC
 #'   error| at d = 64 / 256 / 512 went from 0.028 / 0.062 / 0.088 to 0.019
 #'   / 0.056 / 0.081 (dropped rank-4 classes 0.066 / 0.065 / 0.065 to 0.028

@@ -48,7 +48,7 @@ mixture_default_rows <- 1000L
 #' the default beside "mixture" wherever "mixture" does. The mixture's
 #' choice is made on half the fit rows with 30 E-steps, among candidates
 #' whose held-out losses can differ by less than their noise: on the
-#' validity suite's ten overlapping rank-4 classes, d = 64, one draw of
+#' validity suite's 16 overlapping rank-4 classes, d = 64, one draw of
 #' 5,000 rows a set, all ten lay within 0.002 of each other and 0.0026
 #' below a constant score, the least was one low-rank component (refitted
 #' with 2), and the family read AUC 0.973 for three classes dropped (true
