@@ -111,12 +111,13 @@ test_that("values far from 1 are scaled by a power of two: the curve of the valu
     expect_identical(cv$recall, ref$recall, info = e)
   }
   # powers of ten (each value rounded once): the same curve to rounding,
-  # from 1e-100 to 1e100, the input check's range. Not the mixture's: its
+  # from 1e-100 to 1e100, the input check's range. Not the mixtures'
+  # (mixture, mixture16): their
   # low-rank fits stop after 100 EM steps, before their bases converge,
   # and keep traces of their start (seeds, hard assignments), which the
-  # rounding can move: its curve moves here by up to 0.022 (two of the 80
+  # rounding can move: the mixture's curve moves here by up to 0.022 (two of the 80
   # evaluation rows of a set), at some of these scales and not at others
-  mix <- ref$method == "mixture"
+  mix <- ref$method %in% c("mixture", "mixture16")
   for (e in c(-100, -77, -30, 30, 77, 99, 100)) {
     s <- 10^e
     if (max(abs(c(x, y))) * s > 1e100) s <- s / 10
@@ -124,8 +125,13 @@ test_that("values far from 1 are scaled by a power of two: the curve of the valu
     expect_equal(cv$precision[!mix], ref$precision[!mix], tolerance = 1e-9,
                  info = e)
     expect_equal(cv$recall[!mix], ref$recall[!mix], tolerance = 1e-9, info = e)
-    expect_lt(max(abs(cv$precision[mix] - ref$precision[mix])), 0.04)
-    expect_lt(max(abs(cv$recall[mix] - ref$recall[mix])), 0.04)
+    # (mixture16's 16 components on 80 fit rows a set: up to 0.045)
+    for (m in c("mixture", "mixture16")) {
+      i <- ref$method == m
+      tol <- if (m == "mixture") 0.04 else 0.06
+      expect_lt(max(abs(cv$precision[i] - ref$precision[i])), tol)
+      expect_lt(max(abs(cv$recall[i] - ref$recall[i])), tol)
+    }
   }
   # the case of the report: 1e99 and an offset of 1e98 (the fitted
   # families' fourth moments overflowed)
