@@ -243,7 +243,7 @@
 #'   noise's spread of sample eigenvalues) and the default reads 0.049 and
 #'   0.091 above the truth; with `"mixture"` added to `families` by hand,
 #'   0.028 and 0.091.
-#' * `"mixture16"` (in the default beside `"mixture"`, wherever it joins):
+#' * `"mixture16"` (in the default beside `"mixture"` up to d = 512):
 #'   the same family with its choice fixed at 16 low-rank components, no
 #'   step-up. The mixture's choice, on half the fit rows, can take one or
 #'   two components where the candidates' held-out losses differ by less

@@ -363,7 +363,8 @@ tightest_families <- function(real, rows = nrow(real)) {
   if (!any(ind) && rows >= mixture_default_rows) {
     test <- mixture_clustered(real)
     if (test$clustered && ncol(real) <= mixture_default_cols) {
-      fams <- c(fams, "mixture", "mixture16")
+      fams <- c(fams, "mixture",
+                if (ncol(real) <= mixture_many_cols) "mixture16")
     }
   }
   if (!any(ind) && ncol(real) <= spectral_default_dim &&

@@ -102,6 +102,11 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   fg <- tightest_families(matrix(rnorm(4000 * 128), 4000))
   expect_identical(as.vector(fg), c(tightest_default(), "spectral"))
   expect_lt(attr(fg, "clusters_gain"), 0)
+  # above 512 columns the mixture without mixture16 (the real set's first
+  # 128 columns repeated: as clustered)
+  wide <- cbind(x, x, x, x, x)[1:3000, ]
+  expect_identical(as.vector(tightest_families(wide)),
+                   c(tightest_default(), "mixture"))
   # a set of fewer than 1,000 rows (and of fewer than 8 a column: no
   # spectral): no mixture
   expect_identical(tightest_families(x, rows = 999), tightest_default())
