@@ -301,7 +301,7 @@ register_family(
                   step_up = FALSE)
   },
   reason = "Sixteen low-rank Gaussians with shared centres miss clusters spread along many directions and, on few rows, read their own noise.",
-  summary = "the mixture family with its choice fixed at 16 low-rank components (no choice, no step-up): beside \"mixture\" in the default on clustered data, where the choice among candidates whose held-out losses differ by less than their noise takes too few components to separate the classes a model drops"
+  summary = "the mixture family with its choice fixed at 16 low-rank components (no choice, no step-up): beside \"mixture\" in the default on clustered data up to 512 columns, where the choice among candidates whose held-out losses differ by less than their noise takes too few components to separate the classes a model drops"
 )
 register_family(
   "smooth_marginal", "fitted", default = TRUE, path = "cells",

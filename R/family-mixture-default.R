@@ -45,11 +45,11 @@ mixture_fit_rows_max <- function(d) {
 mixture_default_rows <- 1000L
 
 #' Components of the "mixture16" family (low-rank, no choice), which joins
-#' the default beside "mixture" wherever "mixture" does. The mixture's
+#' the default beside "mixture" up to mixture_many_cols columns. The mixture's
 #' choice is made on half the fit rows with 30 E-steps, among candidates
 #' whose held-out losses can differ by less than their noise: on the
 #' validity suite's 16 overlapping rank-4 classes, d = 64, one draw of
-#' 5,000 rows a set, all ten lay within 0.002 of each other and 0.0026
+#' 5,000 rows a set, the ten candidates' losses lay within 0.002 of each other and 0.0026
 #' below a constant score, the least was one low-rank component (refitted
 #' with 2), and the family read AUC 0.973 for three classes dropped (true
 #' 0.841; the default 0.963); fixed at 16 low-rank components it read
