@@ -104,7 +104,7 @@ test_that("the default takes the mixture family on clustered real rows of at mos
   expect_lt(attr(fg, "clusters_gain"), 0)
   # above 512 columns the mixture without mixture16 (the real set's first
   # 128 columns repeated: as clustered)
-  wide <- cbind(x, x, x, x, x)[1:3000, ]
+  wide <- cbind(x, x, x, x, x)[1:1000, ]
   expect_identical(as.vector(tightest_families(wide)),
                    c(tightest_default(), "mixture"))
   # a set of fewer than 1,000 rows (and of fewer than 8 a column: no
