@@ -59,7 +59,8 @@ cli_read <- function(f, features, id, header, say) {
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   file <- basename(shown)
   say("Read {.file {file}}: {nrow(x)} x {ncol(x)} in {secs} s.")
-  list(x = x, path = shown, has_id = has_id, array = is_array)
+  list(x = x, path = shown, has_id = has_id, array = is_array,
+       misses = sel$misses)
 }
 
 #' Is a file argument (list(path, member)) an array (.npy, .npz)?

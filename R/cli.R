@@ -68,7 +68,8 @@
 #'   a numeric column an indicator column beside it, the value the real
 #'   file's median); an exclusion alone removes columns
 #'   from it, `--features=-label` (with `=`: a value that starts with `-`
-#'   would be read as an option). `.npy`/`.npz` arrays have no column
+#'   would be read as an option), in the files that have them (a column
+#'   that no file has is an error). `.npy`/`.npz` arrays have no column
 #'   names: every column of an array is a feature, and `--features`
 #'   applies to arrays only when it gives column numbers (`1:128`); so one
 #'   `--features` serves a mix of arrays and tables. When every file is an
@@ -301,10 +302,12 @@ cli_run <- function(opt) {
   real <- cli_read(opt$real, features, opt$id, opt$header, say)
   # an array's columns are selected by number on the command line
   if (isTRUE(real$array)) run_state$cli <- "array"
-  generated <- lapply(opt$generated, function(f) {
-    g <- cli_read(f, features, opt$id, opt$header, say)
-    cli_align(real, g)
-  })
+  generated <- lapply(opt$generated, cli_read, features = features,
+                      id = opt$id, header = opt$header, say = say)
+  # (an exclusion may name a column some files lack, not one none has)
+  check_exclusions(c(list(real$misses), lapply(generated, `[[`, "misses")),
+                   arg = "--features", sets = "file", call = NULL)
+  generated <- lapply(generated, cli_align, real = real)
   # a table with categories or empty cells is encoded with every set's
   # categories and fills (R/encode.R): the other tables go as data frames
   if (any(vapply(c(list(real), generated), function(s) is.data.frame(s$x), NA))) {

@@ -219,7 +219,9 @@
 #'   class label beside embedding columns), a message of class
 #'   `prdcurve_message_categorical_columns` names them. An
 #'   exclusion alone (`-label`, `c(-label, -kind)`) removes columns from
-#'   that default. Grouping columns (those of a grouped `generated` also
+#'   that default, in the sets that have them (a real table's `label`
+#'   beside a synthesiser's output without one); one that no set has is
+#'   an error (`prdcurve_error_input`). Grouping columns (those of a grouped `generated` also
 #'   in `real`: a `source` column of `"real"` there), the `id` column, a categorical
 #'   `model` column, identifier-like text (more distinct values than
 #'   half the rows) and a categorical column with one value in each set

@@ -76,7 +76,8 @@
 #'   `where(is.numeric)`. Default `NULL`: every numeric or categorical
 #'   column other than `id`, identifiers and model labels (or, when `id` is
 #'   also `NULL`, every column as read). An exclusion alone (`-label`)
-#'   keeps those columns but the excluded ones.
+#'   keeps those columns but the excluded ones (each of which must be a
+#'   column of the file).
 #' @param id Name of an identifier column (a single string), or `NULL`. It is
 #'   never a feature (even when `features` selects it) and comes first in the
 #'   result.
@@ -163,6 +164,7 @@ prd_read <- function(path, features = NULL, id = NULL, header = NA,
     # prd_curve()'s data frames (R/encode.R)
     sel <- select_features(df, features, id = id, arg = "features",
                            file = path, categorical = TRUE, call = call)
+    check_exclusions(list(sel$misses), sets = "file", call = call)
     if (rlang::quo_is_null(features)) {
       sel$features <- drop_label_columns(df, sel$features, path)
     }
@@ -459,7 +461,8 @@ only_exclusions <- function(e) {
 #'   characters; is_category()) are features as numeric ones are, to be
 #'   encoded by prepare_samples() (the command line).
 #' @return list(id = name or NULL, features = names, dropped = names of
-#'   non-numeric columns left out).
+#'   non-numeric columns left out, misses = the exclusions that exclude no
+#'   column of `df`, for check_exclusions()).
 #' @noRd
 select_features <- function(df, features, id = NULL, arg = "features",
                             file = NULL, categorical = FALSE,
@@ -481,8 +484,7 @@ select_features <- function(df, features, id = NULL, arg = "features",
     feat <- setdiff(names(df)[numeric], id)
   } else {
     pos <- tryCatch(
-      tidyselect::eval_select(features, df, allow_rename = FALSE,
-                              error_call = call),
+      eval_features(features, df, error_call = call),
       error = function(e) {
         # tidyselect's header and its bullets, each a bullet of its own
         lines <- strsplit(cli::ansi_strip(conditionMessage(e)), "\n")[[1]]
@@ -525,5 +527,6 @@ select_features <- function(df, features, id = NULL, arg = "features",
                  time_hint(df, dropped)),
                kind = "dropped_columns")
   }
-  list(id = id, features = feat, dropped = dropped)
+  misses <- if (!is.null(features)) exclusion_misses(features, df) else character()
+  list(id = id, features = feat, dropped = dropped, misses = misses)
 }

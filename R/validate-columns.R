@@ -131,3 +131,70 @@ check_same_columns <- function(real, generated, arg_1 = "real",
   }
   invisible(TRUE)
 }
+
+# ---- exclusions across sets --------------------------------------------------
+
+#' The terms of an exclusions-only selection (only_exclusions(), R/read.R):
+#' `-x`, `!x` and the terms of `c()` and parentheses, each as the
+#' expression it excludes
+#' @noRd
+exclusion_terms <- function(e) {
+  f <- e[[1]]
+  if (identical(f, quote(`(`))) return(exclusion_terms(e[[2]]))
+  if (identical(f, quote(`-`)) || identical(f, quote(`!`))) return(list(e[[2]]))
+  unlist(lapply(as.list(e)[-1], exclusion_terms), recursive = FALSE)
+}
+
+#' The columns of `df` that `features` (a quosure) selects, by position.
+#' An exclusion (`-label`, `c(-id, -label)`) narrows every set's columns:
+#' a column that one set lacks (the label and id columns of a real table,
+#' which a synthesiser's output has not) is excluded where it is and
+#' ignored elsewhere; check_exclusions() refuses a term that excludes no
+#' column of any set (a misspelt name). Any other selection must select
+#' columns of every set.
+#' @noRd
+eval_features <- function(features, df, error_call = rlang::caller_env()) {
+  tidyselect::eval_select(features, df, allow_rename = FALSE,
+                          strict = !only_exclusions(rlang::quo_get_expr(features)),
+                          error_call = error_call)
+}
+
+#' The terms of an exclusions-only `features` that exclude no column of
+#' `df`, named by their text, each with tidyselect's message
+#' @noRd
+exclusion_misses <- function(features, df) {
+  if (!only_exclusions(rlang::quo_get_expr(features))) return(character())
+  env <- rlang::quo_get_env(features)
+  out <- character()
+  for (t in exclusion_terms(rlang::quo_get_expr(features))) {
+    e <- tryCatch({
+      tidyselect::eval_select(rlang::new_quosure(t, env), df,
+                              allow_rename = FALSE)
+      NULL
+    }, error = function(e) e)
+    if (!is.null(e)) {
+      msg <- strsplit(cli::ansi_strip(conditionMessage(e)), "\n")[[1]]
+      out[[rlang::expr_deparse(t, width = Inf)[1]]] <- sub("^\\S+ ", "", msg[length(msg)])
+    }
+  }
+  out
+}
+
+#' Refuse an exclusion that excludes no column of any of the sets `frames`
+#' (data frames, or 0-row probes of named columns): a misspelt name would
+#' otherwise leave the column it meant in the features
+#' @param misses a list of exclusion_misses() of each set; `sets` what
+#'   the sets are called ("file" on the command line and for prd_read()).
+#' @noRd
+check_exclusions <- function(misses, arg = "features", sets = "set",
+                             call = rlang::caller_env()) {
+  if (!length(misses)) return(invisible())
+  nowhere <- Reduce(intersect, lapply(misses, names))
+  if (!length(nowhere)) return(invisible())
+  why <- misses[[1]][nowhere]
+  prd_abort(c(
+    "{.arg {arg}} excludes {cli::qty(length(nowhere))}{?a column/columns} that no {sets} has: {.code {nowhere}}.",
+    stats::setNames(paste0("{why[", seq_along(why), "]}"), rep("x", length(why))),
+    "i" = if (length(misses) > 1L) "Check the spelling; an exclusion may name a column that only some {sets}s have (a real table's label column)." else "Check the spelling."
+  ), "input", call = call)
+}

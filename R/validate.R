@@ -182,7 +182,7 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
     cols <- setdiff(names(df)[numeric & !skip], excluded)
     tell_dropped(setdiff(names(df)[!numeric | skip], excluded))
   } else {
-    pos <- tryCatch(tidyselect::eval_select(features, df, allow_rename = FALSE),
+    pos <- tryCatch(eval_features(features, df),
                     error = function(e) {
                       prd_abort("{.arg features} must select columns of {.arg {arg}}.",
                                 "input", parent = e, call = call)
@@ -224,14 +224,22 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
 #' Feature columns of a matrix selected with tidyselect (by name or position)
 #' @noRd
 select_matrix_columns <- function(x, features, arg, call) {
-  probe <- as.data.frame(x[seq_len(min(1L, nrow(x))), , drop = FALSE])
-  if (is.null(colnames(x)) && ncol(x)) names(probe) <- paste0("V", seq_len(ncol(x)))
-  pos <- tryCatch(tidyselect::eval_select(features, probe, allow_rename = FALSE),
+  pos <- tryCatch(eval_features(features, column_probe(x)),
                   error = function(e) {
                     prd_abort("{.arg features} must select columns of {.arg {arg}}.",
                               "input", parent = e, call = call)
                   })
   unname(pos)
+}
+
+#' A matrix's columns as a data frame of no rows, to select with
+#' tidyselect (V1, V2, ... where they have no names); a data frame as it is
+#' @noRd
+column_probe <- function(x) {
+  if (!is.matrix(x)) return(x)
+  probe <- as.data.frame(x[0L, , drop = FALSE])
+  if (is.null(colnames(x)) && ncol(x)) names(probe) <- paste0("V", seq_len(ncol(x)))
+  probe
 }
 
 inputs_checked <- function() isTRUE(getOption("prdcurve.check_inputs", TRUE))
@@ -375,6 +383,13 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
   levels <- category_levels(c(list(real), if (is.data.frame(generated))
     list(generated) else if (is.list(generated)) generated), codes)
   if (inputs_checked()) warn_garbled_categories(levels, real_arg)
+  # an exclusion must exclude a column of some set (R/validate-columns.R)
+  every <- c(list(real), if (is.data.frame(generated) || is.matrix(generated))
+    list(generated) else if (is.list(generated)) generated)
+  every <- Filter(function(s) is.data.frame(s) || is.matrix(s), every)
+  check_exclusions(lapply(every, function(s) {
+    exclusion_misses(features, column_probe(s))
+  }), call = call)
   real_df <- real
   real <- as_samples(real, arg = real_arg, call = call, features = features,
                      id = id, allow_constant = allow_constant,

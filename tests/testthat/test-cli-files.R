@@ -42,6 +42,17 @@ test_that("--features takes names, ranges and tidyselect expressions", {
   expect_error(run("starts_with("), class = "prdcurve_error_input")
   expect_error(run("id"), class = "prdcurve_error_input")
   expect_error(run(""), class = "prdcurve_error_input")
+  # an exclusion may name a column only some files have, not one none has
+  data.table::fwrite(cbind(real, label = rep(c("a", "b"), 35)), f_real)
+  excl <- function(spec) {
+    prd_cli(c(f_real, f_gen, paste0("--features=", spec), "--id", "id",
+              "--seed", "2", "--method", "knn", "--angles", "51", "--quiet",
+              "--out", file.path(dir, "o")))
+  }
+  expect_same_curve(excl("-label"), ref(c("f1", "f2", "f3", "g1", "f4")))
+  expect_error(excl("-lable"), "no file has: `lable`",
+               class = "prdcurve_error_input")
+  data.table::fwrite(real, f_real)
   # a generated file with the same features in another order is realigned
   data.table::fwrite(gen[c("f4", "id", "g1", "f3", "f2", "f1")], f_gen)
   expect_same_curve(run("f1:f4"), ref(c("f1", "f2", "f3", "g1", "f4")))

@@ -119,6 +119,11 @@ test_that("features and id select columns; non-numeric columns are reported", {
   expect_error(prd_read(fd, features = day), "not numeric or categorical",
                class = "prdcurve_error_input")
   expect_error(prd_read(f, features = nope), class = "prdcurve_error_input")
+  # an exclusion of one file must exclude one of its columns
+  expect_identical(names(suppressMessages(prd_read(f, features = c(-g, -label)))),
+                   c("id", "f1", "f2"))
+  expect_error(prd_read(f, features = c(-g, -lable)), "no file has: `lable`",
+               class = "prdcurve_error_input")
   expect_error(prd_read(f, features = starts_with("zz")),
                class = "prdcurve_error_input")
   expect_error(prd_read(f, id = "ident"), "ident",

@@ -55,3 +55,55 @@ test_that("a column count that differs names the categorical columns counted as 
   expect_match(msg, "`generated`'s 9 columns are its 6 columns, with the categories of s as indicator columns",
                fixed = TRUE)
 })
+
+test_that("an exclusion narrows each set by the columns it has; one no set has is an error", {
+  set.seed(3)
+  real <- data.frame(id = 1:120, label = sample(c("a", "b"), 120, TRUE),
+                     x = rnorm(120), y = rnorm(120))
+  gen <- data.frame(x = rnorm(100, 0.5), y = rnorm(100))
+  # the synthesiser's output has neither id nor label: excluded where they
+  # are, the same curve as the positive selection
+  ref <- local({
+    set.seed(9)
+    prd_curve(as.matrix(real[c("x", "y")]), as.matrix(gen), method = "knn",
+              angles = 21)
+  })
+  set.seed(9)
+  got <- suppressMessages(prd_curve(real, gen, id = "id", features = -label,
+                                    method = "knn", angles = 21))
+  expect_identical(got$precision, ref$precision)
+  expect_identical(got$recall, ref$recall)
+  sets <- prepare_samples(real, gen, features = quote(c(-id, -label)))
+  expect_identical(colnames(sets$real), c("x", "y"))
+  expect_identical(dim(sets$generated[[1]]), c(100L, 2L))
+  # a misspelt name excludes nothing anywhere: an error naming it, with
+  # tidyselect's reason (it would leave `label` a feature)
+  e <- expect_error(prepare_samples(real, gen, features = quote(-lable)),
+                    class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "no set has: `lable`", fixed = TRUE)
+  expect_match(conditionMessage(e), "Column `lable` doesn't exist", fixed = TRUE)
+  e <- expect_error(prepare_samples(real, gen,
+                                    features = quote(c(-label, -nope, !c(y, nix)))),
+                    class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "`nope` and `c(y, nix)`", fixed = TRUE)
+  # matrices: their columns by name, or V1, V2, ...
+  m <- as.matrix(real[c("x", "y")])
+  expect_identical(colnames(prepare_samples(m, gen, features = quote(-y))$real), "x")
+  expect_error(prepare_samples(unname(m), unname(as.matrix(gen)),
+                               features = quote(-V3)),
+               "no set has: `V3`", class = "prdcurve_error_input")
+  expect_identical(ncol(prepare_samples(unname(m), unname(as.matrix(gen)),
+                                        features = quote(-V2))$real), 1L)
+  # selections other than exclusions must select columns of every set
+  expect_error(prepare_samples(real, gen, features = quote(c(x, label))),
+               "must select columns of `generated`", class = "prdcurve_error_input")
+})
+
+test_that("exclusion_terms() takes -x, !x, c() and parentheses apart", {
+  expect_identical(exclusion_terms(quote(c(-a, (!b), -c(d, e)))),
+                   list(quote(a), quote(b), quote(c(d, e))))
+  df <- data.frame(a = 1, d = 2)
+  q <- rlang::quo(c(-a, -b, -c(d, e), -starts_with("z")))
+  expect_identical(names(exclusion_misses(q, df)), c("b", "c(d, e)"))
+  expect_identical(exclusion_misses(rlang::quo(c(a, b)), df), character())
+})
