@@ -200,7 +200,9 @@ panel_min_span <- function(d, bounded = TRUE) {
 }
 
 #' Points with intervals, one panel per statistic, one line per row label,
-#' groups offset vertically with a colour and line type each.
+#' groups offset vertically with a colour and a point shape each (the
+#' intervals solid: a method's dotted curve line made its interval read
+#' as faint).
 #' @noRd
 interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
                           xlab, group_name, span_to = NULL) {
@@ -230,9 +232,6 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
            stats::setNames(rep_len(c(unname(method_palette), extra_palette),
                                    length(setdiff(groups, known))),
                            setdiff(groups, known)))[groups]
-  lty <- c(method_linetypes[known],
-           stats::setNames(rep_len(extra_linetypes, length(setdiff(groups, known))),
-                           setdiff(groups, known)))[groups]
   ci <- d[is.finite(d$lower) & is.finite(d$upper), , drop = FALSE]
   p <- ggplot2::ggplot(d, ggplot2::aes(x = .data$estimate, y = .data$y,
                                        colour = .data$group))
@@ -244,7 +243,7 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
   if (nrow(ci)) {
     p <- p + ggplot2::geom_segment(
       data = ci, ggplot2::aes(x = .data$lower, xend = .data$upper,
-                              yend = .data$y, linetype = .data$group),
+                              yend = .data$y),
       linewidth = 0.6)
   }
   p <- p + ggplot2::geom_point(ggplot2::aes(shape = .data$group), size = 1.8)
@@ -261,13 +260,10 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
   leg <- legend_layout(groups, group_name, 6.9,
                        offset = interval_axis_offset(rows))
   p <- p +
-    ggplot2::labs(colour = group_name, linetype = group_name,
-                  shape = group_name) +
-    legend_guides(leg$rows, c("colour", "linetype", "shape"), leg$top) +
+    ggplot2::labs(colour = group_name, shape = group_name) +
+    legend_guides(leg$rows, c("colour", "shape"), leg$top) +
     ggplot2::scale_colour_manual(values = pal, name = group_name,
                                  drop = FALSE) +
-    ggplot2::scale_linetype_manual(values = lty, name = group_name,
-                                   drop = FALSE) +
     ggplot2::scale_shape_manual(values = rep_len(c(16, 17, 15, 18, 1, 2), ng),
                                 name = group_name, drop = FALSE) +
     ggplot2::scale_y_continuous(breaks = seq_along(rows), labels = rev(rows),
@@ -281,7 +277,10 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
     prd_theme() +
     ggplot2::theme(panel.grid.major.y = ggplot2::element_blank(),
                    panel.spacing.x = ggplot2::unit(1.4, "lines"),
-                   legend.key.width = ggplot2::unit(1.6, "lines"))
+                   legend.key.width = ggplot2::unit(1.6, "lines"),
+                   # (half of a tick label at a panel's right end: "0.005"
+                   # was cut at the figure's edge in a 6 pt margin)
+                   plot.margin = ggplot2::margin(4, 13, 4, 4))
   if (ng == 1L) p <- p + ggplot2::theme(legend.position = "none")
   n_panels <- nlevels(panel)
   nrow_f <- ceiling(n_panels / min(3L, n_panels))

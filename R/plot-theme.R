@@ -35,7 +35,8 @@ plot_frame <- c(-plot_margin, 1 + plot_margin)
 #'   package, or `NULL` (default) for a single curve panel.
 #' @return A list with `width`, `height` (inches), `units` (`"in"`) and
 #'   `dpi` (300). The single panel is 3.3 x 3.6 in (0.2 in taller for each
-#'   further row of a wrapped legend); wider figures are 6.9 in wide, with
+#'   further row of a wrapped legend); two panels a row 4.9 in, other
+#'   figures 6.9 in wide, with
 #'   0.13 in more per row of panels for each further line of a model name
 #'   too long for its panel's strip (broken after `_`, `-`, `.` or a
 #'   space).
@@ -63,13 +64,14 @@ prd_figure_size <- function(plot = NULL) {
   size
 }
 
-#' Layout sizes (inches): a curve panel is square, 3.3 in wide alone, and
-#' several fill the 6.9 in text width (at most 2.15 in each).
+#' Layout sizes (inches): a curve panel is square, 3.3 in wide alone;
+#' several are at most 2.15 in each, three a row filling the 6.9 in text
+#' width, two 4.9 in (at 6.9 they sat in 2.5 in of blank margins).
 #' @noRd
 curve_figure_size <- function(ncol, nrow, strips) {
   gap <- 0.15
   side <- panel_side(ncol)
-  width <- if (ncol == 1L) 3.3 else 6.9
+  width <- if (ncol == 1L) 3.3 else min(6.9, ncol * side + (ncol - 1) * gap + 0.45)
   height <- nrow * side + (nrow - 1) * gap + 0.85 + if (strips) 0.2 * nrow else 0
   figure_size(width, height)
 }

@@ -48,9 +48,9 @@
 #'   paper, 0.2 in taller for each further row of its legend (a legend
 #'   wider than the figure wraps: four methods and the truth take two
 #'   rows, 3.3 x 3.8 in; a legend at the right widens it, up to 6.9 in);
-#'   several panels (up to 3 a row) and the figures of
-#'   [prd_compare()] and metric tables fill a 6.9 in text width, with
-#'   2.15 in square panels. Text is set at 9 pt (ggplot2's
+#'   several panels (up to 3 a row: 2.15 in square panels, 2.05 in
+#'   three a row) and the figures of [prd_compare()] and metric tables
+#'   fill a 6.9 in text width, but two panels a row take 4.9 in. Text is set at 9 pt (ggplot2's
 #'   `theme_bw(base_size = 9)`), so it stays 9 pt in print at that size.
 #'   The command line ([prd_cli()]) saves its figures at this size.
 #'
@@ -318,10 +318,14 @@ method_palette <- c(knn = "#0072B2", kde = "#D55E00", ipr = "#009E73",
 #' @noRd
 extra_palette <- c("#000000", "#E69F00", "#882255", "#44AA99", "#332288",
                    "#999933", "#666666", "#AA4499")
-#' Colours of models (one method, several models)
+#' Colours of models (one method, several models): ten distinct ones
+#' once the default's black is left out (a sweep of nine checkpoints drew
+#' two pairs alike when there were seven), then again with other line
+#' types
 #' @noRd
 model_palette <- c("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000",
-                   "#882255", "#44AA99", "#332288")
+                   "#882255", "#44AA99", "#332288", "#E69F00", "#999933",
+                   "#661100")
 #' Line types in the order of the colours (methods first); knn dotted in
 #' every figure (the default's solid black and knn's dark blue read alike
 #' in greyscale)

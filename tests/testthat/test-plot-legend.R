@@ -196,6 +196,8 @@ test_that("a user's colour scale recolours the one legend, no '.colour' legend",
     expect_lte(fit$right, fit$size$width)
     title <- p$labels$colour
     expect_false(identical(title, ".colour"))
-    expect_identical(title, p$labels$linetype)
+    # (the forest plot's groups differ by colour and point shape)
+    expect_identical(title, if (nm == "compare") p$labels$shape else
+      p$labels$linetype)
   }
 })

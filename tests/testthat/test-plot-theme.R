@@ -12,6 +12,12 @@ test_that("prd_figure_size() gives the documented sizes and survives +", {
   s <- prd_figure_size(p)
   expect_equal(s$width, 6.9)
   expect_equal(s$height, 3.1)
+  # two panels a row: as wide as they need (2.15 in each, 0.15 between,
+  # 0.45 of axis), not the 6.9 in of three
+  two <- ggplot2::autoplot(prd_curve(fd$real, fd$models[1:2],
+                                     method = c("knn", "coverage"), angles = 41))
+  expect_equal(prd_figure_size(two)[c("width", "height")],
+               list(width = 4.9, height = 3.2))
   expect_equal(prd_figure_size(ggplot2::autoplot(curves())), prd_figure_size())
   # a curve itself, or a figure drawn elsewhere, has no size: an error (was
   # the single panel's size, whatever the figure)

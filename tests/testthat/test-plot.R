@@ -231,6 +231,20 @@ test_that("autoplot is exported and draws what ggplot2::autoplot draws", {
                drawn_data(ggplot2::autoplot(cv))[[1]][c("x", "y", "colour")])
 })
 
+test_that("ten models of one method get ten colours, and colour and line type pairs stay distinct beyond", {
+  skip_if_not_installed("ggplot2")
+  set.seed(36)
+  x <- matrix(rnorm(400), ncol = 2)
+  gens <- lapply(1:12, function(i) matrix(rnorm(100, i / 10), ncol = 2))
+  names(gens) <- paste0("ckpt_", 1:12)
+  cv <- prd_curve(x, gens, method = "knn", angles = 11)
+  d <- unique(drawn_data(ggplot2::autoplot(cv))[[1]][c("group", "colour", "linetype")])
+  expect_identical(nrow(d), 12L)
+  expect_identical(length(unique(d$colour)), 10L)
+  expect_identical(nrow(unique(d[c("colour", "linetype")])), 12L)
+  expect_false(any(d$colour == "#000000"))
+})
+
 test_that("the palette reads on white and in greyscale: no yellow, a line type per method", {
   skip_if_not_installed("ggplot2")
   pal <- c(prdcurve:::method_palette, prdcurve:::extra_palette,
@@ -322,6 +336,11 @@ test_that("autoplot() of prd_compare() is a forest plot of the differences", {
   expect_setequal(round(pts$x, 10), round(shown$estimate, 10))
   expect_setequal(round(seg$x, 10), round(shown$lower, 10))
   expect_setequal(round(seg$xend, 10), round(shown$upper, 10))
+  # solid intervals (knn's dotted curve line made its own read as faint);
+  # the methods differ by colour and point shape
+  expect_identical(unique(seg$linetype), 1)
+  expect_gt(length(unique(pts$shape)), 1L)
+  expect_null(b$plot$scales$get_scales("linetype"))
   expect_equal(nrow(b$layout$layout), 5)
   expect_error(ggplot2::autoplot(cmp, statistics = "nope"),
                class = "prdcurve_error_input")

@@ -1,0 +1,114 @@
+# Tests of R/validate-grid.R: columns on a grid (or constant) in one set
+# and not in the other, or on grids apart, named per model with the fix.
+
+test_that("columns on a grid in one set only are named, per model, with the fix", {
+  set.seed(184)
+  real <- cbind(a = round(10 * rnorm(200)), b = rnorm(200), c = 0.25 * sample(0:40, 200, TRUE))
+  rounded <- cbind(a = round(10 * rnorm(200)), b = rnorm(200),
+                   c = 0.25 * sample(0:40, 200, TRUE))
+  unrounded <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
+  w <- expect_warning(
+    manifold_metrics(real, list(rounded = rounded, unrounded = unrounded),
+                     metrics = "precision"),
+    class = "prdcurve_warning_grid_columns")
+  msg <- cli::ansi_strip(conditionMessage(w))
+  # only the model off the grid, both columns (whole numbers, quarters)
+  expect_match(msg, "generated$unrounded: on a grid in the real set only: a, c",
+               fixed = TRUE)
+  expect_no_match(msg, "generated$rounded", fixed = TRUE)
+  expect_match(msg, "round its output", fixed = TRUE)
+  # the other way round, and a column constant in one set (a dead feature)
+  gen <- cbind(a = round(real[, "a"] + 0.3 * rnorm(200)), b = 1, c = real[, "c"])
+  cont <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
+  w <- expect_warning(manifold_metrics(cont, gen, metrics = "precision"),
+                      class = "prdcurve_warning_grid_columns")
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "generated: on a grid in this set only: a, c; constant in this set only: b",
+               fixed = TRUE)
+  # a generated set's columns by its own names (matched by position)
+  gen2 <- gen
+  colnames(gen2) <- c("id", "b2", "c2")
+  w <- expect_warning(suppressWarnings(
+    manifold_metrics(cont, gen2, metrics = "precision"),
+    classes = "prdcurve_warning_column_names"),
+    class = "prdcurve_warning_grid_columns")
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "generated: on a grid in this set only: id, c2; constant in this set only: b2",
+               fixed = TRUE)
+  # constant in both sets at different values (the supports are disjoint)
+  w <- expect_warning(manifold_metrics(cbind(cont, k = 1), cbind(cont, k = 2),
+                                       metrics = "precision"),
+                      class = "prdcurve_warning_grid_columns")
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "generated: constant at another value in each set: k", fixed = TRUE)
+  # such a column may label the sets (0 and 1): the warning says how to
+  # leave it out; not where no column is constant in both sets
+  expect_match(cli::ansi_strip(conditionMessage(w)),
+               "labels the sets (0 in the real set, 1 in a generated one), it alone tells them apart: leave it out, `features = -k`",
+               fixed = TRUE)
+  w2 <- expect_warning(manifold_metrics(cbind(cont, k = 1), cbind(cont, k = rnorm(200)),
+                                        metrics = "precision"),
+                       class = "prdcurve_warning_grid_columns")
+  expect_no_match(conditionMessage(w2), "labels the sets", fixed = TRUE)
+  cont2 <- cbind(a = 10 * rnorm(200), b = rnorm(200), c = 10 * runif(200))
+  # categories of each set only: their indicators are constant at other
+  # values, which the categories' own warning tells (two in the real set:
+  # one value in each set would label the sets, set_label_columns())
+  seen <- character()
+  withCallingHandlers(
+    suppressMessages(manifold_metrics(data.frame(cont, label = rep_len(c("r", "s"), nrow(cont))),
+                                      data.frame(cont2, label = "g"),
+                                      metrics = "precision")),
+    warning = function(w) {
+      seen <<- c(seen, class(w)[1])
+      invokeRestart("muffleWarning")
+    })
+  expect_identical(seen, "prdcurve_warning_category_levels")
+  expect_no_warning(manifold_metrics(cbind(cont, k = 1), cbind(cont2, k = 1),
+                                     metrics = "precision"),
+                    class = "prdcurve_warning_grid_columns")
+  # a collapsed set (every column constant) has its own warning
+  expect_no_warning(quiet_traps(suppressWarnings(
+    manifold_metrics(cont, matrix(0.5, 20, 3), metrics = "precision"),
+    classes = "prdcurve_warning_collapsed")),
+    class = "prdcurve_warning_grid_columns")
+  # float32 storage of a wide range is not a grid (2^23 steps apart)
+  f32 <- function(v) round(v * 2^23) / 2^23
+  expect_no_warning(manifold_metrics(cbind(f32(1 + runif(200))),
+                                     cbind(1 + runif(200)),
+                                     metrics = "precision"),
+                    class = "prdcurve_warning_grid_columns")
+  # silenced with the other input checks
+  withr::local_options(prdcurve.check_inputs = FALSE)
+  expect_no_warning(manifold_metrics(real, unrounded, metrics = "precision"))
+})
+
+test_that("columns on grids apart in the two sets are named; counts of one law are not", {
+  set.seed(185)
+  n <- 1000
+  real <- data.frame(kids = rpois(n, 2), income = rnorm(n), bmi = rnorm(n))
+  half <- data.frame(kids = rpois(n, 2) + 0.5, income = rnorm(n), bmi = rnorm(n))
+  # whole numbers against half-numbers: no value in common, true curve 0
+  w <- expect_warning(suppressMessages(
+    prd_curve(real, half, method = "knn", angles = 21)),
+    class = "prdcurve_warning_grid_columns")
+  msg <- cli::ansi_strip(conditionMessage(w))
+  expect_match(msg, "generated: on grids apart: kids (this set takes the real set's values in 0% of its rows, the real set this set's in 0%)",
+               fixed = TRUE)
+  # a model that drops the large counts puts every row at values the real
+  # set takes (share 1; the real set 0.68 at its values): the curves
+  # measure that, no warning
+  same <- data.frame(kids = pmin(rpois(n, 2), 2), income = rnorm(n), bmi = rnorm(n))
+  expect_equal(mean(real$kids %in% same$kids), 0.68, tolerance = 0.03)
+  expect_no_warning(suppressMessages(manifold_metrics(real, same, metrics = "precision")),
+                    class = "prdcurve_warning_grid_columns")
+  # nor two thirds of a model's rows moved by 0.5: its other rows still
+  # take every value of the real set (the shares are 0.33 and 1)
+  mix <- as.matrix(real)
+  mix[, "kids"] <- mix[, "kids"] + rep(c(0, 0.5, 0.5), length.out = n)
+  expect_length(grid_column_lines(as.matrix(real), list(generated = mix)), 0)
+  # every row moved, in two models: named per model
+  lines <- grid_column_lines(as.matrix(real),
+                             list(a = as.matrix(half), b = mix, c = as.matrix(half)))
+  expect_identical(names(lines), c("a", "c"))
+})
