@@ -180,9 +180,8 @@ exclusion_misses <- function(features, df) {
   out
 }
 
-#' Refuse an exclusion that excludes no column of any of the sets `frames`
-#' (data frames, or 0-row probes of named columns): a misspelt name would
-#' otherwise leave the column it meant in the features
+#' Refuse an exclusion that excludes no column of any set: a misspelt
+#' name would otherwise leave the column it meant in the features
 #' @param misses a list of exclusion_misses() of each set; `sets` what
 #'   the sets are called ("file" on the command line and for prd_read()).
 #' @noRd
