@@ -36,7 +36,10 @@ test_that("prd_cli --help prints the usage and returns NULL", {
   help <- gsub("\\s+", " ", paste(capture.output(prd_cli("--help")),
                                    collapse = " "))
   expect_match(help, "up to 512 columns with 8 rows a column and no direction between two halves of the real rows, also spectral", fixed = TRUE)
-  expect_match(help, "clustered real rows of at most 1,024 columns, sets of 1,000 rows or more, also mixture", fixed = TRUE)
+  expect_match(help, "clustered real rows of at most 1,024 columns, sets of 1,000 rows or more, also mixture, and up to 512 columns mixture16", fixed = TRUE)
+  expect_identical(mixture_many_cols, 512L)
+  # an exclusion leaves out a column of the files that have it
+  expect_match(help, "--features=-label leaves a column out of the files that have it", fixed = TRUE)
   # --folds names every fitted family of the registry
   expect_match(help, paste0("cross-fit the fitted families (",
                             paste(fitted_methods(), collapse = ", "),
