@@ -59,8 +59,10 @@ cli_read <- function(f, features, id, header, say) {
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   file <- basename(shown)
   say("Read {.file {file}}: {nrow(x)} x {ncol(x)} in {secs} s.")
+  # (the exclusions no column of this file answers; NULL where the
+  # selection does not apply: an array given names)
   list(x = x, path = shown, has_id = has_id, array = is_array,
-       misses = sel$misses)
+       misses = if (!is.null(features)) sel$misses)
 }
 
 #' Is a file argument (list(path, member)) an array (.npy, .npz)?

@@ -305,8 +305,9 @@ cli_run <- function(opt) {
   generated <- lapply(opt$generated, cli_read, features = features,
                       id = opt$id, header = opt$header, say = say)
   # (an exclusion may name a column some files lack, not one none has)
-  check_exclusions(c(list(real$misses), lapply(generated, `[[`, "misses")),
-                   arg = "--features", sets = "file", call = NULL)
+  misses <- c(list(real$misses), lapply(generated, `[[`, "misses"))
+  check_exclusions(Filter(Negate(is.null), misses), arg = "--features",
+                   sets = "file", call = NULL)
   generated <- lapply(generated, cli_align, real = real)
   # a table with categories or empty cells is encoded with every set's
   # categories and fills (R/encode.R): the other tables go as data frames

@@ -146,6 +146,27 @@ test_that("an id-like column of an array is dropped by number, as the warning sa
                class = "prdcurve_error_input")
 })
 
+test_that("an exclusion by name in a mix of a table and an array: the table's column goes, a name no table has is an error", {
+  fx <- cli_fixture()
+  npy <- cli_npy_fixture(fx)
+  tab <- file.path(fx$dir, "labelled.csv")
+  utils::write.csv(data.frame(fx$real, label = rep(c("a", "b"), 30)), tab,
+                   row.names = FALSE)
+  run <- function(spec) {
+    prd_cli(c(tab, npy$gen, paste0("--features=", spec), "--method", "knn",
+              "--angles", "11", "--seed", "1", "--quiet",
+              "--out", file.path(fx$dir, "o")))
+  }
+  # (the array's columns are numbers: names do not select in it)
+  cv <- run("-label")
+  set.seed(1)
+  ref <- prd_curve(fx$real, unname(as.matrix(prd_read(npy$gen))),
+                   method = "knn", angles = 11)
+  expect_same_curve(cv, ref)
+  expect_error(run("-lable"), "no file has: `lable`",
+               class = "prdcurve_error_input")
+})
+
 test_that("a missing or infinite value of an array counts its rows from 0 too, of a table from 1 only", {
   fx <- cli_fixture()
   x <- fx$real
