@@ -76,5 +76,8 @@ cli_metric_table <- function(real, gens, names, k, closed, replicates,
   }
   if (is.null(a)) return(b)
   if (is.null(b)) return(a)
-  bind_metrics(list(a, b), c("", ""))
+  out <- bind_metrics(list(a, b), c("", ""))
+  # each model's rows together, its metrics in the order asked (the
+  # manifold table's rows came first for every model)
+  out[order(match(out$model, unique(out$model)), match(out$metric, names)), ]
 }

@@ -14,7 +14,8 @@
 #             baseline's method and k), unpaired (prd_compare(): curves
 #             of other real rows than the baseline's, R/compare-pairing.R),
 #             metrics (prd_bind(): a metrics table without its columns,
-#             a model, metric and k twice, a setting that differs)
+#             a model, metric and k twice, a setting that differs),
+#             internal (a state the code should never reach: a bug)
 #   warnings: unused_argument, zero_radius, id_column, transposed, scale,
 #             collapsed, deprecated, k_reduced (a default k lowered to fit),
 #             convergence (k-means did not converge, a pMSE fit diverged),

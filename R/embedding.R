@@ -150,7 +150,8 @@
 #'   1000, as dgm-eval; at most the smaller set's size).
 #' @param classes Class labels of the generated rows, for `vendi_class`:
 #'   a vector with one label per row (one model), or a list of such
-#'   vectors named as the models. Default `NULL`.
+#'   vectors named as the models (of one type, or compared as text when
+#'   their types differ). Default `NULL`.
 #' @param maxorder The highest order of interactions of the propensity
 #'   model of `pmse` and `s_pmse`: 0 (main effects) or a whole number up to
 #'   10 (products of up to `maxorder` + 1 columns). Default 1, synthpop's.
@@ -178,7 +179,8 @@
 #'   about 1.8e308, as on features of magnitude 1e52, since it grows as the
 #'   sixth power of their scale), `prdcurve_error_columns`
 #'   (sets with different columns), `prdcurve_error_replicates` (also a
-#'   set of fewer than 4 rows: its halves need 2). A warning of class
+#'   set of fewer than 4 rows: its halves need 2), `prdcurve_error_internal`
+#'   (a failure on values that neither overflow nor underflow: a bug). A warning of class
 #'   `prdcurve_warning_unused_argument` for `maxorder` or `max_params`
 #'   given without `pmse` or `s_pmse`. Input
 #'   warnings as in [prd_curve()], among them
@@ -276,7 +278,7 @@ embedding_metrics <- function(real, generated,
   # U-statistics a pair i != j), but below small_set_rows (10) they are
   # noise: FD's bias, of order d^2 / n, is 5.7 at 10 rows a set in d = 8
   # (2 for a shift of 0.5 a column); details in @section Errors
-  check_sample_traps(sets, k = NULL, neighbours = FALSE)
+  check_sample_traps(sets, k = NULL, neighbours = FALSE, moments = TRUE)
   opts <- embedding_options(metrics, held_out, subsets, subset_size,
                             bandwidth, raw, sets, features, id)
   opts <- c(opts, embedding_scale(sets, opts$held_out))
@@ -378,7 +380,12 @@ check_classes <- function(classes, metrics, gens, call = rlang::caller_env()) {
                 "input", call = call)
     }
   }
-  classes[names(gens)]
+  classes <- classes[names(gens)]
+  # labels of several types (text for one model, numbers or a factor for
+  # another) are compared as text: one `class` column for every model
+  types <- unique(vapply(classes, function(l) class(l)[1], ""))
+  if (length(types) > 1L) classes[] <- lapply(classes, as.character)
+  classes
 }
 
 #' Validated options of embedding_metrics()
@@ -429,6 +436,15 @@ embedding_core <- function(real, gens, metrics, opts,
   tryCatch(embedding_compute(real, gens, metrics, opts), error = function(e) {
     if (inherits(e, "prdcurve_error")) stop(e)
     big <- max(abs(range(real)), vapply(gens, function(g) max(abs(range(g))), 0))
+    if (big < 1e30 && big > 1e-30) {
+      # (no overflow or underflow at these magnitudes: not the data's fault)
+      msg <- conditionMessage(e)
+      prd_abort(c(
+        "The embedding metrics failed on values of ordinary magnitude (at most {format(big, digits = 3)}).",
+        "x" = "{msg}",
+        "i" = "This is a bug of prdcurve: please report it with the call."
+      ), "internal", parent = e, call = call)
+    }
     prd_abort(c(
       "The embedding metrics could not be computed on these values.",
       "x" = "The largest magnitude in {.arg real} and {.arg generated} is {format(big, digits = 3)}: the moments, kernels or eigenvalues overflow or fail there.",

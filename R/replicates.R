@@ -197,8 +197,9 @@ attach_curve_replicates <- function(out, reps) {
 #'   the other statistics of curves and the entropy metrics keep the
 #'   half-sample interval.
 #'
-#' @param x A [prd_curve()], [manifold_metrics()] or [entropy_metrics()]
-#'   result with at least two models and `replicates > 0`.
+#' @param x A [prd_curve()], [manifold_metrics()], [entropy_metrics()] or
+#'   [embedding_metrics()] result (or such tables bound with [prd_bind()])
+#'   with at least two models and `replicates > 0`.
 #' @param baseline The model to compare with (default: the first).
 #' @param conf_level Confidence level of the intervals (default 0.9).
 #' @param atoms For curves: `"exact"` (default) compares `x` as it is,

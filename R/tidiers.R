@@ -10,7 +10,8 @@ generics::glance
 #' Tidy and glance at PR curves and metrics
 #'
 #' `tidy()` turns a [prd_curve()] result (through [summary.prd_curve()])
-#' or a [manifold_metrics()] / [entropy_metrics()] result into one long
+#' or a [manifold_metrics()] / [entropy_metrics()] / [embedding_metrics()]
+#' result into one long
 #' tibble with broom's column names, one row per model, method, `k` and
 #' statistic, with the interval when the result has replicates. `glance()`
 #' gives a one-row overview.

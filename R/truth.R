@@ -23,7 +23,8 @@
 #'   (times the identity) or a d x d positive definite matrix.
 #' @param angles Number of \eqn{\lambda} values on the grid of
 #'   [prd_curve()].
-#' @return A `prd_curve` with `method = "truth"` and attribute `delta`.
+#' @return A `prd_curve` with `method = "truth"`; the Mahalanobis
+#'   distance between the means is `prd_curve_info(x)$details[[1]]$delta`.
 #' @section Errors: the means must be finite numeric vectors of the same
 #'   length; `cov` a positive variance or a symmetric positive definite
 #'   d x d matrix; `angles` a whole number >= 3.
@@ -131,7 +132,7 @@ scaled_product <- function(x, a, b = 1) {
 #' The estimate of \eqn{\alpha_\lambda} is unbiased with variance
 #' \eqn{\lambda^2 a(1 - a)/n_P + b(1 - b)/n_Q}, where \eqn{a = P(q/p >
 #' \lambda)} and \eqn{b = Q(q/p \le \lambda)}; the estimated standard errors
-#' are returned in attribute `std_error`. For two Gaussians with a common
+#' are returned in `prd_curve_info(x)$details[[1]]$std_error`. For two Gaussians with a common
 #' covariance the exact closed form [prd_truth_gaussian()] is faster and
 #' exact; [sim_gaussian_mixtures()] uses an exact one-dimensional
 #' quadrature for the mixtures of Sykes et al. (2024, section 5.1.2).
@@ -148,9 +149,10 @@ scaled_product <- function(x, a, b = 1) {
 #' @param n Number of Monte Carlo draws from each distribution: one number
 #'   or two (real, generated), each between 10 and 1e8. Default 100,000.
 #' @inheritParams prd_curve
-#' @return A `prd_curve` with `method = "truth"`; attributes `n` (the two
-#'   numbers of draws), `angles` and `std_error` (a tibble with `lambda`
-#'   and the standard errors of `precision` and `recall`).
+#' @return A `prd_curve` with `method = "truth"`. Its [prd_curve_info()]
+#'   row gives the numbers of draws (`n_eval_real`, `n_eval_generated`),
+#'   `angles`, and in `details[[1]]$std_error` a tibble with `lambda` and
+#'   the standard errors of `precision` and `recall`.
 #' @section Errors: arguments that are not functions (or mixtures); `n`
 #'   not one or two whole numbers between 10 and 1e8; a
 #'   sampler that does not return `n` rows, or samplers of different

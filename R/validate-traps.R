@@ -186,11 +186,14 @@ small_set_rows <- 10L
 #' (0 for metrics); `neighbours` FALSE: no neighbour family reads `k` (a
 #' curve of fitted families alone), so no warning about it. `self_limit`
 #' FALSE: with a split, `k` may reach the smallest fit set's size
-#' (entropy_core()), else that size less one (the row itself).
+#' (entropy_core()), else that size less one (the row itself). `moments`:
+#' the small-set warning speaks of moments and kernels (the embedding
+#' metrics), not shares.
 #' @noRd
 check_sample_traps <- function(sets, k, split = 0, angles = 0L,
                                n_curves = 0L, replicates = 0L,
                                neighbours = TRUE, self_limit = TRUE,
+                               moments = FALSE,
                                call = rlang::caller_env()) {
   n_real <- nrow(sets$real)
   n_gen <- vapply(sets$generated, nrow, integer(1))
@@ -210,7 +213,8 @@ check_sample_traps <- function(sets, k, split = 0, angles = 0L,
     prd_warn(c(
       "Too few rows for a meaningful estimate.",
       stats::setNames(lines, rep("x", length(lines))),
-      "i" = "With so few samples every share is 0 or 1 by chance (a 3-row set can score AUC 1). Use hundreds of rows per set, or read the result with {.arg replicates} intervals."
+      "i" = if (moments) "With so few samples the means, covariances and kernel sums are noise (the covariance of n rows has rank n - 1 at most). Use hundreds of rows per set, or read the result with {.arg replicates} intervals." else
+        "With so few samples every share is 0 or 1 by chance (a 3-row set can score AUC 1). Use hundreds of rows per set, or read the result with {.arg replicates} intervals."
     ), "small_sample")
   }
   if (!k_ok || !neighbours) return(invisible())

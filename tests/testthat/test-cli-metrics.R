@@ -25,9 +25,18 @@ test_that("the command line's --metrics=NAMES takes the embedding metrics", {
   set.seed(3)
   ref_e <- embedding_metrics(real, gens, metrics = c("fd", "kid"),
                              replicates = 6)
-  expect_identical(m$metric, c(ref_m$metric, ref_e$metric))
-  expect_equal(m$value, c(ref_m$value, ref_e$value), tolerance = 1e-12)
-  expect_equal(m$upper, c(ref_m$upper, ref_e$upper), tolerance = 1e-12)
+  # each model's rows together, in the order the metrics were asked
+  ref <- rbind(as.data.frame(ref_m)[c("model", "metric", "value", "upper")],
+               as.data.frame(ref_e)[c("model", "metric", "value", "upper")])
+  ref <- ref[order(ref$model, match(ref$metric, c("precision", "fd", "kid"))), ]
+  expect_identical(m$model, rep(c("a", "b"), each = 3))
+  expect_identical(m$metric, rep(c("precision", "fd", "kid"), 2))
+  expect_equal(m$value, ref$value, tolerance = 1e-12)
+  expect_equal(m$upper, ref$upper, tolerance = 1e-12)
+  # asked in another order, given in that order
+  tab <- suppressMessages(prdcurve:::cli_metric_table(
+    real, gens, c("kid", "precision"), 5, TRUE, 0, "none", 1))
+  expect_identical(tab$metric, rep(c("kid", "precision"), 2))
   cmp <- utils::read.csv(paste0(out, "-metrics-compare.csv"))
   expect_setequal(cmp$statistic, c("precision", "fd", "kid"))
   fd <- cmp[cmp$statistic == "fd", ]

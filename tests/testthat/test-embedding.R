@@ -245,8 +245,12 @@ test_that("a set of fewer than 10 rows warns (prdcurve_warning_small_sample), th
   set.seed(32)
   x <- matrix(rnorm(40 * 2), ncol = 2)
   y <- matrix(rnorm(40 * 2, mean = 0.5), ncol = 2)
-  expect_warning(em <- embedding_metrics(x, y[1:3, ], metrics = c("fd", "kid")),
-                 class = "prdcurve_warning_small_sample")
+  w <- expect_warning(em <- embedding_metrics(x, y[1:3, ], metrics = c("fd", "kid")),
+                      class = "prdcurve_warning_small_sample")
+  # (in the words of moments, not of shares and curves)
+  expect_match(conditionMessage(w), "means, covariances and kernel sums are noise",
+               fixed = TRUE)
+  expect_no_match(conditionMessage(w), "AUC", fixed = TRUE)
   expect_equal(value_of(em, "fd"), brute_fd(x, y[1:3, ]), tolerance = 1e-10)
   expect_equal(value_of(em, "kid"), brute_kid(x, y[1:3, ]), tolerance = 1e-10)
   expect_warning(embedding_metrics(x[1:9, ], y, metrics = "energy"),
@@ -504,6 +508,30 @@ test_that("vendi_class is the mean of the classes' Vendi scores, halves included
   expect_error(embedding_metrics(x, list(p = y, q = y), metrics = "vendi_class",
                                  classes = lab),
                class = "prdcurve_error_input")
+  # labels of several types (text, numbers, a factor) are compared as text
+  num <- rep(1:2, c(40, 60))
+  both <- embedding_metrics(x, list(p = y, q = y, r = y), metrics = "vendi_class",
+                            classes = list(p = lab, q = num,
+                                           r = factor(num, labels = c("u", "v"))))
+  expect_equal(both$value, rep(mean(per), 3), tolerance = 1e-10)
+  vc <- attr(both, "vendi_classes")
+  expect_identical(vc$class, c("a", "b", "1", "2", "u", "v"))
+  expect_identical(vc$model, rep(c("p", "q", "r"), each = 2))
+})
+
+test_that("a failure on values of ordinary magnitude is an internal error, not an overflow", {
+  # (a failure forced past the checks: sets of other widths)
+  set.seed(22)
+  x <- matrix(rnorm(80), ncol = 4)
+  e <- expect_error(embedding_core(x, list(g = x[, 1:2]), "fd", opts = list()),
+                    class = "prdcurve_error_internal")
+  expect_match(conditionMessage(e), "ordinary magnitude (at most", fixed = TRUE)
+  expect_match(conditionMessage(e), "non-conformable", fixed = TRUE)
+  expect_no_match(conditionMessage(e), "Rescale", fixed = TRUE)
+  e <- expect_error(embedding_core(x * 1e40, list(g = x[, 1:2]), "fd",
+                                   opts = list()),
+                    class = "prdcurve_error_input")
+  expect_match(conditionMessage(e), "Rescale the features", fixed = TRUE)
 })
 
 test_that("pmse and s_pmse in the companion table are pmse_stats(), with intervals and paired differences", {
