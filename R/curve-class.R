@@ -142,7 +142,7 @@ bind_curves <- function(curves) {
 #'   share of its fits whose narrowest direction the thinnest-slab or
 #'   one-sided edge search moved); `atom_columns` of the marginal families; `atoms`
 #'   (`"exact"` or `"ignore"`), `grid_columns` (whether the model has
-#'   columns on a grid in one set only, or on grids apart) and, where the exact reading tied
+#'   columns on a grid in one set only, or on a coarser grid in one) and, where the exact reading tied
 #'   models at AUC 0, `atoms_ignored` (the curve read with the atoms
 #'   ignored, a `prd_curve` with its replicates) of the curves read by
 #'   the marginal family (see `atoms` of [prd_curve()]);

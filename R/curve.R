@@ -364,7 +364,7 @@
 #'   bandwidth whose balls are empty, or hold every fit row, on almost
 #'   every evaluation row; see `bandwidth`), `family_disagreement` (two families' curves far
 #'   apart, see above), `grid_columns` (columns on a grid in one set only,
-#'   or on grids apart in the two, with the reading of `atoms = "ignore"` when the exact reading ties
+#'   or on a coarser grid in one set than the other's values take, with the reading of `atoms = "ignore"` when the exact reading ties
 #'   models at 0); silence the input checks with
 #'   `options(prdcurve.check_inputs = FALSE)`.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new

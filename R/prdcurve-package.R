@@ -70,8 +70,8 @@
 #'   categorical columns, whose whole-valued numbers are taken as counts;
 #'   drop it with `features = -label`), columns whose values lie on a grid (whole
 #'   numbers, or multiples of one power of two), or are constant, in one
-#'   set and are continuous in the other, or lie on grids apart (most rows
-#'   of each set at values the other never takes: whole numbers against
+#'   set and are continuous in the other, or lie on a coarser grid in one
+#'   set than most of the other set's values (whole numbers against
 #'   half-numbers)
 #'   (`prdcurve_warning_grid_columns`: rounded real data against a
 #'   model's continuous output, or 8-bit storage against floats; the

@@ -1,6 +1,7 @@
 # The warning about columns whose values lie on a grid or are constant in
-# one set and not in the other, or on grids apart in the two (atoms that
-# the other law never takes: the true PR curve is at most their overlap).
+# one set and not in the other, or on a coarser grid in one set than the
+# other set's values mostly take (atoms that the other law never takes:
+# the true PR curve is at most their overlap).
 # The marginal family reads such atoms (R/family-marginal.R); prd_curve()
 # may defer the warning to add what tied models read with the atoms
 # ignored (R/atoms.R).
@@ -12,8 +13,8 @@
 #' continuous output, or coarse storage (8-bit intensities against floats;
 #' float16 against float32 is not caught: a float16 column's values span
 #' far more than 2^marginal_grid_bits steps of its finest grid).
-#' Also columns on a grid in both sets whose rows lie mostly at values
-#' the other set never takes (grid_apart_share).
+#' Also columns on a grid in both sets where one set's grid is coarser
+#' and most of the other set's rows lie off it (grid_apart_share).
 #' The values on the grid are atoms the other law never hits, so the true
 #' PR curve is 0; the `marginal` family reads that (marginal_atoms()),
 #' the neighbour families and the scalar metrics do not.
@@ -70,21 +71,23 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
       which(is.na(r) & is.na(g) & real[1L, ] != gens[[i]][1L, ] &
               !category_columns(real))
     }
-    # on grids in both sets, but apart: most rows of each set at values
-    # the other never takes (whole numbers against half-numbers, an
-    # offset in a model's output)
-    # (on at most grid_apart_rows evenly spaced rows of each set: 8-bit
-    # pixels in both sets are thousands of such columns)
-    apart <- which(r == 1L & g == 1L)
-    A <- real[spaced_rows(nrow(real), grid_apart_rows), apart, drop = FALSE]
-    B <- gens[[i]][spaced_rows(nrow(gens[[i]]), grid_apart_rows), apart,
-                   drop = FALSE]
-    apart_share <- vapply(seq_along(apart), function(j) {
-      c(mean(B[, j] %in% A[, j]), mean(A[, j] %in% B[, j]))
-    }, numeric(2))
-    keep <- if (length(apart)) apply(apart_share, 2, max) < grid_apart_share
-    apart <- apart[keep]
-    apart_share <- apart_share[, keep, drop = FALSE]
+    # on grids in both sets, one coarser, and most of the other set's
+    # rows off it (whole numbers against half-numbers: values the
+    # coarser set never takes); on at most grid_apart_rows evenly spaced
+    # rows (8-bit pixels in both sets are thousands of grid columns)
+    two <- which(r == 1L & g == 1L & gr$e != gg$e)
+    on_grid <- function(m, cols, e) {
+      rows <- spaced_rows(nrow(m), grid_apart_rows)
+      vapply(cols, function(j) mean(near_grid(as.double(m[rows, j]), e[j])), 0)
+    }
+    coarse_r <- two[gr$e[two] > gg$e[two]]
+    coarse_g <- two[gg$e[two] > gr$e[two]]
+    on_r <- on_grid(gens[[i]], coarse_r, gr$e)
+    on_g <- on_grid(real, coarse_g, gg$e)
+    off_r <- coarse_r[on_r < grid_apart_share]
+    off_g <- coarse_g[on_g < grid_apart_share]
+    on_r <- on_r[on_r < grid_apart_share]
+    on_g <- on_g[on_g < grid_apart_share]
     # the largest share of the other set's rows on those values (a ReLU
     # unit's zeros against a model's constant 0): no disjoint support there
     hits <- function(cols, other, from, e, who) {
@@ -111,11 +114,12 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
                                           hits(const_g, real, gens[[i]], NULL, "the real set")),
               if (length(both)) paste0("constant at another value in each set: ",
                                        names_of(both)),
-              if (length(apart)) paste0(
-                "on grids apart: ", names_of(apart), " (this set takes the real set's values in ",
-                if (length(apart) > 1L) "up to ", signif(100 * max(apart_share[1, ]), 2),
-                "% of its rows, the real set this set's in ",
-                if (length(apart) > 1L) "up to ", signif(100 * max(apart_share[2, ]), 2), "%)"))
+              if (length(off_r)) paste0(
+                "on a coarser grid in the real set: ", names_of(off_r), " (this set's values lie on it in ",
+                if (length(off_r) > 1L) "up to ", signif(100 * max(on_r), 2), "% of its rows)"),
+              if (length(off_g)) paste0(
+                "on a coarser grid in this set: ", names_of(off_g, gens[[i]]), " (the real set's values lie on it in ",
+                if (length(off_g) > 1L) "up to ", signif(100 * max(on_g), 2), "% of its rows)"))
     if (length(part)) {
       nm <- if (is.null(names(gens))) labs[i] else names(gens)[i]
       lines[[nm]] <- paste0(labs[i], ": ", paste(part, collapse = "; "))
@@ -132,16 +136,14 @@ grid_column_lines <- function(real, gens, generated_arg = "generated") {
   lines
 }
 
-#' Largest share of one set's rows at values the other set takes below
-#' which a column on a grid in both sets is "on grids apart" (in both
-#' directions): whole numbers against half-numbers share none; two count
-#' columns of one law share nearly all (a model that drops some counts
-#' still puts its rows on values the real set takes)
+#' Largest share of one set's rows on the other set's coarser grid below
+#' which a column on grids in both sets is named (half-numbers against
+#' whole numbers: 0; two count columns of one law are on one grid)
 #' @noRd
 grid_apart_share <- 0.5
 
-#' Rows of each set read for grid_apart_share (the shares within about
-#' 0.03 of all rows')
+#' Rows of a set read for grid_apart_share (the share within about 0.03
+#' of all rows')
 #' @noRd
 grid_apart_rows <- 2000L
 
@@ -159,7 +161,7 @@ spaced_rows <- function(n, m) {
 warn_grid_columns <- function(lines, extra = character()) {
   if (!length(lines)) return(invisible(character()))
   prd_warn(c(
-    "Columns whose values lie on a grid (whole numbers, or multiples of one power of two), or are constant, in one set and are continuous in the other (or constant at another value, or on a grid whose values the other set mostly lacks).",
+    "Columns whose values lie on a grid (whole numbers, or multiples of one power of two), or are constant, in one set and are continuous in the other (or constant at another value, or on a coarser grid than the other set's values mostly take).",
     stats::setNames(unname(lines), rep("x", length(lines))),
     "i" = "Such values are atoms: where the other set never takes them, the supports differ and the true PR curve is 0; where it takes them in a share of its rows (given above), the true curve is at most about that share. The {.val marginal} family (in the default {.val tightest}) reads this; the neighbour families and the scalar metrics do not.",
     extra,

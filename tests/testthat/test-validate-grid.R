@@ -1,5 +1,6 @@
 # Tests of R/validate-grid.R: columns on a grid (or constant) in one set
-# and not in the other, or on grids apart, named per model with the fix.
+# and not in the other, or on a coarser grid in one set than the other's
+# values take, named per model with the fix.
 
 test_that("columns on a grid in one set only are named, per model, with the fix", {
   set.seed(184)
@@ -83,36 +84,46 @@ test_that("columns on a grid in one set only are named, per model, with the fix"
   expect_no_warning(manifold_metrics(real, unrounded, metrics = "precision"))
 })
 
-test_that("columns on grids apart in the two sets are named; counts of one law are not", {
+test_that("a column on a coarser grid in one set than the other's values take is named; counts of one law are not", {
   set.seed(185)
   n <- 1000
   real <- data.frame(kids = rpois(n, 2), income = rnorm(n), bmi = rnorm(n))
   half <- data.frame(kids = rpois(n, 2) + 0.5, income = rnorm(n), bmi = rnorm(n))
   # whole numbers against half-numbers: no value in common, true curve 0
+  # (kids is also a column of few whole values: its own warning)
   w <- expect_warning(suppressWarnings(suppressMessages(
     prd_curve(real, half, method = "knn", angles = 21)),
     classes = "prdcurve_warning_label_column"),
     class = "prdcurve_warning_grid_columns")
-  msg <- cli::ansi_strip(conditionMessage(w))
-  expect_match(msg, "generated: on grids apart: kids (this set takes the real set's values in 0% of its rows, the real set this set's in 0%)",
+  msg <- gsub("\\s+", " ", cli::ansi_strip(conditionMessage(w)))
+  expect_match(msg, "generated: on a coarser grid in the real set: kids (this set's values lie on it in 0% of its rows)",
                fixed = TRUE)
-  # a model that drops the large counts puts every row at values the real
-  # set takes (share 1; the real set 0.68 at its values): the curves
-  # measure that, no warning
+  # the other way round: the real set's quarter values off the model's
+  # whole numbers
+  q <- as.matrix(real)
+  q[, "kids"] <- q[, "kids"] + 0.25
+  lines <- grid_column_lines(q, list(generated = as.matrix(real)))
+  expect_match(lines[["generated"]], "on a coarser grid in this set: kids (the real set's values lie on it in 0% of its rows)",
+               fixed = TRUE)
+  # a model that drops the large counts, or counts of one law: one grid,
+  # no warning
   same <- data.frame(kids = pmin(rpois(n, 2), 2), income = rnorm(n), bmi = rnorm(n))
-  expect_equal(mean(real$kids %in% same$kids), 0.68, tolerance = 0.03)
-  # (kids is also a column of few whole values: its own warning)
   expect_no_warning(suppressWarnings(
     suppressMessages(manifold_metrics(real, same, metrics = "precision")),
     classes = "prdcurve_warning_label_column"),
     class = "prdcurve_warning_grid_columns")
-  # nor two thirds of a model's rows moved by 0.5: its other rows still
-  # take every value of the real set (the shares are 0.33 and 1)
+  # ids of other ranges in the two sets are on one grid (their own warning)
+  ids <- grid_column_lines(cbind(id = 1:n, x = rnorm(n)),
+                           list(generated = cbind(id = n + 1:n, x = rnorm(n))))
+  expect_length(ids, 0)
+  # two thirds of a model's rows moved by 0.5 are off the real grid
+  # (share 0.33); a third of them leaves most on it (0.67): named, not named
   mix <- as.matrix(real)
   mix[, "kids"] <- mix[, "kids"] + rep(c(0, 0.5, 0.5), length.out = n)
-  expect_length(grid_column_lines(as.matrix(real), list(generated = mix)), 0)
-  # every row moved, in two models: named per model
+  few <- as.matrix(real)
+  few[, "kids"] <- few[, "kids"] + rep(c(0, 0, 0.5), length.out = n)
   lines <- grid_column_lines(as.matrix(real),
-                             list(a = as.matrix(half), b = mix, c = as.matrix(half)))
-  expect_identical(names(lines), c("a", "c"))
+                             list(a = as.matrix(half), b = mix, c = few))
+  expect_identical(names(lines), c("a", "b"))
+  expect_match(lines[["b"]], "lie on it in 33% of its rows", fixed = TRUE)
 })
