@@ -436,7 +436,7 @@ embedding_core <- function(real, gens, metrics, opts,
   tryCatch(embedding_compute(real, gens, metrics, opts), error = function(e) {
     if (inherits(e, "prdcurve_error")) stop(e)
     big <- max(abs(range(real)), vapply(gens, function(g) max(abs(range(g))), 0))
-    if (big < 1e30 && big > 1e-30) {
+    if (big < 1e30 && (big > 1e-30 || big == 0)) {
       # (no overflow or underflow at these magnitudes: not the data's fault)
       msg <- conditionMessage(e)
       prd_abort(c(
