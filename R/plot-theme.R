@@ -66,7 +66,7 @@ prd_figure_size <- function(plot = NULL) {
 
 #' Layout sizes (inches): a curve panel is square, 3.3 in wide alone;
 #' several are at most 2.15 in each, three a row filling the 6.9 in text
-#' width, two 4.9 in (at 6.9 they sat in 2.5 in of blank margins).
+#' width, two 4.9 in (at 6.9 in they sat in 2 in of blank margins).
 #' @noRd
 curve_figure_size <- function(ncol, nrow, strips) {
   gap <- 0.15
