@@ -217,11 +217,10 @@
 #'   (`prdcurve_error_input`).
 #'   When the default takes categorical columns beside numeric ones (a
 #'   class label beside embedding columns), a message of class
-#'   `prdcurve_message_categorical_columns` names them. An
-#'   exclusion alone (`-label`, `c(-label, -kind)`) removes columns from
-#'   that default, in the sets that have them (a real table's `label`
-#'   beside a synthesiser's output without one); one that no set has is
-#'   an error (`prdcurve_error_input`). Grouping columns (those of a grouped `generated` also
+#'   `prdcurve_message_categorical_columns` names them. An exclusion alone
+#'   (`-label`, `c(-label, -kind)`) removes columns from that default in the sets that have
+#'   them (a real table's `label`, not a synthesiser's output); one that no set has is an
+#'   error (`prdcurve_error_input`). Grouping columns (those of a grouped `generated` also
 #'   in `real`: a `source` column of `"real"` there), the `id` column, a categorical
 #'   `model` column, identifier-like text (more distinct values than
 #'   half the rows) and a categorical column with one value in each set
@@ -363,10 +362,9 @@
 #'   given where no family reads them), `bandwidth` (a given `"kde"`
 #'   bandwidth whose balls are empty, or hold every fit row, on almost
 #'   every evaluation row; see `bandwidth`), `family_disagreement` (two families' curves far
-#'   apart, see above), `grid_columns` (columns on a grid in one set only,
-#'   or on a coarser grid in one set than the other's values take, with the reading of `atoms = "ignore"` when the exact reading ties
-#'   models at 0); silence the input checks with
-#'   `options(prdcurve.check_inputs = FALSE)`.
+#'   apart, see above), `grid_columns` (columns on a grid in one set only, or on a coarser grid
+#'   in one than the other's values take, with the reading of `atoms = "ignore"` when the exact
+#'   reading ties models at 0); silence the input checks with `options(prdcurve.check_inputs = FALSE)`.
 #' @references Sykes, B., Simon, L., Rabin, J. and Fadili, J. (2024). A new
 #'   perspective on precision and recall for generative models.
 #'   arXiv:2405.01611. Sections 2, 4.2, eq. 9.
