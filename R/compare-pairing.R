@@ -18,7 +18,7 @@
 #' @noRd
 real_set_fingerprint <- function(x, scale = 1) {
   n <- nrow(x)
-  rows <- if (n) unique(round(seq(1, n, length.out = min(n, 64L)))) else integer()
+  rows <- spaced_rows(n, 64L)
   v <- as.double(x[rows, , drop = FALSE])
   cs <- unname(colSums(x))
   if (scale != 1) {

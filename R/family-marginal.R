@@ -45,8 +45,7 @@ marginal_breaks <- function(real, generated, rx, ry, bins, atoms = NULL) {
 #' @noRd
 marginal_edge_pick <- function(r) {
   r <- sort(as.integer(r))
-  if (length(r) <= marginal_edge_rows) return(r)
-  r[unique(round(seq(1, length(r), length.out = marginal_edge_rows)))]
+  r[spaced_rows(length(r), marginal_edge_rows)]
 }
 
 #' Most steps from 0 the values of a grid of the `marginal` family's

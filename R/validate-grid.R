@@ -147,7 +147,9 @@ grid_apart_share <- 0.5
 #' @noRd
 grid_apart_rows <- 2000L
 
-#' At most `m` of `n` rows, evenly spaced (no draw: the RNG stays as it was)
+#' At most `m` of `n` rows, evenly spaced, the first and the last among
+#' them (no draw: the RNG stays as it was); also the marginal family's edge
+#' rows and the real set's fingerprint
 #' @noRd
 spaced_rows <- function(n, m) {
   if (n <= m) seq_len(n) else unique(round(seq(1, n, length.out = m)))

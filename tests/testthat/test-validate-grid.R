@@ -127,3 +127,21 @@ test_that("a column on a coarser grid in one set than the other's values take is
   expect_identical(names(lines), c("a", "b"))
   expect_match(lines[["b"]], "lie on it in 33% of its rows", fixed = TRUE)
 })
+
+test_that("spaced_rows() picks evenly spaced rows, the ends among them, without a draw", {
+  expect_identical(spaced_rows(5L, 10L), 1:5)
+  expect_identical(spaced_rows(0L, 64L), integer())
+  expect_equal(spaced_rows(10L, 4L), c(1, 4, 7, 10))
+  expect_equal(spaced_rows(100L, 3L), c(1, 50, 100)) # 50.5 rounds to even
+  set.seed(1)
+  before <- .Random.seed
+  r <- spaced_rows(20000L, grid_apart_rows)
+  expect_identical(.Random.seed, before)
+  expect_length(r, grid_apart_rows)
+  expect_equal(range(r), c(1, 20000))
+  # the marginal family's edge rows: the same pick of the sorted rows
+  expect_identical(marginal_edge_pick(c(9L, 3L, 5L)), c(3L, 5L, 9L))
+  big <- sample.int(1e6, marginal_edge_rows + 10L)
+  expect_identical(marginal_edge_pick(big),
+                   sort(big)[spaced_rows(length(big), marginal_edge_rows)])
+})
