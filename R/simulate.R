@@ -163,11 +163,10 @@ print.prd_gaussian_mixture <- function(x, ...) {
 #' @export
 sim_shifted_gaussians <- function(n = 1000, d = 64, shift = 1 / sqrt(d),
                                   n_generated = n, angles = 1001) {
-  n <- check_count(n, min = 2, max = .Machine$integer.max)
-  d <- check_count(d, max = .Machine$integer.max)
-  n_generated <- check_count(n_generated, min = 2, max = .Machine$integer.max)
-  check_draw_size(n, d)
-  check_draw_size(n_generated, d)
+  sizes <- check_sim_sizes(n, d, n_generated)
+  n <- sizes$n
+  d <- sizes$d
+  n_generated <- sizes$n_generated
   angles <- check_angles(angles)
   if (!is.numeric(shift) || !(length(shift) %in% c(1L, d)) ||
       !all(is.finite(shift))) {
@@ -236,11 +235,10 @@ sim_gaussian_mixtures <- function(n = 1000, d = 64, means = c(0, -5, 3, 5),
                                   weights_generated = c(0, 0.5, 0.1, 0.4),
                                   sd = 1, n_generated = n, truth_n = 1e5,
                                   angles = 1001) {
-  n <- check_count(n, min = 2, max = .Machine$integer.max)
-  d <- check_count(d, max = .Machine$integer.max)
-  n_generated <- check_count(n_generated, min = 2, max = .Machine$integer.max)
-  check_draw_size(n, d)
-  check_draw_size(n_generated, d)
+  sizes <- check_sim_sizes(n, d, n_generated)
+  n <- sizes$n
+  d <- sizes$d
+  n_generated <- sizes$n_generated
   angles <- check_angles(angles)
   sd <- check_positive(sd, len = 1)
   collinear <- is.numeric(means) && is.null(dim(means))
@@ -364,11 +362,10 @@ log_ratio_key <- function(lp, lq) {
 #' @export
 sim_spheres <- function(n = 1000, d = 64, radius = 1.1, n_generated = n,
                         support = c("sphere", "ball"), angles = 1001) {
-  n <- check_count(n, min = 2, max = .Machine$integer.max)
-  d <- check_count(d, min = 2, max = .Machine$integer.max)
-  n_generated <- check_count(n_generated, min = 2, max = .Machine$integer.max)
-  check_draw_size(n, d)
-  check_draw_size(n_generated, d)
+  sizes <- check_sim_sizes(n, d, n_generated, d_min = 2)
+  n <- sizes$n
+  d <- sizes$d
+  n_generated <- sizes$n_generated
   radius <- check_positive(radius, len = 1)
   support <- check_choice(support, c("sphere", "ball"))
   angles <- check_angles(angles)
@@ -395,6 +392,22 @@ sim_spheres <- function(n = 1000, d = 64, radius = 1.1, n_generated = n,
 #' distribution in `prd_truth()`: 1e8 doubles, 800 MB.
 #' @noRd
 max_draws <- 1e8
+
+#' The sizes of a simulator's two sets: `n` and `n_generated` whole numbers
+#' of at least 2 rows, `d` of at least `d_min` columns, each set within
+#' `max_draws`; errors name the argument and the simulator's call.
+#' @return list(n, d, n_generated), as checked
+#' @noRd
+check_sim_sizes <- function(n, d, n_generated, d_min = 1,
+                            call = rlang::caller_env()) {
+  big <- .Machine$integer.max
+  n <- check_count(n, min = 2, max = big, call = call)
+  d <- check_count(d, min = d_min, max = big, call = call)
+  n_generated <- check_count(n_generated, min = 2, max = big, call = call)
+  check_draw_size(n, d, call = call)
+  check_draw_size(n_generated, d, call = call)
+  list(n = n, d = d, n_generated = n_generated)
+}
 
 #' Refuse a draw of n rows of d values beyond `max_draws`, naming `arg`.
 #' @noRd

@@ -117,6 +117,17 @@ test_that("simulators refuse sizes beyond 1e8 values per matrix", {
                class = "prdcurve_error_input")
   expect_error(sim_spheres(n = 2147483647), "`n`",
                class = "prdcurve_error_input")
+  # each size names its argument and the simulator it was given to
+  e <- expect_error(sim_spheres(d = 1), "`d`", class = "prdcurve_error_input")
+  expect_identical(e$call[[1]], quote(sim_spheres))
+  e <- expect_error(sim_shifted_gaussians(n_generated = 1.5), "`n_generated`",
+                    class = "prdcurve_error_input")
+  expect_identical(e$call[[1]], quote(sim_shifted_gaussians))
+  e <- expect_error(sim_gaussian_mixtures(n = 1e7, d = 11), "`n`",
+                    class = "prdcurve_error_input")
+  expect_identical(e$call[[1]], quote(sim_gaussian_mixtures))
+  expect_equal(dim(sim_spheres(n = 2, d = 2, n_generated = 3)$generated),
+               c(3L, 2L))
   mix <- gaussian_mixture(c(0, 0))
   expect_error(mix$sample(5e7 + 1), "`n`", class = "prdcurve_error_input")
   expect_equal(dim(mix$sample(0)), c(0L, 2L))
