@@ -181,7 +181,8 @@ interaction_cell_sums <- function(X, spec, cells, block = 256L) {
   has <- sort(unique(cid))
   T <- nrow(spec$terms)
   s1 <- s2 <- matrix(0, length(cells), T)
-  for (st in seq(1L, T, by = if (length(rows)) block else T + 1L)) {
+  # no terms (every column constant): nothing to sum
+  for (st in if (T) seq(1L, T, by = if (length(rows)) block else T + 1L)) {
     w <- st:min(T, st + block - 1L)
     B <- interaction_design(X, spec, rows, w)
     s1[has, w] <- rowsum(B, cid, reorder = TRUE)

@@ -204,3 +204,17 @@ test_that("the cell sums keep an empty cell (no split: no fit rows of their own)
                                    split = 0, angles = 11))
   expect_true(all(cv$precision >= 0 & cv$precision <= 1))
 })
+
+test_that("without terms (every column constant) the interaction family reads the sets as one", {
+  one <- data.frame(k = factor(rep("A", 1500)), x = rep(1, 1500))
+  spec <- interaction_terms(matrix(1, 4, 2), matrix(1, 4, 2), list(1:4, 1:4))
+  expect_identical(nrow(spec$terms), 0L)
+  got <- interaction_cell_sums(matrix(1, 4, 2), spec, list(1:2, 3:4))
+  expect_identical(dim(got$s1), c(2L, 0L))
+  for (m in c("interaction", "tightest")) {
+    cv <- withCallingHandlers(
+      suppressMessages(quiet_traps(prd_curve(one, one[1:500, ], method = m))),
+      prdcurve_warning_collapsed = function(w) invokeRestart("muffleWarning"))
+    expect_identical(summary(cv)$auc, 1)
+  }
+})
