@@ -21,6 +21,7 @@ cli_read <- function(f, features, id, header, say) {
     features <- NULL
   }
   has_id <- !is.null(id) && id %in% names(df)
+  columns <- if (!is_array) names(df)
   # text, logical and factor columns are features as in a data frame given
   # to prd_curve(): the sets stay data frames, encoded alike there
   # (R/encode.R)
@@ -62,6 +63,7 @@ cli_read <- function(f, features, id, header, say) {
   # (the exclusions no column of this file answers; NULL where the
   # selection does not apply: an array given names)
   list(x = x, path = shown, has_id = has_id, array = is_array,
+       columns = columns,
        misses = if (!is.null(features)) sel$misses)
 }
 

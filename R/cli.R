@@ -308,6 +308,21 @@ cli_run <- function(opt) {
   misses <- c(list(real$misses), lapply(generated, `[[`, "misses"))
   check_exclusions(Filter(Negate(is.null), misses), arg = "--features",
                    sets = "file", call = NULL)
+  # (before the columns are aligned: a misspelt --id would be an extra
+  # column there)
+  ids_seen <- c(real$has_id, vapply(generated, `[[`, logical(1), "has_id"))
+  if (!is.null(opt$id) && !any(ids_seen)) {
+    # --id names a column of a table; an array's columns go by number
+    j <- if (grepl("^V[0-9]+$", opt$id)) sub("^V", "", opt$id) else "1"
+    near <- nearest_choices(opt$id, unique(unlist(c(
+      list(real$columns), lapply(generated, `[[`, "columns")))))
+    prd_abort(c(
+      "The {.arg --id} column {.val {opt$id}} is in none of the files.",
+      "i" = if (length(near)) "Did you mean {.code --id={near[1]}}?",
+      "i" = if (any(vapply(inputs, cli_is_array, logical(1))))
+        "An array ({.file .npy}, {.file .npz}) has no column names: leave a column out by number, e.g. {.code --features=-{j}}."
+    ), kind = "input", call = NULL)
+  }
   generated <- lapply(generated, cli_align, real = real)
   # a table with categories or empty cells is encoded with every set's
   # categories and fills (R/encode.R): the other tables go as data frames
@@ -318,16 +333,6 @@ cli_run <- function(opt) {
     }
     real <- as_table(real)
     generated <- lapply(generated, as_table)
-  }
-  ids_seen <- c(real$has_id, vapply(generated, `[[`, logical(1), "has_id"))
-  if (!is.null(opt$id) && !any(ids_seen)) {
-    # --id names a column of a table; an array's columns go by number
-    j <- if (grepl("^V[0-9]+$", opt$id)) sub("^V", "", opt$id) else "1"
-    prd_abort(c(
-      "The {.arg --id} column {.val {opt$id}} is in none of the files.",
-      "i" = if (any(vapply(inputs, cli_is_array, logical(1))))
-        "An array ({.file .npy}, {.file .npz}) has no column names: leave a column out by number, e.g. {.code --features=-{j}}."
-    ), kind = "input", call = NULL)
   }
   seed <- opt$seed
   if (is.null(seed)) seed <- sample.int(.Machine$integer.max, 1L)

@@ -193,46 +193,43 @@
 #'   `prdcurve_warning_bandwidth` (fields `models`, `balls`) says so.
 #' @param replicates Number of half-sample replicates for intervals
 #'   (default 0: none; see the section Intervals). 50 to 200 are typical.
-#' @param features Columns of data-frame inputs to use as features, a
-#'   tidyselect selection (default: every numeric and categorical column).
-#'   Categorical columns (factors, ordered factors, logicals, characters)
-#'   enter as indicator columns of their categories, 1/2 in the row's
-#'   category and 0 elsewhere (a change of category is a distance of
-#'   \eqn{2^{-1/2}}), with the categories of every set, sorted, whatever
-#'   their level order (kept as they are by `standardize`); a category of
-#'   one set only is warned about (`prdcurve_warning_category_levels`).
-#'   A missing value (NA) of a categorical column is a category of its
-#'   own (`sex=<NA>`, as synthpop models it; a message of class
-#'   `prdcurve_message_missing_categories` says so). NA (or NaN) in a
-#'   numeric column is read as synthpop's utility measures read it: an
-#'   indicator column beside it (`income=<NA>`, 1/2 where the value is
-#'   missing, a category), the missing value set to the median of the
-#'   real set's values (of every set's where the real set has none; a
-#'   message of class `prdcurve_message_missing_values`). A missing code
-#'   of a synthpop object's numeric column is read alike: an indicator
-#'   column per code (`income=-8`), the value set to the median of the
-#'   real set's other values (a message of class
-#'   `prdcurve_message_missing_codes`). A column with no
-#'   value in any set, infinite values and NA in a matrix are errors
-#'   (`prdcurve_error_input`).
-#'   When the default takes categorical columns beside numeric ones (a
-#'   class label beside embedding columns), a message of class
-#'   `prdcurve_message_categorical_columns` names them. An exclusion alone
-#'   (`-label`, `c(-label, -kind)`) removes columns from that default in the sets that have
-#'   them (a real table's `label`, not a synthesiser's output); one that no set has is an
-#'   error (`prdcurve_error_input`). Grouping columns (those of a grouped `generated` also
-#'   in `real`: a `source` column of `"real"` there), the `id` column, a categorical
-#'   `model` column, identifier-like text (more distinct values than
-#'   half the rows) and a categorical column with one value in each set
-#'   that is not the same in all (a `label` of `"real"` in the real set
-#'   and `"synthetic"` in a generated one: it alone would tell the sets
-#'   apart; message `prdcurve_message_dropped_columns`) are never
-#'   features.
-#' @param id A column of data-frame inputs that identifies samples; it is
-#'   not a feature (per-sample functions carry it to their output). A
-#'   generated data frame without the real set's id column (a synthesiser
-#'   writes none) has no ids (`NA`, with a message); ids that repeat
-#'   within a set give a warning (`prdcurve_warning_id_duplicated`).
+#' @param features Columns of data-frame inputs to use as features, a tidyselect
+#'   selection (default: every numeric and categorical column); column numbers
+#'   count in the real set, whose column names every set then reads. Categorical
+#'   columns (factors, ordered factors, logicals, characters) enter as indicator
+#'   columns of their categories, 1/2 in the row's category and 0 elsewhere (a
+#'   change of category is a distance of \eqn{2^{-1/2}}), with the categories of
+#'   every set, sorted, whatever their level order (kept as they are by
+#'   `standardize`); a category of one set only is warned about
+#'   (`prdcurve_warning_category_levels`). A missing value (NA) of a categorical
+#'   column is a category of its own (`sex=<NA>`, as synthpop models it; a message
+#'   of class `prdcurve_message_missing_categories` says so). NA (or NaN) in a
+#'   numeric column is read as synthpop's utility measures read it: an indicator
+#'   column beside it (`income=<NA>`, 1/2 where the value is missing, a category),
+#'   the missing value set to the median of the real set's values (of every set's
+#'   where the real set has none; a message of class
+#'   `prdcurve_message_missing_values`). A missing code of a synthpop object's
+#'   numeric column is read alike: an indicator column per code (`income=-8`), the
+#'   value set to the median of the real set's other values (a message of class
+#'   `prdcurve_message_missing_codes`). A column with no value in any set, infinite
+#'   values and NA in a matrix are errors (`prdcurve_error_input`). When the
+#'   default takes categorical columns beside numeric ones (a class label beside
+#'   embedding columns), a message of class `prdcurve_message_categorical_columns`
+#'   names them. An exclusion alone (`-label`, `c(-label, -kind)`) removes columns
+#'   from that default in the sets that have them (a real table's `label`, not a
+#'   synthesiser's output); one that no set has is an error
+#'   (`prdcurve_error_input`). Grouping columns (those of a grouped `generated`
+#'   also in `real`: a `source` column of `"real"` there), the `id` column, a
+#'   categorical `model` column, identifier-like text (more distinct values than
+#'   half the rows) and a categorical column with one value in each set that is not
+#'   the same in all (a `label` of `"real"` in the real set and `"synthetic"` in a
+#'   generated one: it alone would tell the sets apart; message
+#'   `prdcurve_message_dropped_columns`) are never features.
+#' @param id A column of data-frame inputs that identifies samples; it is not a
+#'   feature (per-sample functions carry it to their output); a column number
+#'   counts in the real set. A generated data frame without the real set's id
+#'   column (a synthesiser writes none) has no ids (`NA`, with a message); ids that
+#'   repeat within a set give a warning (`prdcurve_warning_id_duplicated`).
 #' @param standardize `"none"` (default) or `"real"`: centre and scale
 #'   every column by the mean and standard deviation of the real set's
 #'   rows, every set the same way; in `prd_curve()` with a split, of the

@@ -197,3 +197,32 @@ check_exclusions <- function(misses, arg = "features", sets = "set",
     "i" = if (length(misses) > 1L) "Check the spelling; an exclusion may name a column that only some {sets}s have (a real table's label column)." else "Check the spelling."
   ), "input", call = call)
 }
+
+#' A selection by column numbers alone (`features = 2:10`, `id = 1`, `-1`,
+#' `all_of(cols)` of numbers) in the real data frame `real`, turned
+#' into the names it selects there, so that every set reads the same
+#' columns where the sets' columns differ (a real table with an id column
+#' beside a model's without it); any other selection, and a matrix's, as
+#' it is (a selection the real set refuses too: its own check reports it).
+#' @return a quosure
+#' @noRd
+positions_by_name <- function(sel, real) {
+  if (rlang::quo_is_null(sel) || !is.data.frame(real)) return(sel)
+  env <- rlang::quo_get_env(sel)
+  numbers <- function(e) {
+    if (is.numeric(e)) return(TRUE)
+    if (is.symbol(e)) {
+      nm <- as.character(e)
+      return(!nm %in% names(real) && nzchar(nm) &&
+               exists(nm, envir = env) && is.numeric(get(nm, envir = env)))
+    }
+    is.call(e) && is.symbol(e[[1L]]) &&
+      as.character(e[[1L]]) %in% c(":", "c", "-", "(", "all_of", "any_of") &&
+      all(vapply(as.list(e)[-1L], numbers, logical(1)))
+  }
+  if (!numbers(rlang::quo_get_expr(sel))) return(sel)
+  pos <- tryCatch(tidyselect::eval_select(sel, real, allow_rename = FALSE),
+                  error = function(e) NULL)
+  if (is.null(pos)) return(sel)
+  rlang::quo(tidyselect::all_of(!!names(pos)))
+}

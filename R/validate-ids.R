@@ -3,16 +3,16 @@
 # repeat within a set are warned of, since per-sample results are keyed
 # by them.
 
-#' The id selection for a generated set `g`: `id` itself where `g` has
-#' the real set's id column `id_name` or is no data frame (as_samples()
-#' refuses `id` for a matrix), else no id (NA ids), said with a
-#' message
-#' (prdcurve_message_id_absent) naming the sets
+#' The id selection for a generated set `g`: the real set's id column
+#' `id_name` by name where `g` has it, `id` itself where `g` is no data
+#' frame (as_samples() refuses `id` for a matrix), else no id (NA ids),
+#' said with a message (prdcurve_message_id_absent) naming the sets
 #' @noRd
 id_for_set <- function(id, id_name, g, lab) {
-  if (is.null(id_name) || !is.data.frame(g) || id_name %in% names(g)) {
-    return(id)
-  }
+  if (is.null(id_name) || !is.data.frame(g)) return(id)
+  # (by the name the real set's selection found: its column numbers may
+  # be other columns here)
+  if (id_name %in% names(g)) return(rlang::quo(tidyselect::all_of(!!id_name)))
   prd_inform(c(
     "i" = "{.arg {lab}} has no {.arg id} column {.field {id_name}}: its rows have no id ({.code NA} in per-sample results, whose column {.field row} numbers them)."
   ), "id_absent")

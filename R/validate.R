@@ -366,6 +366,9 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
                     names(real))
     if (length(gv)) real <- real[setdiff(names(real), gv)]
   }
+  # column numbers count in the real set (the others may lack its id)
+  features <- positions_by_name(features, real)
+  id <- positions_by_name(id, real)
   # (no scale warning when the sets are to be standardized, or when what
   # is computed does not depend on the columns' scales: `check_scale`)
   check_scale <- check_scale && standardize == "none"

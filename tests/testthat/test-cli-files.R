@@ -463,3 +463,28 @@ test_that("tables with missing categories and dates: the command line says what 
   expect_false("prdcurve_warning_scale" %in% cls_w)
   expect_true("prdcurve_warning_category_levels" %in% cls_w)
 })
+
+test_that("a misspelt --id is named before the files' columns are compared", {
+  dir <- tempfile("prdidspell")
+  dir.create(dir)
+  set.seed(4)
+  real <- data.frame(id = seq_len(400), a = rnorm(400), b = rnorm(400))
+  gen <- data.frame(a = rnorm(300), b = rnorm(300)) # a synthesiser writes no ids
+  f_real <- file.path(dir, "real.csv")
+  f_gen <- file.path(dir, "gen.csv")
+  data.table::fwrite(real, f_real)
+  data.table::fwrite(gen, f_gen)
+  args <- c(f_real, f_gen, "--method", "knn", "--angles", "11", "--seed", "1",
+            "--quiet", "--out", file.path(dir, "o"))
+  e <- expect_error(prd_cli(c(args, "--id=ID")), class = "prdcurve_error_input")
+  msg <- gsub("\\s+", " ", conditionMessage(e))
+  expect_match(msg, "The `--id` column \"ID\" is in none of the files.", fixed = TRUE)
+  expect_match(msg, "Did you mean `--id=id`?", fixed = TRUE)
+  expect_no_match(msg, "number of feature columns", fixed = TRUE)
+  # spelt right, the id leaves the features: the curve of a and b
+  cv <- prd_cli(c(args, "--id=id"))
+  set.seed(1)
+  expect_same_curve(cv, prd_curve(as.matrix(real[c("a", "b")]), as.matrix(gen),
+                                  method = "knn", angles = 11))
+  unlink(dir, recursive = TRUE)
+})

@@ -107,3 +107,37 @@ test_that("exclusion_terms() takes -x, !x, c() and parentheses apart", {
   expect_identical(names(exclusion_misses(q, df)), c("b", "c(d, e)"))
   expect_identical(exclusion_misses(rlang::quo(c(a, b)), df), character())
 })
+
+test_that("column numbers in `features` and `id` count in the real set, whose names every set then reads", {
+  set.seed(12)
+  real <- data.frame(id = 1:300, a = rnorm(300), b = rnorm(300), c = rnorm(300))
+  gen <- data.frame(a = rnorm(200, 0.5), b = rnorm(200), c = rnorm(200, 2))
+  run <- function(...) {
+    set.seed(3)
+    summary(prd_curve(real, gen, method = "knn", angles = 51, ...))$auc
+  }
+  by_name <- run(features = c(a, b))
+  expect_identical(run(features = 2:3), by_name)
+  cols <- c(2, 3)
+  expect_identical(run(features = all_of(cols)), by_name)
+  expect_identical(run(features = c(-1, -4)), by_name)
+  # an id by number: the model's column of that name, wherever it stands
+  real2 <- data.frame(a = rnorm(300), id = 1:300, c = rnorm(300))
+  gen2 <- data.frame(a = rnorm(200, 0.5), c = rnorm(200), id = 301:500)
+  set.seed(1)
+  ref <- prd_curve(real2, gen2, id = "id", method = "knn", angles = 51)
+  set.seed(1)
+  pos <- prd_curve(real2, gen2, id = 2, method = "knn", angles = 51)
+  expect_identical(pos$precision, ref$precision)
+  set.seed(1)
+  plain <- prd_curve(as.matrix(real2[c("a", "c")]), as.matrix(gen2[c("a", "c")]),
+                     method = "knn", angles = 51)
+  expect_identical(pos$precision, plain$precision)
+  # the quosures: numbers become the real set's names, others stay
+  q <- positions_by_name(rlang::quo(2:3), real)
+  expect_identical(names(tidyselect::eval_select(q, gen)), c("a", "b"))
+  keep <- rlang::quo(starts_with("a"))
+  expect_identical(positions_by_name(keep, real), keep)
+  expect_identical(rlang::quo_get_expr(positions_by_name(rlang::quo(2),
+                                                         as.matrix(real))), 2)
+})
