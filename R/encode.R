@@ -341,8 +341,12 @@ category_columns <- function(x) {
 }
 
 #' Warn about categories that occur in one set only: atoms the other set
-#' never hits (the true PR curve is then below 1 by at least their mass).
-#' One line per generated set with such categories.
+#' never hits (the true PR curve is then below 1 by at least their mass),
+#' unless the other set missed them by chance. One line per generated set
+#' with such categories: the categories, the share of the set's rows in
+#' them and how many are rare enough to be missing by chance (fewer than
+#' category_chance_rows rows expected in the other set under one law: the
+#' chance of none, exp(-expected), above 1%).
 #' @return the lines of the warning, invisibly
 #' @noRd
 warn_category_levels <- function(real, gens, generated_arg = "generated") {
@@ -350,29 +354,57 @@ warn_category_levels <- function(real, gens, generated_arg = "generated") {
   if (!any(ind)) return(invisible(character()))
   enc <- attr(real, "encoding")
   cols <- which(ind)
-  seen <- function(m) colSums(m[, cols, drop = FALSE] != 0) > 0
-  in_real <- seen(real)
+  hits <- function(m) m[, cols, drop = FALSE] != 0
+  h_real <- hits(real)
+  n_real <- colSums(h_real)
   labs <- model_args(gens, generated_arg)
   show <- function(k) {
     s <- paste0(enc$variable[cols[k]], " = ", encodeString(enc$category[cols[k]], quote = "\""))
     if (length(s) > 4L) s <- c(s[1:3], paste("and", length(s) - 3L, "more"))
     paste(s, collapse = ", ")
   }
+  # the categories k of a set (its hits h, counts n) the other set of
+  # `other` rows lacks: their share of the set's rows, the rare ones
+  side <- function(where, rows, k, h, n, other) {
+    k <- k[order(-n[k])] # the most frequent first
+    share <- mean(rowSums(h[, k, drop = FALSE]) > 0)
+    rare <- sum(n[k] * other / nrow(h) < category_chance_rows)
+    many <- length(k) > 1L
+    paste0(where, show(k), " (", if (many) paste0(length(k), " categories, "),
+           signif(100 * share, 2), "% of ", rows,
+           if (rare == length(k)) {
+             paste0("; ", if (many) "each" else "it is", " rare enough to be missing by chance")
+           } else if (rare) {
+             paste0("; ", rare, " of them rare enough to be missing by chance")
+           }, ")")
+  }
   lines <- character()
   for (i in seq_along(gens)) {
-    in_gen <- seen(gens[[i]])
-    part <- c(if (any(in_real & !in_gen)) paste0("only in the real set: ", show(which(in_real & !in_gen))),
-              if (any(in_gen & !in_real)) paste0("only in this set: ", show(which(in_gen & !in_real))))
+    h_gen <- hits(gens[[i]])
+    n_gen <- colSums(h_gen)
+    only_r <- which(n_real > 0 & n_gen == 0)
+    only_g <- which(n_gen > 0 & n_real == 0)
+    part <- c(if (length(only_r)) side("only in the real set: ", "the real rows",
+                                       only_r, h_real, n_real, nrow(h_gen)),
+              if (length(only_g)) side("only in this set: ", "this set's rows",
+                                       only_g, h_gen, n_gen, nrow(h_real)))
     if (length(part)) lines <- c(lines, paste0(labs[i], ": ", paste(part, collapse = "; ")))
   }
   if (!length(lines)) return(invisible(character()))
   prd_warn(c(
     "Categories that occur in one set only.",
     stats::setNames(lines, rep("x", length(lines))),
-    "i" = "Such categories are atoms the other set never hits: the supports differ and the true PR curve is below 1 by at least their mass."
+    "i" = "A category one set has and the other never hits makes the supports differ: the true PR curve is then below 1 by at least its share of rows.",
+    "i" = if (any(grepl("by chance", lines, fixed = TRUE))) "A rare category (fewer than {category_chance_rows} rows expected in the other set, were the laws the same) can be missing by chance: then the supports may well be the same."
   ), "category_levels")
   invisible(lines)
 }
+
+#' Fewer rows than this expected in the other set, were the two laws the
+#' same, and a category's absence there is chance (the chance of no row,
+#' exp(-5) = 0.7%, for 5 expected): warn_category_levels()
+#' @noRd
+category_chance_rows <- 5
 
 #' The messages that missing values (NA) are read as categories: of
 #' categorical columns as a category of their own (class

@@ -217,6 +217,10 @@ test_that("categories of one set only are atoms, with a classed warning", {
                       class = "prdcurve_warning_category_levels")
   expect_match(conditionMessage(w), 'only in the real set: g = "c"', fixed = TRUE)
   expect_match(conditionMessage(w), 'only in this set: g = "d"', fixed = TRUE)
+  msg <- gsub("\\s+", " ", conditionMessage(w))
+  expect_match(msg, 'g = "c" (33% of the real rows)', fixed = TRUE)
+  expect_match(msg, 'g = "d" (33% of this set\'s rows)', fixed = TRUE)
+  expect_no_match(msg, "by chance")
   # the same categories: no such warning
   expect_no_warning(prepare_samples(real, data.frame(v = rnorm(30),
                                                      g = real$g[30:1])))
@@ -363,4 +367,38 @@ test_that("the plug-in curves encode both sets alike", {
   expect_equal(summary(h)$auc, summary(truth)$auc, tolerance = 1e-6)
   expect_equal(summary(h)$max_precision, 0.3, tolerance = 1e-12)
   expect_equal(summary(h)$max_recall, 0.6, tolerance = 1e-12)
+})
+
+test_that("the categories of one set say their share of rows, and which the other set may miss by chance", {
+  # one law over 100 categories of falling weight: the rare ones missing
+  # from one set are chance; a frequent one the model drops is not
+  lv <- sprintf("c%03d", 1:100)
+  set.seed(7)
+  draw <- function(n) data.frame(x = rnorm(n),
+                                 g = factor(sample(lv, n, TRUE, 1 / (1:100)^1.5), lv))
+  real <- draw(2000)
+  gen <- draw(1000)
+  gen$g[gen$g == "c001"] <- "c002" # c001 holds about 38% of the rows
+  w <- expect_warning(prepare_samples(real, gen),
+                      class = "prdcurve_warning_category_levels")
+  msg <- gsub("\\s+", " ", conditionMessage(w))
+  only_r <- setdiff(unique(as.character(real$g)), unique(as.character(gen$g)))
+  n_r <- table(factor(real$g, lv))[only_r]
+  rare <- sum(n_r * 1000 / 2000 < 5)
+  share <- signif(100 * mean(real$g %in% only_r), 2)
+  expect_gt(length(only_r), 1L)
+  expect_gt(rare, 0L)
+  expect_lt(rare, length(only_r))
+  # the most frequent first, their share, and how many are rare
+  expect_match(msg, paste0('only in the real set: g = "c001", '), fixed = TRUE)
+  expect_match(msg, paste0("(", length(only_r), " categories, ", share,
+                           "% of the real rows; ", rare,
+                           " of them rare enough to be missing by chance)"),
+               fixed = TRUE)
+  expect_match(msg, "fewer than 5 rows expected in the other set", fixed = TRUE)
+  # two draws of one law: whatever one set lacks, the other holds rarely
+  w <- expect_warning(prepare_samples(draw(2000), draw(2000)),
+                      class = "prdcurve_warning_category_levels")
+  expect_match(gsub("\\s+", " ", conditionMessage(w)),
+               "categories, [0-9.]+% of the real rows; each rare enough")
 })
