@@ -553,7 +553,8 @@ prd_curve <- function(real, generated, method = "tightest",
   }
   k <- check_k(k, first$limit, what = "the fit sets")
   check_sample_traps(sets, k, split, angles, length(method) * length(k), replicates,
-                     neighbours = length(intersect(used, neighbour_methods())) > 0L)
+                     neighbours = length(intersect(used, neighbour_methods())) > 0L,
+                     curve = TRUE)
   lambda <- lambda_grid(angles)
   settings <- list(method = method, k = k, closed = closed,
                    bandwidth = bandwidth, lambda = lambda, angles = angles,

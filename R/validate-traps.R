@@ -188,12 +188,15 @@ small_set_rows <- 10L
 #' FALSE: with a split, `k` may reach the smallest fit set's size
 #' (entropy_core()), else that size less one (the row itself). `moments`:
 #' the small-set warning speaks of moments and kernels (the embedding
-#' metrics), not shares.
+#' metrics), not shares. Rows repeated in a set whose every column is
+#' categorical or on a grid are atoms of a discrete law, not copies
+#' (duplicates_atoms()): `curve` TRUE (prd_curve(), whose families read
+#' atoms by their counts) says nothing of them.
 #' @noRd
 check_sample_traps <- function(sets, k, split = 0, angles = 0L,
                                n_curves = 0L, replicates = 0L,
                                neighbours = TRUE, self_limit = TRUE,
-                               moments = FALSE,
+                               moments = FALSE, curve = FALSE,
                                call = rlang::caller_env()) {
   n_real <- nrow(sets$real)
   n_gen <- vapply(sets$generated, nrow, integer(1))
@@ -243,6 +246,14 @@ check_sample_traps <- function(sets, k, split = 0, angles = 0L,
   }, numeric(4))
   colnames(dup) <- names(all_sets)
   bad <- dup["share", ] >= 0.1
+  # (a set of categories and whole numbers: atoms, not copies; one row
+  # repeated throughout is a collapse, warned about as such)
+  atoms <- bad & vapply(seq_along(all_sets), function(i) {
+    bad[[i]] && dup["distinct", i] > 1 &&
+      all(!is.na(coarse_grid(all_sets[[i]])$e))
+  }, logical(1))
+  if (any(atoms) && !curve) duplicates_atoms(names(all_sets)[atoms], kmin)
+  bad <- bad & !atoms
   if (any(bad)) {
     pct <- formatC(100 * dup["share", bad], format = "f", digits = 0)
     need <- max(dup["need", bad])
@@ -254,6 +265,22 @@ check_sample_traps <- function(sets, k, split = 0, angles = 0L,
     ), "duplicates")
   }
   invisible()
+}
+
+#' The warning (prdcurve_warning_duplicates) for the sets `sets` whose
+#' rows repeat because every column is categorical or on a grid (whole
+#' numbers): with the k-th neighbour a copy, a ball of radius 0 holds
+#' every copy of its row. Precision, recall and coverage then ask whether
+#' the other set holds the row's value, as they should on atoms; density
+#' counts every copy and the entropies are -Inf. The copies are the law:
+#' no advice to remove them.
+#' @noRd
+duplicates_atoms <- function(sets, kmin) {
+  prd_warn(c(
+    "Repeated rows in {.arg {sets}}: every column is categorical or whole numbers (on a grid), so the rows are atoms of a discrete law, many with at least {.arg k} = {kmin} cop{?y/ies}.",
+    "i" = "A k-NN ball of radius 0 then holds every copy of its row: precision, recall and coverage ask whether the other set holds the row's value, as they should on atoms, but density counts every copy (far above 1 even for two samples of one law) and the entropies are -Inf.",
+    "i" = "Keep the copies (they are the distribution): read the PR curve ({.fn prd_curve} reads atoms by their counts), precision, recall and coverage; not density or the entropies."
+  ), "duplicates")
 }
 
 #' The largest `k` the estimators accept (check_k() in prd_curve(),

@@ -579,3 +579,39 @@ test_that("row keys are equal for equal rows and count exact duplicates", {
   expect_identical(m[c(5, 600, 7, 8, 650, 1)], c(2L, 2L, 3L, 3L, 3L, 1L))
   expect_identical(prdcurve:::rows_in(x[c(3, 9), ] + c(0, 1e-9), x), c(TRUE, FALSE))
 })
+
+test_that("rows repeated in a table of categories are atoms: no copies to remove, density named", {
+  set.seed(10)
+  cells <- expand.grid(a = letters[1:4], b = c("x", "y", "z"))
+  q <- c(3, 1, 1, 1, 2, 2, 1, 1, 1, 1, 2, 0.5)
+  real <- cells[sample(12, 4000, TRUE), ]
+  gen <- cells[sample(12, 4000, TRUE, prob = q), ]
+  truth <- summary(prd_discrete(rep(1 / 12, 12), q / sum(q)))$auc
+  # the curve reads atoms by their counts: no warning, near the truth
+  set.seed(2)
+  cv <- expect_no_warning(suppressMessages(prd_curve(real, gen, method = "knn")),
+                          class = "prdcurve_warning_duplicates")
+  expect_lt(abs(summary(cv)$auc - truth), 0.02)
+  # the ball metrics: precision and recall of one law are 1, density is not
+  w <- NULL
+  m <- withCallingHandlers(
+    suppressMessages(manifold_metrics(real, real[sample(4000), ],
+                                      metrics = c("recall", "density"))),
+    prdcurve_warning_duplicates = function(c) {
+      w <<- gsub("\\s+", " ", conditionMessage(c))
+      invokeRestart("muffleWarning")
+    })
+  expect_match(w, "every column is categorical or whole numbers (on a grid), so the rows are atoms",
+               fixed = TRUE)
+  expect_match(w, "density counts every copy", fixed = TRUE)
+  expect_no_match(w, "unique()", fixed = TRUE)
+  expect_identical(m$value[m$metric == "recall"], 1)
+  expect_gt(m$value[m$metric == "density"], 10)
+  # a continuous column beside them: copies, with the old advice
+  cont <- cbind(real, x = rnorm(4000))
+  cont <- rbind(cont[1:2000, ], cont[1:2000, ])
+  sets <- suppressWarnings(suppressMessages(prepare_samples(cont, cont)))
+  w <- expect_warning(check_sample_traps(sets, 1),
+                      class = "prdcurve_warning_duplicates")
+  expect_match(conditionMessage(w), "Duplicated rows", fixed = TRUE)
+})
