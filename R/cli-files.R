@@ -31,6 +31,11 @@ cli_read <- function(f, features, id, header, say) {
     # identifiers and model labels are no features by default
     sel$features <- drop_label_columns(df, sel$features, shown)
   }
+  # dates and times as numbers of days, as prd_curve() reads them
+  when <- if (!is.matrix(df)) {
+    intersect(sel$features, names(df)[vapply(df, is_time, logical(1))])
+  }
+  if (length(when)) df[when] <- times_as_days(df[when])
   # (a numeric column with empty cells too: its indicator of missing
   # values is built from every set's, R/encode.R)
   tabular <- !is.matrix(df) &&
@@ -59,7 +64,8 @@ cli_read <- function(f, features, id, header, say) {
   rm(num)
   secs <- sprintf("%.1f", proc.time()[["elapsed"]] - t0)
   file <- basename(shown)
-  say("Read {.file {file}}: {nrow(x)} x {ncol(x)} in {secs} s.")
+  days <- if (length(when)) paste0(" (", paste(when, collapse = ", "), " in days)") else ""
+  say("Read {.file {file}}: {nrow(x)} x {ncol(x)} in {secs} s{days}.")
   # (the exclusions no column of this file answers; NULL where the
   # selection does not apply: an array given names)
   list(x = x, path = shown, has_id = has_id, array = is_array,

@@ -211,7 +211,9 @@
 #'   `prdcurve_message_missing_values`). A missing code of a synthpop object's
 #'   numeric column is read alike: an indicator column per code (`income=-8`), the
 #'   value set to the median of the real set's other values (a message of class
-#'   `prdcurve_message_missing_codes`). A column with no value in any set, infinite
+#'   `prdcurve_message_missing_codes`). Dates and times (Date, POSIXct, difftime)
+#'   are numbers of days (message `prdcurve_message_time_columns`). A column with
+#'   no value in any set, infinite
 #'   values and NA in a matrix are errors (`prdcurve_error_input`). When the
 #'   default takes categorical columns beside numeric ones (a class label beside
 #'   embedding columns), a message of class `prdcurve_message_categorical_columns`

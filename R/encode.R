@@ -44,6 +44,45 @@ is_category <- function(col) {
   is.null(dim(col)) && (is.factor(col) || is.logical(col) || is.character(col))
 }
 
+#' A column of dates or times (Date, POSIXct/POSIXlt, difftime): a feature,
+#' read as a number of days (time_days())
+#' @noRd
+is_time <- function(col) is.null(dim(col)) && inherits(col, c("Date", "POSIXt", "difftime"))
+
+#' A date or time column as a number of days: since 1970-01-01 (UTC) for
+#' dates and times, a difference in days, whatever its units (one unit
+#' in every set, as a model may write seconds where the real set holds days)
+#' @noRd
+time_days <- function(col) {
+  if (inherits(col, "difftime")) return(as.numeric(col, units = "days"))
+  if (inherits(col, "POSIXt")) return(as.numeric(as.POSIXct(col)) / 86400)
+  as.numeric(col)
+}
+
+#' The date and time columns of a data frame as numbers of days
+#' (time_days()); anything else as it is
+#' @noRd
+times_as_days <- function(df) {
+  if (!is.data.frame(df)) return(df)
+  for (j in which(vapply(df, is_time, logical(1)))) df[[j]] <- time_days(df[[j]])
+  df
+}
+
+#' The message (class prdcurve_message_time_columns) that the date and time
+#' columns of the data frame `df` among the features of `x` (its
+#' as_samples() matrix) are read as numbers of days
+#' @noRd
+tell_times <- function(df, x) {
+  if (!is.data.frame(df)) return(invisible())
+  when <- intersect(names(df)[vapply(df, is_time, logical(1))],
+                    feature_names(x))
+  if (!length(when)) return(invisible())
+  prd_inform(c(
+    "i" = "Reading the date and time column{?s} {.field {when}} as days (since 1970-01-01; a time difference in days).",
+    " " = "To leave {?it/them} out: {.code features = {if (length(when) == 1L) paste0('-', when) else paste0('c(', paste0('-', when, collapse = ', '), ')')}}."
+  ), "time_columns")
+}
+
 #' The category of a missing value (NA) in a categorical column: a
 #' category of its own, as synthpop reads it (its syn() and utility
 #' measures model a missing category as a level), written `sex=<NA>`. A

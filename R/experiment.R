@@ -35,7 +35,10 @@
 #' @export
 prd_class_subset <- function(x, labels, real_classes = NULL,
                              q = c(1, 3, 5, 7, 9), ...) {
+  df <- x
   x <- as_samples(x)
+  tell_times(df, x)
+  rm(df)
   if (!is.atomic(labels) || length(labels) != nrow(x) || anyNA(labels)) {
     prd_abort(
       "{.arg labels} must give a class for each of the {nrow(x)} rows of {.arg x}, without NA."

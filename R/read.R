@@ -73,8 +73,9 @@
 #' @param path Path of the file, a single string.
 #' @param features <[`tidy-select`][tidyselect::language]> The feature
 #'   columns, for instance `starts_with("f")`, `f1:f128`, `c(1:64)` or
-#'   `where(is.numeric)`. Default `NULL`: every numeric or categorical
-#'   column other than `id`, identifiers and model labels (or, when `id` is
+#'   `where(is.numeric)`. Default `NULL`: every numeric, categorical, date
+#'   or time column other than `id`, identifiers and model labels (dates and
+#'   times as they are: [prd_curve()] reads them as days) (or, when `id` is
 #'   also `NULL`, every column as read). An exclusion alone (`-label`)
 #'   keeps those columns but the excluded ones (each of which must be a
 #'   column of the file).
@@ -476,8 +477,10 @@ select_features <- function(df, features, id = NULL, arg = "features",
                 "i" = "Columns: {.val {utils::head(names(df), 8)}}{if (ncol(df) > 8) ', ...'}."),
               kind = "input", call = call)
   }
+  # (dates and times are numbers of days: times_as_days())
   numeric <- vapply(df, function(col) {
-    (is.numeric(col) && is.null(dim(col))) || (categorical && is_category(col))
+    (is.numeric(col) && is.null(dim(col))) || is_time(col) ||
+      (categorical && is_category(col))
   }, logical(1))
   kinds <- if (categorical) "numeric or categorical" else "numeric"
   if (is.null(features) || rlang::quo_is_null(features)) {
@@ -508,8 +511,7 @@ select_features <- function(df, features, id = NULL, arg = "features",
     if (length(bad)) {
       prd_abort(c(paste0("{.arg {arg}} must select ", kinds, " columns of ",
                          src, " only."),
-                  "x" = paste0("Column{?s} {.val {bad}} {?is/are} not ", kinds, "."),
-                  time_hint(df, bad)),
+                  "x" = paste0("Column{?s} {.val {bad}} {?is/are} not ", kinds, ".")),
                 kind = "input", call = call)
     }
   }
@@ -523,8 +525,7 @@ select_features <- function(df, features, id = NULL, arg = "features",
   dropped <- setdiff(names(df)[!numeric], c(feat, id))
   if (length(dropped)) {
     prd_inform(c("i" = paste0("Ignoring {cli::qty(length(dropped))}", if (categorical) "" else "non-numeric ", "column{?s} {.val {dropped}} of ",
-                              src, " (not a feature)."),
-                 time_hint(df, dropped)),
+                              src, " (not a feature).")),
                kind = "dropped_columns")
   }
   misses <- if (!is.null(features)) exclusion_misses(features, df) else character()

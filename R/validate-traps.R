@@ -483,19 +483,3 @@ warn_model_sizes <- function(x, models) {
   ), "unequal_sizes")
   invisible()
 }
-
-#' The advice for the columns `cols` of data frame `df` that hold dates or
-#' times (Date, POSIXct/POSIXlt, difftime), which are neither numeric nor
-#' categorical: one "i" line, or nothing
-#' @noRd
-time_hint <- function(df, cols) {
-  when <- cols[vapply(cols, function(j) {
-    inherits(df[[j]], c("Date", "POSIXt", "difftime"))
-  }, logical(1))]
-  if (!length(when)) return(character())
-  # (two bullets: the command line drops the one in R's syntax)
-  c("i" = cli::format_inline(
-    "{cli::qty(length(when))}{.field {when}} {?is a date or time/are dates or times}: to compare {?it/them}, make {?it a number/them numbers} in every set (days or seconds since 1970-01-01), scaled where units differ."),
-    "i" = cli::format_inline(
-      "In R: {.code {when[1]} = as.numeric({when[1]})} (days for a {.cls Date}, seconds for a {.cls POSIXct}), with {.code standardize = \"real\"}."))
-}

@@ -37,6 +37,8 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
   features <- as_selection(features)
   id <- as_selection(id)
   if (is.data.frame(x)) {
+    # dates and times are numbers of days (tell_times() says so)
+    x <- times_as_days(x)
     sel <- select_columns(x, features, id, arg, call, levels)
     ids <- sel$ids
     x <- sel$x
@@ -174,8 +176,7 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
     prd_inform(c(
       "Ignoring the column{?s} {.field {dropped}}.",
       "i" = "{cli::qty(length(dropped))}{?It is/They are} not {?a feature/features} of {.arg {arg}} (neither numeric nor categorical, a model label, or an identifier: more distinct values than half the rows); use {.arg features} to choose the feature columns, {.arg id} for an id column.",
-      set_label_line(dropped, attr(levels, "set_labels")),
-      time_hint(df, dropped)
+      set_label_line(dropped, attr(levels, "set_labels"))
     ), "dropped_columns")
   }
   if (rlang::quo_is_null(features)) {
@@ -200,8 +201,7 @@ select_columns <- function(df, features, id, arg, call, levels = NULL) {
       prd_abort(c(
         "The feature columns of {.arg {arg}} must be numeric or categorical (factor, logical, character).",
         "x" = "Column{?s} {.field {bad}} {?is/are} neither, or a model label, or an identifier (more distinct values than half the rows).",
-        "i" = "Name an identifier column with {.arg id}.",
-        time_hint(df, bad)
+        "i" = "Name an identifier column with {.arg id}."
       ), "input", call = call)
     }
   }
@@ -398,6 +398,7 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
                      id = id, allow_constant = allow_constant,
                      check_scale = check_scale, levels = levels)
   if (rlang::quo_is_null(features)) tell_categories(real)
+  tell_times(real_df, real)
   tell_missing_categories(real)
   sets <- split_models(generated, generated_arg, call)
   id_name <- id_column_name(id, real_df)

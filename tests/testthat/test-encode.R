@@ -247,7 +247,8 @@ test_that("features selects categorical columns; identifiers stay out by default
                      g = rep(c("a", "b"), n / 2), when = Sys.Date() + seq_len(n))
   gen <- data.frame(key = sprintf("g%03d", seq_len(n)), v = rnorm(n),
                     g = rep(c("b", "a"), n / 2), when = Sys.Date() + seq_len(n))
-  # the key (a value per row) and the date are not features: one message a set
+  # the key (a value per row) is not a feature: one message a set; the
+  # date is one, in days
   said <- character()
   sets <- withCallingHandlers(
     prepare_samples(real, gen),
@@ -256,12 +257,12 @@ test_that("features selects categorical columns; identifiers stay out by default
       invokeRestart("muffleMessage")
     })
   expect_length(said, 2)
-  expect_true(all(grepl("key", said) & grepl("when", said)))
-  expect_identical(colnames(sets$real), c("v", "g=a", "g=b"))
+  expect_true(all(grepl("key", said) & !grepl("when", said)))
+  expect_identical(colnames(sets$real), c("v", "g=a", "g=b", "when"))
   # an exclusion narrows that default
   sets <- suppressWarnings(suppressMessages(
     prepare_samples(real, gen, features = quote(-v))))
-  expect_identical(colnames(sets$real), c("g=a", "g=b"))
+  expect_identical(colnames(sets$real), c("g=a", "g=b", "when"))
   # a selection takes what it names, but an identifier is an input error
   # (every generated row then equals real rows, which repeat themselves:
   # two categories, no copies warning)
@@ -272,10 +273,13 @@ test_that("features selects categorical columns; identifiers stay out by default
                "key", class = "prdcurve_error_input")
   # a model label is not a feature either
   m <- suppressMessages(prepare_samples(real[-1], cbind(gen[-1], model = "m1")))
-  expect_identical(colnames(m$generated[[1]]), c("v", "g=a", "g=b"))
-  # a selected column neither numeric nor categorical is an input error
-  expect_error(prepare_samples(real, gen, features = quote(c(v, when))),
-               "when", class = "prdcurve_error_input")
+  expect_identical(colnames(m$generated[[1]]), c("v", "g=a", "g=b", "when"))
+  # a selected column neither numeric, categorical nor a date is an input
+  # error
+  cx <- as.complex(seq_len(n))
+  expect_error(prepare_samples(cbind(real, cx = cx), cbind(gen, cx = cx),
+                               features = quote(c(v, cx))),
+               "cx", class = "prdcurve_error_input")
   # an id column is never a feature
   sets <- prepare_samples(real, gen, id = quote(key), features = quote(c(v, g)))
   expect_identical(attr(sets$real, "ids"), real$key)

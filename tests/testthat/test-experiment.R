@@ -97,12 +97,11 @@ test_that("prd_class_subset checks its arguments", {
                "`real_classes`", class = "prdcurve_error_input")
   expect_error(prd_class_subset(px, list(1)), "`labels`",
                class = "prdcurve_error_input")
-  # a column neither numeric nor categorical is not a feature: it is
-  # named and ignored
+  # a date is a feature in days, said so
   set.seed(3)
   expect_message(prd_class_subset(cbind(px, z = Sys.Date()), lab, q = 1,
                                   method = "knn", angles = 11),
-                 class = "prdcurve_message_dropped_columns")
+                 class = "prdcurve_message_time_columns")
   # a categorical one is (R/encode.R); a constant category moves no distance
   set.seed(3)
   a <- prd_class_subset(cbind(px, z = "a"), lab, q = 1, method = "knn",

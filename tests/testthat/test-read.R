@@ -116,8 +116,8 @@ test_that("features and id select columns; non-numeric columns are reported", {
   dates <- data.frame(day = as.Date("2026-01-01") + 0:4, f1 = df$f1)
   fd <- file.path(dir, "days.rds")
   saveRDS(dates, fd)
-  expect_error(prd_read(fd, features = day), "not numeric or categorical",
-               class = "prdcurve_error_input")
+  # a date is a feature (prd_curve() reads it in days)
+  expect_identical(prd_read(fd, features = day)$day, dates$day)
   expect_error(prd_read(f, features = nope), class = "prdcurve_error_input")
   # an exclusion of one file must exclude one of its columns
   expect_identical(names(suppressMessages(prd_read(f, features = c(-g, -label)))),

@@ -437,26 +437,45 @@ test_that("the input scan finds every non-finite value and the largest magnitude
   expect_identical(scan(c(0, -0, 0)), c(1, 0))
 })
 
-test_that("a date column is named as a date, with the conversion that uses it", {
+test_that("dates and times are features, in days", {
   set.seed(1)
-  mk <- function() {
-    data.frame(x = rnorm(60), when = as.Date("2020-01-01") + sample(30, 60, TRUE),
-               at = as.POSIXct("2020-01-01", tz = "UTC") + runif(60) * 1e6)
+  mk <- function(shift = 0) {
+    data.frame(x = rnorm(600),
+               when = as.Date("2020-01-01") + sample(30, 600, TRUE) + shift,
+               at = as.POSIXct("2020-01-01", tz = "UTC") + runif(600) * 1e6,
+               gap = as.difftime(runif(600) * 48, units = "hours"))
   }
   r <- mk()
   g <- mk()
-  e <- expect_error(prd_curve(r, g, method = "knn", features = c(x, when)),
-                    class = "prdcurve_error_input")
-  m <- cli::ansi_strip(conditionMessage(e))
-  expect_match(m, "when is a date or time", fixed = TRUE)
-  expect_match(m, "when = as.numeric(when)", fixed = TRUE)
-  # the default features leave them out, and say how to keep them
-  expect_message(prepare_samples(r, g), "when and at are dates or times",
-                 class = "prdcurve_message_dropped_columns")
-  # converted, they are features
-  r$when <- as.numeric(r$when)
-  g$when <- as.numeric(g$when)
-  expect_identical(colnames(prepare_samples(r, g, features = rlang::quo(c(x, when)),
-                                            standardize = "real")$real),
-                   c("x", "when"))
+  # said once, for the real set, with how to leave them out
+  said <- character()
+  sets <- withCallingHandlers(
+    prepare_samples(r, g),
+    prdcurve_message_time_columns = function(m) {
+      said <<- c(said, cli::ansi_strip(conditionMessage(m)))
+      invokeRestart("muffleMessage")
+    })
+  expect_length(said, 1L)
+  expect_match(said, "Reading the date and time columns when, at, and gap as days", fixed = TRUE)
+  expect_match(said, "features = c(-when, -at, -gap)", fixed = TRUE)
+  expect_identical(colnames(sets$real), c("x", "when", "at", "gap"))
+  expect_identical(unname(sets$real[, "when"]), as.numeric(r$when))
+  expect_equal(unname(sets$real[, "at"]), as.numeric(r$at) / 86400)
+  expect_equal(unname(sets$real[, "gap"]), as.numeric(r$gap) / 24)
+  # a difference in other units is the same number of days
+  g2 <- g
+  g2$gap <- as.difftime(as.numeric(g$gap) * 3600, units = "secs")
+  s2 <- suppressMessages(prepare_samples(r, g2))
+  expect_equal(s2$generated[[1]][, "gap"], sets$generated[[1]][, "gap"])
+  # a model whose dates are 60 days late is told apart by them alone
+  late <- mk(shift = 60)
+  set.seed(2)
+  cv <- suppressMessages(quiet_traps(prd_curve(r, late, method = "knn",
+                                               standardize = "real")))
+  expect_lt(summary(cv)$auc, 0.05)
+  # leaving them out reads the other columns
+  set.seed(2)
+  cv0 <- suppressMessages(quiet_traps(prd_curve(r, late, method = "knn",
+                                                features = c(-when, -at, -gap))))
+  expect_gt(summary(cv0)$auc, 0.8)
 })
