@@ -14,7 +14,10 @@
 #' Run `fun(real_sub, gens_sub)` on ceiling(R / 2) pairs of complementary
 #' half-samples (R's RNG, so set.seed() reproduces them; a cli progress bar
 #' in interactive sessions). Replicates 2j - 1 and 2j are the two halves of
-#' pair j.
+#' pair j. The halves are drawn over each set's rows in canonical order
+#' (canonical_order(): the identity for prd_curve()'s sets, already in that
+#' order), so the same seed draws the same values whatever order the rows
+#' came in, and the real set's fingerprints do not depend on it either.
 #' @return list(results = list of 2P results, divisor = c, real_set and
 #'   real_draws: fingerprints of the real set and of the real rows drawn)
 #' @noRd
@@ -42,25 +45,33 @@ run_replicates <- function(real, gens, R, fun) {
   }
   results <- vector("list", 2 * P)
   gen_sizes <- vapply(gens, nrow, integer(1))
+  ord_real <- canonical_order(real)
+  ord_gens <- lapply(gens, canonical_order)
   for (j in seq_len(P)) {
     # one permutation of the real rows, then one per distinct generated size
     px <- sample.int(nrow(real))
     pg <- lapply(unique(gen_sizes), sample.int)
     names(pg) <- unique(gen_sizes)
     for (side in 1:2) {
+      # positions in the canonical order
       half <- function(p) {
         h <- floor(length(p) / 2)
         sort(if (side == 1L) p[seq_len(h)] else p[-seq_len(h)])
       }
-      sub_gens <- lapply(gens, function(g) take(g, half(pg[[as.character(nrow(g))]])))
+      sub_gens <- lapply(seq_along(gens), function(i) {
+        take(gens[[i]], sort(ord_gens[[i]][half(pg[[as.character(gen_sizes[[i]])]])]))
+      })
+      names(sub_gens) <- names(gens)
       record_real_draw(half(px))
-      results[[2 * j - 2 + side]] <- fun(take(real, half(px)), sub_gens)
+      results[[2 * j - 2 + side]] <- fun(take(real, sort(ord_real[half(px)])),
+                                         sub_gens)
       if (!is.null(bar)) cli::cli_progress_update(id = bar)
     }
   }
   if (!is.null(bar)) cli::cli_progress_done(id = bar)
   list(results = results, divisor = divisor,
-       real_set = real_set_fingerprint(real), real_draws = rlang::hash(drawn$draws))
+       real_set = real_set_fingerprint(real, order = ord_real),
+       real_draws = rlang::hash(drawn$draws))
 }
 
 #' Variance of an estimate from its complementary half-sample replicates:

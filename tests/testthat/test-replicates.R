@@ -329,7 +329,7 @@ test_that("prd_compare() of shares at their bound: Newcombe's interval, copies s
 })
 
 test_that("prd_compare() of shares away from their bound keeps the half-sample interval", {
-  set.seed(42)
+  set.seed(43)
   real <- gauss(120, 3)
   mm <- manifold_metrics(real, list(a = gauss(120, 3, 0.3),
                                     b = gauss(120, 3, 1.2)),
@@ -548,4 +548,39 @@ test_that("prd_compare() keeps a difference's interval within the range a differ
   expect_true(all(cmp$lower <= cmp$estimate & cmp$estimate <= cmp$upper))
   expect_identical(prdcurve:::statistic_range(cv, "auc"), c(0, 1))
   expect_identical(prdcurve:::statistic_range(cv, "median_lambda"), c(0, Inf))
+})
+
+test_that("the metrics' half-samples and real-set fingerprints do not depend on the rows' order", {
+  set.seed(1)
+  R <- matrix(rnorm(600 * 8), 600)
+  A <- matrix(rnorm(500 * 8), 500)
+  G <- matrix(rnorm(500 * 8, 0.3), 500)
+  pr <- sample(600)
+  pg <- sample(500)
+  # the same intervals under one seed, whatever order the rows came in
+  set.seed(2)
+  a <- embedding_metrics(R, G, metrics = c("fd", "kid", "authpct"), replicates = 10)
+  set.seed(2)
+  b <- embedding_metrics(R[pr, ], G[pg, ], metrics = c("fd", "kid", "authpct"),
+                         replicates = 10)
+  expect_equal(b$lower, a$lower, tolerance = 1e-12)
+  expect_equal(b$upper, a$upper, tolerance = 1e-12)
+  set.seed(2)
+  a <- manifold_metrics(R, G, replicates = 10)
+  set.seed(2)
+  b <- manifold_metrics(R[pr, ], G[pg, ], replicates = 10)
+  expect_identical(b$lower, a$lower)
+  expect_identical(b$upper, a$upper)
+  # separate calls on the real set in another order pair: a copy of a model
+  # differs by 0 [0, 0]
+  set.seed(4)
+  m1 <- manifold_metrics(R, list(a = A), metrics = "precision", replicates = 6)
+  set.seed(4)
+  m2 <- manifold_metrics(R[pr, ], list(c = A), metrics = "precision", replicates = 6)
+  expect_identical(unname(attr(m1, "real_set")), unname(attr(m2, "real_set")))
+  d <- prd_compare(prd_bind(m1, m2), baseline = "a")
+  expect_identical(c(d$estimate, d$lower, d$upper), c(0, 0, 0))
+  # prd_curve()'s sets are in canonical order already: the order is the identity
+  x <- canonical_sets(prepare_samples(R, G))$real
+  expect_identical(canonical_order(x), seq_len(nrow(x)))
 })
