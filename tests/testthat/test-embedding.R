@@ -490,10 +490,11 @@ test_that("vendi_class is the mean of the classes' Vendi scores, halves included
   expect_identical(vc$rows, c(40L, 60L))
   expect_equal(vc$vendi, per, tolerance = 1e-10)
   # each half's labels follow its rows: replicate 1 recomputed by hand
+  # (the halves are drawn over the rows in canonical order)
   set.seed(21)
   px <- sample.int(80)
   pg <- sample.int(100)
-  h <- sort(pg[1:50])
+  h <- sort(canonical_order(y)[pg[1:50]])
   r1 <- attr(em, "replicates")
   r1 <- r1$value[r1$replicate == 1 & r1$metric == "vendi_class"]
   hy <- y[h, ]
@@ -561,11 +562,16 @@ test_that("pmse and s_pmse in the companion table are pmse_stats(), with interva
   set.seed(7)
   px <- sample.int(300)
   pg <- sample.int(300)
-  half <- function(p, s) sort(if (s == 1) p[1:150] else p[-(1:150)])
+  # (drawn over the rows in canonical order, that of the encoded sets)
+  enc <- suppressMessages(prepare_samples(real, list(one = one)))
+  o_r <- canonical_order(enc$real)
+  o_g <- canonical_order(enc$generated$one)
+  half <- function(p, s, o) sort(o[if (s == 1) p[1:150] else p[-(1:150)]])
   reps <- attr(em, "replicates")
   for (s in 1:2) {
     expect_equal(reps$value[reps$replicate == s],
-                 pmse_stats(real[half(px, s), ], one[half(pg, s), ])$value,
+                 pmse_stats(real[half(px, s, o_r), ],
+                            one[half(pg, s, o_g), ])$value,
                  tolerance = 1e-12)
   }
   expect_true(all(em$lower <= em$value & em$value <= em$upper))
@@ -595,4 +601,37 @@ test_that("pmse and s_pmse of embedding_metrics() equal synthpop::utility.gen() 
                                              maxorder = mo))
     expect_equal(em$value, c(u$pMSE, u$S_pMSE), tolerance = 1e-8)
   }
+})
+
+test_that("FD from fewer rows than columns warns, naming the sets; KID alone does not", {
+  set.seed(3)
+  a <- matrix(rnorm(60 * 80), 60)
+  b <- matrix(rnorm(200 * 80), 200)
+  seen <- list()
+  em <- withCallingHandlers(
+    embedding_metrics(a, list(m = b, s = matrix(rnorm(50 * 80), 50)),
+                      metrics = c("fd", "kid")),
+    warning = function(w) {
+      seen[[length(seen) + 1L]] <<- w
+      invokeRestart("muffleWarning")
+    })
+  small <- Filter(function(w) inherits(w, "prdcurve_warning_small_sample"), seen)
+  expect_length(small, 1L)
+  msg <- gsub("\\s+", " ", cli::ansi_strip(conditionMessage(small[[1]])))
+  expect_match(msg, '"fd" is computed from fewer rows than columns.', fixed = TRUE)
+  expect_match(msg, "`real` has 60 rows of 80 columns.", fixed = TRUE)
+  expect_match(msg, "`generated$s` has 50 rows of 80 columns.", fixed = TRUE)
+  expect_no_match(msg, "generated$m", fixed = TRUE)
+  # the noise it speaks of: two samples of one law far from FD 0
+  expect_gt(em$value[em$model == "s" & em$metric == "fd"], 10)
+  seen <- list()
+  withCallingHandlers(
+    embedding_metrics(a, b, metrics = "kid"),
+    warning = function(w) {
+      seen[[length(seen) + 1L]] <<- w
+      invokeRestart("muffleWarning")
+    })
+  expect_false(any(vapply(seen, inherits, NA, "prdcurve_warning_small_sample")))
+  expect_no_warning(embedding_metrics(b, b[200:1, ], metrics = "fd"),
+                    class = "prdcurve_warning_small_sample")
 })
