@@ -272,7 +272,7 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
     # labels, and those at the ends of neighbouring panels run together
     ggplot2::scale_x_continuous(n.breaks = 4) +
     ggplot2::facet_wrap(ggplot2::vars(.data$panel), scales = "free_x",
-                        ncol = min(3L, nlevels(panel))) +
+                        ncol = metric_panel_columns(nlevels(panel))) +
     ggplot2::labs(x = xlab, y = NULL) +
     prd_theme() +
     ggplot2::theme(panel.grid.major.y = ggplot2::element_blank(),
@@ -283,7 +283,7 @@ interval_plot <- function(panel, row, group, estimate, lower, upper, zero,
                    plot.margin = ggplot2::margin(4, 13, 4, 4))
   if (ng == 1L) p <- p + ggplot2::theme(legend.position = "none")
   n_panels <- nlevels(panel)
-  nrow_f <- ceiling(n_panels / min(3L, n_panels))
+  nrow_f <- ceiling(n_panels / metric_panel_columns(n_panels))
   panel_h <- max(0.9, 0.3 + 0.28 * length(rows) * max(1, ng * 0.6))
   height <- nrow_f * (panel_h + 0.2) + 0.5 +
     if (ng > 1L) 0.3 + legend_row_height * leg$lines else 0
@@ -303,3 +303,8 @@ plot.prd_metrics <- function(x, ...) {
   print(autoplot.prd_metrics(x, ...))
   invisible(x)
 }
+
+#' Columns of the metric panels: three a row, but two for four panels (2 x
+#' 2, not 3 + 1 with an empty slot, over which the axis title floated)
+#' @noRd
+metric_panel_columns <- function(n) if (n == 4L) 2L else min(3L, n)

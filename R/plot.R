@@ -203,6 +203,13 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
     ggplot2::labs(x = "recall", y = "precision") +
     prd_theme() +
     ggplot2::theme(legend.key.width = ggplot2::unit(1.6, "lines"))
+  # what the bands are, under the figure
+  caption <- !is.null(lay$bands) && nrow(lay$bands) > 0L
+  if (caption) {
+    p <- p + ggplot2::labs(caption = sprintf(
+      "Shaded: %s%% intervals (half-sample replicates)", format(100 * conf_level))) +
+      ggplot2::theme(plot.caption = ggplot2::element_text(colour = "grey30"))
+  }
   n_panels <- lay$n_panels
   ncol <- min(3L, n_panels)
   strip_lines <- 1L
@@ -216,9 +223,11 @@ autoplot.prd_curve <- function(object, conf_level = 0.9, bands = TRUE, ...) {
   size <- curve_figure_size(ncol, ceiling(n_panels / ncol), strips = lay$facet)
   if (right) {
     p <- p + ggplot2::theme(legend.position = "right")
-    return(set_figure_size(p, right_legend_size(names(pal), lay$colour_name)))
+    size <- right_legend_size(names(pal), lay$colour_name)
+    size$height <- round(size$height + legend_row_height * caption, 2)
+    return(set_figure_size(p, size))
   }
-  size$height <- round(size$height + legend_row_height * leg$lines +
+  size$height <- round(size$height + legend_row_height * (leg$lines + caption) +
                          strip_line_height * (strip_lines - 1L) *
                          ceiling(n_panels / ncol), 2)
   set_figure_size(p, size)
@@ -324,7 +333,7 @@ extra_palette <- c("#000000", "#E69F00", "#882255", "#44AA99", "#332288",
 #' types
 #' @noRd
 model_palette <- c("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000",
-                   "#882255", "#44AA99", "#332288", "#E69F00", "#999933",
+                   "#E69F00", "#332288", "#44AA99", "#882255", "#999933",
                    "#661100")
 #' Line types in the order of the colours (methods first); knn dotted in
 #' every figure (the default's solid black and knn's dark blue read alike

@@ -152,7 +152,15 @@ scaled_product <- function(x, a, b = 1) {
 #' @return A `prd_curve` with `method = "truth"`. Its [prd_curve_info()]
 #'   row gives the numbers of draws (`n_eval_real`, `n_eval_generated`),
 #'   `angles`, and in `details[[1]]$std_error` a tibble with `lambda` and
-#'   the standard errors of `precision` and `recall`.
+#'   the standard errors of `precision` and `recall`. Its ends, the
+#'   `max_precision` and `max_recall` of [summary()], are the curve at
+#'   \eqn{\lambda = \infty} and 0: for laws of full support (Gaussians,
+#'   their mixtures) both are 1, though the curve may stay far below over
+#'   every other \eqn{\lambda}. A model that drops classes of mass 0.25 of
+#'   a Gaussian mixture has recall 0.75 from about \eqn{\lambda = 1} down
+#'   to the smallest \eqn{\lambda} of the grid, and 1 only at its end;
+#'   estimates, which see no far tails, read about 0.75 there. Compare
+#'   curves, or their area, not these ends.
 #' @section Errors: arguments that are not functions (or mixtures); `n`
 #'   not one or two whole numbers between 10 and 1e8; a
 #'   sampler that does not return `n` rows, or samplers of different

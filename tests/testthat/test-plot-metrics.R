@@ -12,6 +12,10 @@ test_that("autoplot() of a metric table: a point and an interval per model", {
   expect_setequal(round(pts$x, 10), round(fd$m$value, 10))
   expect_setequal(round(seg$x, 10), round(fd$m$lower, 10))
   expect_equal(nrow(b$layout$layout), 3)
+  expect_identical(max(b$layout$layout$COL), 3L)
+  # four panels: 2 x 2, not 3 + 1 under an empty slot
+  expect_identical(vapply(1:7, metric_panel_columns, 1L),
+                   c(1L, 2L, 3L, 2L, 3L, 3L, 3L))
   # k = 3 and k = 5: two colours
   expect_length(unique(pts$colour), 2)
   # without replicates: points only

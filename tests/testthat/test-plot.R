@@ -148,6 +148,15 @@ test_that("replicates draw a band along the rays around the curve", {
   expect_true(any(hi - lo > 0.01))
   expect_length(layer_of(ggplot2::autoplot(cv, bands = FALSE),
                          "GeomPolygon"), 0)
+  # the caption says what the bands are, and the figure is a line taller
+  expect_identical(p$labels$caption,
+                   "Shaded: 90% intervals (half-sample replicates)")
+  expect_identical(ggplot2::autoplot(cv, conf_level = 0.95)$labels$caption,
+                   "Shaded: 95% intervals (half-sample replicates)")
+  flat <- ggplot2::autoplot(cv, bands = FALSE)
+  expect_null(flat$labels$caption)
+  expect_equal(prd_figure_size(p)$height - prd_figure_size(flat)$height,
+               legend_row_height)
 })
 
 test_that("plot() returns its input invisibly on an equal-aspect [0, 1] frame", {
