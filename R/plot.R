@@ -504,8 +504,8 @@ ray_band <- function(rows, reps, divisor, conf_level) {
 ray_ends <- function(r) {
   cs <- cos(r$theta)
   sn <- sin(r$theta)
-  list(recall_lower = pmin(r$lo * cs, 1), precision_lower = pmin(r$lo * sn, 1),
-       recall_upper = pmin(r$hi * cs, 1), precision_upper = pmin(r$hi * sn, 1))
+  list(precision_lower = pmin(r$lo * sn, 1), recall_lower = pmin(r$lo * cs, 1),
+       precision_upper = pmin(r$hi * sn, 1), recall_upper = pmin(r$hi * cs, 1))
 }
 
 #' The band's ends on each ray of a curve's grid (rows ordered by lambda):
@@ -545,8 +545,9 @@ ray_limits <- function(rows, reps, divisor, conf_level) {
 #' @param x A [prd_curve()] result.
 #' @param conf_level Confidence level (default 0.9, as the figures).
 #' @return A tibble: the columns of `x` (rows of each curve ordered by
-#'   `lambda`) and `recall_lower`, `precision_lower` (the lower end on
-#'   the ray), `recall_upper`, `precision_upper` (the upper end); `NA`
+#'   `lambda`) and `precision_lower`, `recall_lower` (the lower end on
+#'   the ray), `precision_upper`, `recall_upper` (the upper end; the
+#'   order of `precision` and `recall`); `NA`
 #'   for curves without replicates.
 #' @section Errors: `prdcurve_error_curve` for an invalid curve,
 #'   `prdcurve_error_input` for a bad `conf_level`.

@@ -404,8 +404,8 @@ test_that("prd_curve_bands() gives the ends of the figure's bands on each ray", 
   g <- matrix(rnorm(400, 0.5), ncol = 2)
   cv <- prd_curve(r, g, method = c("knn", "kde"), replicates = 6)
   b <- prd_curve_bands(cv)
-  expect_identical(names(b), c(names(cv), "recall_lower", "precision_lower",
-                               "recall_upper", "precision_upper"))
+  expect_identical(names(b), c(names(cv), "precision_lower", "recall_lower",
+                               "precision_upper", "recall_upper"))
   expect_identical(nrow(b), nrow(cv))
   # on the ray of angle atan(lambda): precision = lambda x recall
   mid <- b$lambda > 0 & is.finite(b$lambda)
