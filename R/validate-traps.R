@@ -483,3 +483,18 @@ warn_model_sizes <- function(x, models) {
   ), "unequal_sizes")
   invisible()
 }
+
+#' The warning (prdcurve_warning_scale, fields `set` and `ratio`) that the
+#' columns of the sets `sets` have very different scales: in each, the
+#' largest standard deviation is `ratio` times the median one.
+#' prepare_samples() gathers those of every set into one.
+#' @noRd
+warn_scales <- function(sets, ratio) {
+  times <- if (length(ratio) == 1L) format_number(ratio, digits = 3) else
+    paste(format_number(min(ratio), digits = 3), "to",
+          format_number(max(ratio), digits = 3))
+  prd_warn(c(
+    "The columns of {.arg {sets}} have very different scales: the largest standard deviation is {times} times the median one.",
+    "i" = "Euclidean distances are then dominated by the largest columns; consider {.code standardize = \"real\"} ({.code --standardize} on the command line)."
+  ), "scale", set = sets, ratio = ratio)
+}

@@ -299,10 +299,7 @@ inspect_samples <- function(x, arg, allow_constant = FALSE, check_scale = TRUE) 
     s <- sqrt(colMeans((xs - rep(mu, each = nrow(xs)))^2))
     s <- s[s > 0]
     if (length(s) >= 2L && max(s) > scale_factor * stats::median(s)) {
-      prd_warn(c(
-        "The columns of {.arg {arg}} have very different scales: the largest standard deviation is {format_number(max(s) / stats::median(s), digits = 3)} times the median one.",
-        "i" = "Euclidean distances are then dominated by the largest columns; consider {.code standardize = \"real\"} ({.code --standardize} on the command line)."
-      ), "scale")
+      warn_scales(arg, max(s) / stats::median(s))
     }
   }
   invisible()
@@ -394,9 +391,18 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     exclusion_misses(features, column_probe(s))
   }), call = call)
   real_df <- real
-  real <- as_samples(real, arg = real_arg, call = call, features = features,
-                     id = id, allow_constant = allow_constant,
-                     check_scale = check_scale, levels = levels)
+  # the scale warnings of every set, as one (warn_scales())
+  scales <- list(set = character(), ratio = numeric())
+  collect <- function(w) {
+    scales$set <<- c(scales$set, w$set)
+    scales$ratio <<- c(scales$ratio, w$ratio)
+    invokeRestart("muffleWarning")
+  }
+  real <- withCallingHandlers(
+    as_samples(real, arg = real_arg, call = call, features = features,
+               id = id, allow_constant = allow_constant,
+               check_scale = check_scale, levels = levels),
+    prdcurve_warning_scale = collect)
   if (rlang::quo_is_null(features)) tell_categories(real)
   tell_times(real_df, real)
   tell_missing_categories(real)
@@ -409,14 +415,16 @@ prepare_samples <- function(real, generated, features = NULL, id = NULL,
     if (rlang::quo_is_null(features)) {
       check_column_types(real_df, sets[[nm]], real_arg, lab, id, call)
     }
-    g <- as_samples(match_columns(sets[[nm]], real_df), arg = lab, call = call,
-                    features = features,
-                    id = id, allow_constant = TRUE,
-                    check_scale = check_scale, levels = levels)
+    g <- withCallingHandlers(
+      as_samples(match_columns(sets[[nm]], real_df), arg = lab, call = call,
+                 features = features, id = id, allow_constant = TRUE,
+                 check_scale = check_scale, levels = levels),
+      prdcurve_warning_scale = collect)
     check_same_columns(real, g, real_arg, lab, call = call)
     g
   })
   names(gen) <- names(sets)
+  if (length(scales$set)) warn_scales(scales$set, scales$ratio)
   ids <- same_id_type(c(list(real), gen))
   real <- ids[[1]]
   gen[] <- ids[-1]

@@ -582,7 +582,7 @@ test_that("--standardize scales by the real set, as standardize = 'real'", {
   args <- c(fr, fg, "--method", "knn,linear", "--seed", "4", "--angles", "21",
             "--metrics", "--quiet")
   w <- cli_warning_classes(prd_cli(c(args, "--out", file.path(dir, "u"))))
-  expect_identical(w, rep("prdcurve_warning_scale", 2)) # real and generated
+  expect_identical(w, "prdcurve_warning_scale") # real and generated, in one
   out <- utils::capture.output(suppressMessages(
     w <- cli_warning_classes(cv <- prd_cli(c(setdiff(args, "--quiet"),
                                              "--out", file.path(dir, "s"),

@@ -377,8 +377,16 @@ test_that("suspicious inputs give classed warnings that can be silenced", {
   inc <- cbind(matrix(rnorm(100 * 7), ncol = 7), income = rlnorm(100, 10, 1))
   inc2 <- cbind(matrix(rnorm(100 * 7), ncol = 7), income = rlnorm(100, 10, 1))
   w <- warning_classes(prd_curve(inc, inc2, method = "knn", angles = 5))
-  expect_equal(sum(w == "prdcurve_warning_scale"), 2)
+  # one warning naming both sets
+  expect_equal(sum(w == "prdcurve_warning_scale"), 1)
   expect_true(all(w %in% c("prdcurve_warning_scale", "prdcurve_warning")))
+  sw <- expect_warning(prepare_samples(inc, list(a = inc2, b = inc2,
+                                                 c = cbind(inc[, 1:7], income = rnorm(100)))),
+                       class = "prdcurve_warning_scale")
+  expect_identical(sw$set, c("real", "generated$a", "generated$b"))
+  expect_match(gsub("\\s+", " ", conditionMessage(sw)),
+               "The columns of `real`, `generated\\$a`, and `generated\\$b` have very different scales: the largest standard deviation is [0-9.,]+ to [0-9.,]+ times the median one\\.")
+  expect_true(all(sw$ratio > 100))
   # not when the call standardizes the sets
   expect_no_warning(prd_curve(inc, inc2, method = "knn", angles = 5,
                               standardize = "real"))
