@@ -161,23 +161,24 @@
 #'   `prdcurve_warning_unused_argument` (its field `arguments` names them);
 #'   so is `k` where `"kde"` with a given `bandwidth` is the only
 #'   neighbour family.
-#' @param split Fraction in \[0, 1) of each set held out for evaluation,
-#'   the rest being the fit part; drawn with R's RNG, so [set.seed()]
-#'   reproduces it. Default 0.5: a classifier is judged on points it was
-#'   not fitted on (Sykes et al. 2024, section 4.2), the setting of every
-#'   curve estimator here. `0` is the literature's no-split setting (fit =
-#'   evaluation = the whole set). Or explicit evaluation rows
-#'   `list(real = <int>, generated = <int>)` for reproducible cross-fitting.
-#'   Every random assignment of a call (this split, the folds, the halves
-#'   of `"tightest"` and of `replicates`, the inner folds of `"stacked"`) is
-#'   drawn over each set's rows in lexicographic order of their values, so
-#'   under one seed a permutation of the rows of either set gives the
-#'   identical curve, for every method (an increasing map of a column does
-#'   not change that order either; nor the other models: "Several models").
-#'   Sets whose largest magnitude lies outside \[2^-64, 2^64) are first
-#'   multiplied by one power of two, common to all sets (exact; a
-#'   `bandwidth` is scaled with them, reported in the data's units), so
-#'   that every value the input check accepts (up to 1e100) gives a curve.
+#' @param split Fraction in \[0, 1) of each set held out for evaluation, the rest
+#'   being the fit part; drawn with R's RNG, so [set.seed()] reproduces it. Default
+#'   0.5: a classifier is judged on points it was not fitted on (Sykes et al. 2024,
+#'   section 4.2), the setting of every curve estimator here. `0` is the
+#'   literature's no-split setting (fit = evaluation = the whole set). Or explicit
+#'   evaluation rows `list(real = <int>, generated = <int>)` for reproducible
+#'   cross-fitting. Every random assignment of a call (this split, the folds, the
+#'   halves of `"tightest"` and of `replicates`, the inner folds of `"stacked"`) is
+#'   drawn over each set's rows in lexicographic order of their values, so under
+#'   one seed a permutation of the rows of either set gives the identical curve,
+#'   for every method (an increasing map of a column does not change that order
+#'   either; nor the other models: "Several models"). Renaming categories or
+#'   reordering the columns changes that order, so the same seed draws other
+#'   assignments: the curves then differ within their noise (see `replicates`).
+#'   Sets whose largest magnitude lies outside \[2^-64, 2^64) are first multiplied
+#'   by one power of two, common to all sets (exact; a `bandwidth` is scaled with
+#'   them, reported in the data's units), so that every value the input check
+#'   accepts (up to 1e100) gives a curve.
 #' @param closed `TRUE` (default): balls are closed, \eqn{\|u - z\| \le r};
 #'   `FALSE`: open, \eqn{<} (the convention of the `prdc` Python package).
 #' @param angles Number of \eqn{\lambda} values: \eqn{\lambda_i = \tan
@@ -232,43 +233,38 @@
 #'   counts in the real set. A generated data frame without the real set's id
 #'   column (a synthesiser writes none) has no ids (`NA`, with a message); ids that
 #'   repeat within a set give a warning (`prdcurve_warning_id_duplicated`).
-#' @param standardize `"none"` (default) or `"real"`: centre and scale
-#'   every column by the mean and standard deviation of the real set's
-#'   rows, every set the same way; in `prd_curve()` with a split, of the
-#'   real fit rows only (the metrics functions take every real row, see
-#'   below). Euclidean distances are not scale-free: use it
-#'   when columns have different units. Only the fit rows set the curve's
-#'   scale so that the evaluation rows of the two sets stay comparable:
-#'   with the scale from every real row, the rows that set it are not
-#'   distributed as the generated ones, and a strong classifier sees that
-#'   where the data are nearly degenerate (two samples of one uniform law
-#'   on a sphere surface in d = 128, 1,000 points per set, read
-#'   `"stacked"` AUC 0.947 on average over 20 draws with the scale from
-#'   every real row, 0.986 with the scale from the fit rows and 0.987
-#'   unscaled; `bench/results.md`, "Standardize"). The half-samples of
-#'   `replicates` are scaled the same way, each by its own real fit rows,
-#'   so that they replicate the estimate (with the full sample's scale,
-#'   the pair variance of `"stacked"` AUC in that case was 2.8 times the
-#'   one with each half's own scale). The metrics functions
-#'   ([manifold_metrics()], [entropy_metrics()] and their per-sample
-#'   forms) take every real row, also with a split: their balls are built
-#'   on the real fit rows, and a scale from those rows alone moves the
-#'   balls away from fresh points (the same sphere surface, split 0.5:
-#'   `density` 0.975 with every real row's scale, 0.953 with the fit
-#'   rows', 0.993 unscaled). On discrete data (whole numbers, counts,
-#'   codes) many distances tie exactly, and the neighbour families' radii
-#'   sit on the ties. A column whose values (in each set that is discrete
-#'   there) are whole numbers, or multiples of one power of two, within
-#'   2^22 steps is therefore scaled on a grid: its scale rounded to at
-#'   least 30 significant bits (it moves by at most 1e-9 of itself) and
-#'   its centre to a step of the results, so that every scaled value is
-#'   exact and equal differences stay equal. The ties are then those of
-#'   the exact distances, whatever the data's offset and unit. (Before
-#'   0.5.8 each value was rounded on its own and the ties were decided by
-#'   that rounding: on five columns of small whole numbers, `density`
-#'   read 0.995 against the exact 1.026, and 1.003 once the data were
-#'   doubled and shifted; in the sanity checks' discrete data, `"ipr"`'s
-#'   `max_precision` read 1.000 or 0.158 depending on the last bit of one
+#' @param standardize `"none"` (default) or `"real"`: centre and scale every
+#'   column by the mean and standard deviation of the real set's rows, every set
+#'   the same way; in `prd_curve()` with a split, of the real fit rows only (the
+#'   metrics functions take every real row, see below). Euclidean distances are not
+#'   scale-free: use it when columns have different units. Only the fit rows set
+#'   the curve's scale so that the evaluation rows of the two sets stay comparable:
+#'   with the scale from every real row, the rows that set it are not distributed
+#'   as the generated ones, and a strong classifier sees that where the data are
+#'   nearly degenerate (two samples of one uniform law on a sphere surface in d =
+#'   128, 1,000 points per set, read `"stacked"` AUC 0.947 on average over 20 draws
+#'   with the scale from every real row, 0.986 with the scale from the fit rows and
+#'   0.987 unscaled; `bench/results.md`, "Standardize"). The half-samples of
+#'   `replicates` are scaled the same way, each by its own real fit rows, so that
+#'   they replicate the estimate (with the full sample's scale, the pair variance
+#'   of `"stacked"` AUC in that case was 2.8 times the one with each half's own
+#'   scale). The metrics functions ([manifold_metrics()], [entropy_metrics()] and
+#'   their per-sample forms) take every real row, also with a split: their balls
+#'   are built on the real fit rows, and a scale from those rows alone moves the
+#'   balls away from fresh points (the same sphere surface, split 0.5: `density`
+#'   0.975 with every real row's scale, 0.953 with the fit rows', 0.993 unscaled).
+#'   On discrete data (whole numbers, counts, codes) many distances tie exactly,
+#'   and the neighbour families' radii sit on the ties. A column whose values (in
+#'   each set that is discrete there) are whole numbers, or multiples of one power
+#'   of two, within 2^22 steps is therefore scaled on a grid: its scale rounded to
+#'   at least 30 significant bits (it moves by at most 1e-9 of itself) and its
+#'   centre to a step of the results, so that every scaled value is exact and equal
+#'   differences stay equal. The ties are then those of the exact distances,
+#'   whatever the data's offset and unit. (Before 0.5.8 each value was rounded on
+#'   its own and the ties were decided by that rounding: on five columns of small
+#'   whole numbers, `density` read 0.995 against the exact 1.026, and 1.003 once
+#'   the data were doubled and shifted; in the sanity checks' discrete data,
+#'   `"ipr"`'s `max_precision` read 1.000 or 0.158 depending on the last bit of one
 #'   standard deviation.) Continuous columns are scaled as before.
 #' @param families For `"tightest"`: the families it combines (default
 #'   `"knn"`, `"coverage"`, `"quadratic"`, `"stacked"` and
