@@ -87,6 +87,50 @@ logit_fit_terms <- function(X, maxorder, max_params = logit_max_params,
   terms
 }
 
+#' A start for glm.fit() in logit_fit(): the iteratively reweighted least
+#' squares of glm.fit() (its start, weights, working response and
+#' convergence rule on the deviance), each step solved from the normal
+#' equations by a Cholesky factor (a BLAS product: at 6,000 rows and 390
+#' columns 0.03 s, where glm.fit()'s LINPACK QR takes 0.15 s) on the
+#' columns of B that a pivoted Cholesky factor of B'B keeps (the others 0).
+#' glm.fit() from this start converges in one or two of its own steps to
+#' its fit (test-family-logit.R). NULL (glm.fit() from its own start)
+#' where a factor fails or the deviance is not finite (separated sets) or
+#' does not settle in logit_maxit steps.
+#' @noRd
+logit_newton_start <- function(B, y, epsilon = logit_epsilon,
+                               maxit = logit_maxit) {
+  fam <- stats::binomial()
+  G <- crossprod(B)
+  if (!all(is.finite(G))) return(NULL)
+  R <- suppressWarnings(chol(G, pivot = TRUE,
+                             tol = sqrt(.Machine$double.eps) * max(1, max(abs(diag(G))))))
+  keep <- sort(attr(R, "pivot")[seq_len(attr(R, "rank"))])
+  if (!length(keep)) return(NULL)
+  Bk <- B[, keep, drop = FALSE]
+  mu <- (y + 0.5) / 2
+  eta <- fam$linkfun(mu)
+  dev_old <- sum(fam$dev.resids(y, mu, 1))
+  for (it in seq_len(maxit)) {
+    w <- fam$mu.eta(eta)^2 / fam$variance(mu)
+    z <- eta + (y - mu) / fam$mu.eta(eta)
+    Rh <- tryCatch(chol(crossprod(Bk, Bk * w)), error = function(e) NULL)
+    if (is.null(Rh)) return(NULL)
+    b <- backsolve(Rh, backsolve(Rh, crossprod(Bk, w * z), transpose = TRUE))
+    eta <- drop(Bk %*% b)
+    mu <- fam$linkinv(eta)
+    dev <- sum(fam$dev.resids(y, mu, 1))
+    if (!is.finite(dev) || any(!is.finite(b))) return(NULL)
+    if (abs(dev - dev_old) / (abs(dev) + 0.1) < epsilon) {
+      start <- numeric(ncol(B))
+      start[keep] <- b
+      return(start)
+    }
+    dev_old <- dev
+  }
+  NULL
+}
+
 #' Fit a logistic regression of y (0/1) on the design B (its first column
 #' the intercept) by R's iteratively reweighted least squares
 #' (stats::glm.fit(), as glm(family = binomial)); coefficients of aliased
@@ -96,8 +140,12 @@ logit_fit_terms <- function(X, maxorder, max_params = logit_max_params,
 #' @return list(beta, rank, iter, converged, ridge, fitted)
 #' @noRd
 logit_fit <- function(B, y) {
+  # Newton's steps from normal equations, then glm.fit()'s own from there
+  # (it then stops after one or two: the same fit, at a fraction of the
+  # cost of its QR decompositions with hundreds of columns)
+  start <- logit_newton_start(B, y)
   fit <- suppressWarnings(stats::glm.fit(
-    B, y, family = stats::binomial(),
+    B, y, start = start, family = stats::binomial(),
     control = list(epsilon = logit_epsilon, maxit = logit_maxit)))
   beta <- fit$coefficients
   eta <- fit$linear.predictors

@@ -111,3 +111,35 @@ test_that("the logit scores read a category drift: their curve is the discrete t
                                     tabulate(cell(Y[1501:3000, ]), 10)))$auc,
                tolerance = 0.005)
 })
+
+test_that("the Newton start from normal equations leaves glm.fit() one or two steps to its own fit", {
+  set.seed(31)
+  n <- 1500
+  lv <- sprintf("c%02d", 1:40)
+  df <- data.frame(g = factor(sample(lv, 2 * n, TRUE, 1 / (1:40)), lv),
+                   x = rnorm(2 * n), z = rnorm(2 * n))
+  y <- rep(c(0, 1), each = n)
+  df$x[y == 1] <- df$x[y == 1] + 0.3
+  # every category's indicator beside the intercept: aliased columns
+  B <- cbind(1, stats::model.matrix(~ g - 1, df), df$x, df$z, df$x * df$z)
+  start <- logit_newton_start(B, y)
+  expect_length(start, ncol(B))
+  ctl <- list(epsilon = logit_epsilon, maxit = logit_maxit)
+  cold <- suppressWarnings(stats::glm.fit(B, y, family = stats::binomial(), control = ctl))
+  warm <- suppressWarnings(stats::glm.fit(B, y, start = start, family = stats::binomial(),
+                                          control = ctl))
+  expect_true(warm$converged)
+  expect_lte(warm$iter, 2L)
+  expect_gt(cold$iter, warm$iter)
+  expect_identical(warm$rank, cold$rank)
+  expect_equal(warm$linear.predictors, cold$linear.predictors, tolerance = 1e-9)
+  expect_equal(logit_fit(B, y)$beta, ifelse(is.na(cold$coefficients), 0, cold$coefficients),
+               tolerance = 1e-8)
+  # separated sets: the same fallback, the ridge fit
+  sep <- cbind(1, c(rnorm(50, -5), rnorm(50, 5)))
+  f <- logit_fit(sep, rep(0:1, each = 50))
+  expect_false(f$converged)
+  expect_identical(f$ridge, 1e-4)
+  # a design whose Gram matrix has no Cholesky factor in a step: no start
+  expect_null(logit_newton_start(cbind(1, c(1, 1, 1, 1e200)), c(0, 1, 0, 1)))
+})
