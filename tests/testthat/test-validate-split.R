@@ -43,9 +43,10 @@ test_that("a split given as rows with replicates: each half keeps the evaluation
   px <- sample.int(40)
   pg <- sample.int(40)
   for (side in 1:2) {
-    h <- function(p) sort(if (side == 1L) p[1:20] else p[-(1:20)])
-    hx <- h(px)
-    hg <- h(pg)
+    # (over the rows in canonical order)
+    h <- function(p, x) sort(canonical_order(x)[if (side == 1L) p[1:20] else p[-(1:20)]])
+    hx <- h(px, real)
+    hg <- h(pg, gen)
     ev <- list(real = which(hx %in% 31:40), generated = which(hg %in% 31:40))
     one <- manifold_metrics(real[hx, ], gen[hg, ], k = 2, split = ev,
                             metrics = "precision")

@@ -3,9 +3,13 @@
 # The first half-sample of run_replicates() after the same set.seed() (one
 # permutation of each set, its first half, sorted), and with a split given
 # as rows, the half's own split: the user's evaluation rows that fall in it
-first_halves <- function(n_real, n_gen, split = NULL) {
-  h <- list(real = sort(sample.int(n_real)[seq_len(n_real %/% 2)]),
-            gen = sort(sample.int(n_gen)[seq_len(n_gen %/% 2)]))
+first_halves <- function(n_real, n_gen, split = NULL, real = NULL, gen = NULL) {
+  # (the metrics draw over the rows in canonical order: `real`, `gen`
+  # given; prd_curve()'s sets are in that order already)
+  o_r <- if (is.null(real)) seq_len(n_real) else canonical_order(real)
+  o_g <- if (is.null(gen)) seq_len(n_gen) else canonical_order(gen)
+  h <- list(real = sort(o_r[sample.int(n_real)[seq_len(n_real %/% 2)]]),
+            gen = sort(o_g[sample.int(n_gen)[seq_len(n_gen %/% 2)]]))
   if (!is.null(split)) {
     h$split <- list(real = which(h$real %in% split$real),
                     generated = which(h$gen %in% split$generated))
@@ -193,7 +197,7 @@ test_that("standardize = 'real' keeps the ties of discrete data", {
   mr <- suppressWarnings(manifold_metrics(real, gen, k = k, metrics = "density",
                                           standardize = "real", replicates = 2))
   set.seed(3)
-  h <- first_halves(400, 350)
+  h <- first_halves(400, 350, real = real, gen = gen)
   hx <- h$real
   hy <- h$gen
   mh <- suppressWarnings(manifold_metrics(real[hx, ], gen[hy, ], k = k,
@@ -288,7 +292,7 @@ test_that("with standardize = 'real' each half-sample is scaled by its own real 
                                           k = 3, standardize = "real",
                                           replicates = 2))
   set.seed(6)
-  h <- first_halves(80, 70)
+  h <- first_halves(80, 70, real = real, gen = gen)
   hx <- h$real
   hy <- h$gen
   mu <- colMeans(real[hx, ])
@@ -302,7 +306,7 @@ test_that("with standardize = 'real' each half-sample is scaled by its own real 
   e <- entropy_metrics(real, g80, metrics = "pce", k = 3,
                        standardize = "real", replicates = 2)
   set.seed(7)
-  h <- first_halves(80, 80)
+  h <- first_halves(80, 80, real = real, gen = g80)
   hx <- h$real
   hy <- h$gen
   mu <- colMeans(real[hx, ])
@@ -350,7 +354,7 @@ test_that("the metrics with a split take standardize's scale from every real row
                         standardize = "real", replicates = 2)
   set.seed(5)
   invisible(prdcurve:::resolve_model_splits(0.5, real, list(generated = gen)))
-  h <- first_halves(80, 80)
+  h <- first_halves(80, 80, real = real, gen = gen)
   hx <- h$real
   hy <- h$gen
   sh <- prdcurve:::resolve_model_splits(0.5, real[hx, ],
