@@ -214,19 +214,18 @@
 #'   value set to the median of the real set's other values (a message of class
 #'   `prdcurve_message_missing_codes`). Dates and times (Date, POSIXct, difftime)
 #'   are numbers of days (message `prdcurve_message_time_columns`). A column with
-#'   no value in any set, infinite
-#'   values and NA in a matrix are errors (`prdcurve_error_input`). When the
-#'   default takes categorical columns beside numeric ones (a class label beside
-#'   embedding columns), a message of class `prdcurve_message_categorical_columns`
-#'   names them. An exclusion alone (`-label`, `c(-label, -kind)`) removes columns
-#'   from that default in the sets that have them (a real table's `label`, not a
-#'   synthesiser's output); one that no set has is an error
-#'   (`prdcurve_error_input`). Grouping columns (those of a grouped `generated`
-#'   also in `real`: a `source` column of `"real"` there), the `id` column, a
-#'   categorical `model` column, identifier-like text (more distinct values than
-#'   half the rows) and a categorical column with one value in each set that is not
-#'   the same in all (a `label` of `"real"` in the real set and `"synthetic"` in a
-#'   generated one: it alone would tell the sets apart; message
+#'   no value in any set, infinite values and NA in a matrix are errors
+#'   (`prdcurve_error_input`). When the default takes categorical columns beside
+#'   numeric ones (a class label beside embedding columns), a message of class
+#'   `prdcurve_message_categorical_columns` names them. An exclusion alone
+#'   (`-label`, `c(-label, -kind)`) removes columns from that default in the sets
+#'   that have them (a real table's `label`, not a synthesiser's output); one that
+#'   no set has is an error (`prdcurve_error_input`). Grouping columns (those of a
+#'   grouped `generated` also in `real`: a `source` column of `"real"` there), the
+#'   `id` column, a categorical `model` column, identifier-like text (more distinct
+#'   values than half the rows) and a categorical column with one value in each set
+#'   that is not the same in all (a `label` of `"real"` in the real set and
+#'   `"synthetic"` in a generated one: it alone would tell the sets apart; message
 #'   `prdcurve_message_dropped_columns`) are never features.
 #' @param id A column of data-frame inputs that identifies samples; it is not a
 #'   feature (per-sample functions carry it to their output); a column number

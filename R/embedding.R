@@ -549,7 +549,7 @@ as_double_matrix <- function(x) {
   x
 }
 
-#' The warning (prdcurve_warning_small_sample) that a set has fewer rows
+#' The warning (prdcurve_warning_small_sample) that a set has no more rows
 #' than columns where a metric of the Gaussian fits (FD, fd_inf,
 #' sw_approx) is asked: its covariance has rank below d, and FD reads the
 #' noise of both fits (for one law about d^2 / (2 n) at n rows a set:
@@ -569,7 +569,7 @@ warn_moments_rank <- function(sets, metrics) {
   lines <- paste0("`", names(few), "` has ", fmt_count(few), " rows of ",
                   fmt_count(d), " columns.")
   prd_warn(c(
-    "{.val {fits}} {?is/are} computed from fewer rows than columns.",
+    "{.val {fits}} {?is/are} computed from no more rows than columns.",
     stats::setNames(lines, rep("x", length(lines))),
     "i" = "The covariances then have rank below d, and FD reads their noise: two samples of one law, N(0, I_512), read FD 407 at 300 rows a set, 132 at 1,000 and 13 at 10,000 (about d^2 / (2n)).",
     "i" = "Compare models at one size and with more rows than columns, read {.val fd_inf}, or use {.val kid}, which is unbiased at any size."

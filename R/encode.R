@@ -385,7 +385,7 @@ category_columns <- function(x) {
 #' with such categories: the categories, the share of the set's rows in
 #' them and how many are rare enough to be missing by chance (fewer than
 #' category_chance_rows rows expected in the other set under one law: the
-#' chance of none, exp(-expected), above 1%).
+#' chance of none, exp(-expected), above exp(-5) = 0.7%).
 #' @return the lines of the warning, invisibly
 #' @noRd
 warn_category_levels <- function(real, gens, generated_arg = "generated") {

@@ -94,9 +94,11 @@ logit_fit_terms <- function(X, maxorder, max_params = logit_max_params,
 #' columns 0.03 s, where glm.fit()'s LINPACK QR takes 0.15 s) on the
 #' columns of B that a pivoted Cholesky factor of B'B keeps (the others 0).
 #' glm.fit() from this start converges in one or two of its own steps to
-#' its fit (test-family-logit.R). NULL (glm.fit() from its own start)
-#' where a factor fails or the deviance is not finite (separated sets) or
-#' does not settle in logit_maxit steps.
+#' its fit (test-family-logit.R); on separated sets it settles where
+#' glm.fit() does (fitted values at 0 or 1), and logit_fit() falls back to
+#' the ridge fit alike. NULL (glm.fit() from its own start) where a factor
+#' fails, or the deviance is not finite or does not settle in logit_maxit
+#' steps.
 #' @noRd
 logit_newton_start <- function(B, y, epsilon = logit_epsilon,
                                maxit = logit_maxit) {

@@ -618,7 +618,7 @@ test_that("FD from fewer rows than columns warns, naming the sets; KID alone doe
   small <- Filter(function(w) inherits(w, "prdcurve_warning_small_sample"), seen)
   expect_length(small, 1L)
   msg <- gsub("\\s+", " ", cli::ansi_strip(conditionMessage(small[[1]])))
-  expect_match(msg, '"fd" is computed from fewer rows than columns.', fixed = TRUE)
+  expect_match(msg, '"fd" is computed from no more rows than columns.', fixed = TRUE)
   expect_match(msg, "`real` has 60 rows of 80 columns.", fixed = TRUE)
   expect_match(msg, "`generated$s` has 50 rows of 80 columns.", fixed = TRUE)
   expect_no_match(msg, "generated$m", fixed = TRUE)
