@@ -302,6 +302,14 @@ cli_run <- function(opt) {
   real <- cli_read(opt$real, features, opt$id, opt$header, say)
   # an array's columns are selected by number on the command line
   if (isTRUE(real$array)) run_state$cli <- "array"
+  # column numbers of tables count in the real file, whose names the
+  # other files then read (as prd_curve()'s `features`)
+  if (isTRUE(attr(features, "positions")) && !isTRUE(real$array) &&
+      !any(vapply(opt$generated, cli_is_array, logical(1)))) {
+    proto <- as.data.frame(stats::setNames(rep(list(logical()), length(real$columns)),
+                                           real$columns))
+    features <- positions_by_name(features, proto)
+  }
   generated <- lapply(opt$generated, cli_read, features = features,
                       id = opt$id, header = opt$header, say = say)
   # (an exclusion may name a column some files lack, not one none has)

@@ -7,7 +7,8 @@
 #' get identical estimates), each size's drawn as with that size alone
 #' (lapply_same_draws()).
 #' @noRd
-resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) {
+resolve_model_splits <- function(split, real, gens, canonical = FALSE,
+                                 call = rlang::caller_env()) {
   if (is.list(split) || (is.numeric(split) && isTRUE(split == 0))) {
     # (rows given per model: canonical_split())
     by_model <- inherits(split, "prdcurve_model_rows")
@@ -26,13 +27,21 @@ resolve_model_splits <- function(split, real, gens, call = rlang::caller_env()) 
   # validate the fraction once, then draw the real partition once and one
   # partition per distinct generated size
   check_split_fraction(split, call)
-  px <- split_part(split, nrow(real), "real", call)
+  # (`canonical`: sets not in canonical order, the metrics', drawn over
+  # their rows in that order, so that the same seed splits the same values
+  # whatever order the rows came in; prd_curve()'s sets are in it already)
+  in_order <- function(part, x) {
+    if (!canonical) return(part)
+    o <- canonical_order(x)
+    list(fit = sort(o[part$fit]), eval = sort(o[part$eval]))
+  }
+  px <- in_order(split_part(split, nrow(real), "real", call), real)
   sizes <- unique(vapply(gens, nrow, integer(1)))
   parts <- lapply_same_draws(sizes, function(m) {
     split_part(split, m, "generated", call)
   })
   out <- lapply(names(gens), function(nm) {
-    py <- parts[[match(nrow(gens[[nm]]), sizes)]]
+    py <- in_order(parts[[match(nrow(gens[[nm]]), sizes)]], gens[[nm]])
     split_from_parts(px, py, split)
   })
   names(out) <- names(gens)

@@ -105,8 +105,11 @@ fd_infinity <- function(mx, y, root_x = sym_sqrt(mx$cov), points = 15L) {
     }
     S
   }
+  # (drawn over the rows in canonical order: the same seed draws the same
+  # rows whatever order they came in)
+  ord <- canonical_order(y)
   fds <- vapply(sizes, function(N) {
-    rows <- sample.int(m, N)
+    rows <- ord[sample.int(m, N)]
     pick <- double(m)
     pick[rows] <- 1 / N
     dy <- drop(crossprod(y, pick)) - c0
@@ -330,9 +333,12 @@ times_pow2 <- function(x, k) {
 #' @noRd
 kid_subsets <- function(x, y, subsets, subset_size) {
   s <- min(subset_size, nrow(x), nrow(y))
+  # (drawn over the rows in canonical order: whatever order they came in)
+  ox <- canonical_order(x)
+  oy <- canonical_order(y)
   rowMeans(vapply(seq_len(subsets), function(i) {
-    a <- x[sample.int(nrow(x), s), , drop = FALSE]
-    b <- y[sample.int(nrow(y), s), , drop = FALSE]
+    a <- x[ox[sample.int(nrow(x), s)], , drop = FALSE]
+    b <- y[oy[sample.int(nrow(y), s)], , drop = FALSE]
     c0 <- colMeans(a)
     poly_mmds(pair_sums(a, a, TRUE, c0, "poly")$sums,
               pair_sums(b, b, TRUE, c0, "poly")$sums,
@@ -406,10 +412,13 @@ ct_zu <- function(lq, lp) {
 #' than 20 generated rows (tau = 20 / m), weighted by their share of the
 #' held-out rows. `mom` and `eig`: the training rows' set_moments() and
 #' the eigendecomposition of their covariance, when already at hand.
+#' `order`: the training rows' canonical order (of the rows as given, before
+#' the projection), over which k-means draws its starts.
 #' @return list(value, cells = tibble of the cells)
 #' @noRd
 ct_value <- function(train, test, gen, cells = 3L, components = 64L,
-                     mom = NULL, eig = NULL) {
+                     mom = NULL, eig = NULL, order = canonical_order(train)) {
+  force(order)
   if (ncol(train) > components) {
     # the leading eigenvectors of the training covariance (d x d; no SVD
     # of the n x d rows), as scikit-learn's PCA up to their signs
@@ -430,8 +439,12 @@ ct_value <- function(train, test, gen, cells = 3L, components = 64L,
   }
   # (Lloyd's iterations stop at 300, as scikit-learn's: that they did
   # before the centres settled is not a problem of the user's data)
+  # (its random starts drawn over the rows in canonical order: whatever
+  # order they came in)
+  ord <- order
   km <- withCallingHandlers(
-    stats::kmeans(train, centers = cells, nstart = 10L, iter.max = 300L,
+    stats::kmeans(train[ord, , drop = FALSE],
+                  centers = cells, nstart = 10L, iter.max = 300L,
                   algorithm = "Lloyd"),
     warning = function(w) {
       if (grepl("did not converge", conditionMessage(w), fixed = TRUE)) {
@@ -443,7 +456,9 @@ ct_value <- function(train, test, gen, cells = 3L, components = 64L,
       rep(rowSums(km$centers^2), each = nrow(z))
     max.col(-d2, ties.method = "first")
   }
-  ct <- km$cluster
+  # (the cells of the training rows in their own order)
+  ct <- integer(nrow(train))
+  ct[ord] <- km$cluster
   cp <- assign(test)
   cq <- assign(gen)
   n <- as.double(nrow(test))

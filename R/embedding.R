@@ -324,7 +324,10 @@ embedding_metrics <- function(real, generated,
       if (!is.null(held)) {
         # the held-out rows in complementary halves too, one split per pair
         pair$count <- pair$count + 1L
-        if (pair$count %% 2L == 1L) pair$perm <- sample.int(nrow(held))
+        # (over the held-out rows in canonical order)
+        if (pair$count %% 2L == 1L) {
+          pair$perm <- canonical_order(held)[sample.int(nrow(held))]
+        }
         k <- floor(nrow(held) / 2)
         rows <- if (pair$count %% 2L == 1L) pair$perm[seq_len(k)] else
           pair$perm[-seq_len(k)]

@@ -399,7 +399,7 @@ entropy_metrics <- function(real, generated, metrics = c("pce", "rce", "re"),
   replicates <- check_replicates(replicates)
   conf_level <- check_level(conf_level)
   run <- function(real, gens, warn = TRUE, what = NULL) {
-    sp <- resolve_model_splits(split, real, gens)
+    sp <- resolve_model_splits(split, real, gens, canonical = TRUE)
     lapply(names(gens), function(m) {
       s <- sp[[m]]
       res <- entropy_core(real, gens[[m]], s, k, warn = warn, what = what)
@@ -488,7 +488,7 @@ entropy_samples <- function(real, generated, k = 5, split = 0,
   # the draw of entropy_metrics() (after the same set.seed()): means agree
   sets <- equalize_sizes(sets, check_flag(subsample), split)
   # one real split shared by every model (paired), as entropy_metrics()
-  sp <- resolve_model_splits(split, sets$real, sets$generated)
+  sp <- resolve_model_splits(split, sets$real, sets$generated, canonical = TRUE)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
     s <- sp[[m]]

@@ -300,7 +300,7 @@ manifold_metrics <- function(real, generated,
   conf_level <- check_level(conf_level)
   run <- function(real, gens, what = "the fit sets") {
     shared <- engine_shared()
-    sp <- resolve_model_splits(split, real, gens)
+    sp <- resolve_model_splits(split, real, gens, canonical = TRUE)
     vctrs::vec_rbind(!!!lapply(names(gens), function(m) {
       s <- sp[[m]]
       res <- manifold_core(real, gens[[m]], s, metrics, k, opts, what = what,
@@ -309,7 +309,7 @@ manifold_metrics <- function(real, generated,
     }))
   }
   shared <- engine_shared()
-  sp <- resolve_model_splits(split, sets$real, sets$generated)
+  sp <- resolve_model_splits(split, sets$real, sets$generated, canonical = TRUE)
   first <- lapply(names(sets$generated), function(m) {
     s <- sp[[m]]
     res <- manifold_core(sets$real, sets$generated[[m]], s, metrics, k, opts,
@@ -425,7 +425,7 @@ manifold_samples <- function(real, generated, k = 5, split = 0,
   metrics <- c("precision", if (probabilistic) "p_precision")
   shared <- engine_shared()
   # one real split shared by every model (paired), as manifold_metrics()
-  sp <- resolve_model_splits(split, sets$real, sets$generated)
+  sp <- resolve_model_splits(split, sets$real, sets$generated, canonical = TRUE)
   vctrs::vec_rbind(!!!lapply(names(sets$generated), function(m) {
     g <- sets$generated[[m]]
     s <- sp[[m]]

@@ -103,8 +103,8 @@
 #'   matrix), has duplicated column names, or when the reader fails;
 #'   `prdcurve_error_input` when an argument is malformed, when the `id`
 #'   column does not exist, when `features` selects no column, a column
-#'   that does not exist or a column that is neither numeric nor
-#'   categorical (a date, a list), when `member` is not
+#'   that does not exist or a column that is neither numeric, categorical,
+#'   a date nor a time (complex numbers), when `member` is not
 #'   an array of the `.npz` file, or when an array (`.npy`, `.npz`) holds
 #'   NaN or Inf (an embedding with missing values is a defect upstream, as
 #'   in a matrix given to [prd_curve()]; the error names the rows, also
@@ -482,7 +482,7 @@ select_features <- function(df, features, id = NULL, arg = "features",
     (is.numeric(col) && is.null(dim(col))) || is_time(col) ||
       (categorical && is_category(col))
   }, logical(1))
-  kinds <- if (categorical) "numeric or categorical" else "numeric"
+  kinds <- if (categorical) "numeric, categorical or date" else "numeric or date"
   if (is.null(features) || rlang::quo_is_null(features)) {
     feat <- setdiff(names(df)[numeric], id)
   } else {

@@ -395,7 +395,8 @@ equalize_sizes <- function(sets, subsample, split, fn = "entropy_metrics",
   }
   take <- function(x) {
     if (nrow(x) == m) return(x)
-    rows <- sort(sample.int(nrow(x), m))
+    # (over the rows in canonical order: whatever order they came in)
+    rows <- sort(canonical_order(x)[sample.int(nrow(x), m)])
     ids <- attr(x, "ids")
     out <- x[rows, , drop = FALSE]
     attr(out, "ids") <- if (!is.null(ids)) ids[rows]

@@ -491,3 +491,25 @@ test_that("a misspelt --id is named before the files' columns are compared", {
                                   method = "knn", angles = 11))
   unlink(dir, recursive = TRUE)
 })
+
+test_that("--features by number counts in the real file, whose names the other files read", {
+  dir <- tempfile("prdfeatpos")
+  dir.create(dir)
+  set.seed(8)
+  real <- data.frame(sample_id = seq_len(300), a = rnorm(300), b = rnorm(300),
+                     day = rnorm(300, 5))
+  gen <- data.frame(a = rnorm(250), b = rnorm(250), day = rnorm(250, 5))
+  f_real <- file.path(dir, "real.csv")
+  f_gen <- file.path(dir, "gen.csv")
+  data.table::fwrite(real, f_real)
+  data.table::fwrite(gen, f_gen)
+  run <- function(spec) {
+    prd_cli(c(f_real, f_gen, "--features", spec, "--method", "knn",
+              "--angles", "21", "--seed", "1", "--quiet",
+              "--out", file.path(dir, "o")))
+  }
+  by_name <- run("a,b")
+  expect_same_curve(run("2:3"), by_name)
+  expect_gt(summary(by_name)$auc, 0.9)
+  unlink(dir, recursive = TRUE)
+})

@@ -279,8 +279,10 @@ test_that("fd_inf is the intercept of FD_N over the documented sizes", {
   v <- value_of(embedding_metrics(x, y, metrics = "fd_inf"), "fd_inf")
   set.seed(10)
   sizes <- as.integer(trunc(seq(12, 120, length.out = 15)))
+  # (drawn over the rows in canonical order)
+  oy <- canonical_order(y)
   fds <- vapply(sizes, function(N) {
-    brute_fd(x, y[sample.int(120, N), , drop = FALSE])
+    brute_fd(x, y[oy[sample.int(120, N)], , drop = FALSE])
   }, 0)
   expect_equal(v, unname(coef(lm(fds ~ I(1 / sizes)))[1]), tolerance = 1e-9)
 })
@@ -293,8 +295,10 @@ test_that("kid with subsets is dgm-eval's mean over random subsets", {
   v <- value_of(embedding_metrics(x, y, metrics = "kid", subsets = 4,
                                   subset_size = 20), "kid")
   set.seed(11)
+  ox <- canonical_order(x)
+  oy <- canonical_order(y)
   b <- mean(vapply(1:4, function(i) {
-    brute_kid(x[sample.int(60, 20), ], y[sample.int(50, 20), ])
+    brute_kid(x[ox[sample.int(60, 20)], ], y[oy[sample.int(50, 20)], ])
   }, 0))
   expect_equal(v, b, tolerance = 1e-10)
 })
@@ -318,6 +322,8 @@ test_that("ct is Meehan et al.'s C_T over the k-means cells", {
   set.seed(12)
   em <- embedding_metrics(train, gen, metrics = "ct", held_out = held)
   set.seed(12)
+  # (its starts drawn over the rows in canonical order)
+  train <- train[canonical_order(train), ]
   km <- stats::kmeans(train, centers = 3, nstart = 10, iter.max = 300,
                       algorithm = "Lloyd")
   cell <- function(z) apply(brute_d2(z, km$centers), 1, which.min)

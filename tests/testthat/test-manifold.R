@@ -68,7 +68,9 @@ compare_manifold <- function(real, generated, k, split, closed, k_prime,
   out <- list(generated = smp[smp$set == "generated", ],
               real = smp[smp$set == "real", ])
   set.seed(seed)
-  s <- prdcurve:::resolve_split(split, nrow(real), nrow(generated))
+  # (a fraction drawn over the rows in canonical order, as the metrics draw it)
+  s <- prdcurve:::resolve_model_splits(split, real, list(generated = generated),
+                                       canonical = TRUE)$generated
   br <- brute_manifold(real, generated, k, s$fit, s$eval, closed = closed,
                        k_prime = k_prime)
   for (j in seq_along(k)) {
@@ -129,7 +131,8 @@ test_that("the brute force agrees where a count's window holds more than 64 valu
       set.seed(7)
       smp <- manifold_samples(real, generated, k = k, split = sp)
       set.seed(7)
-      s <- prdcurve:::resolve_split(sp, nrow(real), nrow(generated))
+      s <- prdcurve:::resolve_model_splits(sp, real, list(generated = generated),
+                                           canonical = TRUE)$generated
       # (p_precision's brute force is 0 / 0 at a zero radius: counts only)
       br <- suppressWarnings(brute_manifold(real, generated, k, s$fit, s$eval))
       for (j in seq_along(k)) {
