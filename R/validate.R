@@ -37,7 +37,9 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
   features <- as_selection(features)
   id <- as_selection(id)
   if (is.data.frame(x)) {
-    # dates and times are numbers of days (tell_times() says so)
+    # dates and times are numbers of days (tell_times() says so), never
+    # identifiers (a date a row is a date, not an id)
+    times <- names(x)[vapply(x, is_time, logical(1))]
     x <- times_as_days(x)
     sel <- select_columns(x, features, id, arg, call, levels)
     ids <- sel$ids
@@ -120,7 +122,8 @@ as_samples <- function(x, arg = rlang::caller_arg(x),
     ), "input", call = call)
   }
   if (inspect && inputs_checked()) {
-    inspect_samples(x, arg, allow_constant, check_scale = check_scale)
+    inspect_samples(x, arg, allow_constant, check_scale = check_scale,
+                    not_ids = if (from_df) times)
   }
   # (setting an attribute copies a matrix the caller still holds: 0.1 s
   # at 10,000 x 2,048; only when there is something to set)
@@ -253,7 +256,8 @@ inputs_checked <- function() isTRUE(getOption("prdcurve.check_inputs", TRUE))
 #' refused). Silenced with `options(prdcurve.check_inputs = FALSE)`. No
 #' scale warning with `check_scale = FALSE` (the sets are standardized).
 #' @noRd
-inspect_samples <- function(x, arg, allow_constant = FALSE, check_scale = TRUE) {
+inspect_samples <- function(x, arg, allow_constant = FALSE, check_scale = TRUE,
+                            not_ids = NULL) {
   n <- nrow(x)
   d <- ncol(x)
   if (n < d) {
@@ -275,6 +279,8 @@ inspect_samples <- function(x, arg, allow_constant = FALSE, check_scale = TRUE) 
     # only columns whole-numbered in their first rows can be ids
     h <- x[seq_len(min(n, 32L)), , drop = FALSE]
     cand <- which(colSums(h != round(h)) == 0)
+    # (dates and times: `not_ids`)
+    if (length(not_ids)) cand <- cand[!colnames(x)[cand] %in% not_ids]
     idlike <- cand[vapply(cand, function(j) is_id_like(x[, j]), logical(1))]
     if (length(idlike)) {
       nm <- if (is.null(colnames(x))) paste0("column ", idlike) else

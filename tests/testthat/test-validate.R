@@ -475,6 +475,13 @@ test_that("dates and times are features, in days", {
   g2$gap <- as.difftime(as.numeric(g$gap) * 3600, units = "secs")
   s2 <- suppressMessages(prepare_samples(r, g2))
   expect_equal(s2$generated[[1]][, "gap"], sets$generated[[1]][, "gap"])
+  # a date a row (distinct days in sequence) is a date, not an identifier
+  daily <- data.frame(x = rnorm(40), when = as.Date("2020-01-01") + 0:39)
+  other <- transform(daily, x = rnorm(40))
+  expect_no_warning(suppressMessages(prepare_samples(daily, other)),
+                    class = "prdcurve_warning_id_column")
+  expect_warning(prepare_samples(transform(daily, when = as.numeric(when)), other),
+                 class = "prdcurve_warning_id_column")
   # a model whose dates are 60 days late is told apart by them alone
   late <- mk(shift = 60)
   set.seed(2)
