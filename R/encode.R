@@ -79,7 +79,7 @@ tell_times <- function(df, x) {
   if (!length(when)) return(invisible())
   prd_inform(c(
     "i" = "Reading the date and time column{?s} {.field {when}} as days (since 1970-01-01; a time difference in days).",
-    " " = "To leave {?it/them} out: {.code features = {if (length(when) == 1L) paste0('-', when) else paste0('c(', paste0('-', when, collapse = ', '), ')')}}."
+    " " = "To leave {cli::qty(length(when))}{?it/them} out: {.code features = {if (length(when) == 1L) paste0('-', when) else paste0('c(', paste0('-', when, collapse = ', '), ')')}}."
   ), "time_columns")
 }
 
