@@ -30,18 +30,19 @@ resolve_model_splits <- function(split, real, gens, canonical = FALSE,
   # (`canonical`: sets not in canonical order, the metrics', drawn over
   # their rows in that order, so that the same seed splits the same values
   # whatever order the rows came in; prd_curve()'s sets are in it already)
-  in_order <- function(part, x) {
-    if (!canonical) return(part)
-    o <- canonical_order(x)
-    list(fit = sort(o[part$fit]), eval = sort(o[part$eval]))
-  }
-  px <- in_order(split_part(split, nrow(real), "real", call), real)
+  ord <- function(x) if (canonical) canonical_order(x)
+  px <- split_part(split, nrow(real), "real", call, order = ord(real))
   sizes <- unique(vapply(gens, nrow, integer(1)))
-  parts <- lapply_same_draws(sizes, function(m) {
-    split_part(split, m, "generated", call)
+  # one permutation per distinct generated size (split_part()'s checks
+  # before it), each model's partition in its own rows' order
+  perms <- lapply_same_draws(sizes, function(m) {
+    split_part(split, m, "generated", call, perm = seq_len(m))
+    sample.int(m)
   })
   out <- lapply(names(gens), function(nm) {
-    py <- in_order(parts[[match(nrow(gens[[nm]]), sizes)]], gens[[nm]])
+    g <- gens[[nm]]
+    py <- split_part(split, nrow(g), "generated", call, order = ord(g),
+                     perm = perms[[match(nrow(g), sizes)]])
     split_from_parts(px, py, split)
   })
   names(out) <- names(gens)

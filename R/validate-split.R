@@ -159,9 +159,12 @@ check_split_fraction <- function(split, call = rlang::caller_env()) {
 split_fit_count <- function(split, n) round((1 - split) * n)
 
 #' One set's random partition into fit and evaluation rows: the first
-#' round(split * n) rows of a permutation (R's RNG) are evaluated.
+#' round(split * n) rows of a permutation (R's RNG; or `perm`, drawn
+#' before) are evaluated; with `order`, positions in that order of the rows
+#' (canonical_order(): the metrics' sets).
 #' @noRd
-split_part <- function(split, n, nm, call = rlang::caller_env()) {
+split_part <- function(split, n, nm, call = rlang::caller_env(), order = NULL,
+                       perm = NULL) {
   n_fit <- split_fit_count(split, n)
   n_eval <- n - n_fit
   if (n_eval < 1L || n_fit < 2L) {
@@ -170,7 +173,8 @@ split_part <- function(split, n, nm, call = rlang::caller_env()) {
       "i" = "Each part needs at least 1 evaluation and 2 fit rows."
     ), "split", call = call)
   }
-  perm <- sample.int(n)
+  if (is.null(perm)) perm <- sample.int(n)
+  if (!is.null(order)) perm <- order[perm]
   list(fit = sort(perm[seq_len(n_fit)]), eval = sort(perm[-seq_len(n_fit)]))
 }
 

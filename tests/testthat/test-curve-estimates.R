@@ -90,7 +90,7 @@ test_that("the *_samples() functions share the real split between models", {
   expect_identical(rows_a, rows_b)
   # and the same split as manifold_metrics() draws (paired models)
   set.seed(3)
-  sp <- resolve_model_splits(0.5, real, gens)
+  sp <- resolve_model_splits(0.5, real, gens, canonical = TRUE)
   expect_identical(unique(rows_a), sp$a$eval[[1]])
   expect_identical(sp$a$eval[[1]], sp$b$eval[[1]])
   set.seed(3)
